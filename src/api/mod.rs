@@ -1,0 +1,3 @@
+//! Client of the Hosting Customer API: wire types, pacing, retries, pagination.
+
+pub mod wire;

@@ -1,0 +1,212 @@
+//! Wire types of the Hosting Customer API (`../shared/spec/hosting-customer-api.md`).
+//!
+//! Both the client and the emulator use these shapes. Deserialization is deliberately lenient:
+//! unknown fields are ignored (spec, Versioning 2), and where the spec leaves a field's name or
+//! format open the client accepts every plausible variant (see the `alias` attributes).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// `meta` of every list response (spec, Pagination 2).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// Opaque; absent, `null` or empty once `has_more` is false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    #[serde(default)]
+    pub has_more: bool,
+}
+
+/// A site as listed by `GET /sites`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Site {
+    #[serde(alias = "name")]
+    pub slug: String,
+    /// Value set not given by the spec; the emulator uses `active`, `suspended`, `provisioning`.
+    #[serde(default)]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy_state: Option<serde_json::Value>,
+}
+
+/// A scheduled task as listed by `GET /sites/{slug}/cron` (under the key `cron_jobs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CronJob {
+    /// Base (0 or 1) and behaviour after a delete are not given by the spec: never trust a
+    /// stored index, re-list before deleting.
+    pub index: i64,
+    pub schedule: String,
+    pub command: String,
+}
+
+/// Body of `POST /sites/{slug}/cron`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CronJobWrite {
+    pub schedule: String,
+    pub command: String,
+}
+
+/// A domain as listed by `GET /domains` and returned by `GET /domains/{domain}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Domain {
+    #[serde(alias = "name")]
+    pub domain: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expiry: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_renew: Option<serde_json::Value>,
+    /// Format not given by the spec: a string (`active`, `inactive`, …), a boolean or an object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dnssec: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transfer_state: Option<serde_json::Value>,
+}
+
+/// `GET /domains/{domain}/registrar`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Registrar {
+    pub nameservers: RegistrarNameservers,
+    pub dnssec: RegistrarDnssec,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whois_privacy: Option<serde_json::Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RegistrarNameservers {
+    /// What the registry delegates to: the truth for "which mode is this domain in".
+    #[serde(default)]
+    pub registry: Vec<String>,
+    /// What public resolvers currently see (may lag behind `registry`).
+    #[serde(default)]
+    pub resolver: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RegistrarDnssec {
+    /// Format not given by the spec; see [`dnssec_is_active`].
+    #[serde(default)]
+    pub state: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub our_ds: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registry_ds: Option<serde_json::Value>,
+}
+
+/// Body of `PUT /domains/{domain}/nameservers`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameserversWrite {
+    /// The hosted value is server-specific (`veldhost` on the emulator by default); the other is `custom`.
+    pub mode: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nameservers: Vec<String>,
+}
+
+/// A zone as listed by `GET /dns`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Zone {
+    #[serde(alias = "name", alias = "domain")]
+    pub zone: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dnssec: Option<serde_json::Value>,
+}
+
+/// A DNS record as listed by `GET /dns/{zone}/records`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub id: i64,
+    /// Relative (`www`, `@`) or absolute (`www.example.com.`) depending on the server.
+    pub name: String,
+    #[serde(rename = "type")]
+    pub rtype: String,
+    pub ttl: u32,
+    pub content: String,
+}
+
+/// Body of `POST /dns/{zone}/records` and `PUT /dns/{zone}/records/{record}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordWrite {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub rtype: String,
+    pub ttl: u32,
+    pub content: String,
+}
+
+/// The uniform error body of every 4xx and 5xx response (spec, Errors).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorEnvelope {
+    pub error: ErrorBody,
+    /// Some servers may put `continue_url` beside `error` rather than inside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continue_url: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<BTreeMap<String, Vec<String>>>,
+    #[serde(default)]
+    pub request_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continue_url: Option<String>,
+}
+
+impl ErrorEnvelope {
+    pub fn continue_url(&self) -> Option<&str> {
+        self.error
+            .continue_url
+            .as_deref()
+            .or(self.continue_url.as_deref())
+    }
+}
+
+/// The spec leaves the DNSSEC state's format open. Anything that says "on" counts as active;
+/// unknown strings count as active too, so a nameserver change is flagged as a possible portal
+/// step rather than silently assumed safe.
+pub fn dnssec_is_active(value: Option<&serde_json::Value>) -> bool {
+    use serde_json::Value;
+    match value {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) => !matches!(
+            s.to_ascii_lowercase().as_str(),
+            "" | "inactive" | "off" | "disabled" | "none" | "unsigned" | "false" | "no"
+        ),
+        Some(Value::Object(map)) => {
+            dnssec_is_active(map.get("state").or_else(|| map.get("enabled")))
+        }
+        Some(_) => true,
+    }
+}
+
+/// Response header names the client and the emulator agree on (spec, Limits and Idempotency).
+pub mod headers {
+    pub const REQUEST_ID: &str = "x-request-id";
+    pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+    pub const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
+    pub const RATE_LIMIT: &str = "x-ratelimit-limit";
+    pub const RATE_REMAINING: &str = "x-ratelimit-remaining";
+    pub const RETRY_AFTER: &str = "retry-after";
+    pub const DEPRECATION: &str = "deprecation";
+}
+
+/// Keys of the result arrays of list endpoints (spec, Pagination 2).
+pub mod list_keys {
+    pub const SITES: &str = "sites";
+    pub const CRON_JOBS: &str = "cron_jobs";
+    pub const DOMAINS: &str = "domains";
+    pub const ZONES: &str = "zones";
+    pub const RECORDS: &str = "records";
+}

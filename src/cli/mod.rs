@@ -1,0 +1,74 @@
+//! Command-line interface: one file per command. Each command returns a [`CommandResult`];
+//! [`main`] turns it into an exit code, so no command calls `process::exit`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::{CommandResult, ErrorKind};
+
+mod completions;
+mod man;
+mod output;
+
+pub use output::write_stdout;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "dnscron",
+    version,
+    about = "Keep DNS zones, registrar nameservers and cron jobs in git; make the live account match.",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    #[command(flatten)]
+    pub global: GlobalArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GlobalArgs {
+    /// More log output (-v: debug, -vv: trace). Logs go to stderr.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Only errors on stderr.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print a shell completion script.
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff).
+    Man,
+}
+
+/// Entry point used by `main.rs`.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = run(cli);
+    ExitCode::from(report(result))
+}
+
+pub fn run(cli: Cli) -> CommandResult {
+    match cli.command {
+        Command::Completions(args) => completions::run(args),
+        Command::Man => man::run(),
+    }
+}
+
+/// Prints the error (unless already printed) and returns the process exit code.
+fn report(result: CommandResult) -> u8 {
+    match result {
+        Ok(outcome) => outcome.exit_code(),
+        Err(err) => {
+            if !matches!(err.kind, ErrorKind::AlreadyReported | ErrorKind::BrokenPipe) {
+                let _ = writeln!(std::io::stderr(), "{err}");
+            }
+            err.exit_code()
+        }
+    }
+}

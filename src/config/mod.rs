@@ -1,0 +1,3 @@
+//! Desired-state files: YAML → validated [`model::Desired`].
+
+pub mod model;

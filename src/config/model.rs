@@ -1,0 +1,130 @@
+//! The validated desired state: what every later stage reads. Built by `config::load` from the
+//! YAML files; every value here has already passed `config::validate`, so later stages never
+//! re-check user input, and every item keeps the place it was declared for error messages.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::dns::{RecordType, ZoneName};
+
+/// Where something was declared: `file:line:col`, 1-based.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Location {
+    pub file: PathBuf,
+    pub line: usize,
+    pub col: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file.display(), self.line, self.col)
+    }
+}
+
+/// Everything the files declare, in file order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Desired {
+    pub zones: Vec<ZoneSpec>,
+    pub sites: Vec<SiteSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ZoneSpec {
+    pub zone: ZoneName,
+    pub location: Location,
+    /// `None`: the file has no `nameservers` key and the registrar side is not managed.
+    pub nameservers: Option<NameserversSpec>,
+    /// Delete live records that are not declared (default true).
+    pub prune: bool,
+    pub ignore: Vec<IgnoreRule>,
+    pub records: Vec<RecordSpec>,
+    pub safety: SafetyLimits,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RecordSpec {
+    /// Relative form (`@`, `*`, `www`, `a.b`), see `dns::name`.
+    pub name: String,
+    pub rtype: RecordType,
+    /// Resolved: the record's own ttl, else `defaults.ttl`, else 3600.
+    pub ttl: u32,
+    /// As the user wrote it; sent to the API on create/update.
+    pub content: String,
+    /// `dns::canonical_content` of `content`; what the diff compares.
+    pub canonical: String,
+    pub location: Location,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NameserversSpec {
+    pub mode: NameserverMode,
+    pub location: Location,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "mode", content = "hosts", rename_all = "lowercase")]
+pub enum NameserverMode {
+    /// The service's own nameservers.
+    Hosted,
+    /// 2–6 distinct host names outside the zone, lower case, no final dot.
+    Custom(Vec<String>),
+}
+
+/// A live record matching any rule is never touched, even with `prune`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct IgnoreRule {
+    /// Glob over the relative record name (`*` any run of characters, `?` one character).
+    pub name: String,
+    /// `None`: every type.
+    pub rtype: Option<RecordType>,
+    /// Optional glob over the canonical content.
+    pub content: Option<String>,
+    pub location: Location,
+}
+
+/// Mass-change protection for one zone; see `plan::safety`. Defaults from the plan issue.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SafetyLimits {
+    /// Refuse when more than this many records would be deleted (default 50).
+    pub max_deletes: usize,
+    /// Deletes above this count are also checked against `max_delete_percent` (default 5).
+    pub delete_floor: usize,
+    pub max_delete_percent: u8,
+    /// Updates above this count are also checked against `max_update_percent` (default 10).
+    pub update_floor: usize,
+    pub max_update_percent: u8,
+    /// Allow a plan that leaves the zone with no records (default false).
+    pub allow_empty: bool,
+}
+
+impl Default for SafetyLimits {
+    fn default() -> Self {
+        SafetyLimits {
+            max_deletes: 50,
+            delete_floor: 5,
+            max_delete_percent: 30,
+            update_floor: 10,
+            max_update_percent: 30,
+            allow_empty: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SiteSpec {
+    pub slug: String,
+    pub location: Location,
+    /// `None`: cron not managed. `Some(vec![])`: remove every job.
+    pub cron: Option<Vec<CronJobSpec>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CronJobSpec {
+    /// Whitespace-normalized (single spaces), exactly 5 fields.
+    pub schedule: String,
+    /// Whitespace-normalized; starts with `php` or `wp`.
+    pub command: String,
+    pub location: Location,
+}

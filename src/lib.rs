@@ -1,0 +1,14 @@
+//! dnscron: keep a hosting customer's DNS zones, registrar nameserver mode and cron jobs in git,
+//! and make the live account match.
+//!
+//! Data flows one way: files (`config`) → desired state → live snapshot (`api`, `plan::snapshot`)
+//! → plan (`plan`) → requests (`apply`) → result. `emulator` serves the API locally for tests
+//! and the demo; `cli` holds one file per command.
+
+pub mod api;
+pub mod cli;
+pub mod config;
+pub mod dns;
+pub mod emulator;
+pub mod error;
+pub mod plan;

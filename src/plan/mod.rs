@@ -1,0 +1,3 @@
+//! Live snapshot → normalized diff against the desired state → a reviewable plan.
+
+pub mod snapshot;

@@ -1,0 +1,9 @@
+//! The one integration-test binary (one link step instead of one per file). Each module tests one
+//! command or stage; `common` holds the builders they share.
+
+// Tests may panic on what they set up themselves.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+mod cli_basics;
