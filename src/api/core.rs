@@ -293,7 +293,9 @@ fn status_error(
     body: &[u8],
     attempts: u32,
 ) -> ApiError {
-    let envelope = serde_json::from_slice::<ErrorEnvelope>(body).ok().map(Box::new);
+    let envelope = serde_json::from_slice::<ErrorEnvelope>(body)
+        .ok()
+        .map(Box::new);
     let body_excerpt = envelope.is_none().then(|| {
         let text = String::from_utf8_lossy(body);
         text.chars()

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::error::{CommandResult, ErrorKind};
 
+pub mod api_args;
 mod completions;
 mod man;
 mod output;
