@@ -176,13 +176,11 @@ fn check_cnames(c: &mut Checker<'_>, records: &[Checked]) {
                 c,
                 checked,
                 format!(
-                    "{} record `{}` shares its name with the {} record at {}, and one of \
-                     them is a CNAME",
+                    "{} record `{}` clashes with the {} record at {}: a CNAME must be the \
+                     only record at its name",
                     later.rtype, later.name, earlier.rtype, earlier.location
                 ),
-                "a CNAME must be the only record at its name: remove the other record or \
-                 use A/AAAA records instead of the CNAME"
-                    .into(),
+                "remove the other record, or replace the CNAME with A/AAAA records".into(),
             );
         }
     }
