@@ -173,3 +173,12 @@ fn every_example_validates() {
     let d = config::load(&[root]).unwrap();
     assert_eq!(d.counts(), (2, 17, 2, 4));
 }
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_end_with_an_error() {
+    let files = Files::new(&[("a/z.yaml", "site: shop\n")]);
+    std::os::unix::fs::symlink(files.dir.path(), files.path("a/back")).unwrap();
+    let diags = files.load().unwrap_err();
+    assert!(diags.to_string().contains("symlink loop"), "{diags}");
+}
