@@ -7,3 +7,5 @@
 mod common;
 
 mod cli_basics;
+mod config;
+mod validate;
