@@ -51,7 +51,12 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     for raw in &live.records {
         let name = dns::live_name_to_relative(&raw.name, &spec.zone);
         let Some(rtype) = plannable_live_type(raw, &name) else {
-            system_types.insert(raw.rtype.trim().to_ascii_uppercase());
+            let shown = raw.rtype.trim().to_ascii_uppercase();
+            system_types.insert(if shown == "NS" {
+                "apex NS".into()
+            } else {
+                shown
+            });
             continue;
         };
         live_count += 1;

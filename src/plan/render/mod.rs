@@ -4,6 +4,7 @@
 pub mod json;
 pub mod markdown;
 pub mod text;
+mod words;
 
 use super::model::{Action, Change, Plan, Resource, Status, Summary, TargetRef, Value};
 
