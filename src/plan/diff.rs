@@ -145,7 +145,10 @@ fn diff_site(spec: &SiteSpec, live: &LiveSnapshot, parts: &mut Parts) -> Result<
         let have = site
             .cron
             .as_deref()
-            .ok_or_else(|| missing(TargetKind::Site, &spec.slug, declared_at))?;
+            .ok_or_else(|| PlanError::IncompleteSnapshot {
+                what: format!("the cron jobs of site `{}`", spec.slug),
+                declared_at,
+            })?;
         parts
             .drafts
             .extend(cron::diff_cron(spec, want, site.state.as_deref(), have));

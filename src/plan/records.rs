@@ -228,7 +228,9 @@ fn write_body(w: &WantRec) -> serde_json::Value {
         name: w.name.clone(),
         rtype: w.spec.rtype.as_str().to_string(),
         ttl: w.spec.ttl,
-        content: w.spec.content.clone(),
+        // The form that reads back to the same canonical content (e.g. TXT unquoted, the server
+        // chunks it), rather than however the user happened to write it.
+        content: dns::wire_content(w.spec.rtype, &w.spec.canonical),
     })
 }
 

@@ -547,3 +547,48 @@ fn a_declared_target_missing_live_is_an_error_with_its_place() {
             .contains("create the zone in the portal")
     );
 }
+
+#[test]
+fn a_snapshot_without_the_cron_listing_is_an_internal_error() {
+    let desired = Desired {
+        zones: vec![],
+        sites: vec![site("shop", &[("0 0 * * *", "php a.php")])],
+    };
+    let mut live = live_site("shop", "active", 0, &[]);
+    live.cron = None;
+    let live = LiveSnapshot {
+        sites: vec![live],
+        ..Default::default()
+    };
+    let err = diff(&desired, &live, &opts()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the live snapshot lacks the cron jobs of site `shop` (declared at sites/shop.yaml:1:3)"
+    );
+}
+
+#[test]
+fn record_writes_send_the_canonical_wire_form() {
+    let plan = one_zone(
+        zone(
+            "example.com",
+            &[
+                ("@", "TXT", 3600, "\"v=spf1 \" \"-all\""),
+                ("www", "CNAME", 3600, "Example.COM"),
+            ],
+        ),
+        live_zone("example.com", &[]),
+    );
+    let contents: Vec<serde_json::Value> = plan
+        .changes
+        .iter()
+        .map(|c| c.request.body.as_ref().unwrap()["content"].clone())
+        .collect();
+    assert_eq!(
+        contents,
+        vec![
+            serde_json::json!("v=spf1 -all"),
+            serde_json::json!("example.com.")
+        ]
+    );
+}
