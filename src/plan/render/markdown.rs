@@ -181,6 +181,7 @@ fn escape(text: &str) -> String {
                 out.push(ch);
             }
             '\n' => out.push(' '),
+            c if c.is_control() => out.push_str(&super::printable(&c.to_string())),
             c => out.push(c),
         }
     }

@@ -3,8 +3,8 @@
 //! (the caller decides: a TTY and no NO_COLOR).
 
 use super::{
-    Described, changes_of, describe, marker, status_label, summary_line, targets_with_changes,
-    ttl_text,
+    Described, changes_of, describe, marker, printable, status_label, summary_line,
+    targets_with_changes, ttl_text,
 };
 use crate::plan::model::{Action, Change, Plan, Severity, Target};
 
@@ -67,7 +67,8 @@ pub fn render(plan: &Plan, color: bool) -> String {
             let ids = change_ids(&f.change_ids);
             out.push_str(&format!(
                 "  {mark} {}{ids}: {label}{}\n",
-                f.target, f.message
+                printable(&f.target.to_string()),
+                printable(&f.message)
             ));
         }
         out.push('\n');

@@ -163,3 +163,81 @@ fn the_example_account_shows_only_real_changes() {
         plan.changes
     );
 }
+
+/// A 10,000-record zone whose server spells every record differently (absolute upper-case
+/// names, quoted TXT, long IPv6) plans nothing, and one real difference among them is found.
+#[test]
+fn a_ten_thousand_record_zone_spelled_differently_is_unchanged() {
+    let rows: Vec<(String, &str, String, String)> = (0..10_000)
+        .map(|i| {
+            let name = format!("h{i:05}");
+            match i % 3 {
+                0 => (
+                    name,
+                    "A",
+                    format!("10.{}.{}.{}", i / 65536, (i / 256) % 256, i % 256),
+                    String::new(),
+                ),
+                1 => (
+                    name,
+                    "AAAA",
+                    format!("2001:db8::{i:x}"),
+                    format!("2001:0db8:0000:0000:0000:0000:0000:{i:04x}"),
+                ),
+                _ => (name, "TXT", format!("token {i}"), format!("\"token {i}\"")),
+            }
+        })
+        .collect();
+    let desired: Vec<(&str, &str, u32, &str)> = rows
+        .iter()
+        .map(|(n, t, c, _)| (n.as_str(), *t, 3600, c.as_str()))
+        .collect();
+    let live_names: Vec<String> = rows
+        .iter()
+        .map(|(n, ..)| format!("{}.EXAMPLE.COM.", n.to_uppercase()))
+        .collect();
+    let mut live: Vec<(&str, &str, u32, &str)> = rows
+        .iter()
+        .zip(&live_names)
+        .map(|((_, t, c, alt), n)| {
+            (
+                n.as_str(),
+                *t,
+                3600,
+                if alt.is_empty() {
+                    c.as_str()
+                } else {
+                    alt.as_str()
+                },
+            )
+        })
+        .collect();
+    let plan = plan_of(
+        &Desired {
+            zones: vec![zone("example.com", &desired)],
+            sites: vec![],
+        },
+        &LiveSnapshot {
+            zones: vec![live_zone("example.com", &live)],
+            ..Default::default()
+        },
+    );
+    assert!(plan.is_empty(), "{:?}", plan.changes.first());
+
+    live[4241].3 = "\"token 4241 \"";
+    let plan = plan_of(
+        &Desired {
+            zones: vec![zone("example.com", &desired)],
+            sites: vec![],
+        },
+        &LiveSnapshot {
+            zones: vec![live_zone("example.com", &live)],
+            ..Default::default()
+        },
+    );
+    assert_eq!(plan.changes.len(), 1);
+    assert_eq!(
+        plan.changes[0].request.path,
+        "/dns/example.com/records/4242"
+    );
+}

@@ -168,3 +168,40 @@ fn markdown_is_truncated_with_a_note() {
     );
     assert_eq!(md.matches("```").count() % 2, 0, "fences are closed");
 }
+
+#[test]
+fn server_data_cannot_inject_terminal_escapes() {
+    let desired = Desired {
+        zones: vec![zone(
+            "example.com",
+            &[("www", "CNAME", 300, "example.com.")],
+        )],
+        sites: vec![site("blog", &[])],
+    };
+    let mut live_blog = live_site(
+        "blog",
+        "active",
+        0,
+        &[("0 * * * *", "wp x\u{1b}[2J\nFAKE LINE")],
+    );
+    live_blog.state = Some("active".into());
+    let live = LiveSnapshot {
+        zones: vec![live_zone(
+            "example.com",
+            &[("www", "CNAME", 300, "evil\u{1b}]0;title\u{7}.example.")],
+        )],
+        sites: vec![live_blog],
+        ..Default::default()
+    };
+    let plan = plan_of(&desired, &live);
+    let ours = ["0", "1", "2", "31", "32", "33", "35", "1;4;31", "1;4;32"];
+    let mut colored = render::text(&plan, true);
+    for code in ours {
+        colored = colored.replace(&format!("\x1b[{code}m"), "");
+    }
+    for out in [render::text(&plan, false), colored, render::markdown(&plan)] {
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        assert!(out.contains("\\u{1b}"), "{out}");
+        assert!(!out.contains("\nFAKE LINE"), "{out}");
+    }
+}
