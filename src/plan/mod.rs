@@ -20,6 +20,7 @@ mod nameservers;
 mod norm;
 mod records;
 
+pub use cron::job_key;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan};

@@ -5,6 +5,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+// The planner's tests (kept apart from the per-command list below).
+mod plan;
 
 mod cli_basics;
 mod config;

@@ -99,6 +99,19 @@ fn record(
         d.hint = Some("name SRV records after the service and protocol, e.g. `_sip._tcp`".into());
         return None;
     }
+    if rtype == RecordType::NS && name == "@" {
+        let d = c.error(
+            r.name.pos,
+            "NS records at the zone apex (`@`) are not managed here",
+        );
+        d.hint = Some(
+            "the service keeps the apex NS records itself (they are hidden from listings); \
+             use the zone's `nameservers:` key to choose the domain's nameservers, or NS records \
+             on a subdomain to delegate it"
+                .into(),
+        );
+        return None;
+    }
     if rtype == RecordType::CNAME && name == "@" {
         let d = c.error(r.name.pos, "a CNAME cannot be at the zone apex (`@`)");
         d.hint = Some(

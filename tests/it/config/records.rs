@@ -253,3 +253,15 @@ fn ignore_rules_need_a_name_or_type() {
         "needs a `name`, a `type`",
     );
 }
+
+#[test]
+fn apex_ns_records_are_refused() {
+    ok(&zone_with(&[
+        r#"{ name: sub, type: NS, content: ns1.other-dns.net. }"#,
+    ]));
+    one_error(
+        &zone_with(&[r#"{ name: "@", type: NS, content: ns1.other-dns.net. }"#]),
+        "3:13",
+        "use the zone's `nameservers:` key",
+    );
+}

@@ -155,7 +155,7 @@ fn missing_paths_and_empty_directories() {
 
 #[test]
 fn every_example_validates() {
-    let root = crate::common::repo_root().join("examples");
+    let root = crate::common::repo_root().join("examples/dns");
     for name in [
         "zones/example.com.yaml",
         "zones/example.org.yaml",
@@ -165,11 +165,22 @@ fn every_example_validates() {
         let path = root.join(name);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(
-            text.starts_with("# yaml-language-server: $schema=../../schema/dnscron.schema.json\n"),
+            text.starts_with(
+                "# yaml-language-server: $schema=../../../schema/dnscron.schema.json\n"
+            ),
             "{name}"
         );
         config::load(&[path]).unwrap_or_else(|d| panic!("{name}:\n{d}"));
     }
     let d = config::load(&[root]).unwrap();
     assert_eq!(d.counts(), (2, 17, 2, 4));
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_end_with_an_error() {
+    let files = Files::new(&[("a/z.yaml", "site: shop\n")]);
+    std::os::unix::fs::symlink(files.dir.path(), files.path("a/back")).unwrap();
+    let diags = files.load().unwrap_err();
+    assert!(diags.to_string().contains("symlink loop"), "{diags}");
 }
