@@ -10,6 +10,7 @@ use crate::error::{CommandResult, ErrorKind};
 
 pub mod api_args;
 mod completions;
+pub mod logging;
 mod man;
 mod output;
 
@@ -37,6 +38,9 @@ pub struct GlobalArgs {
     /// Only errors on stderr.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
+    /// Log line format on stderr.
+    #[arg(long, global = true, value_enum, default_value_t = logging::LogFormat::Text)]
+    pub log_format: logging::LogFormat,
 }
 
 #[derive(Debug, Subcommand)]
@@ -50,6 +54,7 @@ pub enum Command {
 /// Entry point used by `main.rs`.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    logging::init(cli.global.verbose, cli.global.quiet, cli.global.log_format);
     let result = run(cli);
     ExitCode::from(report(result))
 }
