@@ -20,6 +20,7 @@ async fn the_token_appears_nowhere_but_the_authorization_header() {
             status: 502,
             headers: vec![],
             body: "<html>bad gateway</html>".into(),
+            delay: None,
         },
     })
     .await;

@@ -45,6 +45,8 @@ pub struct Reply {
     pub status: u16,
     pub headers: Vec<(&'static str, String)>,
     pub body: String,
+    /// Answer only after this long (to provoke client timeouts).
+    pub delay: Option<Duration>,
 }
 
 impl Reply {
@@ -53,6 +55,7 @@ impl Reply {
             status,
             headers: vec![("x-request-id", format!("req_stub{status}"))],
             body: body.to_string(),
+            delay: None,
         }
     }
 
@@ -66,6 +69,11 @@ impl Reply {
             status,
             serde_json::json!({"error": {"type": kind, "message": message, "request_id": format!("req_stub{status}")}}),
         )
+    }
+
+    pub fn delayed(mut self, delay: Duration) -> Reply {
+        self.delay = Some(delay);
+        self
     }
 
     pub fn header(mut self, name: &'static str, value: impl Into<String>) -> Reply {
@@ -156,6 +164,9 @@ async fn handle(
         seen
     };
     let reply = (shared.script)(&seen);
+    if let Some(delay) = reply.delay {
+        tokio::time::sleep(delay).await;
+    }
     let mut response = (
         StatusCode::from_u16(reply.status).unwrap(),
         [("content-type", "application/json")],

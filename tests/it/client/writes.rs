@@ -103,6 +103,7 @@ async fn client_errors_are_never_retried() {
             status,
             headers: headers.clone(),
             body: body.clone(),
+            delay: None,
         })
         .await;
         let client = WriteClient::new(stub.config()).unwrap();
@@ -255,4 +256,43 @@ async fn the_probe_is_a_keyless_post() {
     );
     assert_eq!(seen.body, r#"{"domain":"example.com"}"#);
     assert!(seen.header("idempotency-key").is_none());
+}
+
+#[tokio::test]
+async fn a_timed_out_write_is_retried_with_the_same_key_and_a_timed_out_get_too() {
+    let stub = Stub::start(|seen| match seen.nth {
+        1 => Reply::json(201, json!({})).delayed(Duration::from_secs(2)),
+        _ => Reply::json(201, json!({"ok": true})),
+    })
+    .await;
+    let mut config = stub.config();
+    config.request_timeout = Duration::from_millis(200);
+    let client = WriteClient::new(config).unwrap();
+    let res = client
+        .create_record("example.com", &www(), &key("k-slow"))
+        .await
+        .unwrap();
+    assert_eq!((res.attempts, res.body["ok"].clone()), (2, json!(true)));
+    let seen = stub.requests();
+    assert_eq!(seen[0].header("idempotency-key"), Some("k-slow"));
+    assert_eq!(seen[1].header("idempotency-key"), Some("k-slow"));
+
+    let stub =
+        Stub::start(|_| Reply::ok(json!({"sites": []})).delayed(Duration::from_secs(2))).await;
+    let mut config = stub.config();
+    config.request_timeout = Duration::from_millis(100);
+    let client = WriteClient::new(config).unwrap();
+    let err = client.read().list_sites().await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ApiError::Transport {
+                timeout: true,
+                attempts: 3,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(stub.requests().len(), 3);
 }
