@@ -9,6 +9,7 @@ mod core;
 mod error;
 pub mod openapi;
 pub mod pacer;
+mod page;
 mod read;
 pub mod retry;
 mod stats;
