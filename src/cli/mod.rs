@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use crate::error::{CommandResult, ErrorKind};
 
 mod completions;
+mod emulator;
 mod man;
 mod output;
 
@@ -42,6 +43,8 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
+    /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
+    Emulator(emulator::EmulatorArgs),
     /// Print the man page (roff).
     Man,
 }
@@ -56,6 +59,7 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
         Command::Completions(args) => completions::run(args),
+        Command::Emulator(args) => emulator::run(args),
         Command::Man => man::run(),
     }
 }
