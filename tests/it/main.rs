@@ -7,3 +7,4 @@
 mod common;
 
 mod cli_basics;
+mod emulator;

@@ -1,0 +1,43 @@
+use serde_json::json;
+
+use super::demo;
+use crate::common::emulator::{Api, example_emulator};
+
+#[tokio::test]
+async fn admin_endpoint_serves_counters_state_and_settings_without_a_token() {
+    let emu = example_emulator();
+    demo(&emu).get("/sites").await;
+    demo(&emu).get("/nope").await;
+    let admin = Api::anonymous(&emu.admin_url());
+    let counters = admin.get("/counters").await;
+    assert_eq!(counters.status, 200);
+    assert_eq!(counters.body["requests"], 2);
+    assert_eq!(counters.body["per_route"]["GET /api/v1/sites"], 1);
+    assert_eq!(counters.body["per_route"]["unmatched"], 1);
+    let state = admin.get("/state").await;
+    let com = state.body["zones"]["example.com"].as_array().unwrap();
+    assert!(
+        com.iter()
+            .any(|r| r["type"] == "SOA" && r["hidden"] == true)
+    );
+    assert_eq!(
+        state.body["sites"]["blog"]["cron"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let set = admin
+        .put("/settings", json!({"gaps": {"cron_index_base": 1}}))
+        .await;
+    assert_eq!(set.status, 200, "{:?}", set.body);
+    assert_eq!(emu.gaps().cron_index_base, 1);
+    assert_eq!(
+        demo(&emu).get("/sites/blog/cron").await.body["cron_jobs"][0]["index"],
+        1
+    );
+    let bad = admin.put("/settings", json!({"gapz": {}})).await;
+    assert_eq!(bad.status, 422);
+    // The admin endpoint is not counted as API traffic.
+    assert_eq!(emu.counters().requests, 3);
+}
