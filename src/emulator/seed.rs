@@ -92,32 +92,7 @@ impl Seed {
 
     /// Checks what serde cannot: ranges and uniqueness.
     pub fn validate(&self) -> Result<(), String> {
-        if self.gaps.cron_index_base > 1 {
-            return Err(format!(
-                "gaps.cron_index_base is {}; use 0 or 1",
-                self.gaps.cron_index_base
-            ));
-        }
-        for (name, share) in [
-            (
-                "faults.upstream_error_share",
-                self.faults.upstream_error_share,
-            ),
-            (
-                "faults.drop_after_commit_share",
-                self.faults.drop_after_commit_share,
-            ),
-        ] {
-            if !(0.0..=1.0).contains(&share) {
-                return Err(format!("{name} is {share}; use a share between 0 and 1"));
-            }
-        }
-        if self.rate_limit.per_minute == 0 || self.rate_limit.burst == 0 {
-            return Err(
-                "rate_limit.per_minute and rate_limit.burst must be at least 1 (set rate_limit.enabled: false to turn it off)"
-                    .into(),
-            );
-        }
+        validate_settings(&self.gaps, &self.rate_limit, &self.faults)?;
         if self.service_nameservers.is_empty() {
             return Err("service_nameservers must name at least one host".into());
         }
@@ -154,6 +129,43 @@ impl Seed {
         self.zones.push(zone);
         self
     }
+}
+
+/// Range checks of the settings that may also change at run time.
+pub fn validate_settings(
+    gaps: &Gaps,
+    rate_limit: &RateLimit,
+    faults: &Faults,
+) -> Result<(), String> {
+    if gaps.cron_index_base > 1 {
+        return Err(format!(
+            "gaps.cron_index_base is {}; use 0 or 1",
+            gaps.cron_index_base
+        ));
+    }
+    for (name, share) in [
+        ("faults.upstream_error_share", faults.upstream_error_share),
+        (
+            "faults.drop_after_commit_share",
+            faults.drop_after_commit_share,
+        ),
+    ] {
+        if !(0.0..=1.0).contains(&share) {
+            return Err(format!("{name} is {share}; use a share between 0 and 1"));
+        }
+    }
+    if rate_limit.per_minute == 0 || rate_limit.burst == 0 {
+        return Err(
+            "rate_limit.per_minute and rate_limit.burst must be at least 1 (set rate_limit.enabled: false to turn it off)"
+                .into(),
+        );
+    }
+    if let Some(b) = faults.rate_limit_bursts
+        && (b.length == 0 || b.length >= b.every)
+    {
+        return Err("faults.rate_limit_bursts needs 0 < length < every".into());
+    }
+    Ok(())
 }
 
 fn unique<'a>(what: &str, items: impl Iterator<Item = &'a str>) -> Result<(), String> {

@@ -36,8 +36,9 @@ async fn admin_endpoint_serves_counters_state_and_settings_without_a_token() {
         demo(&emu).get("/sites/blog/cron").await.body["cron_jobs"][0]["index"],
         1
     );
-    let bad = admin.put("/settings", json!({"gapz": {}})).await;
-    assert_eq!(bad.status, 422);
+    for bad in [json!({"gapz": {}}), json!({"gaps": {"cron_index_base": 2}})] {
+        assert_eq!(admin.put("/settings", bad).await.status, 422);
+    }
     // The admin endpoint is not counted as API traffic.
     assert_eq!(emu.counters().requests, 3);
 }
