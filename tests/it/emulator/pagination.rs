@@ -8,11 +8,10 @@ use super::demo;
 use crate::common::emulator::{Api, example_emulator, start_emulator};
 
 fn big_zone_seed(n: usize) -> Seed {
-    let mut zone = ZoneSeed::new("big.example");
-    for i in 0..n {
+    let zone = ZoneSeed::new("big.example").with_records((0..n).map(|i| {
         let ip = format!("10.{}.{}.{}", i / 65536, (i / 256) % 256, i % 256);
-        zone = zone.with_record(RecordSeed::new(&format!("r{i:04}"), "A", &ip));
-    }
+        RecordSeed::new(&format!("r{i:04}"), "A", &ip)
+    }));
     let mut seed = Seed::default()
         .with_token(TokenSeed::full("t", "u"))
         .with_zone(zone);
