@@ -12,3 +12,4 @@ mod cli_basics;
 mod config;
 mod validate;
 mod client;
+mod emulator;
