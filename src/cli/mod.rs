@@ -10,8 +10,8 @@ use crate::error::{CommandResult, ErrorKind};
 
 pub mod api_args;
 mod completions;
-pub mod logging;
 mod emulator;
+pub mod logging;
 mod man;
 mod output;
 pub mod plan;

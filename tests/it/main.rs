@@ -9,7 +9,7 @@ mod common;
 mod plan;
 
 mod cli_basics;
-mod config;
-mod validate;
 mod client;
+mod config;
 mod emulator;
+mod validate;
