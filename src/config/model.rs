@@ -50,7 +50,8 @@ pub struct RecordSpec {
     pub rtype: RecordType,
     /// Resolved: the record's own ttl, else `defaults.ttl`, else 3600.
     pub ttl: u32,
-    /// As the user wrote it; sent to the API on create/update.
+    /// As the user wrote it (trimmed), for messages. To send it on create/update use
+    /// `dns::wire_content(rtype, &canonical)`, which reads back to the same canonical form.
     pub content: String,
     /// `dns::canonical_content` of `content`; what the diff compares.
     pub canonical: String,
@@ -127,4 +128,32 @@ pub struct CronJobSpec {
     /// Whitespace-normalized; starts with `php` or `wp`.
     pub command: String,
     pub location: Location,
+}
+
+impl IgnoreRule {
+    /// Whether a record (relative name, type, canonical content) falls under this rule. The
+    /// planner calls it on live records; the validator on declared ones.
+    pub fn matches(&self, name: &str, rtype: RecordType, canonical: &str) -> bool {
+        use super::glob::glob_match;
+        glob_match(&self.name, name)
+            && self.rtype.is_none_or(|t| t == rtype)
+            && self
+                .content
+                .as_deref()
+                .is_none_or(|c| glob_match(c, canonical))
+    }
+}
+
+impl Desired {
+    /// Totals for summaries: (zones, records, sites, cron jobs).
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        let records = self.zones.iter().map(|z| z.records.len()).sum();
+        let jobs = self
+            .sites
+            .iter()
+            .filter_map(|s| s.cron.as_ref())
+            .map(Vec::len)
+            .sum();
+        (self.zones.len(), records, self.sites.len(), jobs)
+    }
 }

@@ -5,6 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+// The planner's tests (kept apart from the per-command list below).
+mod plan;
 
 mod cli_basics;
 mod client;
+mod config;
+mod validate;
