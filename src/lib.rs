@@ -8,6 +8,7 @@
 pub mod api;
 pub mod cli;
 pub mod config;
+pub mod cron;
 pub mod dns;
 pub mod emulator;
 pub mod error;

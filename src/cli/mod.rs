@@ -12,6 +12,8 @@ mod completions;
 pub mod logging;
 mod man;
 mod output;
+pub mod schema;
+pub mod validate;
 
 pub use output::write_stdout;
 
@@ -48,6 +50,10 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff).
     Man,
+    /// Check the desired-state files offline; report every problem at once.
+    Validate(validate::ValidateArgs),
+    /// Print the JSON Schema of the desired-state files.
+    Schema,
 }
 
 /// Entry point used by `main.rs`.
@@ -62,6 +68,8 @@ pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
         Command::Completions(args) => completions::run(args),
         Command::Man => man::run(),
+        Command::Validate(args) => validate::run(args),
+        Command::Schema => schema::run(),
     }
 }
 

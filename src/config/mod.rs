@@ -1,3 +1,19 @@
 //! Desired-state files: YAML → validated [`model::Desired`].
+//!
+//! [`load`] is the one entry point for every command that reads the files; on failure it
+//! returns [`Diagnostics`] holding every problem, rendered with miette.
 
+pub mod diagnostics;
+mod extract;
+mod glob;
+mod load;
 pub mod model;
+pub mod raw;
+mod suggest;
+mod tree;
+mod validate;
+
+pub use diagnostics::{Diagnostic, Diagnostics, Style};
+pub use glob::glob_match;
+pub use load::load;
+pub use raw::json_schema;

@@ -128,3 +128,31 @@ pub struct CronJobSpec {
     pub command: String,
     pub location: Location,
 }
+
+impl IgnoreRule {
+    /// Whether a record (relative name, type, canonical content) falls under this rule. The
+    /// planner calls it on live records; the validator on declared ones.
+    pub fn matches(&self, name: &str, rtype: RecordType, canonical: &str) -> bool {
+        use super::glob::glob_match;
+        glob_match(&self.name, name)
+            && self.rtype.is_none_or(|t| t == rtype)
+            && self
+                .content
+                .as_deref()
+                .is_none_or(|c| glob_match(c, canonical))
+    }
+}
+
+impl Desired {
+    /// Totals for summaries: (zones, records, sites, cron jobs).
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        let records = self.zones.iter().map(|z| z.records.len()).sum();
+        let jobs = self
+            .sites
+            .iter()
+            .filter_map(|s| s.cron.as_ref())
+            .map(Vec::len)
+            .sum();
+        (self.zones.len(), records, self.sites.len(), jobs)
+    }
+}

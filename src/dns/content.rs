@@ -1,14 +1,40 @@
 //! Record content per type.
 //!
 //! CONTRACT (shared with config/ and plan/): `canonical_content` returns the one string two
-//! equal contents share, or an error saying what is wrong and how to fix it. Canonical forms:
+//! equal contents share, or an error saying what is wrong and how to fix it. It is used on both
+//! sides of the diff: what the user wrote and what the server returned. Canonical forms:
 //! - A, AAAA: the address in Rust's `Display` form (IPv6 compressed, lower case).
 //! - CNAME, NS, PTR: the absolute host name, lower case, with the final dot (`mail.example.com.`).
-//! - MX: `priority host.`; SRV: `priority weight port target.`; single spaces.
-//! - CAA: `flags tag "value"` with the tag lower case and the value as given (unescaped, re-quoted).
-//! - TXT: the logical text: quotes removed, 255-octet chunks joined, escapes resolved.
+//!   `mail.example.com` (no final dot) means the same; a dotless single label (`mail`) is an
+//!   error, since it is ambiguous (relative or a TLD?).
+//! - MX: `priority host.`; SRV: `priority weight port target.`; single spaces. The null target
+//!   `.` is allowed for MX and SRV.
+//! - CAA: `flags tag "value"` with the tag lower case and the value as given (unescaped, then
+//!   re-quoted with `\"` and `\\` escaped); the value may be written quoted or bare.
+//! - TXT: the logical text: quotes removed, chunks joined, escapes resolved (see `dns::txt`).
+//!   Content not starting with `"` (after whitespace) is taken literally, spaces included.
+//!   So the canonical form is idempotent except for a text that itself starts with `"`:
+//!   compare canonical forms, never re-canonicalize one.
+//!   TXT text and CAA values keep their case.
+//!
+//! `wire_content(rtype, canonical)` is the form to SEND on create/update: the canonical form,
+//! except TXT, which is sent as the logical text unquoted (the server accepts >255 octets and
+//! chunks it itself) unless reading it back would change it (leading quote, outer whitespace),
+//! then as one quoted, escaped string. For every canonical `c`:
+//! `canonical_content(t, &wire_content(t, &c), zone) == Ok(c)`.
+//!
+//! Hand-written parsers rather than hickory-proto's: hickory's text parsers either live in its
+//! zone-file lexer (which splits TXT at 255 octets and needs a full zone-file line) or give
+//! generic errors; here every error says what to write instead.
 
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use super::name::check_host;
+use super::txt::{parse_txt, txt_wire};
 use super::{RecordType, ZoneName};
+
+/// The API's content limit (spec, Limits: DNS content).
+pub const MAX_CONTENT_CHARS: usize = 2000;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
@@ -19,15 +45,246 @@ pub struct ContentError {
     pub hint: Option<String>,
 }
 
+impl ContentError {
+    pub fn new(message: impl Into<String>) -> Self {
+        ContentError {
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn with_hint(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        ContentError {
+            message: message.into(),
+            hint: Some(hint.into()),
+        }
+    }
+}
+
 pub fn canonical_content(
     rtype: RecordType,
     content: &str,
-    _zone: &ZoneName,
+    zone: &ZoneName,
 ) -> Result<String, ContentError> {
-    // Placeholder normalization; the config/dns work replaces it with full per-type parsing.
-    let trimmed = content.trim();
-    Ok(match rtype {
-        RecordType::TXT => trimmed.to_string(),
-        _ => trimmed.to_ascii_lowercase(),
+    let chars = content.chars().count();
+    if chars > MAX_CONTENT_CHARS {
+        return Err(ContentError::with_hint(
+            format!("the content is {chars} characters long (at most {MAX_CONTENT_CHARS})"),
+            "shorten it; the API refuses longer content",
+        ));
+    }
+    if content.trim().is_empty() {
+        return Err(ContentError::new(format!("{rtype} content is empty")));
+    }
+    match rtype {
+        RecordType::A => ipv4(content),
+        RecordType::AAAA => ipv6(content),
+        RecordType::CNAME | RecordType::NS | RecordType::PTR => host(content.trim(), zone, false),
+        RecordType::MX => mx(content, zone),
+        RecordType::SRV => srv(content, zone),
+        RecordType::CAA => caa(content),
+        RecordType::TXT => {
+            let text = parse_txt(content)?;
+            if text.is_empty() {
+                return Err(ContentError::new("TXT content is empty"));
+            }
+            Ok(text)
+        }
+    }
+}
+
+/// The form to send to the API for a canonical content (see CONTRACT above).
+pub fn wire_content(rtype: RecordType, canonical: &str) -> String {
+    match rtype {
+        RecordType::TXT => txt_wire(canonical),
+        _ => canonical.to_string(),
+    }
+}
+
+fn ipv4(content: &str) -> Result<String, ContentError> {
+    let text = content.trim();
+    text.parse::<Ipv4Addr>()
+        .map(|ip| ip.to_string())
+        .map_err(|_| {
+            let hint = if text.parse::<Ipv6Addr>().is_ok() {
+                "this is an IPv6 address: use type AAAA"
+            } else {
+                "write four decimal numbers 0–255 separated by dots, e.g. `203.0.113.10`"
+            };
+            ContentError::with_hint(format!("`{text}` is not an IPv4 address"), hint)
+        })
+}
+
+fn ipv6(content: &str) -> Result<String, ContentError> {
+    let text = content.trim();
+    text.parse::<Ipv6Addr>()
+        .map(|ip| ip.to_string())
+        .map_err(|_| {
+            let hint = if text.parse::<Ipv4Addr>().is_ok() {
+                "this is an IPv4 address: use type A"
+            } else {
+                "write an IPv6 address such as `2001:db8::10`"
+            };
+            ContentError::with_hint(format!("`{text}` is not an IPv6 address"), hint)
+        })
+}
+
+/// A target host name → `name.` (lower case, final dot). `allow_root` admits `.` (null MX/SRV).
+fn host(text: &str, zone: &ZoneName, allow_root: bool) -> Result<String, ContentError> {
+    if text == "." {
+        return if allow_root {
+            Ok(".".into())
+        } else {
+            Err(ContentError::new(
+                "`.` (the root) is not a valid target here",
+            ))
+        };
+    }
+    let lower = text.to_ascii_lowercase();
+    let (name, absolute) = match lower.strip_suffix('.') {
+        Some(name) => (name, true),
+        None => (lower.as_str(), false),
+    };
+    if text == "@" {
+        return Err(ContentError::with_hint(
+            "`@` is not a host name here",
+            format!("write the zone's name in full: `{zone}.`"),
+        ));
+    }
+    check_host(name).map_err(|reason| {
+        ContentError::with_hint(
+            format!("`{text}` is not a valid host name: {reason}"),
+            "labels use letters, digits, `-` and `_`, 1 to 63 characters each",
+        )
+    })?;
+    if !absolute && !name.contains('.') {
+        return Err(ContentError::with_hint(
+            format!("`{text}` is a single label, not a full host name"),
+            format!("write `{name}.{zone}.` or the full name"),
+        ));
+    }
+    Ok(format!("{name}."))
+}
+
+fn fields(content: &str) -> Vec<&str> {
+    content.split_whitespace().collect()
+}
+
+fn number<T: std::str::FromStr>(field: &str, what: &str, max: &str) -> Result<T, ContentError> {
+    field.parse::<T>().map_err(|_| {
+        ContentError::new(format!(
+            "the {what} `{field}` is not a whole number from 0 to {max}"
+        ))
     })
 }
+
+fn mx(content: &str, zone: &ZoneName) -> Result<String, ContentError> {
+    let hint = || format!("write `priority host`, e.g. `10 mail.{zone}.`");
+    let [priority, target] = fields(content)[..] else {
+        return Err(ContentError::with_hint(
+            format!("MX content `{}` needs exactly two fields", content.trim()),
+            hint(),
+        ));
+    };
+    let priority: u16 = number(priority, "priority", "65535")?;
+    let target = host(target, zone, true)?;
+    Ok(format!("{priority} {target}"))
+}
+
+fn srv(content: &str, zone: &ZoneName) -> Result<String, ContentError> {
+    let [priority, weight, port, target] = fields(content)[..] else {
+        return Err(ContentError::with_hint(
+            format!("SRV content `{}` needs exactly four fields", content.trim()),
+            format!("write `priority weight port target`, e.g. `10 60 5060 sip.{zone}.`"),
+        ));
+    };
+    let priority: u16 = number(priority, "priority", "65535")?;
+    let weight: u16 = number(weight, "weight", "65535")?;
+    let port: u16 = number(port, "port", "65535")?;
+    let target = host(target, zone, true)?;
+    Ok(format!("{priority} {weight} {port} {target}"))
+}
+
+const CAA_TAGS: [&str; 3] = ["issue", "issuewild", "iodef"];
+
+fn caa(content: &str) -> Result<String, ContentError> {
+    let hint = "write `flags tag \"value\"`, e.g. `0 issue \"letsencrypt.org\"`";
+    let text = content.trim();
+    let Some((flags, rest)) = split_field(text) else {
+        return Err(ContentError::with_hint(
+            format!("CAA content `{text}` needs three fields"),
+            hint,
+        ));
+    };
+    let Some((tag, value)) = split_field(rest) else {
+        return Err(ContentError::with_hint(
+            format!("CAA content `{text}` needs three fields"),
+            hint,
+        ));
+    };
+    let flags: u8 = number(flags, "CAA flags", "255")?;
+    let tag = tag.to_ascii_lowercase();
+    if !CAA_TAGS.contains(&tag.as_str()) {
+        return Err(ContentError::with_hint(
+            format!("`{tag}` is not a CAA tag the API accepts"),
+            "use `issue`, `issuewild` or `iodef`",
+        ));
+    }
+    let value = caa_value(value.trim())?;
+    check_caa_value(&tag, &value)?;
+    Ok(format!("{flags} {tag} \"{}\"", escape_quoted(&value)))
+}
+
+/// The value, quoted (escapes resolved) or bare (one token, taken literally).
+fn caa_value(text: &str) -> Result<String, ContentError> {
+    if text.starts_with('"') {
+        return parse_txt(text);
+    }
+    if text.contains(char::is_whitespace) {
+        return Err(ContentError::with_hint(
+            format!("the CAA value `{text}` contains spaces but is not quoted"),
+            "put the value in double quotes",
+        ));
+    }
+    Ok(text.to_string())
+}
+
+fn check_caa_value(tag: &str, value: &str) -> Result<(), ContentError> {
+    if tag == "iodef" {
+        let ok = ["mailto:", "http://", "https://"]
+            .iter()
+            .any(|scheme| value.len() > scheme.len() && value.starts_with(scheme));
+        if !ok {
+            return Err(ContentError::with_hint(
+                format!("the iodef value `{value}` is not a URL"),
+                "write `mailto:security@example.com` or an `https://` URL",
+            ));
+        }
+        return Ok(());
+    }
+    // issue/issuewild: `;` alone (nobody may issue) or an issuer domain, then `; key=value`s.
+    let issuer = value.split(';').next().unwrap_or_default().trim();
+    if issuer.is_empty() {
+        return Ok(());
+    }
+    check_host(issuer.trim_end_matches('.')).map_err(|reason| {
+        ContentError::with_hint(
+            format!("`{issuer}` is not an issuer domain: {reason}"),
+            "write the CA's domain, e.g. `letsencrypt.org`, or `;` to forbid issuance",
+        )
+    })
+}
+
+/// The first whitespace-separated field and the rest (trimmed), if there is a rest.
+fn split_field(text: &str) -> Option<(&str, &str)> {
+    let (first, rest) = text.split_once(char::is_whitespace)?;
+    let rest = rest.trim_start();
+    (!rest.is_empty()).then_some((first, rest))
+}
+
+fn escape_quoted(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+#[cfg(test)]
+mod tests;

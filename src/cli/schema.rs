@@ -1,0 +1,17 @@
+//! `dnscron schema`: the JSON Schema of the YAML files, for editors (`yaml-language-server`).
+
+use crate::cli::write_stdout;
+use crate::error::{CommandError, CommandResult, Outcome};
+
+pub fn run() -> CommandResult {
+    write_stdout(&schema_text()?)?;
+    Ok(Outcome::Success)
+}
+
+/// Exactly the text of the committed `schema/dnscron.schema.json`.
+pub fn schema_text() -> Result<String, CommandError> {
+    let mut text = serde_json::to_string_pretty(&crate::config::json_schema())
+        .map_err(|e| CommandError::internal(format!("cannot serialize the schema: {e}")))?;
+    text.push('\n');
+    Ok(text)
+}

@@ -1,0 +1,382 @@
+//! YAML tree → raw structs. Checks shapes, types, ranges and keys (unknown keys get a
+//! did-you-mean hint); every problem is recorded and reading goes on, so one run reports all.
+
+use std::str::FromStr;
+use std::sync::Arc;
+
+use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+use super::raw::{self, Sp, keys};
+use super::suggest::did_you_mean;
+use super::tree::{Node, Pos, Value};
+use crate::dns::RecordType;
+
+pub(crate) struct Ctx<'a> {
+    pub source: Arc<SourceFile>,
+    pub diags: &'a mut Diagnostics,
+}
+
+impl Ctx<'_> {
+    pub fn error(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::at(&self.source, pos, message));
+        let last = self.diags.items.len() - 1;
+        &mut self.diags.items[last]
+    }
+
+    fn wrong_type(&mut self, node: &Node, what: &str, expected: &str) {
+        let found = node.value.kind();
+        let d = self.error(
+            node.pos,
+            format!("{what} must be {expected}, found {found}"),
+        );
+        d.label = Some(format!("expected {expected}"));
+        if let (Value::Int(_) | Value::Float(_) | Value::Bool(_), "a string") =
+            (&node.value, expected)
+        {
+            d.hint = Some("put the value in quotes".into());
+        }
+        if let (Value::Str(s), true) = (&node.value, expected.contains("integer")) {
+            if s.trim().parse::<i64>().is_ok() {
+                d.hint = Some("remove the quotes".into());
+            } else {
+                d.hint = Some("write a whole number without quotes, e.g. `3600`".into());
+            }
+        }
+    }
+
+    fn str(&mut self, node: &Node, what: &str) -> Option<Sp<String>> {
+        match &node.value {
+            Value::Str(s) => Some(Sp {
+                value: s.clone(),
+                pos: node.pos,
+            }),
+            _ => {
+                self.wrong_type(node, what, "a string");
+                None
+            }
+        }
+    }
+
+    fn bool(&mut self, node: &Node, what: &str) -> Option<Sp<bool>> {
+        match &node.value {
+            Value::Bool(b) => Some(Sp {
+                value: *b,
+                pos: node.pos,
+            }),
+            _ => {
+                self.wrong_type(node, what, "`true` or `false`");
+                None
+            }
+        }
+    }
+
+    fn int<T: TryFrom<i128>>(
+        &mut self,
+        node: &Node,
+        what: &str,
+        min: i128,
+        max: i128,
+    ) -> Option<Sp<T>> {
+        let Value::Int(i) = node.value else {
+            self.wrong_type(node, what, &format!("an integer from {min} to {max}"));
+            return None;
+        };
+        if i < min || i > max {
+            self.error(
+                node.pos,
+                format!("{what} is {i}; it must be from {min} to {max}"),
+            )
+            .label = Some("out of range".into());
+            return None;
+        }
+        let value = T::try_from(i).ok()?;
+        Some(Sp {
+            value,
+            pos: node.pos,
+        })
+    }
+
+    fn list<T>(
+        &mut self,
+        node: &Node,
+        what: &str,
+        mut item: impl FnMut(&mut Self, &Node) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        match &node.value {
+            Value::Seq(items) => Some(items.iter().filter_map(|n| item(self, n)).collect()),
+            _ => {
+                self.wrong_type(node, what, "a list");
+                None
+            }
+        }
+    }
+
+    /// An enum value written as a string; unknown ones get a did-you-mean hint.
+    fn choice<T: Copy>(&mut self, node: &Node, what: &str, options: &[(&str, T)]) -> Option<Sp<T>> {
+        let s = self.str(node, what)?;
+        if let Some((_, v)) = options.iter().find(|(name, _)| *name == s.value) {
+            return Some(Sp {
+                value: *v,
+                pos: s.pos,
+            });
+        }
+        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+        let hint = did_you_mean(&s.value, &names)
+            .map(|m| format!("did you mean `{m}`?"))
+            .unwrap_or_else(|| format!("use one of: {}", names.join(", ")));
+        let d = self.error(
+            s.pos,
+            format!("{what} `{}` is not one of: {}", s.value, names.join(", ")),
+        );
+        d.hint = Some(hint);
+        None
+    }
+}
+
+/// A mapping being read: reports unknown keys once, then hands out values by key.
+struct MapReader<'n> {
+    entries: Vec<(&'n str, &'n Node)>,
+    pos: Pos,
+}
+
+impl<'n> MapReader<'n> {
+    /// `None` (after reporting) when `node` is not a mapping.
+    fn new(ctx: &mut Ctx<'_>, node: &'n Node, what: &str, known: &[&str]) -> Option<Self> {
+        let Value::Map(map) = &node.value else {
+            ctx.wrong_type(node, what, "a mapping");
+            return None;
+        };
+        let mut entries = Vec::new();
+        for (key, value) in map {
+            let Value::Str(k) = &key.value else {
+                ctx.wrong_type(key, "a key", "a string");
+                continue;
+            };
+            if known.contains(&k.as_str()) {
+                entries.push((k.as_str(), value));
+                continue;
+            }
+            let hint = did_you_mean(k, known)
+                .map(|m| format!("did you mean `{m}`?"))
+                .unwrap_or_else(|| format!("{what} accepts: {}", known.join(", ")));
+            let d = ctx.error(key.pos, format!("unknown key `{k}` in {what}"));
+            d.label = Some("unknown key".into());
+            d.hint = Some(hint);
+        }
+        Some(MapReader {
+            entries,
+            pos: node.pos,
+        })
+    }
+
+    fn get(&self, key: &str) -> Option<&'n Node> {
+        self.entries
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+    }
+
+    /// A key whose value may be `null`-free only; missing → `None` without error.
+    fn opt<T>(
+        &self,
+        ctx: &mut Ctx<'_>,
+        key: &str,
+        read: impl FnOnce(&mut Ctx<'_>, &Node) -> Option<T>,
+    ) -> Option<T> {
+        self.get(key).and_then(|node| read(ctx, node))
+    }
+
+    /// A required key; `Err(())` when it is missing or its value is wrong (already reported).
+    fn req<T>(
+        &self,
+        ctx: &mut Ctx<'_>,
+        what: &str,
+        key: &str,
+        read: impl FnOnce(&mut Ctx<'_>, &Node) -> Option<T>,
+    ) -> Option<T> {
+        match self.get(key) {
+            Some(node) => read(ctx, node),
+            None => {
+                let d = ctx.error(self.pos, format!("{what} has no `{key}`"));
+                d.label = Some(format!("`{key}` missing here"));
+                None
+            }
+        }
+    }
+}
+
+const RECORD_TYPES: [(&str, RecordType); 9] = [
+    ("A", RecordType::A),
+    ("AAAA", RecordType::AAAA),
+    ("CNAME", RecordType::CNAME),
+    ("MX", RecordType::MX),
+    ("TXT", RecordType::TXT),
+    ("NS", RecordType::NS),
+    ("SRV", RecordType::SRV),
+    ("CAA", RecordType::CAA),
+    ("PTR", RecordType::PTR),
+];
+
+fn rtype(ctx: &mut Ctx<'_>, node: &Node) -> Option<Sp<RecordType>> {
+    // Lower-case types are refused like any unknown value (the schema says upper case), but
+    // the hint names the fix directly.
+    if let Value::Str(s) = &node.value
+        && RecordType::from_str(s).is_ok()
+        && s.to_ascii_uppercase() != *s
+    {
+        let d = ctx.error(node.pos, format!("record type `{s}` must be upper case"));
+        d.hint = Some(format!("write `{}`", s.trim().to_ascii_uppercase()));
+        return None;
+    }
+    ctx.choice(node, "record type", &RECORD_TYPES)
+}
+
+const TTL_MIN: i128 = 60;
+const TTL_MAX: i128 = 604_800;
+
+/// Reads one document; `None` when it is neither a zone nor a site (reported).
+pub(crate) fn document(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Document> {
+    let Value::Map(map) = &node.value else {
+        ctx.wrong_type(node, "a document", "a mapping with `zone:` or `site:`");
+        return None;
+    };
+    let has = |key: &str| map.iter().any(|(k, _)| k.value == Value::Str(key.into()));
+    match (has("zone"), has("site")) {
+        (true, false) => zone_doc(ctx, node).map(|z| raw::Document::Zone(Box::new(z))),
+        (false, true) => site_doc(ctx, node).map(raw::Document::Site),
+        (true, true) => {
+            let d = ctx.error(node.pos, "a document has both `zone:` and `site:`");
+            d.hint = Some(
+                "put the zone and the site in separate documents (separate them with `---`)".into(),
+            );
+            None
+        }
+        (false, false) => {
+            let known: Vec<&str> = keys::ZONE.iter().chain(keys::SITE).copied().collect();
+            let guess = map.iter().find_map(|(k, _)| match &k.value {
+                Value::Str(s) => did_you_mean(s, &["zone", "site"]),
+                _ => None,
+            });
+            let d = ctx.error(node.pos, "a document must start with `zone:` or `site:`");
+            d.hint = Some(match guess {
+                Some(g) => format!("did you mean `{g}`?"),
+                None => format!("documents are zones or sites; keys: {}", known.join(", ")),
+            });
+            None
+        }
+    }
+}
+
+fn zone_doc(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::ZoneDoc> {
+    let what = "a zone";
+    let m = MapReader::new(ctx, node, what, keys::ZONE)?;
+    let zone = m.req(ctx, what, "zone", |c, n| c.str(n, "`zone`"));
+    let defaults = m.opt(ctx, "defaults", defaults);
+    let nameservers = m.opt(ctx, "nameservers", nameservers);
+    let prune = m.opt(ctx, "prune", |c, n| c.bool(n, "`prune`"));
+    let ignore = m.opt(ctx, "ignore", |c, n| c.list(n, "`ignore`", ignore_rule));
+    let records = m.opt(ctx, "records", |c, n| c.list(n, "`records`", record));
+    let safety = m.opt(ctx, "safety", safety);
+    Some(raw::ZoneDoc {
+        zone: zone?,
+        defaults,
+        nameservers,
+        prune,
+        ignore,
+        records,
+        safety,
+        pos: node.pos,
+    })
+}
+
+fn defaults(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Defaults> {
+    let m = MapReader::new(ctx, node, "`defaults`", keys::DEFAULTS)?;
+    let ttl = m.opt(ctx, "ttl", |c, n| c.int(n, "`ttl`", TTL_MIN, TTL_MAX));
+    Some(raw::Defaults { ttl })
+}
+
+fn nameservers(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Nameservers> {
+    let what = "`nameservers`";
+    let m = MapReader::new(ctx, node, what, keys::NAMESERVERS)?;
+    let modes = [
+        ("hosted", raw::NameserverMode::Hosted),
+        ("custom", raw::NameserverMode::Custom),
+    ];
+    let mode = m.req(ctx, what, "mode", |c, n| {
+        c.choice(n, "nameserver `mode`", &modes)
+    });
+    let hosts = m.opt(ctx, "hosts", |c, n| {
+        c.list(n, "`hosts`", |c, h| c.str(h, "a nameserver host"))
+    });
+    Some(raw::Nameservers {
+        mode: mode?,
+        hosts,
+        pos: node.pos,
+    })
+}
+
+fn ignore_rule(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::IgnoreRule> {
+    let m = MapReader::new(ctx, node, "an ignore rule", keys::IGNORE)?;
+    let name = m.opt(ctx, "name", |c, n| c.str(n, "ignore `name`"));
+    let rtype = m.opt(ctx, "type", rtype);
+    let content = m.opt(ctx, "content", |c, n| c.str(n, "ignore `content`"));
+    Some(raw::IgnoreRule {
+        name,
+        rtype,
+        content,
+        pos: node.pos,
+    })
+}
+
+fn record(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Record> {
+    let what = "a record";
+    let m = MapReader::new(ctx, node, what, keys::RECORD)?;
+    let name = m.req(ctx, what, "name", |c, n| c.str(n, "record `name`"));
+    let rtype = m.req(ctx, what, "type", rtype);
+    let content = m.req(ctx, what, "content", |c, n| c.str(n, "record `content`"));
+    let ttl = m.opt(ctx, "ttl", |c, n| c.int(n, "`ttl`", TTL_MIN, TTL_MAX));
+    Some(raw::Record {
+        name: name?,
+        rtype: rtype?,
+        content: content?,
+        ttl,
+        pos: node.pos,
+    })
+}
+
+fn safety(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Safety> {
+    let m = MapReader::new(ctx, node, "`safety`", keys::SAFETY)?;
+    let count = |c: &mut Ctx<'_>, n: &Node| c.int(n, "a count", 0, 1_000_000);
+    let percent = |c: &mut Ctx<'_>, n: &Node| c.int(n, "a percentage", 0, 100);
+    Some(raw::Safety {
+        max_deletes: m.opt(ctx, "max_deletes", count),
+        delete_floor: m.opt(ctx, "delete_floor", count),
+        max_delete_percent: m.opt(ctx, "max_delete_percent", percent),
+        update_floor: m.opt(ctx, "update_floor", count),
+        max_update_percent: m.opt(ctx, "max_update_percent", percent),
+        allow_empty: m.opt(ctx, "allow_empty", |c, n| c.bool(n, "`allow_empty`")),
+    })
+}
+
+fn site_doc(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::SiteDoc> {
+    let what = "a site";
+    let m = MapReader::new(ctx, node, what, keys::SITE)?;
+    let site = m.req(ctx, what, "site", |c, n| c.str(n, "`site`"));
+    let cron = m.opt(ctx, "cron", |c, n| c.list(n, "`cron`", cron_job));
+    Some(raw::SiteDoc {
+        site: site?,
+        cron,
+        pos: node.pos,
+    })
+}
+
+fn cron_job(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::CronJob> {
+    let what = "a cron job";
+    let m = MapReader::new(ctx, node, what, keys::CRON)?;
+    let schedule = m.req(ctx, what, "schedule", |c, n| c.str(n, "`schedule`"));
+    let command = m.req(ctx, what, "command", |c, n| c.str(n, "`command`"));
+    Some(raw::CronJob {
+        schedule: schedule?,
+        command: command?,
+        pos: node.pos,
+    })
+}

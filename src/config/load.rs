@@ -1,0 +1,167 @@
+//! Paths → files → YAML documents → validated [`Desired`].
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+use super::extract::{self, Ctx};
+use super::model::Desired;
+use super::tree::{self, SyntaxError};
+use super::validate::{self, SourcedDoc};
+
+/// Loads and validates every zone and site in `paths` (files, or directories walked
+/// recursively for `*.yaml`/`*.yml` in sorted order). On any problem returns all of them.
+pub fn load(paths: &[PathBuf]) -> Result<Desired, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let files = collect_files(paths, &mut diags);
+    let mut docs = Vec::new();
+    for file in &files {
+        read_file(file, &mut diags, &mut docs);
+    }
+    let desired = validate::validate(docs, &mut diags);
+    if diags.is_empty() && desired.zones.is_empty() && desired.sites.is_empty() && !files.is_empty()
+    {
+        diags.push(
+            Diagnostic::general("the files hold no zone or site documents")
+                .with_hint("a document starts with `zone: example.com` or `site: my-site`"),
+        );
+    }
+    if diags.is_empty() {
+        Ok(desired)
+    } else {
+        diags.sort();
+        Err(diags)
+    }
+}
+
+/// The files named by `paths`, each once, directories expanded in sorted order. Hidden
+/// directories (`.git`, …) are skipped while walking.
+fn collect_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let before = files.len();
+            if let Err(err) = walk(path, &mut files) {
+                diags.push(Diagnostic::general(format!(
+                    "cannot read directory `{}`: {err}",
+                    path.display()
+                )));
+                continue;
+            }
+            if files.len() == before {
+                diags.push(
+                    Diagnostic::general(format!(
+                        "directory `{}` holds no .yaml or .yml files",
+                        path.display()
+                    ))
+                    .with_hint(
+                        "pass the directory with your zone and site files, or the files themselves",
+                    ),
+                );
+            }
+        } else if path.is_file() {
+            files.push(path.clone());
+        } else {
+            diags.push(
+                Diagnostic::general(format!("`{}` does not exist", path.display())).with_hint(
+                    "pass existing files or directories (default: the current directory)",
+                ),
+            );
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|f| seen.insert(f.clone()));
+    files
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for path in entries {
+        let hidden = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'));
+        if path.is_dir() {
+            if !hidden {
+                walk(&path, out)?;
+            }
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e == "yaml" || e == "yml")
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn read_file(path: &Path, diags: &mut Diagnostics, docs: &mut Vec<SourcedDoc>) {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) => {
+            diags.push(Diagnostic::general(format!(
+                "cannot read `{}`: {err}",
+                path.display()
+            )));
+            return;
+        }
+    };
+    let source = Arc::new(SourceFile {
+        path: path.to_path_buf(),
+        text,
+    });
+    let nodes = match tree::parse_documents(&source.text) {
+        Ok(nodes) => nodes,
+        Err(err) => {
+            diags.push(syntax_diagnostic(&source, err));
+            return;
+        }
+    };
+    let mut ctx = Ctx {
+        source: Arc::clone(&source),
+        diags,
+    };
+    for node in &nodes {
+        if let Some(doc) = extract::document(&mut ctx, node) {
+            docs.push(SourcedDoc {
+                source: Arc::clone(&source),
+                doc,
+            });
+        }
+    }
+}
+
+fn syntax_diagnostic(source: &Arc<SourceFile>, err: SyntaxError) -> Diagnostic {
+    let message = clean_syntax_message(&err.message);
+    let hint = "fix the YAML syntax: check indentation, `key: value` spacing and closing \
+                quotes or brackets";
+    match err.pos {
+        Some(pos) => Diagnostic::at(source, pos, format!("invalid YAML: {message}"))
+            .with_label("here")
+            .with_hint(hint),
+        None => Diagnostic::general(format!(
+            "invalid YAML in `{}`: {message}",
+            source.path.display()
+        ))
+        .with_hint(hint),
+    }
+}
+
+/// serde-saphyr's messages end in ` at line L, column C`, which the snippet already shows,
+/// and its duplicate-key message suggests a parser option users can't set.
+fn clean_syntax_message(message: &str) -> String {
+    let message = message.lines().next().unwrap_or_default();
+    let message = match message.rfind(" at line ") {
+        Some(i) => &message[..i],
+        None => message,
+    };
+    if let Some(rest) = message.strip_prefix("duplicate mapping key: ") {
+        let key = rest.split(',').next().unwrap_or(rest).trim();
+        return format!("the key `{key}` appears twice in the same mapping");
+    }
+    message.to_string()
+}

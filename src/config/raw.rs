@@ -1,0 +1,262 @@
+//! The file format as written: one struct per YAML mapping, every value with its position.
+//! `dnscron schema` derives the JSON Schema from these types (doc comments become
+//! descriptions), and `config::extract` fills them from the YAML tree, so the schema and the
+//! loader describe the same keys (a test checks the key lists against the schema).
+
+use std::borrow::Cow;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+
+use super::tree::Pos;
+use crate::dns::RecordType;
+
+/// A value and where it was written. In the schema it is just the value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sp<T> {
+    pub value: T,
+    pub pos: Pos,
+}
+
+impl<T: JsonSchema> JsonSchema for Sp<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// One YAML document of a dnscron file: a DNS zone or a site. A file may hold several
+/// documents separated by `---`.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(untagged)]
+pub enum Document {
+    Zone(Box<ZoneDoc>),
+    Site(SiteDoc),
+}
+
+/// A DNS zone: its records, and optionally the registrar nameserver mode of the domain of the
+/// same name.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneDoc {
+    /// The zone's domain name, e.g. `example.com`. Case and a final dot are normalized away.
+    pub zone: Sp<String>,
+    /// Values used by records that do not set their own.
+    pub defaults: Option<Defaults>,
+    /// Registrar nameserver mode of the domain of the same name. Omit it to leave the
+    /// registrar side unmanaged.
+    pub nameservers: Option<Nameservers>,
+    /// Delete live records that are not declared here and not ignored. Default `true`.
+    pub prune: Option<Sp<bool>>,
+    /// Live records matching any of these rules are never touched, even with `prune`. A
+    /// declared record may not match a rule.
+    pub ignore: Option<Vec<IgnoreRule>>,
+    /// The zone's records: the whole set (with `prune`), in any order.
+    pub records: Option<Vec<Record>>,
+    /// Mass-change protection: plan refuses changes beyond these limits.
+    pub safety: Option<Safety>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// Defaults for the zone's records.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Defaults {
+    /// TTL in seconds (60–604800) of records without their own `ttl`. Default 3600.
+    #[schemars(range(min = 60, max = 604800))]
+    pub ttl: Option<Sp<u32>>,
+}
+
+/// Which nameservers the registry lists for the domain.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Nameservers {
+    /// `hosted`: the service's own nameservers (no `hosts`); `custom`: the `hosts` listed.
+    pub mode: Sp<NameserverMode>,
+    /// With `mode: custom`: 2 to 6 distinct host names, none inside this zone's domain.
+    #[schemars(length(min = 2, max = 6))]
+    pub hosts: Option<Vec<Sp<String>>>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// Nameserver mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum NameserverMode {
+    /// The service's own nameservers.
+    Hosted,
+    /// The host names listed in `hosts`.
+    Custom,
+}
+
+/// Live records this rule matches are never created, updated or deleted.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IgnoreRule {
+    /// Glob over the relative record name (`*` any run of characters, `?` one character),
+    /// e.g. `_acme-challenge*`. Default `*`.
+    pub name: Option<Sp<String>>,
+    /// Record type; omit to match every type.
+    #[serde(rename = "type")]
+    pub rtype: Option<Sp<RecordType>>,
+    /// Optional glob over the record's canonical content.
+    pub content: Option<Sp<String>>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// One DNS record.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// `@` for the apex, `*` for the wildcard, relative labels (`www`, `a.b`, `*.dev`), or an
+    /// absolute name inside the zone with a final dot (`www.example.com.`).
+    pub name: Sp<String>,
+    /// Record type.
+    #[serde(rename = "type")]
+    pub rtype: Sp<RecordType>,
+    /// Content for the type (at most 2000 characters): an address for A/AAAA; a host name for
+    /// CNAME/NS/PTR; `priority host` for MX; `priority weight port target` for SRV;
+    /// `flags tag "value"` for CAA; any text for TXT (quotes optional, may exceed 255).
+    #[schemars(length(max = 2000))]
+    pub content: Sp<String>,
+    /// TTL in seconds (60–604800). Default: the zone's `defaults.ttl`, else 3600.
+    #[schemars(range(min = 60, max = 604800))]
+    pub ttl: Option<Sp<u32>>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// Limits on how much one plan may change in this zone; see the file-format reference.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Safety {
+    /// Refuse when more than this many records would be deleted. Default 50.
+    pub max_deletes: Option<Sp<usize>>,
+    /// Deletes above this count are also checked against `max_delete_percent`. Default 5.
+    pub delete_floor: Option<Sp<usize>>,
+    /// Refuse when more than this percentage of the zone's records would be deleted
+    /// (checked above `delete_floor`). Default 30.
+    #[schemars(range(max = 100))]
+    pub max_delete_percent: Option<Sp<u8>>,
+    /// Updates above this count are also checked against `max_update_percent`. Default 10.
+    pub update_floor: Option<Sp<usize>>,
+    /// Refuse when more than this percentage of the zone's records would be updated
+    /// (checked above `update_floor`). Default 30.
+    #[schemars(range(max = 100))]
+    pub max_update_percent: Option<Sp<u8>>,
+    /// Allow a plan that leaves the zone with no records. Default `false`.
+    pub allow_empty: Option<Sp<bool>>,
+}
+
+/// A site and its scheduled tasks.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SiteDoc {
+    /// The site's slug, as listed by `GET /sites`.
+    pub site: Sp<String>,
+    /// The site's whole cron list (at most 5 jobs). Omit the key to leave the site's cron
+    /// unmanaged; `[]` removes every job.
+    #[schemars(length(max = 5))]
+    pub cron: Option<Vec<CronJob>>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// A scheduled task.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CronJob {
+    /// 5-field cron expression (`minute hour day-of-month month day-of-week`); no seconds.
+    pub schedule: Sp<String>,
+    /// The command; its first word is `php` or `wp`.
+    #[schemars(regex(pattern = r"^\s*(php|wp)(\s|$)"))]
+    pub command: Sp<String>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// The keys each mapping accepts, in schema order (checked against the schema by a test).
+pub mod keys {
+    pub const ZONE: &[&str] = &[
+        "zone",
+        "defaults",
+        "nameservers",
+        "prune",
+        "ignore",
+        "records",
+        "safety",
+    ];
+    pub const DEFAULTS: &[&str] = &["ttl"];
+    pub const NAMESERVERS: &[&str] = &["mode", "hosts"];
+    pub const IGNORE: &[&str] = &["name", "type", "content"];
+    pub const RECORD: &[&str] = &["name", "type", "content", "ttl"];
+    pub const SAFETY: &[&str] = &[
+        "max_deletes",
+        "delete_floor",
+        "max_delete_percent",
+        "update_floor",
+        "max_update_percent",
+        "allow_empty",
+    ];
+    pub const SITE: &[&str] = &["site", "cron"];
+    pub const CRON: &[&str] = &["schedule", "command"];
+}
+
+/// The JSON Schema of one document, as `dnscron schema` prints it.
+pub fn json_schema() -> serde_json::Value {
+    let settings = schemars::generate::SchemaSettings::draft07();
+    let generator = settings.into_generator();
+    let mut schema = generator.into_root_schema_for::<Document>();
+    schema.insert("title".into(), "dnscron desired-state document".into());
+    schema.insert(
+        "description".into(),
+        "A dnscron YAML document: a DNS zone (`zone:`) or a site (`site:`).".into(),
+    );
+    let mut value = schema.to_value();
+    drop_null(&mut value);
+    value
+}
+
+/// Optional keys may be omitted but not written as `null` (the loader refuses `key:` with no
+/// value), so the `null` alternatives schemars adds for `Option` fields are removed.
+fn drop_null(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Array(types)) = map.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let only = types.remove(0);
+                    map.insert("type".into(), only);
+                }
+            }
+            let is_null = |v: &Value| v.get("type").is_some_and(|t| t == "null");
+            if let Some(Value::Array(alts)) = map.get("anyOf")
+                && alts.len() == 2
+                && alts.iter().any(is_null)
+                && let Some(other) = alts.iter().find(|a| !is_null(a)).cloned()
+            {
+                map.remove("anyOf");
+                if other.get("$ref").is_some() {
+                    // Draft 7 ignores siblings of `$ref`; `allOf` keeps the description.
+                    map.insert("allOf".into(), Value::Array(vec![other]));
+                } else if let Value::Object(fields) = other {
+                    map.extend(fields);
+                }
+            }
+            map.values_mut().for_each(drop_null);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_null),
+        _ => {}
+    }
+}

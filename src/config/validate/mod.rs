@@ -1,0 +1,104 @@
+//! Raw documents → validated [`Desired`]: the rules of the file format (names, contents,
+//! duplicates, CNAME exclusivity, ignore conflicts, nameservers, cron). Every broken rule is
+//! reported; a value that breaks one is left out of the result, which is only used when there
+//! were no problems at all.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+use super::model::{Desired, Location};
+use super::raw;
+use super::tree::Pos;
+use crate::dns::ZoneName;
+
+mod site;
+mod zone;
+
+/// One document and the file it came from.
+pub(crate) struct SourcedDoc {
+    pub source: Arc<SourceFile>,
+    pub doc: raw::Document,
+}
+
+pub(crate) struct Checker<'a> {
+    pub diags: &'a mut Diagnostics,
+    pub source: Arc<SourceFile>,
+}
+
+impl Checker<'_> {
+    pub fn location(&self, pos: Pos) -> Location {
+        Location {
+            file: self.source.path.clone(),
+            line: pos.line,
+            col: pos.col,
+        }
+    }
+
+    pub fn error(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::at(&self.source, pos, message));
+        let last = self.diags.items.len() - 1;
+        &mut self.diags.items[last]
+    }
+}
+
+/// Builds the desired state from every document, reporting every problem into `diags`.
+pub(crate) fn validate(docs: Vec<SourcedDoc>, diags: &mut Diagnostics) -> Desired {
+    let mut desired = Desired::default();
+    let mut zones_seen: HashMap<String, Location> = HashMap::new();
+    let mut sites_seen: HashMap<String, Location> = HashMap::new();
+    for SourcedDoc { source, doc } in docs {
+        let mut checker = Checker { diags, source };
+        // Duplicates are checked on the declared name alone, so a second declaration is
+        // reported even when the first one has errors of its own.
+        match doc {
+            raw::Document::Zone(z) => {
+                let key = ZoneName::parse(&z.zone.value).map(|n| n.to_string());
+                let first = key.as_ref().map_or(true, |key| {
+                    first_declaration(&mut checker, &mut zones_seen, "zone", key, z.zone.pos)
+                });
+                if let Some(spec) = zone::check_zone(&mut checker, &z)
+                    && first
+                {
+                    desired.zones.push(spec);
+                }
+            }
+            raw::Document::Site(s) => {
+                let key = s.site.value.trim().to_string();
+                let first =
+                    first_declaration(&mut checker, &mut sites_seen, "site", &key, s.site.pos);
+                if let Some(spec) = site::check_site(&mut checker, &s)
+                    && first
+                {
+                    desired.sites.push(spec);
+                }
+            }
+        }
+    }
+    desired
+}
+
+/// Records the first place `key` is declared; reports a second one naming both places.
+fn first_declaration(
+    checker: &mut Checker<'_>,
+    seen: &mut HashMap<String, Location>,
+    what: &str,
+    key: &str,
+    pos: Pos,
+) -> bool {
+    let here = checker.location(pos);
+    if let Some(first) = seen.get(key) {
+        let d = checker.error(
+            pos,
+            format!("{what} `{key}` is declared twice: here and at {first}"),
+        );
+        d.label = Some("second declaration".into());
+        d.hint = Some(format!(
+            "keep one declaration of the {what} (first at {first}, again at {here}) and merge \
+             the two"
+        ));
+        return false;
+    }
+    seen.insert(key.to_string(), here);
+    true
+}

@@ -1,0 +1,349 @@
+//! Zone documents: names, contents, TTLs, duplicates, CNAME rules, ignore rules, nameservers.
+
+use std::collections::HashMap;
+
+use super::Checker;
+use crate::config::model::{
+    IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec, SafetyLimits, ZoneSpec,
+};
+use crate::config::raw;
+use crate::config::tree::Pos;
+use crate::dns::name::check_host;
+use crate::dns::{RecordType, ZoneName, canonical_content, record_name_to_relative};
+
+/// The API's default when neither the record nor `defaults` sets a TTL.
+pub const DEFAULT_TTL: u32 = 3600;
+
+pub(super) fn check_zone(c: &mut Checker<'_>, z: &raw::ZoneDoc) -> Option<ZoneSpec> {
+    let zone = match ZoneName::parse(&z.zone.value) {
+        Ok(zone) => zone,
+        Err(err) => {
+            let d = c.error(z.zone.pos, err.to_string());
+            d.hint = err.hint();
+            return None;
+        }
+    };
+    let default_ttl = z
+        .defaults
+        .as_ref()
+        .and_then(|d| d.ttl.as_ref())
+        .map_or(DEFAULT_TTL, |t| t.value);
+    let nameservers = z
+        .nameservers
+        .as_ref()
+        .and_then(|ns| nameservers(c, &zone, ns));
+    let ignore: Vec<IgnoreRule> = z
+        .ignore
+        .iter()
+        .flatten()
+        .filter_map(|rule| ignore_rule(c, rule))
+        .collect();
+    let mut checked: Vec<Checked> = z
+        .records
+        .iter()
+        .flatten()
+        .filter_map(|r| record(c, &zone, r, default_ttl))
+        .collect();
+    check_duplicates(c, &mut checked);
+    check_cnames(c, &checked);
+    check_ignored(c, &checked, &ignore);
+    let records = checked.into_iter().map(|r| r.spec).collect();
+    let ok_nameservers = z.nameservers.is_none() || nameservers.is_some();
+    let spec = ZoneSpec {
+        zone,
+        location: c.location(z.zone.pos),
+        nameservers,
+        prune: z.prune.as_ref().is_none_or(|p| p.value),
+        ignore,
+        records,
+        safety: safety(z.safety.as_ref()),
+    };
+    ok_nameservers.then_some(spec)
+}
+
+/// A valid record and where its name was written (rules about the whole zone point there).
+struct Checked {
+    spec: RecordSpec,
+    name_pos: Pos,
+}
+
+fn record(
+    c: &mut Checker<'_>,
+    zone: &ZoneName,
+    r: &raw::Record,
+    default_ttl: u32,
+) -> Option<Checked> {
+    let name = match record_name_to_relative(&r.name.value, zone) {
+        Ok(name) => Some(name),
+        Err(err) => {
+            let d = c.error(r.name.pos, err.to_string());
+            d.hint = err.hint();
+            None
+        }
+    };
+    let rtype = r.rtype.value;
+    let canonical = match canonical_content(rtype, &r.content.value, zone) {
+        Ok(canonical) => Some(canonical),
+        Err(err) => {
+            let d = c.error(r.content.pos, format!("invalid {rtype} content: {err}"));
+            d.hint = err.hint;
+            None
+        }
+    };
+    let name = name?;
+    if rtype == RecordType::SRV && !looks_like_srv_name(&name) {
+        let d = c.error(
+            r.name.pos,
+            format!("SRV record name `{name}` is not `_service._proto`"),
+        );
+        d.hint = Some("name SRV records after the service and protocol, e.g. `_sip._tcp`".into());
+        return None;
+    }
+    if rtype == RecordType::CNAME && name == "@" {
+        let d = c.error(r.name.pos, "a CNAME cannot be at the zone apex (`@`)");
+        d.hint = Some(
+            "the apex has SOA and NS records; use A/AAAA records there, or a CNAME on a \
+             subdomain such as `www`"
+                .into(),
+        );
+        return None;
+    }
+    let spec = RecordSpec {
+        name,
+        rtype,
+        ttl: r.ttl.as_ref().map_or(default_ttl, |t| t.value),
+        content: r.content.value.trim().to_string(),
+        canonical: canonical?,
+        location: c.location(r.pos),
+    };
+    Some(Checked {
+        spec,
+        name_pos: r.name.pos,
+    })
+}
+
+fn looks_like_srv_name(name: &str) -> bool {
+    let mut labels = name.split('.');
+    let service = labels.next().unwrap_or_default();
+    let proto = labels.next().unwrap_or_default();
+    service.len() > 1 && service.starts_with('_') && proto.len() > 1 && proto.starts_with('_')
+}
+
+fn record_error(c: &mut Checker<'_>, r: &Checked, message: String, hint: String) {
+    let d = c.error(r.name_pos, message);
+    d.hint = Some(hint);
+}
+
+/// No two records with the same name, type and canonical content; later copies are dropped.
+fn check_duplicates(c: &mut Checker<'_>, records: &mut Vec<Checked>) {
+    let mut seen: HashMap<(String, RecordType, String), Location> = HashMap::new();
+    let mut dups = Vec::new();
+    for (i, r) in records.iter().map(|r| &r.spec).enumerate() {
+        let key = (r.name.clone(), r.rtype, r.canonical.clone());
+        match seen.get(&key) {
+            Some(first) => dups.push((i, first.clone())),
+            None => {
+                seen.insert(key, r.location.clone());
+            }
+        }
+    }
+    for (i, first) in dups.iter().rev() {
+        let r = records.remove(*i);
+        let spec = &r.spec;
+        record_error(
+            c,
+            &r,
+            format!(
+                "duplicate record: {} {} `{}` is already declared at {first}",
+                spec.name, spec.rtype, spec.canonical
+            ),
+            format!("remove one of the two (here and {first})"),
+        );
+    }
+}
+
+/// A CNAME owns its name alone: no other record (of any type) may share it. Each clashing
+/// pair is reported once, at the later record, naming the earlier one.
+fn check_cnames(c: &mut Checker<'_>, records: &[Checked]) {
+    for (j, checked) in records.iter().enumerate() {
+        let later = &checked.spec;
+        let clash = records[..j].iter().map(|r| &r.spec).find(|earlier| {
+            earlier.name == later.name
+                && (earlier.rtype == RecordType::CNAME || later.rtype == RecordType::CNAME)
+        });
+        if let Some(earlier) = clash {
+            record_error(
+                c,
+                checked,
+                format!(
+                    "{} record `{}` shares its name with the {} record at {}, and one of \
+                     them is a CNAME",
+                    later.rtype, later.name, earlier.rtype, earlier.location
+                ),
+                "a CNAME must be the only record at its name: remove the other record or \
+                 use A/AAAA records instead of the CNAME"
+                    .into(),
+            );
+        }
+    }
+}
+
+/// A declared record may not also be ignored.
+fn check_ignored(c: &mut Checker<'_>, records: &[Checked], ignore: &[IgnoreRule]) {
+    for checked in records {
+        let r = &checked.spec;
+        if let Some(rule) = ignore
+            .iter()
+            .find(|rule| rule.matches(&r.name, r.rtype, &r.canonical))
+        {
+            record_error(
+                c,
+                checked,
+                format!(
+                    "{} {} is both declared and ignored (by the rule at {})",
+                    r.name, r.rtype, rule.location
+                ),
+                "a record is either managed or ignored: remove it from `records` or narrow \
+                 the ignore rule"
+                    .into(),
+            );
+        }
+    }
+}
+
+fn ignore_rule(c: &mut Checker<'_>, rule: &raw::IgnoreRule) -> Option<IgnoreRule> {
+    if rule.name.is_none() && rule.rtype.is_none() {
+        let d = c.error(rule.pos, "an ignore rule needs a `name`, a `type` or both");
+        d.hint = Some(
+            "a rule matching every record would make `prune` do nothing; write e.g. \
+                       `{ name: \"_acme-challenge*\", type: TXT }`"
+                .into(),
+        );
+        return None;
+    }
+    let name = match &rule.name {
+        Some(n) if n.value.trim().is_empty() => {
+            c.error(n.pos, "the ignore rule's `name` is empty").hint =
+                Some("write a glob such as `_acme-challenge*`, or `*` for every name".into());
+            return None;
+        }
+        Some(n) => n.value.trim().trim_end_matches('.').to_ascii_lowercase(),
+        None => "*".into(),
+    };
+    Some(IgnoreRule {
+        name,
+        rtype: rule.rtype.as_ref().map(|t| t.value),
+        content: rule.content.as_ref().map(|c| c.value.clone()),
+        location: c.location(rule.pos),
+    })
+}
+
+fn nameservers(
+    c: &mut Checker<'_>,
+    zone: &ZoneName,
+    ns: &raw::Nameservers,
+) -> Option<NameserversSpec> {
+    let location = c.location(ns.pos);
+    let mode = match (ns.mode.value, &ns.hosts) {
+        (raw::NameserverMode::Hosted, None) => NameserverMode::Hosted,
+        (raw::NameserverMode::Hosted, Some(hosts)) => {
+            let pos = hosts.first().map_or(ns.pos, |h| h.pos);
+            c.error(pos, "`mode: hosted` takes no `hosts`").hint = Some(
+                "remove `hosts` to use the service's own nameservers, or write `mode: custom`"
+                    .into(),
+            );
+            return None;
+        }
+        (raw::NameserverMode::Custom, None) => {
+            c.error(ns.mode.pos, "`mode: custom` needs `hosts`").hint =
+                Some("list 2 to 6 nameserver host names under `hosts`".into());
+            return None;
+        }
+        (raw::NameserverMode::Custom, Some(hosts)) => {
+            NameserverMode::Custom(custom_hosts(c, zone, ns, hosts)?)
+        }
+    };
+    Some(NameserversSpec { mode, location })
+}
+
+fn custom_hosts(
+    c: &mut Checker<'_>,
+    zone: &ZoneName,
+    ns: &raw::Nameservers,
+    hosts: &[raw::Sp<String>],
+) -> Option<Vec<String>> {
+    let mut ok = true;
+    if !(2..=6).contains(&hosts.len()) {
+        let pos = hosts.first().map_or(ns.pos, |h| h.pos);
+        c.error(
+            pos,
+            format!(
+                "`hosts` lists {} nameservers; the API takes 2 to 6",
+                hosts.len()
+            ),
+        )
+        .hint = Some("list between 2 and 6 host names".into());
+        ok = false;
+    }
+    let mut out: Vec<String> = Vec::new();
+    for host in hosts {
+        let name = host.value.trim().trim_end_matches('.').to_ascii_lowercase();
+        let problem = if let Err(reason) = check_host(&name) {
+            Some((
+                format!("`{}` is not a valid host name: {reason}", host.value),
+                None,
+            ))
+        } else if !name.contains('.') {
+            Some((
+                format!("`{}` is not a full host name", host.value),
+                Some("write the full name, e.g. `ns1.other-dns.net`".to_string()),
+            ))
+        } else if zone.contains(&name) {
+            Some((
+                format!("nameserver `{name}` is inside the zone's own domain `{zone}`"),
+                Some("the API refuses nameservers inside the domain (they would need glue records); use hosts of another domain".to_string()),
+            ))
+        } else if out.contains(&name) {
+            Some((
+                format!("nameserver `{name}` is listed twice"),
+                Some("list each host once".to_string()),
+            ))
+        } else {
+            None
+        };
+        match problem {
+            Some((message, hint)) => {
+                c.error(host.pos, message).hint = hint;
+                ok = false;
+            }
+            None => out.push(name),
+        }
+    }
+    ok.then_some(out)
+}
+
+fn safety(raw: Option<&raw::Safety>) -> SafetyLimits {
+    let mut limits = SafetyLimits::default();
+    let Some(s) = raw else {
+        return limits;
+    };
+    if let Some(v) = &s.max_deletes {
+        limits.max_deletes = v.value;
+    }
+    if let Some(v) = &s.delete_floor {
+        limits.delete_floor = v.value;
+    }
+    if let Some(v) = &s.max_delete_percent {
+        limits.max_delete_percent = v.value;
+    }
+    if let Some(v) = &s.update_floor {
+        limits.update_floor = v.value;
+    }
+    if let Some(v) = &s.max_update_percent {
+        limits.max_update_percent = v.value;
+    }
+    if let Some(v) = &s.allow_empty {
+        limits.allow_empty = v.value;
+    }
+    limits
+}
