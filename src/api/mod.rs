@@ -1,3 +1,26 @@
 //! Client of the Hosting Customer API: wire types, pacing, retries, pagination.
+//!
+//! [`ReadClient`] has only GETs (plan can't write); [`WriteClient`] wraps one and adds the
+//! writes, each with a caller-given [`IdempotencyKey`]. Clones share one HTTP connection pool,
+//! one rate-limit [`pacer`] and one [`Stats`].
 
+mod config;
+mod core;
+mod error;
+pub mod pacer;
+mod read;
+pub mod retry;
+mod stats;
+mod token;
 pub mod wire;
+mod write;
+
+pub use config::{ApiConfig, DEFAULT_MAX_WAIT, WaitHook, check_url_policy, parse_base_url};
+pub use core::{USER_AGENT, deprecation_notice};
+pub use error::ApiError;
+pub use pacer::WaitEvent;
+pub use read::{PAGE_LIMIT, ReadClient, RecordListing};
+pub use retry::RetryPolicy;
+pub use stats::{Stats, StatsSnapshot};
+pub use token::{TOKEN_ENV, Token, TokenError};
+pub use write::{IdempotencyKey, IdempotencyKeyError, WriteClient, WriteResponse};

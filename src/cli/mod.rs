@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::error::{CommandResult, ErrorKind};
 
+pub mod api_args;
 mod completions;
 pub mod logging;
 mod man;

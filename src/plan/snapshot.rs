@@ -1,9 +1,19 @@
 //! The live state that a plan is made from: only what the desired files name.
 
-use serde::Serialize;
+use std::future::Future;
+use std::sync::Arc;
 
-use crate::api::wire;
+use serde::Serialize;
+use tokio::sync::Semaphore;
+use tokio::task::JoinHandle;
+
+use crate::api::{ApiError, ReadClient, RecordListing, wire};
+use crate::config::model::{Desired, Location};
 use crate::dns::ZoneName;
+use crate::error::{CommandError, ErrorKind};
+
+/// Reads in flight at once; the pacer still decides when each may go.
+pub const READ_CONCURRENCY: usize = 8;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct LiveSnapshot {
@@ -39,4 +49,237 @@ pub struct LiveSite {
     pub state: Option<String>,
     /// `None` when the site document has no `cron` key (cron not read at all).
     pub cron: Option<Vec<wire::CronJob>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    #[error(
+        "{location}: the account has no DNS zone `{zone}` (GET /dns/{zone}/records answered 404)"
+    )]
+    MissingZone { zone: ZoneName, location: Location },
+    #[error(
+        "{location}: `nameservers` is set but the account has no registered domain `{domain}` \
+         (GET /domains/{domain}/registrar answered 404)"
+    )]
+    MissingDomain {
+        domain: ZoneName,
+        location: Location,
+    },
+    #[error("{location}: the account has no site `{slug}` (it is not in GET /sites)")]
+    MissingSite { slug: String, location: Location },
+    #[error("{location}: reading {what} failed: {source}")]
+    Api {
+        what: String,
+        location: Location,
+        #[source]
+        source: ApiError,
+    },
+    #[error("reading the live state failed inside dnscron: {0}")]
+    Internal(String),
+}
+
+impl SnapshotError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            SnapshotError::MissingZone { .. } => Some(
+                "check the zone name in the file, or add the zone to the account in the portal \
+                 (DNS), or remove the file"
+                    .into(),
+            ),
+            SnapshotError::MissingDomain { .. } => Some(
+                "registrar nameservers can only be managed for a domain registered in this \
+                 account: remove the `nameservers` key or register/transfer the domain"
+                    .into(),
+            ),
+            SnapshotError::MissingSite { .. } => Some(
+                "check the slug (as listed by GET /sites) and that the token is pinned to this \
+                 site (portal, API tokens), or remove the file"
+                    .into(),
+            ),
+            SnapshotError::Api { source, .. } => source.hint(),
+            SnapshotError::Internal(_) => None,
+        }
+    }
+}
+
+impl From<SnapshotError> for CommandError {
+    fn from(err: SnapshotError) -> Self {
+        let kind = match err {
+            SnapshotError::Internal(_) => ErrorKind::Internal,
+            SnapshotError::Api { .. } => ErrorKind::Api,
+            _ => ErrorKind::Config,
+        };
+        let hint = err.hint();
+        let out = CommandError::new(kind, err.to_string());
+        match hint {
+            Some(hint) => out.with_hint(hint),
+            None => out,
+        }
+    }
+}
+
+/// A spawned read, aborted if the snapshot gives up before awaiting it.
+struct Task<T>(JoinHandle<T>);
+
+impl<T> Drop for Task<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl<T> Task<T> {
+    async fn join(mut self) -> Result<T, SnapshotError> {
+        (&mut self.0)
+            .await
+            .map_err(|e| SnapshotError::Internal(e.to_string()))
+    }
+}
+
+fn spawn<T, F>(limit: &Arc<Semaphore>, read: F) -> Task<Result<T, ApiError>>
+where
+    T: Send + 'static,
+    F: Future<Output = Result<T, ApiError>> + Send + 'static,
+{
+    let limit = Arc::clone(limit);
+    Task(tokio::spawn(async move {
+        // The semaphore is never closed, so acquiring only fails if it were.
+        let _slot = limit.acquire_owned().await;
+        read.await
+    }))
+}
+
+/// Reads exactly what `desired` names: every page of each zone's records, the registrar state
+/// of zones with `nameservers`, one paged `GET /sites` when any site is declared, and the cron
+/// jobs of sites with `cron`. Results keep file order.
+pub async fn fetch(client: &ReadClient, desired: &Desired) -> Result<LiveSnapshot, SnapshotError> {
+    let limit = Arc::new(Semaphore::new(READ_CONCURRENCY));
+    let zone_reads: Vec<_> = desired
+        .zones
+        .iter()
+        .map(|z| {
+            let (c, zone) = (client.clone(), z.zone.to_string());
+            spawn(&limit, async move { c.list_records(&zone).await })
+        })
+        .collect();
+    let registrar_reads: Vec<_> = desired
+        .zones
+        .iter()
+        .filter(|z| z.nameservers.is_some())
+        .map(|z| {
+            let (c, zone) = (client.clone(), z.zone.to_string());
+            (
+                z,
+                spawn(&limit, async move { c.get_registrar(&zone).await }),
+            )
+        })
+        .collect();
+    let sites_read = (!desired.sites.is_empty()).then(|| {
+        let c = client.clone();
+        spawn(&limit, async move { c.list_sites().await })
+    });
+    let cron_reads: Vec<_> = desired
+        .sites
+        .iter()
+        .map(|s| {
+            s.cron.as_ref().map(|_| {
+                let (c, slug) = (client.clone(), s.slug.clone());
+                spawn(&limit, async move { c.list_cron(&slug).await })
+            })
+        })
+        .collect();
+
+    let mut snapshot = LiveSnapshot::default();
+    for (spec, read) in desired.zones.iter().zip(zone_reads) {
+        let listing: RecordListing = read.join().await?.map_err(|e| {
+            if e.is_not_found() {
+                SnapshotError::MissingZone {
+                    zone: spec.zone.clone(),
+                    location: spec.location.clone(),
+                }
+            } else {
+                api_error(
+                    format!("the records of zone {}", spec.zone),
+                    &spec.location,
+                    e,
+                )
+            }
+        })?;
+        snapshot.zones.push(LiveZone {
+            zone: spec.zone.clone(),
+            records: listing.records,
+            service_nameservers: listing.nameservers,
+        });
+    }
+    for (spec, read) in registrar_reads {
+        let location = spec
+            .nameservers
+            .as_ref()
+            .map_or(&spec.location, |n| &n.location);
+        let registrar = read.join().await?.map_err(|e| {
+            if e.is_not_found() {
+                SnapshotError::MissingDomain {
+                    domain: spec.zone.clone(),
+                    location: location.clone(),
+                }
+            } else {
+                api_error(format!("the registrar state of {}", spec.zone), location, e)
+            }
+        })?;
+        let service_nameservers = snapshot
+            .zones
+            .iter()
+            .find(|z| z.zone == spec.zone)
+            .map(|z| z.service_nameservers.clone())
+            .unwrap_or_default();
+        snapshot.domains.push(LiveDomain {
+            domain: spec.zone.clone(),
+            registrar,
+            service_nameservers,
+        });
+    }
+    let listed = match (sites_read, desired.sites.first()) {
+        (Some(read), Some(first)) => read
+            .join()
+            .await?
+            .map_err(|e| api_error("the site list (GET /sites)".into(), &first.location, e))?,
+        _ => Vec::new(),
+    };
+    for (spec, read) in desired.sites.iter().zip(cron_reads) {
+        let missing = || SnapshotError::MissingSite {
+            slug: spec.slug.clone(),
+            location: spec.location.clone(),
+        };
+        let site = listed
+            .iter()
+            .find(|s| s.slug == spec.slug)
+            .ok_or_else(missing)?;
+        let cron = match read {
+            None => None,
+            Some(read) => Some(read.join().await?.map_err(|e| {
+                if e.is_not_found() {
+                    missing()
+                } else {
+                    api_error(
+                        format!("the cron jobs of site {}", spec.slug),
+                        &spec.location,
+                        e,
+                    )
+                }
+            })?),
+        };
+        snapshot.sites.push(LiveSite {
+            slug: spec.slug.clone(),
+            state: site.state.clone(),
+            cron,
+        });
+    }
+    Ok(snapshot)
+}
+
+fn api_error(what: String, location: &Location, source: ApiError) -> SnapshotError {
+    SnapshotError::Api {
+        what,
+        location: location.clone(),
+        source,
+    }
 }

@@ -1,0 +1,162 @@
+//! Client configuration and the base-URL policy.
+
+use std::fmt;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::Url;
+
+use super::error::ApiError;
+use super::pacer::WaitEvent;
+use super::retry::RetryPolicy;
+use super::token::Token;
+
+/// Default bound on the total rate-limit wait of one request (`--max-wait`).
+pub const DEFAULT_MAX_WAIT: Duration = Duration::from_secs(600);
+
+/// Called for every rate-limit wait, before it starts (for progress bars with an ETA).
+pub type WaitHook = Arc<dyn Fn(&WaitEvent) + Send + Sync>;
+
+#[derive(Clone)]
+pub struct ApiConfig {
+    /// Includes the version prefix, e.g. `https://api.example.net/api/v1`.
+    pub base_url: Url,
+    pub token: Token,
+    /// Allow plain http:// to hosts other than loopback.
+    pub allow_insecure_http: bool,
+    /// A request that would have to wait longer than this in total for the rate limit fails.
+    pub max_wait: Duration,
+    /// Per attempt, connect to last body byte.
+    pub request_timeout: Duration,
+    pub retry: RetryPolicy,
+    pub on_wait: Option<WaitHook>,
+}
+
+impl ApiConfig {
+    /// A configuration with the defaults; the URL must parse (the policy is checked when the
+    /// client is built, see [`check_url_policy`]).
+    pub fn new(base_url: &str, token: Token) -> Result<ApiConfig, ApiError> {
+        let base_url = parse_base_url(base_url)?;
+        Ok(ApiConfig {
+            base_url,
+            token,
+            allow_insecure_http: false,
+            max_wait: DEFAULT_MAX_WAIT,
+            request_timeout: Duration::from_secs(30),
+            retry: RetryPolicy::default(),
+            on_wait: None,
+        })
+    }
+}
+
+impl fmt::Debug for ApiConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApiConfig")
+            .field("base_url", &self.base_url.as_str())
+            .field("token", &self.token)
+            .field("allow_insecure_http", &self.allow_insecure_http)
+            .field("max_wait", &self.max_wait)
+            .field("request_timeout", &self.request_timeout)
+            .field("retry", &self.retry)
+            .field("on_wait", &self.on_wait.as_ref().map(|_| "hook"))
+            .finish()
+    }
+}
+
+pub fn parse_base_url(input: &str) -> Result<Url, ApiError> {
+    let invalid = |reason: &str| ApiError::InvalidUrl {
+        url: input.to_string(),
+        reason: reason.to_string(),
+    };
+    let url = Url::parse(input.trim()).map_err(|e| invalid(&e.to_string()))?;
+    if url.host_str().is_none() {
+        return Err(invalid("it has no host"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        // Credentials in a URL end up in logs and error messages; the token has its own channel.
+        return Err(ApiError::InvalidUrl {
+            url: "(URL with credentials, not shown)".into(),
+            reason: "it contains credentials; pass the token in DNSCRON_TOKEN or --token-file"
+                .into(),
+        });
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(invalid("it has a query or fragment"));
+    }
+    Ok(url)
+}
+
+/// https anywhere; http only to loopback unless explicitly allowed.
+pub fn check_url_policy(url: &Url, allow_insecure_http: bool) -> Result<(), ApiError> {
+    match url.scheme() {
+        "https" => Ok(()),
+        "http" if allow_insecure_http || is_loopback(url) => Ok(()),
+        "http" => Err(ApiError::InsecureUrl {
+            url: url.to_string(),
+        }),
+        other => Err(ApiError::InvalidUrl {
+            url: url.to_string(),
+            reason: format!("scheme `{other}` is not supported; use https://"),
+        }),
+    }
+}
+
+fn is_loopback(url: &Url) -> bool {
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    match bare.parse::<IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => bare.trim_end_matches('.').eq_ignore_ascii_case("localhost"),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn policy(url: &str, allow: bool) -> Result<(), ApiError> {
+        check_url_policy(&parse_base_url(url).unwrap(), allow)
+    }
+
+    #[test]
+    fn https_is_always_accepted() {
+        assert!(policy("https://api.example.net/api/v1", false).is_ok());
+    }
+
+    #[test]
+    fn http_only_to_loopback() {
+        for ok in [
+            "http://127.0.0.1:8080/api/v1",
+            "http://127.9.8.7/api/v1",
+            "http://[::1]:99/api/v1",
+            "http://localhost:3000/api/v1",
+            "http://LOCALHOST./api/v1",
+        ] {
+            assert!(policy(ok, false).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://api.example.net/api/v1",
+            "http://10.0.0.1/api/v1",
+            "http://128.0.0.1/api/v1",
+            "http://localhost.example.net/api/v1",
+            "http://[::2]/api/v1",
+        ] {
+            let err = policy(bad, false).unwrap_err();
+            assert!(matches!(err, ApiError::InsecureUrl { .. }), "{bad}");
+            assert!(err.to_string().contains("--allow-insecure-http"), "{err}");
+            assert!(policy(bad, true).is_ok(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn other_schemes_and_credentials_are_refused() {
+        assert!(policy("ftp://example.net/", true).is_err());
+        let err = parse_base_url("https://user:tok_SECRET@example.net/").unwrap_err();
+        assert!(!err.to_string().contains("tok_SECRET"), "{err}");
+        assert!(parse_base_url("not a url").is_err());
+    }
+}

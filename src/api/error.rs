@@ -1,0 +1,210 @@
+//! Errors of the API client. None of them can carry the token: requests are described by
+//! method and path only, and transport errors are stripped of their URL.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::wire::ErrorEnvelope;
+use crate::error::{CommandError, ErrorKind};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The server answered with an error status.
+    #[error("{}", StatusDisplay(self))]
+    Status {
+        method: String,
+        path: String,
+        status: u16,
+        /// `None` when the body was not the spec's envelope.
+        envelope: Option<Box<ErrorEnvelope>>,
+        /// X-Request-Id, when the envelope doesn't give one.
+        request_id: Option<String>,
+        /// Start of a non-envelope body, for diagnosis.
+        body_excerpt: Option<String>,
+        attempts: u32,
+    },
+    #[error("{method} {path}: could not reach the API after {attempts} attempt(s): {message}")]
+    Transport {
+        method: String,
+        path: String,
+        message: String,
+        timeout: bool,
+        attempts: u32,
+    },
+    #[error(
+        "{method} {path}: the API answered {status} with a body dnscron can't read: {message}{}",
+        request_id.as_deref().map(|r| format!(" (request_id {r})")).unwrap_or_default()
+    )]
+    Decode {
+        method: String,
+        path: String,
+        status: u16,
+        message: String,
+        request_id: Option<String>,
+    },
+    #[error("{method} {path}: {source}")]
+    WaitExceeded {
+        method: String,
+        path: String,
+        #[source]
+        source: super::pacer::WaitTooLong,
+    },
+    #[error(
+        "refusing to send the API token over plain http to {url}: use https://, or pass \
+         --allow-insecure-http if this network is trusted"
+    )]
+    InsecureUrl { url: String },
+    #[error("invalid API URL {url}: {reason}")]
+    InvalidUrl { url: String, reason: String },
+    #[error(
+        "GET {path}: the server's pagination does not end ({reason}); report this to the API provider"
+    )]
+    Pagination { path: String, reason: String },
+    #[error("cannot set up the HTTP client: {message}")]
+    Client { message: String },
+}
+
+struct StatusDisplay<'a>(&'a ApiError);
+
+impl fmt::Display for StatusDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ApiError::Status {
+            method,
+            path,
+            status,
+            envelope,
+            request_id,
+            body_excerpt,
+            ..
+        } = self.0
+        else {
+            return Ok(());
+        };
+        write!(f, "{method} {path}: HTTP {status}")?;
+        match envelope {
+            Some(env) => {
+                write!(f, " {}: {}", env.error.kind, env.error.message)?;
+                for (field, messages) in env.error.details.iter().flatten() {
+                    write!(f, "\n  {field}: {}", messages.join("; "))?;
+                }
+                if let Some(url) = env.continue_url() {
+                    write!(f, "\n  continue in the portal: {url}")?;
+                }
+            }
+            None => {
+                if let Some(body) = body_excerpt.as_deref().filter(|b| !b.is_empty()) {
+                    write!(f, ": {body}")?;
+                }
+            }
+        }
+        if let Some(id) = self.0.request_id() {
+            write!(f, "\n  request_id: {id}")?;
+        } else if let Some(id) = request_id {
+            write!(f, "\n  request_id: {id}")?;
+        }
+        Ok(())
+    }
+}
+
+impl ApiError {
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ApiError::Status { status, .. } | ApiError::Decode { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    pub fn envelope(&self) -> Option<&ErrorEnvelope> {
+        match self {
+            ApiError::Status { envelope, .. } => envelope.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The envelope's `error.type` (`not_found`, `conflict`, `idempotency_conflict`, …).
+    pub fn error_type(&self) -> Option<&str> {
+        self.envelope().map(|e| e.error.kind.as_str())
+    }
+
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            ApiError::Status {
+                envelope,
+                request_id,
+                ..
+            } => envelope
+                .as_ref()
+                .map(|e| e.error.request_id.as_str())
+                .filter(|id| !id.is_empty())
+                .or(request_id.as_deref()),
+            ApiError::Decode { request_id, .. } => request_id.as_deref(),
+            _ => None,
+        }
+    }
+
+    pub fn is_not_found(&self) -> bool {
+        self.status() == Some(404)
+    }
+
+    /// `Some(continue_url)` when a human has to act in the portal: a 409 that carries a
+    /// continue_url (nameserver change under DNSSEC, cron write on an inactive site).
+    pub fn needs_portal_step(&self) -> Option<&str> {
+        match self {
+            ApiError::Status {
+                status: 409,
+                envelope: Some(env),
+                ..
+            } if env.error.kind != "idempotency_conflict" => env.continue_url(),
+            _ => None,
+        }
+    }
+
+    /// Total rate-limit wait that was refused, for wait-exceeded errors.
+    pub fn refused_wait(&self) -> Option<Duration> {
+        match self {
+            ApiError::WaitExceeded { source, .. } => Some(source.needed),
+            _ => None,
+        }
+    }
+
+    /// What the user can do, for `CommandError` hints.
+    pub fn hint(&self) -> Option<String> {
+        let hint = match self {
+            ApiError::Status { status: 401, .. } => {
+                "check the token in DNSCRON_TOKEN or --token-file (it may be expired or revoked)"
+            }
+            ApiError::Status { status: 403, .. } => {
+                "the token lacks a scope or this site is not pinned to it: edit the token in the \
+                 portal under API tokens"
+            }
+            ApiError::Status { status: 409, .. } if self.needs_portal_step().is_some() => {
+                "a human has to finish this step in the portal at the continue_url, then re-run"
+            }
+            ApiError::Status { status: 429, .. } | ApiError::WaitExceeded { .. } => {
+                "another client of the same user may be using the rate-limit budget: retry later \
+                 or raise --max-wait"
+            }
+            ApiError::Status { status, .. } if *status >= 500 => {
+                "the service failed; retry later and quote the request_id if it persists"
+            }
+            ApiError::Transport { .. } => "check --api-url / DNSCRON_API_URL and the network",
+            _ => return None,
+        };
+        Some(hint.to_string())
+    }
+}
+
+impl From<ApiError> for CommandError {
+    fn from(err: ApiError) -> Self {
+        let kind = match err {
+            ApiError::InsecureUrl { .. } | ApiError::InvalidUrl { .. } => ErrorKind::User,
+            _ => ErrorKind::Api,
+        };
+        let hint = err.hint();
+        let mut out = CommandError::new(kind, err.to_string());
+        if let Some(hint) = hint {
+            out = out.with_hint(hint);
+        }
+        out
+    }
+}

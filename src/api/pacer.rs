@@ -1,0 +1,277 @@
+//! One rate-limit pacer per process, shared by every concurrent request.
+//!
+//! Model: a token bucket mirroring the server's (capacity and refill from X-RateLimit-Limit per
+//! minute). Each request takes one token before it is sent. Every response re-syncs the local
+//! estimate with X-RateLimit-Remaining, because other tokens of the same user drain the same
+//! bucket: the server's true count lies in `[R - in_flight, R + 1)` (R is floored; requests
+//! still in flight may or may not have been counted), so the estimate is pulled into that
+//! range, keeping sub-token refill progress when the two agree. A 429 blocks everyone until
+//! its Retry-After. Until the first response tells the real budget, only one request is in
+//! flight.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+use super::config::WaitHook;
+use super::stats::Stats;
+
+/// The spec's limit, assumed until a response says otherwise.
+pub const DEFAULT_LIMIT_PER_MINUTE: f64 = 120.0;
+/// Waits at least this long are logged at info level; shorter ones (the steady spacing of a
+/// long apply) at debug, and all of them go to the hook.
+const VISIBLE_WAIT: Duration = Duration::from_secs(1);
+
+/// A wait about to start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaitEvent {
+    pub wait: Duration,
+    /// The last X-RateLimit-Remaining seen, if any.
+    pub remaining: Option<u64>,
+    /// True when the wait comes from a 429's Retry-After.
+    pub retry_after: bool,
+}
+
+/// What a response said about the bucket.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateHeaders {
+    pub limit: Option<u64>,
+    pub remaining: Option<u64>,
+    /// Only on 429.
+    pub retry_after: Option<Duration>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the rate limit would need a wait of {needed:.0?} more after {waited:.0?} already (the limit is \
+     --max-wait {max_wait:.0?}); another client of the same user may be using the budget: retry later \
+     or raise --max-wait"
+)]
+pub struct WaitTooLong {
+    pub needed: Duration,
+    pub waited: Duration,
+    pub max_wait: Duration,
+}
+
+#[derive(Debug)]
+struct State {
+    limit: f64,
+    tokens: f64,
+    updated: Instant,
+    in_flight: u32,
+    blocked_until: Option<Instant>,
+    synced: bool,
+    last_remaining: Option<u64>,
+}
+
+pub struct Pacer {
+    state: Mutex<State>,
+    notify: Notify,
+    max_wait: Duration,
+    on_wait: Option<WaitHook>,
+    stats: Stats,
+}
+
+/// One request's token. Hand it back with [`Pacer::observe`]; dropping it (a failed or
+/// cancelled request) only ends its in-flight count.
+pub struct Permit {
+    pacer: Arc<Pacer>,
+    open: bool,
+}
+
+enum Next {
+    Go,
+    Sleep(Duration, bool),
+    AwaitFirstResponse,
+}
+
+impl Pacer {
+    pub fn new(max_wait: Duration, on_wait: Option<WaitHook>, stats: Stats) -> Arc<Pacer> {
+        Arc::new(Pacer {
+            state: Mutex::new(State {
+                limit: DEFAULT_LIMIT_PER_MINUTE,
+                tokens: 1.0,
+                updated: Instant::now(),
+                in_flight: 0,
+                blocked_until: None,
+                synced: false,
+                last_remaining: None,
+            }),
+            notify: Notify::new(),
+            max_wait,
+            on_wait,
+            stats,
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until a request may be sent. `waited` accumulates this request's rate-limit waits
+    /// across its retries; the total is bounded by `max_wait`.
+    pub async fn acquire(self: &Arc<Self>, waited: &mut Duration) -> Result<Permit, WaitTooLong> {
+        loop {
+            let notified = self.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            let (next, remaining) = {
+                let mut st = self.lock();
+                let next = st.next(Instant::now());
+                (next, st.last_remaining)
+            };
+            let (wait, retry_after) = match next {
+                Next::Go => {
+                    return Ok(Permit {
+                        pacer: Arc::clone(self),
+                        open: true,
+                    });
+                }
+                Next::AwaitFirstResponse => {
+                    notified.await;
+                    continue;
+                }
+                Next::Sleep(wait, retry_after) => (wait, retry_after),
+            };
+            if *waited + wait > self.max_wait {
+                return Err(WaitTooLong {
+                    needed: wait,
+                    waited: *waited,
+                    max_wait: self.max_wait,
+                });
+            }
+            self.announce(wait, remaining, retry_after);
+            let started = Instant::now();
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = notified => {}
+            }
+            let slept = started.elapsed();
+            *waited += slept;
+            self.stats.waited(slept);
+        }
+    }
+
+    fn announce(&self, wait: Duration, remaining: Option<u64>, retry_after: bool) {
+        let why = match (retry_after, remaining) {
+            (true, _) => "Retry-After of a 429".to_string(),
+            (false, Some(r)) => format!("X-RateLimit-Remaining {r}"),
+            (false, None) => "pacing".to_string(),
+        };
+        if wait >= VISIBLE_WAIT {
+            tracing::info!(
+                "waiting {}s for the rate limit ({why})",
+                wait.as_secs_f64().ceil()
+            );
+        } else {
+            tracing::debug!("waiting {}ms for the rate limit ({why})", wait.as_millis());
+        }
+        if let Some(hook) = &self.on_wait {
+            hook(&WaitEvent {
+                wait,
+                remaining,
+                retry_after,
+            });
+        }
+    }
+
+    /// Re-syncs from a response's headers and ends the permit's in-flight count.
+    pub fn observe(&self, mut permit: Permit, headers: RateHeaders) {
+        permit.open = false;
+        {
+            let mut st = self.lock();
+            st.in_flight = st.in_flight.saturating_sub(1);
+            st.sync(Instant::now(), headers);
+        }
+        self.notify.notify_waiters();
+    }
+
+    fn release(&self) {
+        {
+            let mut st = self.lock();
+            st.in_flight = st.in_flight.saturating_sub(1);
+        }
+        self.notify.notify_waiters();
+    }
+}
+
+impl State {
+    fn rate_per_sec(&self) -> f64 {
+        self.limit / 60.0
+    }
+
+    fn refill(&mut self, now: Instant) {
+        if now > self.updated {
+            let elapsed = (now - self.updated).as_secs_f64();
+            self.tokens = (self.tokens + elapsed * self.rate_per_sec()).min(self.limit);
+            self.updated = now;
+        }
+    }
+
+    fn next(&mut self, now: Instant) -> Next {
+        if let Some(until) = self.blocked_until {
+            if until > now {
+                return Next::Sleep(until - now, true);
+            }
+            self.blocked_until = None;
+        }
+        if !self.synced && self.in_flight > 0 {
+            return Next::AwaitFirstResponse;
+        }
+        self.refill(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.in_flight += 1;
+            return Next::Go;
+        }
+        let secs = (1.0 - self.tokens) / self.rate_per_sec();
+        // Rounded up to the millisecond so the retry finds a whole token.
+        Next::Sleep(Duration::from_millis((secs * 1000.0).ceil() as u64), false)
+    }
+
+    fn sync(&mut self, now: Instant, headers: RateHeaders) {
+        self.refill(now);
+        if let Some(limit) = headers.limit.filter(|l| *l > 0) {
+            self.limit = limit as f64;
+        }
+        if let Some(remaining) = headers.remaining {
+            let r = remaining as f64;
+            let low = r - f64::from(self.in_flight);
+            // Inside [R, R + 1) the local estimate keeps its sub-token refill progress; above,
+            // someone else spent tokens and the fraction is unknown, so assume none.
+            self.tokens = if !self.synced || self.tokens < low {
+                low
+            } else if self.tokens >= r + 1.0 {
+                r
+            } else {
+                self.tokens
+            };
+            self.synced = true;
+            self.last_remaining = Some(remaining);
+        }
+        if let Some(after) = headers.retry_after {
+            let until = now + after;
+            if self.blocked_until.is_none_or(|b| b < until) {
+                self.blocked_until = Some(until);
+            }
+            // Retry-After promises one request at that time; the rest refill from there.
+            self.tokens = 1.0;
+            self.updated = until;
+            self.synced = true;
+        }
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        if self.open {
+            self.pacer.release();
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "pacer_tests.rs"]
+mod tests;

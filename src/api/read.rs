@@ -1,0 +1,270 @@
+//! The read-only client: every GET the planner needs, with pagination. It has no write
+//! methods, so code holding only a `ReadClient` (plan) can't change the account.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::Arc;
+
+use reqwest::{Method, Url};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::config::ApiConfig;
+use super::core::{Call, Core, Reply};
+use super::error::ApiError;
+use super::retry::Safety;
+use super::stats::Stats;
+use super::wire::{self, list_keys};
+
+/// Page size asked for on every list (the spec's maximum).
+pub const PAGE_LIMIT: u32 = 100;
+/// Guard against a server whose pages never end.
+const MAX_PAGES: usize = 100_000;
+
+#[derive(Clone)]
+pub struct ReadClient {
+    pub(crate) core: Arc<Core>,
+}
+
+/// All records of a zone plus the service's own nameservers that come with the listing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordListing {
+    pub records: Vec<wire::Record>,
+    pub nameservers: Vec<String>,
+}
+
+impl fmt::Debug for ReadClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReadClient")
+            .field("base_url", &self.core.base_url().as_str())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ReadClient {
+    /// Checks the URL policy and builds the HTTP client; sends nothing.
+    pub fn new(config: ApiConfig) -> Result<ReadClient, ApiError> {
+        Ok(ReadClient {
+            core: Arc::new(Core::new(config)?),
+        })
+    }
+
+    pub fn base_url(&self) -> &Url {
+        self.core.base_url()
+    }
+
+    /// Counters shared by every clone of this client (and its `WriteClient`).
+    pub fn stats(&self) -> Stats {
+        self.core.stats.clone()
+    }
+
+    pub async fn list_sites(&self) -> Result<Vec<wire::Site>, ApiError> {
+        Ok(self
+            .list("/sites", &["sites"], list_keys::SITES, None)
+            .await?
+            .0)
+    }
+
+    pub async fn list_cron(&self, slug: &str) -> Result<Vec<wire::CronJob>, ApiError> {
+        let segments = ["sites", slug, "cron"];
+        Ok(self
+            .list("/sites/{slug}/cron", &segments, list_keys::CRON_JOBS, None)
+            .await?
+            .0)
+    }
+
+    pub async fn list_domains(&self) -> Result<Vec<wire::Domain>, ApiError> {
+        Ok(self
+            .list("/domains", &["domains"], list_keys::DOMAINS, None)
+            .await?
+            .0)
+    }
+
+    pub async fn get_domain(&self, domain: &str) -> Result<wire::Domain, ApiError> {
+        self.get_object("/domains/{domain}", &["domains", domain], "domain")
+            .await
+    }
+
+    pub async fn get_registrar(&self, domain: &str) -> Result<wire::Registrar, ApiError> {
+        let segments = ["domains", domain, "registrar"];
+        self.get_object("/domains/{domain}/registrar", &segments, "registrar")
+            .await
+    }
+
+    pub async fn list_zones(&self) -> Result<Vec<wire::Zone>, ApiError> {
+        Ok(self.list("/dns", &["dns"], list_keys::ZONES, None).await?.0)
+    }
+
+    /// Every page of a zone's records. A 404 means the account has no such zone.
+    pub async fn list_records(&self, zone: &str) -> Result<RecordListing, ApiError> {
+        let segments = ["dns", zone, "records"];
+        let (records, nameservers) = self
+            .list(
+                "/dns/{zone}/records",
+                &segments,
+                list_keys::RECORDS,
+                Some("nameservers"),
+            )
+            .await?;
+        Ok(RecordListing {
+            records,
+            nameservers: nameservers.map(|v| host_list(&v)).unwrap_or_default(),
+        })
+    }
+
+    /// The machine-readable description served at `{base_url}/openapi.json`.
+    pub async fn openapi(&self) -> Result<Value, ApiError> {
+        let reply = self
+            .get("/openapi.json", &["openapi.json"], Vec::new())
+            .await?;
+        decode(&reply, "GET", "/openapi.json")
+    }
+
+    async fn get(
+        &self,
+        route: &'static str,
+        segments: &[&str],
+        query: Vec<(&'static str, String)>,
+    ) -> Result<Reply, ApiError> {
+        self.core
+            .send(Call {
+                method: Method::GET,
+                route,
+                segments,
+                query,
+                body: None,
+                key: None,
+                safety: Safety::Read,
+            })
+            .await
+    }
+
+    /// A single object, accepted bare or wrapped under `wrapper` (`{"domain": {...}}`).
+    async fn get_object<T: DeserializeOwned>(
+        &self,
+        route: &'static str,
+        segments: &[&str],
+        wrapper: &str,
+    ) -> Result<T, ApiError> {
+        let path = format!("/{}", segments.join("/"));
+        let reply = self.get(route, segments, Vec::new()).await?;
+        let mut value: Value = decode(&reply, "GET", &path)?;
+        if let Some(inner) = value.get_mut(wrapper).filter(|v| v.is_object()) {
+            value = inner.take();
+        }
+        serde_json::from_value(value).map_err(|e| decode_error(&reply, "GET", &path, &e))
+    }
+
+    /// Follows `next_cursor` with `limit=100` until `has_more` is false. Returns the items under
+    /// `key` from every page and the first value of `extra` seen on any page.
+    async fn list<T: DeserializeOwned>(
+        &self,
+        route: &'static str,
+        segments: &[&str],
+        key: &str,
+        extra: Option<&str>,
+    ) -> Result<(Vec<T>, Option<Value>), ApiError> {
+        let path = format!("/{}", segments.join("/"));
+        let mut items = Vec::new();
+        let mut extra_value = None;
+        let mut cursor: Option<String> = None;
+        let mut seen = HashSet::new();
+        for _ in 0..MAX_PAGES {
+            let mut query = vec![("limit", PAGE_LIMIT.to_string())];
+            if let Some(c) = &cursor {
+                query.push(("cursor", c.clone()));
+            }
+            let reply = self.get(route, segments, query).await?;
+            self.core.stats.page();
+            let mut page: Map<String, Value> = decode(&reply, "GET", &path)?;
+            let meta: wire::Meta = match page.remove("meta") {
+                Some(meta) => serde_json::from_value(meta)
+                    .map_err(|e| decode_error(&reply, "GET", &path, &e))?,
+                None => wire::Meta::default(),
+            };
+            let list = page.remove(key).ok_or_else(|| ApiError::Decode {
+                method: "GET".into(),
+                path: path.clone(),
+                status: reply.status,
+                message: format!("the page has no `{key}` array"),
+                request_id: reply.request_id.clone(),
+            })?;
+            let mut batch: Vec<T> =
+                serde_json::from_value(list).map_err(|e| decode_error(&reply, "GET", &path, &e))?;
+            items.append(&mut batch);
+            if let Some(name) = extra
+                && extra_value.is_none()
+            {
+                extra_value = page.remove(name);
+            }
+            if !meta.has_more {
+                return Ok((items, extra_value));
+            }
+            let next =
+                meta.next_cursor
+                    .filter(|c| !c.is_empty())
+                    .ok_or_else(|| ApiError::Pagination {
+                        path: path.clone(),
+                        reason: "has_more is true but next_cursor is empty".into(),
+                    })?;
+            if !seen.insert(next.clone()) {
+                return Err(ApiError::Pagination {
+                    path,
+                    reason: format!("cursor {next:?} came back a second time"),
+                });
+            }
+            cursor = Some(next);
+        }
+        Err(ApiError::Pagination {
+            path,
+            reason: format!("more than {MAX_PAGES} pages"),
+        })
+    }
+}
+
+pub(crate) fn decode<T: DeserializeOwned>(
+    reply: &Reply,
+    method: &str,
+    path: &str,
+) -> Result<T, ApiError> {
+    serde_json::from_slice(&reply.body).map_err(|e| decode_error(reply, method, path, &e))
+}
+
+fn decode_error(reply: &Reply, method: &str, path: &str, err: &serde_json::Error) -> ApiError {
+    ApiError::Decode {
+        method: method.into(),
+        path: path.into(),
+        status: reply.status,
+        message: err.to_string(),
+        request_id: reply.request_id.clone(),
+    }
+}
+
+/// Nameservers as strings, or as objects naming the host (`name`, `host`, `hostname`).
+fn host_list(value: &Value) -> Vec<String> {
+    let Some(list) = value.as_array() else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|item| match item {
+            Value::String(s) => Some(s.clone()),
+            Value::Object(map) => ["name", "host", "hostname", "nameserver"]
+                .iter()
+                .find_map(|k| map.get(*k).and_then(Value::as_str))
+                .map(str::to_string),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_lists_in_every_shape() {
+        let v = serde_json::json!(["ns1.x.net.", {"name": "ns2.x.net"}, {"host": "NS3.x.net"}, 7]);
+        assert_eq!(host_list(&v), ["ns1.x.net.", "ns2.x.net", "NS3.x.net"]);
+        assert!(host_list(&serde_json::json!("ns1")).is_empty());
+    }
+}
