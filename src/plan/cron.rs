@@ -1,0 +1,128 @@
+//! Cron jobs of one site. When the site file has `cron`, it is the whole list. Jobs match on
+//! (schedule, command) with whitespace collapsed; identical jobs count one by one. There is no
+//! update endpoint, so a changed job is a delete plus a create.
+
+use std::collections::HashMap;
+
+use crate::api::wire;
+use crate::config::model::{CronJobSpec, SiteSpec};
+
+use super::model::{Action, Change, Request, Resource, Status, TargetKind, TargetRef, Value};
+use super::norm::collapse_ws;
+use super::order::Draft;
+
+/// The API's limit of jobs per site (spec, Limits).
+pub const MAX_JOBS: usize = 5;
+
+pub(super) fn diff_cron(
+    site: &SiteSpec,
+    want: &[CronJobSpec],
+    state: Option<&str>,
+    have: &[wire::CronJob],
+) -> Vec<Draft> {
+    let target = TargetRef {
+        kind: TargetKind::Site,
+        name: site.slug.clone(),
+    };
+    let mut have: Vec<&wire::CronJob> = have.iter().collect();
+    have.sort_by_key(|j| j.index);
+    let key = |s: &str, c: &str| (collapse_ws(s), collapse_ws(c));
+    let mut unused: Vec<Option<&wire::CronJob>> = have.iter().copied().map(Some).collect();
+
+    let mut creates = Vec::new();
+    for job in want {
+        let k = key(&job.schedule, &job.command);
+        let found = unused
+            .iter_mut()
+            .find(|slot| slot.is_some_and(|j| key(&j.schedule, &j.command) == k));
+        match found {
+            Some(slot) => *slot = None,
+            None => creates.push(job),
+        }
+    }
+    let deletes: Vec<&wire::CronJob> = unused.into_iter().flatten().collect();
+
+    // Deletes go after the creates unless the site would exceed the limit in between.
+    let early = (have.len() + creates.len())
+        .saturating_sub(MAX_JOBS)
+        .min(deletes.len());
+    let mut occurrences: HashMap<(Action, String, String), u32> = HashMap::new();
+    let mut next_occurrence = |action: Action, s: &str, c: &str| {
+        let n = occurrences
+            .entry((action, s.to_string(), c.to_string()))
+            .or_insert(0);
+        *n += 1;
+        *n - 1
+    };
+
+    let mut drafts = Vec::new();
+    for (i, job) in deletes.iter().enumerate() {
+        let (schedule, command) = key(&job.schedule, &job.command);
+        let occurrence = next_occurrence(Action::Delete, &schedule, &command);
+        let mut d = Draft::new(Change {
+            id: 0,
+            action: Action::Delete,
+            target: target.clone(),
+            resource: Resource::CronJob {
+                schedule: schedule.clone(),
+                command: command.clone(),
+                occurrence,
+            },
+            before: Some(Value::CronJob { schedule, command }),
+            after: None,
+            request: Request {
+                method: "DELETE".into(),
+                path: format!("/sites/{}/cron/{}", site.slug, job.index),
+                body: None,
+            },
+            status: Status::Ready,
+            reason: None,
+            declared_at: None,
+        });
+        d.early = i < early;
+        drafts.push(d);
+    }
+    for job in creates {
+        let (schedule, command) = key(&job.schedule, &job.command);
+        let occurrence = next_occurrence(Action::Create, &schedule, &command);
+        let body = wire::CronJobWrite {
+            schedule: schedule.clone(),
+            command: command.clone(),
+        };
+        drafts.push(Draft::new(Change {
+            id: 0,
+            action: Action::Create,
+            target: target.clone(),
+            resource: Resource::CronJob {
+                schedule: schedule.clone(),
+                command: command.clone(),
+                occurrence,
+            },
+            before: None,
+            after: Some(Value::CronJob { schedule, command }),
+            request: Request {
+                method: "POST".into(),
+                path: format!("/sites/{}/cron", site.slug),
+                body: Some(serde_json::json!(body)),
+            },
+            status: Status::Ready,
+            reason: None,
+            declared_at: Some(job.location.to_string()),
+        }));
+    }
+    if !is_active(state) {
+        let shown = state.unwrap_or("in an unknown state");
+        for d in &mut drafts {
+            d.change.status = Status::Blocked;
+            d.change.reason = Some(format!(
+                "site {} is {shown}: the API refuses cron changes on a site that is not active; reactivate it in the portal, then plan again",
+                site.slug
+            ));
+        }
+    }
+    drafts
+}
+
+fn is_active(state: Option<&str>) -> bool {
+    state.is_some_and(|s| s.trim().eq_ignore_ascii_case("active"))
+}

@@ -1,0 +1,184 @@
+//! Desired state + live snapshot → plan. Pure: no network, no clock beyond `created_at`.
+
+use std::collections::BTreeMap;
+
+use crate::config::model::{Desired, SiteSpec, ZoneSpec};
+
+use super::model::{
+    Change, Finding, Plan, Severity, Status, Summary, Target, TargetKind, TargetRef,
+};
+use super::order::{self, Draft};
+use super::snapshot::{LiveSite, LiveSnapshot};
+use super::{PlanError, cron, fingerprint, nameservers, records, safety};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiffOptions {
+    /// The API base URL, recorded in the plan.
+    pub api_url: String,
+    /// Skip the per-zone safety limits (`--allow-mass-changes`).
+    pub allow_mass_changes: bool,
+    /// The `mode` value that selects the service's own nameservers on PUT nameservers.
+    pub hosted_mode_wire_value: String,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            api_url: String::new(),
+            allow_mass_changes: false,
+            hosted_mode_wire_value: "veldhost".into(),
+        }
+    }
+}
+
+/// Everything the targets contribute before ordering.
+#[derive(Default)]
+struct Parts {
+    targets: Vec<Target>,
+    drafts: Vec<Draft>,
+    findings: Vec<Finding>,
+    refusals: Vec<safety::Refusal>,
+}
+
+/// Makes the plan that turns `live` into `desired`. Fails when a declared target is missing from
+/// the snapshot, or when a zone's plan breaks its safety limits (unless allowed).
+pub fn diff(desired: &Desired, live: &LiveSnapshot, opts: &DiffOptions) -> Result<Plan, PlanError> {
+    let mut parts = Parts::default();
+    for zone in &desired.zones {
+        diff_zone(zone, live, opts, &mut parts)?;
+    }
+    for site in &desired.sites {
+        diff_site(site, live, &mut parts)?;
+    }
+    if !parts.refusals.is_empty() && !opts.allow_mass_changes {
+        return Err(PlanError::Unsafe(parts.refusals));
+    }
+    let changes = order::order(parts.drafts);
+    let mut findings = status_findings(&changes);
+    findings.extend(parts.findings);
+    Ok(Plan {
+        format_version: super::model::FORMAT_VERSION,
+        plan_id: Plan::new_id(),
+        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        api_url: opts.api_url.clone(),
+        targets: parts.targets,
+        summary: Summary::of(&changes),
+        changes,
+        findings,
+    })
+}
+
+fn missing(kind: TargetKind, name: &str, declared_at: String) -> PlanError {
+    PlanError::MissingLive {
+        kind: kind.as_str(),
+        name: name.to_string(),
+        declared_at,
+    }
+}
+
+fn diff_zone(
+    spec: &ZoneSpec,
+    live: &LiveSnapshot,
+    opts: &DiffOptions,
+    parts: &mut Parts,
+) -> Result<(), PlanError> {
+    let declared_at = spec.location.to_string();
+    let name = spec.zone.to_string();
+    let zone = live
+        .zones
+        .iter()
+        .find(|z| z.zone == spec.zone)
+        .ok_or_else(|| missing(TargetKind::Zone, &name, declared_at.clone()))?;
+    parts.targets.push(Target {
+        kind: TargetKind::Zone,
+        name: name.clone(),
+        fingerprint: fingerprint::zone(zone),
+        declared_at: declared_at.clone(),
+    });
+    let out = records::diff_zone(spec, zone);
+    if !opts.allow_mass_changes
+        && let Some(refusal) = safety::check_zone(&name, &declared_at, &out.stats, &spec.safety)
+    {
+        parts.refusals.push(refusal);
+    }
+    parts.drafts.extend(out.drafts);
+    parts.findings.extend(out.findings);
+
+    if let Some(ns) = &spec.nameservers {
+        let ns_declared = ns.location.to_string();
+        let domain = live
+            .domains
+            .iter()
+            .find(|d| d.domain == spec.zone)
+            .ok_or_else(|| missing(TargetKind::Domain, &name, ns_declared.clone()))?;
+        parts.targets.push(Target {
+            kind: TargetKind::Domain,
+            name: name.clone(),
+            fingerprint: fingerprint::domain(domain),
+            declared_at: ns_declared,
+        });
+        parts.drafts.extend(nameservers::diff_nameservers(
+            ns,
+            domain,
+            &opts.hosted_mode_wire_value,
+        ));
+    }
+    Ok(())
+}
+
+fn diff_site(spec: &SiteSpec, live: &LiveSnapshot, parts: &mut Parts) -> Result<(), PlanError> {
+    let declared_at = spec.location.to_string();
+    let site: &LiveSite = live
+        .sites
+        .iter()
+        .find(|s| s.slug == spec.slug)
+        .ok_or_else(|| missing(TargetKind::Site, &spec.slug, declared_at.clone()))?;
+    parts.targets.push(Target {
+        kind: TargetKind::Site,
+        name: spec.slug.clone(),
+        fingerprint: fingerprint::site(site),
+        declared_at: declared_at.clone(),
+    });
+    if let Some(want) = &spec.cron {
+        // A snapshot without the cron listing of a site whose file manages cron is incomplete;
+        // planning against "no jobs" would create duplicates.
+        let have = site
+            .cron
+            .as_deref()
+            .ok_or_else(|| missing(TargetKind::Site, &spec.slug, declared_at))?;
+        parts
+            .drafts
+            .extend(cron::diff_cron(spec, want, site.state.as_deref(), have));
+    }
+    Ok(())
+}
+
+/// One finding per (target, status, reason) of the changes that are not ready.
+fn status_findings(changes: &[Change]) -> Vec<Finding> {
+    let mut grouped: BTreeMap<(TargetRef, String, bool), Vec<usize>> = BTreeMap::new();
+    for c in changes {
+        let portal = match c.status {
+            Status::Ready => continue,
+            Status::NeedsPortalStep => true,
+            Status::Blocked => false,
+        };
+        let reason = c.reason.clone().unwrap_or_default();
+        grouped
+            .entry((c.target.clone(), reason, portal))
+            .or_default()
+            .push(c.id);
+    }
+    grouped
+        .into_iter()
+        .map(|((target, message, portal), change_ids)| Finding {
+            target,
+            severity: if portal {
+                Severity::NeedsPortalStep
+            } else {
+                Severity::Blocked
+            },
+            message,
+            change_ids,
+        })
+        .collect()
+}

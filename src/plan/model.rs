@@ -1,0 +1,355 @@
+//! The plan: what `plan` shows, `plan --out` saves and `apply` executes. The JSON form of these
+//! types is the versioned plan format described in docs/plan.md (format_version 1); changing a
+//! field's name or meaning needs a new format version.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::dns::RecordType;
+
+use super::PlanError;
+
+/// The only format this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub format_version: u32,
+    /// 128 random bits in hex, new for every plan: idempotency keys derive from it, so a later
+    /// plan (even one with the same content) never reuses an earlier plan's keys.
+    pub plan_id: String,
+    /// RFC 3339, UTC.
+    pub created_at: String,
+    pub api_url: String,
+    /// Every zone, domain and site the plan read, with a fingerprint of what it read.
+    pub targets: Vec<Target>,
+    pub summary: Summary,
+    /// In execution order (see `plan::order`).
+    pub changes: Vec<Change>,
+    pub findings: Vec<Finding>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetKind {
+    Zone,
+    Domain,
+    Site,
+}
+
+impl TargetKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TargetKind::Zone => "zone",
+            TargetKind::Domain => "domain",
+            TargetKind::Site => "site",
+        }
+    }
+}
+
+impl std::fmt::Display for TargetKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which zone, domain (registrar side) or site a change belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct TargetRef {
+    pub kind: TargetKind,
+    pub name: String,
+}
+
+impl std::fmt::Display for TargetRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.kind, self.name)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Target {
+    pub kind: TargetKind,
+    pub name: String,
+    /// `sha256:<hex>` of the live state read for this target (see `plan::fingerprint`).
+    pub fingerprint: String,
+    /// `file:line:col` of the declaration.
+    pub declared_at: String,
+}
+
+impl Target {
+    pub fn target_ref(&self) -> TargetRef {
+        TargetRef {
+            kind: self.kind,
+            name: self.name.clone(),
+        }
+    }
+}
+
+/// Counts by action over all changes; `portal_step` and `blocked` count the changes with that
+/// status (they are also counted under their action).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    pub create: usize,
+    pub update: usize,
+    pub delete: usize,
+    pub portal_step: usize,
+    pub blocked: usize,
+}
+
+impl Summary {
+    pub fn of(changes: &[Change]) -> Summary {
+        let mut s = Summary::default();
+        for c in changes {
+            match c.action {
+                Action::Create => s.create += 1,
+                Action::Update => s.update += 1,
+                Action::Delete => s.delete += 1,
+            }
+            match c.status {
+                Status::Ready => {}
+                Status::NeedsPortalStep => s.portal_step += 1,
+                Status::Blocked => s.blocked += 1,
+            }
+        }
+        s
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Create,
+    Update,
+    Delete,
+}
+
+impl Action {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Create => "create",
+            Action::Update => "update",
+            Action::Delete => "delete",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Apply sends the request.
+    Ready,
+    /// The server will answer 409 with a continue_url: apply stops here (exit 3).
+    NeedsPortalStep,
+    /// The server is known to refuse it (e.g. cron on a site that is not active).
+    Blocked,
+}
+
+/// What a change is about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Resource {
+    Record {
+        /// Relative form (`@`, `www`).
+        name: String,
+        #[serde(rename = "type")]
+        rtype: RecordType,
+        /// The live record's id for update and delete.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        record_id: Option<i64>,
+    },
+    CronJob {
+        schedule: String,
+        command: String,
+        /// 0 for the first of identical jobs, 1 for the second, …: keeps the idempotency keys of
+        /// two identical deletes (or creates) apart.
+        #[serde(default)]
+        occurrence: u32,
+    },
+    Nameservers,
+}
+
+impl Resource {
+    /// The part of the idempotency key that says which thing is changed.
+    fn identity(&self) -> String {
+        match self {
+            Resource::Record {
+                name,
+                rtype,
+                record_id,
+            } => match record_id {
+                Some(id) => format!("record|{name}|{rtype}|{id}"),
+                None => format!("record|{name}|{rtype}|new"),
+            },
+            Resource::CronJob {
+                schedule,
+                command,
+                occurrence,
+            } => format!("cron|{schedule}|{command}|{occurrence}"),
+            Resource::Nameservers => "nameservers".into(),
+        }
+    }
+}
+
+/// A human-meaningful canonical value on either side of a change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Record {
+        ttl: u32,
+        content: String,
+    },
+    CronJob {
+        schedule: String,
+        command: String,
+    },
+    Nameservers {
+        mode: String,
+        nameservers: Vec<String>,
+    },
+}
+
+/// The exact request apply sends. For a cron delete the index in `path` is informational:
+/// indexes move, so apply re-lists the jobs and deletes the one matching (schedule, command).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    #[serde(default)]
+    pub body: Option<serde_json::Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// 1-based position in execution order; stable within the plan.
+    pub id: usize,
+    pub action: Action,
+    pub target: TargetRef,
+    pub resource: Resource,
+    pub before: Option<Value>,
+    pub after: Option<Value>,
+    pub request: Request,
+    pub status: Status,
+    /// Why the status is not `ready`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `file:line:col` of the desired item behind a create or update, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_at: Option<String>,
+}
+
+impl Change {
+    /// The Idempotency-Key apply sends with this change's request, deterministic so that retries
+    /// and re-applies of the same saved plan reuse it:
+    ///
+    /// `dnscron-<plan_id>-r<round>-<h>` where `<h>` is the first 24 hex digits of
+    /// sha256(`<target kind>|<target name>|<action>|<resource identity>|<method>|<body>`),
+    /// `<body>` being the request body as JSON with object keys sorted (`null` when none).
+    /// Resource identity: `record|<name>|<type>|<record id or "new">`,
+    /// `cron|<schedule>|<command>|<occurrence>`, or `nameservers`. The cron delete's index is
+    /// left out on purpose: apply deletes at the index it finds when re-listing.
+    /// `round` is 0 for the first execution of the plan; apply increments it when it has to send
+    /// a change again after verification found it not in effect (a stale replay).
+    pub fn idempotency_key(&self, plan_id: &str, round: u32) -> String {
+        let body = self
+            .request
+            .body
+            .as_ref()
+            .map(canonical_json)
+            .unwrap_or_else(|| "null".into());
+        let material = format!(
+            "{}|{}|{}|{}|{}|{}",
+            self.target.kind,
+            self.target.name,
+            self.action.as_str(),
+            self.resource.identity(),
+            self.request.method,
+            body
+        );
+        let digest = hex(&Sha256::digest(material.as_bytes()));
+        format!("dnscron-{plan_id}-r{round}-{}", &digest[..24])
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.status == Status::Ready
+    }
+}
+
+/// Something the reviewer should know that is not itself a change: a change that needs a portal
+/// step or is blocked, or records the plan leaves alone on purpose.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    pub target: TargetRef,
+    pub severity: Severity,
+    pub message: String,
+    /// The changes this finding is about.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub change_ids: Vec<usize>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Info,
+    NeedsPortalStep,
+    Blocked,
+}
+
+impl Plan {
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// Reads a plan saved by `plan --out`, refusing other format versions.
+    pub fn from_json(text: &str) -> Result<Plan, PlanError> {
+        let probe: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| PlanError::BadPlanFile {
+                message: e.to_string(),
+            })?;
+        let version = probe.get("format_version").and_then(|v| v.as_u64());
+        if version != Some(u64::from(FORMAT_VERSION)) {
+            return Err(PlanError::UnsupportedFormat {
+                found: version.map_or_else(|| "none".into(), |v| v.to_string()),
+            });
+        }
+        serde_json::from_value(probe).map_err(|e| PlanError::BadPlanFile {
+            message: e.to_string(),
+        })
+    }
+
+    /// A fresh random plan id: 32 lower-case hex digits.
+    pub fn new_id() -> String {
+        format!("{:032x}", fastrand::u128(..))
+    }
+
+    pub fn target(&self, target: &TargetRef) -> Option<&Target> {
+        self.targets
+            .iter()
+            .find(|t| t.kind == target.kind && t.name == target.name)
+    }
+}
+
+/// JSON with object keys sorted at every level, so equal values hash equally whatever order
+/// they were built in.
+pub fn canonical_json(value: &serde_json::Value) -> String {
+    use serde_json::Value as J;
+    match value {
+        J::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let fields: Vec<String> = keys
+                .into_iter()
+                .map(|k| format!("{}:{}", J::String(k.clone()), canonical_json(&map[k])))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        J::Array(items) => {
+            let items: Vec<String> = items.iter().map(canonical_json).collect();
+            format!("[{}]", items.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,86 @@
+//! Registrar nameserver mode. The registrar state has no mode field: a domain is hosted when its
+//! registry nameservers are the service's own (as listed with the zone's records), compared
+//! without regard to case, order or final dots.
+
+use crate::api::wire;
+use crate::config::model::{NameserverMode, NameserversSpec};
+
+use super::model::{Action, Change, Request, Resource, Status, TargetKind, TargetRef, Value};
+use super::norm::host_set;
+use super::order::Draft;
+use super::snapshot::LiveDomain;
+
+/// The change that makes the registrar match `spec`, if one is needed.
+pub(super) fn diff_nameservers(
+    spec: &NameserversSpec,
+    live: &LiveDomain,
+    hosted_wire_value: &str,
+) -> Option<Draft> {
+    let registry = host_set(&live.registrar.nameservers.registry);
+    let service = host_set(&live.service_nameservers);
+    let live_hosted = !registry.is_empty() && registry == service;
+    let (body, after) = match &spec.mode {
+        NameserverMode::Hosted if live_hosted => return None,
+        NameserverMode::Hosted => (
+            wire::NameserversWrite {
+                mode: hosted_wire_value.to_string(),
+                nameservers: Vec::new(),
+            },
+            Value::Nameservers {
+                mode: "hosted".into(),
+                nameservers: service.iter().cloned().collect(),
+            },
+        ),
+        NameserverMode::Custom(hosts) => {
+            let wanted = host_set(hosts);
+            if wanted == registry {
+                return None;
+            }
+            (
+                wire::NameserversWrite {
+                    mode: "custom".into(),
+                    nameservers: hosts.clone(),
+                },
+                Value::Nameservers {
+                    mode: "custom".into(),
+                    nameservers: wanted.into_iter().collect(),
+                },
+            )
+        }
+    };
+    let before = Value::Nameservers {
+        mode: if live_hosted { "hosted" } else { "custom" }.into(),
+        nameservers: registry.into_iter().collect(),
+    };
+    let domain = live.domain.to_string();
+    let dnssec = wire::dnssec_is_active(live.registrar.dnssec.state.as_ref());
+    let (status, reason) = if dnssec {
+        (
+            Status::NeedsPortalStep,
+            Some(format!(
+                "DNSSEC is active on {domain}: the registrar refuses nameserver changes until DNSSEC is turned off in the portal; apply stops here and prints the portal link"
+            )),
+        )
+    } else {
+        (Status::Ready, None)
+    };
+    Some(Draft::new(Change {
+        id: 0,
+        action: Action::Update,
+        target: TargetRef {
+            kind: TargetKind::Domain,
+            name: domain.clone(),
+        },
+        resource: Resource::Nameservers,
+        before: Some(before),
+        after: Some(after),
+        request: Request {
+            method: "PUT".into(),
+            path: format!("/domains/{domain}/nameservers"),
+            body: Some(serde_json::json!(body)),
+        },
+        status,
+        reason,
+        declared_at: Some(spec.location.to_string()),
+    }))
+}

@@ -1,0 +1,386 @@
+//! Record diff of one zone: normalize both sides, group by (name, type), keep identical content,
+//! pair the rest into updates, create what is missing, delete what is extra (prune, ignore).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::str::FromStr;
+
+use crate::api::wire;
+use crate::config::model::{IgnoreRule, RecordSpec, ZoneSpec};
+use crate::dns::{self, RecordType, ZoneName};
+
+use super::model::{
+    Action, Change, Finding, Request, Resource, Severity, Status, TargetKind, TargetRef, Value,
+};
+use super::order::Draft;
+use super::safety::ZoneStats;
+use super::{glob, snapshot::LiveZone};
+
+/// A live record after normalization.
+#[derive(Clone, Debug)]
+struct LiveRec<'a> {
+    raw: &'a wire::Record,
+    canonical: String,
+    ignored: bool,
+}
+
+/// A desired record after normalization.
+#[derive(Clone, Debug)]
+struct WantRec<'a> {
+    spec: &'a RecordSpec,
+    name: String,
+}
+
+pub(super) struct ZoneDiff {
+    pub drafts: Vec<Draft>,
+    pub findings: Vec<Finding>,
+    pub stats: ZoneStats,
+}
+
+type Groups<'a> = BTreeMap<(String, RecordType), (Vec<WantRec<'a>>, Vec<LiveRec<'a>>)>;
+
+pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
+    let target = TargetRef {
+        kind: TargetKind::Zone,
+        name: spec.zone.to_string(),
+    };
+    let mut findings = Vec::new();
+    let mut groups: Groups = BTreeMap::new();
+    let mut system_types = BTreeSet::new();
+    let mut live_count = 0;
+
+    for raw in &live.records {
+        let name = dns::live_name_to_relative(&raw.name, &spec.zone);
+        let Some(rtype) = plannable_live_type(raw, &name) else {
+            system_types.insert(raw.rtype.trim().to_ascii_uppercase());
+            continue;
+        };
+        live_count += 1;
+        let canonical = live_canonical(rtype, &raw.content, &spec.zone);
+        let ignored = spec
+            .ignore
+            .iter()
+            .any(|rule| ignore_matches(rule, &name, rtype, &canonical));
+        let rec = LiveRec {
+            raw,
+            canonical,
+            ignored,
+        };
+        groups.entry((name, rtype)).or_default().1.push(rec);
+    }
+    if !system_types.is_empty() {
+        findings.push(info(
+            &target,
+            format!(
+                "system and DNSSEC records ({}) are managed by the service and never planned",
+                system_types.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+
+    for rec in &spec.records {
+        let name = dns::record_name_to_relative(&rec.name, &spec.zone)
+            .unwrap_or_else(|_| rec.name.to_ascii_lowercase());
+        if rec.rtype == RecordType::NS && name == "@" {
+            findings.push(info(
+                &target,
+                format!(
+                    "the apex NS record declared at {} is not planned: apex NS records belong to the service (use `nameservers:` to delegate the domain)",
+                    rec.location
+                ),
+            ));
+            continue;
+        }
+        let group = groups.entry((name.clone(), rec.rtype)).or_default();
+        // Two identical declarations are one record.
+        if !group.0.iter().any(|w| w.spec.canonical == rec.canonical) {
+            group.0.push(WantRec { spec: rec, name });
+        }
+    }
+
+    let mut drafts = Vec::new();
+    let mut ignored_kept = 0;
+    let mut unpruned = 0;
+    for ((name, rtype), (want, have)) in groups {
+        let out = diff_group(&target, &name, rtype, want, have, spec.prune);
+        ignored_kept += out.ignored_kept;
+        unpruned += out.unpruned;
+        drafts.extend(out.drafts);
+    }
+    block_cname_conflicts(&mut drafts, &spec.zone, live, spec.prune);
+
+    if ignored_kept > 0 {
+        findings.push(info(
+            &target,
+            format!("{ignored_kept} live record(s) not in the files match `ignore` rules and are left alone"),
+        ));
+    }
+    if unpruned > 0 {
+        findings.push(info(
+            &target,
+            format!("{unpruned} live record(s) not in the files are kept because `prune` is off"),
+        ));
+    }
+
+    let stats = stats_of(&drafts, live_count);
+    ZoneDiff {
+        drafts,
+        findings,
+        stats,
+    }
+}
+
+/// The record type if the plan may touch this live record. Unknown types (SOA, DNSKEY, RRSIG,
+/// NSEC, DS … should a server leak them) and apex NS records are the service's own.
+fn plannable_live_type(raw: &wire::Record, relative_name: &str) -> Option<RecordType> {
+    let rtype = RecordType::from_str(&raw.rtype).ok()?;
+    (!(rtype == RecordType::NS && relative_name == "@")).then_some(rtype)
+}
+
+/// Server data never crashes the plan: content that doesn't canonicalize compares as trimmed text
+/// (so it shows as an update to the declared form rather than an error).
+pub(super) fn live_canonical(rtype: RecordType, content: &str, zone: &ZoneName) -> String {
+    dns::canonical_content(rtype, content, zone).unwrap_or_else(|_| content.trim().to_string())
+}
+
+fn ignore_matches(rule: &IgnoreRule, name: &str, rtype: RecordType, canonical: &str) -> bool {
+    glob::matches(&rule.name.to_ascii_lowercase(), name)
+        && rule.rtype.is_none_or(|t| t == rtype)
+        && rule
+            .content
+            .as_deref()
+            .is_none_or(|pattern| glob::matches(pattern, canonical))
+}
+
+struct GroupOut {
+    drafts: Vec<Draft>,
+    ignored_kept: usize,
+    unpruned: usize,
+}
+
+fn diff_group(
+    target: &TargetRef,
+    name: &str,
+    rtype: RecordType,
+    mut want: Vec<WantRec>,
+    mut have: Vec<LiveRec>,
+    prune: bool,
+) -> GroupOut {
+    want.sort_by(|a, b| a.spec.canonical.cmp(&b.spec.canonical));
+    have.sort_by_key(|h| h.raw.id);
+    let mut drafts = Vec::new();
+    let mut unmatched_want = Vec::new();
+
+    // 1. Identical content is kept; a ttl difference makes it an update.
+    for w in want {
+        let same = |h: &LiveRec| h.canonical == w.spec.canonical;
+        let pick = have
+            .iter()
+            .position(|h| same(h) && h.raw.ttl == w.spec.ttl)
+            .or_else(|| have.iter().position(same));
+        match pick {
+            Some(i) => {
+                let h = have.remove(i);
+                if h.raw.ttl != w.spec.ttl {
+                    drafts.push(update(target, &w, &h));
+                }
+            }
+            None => unmatched_want.push(w),
+        }
+    }
+
+    // 2. The rest pair into updates (sorted, so the pairing is deterministic); records matched by
+    //    an ignore rule are never paired or deleted.
+    let (ignored, mut candidates): (Vec<_>, Vec<_>) = have.into_iter().partition(|h| h.ignored);
+    candidates.sort_by(|a, b| (&a.canonical, a.raw.id).cmp(&(&b.canonical, b.raw.id)));
+    let mut candidates = candidates.into_iter();
+    let mut unpruned = 0;
+    for w in unmatched_want {
+        match candidates.next() {
+            Some(h) => drafts.push(update(target, &w, &h)),
+            None => drafts.push(create(target, &w)),
+        }
+    }
+    for h in candidates {
+        if prune {
+            drafts.push(delete(target, name, rtype, &h));
+        } else {
+            unpruned += 1;
+        }
+    }
+    GroupOut {
+        drafts,
+        ignored_kept: ignored.len(),
+        unpruned,
+    }
+}
+
+fn records_path(zone: &str) -> String {
+    format!("/dns/{zone}/records")
+}
+
+fn write_body(w: &WantRec) -> serde_json::Value {
+    serde_json::json!(wire::RecordWrite {
+        name: w.name.clone(),
+        rtype: w.spec.rtype.as_str().to_string(),
+        ttl: w.spec.ttl,
+        content: w.spec.content.clone(),
+    })
+}
+
+fn want_value(w: &WantRec) -> Value {
+    Value::Record {
+        ttl: w.spec.ttl,
+        content: w.spec.canonical.clone(),
+    }
+}
+
+fn have_value(h: &LiveRec) -> Value {
+    Value::Record {
+        ttl: h.raw.ttl,
+        content: h.canonical.clone(),
+    }
+}
+
+fn change(target: &TargetRef, action: Action, resource: Resource, request: Request) -> Change {
+    Change {
+        id: 0,
+        action,
+        target: target.clone(),
+        resource,
+        before: None,
+        after: None,
+        request,
+        status: Status::Ready,
+        reason: None,
+        declared_at: None,
+    }
+}
+
+fn create(target: &TargetRef, w: &WantRec) -> Draft {
+    let resource = Resource::Record {
+        name: w.name.clone(),
+        rtype: w.spec.rtype,
+        record_id: None,
+    };
+    let request = Request {
+        method: "POST".into(),
+        path: records_path(&target.name),
+        body: Some(write_body(w)),
+    };
+    let mut c = change(target, Action::Create, resource, request);
+    c.after = Some(want_value(w));
+    c.declared_at = Some(w.spec.location.to_string());
+    Draft::new(c)
+}
+
+fn update(target: &TargetRef, w: &WantRec, h: &LiveRec) -> Draft {
+    let resource = Resource::Record {
+        name: w.name.clone(),
+        rtype: w.spec.rtype,
+        record_id: Some(h.raw.id),
+    };
+    let request = Request {
+        method: "PUT".into(),
+        path: format!("{}/{}", records_path(&target.name), h.raw.id),
+        body: Some(write_body(w)),
+    };
+    let mut c = change(target, Action::Update, resource, request);
+    c.before = Some(have_value(h));
+    c.after = Some(want_value(w));
+    c.declared_at = Some(w.spec.location.to_string());
+    Draft::new(c)
+}
+
+fn delete(target: &TargetRef, name: &str, rtype: RecordType, h: &LiveRec) -> Draft {
+    let resource = Resource::Record {
+        name: name.to_string(),
+        rtype,
+        record_id: Some(h.raw.id),
+    };
+    let request = Request {
+        method: "DELETE".into(),
+        path: format!("{}/{}", records_path(&target.name), h.raw.id),
+        body: None,
+    };
+    let mut c = change(target, Action::Delete, resource, request);
+    c.before = Some(have_value(h));
+    Draft::new(c)
+}
+
+/// A name can't hold a CNAME beside other records. When the plan would end with both at a name
+/// (the old side kept by `prune: false` or an ignore rule), the creates there are blocked: the
+/// server would refuse them anyway, and the reviewer should decide what goes.
+fn block_cname_conflicts(drafts: &mut [Draft], zone: &ZoneName, live: &LiveZone, prune: bool) {
+    let deleted: BTreeSet<i64> = drafts
+        .iter()
+        .filter(|d| d.change.action == Action::Delete)
+        .filter_map(|d| record_key(&d.change.resource).and_then(|(_, _, id)| id))
+        .collect();
+    let mut final_types: BTreeMap<String, BTreeSet<RecordType>> = BTreeMap::new();
+    for raw in &live.records {
+        let name = dns::live_name_to_relative(&raw.name, zone);
+        if let Some(t) = plannable_live_type(raw, &name)
+            && !deleted.contains(&raw.id)
+        {
+            final_types.entry(name).or_default().insert(t);
+        }
+    }
+    for d in drafts.iter() {
+        if let Some((name, t, None)) = record_key(&d.change.resource) {
+            final_types.entry(name).or_default().insert(t);
+        }
+    }
+    for d in drafts.iter_mut() {
+        let Some((name, _, None)) = record_key(&d.change.resource) else {
+            continue;
+        };
+        let types = &final_types[&name];
+        if types.contains(&RecordType::CNAME) && types.len() > 1 {
+            let others: Vec<&str> = types
+                .iter()
+                .filter(|t| **t != RecordType::CNAME)
+                .map(|t| t.as_str())
+                .collect();
+            let why = if prune {
+                "they match an `ignore` rule"
+            } else {
+                "`prune` is off"
+            };
+            d.change.status = Status::Blocked;
+            d.change.reason = Some(format!(
+                "`{name}` would hold a CNAME beside {} records, which DNS forbids; the live records are kept because {why}: remove them from the files' scope or delete them first",
+                others.join("/")
+            ));
+        }
+    }
+}
+
+fn record_key(resource: &Resource) -> Option<(String, RecordType, Option<i64>)> {
+    match resource {
+        Resource::Record {
+            name,
+            rtype,
+            record_id,
+        } => Some((name.clone(), *rtype, *record_id)),
+        _ => None,
+    }
+}
+
+fn stats_of(drafts: &[Draft], live: usize) -> ZoneStats {
+    let count = |a: Action| drafts.iter().filter(|d| d.change.action == a).count();
+    ZoneStats {
+        live,
+        creates: count(Action::Create),
+        updates: count(Action::Update),
+        deletes: count(Action::Delete),
+    }
+}
+
+fn info(target: &TargetRef, message: String) -> Finding {
+    Finding {
+        target: target.clone(),
+        severity: Severity::Info,
+        message,
+        change_ids: Vec::new(),
+    }
+}

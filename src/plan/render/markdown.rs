@@ -1,0 +1,188 @@
+//! The PR-comment / job-summary view: the summary first, deletions called out, findings, then
+//! one collapsible `<details>` section per target. Never longer than [`MAX_LEN`] bytes (GitHub
+//! caps comments at 65,536 characters): sections that don't fit are cut with a note.
+
+use super::{changes_of, describe, summary_line, target_counts, targets_with_changes};
+use crate::plan::model::{Action, Plan, Severity, TargetRef};
+
+use super::text::plain_change_lines;
+
+/// Upper bound of the output, in bytes (so also in characters).
+pub const MAX_LEN: usize = 60_000;
+
+/// At most this many deletions and findings are listed before the details.
+const MAX_LISTED: usize = 100;
+
+/// Room kept for the closing note.
+const RESERVE: usize = 600;
+
+pub fn render(plan: &Plan) -> String {
+    let mut out = String::from("### dnscron plan\n\n");
+    out.push_str(&format!("**{}**\n\n", summary_line(&plan.summary)));
+    out.push_str(&deletions(plan));
+    out.push_str(&findings(plan));
+    let head_len = out.len();
+    let targets = targets_with_changes(plan);
+    let mut shown = 0;
+    let mut cut_lines = 0;
+    for target in &targets {
+        let section = section(plan, target, None);
+        if out.len() + section.len() + RESERVE <= MAX_LEN {
+            out.push_str(&section);
+            shown += 1;
+            continue;
+        }
+        let budget = MAX_LEN.saturating_sub(out.len() + RESERVE);
+        let (partial, omitted) = partial_section(plan, target, budget);
+        if let Some(partial) = partial {
+            out.push_str(&partial);
+            cut_lines = omitted;
+            shown += 1;
+        }
+        break;
+    }
+    let hidden = targets.len() - shown;
+    if hidden > 0 || cut_lines > 0 {
+        out.push_str(&format!(
+            "> [!NOTE]\n> Output truncated to stay under {MAX_LEN} characters: {cut_lines} more line(s) of the last section and {hidden} more target(s) are not shown. Run `dnscron plan` or use `--format json` for the full plan.\n"
+        ));
+    }
+    debug_assert!(out.len() <= MAX_LEN || head_len > MAX_LEN);
+    out
+}
+
+fn deletions(plan: &Plan) -> String {
+    let dels: Vec<_> = plan
+        .changes
+        .iter()
+        .filter(|c| c.action == Action::Delete)
+        .collect();
+    if dels.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "> [!CAUTION]\n> **This plan deletes {} item(s):**\n",
+        dels.len()
+    );
+    for c in dels.iter().take(MAX_LISTED) {
+        let d = describe(c);
+        let what = format!("{} {}", d.subject, d.before.unwrap_or_default());
+        out.push_str(&format!("> - {}: {}\n", c.target, code(what.trim())));
+    }
+    if dels.len() > MAX_LISTED {
+        out.push_str(&format!("> - … and {} more\n", dels.len() - MAX_LISTED));
+    }
+    out.push('\n');
+    out
+}
+
+fn findings(plan: &Plan) -> String {
+    if plan.findings.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("**Findings**\n\n");
+    for f in plan.findings.iter().take(MAX_LISTED) {
+        let label = match f.severity {
+            Severity::Info => "note",
+            Severity::NeedsPortalStep => "**needs a portal step**",
+            Severity::Blocked => "**blocked**",
+        };
+        out.push_str(&format!(
+            "- {label} · {}: {}\n",
+            f.target,
+            escape(&f.message)
+        ));
+    }
+    if plan.findings.len() > MAX_LISTED {
+        out.push_str(&format!(
+            "- … and {} more\n",
+            plan.findings.len() - MAX_LISTED
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+/// A `<details>` section; `limit` keeps only that many change lines.
+fn section(plan: &Plan, target: &TargetRef, limit: Option<usize>) -> String {
+    let changes = changes_of(plan, target);
+    let lines: Vec<String> = changes.iter().flat_map(|c| plain_change_lines(c)).collect();
+    let shown = limit.unwrap_or(lines.len()).min(lines.len());
+    let body = lines[..shown].join("\n");
+    let fence = fence_for(&body);
+    let declared = plan
+        .target(target)
+        .map(|t| format!(" <sub>{}</sub>", escape(&t.declared_at)))
+        .unwrap_or_default();
+    format!(
+        "<details><summary>{}: {}{declared}</summary>\n\n{fence}diff\n{body}\n{fence}\n\n</details>\n\n",
+        escape(&target.to_string()),
+        target_counts(&changes),
+    )
+}
+
+/// The longest prefix of a target's section that fits `budget`, and how many lines were cut.
+fn partial_section(plan: &Plan, target: &TargetRef, budget: usize) -> (Option<String>, usize) {
+    let total = section_line_count(plan, target);
+    // Binary search over the number of lines kept.
+    let (mut lo, mut hi) = (0usize, total);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if section(plan, target, Some(mid)).len() <= budget {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if lo == 0 {
+        return (None, 0);
+    }
+    (Some(section(plan, target, Some(lo))), total - lo)
+}
+
+fn section_line_count(plan: &Plan, target: &TargetRef) -> usize {
+    changes_of(plan, target)
+        .iter()
+        .map(|c| plain_change_lines(c).len())
+        .sum()
+}
+
+/// A code fence longer than any backtick run in `body`.
+fn fence_for(body: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for ch in body.chars() {
+        if ch == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+/// Inline code that survives any content: HTML `<code>` with the text escaped.
+fn code(text: &str) -> String {
+    format!("<code>{}</code>", escape(text))
+}
+
+/// Escapes what Markdown/HTML would interpret in free text.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '`' => out.push_str("&#96;"),
+            '*' | '_' | '[' | ']' | '|' | '\\' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}

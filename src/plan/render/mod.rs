@@ -1,0 +1,168 @@
+//! The three views of a plan: `text` for terminals, `json` for machines and `plan --out`,
+//! `markdown` for PR comments and job summaries. They share the wording below.
+
+pub mod json;
+pub mod markdown;
+pub mod text;
+
+use super::model::{Action, Change, Plan, Resource, Status, Summary, TargetRef, Value};
+
+pub use json::render as json;
+pub use markdown::render as markdown;
+pub use text::render as text;
+
+/// Contents longer than this (and every TXT) get a word diff instead of `old → new` on one line.
+const LONG: usize = 48;
+
+/// The summary sentence, e.g. `Plan: 3 to create, 1 to update, 2 to delete, 1 needs a portal step.`
+pub fn summary_line(summary: &Summary) -> String {
+    if summary.create + summary.update + summary.delete == 0 {
+        return "No changes. The live account matches the files.".into();
+    }
+    let mut line = format!(
+        "Plan: {} to create, {} to update, {} to delete",
+        summary.create, summary.update, summary.delete
+    );
+    if summary.portal_step > 0 {
+        let verb = if summary.portal_step == 1 {
+            "needs"
+        } else {
+            "need"
+        };
+        line.push_str(&format!(", {} {verb} a portal step", summary.portal_step));
+    }
+    if summary.blocked > 0 {
+        line.push_str(&format!(", {} blocked", summary.blocked));
+    }
+    line.push('.');
+    line
+}
+
+pub(crate) fn marker(action: Action) -> char {
+    match action {
+        Action::Create => '+',
+        Action::Update => '~',
+        Action::Delete => '-',
+    }
+}
+
+pub(crate) fn status_label(status: Status) -> Option<&'static str> {
+    match status {
+        Status::Ready => None,
+        Status::NeedsPortalStep => Some("needs a portal step"),
+        Status::Blocked => Some("blocked"),
+    }
+}
+
+/// A change in words, independent of the output format.
+pub(crate) struct Described {
+    /// `www A`, `cron`, `nameservers`.
+    pub subject: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    pub ttl_before: Option<u32>,
+    pub ttl_after: Option<u32>,
+    /// Show a word diff on separate lines rather than `before → after`.
+    pub long: bool,
+}
+
+pub(crate) fn describe(change: &Change) -> Described {
+    let subject = match &change.resource {
+        Resource::Record { name, rtype, .. } => format!("{name} {rtype}"),
+        Resource::CronJob { .. } => "cron".into(),
+        Resource::Nameservers => "nameservers".into(),
+    };
+    let is_txt = matches!(&change.resource, Resource::Record { rtype, .. } if *rtype == crate::dns::RecordType::TXT);
+    let (before, ttl_before) = split(change.before.as_ref(), is_txt);
+    let (after, ttl_after) = split(change.after.as_ref(), is_txt);
+    let long = change.action == Action::Update
+        && before != after
+        && (is_txt
+            || before.as_ref().is_some_and(|b| b.len() > LONG)
+            || after.as_ref().is_some_and(|a| a.len() > LONG));
+    Described {
+        subject,
+        before,
+        after,
+        ttl_before,
+        ttl_after,
+        long,
+    }
+}
+
+fn split(value: Option<&Value>, is_txt: bool) -> (Option<String>, Option<u32>) {
+    match value {
+        None => (None, None),
+        Some(Value::Record { ttl, content }) if is_txt => (Some(quote(content)), Some(*ttl)),
+        Some(Value::Record { ttl, content }) => (Some(content.clone()), Some(*ttl)),
+        Some(Value::CronJob { schedule, command }) => {
+            (Some(format!("\"{schedule}\" {command}")), None)
+        }
+        Some(Value::Nameservers { mode, nameservers }) if nameservers.is_empty() => {
+            (Some(mode.clone()), None)
+        }
+        Some(Value::Nameservers { mode, nameservers }) => {
+            (Some(format!("{mode} ({})", nameservers.join(", "))), None)
+        }
+    }
+}
+
+/// TXT text shown quoted, with quotes, backslashes and control characters escaped.
+pub(crate) fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\{:03}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `(ttl 300)` or `(ttl 600 → 3600)`, empty for non-records.
+pub(crate) fn ttl_text(d: &Described) -> String {
+    match (d.ttl_before, d.ttl_after) {
+        (Some(b), Some(a)) if a != b => format!("(ttl {b} → {a})"),
+        (_, Some(t)) | (Some(t), None) => format!("(ttl {t})"),
+        (None, None) => String::new(),
+    }
+}
+
+/// The changes of `target`, in plan order.
+pub(crate) fn changes_of<'a>(plan: &'a Plan, target: &TargetRef) -> Vec<&'a Change> {
+    plan.changes
+        .iter()
+        .filter(|c| &c.target == target)
+        .collect()
+}
+
+/// Every target with changes, in the plan's target order (then any others, defensively).
+pub(crate) fn targets_with_changes(plan: &Plan) -> Vec<TargetRef> {
+    let mut out: Vec<TargetRef> = plan
+        .targets
+        .iter()
+        .map(|t| t.target_ref())
+        .filter(|t| plan.changes.iter().any(|c| &c.target == t))
+        .collect();
+    for c in &plan.changes {
+        if !out.contains(&c.target) {
+            out.push(c.target.clone());
+        }
+    }
+    out
+}
+
+/// Summary counts of one target's changes.
+pub(crate) fn target_counts(changes: &[&Change]) -> String {
+    let count = |a: Action| changes.iter().filter(|c| c.action == a).count();
+    format!(
+        "{} to create, {} to update, {} to delete",
+        count(Action::Create),
+        count(Action::Update),
+        count(Action::Delete)
+    )
+}

@@ -1,0 +1,166 @@
+//! The terminal view: changes grouped by target with `+ ~ -` markers, before → after, a word
+//! diff for long contents, findings, then the summary line. Colors only when `color` is set
+//! (the caller decides: a TTY and no NO_COLOR).
+
+use similar::{Algorithm, ChangeTag};
+
+use super::{
+    Described, changes_of, describe, marker, status_label, summary_line, targets_with_changes,
+    ttl_text,
+};
+use crate::plan::model::{Action, Change, Plan, Severity, Target};
+
+struct Paint {
+    on: bool,
+}
+
+impl Paint {
+    fn wrap(&self, code: &str, text: &str) -> String {
+        if self.on && !text.is_empty() {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+    fn bold(&self, t: &str) -> String {
+        self.wrap("1", t)
+    }
+    fn dim(&self, t: &str) -> String {
+        self.wrap("2", t)
+    }
+    fn action(&self, action: Action, t: &str) -> String {
+        self.wrap(action_code(action), t)
+    }
+}
+
+fn action_code(action: Action) -> &'static str {
+    match action {
+        Action::Create => "32",
+        Action::Update => "33",
+        Action::Delete => "31",
+    }
+}
+
+/// The whole plan as text, ending with the summary line and a newline.
+pub fn render(plan: &Plan, color: bool) -> String {
+    let paint = Paint { on: color };
+    let mut out = String::new();
+    for target in targets_with_changes(plan) {
+        let declared = plan
+            .target(&target)
+            .map(|t: &Target| format!(" {}", paint.dim(&format!("({})", t.declared_at))))
+            .unwrap_or_default();
+        out.push_str(&format!("{}{declared}\n", paint.bold(&target.to_string())));
+        for change in changes_of(plan, &target) {
+            for line in change_lines(change, &paint) {
+                out.push_str(&format!("  {line}\n"));
+            }
+        }
+        out.push('\n');
+    }
+    if !plan.findings.is_empty() {
+        out.push_str(&format!("{}\n", paint.bold("Findings:")));
+        for f in &plan.findings {
+            let (mark, label) = match f.severity {
+                Severity::Info => ("i", String::new()),
+                Severity::NeedsPortalStep => ("!", paint.wrap("35", "needs a portal step: ")),
+                Severity::Blocked => ("!", paint.wrap("31", "blocked: ")),
+            };
+            let ids = change_ids(&f.change_ids);
+            out.push_str(&format!(
+                "  {mark} {}{ids}: {label}{}\n",
+                f.target, f.message
+            ));
+        }
+        out.push('\n');
+    }
+    out.push_str(&paint.bold(&summary_line(&plan.summary)));
+    out.push('\n');
+    out
+}
+
+fn change_ids(ids: &[usize]) -> String {
+    match ids {
+        [] => String::new(),
+        [one] => format!(" (change {one})"),
+        many => format!(
+            " (changes {})",
+            many.iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The lines of one change, without indentation; plain when `color` is false (markdown uses this).
+pub fn plain_change_lines(change: &Change) -> Vec<String> {
+    change_lines(change, &Paint { on: false })
+}
+
+fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
+    let d = describe(change);
+    let mark = marker(change.action).to_string();
+    let status = status_label(change.status)
+        .map(|s| format!("  [{s}]"))
+        .unwrap_or_default();
+    let ttl = ttl_text(&d);
+    let ttl = if ttl.is_empty() {
+        ttl
+    } else {
+        format!(" {}", paint.dim(&ttl))
+    };
+    let head = format!(
+        "{} {}",
+        paint.action(change.action, &mark),
+        paint.bold(&d.subject)
+    );
+    if d.long {
+        let mut lines = vec![format!("{head}{ttl}{status}")];
+        lines.extend(word_diff_lines(&d, paint));
+        return lines;
+    }
+    let value = match (&d.before, &d.after, change.action) {
+        (Some(b), Some(a), Action::Update) if a != b => format!(" {b} → {a}"),
+        (_, Some(a), _) => format!(" {a}"),
+        (Some(b), None, _) => format!(" {b}"),
+        (None, None, _) => String::new(),
+    };
+    vec![format!("{head}{value}{ttl}{status}")]
+}
+
+/// `- old` / `+ new` with the changed words highlighted; without color, a third line marks them
+/// `[-removed-]{+added+}` (git's word-diff notation) so the difference is visible in logs too.
+fn word_diff_lines(d: &Described, paint: &Paint) -> Vec<String> {
+    let before = d.before.clone().unwrap_or_default();
+    let after = d.after.clone().unwrap_or_default();
+    let parts = similar::utils::diff_words(Algorithm::Myers, before.as_str(), after.as_str());
+    let mut old = String::new();
+    let mut new = String::new();
+    let mut marked = String::new();
+    for (tag, text) in parts {
+        match tag {
+            ChangeTag::Equal => {
+                old.push_str(&paint.wrap("31", text));
+                new.push_str(&paint.wrap("32", text));
+                marked.push_str(text);
+            }
+            ChangeTag::Delete => {
+                old.push_str(&paint.wrap("1;4;31", text));
+                marked.push_str(&format!("[-{text}-]"));
+            }
+            ChangeTag::Insert => {
+                new.push_str(&paint.wrap("1;4;32", text));
+                marked.push_str(&format!("{{+{text}+}}"));
+            }
+        }
+    }
+    let mut lines = vec![
+        format!("    {} {old}", paint.action(Action::Delete, "-")),
+        format!("    {} {new}", paint.action(Action::Create, "+")),
+    ];
+    if !paint.on {
+        lines.push(format!("    ~ {marked}"));
+    }
+    lines
+}
