@@ -9,12 +9,16 @@ use clap::{Parser, Subcommand};
 use crate::error::{CommandResult, ErrorKind};
 
 pub mod api_args;
+mod apply;
 mod completions;
+mod demo;
 mod emulator;
 pub mod logging;
 mod man;
 mod output;
+mod plan;
 pub mod schema;
+mod session;
 pub mod validate;
 
 pub use output::write_stdout;
@@ -48,6 +52,12 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Read the live account, compare it with the files and show the plan.
+    Plan(plan::PlanArgs),
+    /// Make the live account match the files (or execute a saved plan), then verify.
+    Apply(apply::ApplyArgs),
+    /// Plan, apply and re-plan the example files against an in-process emulator.
+    Demo(demo::DemoArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
     /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
@@ -70,6 +80,9 @@ pub fn main() -> ExitCode {
 
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
+        Command::Plan(args) => plan::run(args),
+        Command::Apply(args) => apply::run(args),
+        Command::Demo(args) => demo::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Emulator(args) => emulator::run(args),
         Command::Man => man::run(),
