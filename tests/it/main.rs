@@ -6,4 +6,5 @@
 
 mod common;
 
+mod apply;
 mod cli_basics;
