@@ -11,13 +11,15 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Pretty JSON with a final newline: `format_version`, `plan_id`, `result` (+ its fields),
 /// `exit_code`, `rounds`, `counts`, and every change with its outcome.
 pub fn json(report: &ApplyReport) -> String {
-    let mut value = serde_json::to_value(report).unwrap_or_else(|e| {
+    let body = serde_json::to_value(report).unwrap_or_else(|e| {
         serde_json::json!({ "result": "failed", "error": format!("cannot serialize the report: {e}") })
     });
-    if let serde_json::Value::Object(map) = &mut value {
-        map.insert("format_version".into(), FORMAT_VERSION.into());
+    let mut doc = serde_json::Map::new();
+    doc.insert("format_version".into(), FORMAT_VERSION.into());
+    if let serde_json::Value::Object(fields) = body {
+        doc.extend(fields);
     }
-    let mut out = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
     out.push('\n');
     out
 }
@@ -109,7 +111,7 @@ pub fn text(report: &ApplyReport) -> String {
         ApplyResult::Converged => {
             let _ = writeln!(
                 out,
-                "Apply complete, converged: the live account matches the plan ({}).",
+                "Apply complete, converged: the live account matches the files ({}).",
                 tally(report)
             );
         }

@@ -197,9 +197,13 @@ fn check_api_url(plan: &Plan, config: &ApiConfig) -> Result<(), CommandError> {
 }
 
 fn finish(args: &ApplyArgs, report: &ApplyReport) -> CommandResult {
-    let shown = match args.format {
-        ApplyFormat::Text => report::text(report),
-        ApplyFormat::Json => report::json(report),
+    let shown = match (args.format, &report.result) {
+        // The plan shown above already said so.
+        (ApplyFormat::Text, ApplyResult::NoChanges) => String::new(),
+        (ApplyFormat::Text, ApplyResult::AlreadyApplied) => report::text(report),
+        // A blank line after the plan shown above.
+        (ApplyFormat::Text, _) => format!("\n{}", report::text(report)),
+        (ApplyFormat::Json, _) => report::json(report),
     };
     write_stdout(&shown)?;
     match report.exit_code {

@@ -1,6 +1,8 @@
 //! `dnscron apply`: convergence in every emulator gap setting, fault injection, crash safety,
 //! portal steps, saved plans, output snapshots.
 
+mod cli;
+mod crash;
 mod examples;
 mod faults;
 mod generate;
