@@ -30,6 +30,12 @@ fn examples_converge_in_every_gap_setting() {
         );
         // One write per change, and one cron listing per cron delete (plus the reads).
         assert_eq!(writes(&emu), 10, "{label}");
+        // Cron listings: 2 for the plan, 1 per cron delete (2), 2 for verification.
+        assert_eq!(
+            emu.counters().route("GET /api/v1/sites/{slug}/cron"),
+            6,
+            "{label}"
+        );
         assert!(make_plan(&rt, &client, &desired).is_empty(), "{label}");
         assert_state_matches(
             &emu.state(),

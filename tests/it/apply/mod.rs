@@ -4,6 +4,7 @@
 mod cli;
 mod crash;
 mod examples;
+mod failures;
 mod faults;
 mod generate;
 mod random;
