@@ -34,6 +34,9 @@ impl Ctx<'_> {
         {
             d.hint = Some("put the value in quotes".into());
         }
+        if let (Value::Null, "a list") = (&node.value, expected) {
+            d.hint = Some("write `[]` for an empty list, or remove the key".into());
+        }
         if let (Value::Str(s), true) = (&node.value, expected.contains("integer")) {
             if s.trim().parse::<i64>().is_ok() {
                 d.hint = Some("remove the quotes".into());

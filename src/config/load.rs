@@ -41,7 +41,7 @@ fn collect_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
     for path in paths {
         if path.is_dir() {
             let before = files.len();
-            if let Err(err) = walk(path, &mut files) {
+            if let Err(err) = walk(path, &mut files, 0) {
                 diags.push(Diagnostic::general(format!(
                     "cannot read directory `{}`: {err}",
                     path.display()
@@ -74,7 +74,16 @@ fn collect_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
     files
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Deeper than this is taken for a symlink loop rather than a real layout.
+const MAX_DEPTH: usize = 32;
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(std::io::Error::other(format!(
+            "`{}` is nested more than {MAX_DEPTH} directories deep (a symlink loop?)",
+            dir.display()
+        )));
+    }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<_, _>>()?;
@@ -86,7 +95,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             .is_some_and(|n| n.starts_with('.'));
         if path.is_dir() {
             if !hidden {
-                walk(&path, out)?;
+                walk(&path, out, depth + 1)?;
             }
         } else if path
             .extension()

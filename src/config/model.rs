@@ -50,7 +50,8 @@ pub struct RecordSpec {
     pub rtype: RecordType,
     /// Resolved: the record's own ttl, else `defaults.ttl`, else 3600.
     pub ttl: u32,
-    /// As the user wrote it; sent to the API on create/update.
+    /// As the user wrote it (trimmed), for messages. To send it on create/update use
+    /// `dns::wire_content(rtype, &canonical)`, which reads back to the same canonical form.
     pub content: String,
     /// `dns::canonical_content` of `content`; what the diff compares.
     pub canonical: String,

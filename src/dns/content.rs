@@ -93,6 +93,13 @@ pub fn canonical_content(
     }
 }
 
+/// `canonical_content` for what a server returned: never fails, so one odd live value can't
+/// stop a plan. Content the parser refuses is kept as given (trimmed), so it differs from any
+/// valid desired content and shows up as a change instead of being silently folded.
+pub fn canonical_live_content(rtype: RecordType, content: &str, zone: &ZoneName) -> String {
+    canonical_content(rtype, content, zone).unwrap_or_else(|_| content.trim().to_string())
+}
+
 /// The form to send to the API for a canonical content (see CONTRACT above).
 pub fn wire_content(rtype: RecordType, canonical: &str) -> String {
     match rtype {

@@ -11,6 +11,8 @@ pub mod name;
 pub mod rtype;
 pub mod txt;
 
-pub use content::{ContentError, MAX_CONTENT_CHARS, canonical_content, wire_content};
+pub use content::{
+    ContentError, MAX_CONTENT_CHARS, canonical_content, canonical_live_content, wire_content,
+};
 pub use name::{NameError, ZoneName, live_name_to_relative, record_name_to_relative};
 pub use rtype::RecordType;

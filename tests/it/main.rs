@@ -8,3 +8,5 @@ mod common;
 
 mod apply;
 mod cli_basics;
+mod config;
+mod validate;

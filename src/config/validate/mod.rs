@@ -86,7 +86,6 @@ fn first_declaration(
     key: &str,
     pos: Pos,
 ) -> bool {
-    let here = checker.location(pos);
     if let Some(first) = seen.get(key) {
         let d = checker.error(
             pos,
@@ -94,11 +93,10 @@ fn first_declaration(
         );
         d.label = Some("second declaration".into());
         d.hint = Some(format!(
-            "keep one declaration of the {what} (first at {first}, again at {here}) and merge \
-             the two"
+            "keep one declaration of the {what} and merge the two"
         ));
         return false;
     }
-    seen.insert(key.to_string(), here);
+    seen.insert(key.to_string(), checker.location(pos));
     true
 }

@@ -46,7 +46,11 @@ pub(crate) fn check_slug(slug: &str) -> Result<(), String> {
         .chars()
         .find(|ch| !(ch.is_ascii_lowercase() || ch.is_ascii_digit() || *ch == '-' || *ch == '_'))
     {
-        return Err(format!("it contains `{ch}`"));
+        return Err(if ch.is_ascii_uppercase() {
+            format!("it contains the upper-case letter `{ch}`")
+        } else {
+            format!("it contains `{ch}`")
+        });
     }
     if !slug.starts_with(|ch: char| ch.is_ascii_alphanumeric()) {
         return Err("it must start with a letter or digit".into());

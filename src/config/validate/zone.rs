@@ -99,6 +99,19 @@ fn record(
         d.hint = Some("name SRV records after the service and protocol, e.g. `_sip._tcp`".into());
         return None;
     }
+    if rtype == RecordType::NS && name == "@" {
+        let d = c.error(
+            r.name.pos,
+            "NS records at the zone apex (`@`) are not managed here",
+        );
+        d.hint = Some(
+            "the service keeps the apex NS records itself (they are hidden from listings); \
+             use the zone's `nameservers:` key to choose the domain's nameservers, or NS records \
+             on a subdomain to delegate it"
+                .into(),
+        );
+        return None;
+    }
     if rtype == RecordType::CNAME && name == "@" {
         let d = c.error(r.name.pos, "a CNAME cannot be at the zone apex (`@`)");
         d.hint = Some(
@@ -176,13 +189,11 @@ fn check_cnames(c: &mut Checker<'_>, records: &[Checked]) {
                 c,
                 checked,
                 format!(
-                    "{} record `{}` shares its name with the {} record at {}, and one of \
-                     them is a CNAME",
+                    "{} record `{}` clashes with the {} record at {}: a CNAME must be the \
+                     only record at its name",
                     later.rtype, later.name, earlier.rtype, earlier.location
                 ),
-                "a CNAME must be the only record at its name: remove the other record or \
-                 use A/AAAA records instead of the CNAME"
-                    .into(),
+                "remove the other record, or replace the CNAME with A/AAAA records".into(),
             );
         }
     }

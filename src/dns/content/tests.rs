@@ -211,3 +211,16 @@ fn invalid_contents_are_errors_with_hints() {
         );
     }
 }
+
+#[test]
+fn live_content_never_fails() {
+    assert_eq!(
+        canonical_live_content(CNAME, "EXAMPLE.com", &zone()),
+        "example.com."
+    );
+    assert_eq!(canonical_live_content(CNAME, " mail ", &zone()), "mail");
+    assert_ne!(
+        canonical_live_content(CNAME, "mail", &zone()),
+        canon(CNAME, "mail.example.com.")
+    );
+}

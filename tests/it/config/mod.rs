@@ -1,0 +1,90 @@
+//! `config::load` rules: each one accepted and rejected, located at the right line:col.
+
+use std::path::PathBuf;
+
+use dnscron::config::{self, Diagnostics, model::Desired};
+
+mod nameservers;
+mod records;
+mod sites;
+mod structure;
+
+/// A temporary directory holding the given files.
+pub struct Files {
+    pub dir: tempfile::TempDir,
+}
+
+impl Files {
+    pub fn new(files: &[(&str, &str)]) -> Files {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        Files { dir }
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    pub fn load(&self) -> Result<Desired, Diagnostics> {
+        config::load(&[self.dir.path().to_path_buf()])
+    }
+}
+
+/// Loads one file's text; panics with the diagnostics when it is invalid.
+pub fn ok(yaml: &str) -> Desired {
+    let files = Files::new(&[("f.yaml", yaml)]);
+    match files.load() {
+        Ok(desired) => desired,
+        Err(diags) => panic!("expected valid, got:\n{diags}\n--- file\n{yaml}"),
+    }
+}
+
+/// Loads one file's text that must be invalid; returns `line:col message` per problem.
+pub fn errors(yaml: &str) -> Vec<String> {
+    let files = Files::new(&[("f.yaml", yaml)]);
+    match files.load() {
+        Ok(desired) => panic!("expected errors, got {desired:#?}\n--- file\n{yaml}"),
+        Err(diags) => diags
+            .items
+            .iter()
+            .map(|d| {
+                let at = d
+                    .location
+                    .as_ref()
+                    .map(|l| format!("{}:{}", l.line, l.col))
+                    .unwrap_or_default();
+                let hint = d
+                    .hint
+                    .as_deref()
+                    .map(|h| format!(" [hint: {h}]"))
+                    .unwrap_or_default();
+                format!("{at} {}{hint}", d.message)
+            })
+            .collect(),
+    }
+}
+
+/// Exactly one problem, at `at` (`line:col`), whose text contains `part`.
+#[track_caller]
+pub fn one_error(yaml: &str, at: &str, part: &str) {
+    let errs = errors(yaml);
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert!(
+        errs[0].starts_with(&format!("{at} ")),
+        "want at {at}: {errs:#?}"
+    );
+    assert!(errs[0].contains(part), "want `{part}`: {errs:#?}");
+}
+
+/// A zone document with the given record lines (flow mappings) under `records:`.
+pub fn zone_with(records: &[&str]) -> String {
+    let mut yaml = String::from("zone: example.com\nrecords:\n");
+    for r in records {
+        yaml.push_str(&format!("  - {r}\n"));
+    }
+    yaml
+}

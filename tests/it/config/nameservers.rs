@@ -1,0 +1,71 @@
+use super::{ok, one_error};
+use dnscron::config::model::NameserverMode;
+
+fn ns(body: &str) -> String {
+    format!("zone: example.com\nnameservers:\n{body}")
+}
+
+#[test]
+fn hosted_and_custom_accepted() {
+    let d = ok(&ns("  mode: hosted\n"));
+    assert_eq!(
+        d.zones[0].nameservers.as_ref().unwrap().mode,
+        NameserverMode::Hosted
+    );
+    let d = ok(&ns(
+        "  mode: custom\n  hosts: [NS1.Other-DNS.net., ns2.other-dns.net]\n",
+    ));
+    assert_eq!(
+        d.zones[0].nameservers.as_ref().unwrap().mode,
+        NameserverMode::Custom(vec!["ns1.other-dns.net".into(), "ns2.other-dns.net".into()])
+    );
+    let six = "[a.ns.net, b.ns.net, c.ns.net, d.ns.net, e.ns.net, f.ns.net]";
+    ok(&ns(&format!("  mode: custom\n  hosts: {six}\n")));
+    let d = ok("zone: example.com\n");
+    assert!(
+        d.zones[0].nameservers.is_none(),
+        "no key: registrar side unmanaged"
+    );
+}
+
+#[test]
+fn nameserver_rules_rejected() {
+    one_error(&ns("  mode: hostd\n"), "3:9", "did you mean `hosted`?");
+    one_error(
+        &ns("  hosts: [a.ns.net, b.ns.net]\n"),
+        "3:3",
+        "has no `mode`",
+    );
+    one_error(
+        &ns("  mode: hosted\n  hosts: [a.ns.net, b.ns.net]\n"),
+        "4:11",
+        "takes no `hosts`",
+    );
+    one_error(&ns("  mode: custom\n"), "3:9", "needs `hosts`");
+    one_error(
+        &ns("  mode: custom\n  hosts: [a.ns.net]\n"),
+        "4:11",
+        "2 to 6",
+    );
+    let seven = "[a.ns.net, b.ns.net, c.ns.net, d.ns.net, e.ns.net, f.ns.net, g.ns.net]";
+    one_error(
+        &ns(&format!("  mode: custom\n  hosts: {seven}\n")),
+        "4:11",
+        "lists 7",
+    );
+    one_error(
+        &ns("  mode: custom\n  hosts: [a.ns.net, A.ns.net.]\n"),
+        "4:21",
+        "listed twice",
+    );
+    one_error(
+        &ns("  mode: custom\n  hosts: [ns1.example.com, b.ns.net]\n"),
+        "4:11",
+        "inside the zone's own domain",
+    );
+    one_error(
+        &ns("  mode: custom\n  hosts: [ns1, b.ns.net]\n"),
+        "4:11",
+        "not a full host name",
+    );
+}

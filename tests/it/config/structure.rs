@@ -1,0 +1,184 @@
+//! File-level rules: paths, documents, keys, types, duplicates across files.
+
+use super::{Files, errors, ok, one_error};
+use dnscron::config;
+
+#[test]
+fn multi_document_files_and_sorted_directory_walk() {
+    let files = Files::new(&[
+        ("b/z.yml", "site: zsite\n"),
+        ("a.yaml", "zone: b.example\n---\nzone: a.example\n"),
+        ("b/a.yaml", "site: asite\n"),
+        ("notes.txt", "not yaml"),
+        (".hidden/x.yaml", "zone: hidden.example\n"),
+    ]);
+    let d = files.load().unwrap();
+    let zones: Vec<&str> = d.zones.iter().map(|z| z.zone.as_str()).collect();
+    let sites: Vec<&str> = d.sites.iter().map(|s| s.slug.as_str()).collect();
+    assert_eq!(zones, ["b.example", "a.example"]);
+    assert_eq!(sites, ["asite", "zsite"]);
+}
+
+#[test]
+fn zone_names_normalized_and_checked() {
+    assert_eq!(
+        ok("zone: Example.COM.\n").zones[0].zone.as_str(),
+        "example.com"
+    );
+    one_error("zone: exa mple.com\n", "1:7", "not a valid domain name");
+    one_error("zone: localhost\n", "1:7", "at least two labels");
+}
+
+#[test]
+fn prune_defaults_to_true() {
+    assert!(ok("zone: example.com\n").zones[0].prune);
+    assert!(!ok("zone: example.com\nprune: false\n").zones[0].prune);
+    one_error(
+        "zone: example.com\nprune: \"no\"\n",
+        "2:8",
+        "`true` or `false`",
+    );
+}
+
+#[test]
+fn safety_block() {
+    let d = ok(
+        "zone: example.com\nsafety: { max_deletes: 3, max_delete_percent: 10, allow_empty: true }\n",
+    );
+    let s = &d.zones[0].safety;
+    assert_eq!(
+        (s.max_deletes, s.max_delete_percent, s.allow_empty),
+        (3, 10, true)
+    );
+    assert_eq!(
+        s.update_floor,
+        config::model::SafetyLimits::default().update_floor
+    );
+    one_error(
+        "zone: example.com\nsafety: { max_update_percent: 101 }\n",
+        "2:31",
+        "0 to 100",
+    );
+    one_error(
+        "zone: example.com\nsafety: { max_delete: 3 }\n",
+        "2:11",
+        "did you mean `max_deletes`?",
+    );
+}
+
+#[test]
+fn unknown_keys_get_did_you_mean() {
+    one_error(
+        "zone: example.com\nrecrods: []\n",
+        "2:1",
+        "did you mean `records`?",
+    );
+    one_error("site: shop\ncorn: []\n", "2:1", "did you mean `cron`?");
+    one_error("zones: example.com\n", "1:1", "did you mean `zone`?");
+    one_error(
+        "zone: example.com\nfoo: 1\n",
+        "2:1",
+        "accepts: zone, defaults",
+    );
+}
+
+#[test]
+fn document_kinds() {
+    one_error(
+        "zone: example.com\nsite: shop\n",
+        "1:1",
+        "both `zone:` and `site:`",
+    );
+    one_error("- a\n- b\n", "1:1", "must be a mapping");
+    one_error(
+        "zone: example.com\nrecords:\n  - { name: a, type: A }\n",
+        "3:5",
+        "has no `content`",
+    );
+    one_error("zone: example.com\nrecords: {}\n", "2:10", "must be a list");
+}
+
+#[test]
+fn same_zone_twice_names_both_places() {
+    let errs = errors("zone: example.com\n---\nzone: EXAMPLE.com.\n");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert!(
+        errs[0].starts_with("3:7 zone `example.com` is declared twice"),
+        "{errs:#?}"
+    );
+    assert!(errs[0].contains("f.yaml:1:7"), "{errs:#?}");
+
+    let files = Files::new(&[("a.yaml", "site: shop\n"), ("b.yaml", "site: shop\n")]);
+    let diags = files.load().unwrap_err();
+    assert_eq!(diags.len(), 1);
+    let text = diags.to_string();
+    assert!(text.contains("site `shop` is declared twice"), "{text}");
+    assert!(
+        text.contains("a.yaml:1:7") && text.contains("b.yaml:1:7"),
+        "{text}"
+    );
+}
+
+#[test]
+fn every_error_is_reported_not_just_the_first() {
+    let errs = errors(
+        "zone: example.com\ndefaults: { ttl: 1 }\nprune: 3\nrecords:\n  - { name: a, type: A, content: x }\n---\nsite: BAD\n",
+    );
+    assert_eq!(errs.len(), 4, "{errs:#?}");
+}
+
+#[test]
+fn yaml_syntax_errors_are_located() {
+    let errs = errors("zone: example.com\nrecords: [\n  - a: b\n");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert!(errs[0].contains("invalid YAML"), "{errs:#?}");
+    let errs = errors("zone: example.com\nzone: example.org\n");
+    assert!(
+        errs[0].starts_with("2:1 invalid YAML: the key `zone` appears twice"),
+        "{errs:#?}"
+    );
+}
+
+#[test]
+fn missing_paths_and_empty_directories() {
+    let files = Files::new(&[("empty/.keep", ""), ("only-comments.yaml", "# nothing\n")]);
+    let diags = config::load(&[files.path("nope.yaml"), files.path("empty")]).unwrap_err();
+    let text = diags.to_string();
+    assert!(text.contains("nope.yaml` does not exist"), "{text}");
+    assert!(text.contains("holds no .yaml or .yml files"), "{text}");
+    let diags = config::load(&[files.path("only-comments.yaml")]).unwrap_err();
+    assert!(
+        diags.to_string().contains("no zone or site documents"),
+        "{diags}"
+    );
+}
+
+#[test]
+fn every_example_validates() {
+    let root = crate::common::repo_root().join("examples");
+    for name in [
+        "zones/example.com.yaml",
+        "zones/example.org.yaml",
+        "sites/blog.yaml",
+        "sites/shop.yaml",
+    ] {
+        let path = root.join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("# yaml-language-server: $schema=../../schema/dnscron.schema.json\n"),
+            "{name}"
+        );
+        config::load(&[path]).unwrap_or_else(|d| panic!("{name}:\n{d}"));
+    }
+    let d = config::load(&[root]).unwrap();
+    assert_eq!(d.counts(), (2, 17, 2, 4));
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_end_with_an_error() {
+    let files = Files::new(&[("a/z.yaml", "site: shop\n")]);
+    std::os::unix::fs::symlink(files.dir.path(), files.path("a/back")).unwrap();
+    let diags = files.load().unwrap_err();
+    assert!(diags.to_string().contains("symlink loop"), "{diags}");
+}
