@@ -18,6 +18,7 @@ pub const USER_AGENT: &str = concat!("dnscron/", env!("CARGO_PKG_VERSION"));
 
 /// Retry-After assumed for a 429 that doesn't say.
 const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(1);
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
 
 static DEPRECATION: OnceLock<String> = OnceLock::new();
 
@@ -34,17 +35,17 @@ fn install_crypto_provider() {
     });
 }
 
-pub(crate) struct Core {
+pub(super) struct Core {
     http: reqwest::Client,
     base_url: Url,
     auth: HeaderValue,
     pacer: Arc<Pacer>,
-    pub(crate) stats: Stats,
+    pub(super) stats: Stats,
     retry: RetryPolicy,
 }
 
 /// One logical request (retries included).
-pub(crate) struct Call<'a> {
+pub(super) struct Call<'a> {
     pub method: Method,
     /// Path template for statistics and logs, e.g. `/dns/{zone}/records`.
     pub route: &'static str,
@@ -56,12 +57,34 @@ pub(crate) struct Call<'a> {
     pub safety: Safety,
 }
 
-pub(crate) struct Reply {
+pub(super) struct Reply {
     pub status: u16,
     pub body: Vec<u8>,
     pub request_id: Option<String>,
     pub replayed: bool,
     pub attempts: u32,
+}
+
+/// What a call is sent to, in the forms errors, logs and statistics use (never the full URL).
+struct Target {
+    url: Url,
+    method: String,
+    path: String,
+    route: String,
+}
+
+#[derive(Default)]
+struct Tally {
+    attempts: u32,
+    failures: u32,
+    rate_limited: u32,
+    waited: Duration,
+}
+
+struct Success {
+    status: u16,
+    headers: HeaderMap,
+    body: Vec<u8>,
 }
 
 enum Failure {
@@ -111,130 +134,168 @@ impl Core {
         url
     }
 
+    /// Sends `call`, retrying what the policy allows, until a success or a final error.
     pub async fn send(&self, call: Call<'_>) -> Result<Reply, ApiError> {
-        let url = self.url(&call);
-        let method = call.method.as_str().to_string();
-        let path = format!("/{}", call.segments.join("/"));
-        let route = format!("{} {}", call.method, call.route);
-        let mut attempts = 0u32;
-        let mut failures = 0u32;
-        let mut rate_limited = 0u32;
-        let mut waited = Duration::ZERO;
+        let target = Target {
+            url: self.url(&call),
+            method: call.method.as_str().to_string(),
+            path: format!("/{}", call.segments.join("/")),
+            route: format!("{} {}", call.method, call.route),
+        };
+        let mut tally = Tally::default();
         loop {
-            attempts += 1;
-            if attempts > 1 {
+            tally.attempts += 1;
+            if tally.attempts > 1 {
                 self.stats.retry();
             }
-            let permit =
-                self.pacer
-                    .acquire(&mut waited)
-                    .await
-                    .map_err(|source| ApiError::WaitExceeded {
-                        method: method.clone(),
-                        path: path.clone(),
-                        source,
-                    })?;
-            self.stats.request(&route);
-            let mut req = self
-                .http
-                .request(call.method.clone(), url.clone())
-                .header(header::AUTHORIZATION, self.auth.clone())
-                .header(header::ACCEPT, "application/json");
-            if let Some(key) = call.key {
-                req = req.header(h::IDEMPOTENCY_KEY, key.as_str());
+            match self.attempt(&call, &target, &mut tally).await? {
+                Ok(success) => return Ok(self.finish(&target, success, tally.attempts)),
+                Err(failure) => {
+                    self.after_failure(&call, &target, &mut tally, failure)
+                        .await?
+                }
             }
-            if let Some(body) = &call.body {
-                req = req
-                    .header(header::CONTENT_TYPE, "application/json")
-                    .body(body.clone());
-            }
-            let outcome = match req.send().await {
-                Err(e) => {
-                    drop(permit);
-                    Err(Failure::Transport(e))
-                }
-                Ok(resp) => {
-                    let status = resp.status().as_u16();
-                    let headers = resp.headers().clone();
-                    self.pacer.observe(permit, rate_headers(status, &headers));
-                    self.note_deprecation(&headers);
-                    match resp.bytes().await {
-                        Err(e) => Err(Failure::Transport(e)),
-                        Ok(body) if (200..300).contains(&status) => {
-                            Ok((status, headers, body.to_vec()))
-                        }
-                        Ok(body) => Err(Failure::Status(status, headers, body.to_vec())),
-                    }
-                }
-            };
-            let (status, headers, body) = match outcome {
-                Ok(ok) => ok,
-                Err(Failure::Status(429, headers, body)) => {
-                    self.stats.rate_limited();
-                    rate_limited += 1;
-                    if rate_limited > self.retry.max_rate_limited {
-                        return Err(status_error(&method, &path, 429, &headers, &body, attempts));
-                    }
-                    tracing::info!(
-                        "{method} {path}: rate limited (429); retrying after Retry-After"
-                    );
-                    continue;
-                }
-                Err(Failure::Status(status, headers, body)) => {
-                    failures += 1;
-                    if retryable_status(call.safety, status) && failures < self.retry.max_attempts {
-                        self.back_off(&method, &path, &format!("HTTP {status}"), failures)
-                            .await;
-                        continue;
-                    }
-                    return Err(status_error(
-                        &method, &path, status, &headers, &body, attempts,
-                    ));
-                }
-                Err(Failure::Transport(e)) => {
-                    failures += 1;
-                    let timeout = e.is_timeout();
-                    let message = error_chain(&e.without_url());
-                    if failures < self.retry.max_attempts {
-                        self.back_off(&method, &path, &message, failures).await;
-                        continue;
-                    }
-                    return Err(ApiError::Transport {
-                        method,
-                        path,
-                        timeout,
-                        message,
-                        attempts,
-                    });
-                }
-            };
-            let replayed = header_str(&headers, h::IDEMPOTENT_REPLAYED)
-                .is_some_and(|v| v.eq_ignore_ascii_case("true"));
-            let request_id = header_str(&headers, h::REQUEST_ID).map(str::to_string);
-            if replayed {
-                self.stats.replay();
-                tracing::info!(
-                    "{method} {path}: the server replayed its stored response (Idempotent-Replayed: true{})",
-                    request_id
-                        .as_deref()
-                        .map(|r| format!(", request_id {r}"))
-                        .unwrap_or_default()
-                );
-            }
-            return Ok(Reply {
-                status,
-                body,
-                request_id,
-                replayed,
-                attempts,
-            });
         }
     }
 
-    async fn back_off(&self, method: &str, path: &str, reason: &str, failures: u32) {
+    /// One HTTP exchange. The outer error is final (the rate-limit wait was refused); the
+    /// inner one may be retried.
+    async fn attempt(
+        &self,
+        call: &Call<'_>,
+        target: &Target,
+        tally: &mut Tally,
+    ) -> Result<Result<Success, Failure>, ApiError> {
+        let permit = self
+            .pacer
+            .acquire(&mut tally.waited)
+            .await
+            .map_err(|source| ApiError::WaitExceeded {
+                method: target.method.clone(),
+                path: target.path.clone(),
+                source,
+            })?;
+        self.stats.request(&target.route);
+        let mut req = self
+            .http
+            .request(call.method.clone(), target.url.clone())
+            .header(header::AUTHORIZATION, self.auth.clone())
+            .header(header::ACCEPT, "application/json");
+        if let Some(key) = call.key {
+            req = req.header(h::IDEMPOTENCY_KEY, key.as_str());
+        }
+        if let Some(body) = &call.body {
+            req = req
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(body.clone());
+        }
+        let resp = match req.send().await {
+            Ok(resp) => resp,
+            // Dropping the permit ends its in-flight count; nothing was learned.
+            Err(e) => return Ok(Err(Failure::Transport(e))),
+        };
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        self.pacer.observe(permit, rate_headers(status, &headers));
+        self.note_deprecation(&headers);
+        Ok(match resp.bytes().await {
+            Err(e) => Err(Failure::Transport(e)),
+            Ok(body) if (200..300).contains(&status) => Ok(Success {
+                status,
+                headers,
+                body: body.to_vec(),
+            }),
+            Ok(body) => Err(Failure::Status(status, headers, body.to_vec())),
+        })
+    }
+
+    /// Returns `Ok` when the call should be attempted again (after backing off when needed).
+    async fn after_failure(
+        &self,
+        call: &Call<'_>,
+        target: &Target,
+        tally: &mut Tally,
+        failure: Failure,
+    ) -> Result<(), ApiError> {
+        let (method, path) = (&target.method, &target.path);
+        match failure {
+            Failure::Status(429, headers, body) => {
+                self.stats.rate_limited();
+                tally.rate_limited += 1;
+                if tally.rate_limited > self.retry.max_rate_limited {
+                    return Err(status_error(target, 429, &headers, &body, tally.attempts));
+                }
+                // The pacer already blocks every request until the Retry-After.
+                tracing::info!("{method} {path}: rate limited (429); retrying after Retry-After");
+                Ok(())
+            }
+            Failure::Status(status, headers, body) => {
+                tally.failures += 1;
+                if retryable_status(call.safety, status) && tally.failures < self.retry.max_attempts
+                {
+                    self.back_off(target, &format!("HTTP {status}"), tally.failures)
+                        .await;
+                    return Ok(());
+                }
+                Err(status_error(
+                    target,
+                    status,
+                    &headers,
+                    &body,
+                    tally.attempts,
+                ))
+            }
+            Failure::Transport(e) => {
+                tally.failures += 1;
+                let timeout = e.is_timeout();
+                let message = error_chain(&e.without_url());
+                if tally.failures < self.retry.max_attempts {
+                    self.back_off(target, &message, tally.failures).await;
+                    return Ok(());
+                }
+                Err(ApiError::Transport {
+                    method: method.clone(),
+                    path: path.clone(),
+                    message,
+                    timeout,
+                    attempts: tally.attempts,
+                })
+            }
+        }
+    }
+
+    fn finish(&self, target: &Target, success: Success, attempts: u32) -> Reply {
+        let headers = &success.headers;
+        let replayed = header_str(headers, h::IDEMPOTENT_REPLAYED)
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        let request_id = header_str(headers, h::REQUEST_ID).map(str::to_string);
+        if replayed {
+            self.stats.replay();
+            tracing::info!(
+                "{} {}: the server replayed its stored response (Idempotent-Replayed: true{})",
+                target.method,
+                target.path,
+                request_id
+                    .as_deref()
+                    .map(|r| format!(", request_id {r}"))
+                    .unwrap_or_default()
+            );
+        }
+        Reply {
+            status: success.status,
+            body: success.body,
+            request_id,
+            replayed,
+            attempts,
+        }
+    }
+
+    async fn back_off(&self, target: &Target, reason: &str, failures: u32) {
         let delay = self.retry.backoff(failures);
         tracing::warn!(
-            "{method} {path}: {reason}; retrying in {}ms (attempt {} of {})",
+            "{} {}: {reason}; retrying in {}ms (attempt {} of {})",
+            target.method,
+            target.path,
             delay.as_millis(),
             failures + 1,
             self.retry.max_attempts
@@ -277,17 +338,19 @@ fn rate_headers(status: u16, headers: &HeaderMap) -> RateHeaders {
 
 /// Seconds (possibly fractional) or an HTTP date.
 fn parse_retry_after(value: &str) -> Option<Duration> {
-    if let Ok(secs) = value.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
-    }
-    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let delta = date.signed_duration_since(chrono::Utc::now());
-    Some(delta.to_std().unwrap_or(Duration::ZERO))
+    let wait = if let Ok(secs) = value.parse::<f64>() {
+        Duration::try_from_secs_f64(secs).ok()?
+    } else {
+        let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+        let delta = date.signed_duration_since(chrono::Utc::now());
+        delta.to_std().unwrap_or(Duration::ZERO)
+    };
+    // Anything longer is past every sensible --max-wait; capping keeps Instant math safe.
+    Some(wait.min(MAX_RETRY_AFTER))
 }
 
 fn status_error(
-    method: &str,
-    path: &str,
+    target: &Target,
     status: u16,
     headers: &HeaderMap,
     body: &[u8],
@@ -305,8 +368,8 @@ fn status_error(
             .to_string()
     });
     ApiError::Status {
-        method: method.to_string(),
-        path: path.to_string(),
+        method: target.method.clone(),
+        path: target.path.clone(),
         status,
         envelope,
         request_id: header_str(headers, h::REQUEST_ID).map(str::to_string),
@@ -343,6 +406,8 @@ mod tests {
             Some(Duration::ZERO)
         );
         assert_eq!(parse_retry_after("-3"), None);
+        assert_eq!(parse_retry_after("1e300"), None);
+        assert_eq!(parse_retry_after("1e9"), Some(MAX_RETRY_AFTER));
         assert_eq!(parse_retry_after("soon"), None);
     }
 }

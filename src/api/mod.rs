@@ -8,6 +8,7 @@ mod config;
 mod core;
 mod error;
 pub mod pacer;
+mod page;
 mod read;
 pub mod retry;
 mod stats;

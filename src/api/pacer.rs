@@ -7,7 +7,7 @@
 //! still in flight may or may not have been counted), so the estimate is pulled into that
 //! range, keeping sub-token refill progress when the two agree. A 429 blocks everyone until
 //! its Retry-After. Until the first response tells the real budget, only one request is in
-//! flight.
+//! flight. A server that sends no rate headers is not paced (only its 429s are obeyed).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -63,6 +63,9 @@ struct State {
     in_flight: u32,
     blocked_until: Option<Instant>,
     synced: bool,
+    /// The last response carried no X-RateLimit-Remaining: the server announces no limit
+    /// (the emulator with rate limiting off), so only 429s slow us down.
+    unannounced: bool,
     last_remaining: Option<u64>,
 }
 
@@ -97,6 +100,7 @@ impl Pacer {
                 in_flight: 0,
                 blocked_until: None,
                 synced: false,
+                unannounced: false,
                 last_remaining: None,
             }),
             notify: Notify::new(),
@@ -135,7 +139,7 @@ impl Pacer {
                 }
                 Next::Sleep(wait, retry_after) => (wait, retry_after),
             };
-            if *waited + wait > self.max_wait {
+            if waited.saturating_add(wait) > self.max_wait {
                 return Err(WaitTooLong {
                     needed: wait,
                     waited: *waited,
@@ -221,6 +225,10 @@ impl State {
             return Next::AwaitFirstResponse;
         }
         self.refill(now);
+        if self.unannounced {
+            self.in_flight += 1;
+            return Next::Go;
+        }
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             self.in_flight += 1;
@@ -249,7 +257,11 @@ impl State {
                 self.tokens
             };
             self.synced = true;
+            self.unannounced = false;
             self.last_remaining = Some(remaining);
+        } else if headers.retry_after.is_none() {
+            self.synced = true;
+            self.unannounced = true;
         }
         if let Some(after) = headers.retry_after {
             let until = now + after;
@@ -260,6 +272,7 @@ impl State {
             self.tokens = 1.0;
             self.updated = until;
             self.synced = true;
+            self.unannounced = false;
         }
     }
 }

@@ -263,3 +263,26 @@ async fn other_clients_draining_the_bucket_slow_us_down() {
     // 60/min refills one token per second.
     assert_eq!(start.elapsed(), Duration::from_secs(1));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_server_without_rate_headers_is_not_paced_but_its_429s_are_obeyed() {
+    let pacer = pacer();
+    let start = Instant::now();
+    for _ in 0..50 {
+        let mut w = Duration::ZERO;
+        let p = pacer.acquire(&mut w).await.unwrap();
+        pacer.observe(p, RateHeaders::default());
+    }
+    assert_eq!(start.elapsed(), Duration::ZERO);
+    let mut w = Duration::ZERO;
+    let p = pacer.acquire(&mut w).await.unwrap();
+    pacer.observe(
+        p,
+        RateHeaders {
+            retry_after: Some(Duration::from_secs(2)),
+            ..RateHeaders::default()
+        },
+    );
+    let _p = pacer.acquire(&mut w).await.unwrap();
+    assert_eq!(start.elapsed(), Duration::from_secs(2));
+}

@@ -7,11 +7,14 @@ use std::sync::Arc;
 
 use reqwest::{Method, Url};
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use std::marker::PhantomData;
+
+use serde_json::Value;
 
 use super::config::ApiConfig;
 use super::core::{Call, Core, Reply};
 use super::error::ApiError;
+use super::page::{Page, PageSeed};
 use super::retry::Safety;
 use super::stats::Stats;
 use super::wire::{self, list_keys};
@@ -23,7 +26,8 @@ const MAX_PAGES: usize = 100_000;
 
 #[derive(Clone)]
 pub struct ReadClient {
-    pub(crate) core: Arc<Core>,
+    // Private to `api`: nothing outside it can send a request but through the methods below.
+    pub(super) core: Arc<Core>,
 }
 
 /// All records of a zone plus the service's own nameservers that come with the listing.
@@ -176,27 +180,26 @@ impl ReadClient {
             }
             let reply = self.get(route, segments, query).await?;
             self.core.stats.page();
-            let mut page: Map<String, Value> = decode(&reply, "GET", &path)?;
-            let meta: wire::Meta = match page.remove("meta") {
-                Some(meta) => serde_json::from_value(meta)
-                    .map_err(|e| decode_error(&reply, "GET", &path, &e))?,
-                None => wire::Meta::default(),
+            let seed = PageSeed {
+                key,
+                extra,
+                marker: PhantomData,
             };
-            let list = page.remove(key).ok_or_else(|| ApiError::Decode {
+            let page: Page<T> = seed
+                .parse(&reply.body)
+                .map_err(|e| decode_error(&reply, "GET", &path, &e))?;
+            let mut batch = page.items.ok_or_else(|| ApiError::Decode {
                 method: "GET".into(),
                 path: path.clone(),
                 status: reply.status,
                 message: format!("the page has no `{key}` array"),
                 request_id: reply.request_id.clone(),
             })?;
-            let mut batch: Vec<T> =
-                serde_json::from_value(list).map_err(|e| decode_error(&reply, "GET", &path, &e))?;
             items.append(&mut batch);
-            if let Some(name) = extra
-                && extra_value.is_none()
-            {
-                extra_value = page.remove(name);
+            if extra_value.is_none() {
+                extra_value = page.extra;
             }
+            let meta = page.meta;
             if !meta.has_more {
                 return Ok((items, extra_value));
             }
@@ -222,7 +225,7 @@ impl ReadClient {
     }
 }
 
-pub(crate) fn decode<T: DeserializeOwned>(
+pub(super) fn decode<T: DeserializeOwned>(
     reply: &Reply,
     method: &str,
     path: &str,

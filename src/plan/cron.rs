@@ -10,9 +10,7 @@ use crate::config::model::{CronJobSpec, SiteSpec};
 use super::model::{Action, Change, Request, Resource, Status, TargetKind, TargetRef, Value};
 use super::norm::collapse_ws;
 use super::order::Draft;
-
-/// The API's limit of jobs per site (spec, Limits).
-pub const MAX_JOBS: usize = 5;
+use crate::cron::{MAX_JOBS_PER_SITE, normalize_command, normalize_schedule};
 
 pub(super) fn diff_cron(
     site: &SiteSpec,
@@ -26,7 +24,7 @@ pub(super) fn diff_cron(
     };
     let mut have: Vec<&wire::CronJob> = have.iter().collect();
     have.sort_by_key(|j| j.index);
-    let key = |s: &str, c: &str| (collapse_ws(s), collapse_ws(c));
+    let key = job_key;
     let mut unused: Vec<Option<&wire::CronJob>> = have.iter().copied().map(Some).collect();
 
     let mut creates = Vec::new();
@@ -44,7 +42,7 @@ pub(super) fn diff_cron(
 
     // Deletes go after the creates unless the site would exceed the limit in between.
     let early = (have.len() + creates.len())
-        .saturating_sub(MAX_JOBS)
+        .saturating_sub(MAX_JOBS_PER_SITE)
         .min(deletes.len());
     let mut occurrences: HashMap<(Action, String, String), u32> = HashMap::new();
     let mut next_occurrence = |action: Action, s: &str, c: &str| {
@@ -125,4 +123,14 @@ pub(super) fn diff_cron(
 
 fn is_active(state: Option<&str>) -> bool {
     state.is_some_and(|s| s.trim().eq_ignore_ascii_case("active"))
+}
+
+/// The identity of a job: its normalized (schedule, command). Live jobs the normalizers refuse
+/// (server data never fails the plan) fall back to collapsed whitespace. Apply uses this to find
+/// a planned cron delete in a fresh listing: `job_key(live) == (resource.schedule, resource.command)`.
+pub fn job_key(schedule: &str, command: &str) -> (String, String) {
+    (
+        normalize_schedule(schedule).unwrap_or_else(|_| collapse_ws(schedule)),
+        normalize_command(command).unwrap_or_else(|_| collapse_ws(command)),
+    )
 }

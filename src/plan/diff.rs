@@ -117,6 +117,17 @@ fn diff_zone(
             fingerprint: fingerprint::domain(domain),
             declared_at: ns_declared,
         });
+        if domain.service_nameservers.is_empty() {
+            parts.findings.push(Finding {
+                target: TargetRef {
+                    kind: TargetKind::Domain,
+                    name: name.clone(),
+                },
+                severity: Severity::Info,
+                message: "the server did not list its own nameservers with the zone's records, so hosted and custom mode can't be told apart; the domain counts as custom".into(),
+                change_ids: Vec::new(),
+            });
+        }
         parts.drafts.extend(nameservers::diff_nameservers(
             ns,
             domain,
@@ -145,7 +156,10 @@ fn diff_site(spec: &SiteSpec, live: &LiveSnapshot, parts: &mut Parts) -> Result<
         let have = site
             .cron
             .as_deref()
-            .ok_or_else(|| missing(TargetKind::Site, &spec.slug, declared_at))?;
+            .ok_or_else(|| PlanError::IncompleteSnapshot {
+                what: format!("the cron jobs of site `{}`", spec.slug),
+                declared_at,
+            })?;
         parts
             .drafts
             .extend(cron::diff_cron(spec, want, site.state.as_deref(), have));

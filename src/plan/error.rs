@@ -13,6 +13,9 @@ pub enum PlanError {
         name: String,
         declared_at: String,
     },
+    /// The snapshot was read without something the files need (a bug in the snapshot reader).
+    #[error("the live snapshot lacks {what} (declared at {declared_at})")]
+    IncompleteSnapshot { what: String, declared_at: String },
     #[error("{}", refusal_message(.0))]
     Unsafe(Vec<Refusal>),
     #[error("the plan file is not a valid dnscron plan: {message}")]
@@ -31,6 +34,9 @@ impl PlanError {
             PlanError::MissingLive { kind, .. } => Some(format!(
                 "check the name, or create the {kind} in the portal first (dnscron never creates or deletes whole {kind}s)"
             )),
+            PlanError::IncompleteSnapshot { .. } => Some(
+                "this is a bug in dnscron; please report it with the command you ran".into(),
+            ),
             PlanError::Unsafe(_) => Some(
                 "if these changes are intended, run again with --allow-mass-changes, or raise the limit in the zone's `safety:` section".into(),
             ),
@@ -55,6 +61,7 @@ impl From<PlanError> for CommandError {
     fn from(err: PlanError) -> Self {
         let kind = match err {
             PlanError::MissingLive { .. } => ErrorKind::User,
+            PlanError::IncompleteSnapshot { .. } => ErrorKind::Internal,
             PlanError::Unsafe(_) => ErrorKind::User,
             PlanError::BadPlanFile { .. } | PlanError::UnsupportedFormat { .. } => ErrorKind::User,
         };

@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use crate::api::wire;
 
 use super::model::{Plan, TargetKind, TargetRef, hex};
-use super::norm::{collapse_ws, host_set};
+use super::norm::host_set;
 use super::snapshot::{LiveDomain, LiveSite, LiveSnapshot, LiveZone};
 
 fn digest(lines: &[String]) -> String {
@@ -74,11 +74,8 @@ pub fn site(site: &LiveSite) -> String {
             let mut jobs: Vec<String> = jobs
                 .iter()
                 .map(|j| {
-                    format!(
-                        "job|{}|{}",
-                        field(&collapse_ws(&j.schedule)),
-                        field(&collapse_ws(&j.command))
-                    )
+                    let (schedule, command) = super::cron::job_key(&j.schedule, &j.command);
+                    format!("job|{}|{}", field(&schedule), field(&command))
                 })
                 .collect();
             jobs.sort();

@@ -19,6 +19,7 @@ mod nameservers;
 mod norm;
 mod records;
 
+pub use cron::job_key;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
 pub use model::{

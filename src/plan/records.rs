@@ -51,7 +51,12 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     for raw in &live.records {
         let name = dns::live_name_to_relative(&raw.name, &spec.zone);
         let Some(rtype) = plannable_live_type(raw, &name) else {
-            system_types.insert(raw.rtype.trim().to_ascii_uppercase());
+            let shown = raw.rtype.trim().to_ascii_uppercase();
+            system_types.insert(if shown == "NS" {
+                "apex NS".into()
+            } else {
+                shown
+            });
             continue;
         };
         live_count += 1;
@@ -223,7 +228,9 @@ fn write_body(w: &WantRec) -> serde_json::Value {
         name: w.name.clone(),
         rtype: w.spec.rtype.as_str().to_string(),
         ttl: w.spec.ttl,
-        content: w.spec.content.clone(),
+        // The form that reads back to the same canonical content (e.g. TXT unquoted, the server
+        // chunks it), rather than however the user happened to write it.
+        content: dns::wire_content(w.spec.rtype, &w.spec.canonical),
     })
 }
 

@@ -5,8 +5,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+// The planner's tests (kept apart from the per-command list below).
+mod plan;
 
 mod apply;
 mod cli_basics;
+mod client;
 mod config;
 mod validate;

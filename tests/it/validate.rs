@@ -4,7 +4,7 @@ use crate::common::Run;
 
 #[test]
 fn examples_validate_with_a_summary_line() {
-    let out = Run::new(["validate", "examples"]).output();
+    let out = Run::new(["validate", "examples/dns"]).output();
     insta::assert_snapshot!(out.snapshot(), @r"
     exit: Some(0)
     --- stdout
@@ -16,7 +16,7 @@ fn examples_validate_with_a_summary_line() {
 #[test]
 fn default_path_is_the_current_directory() {
     let out = Run::new(["validate"])
-        .current_dir(crate::common::repo_root().join("examples/sites"))
+        .current_dir(crate::common::repo_root().join("examples/dns/sites"))
         .output();
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(

@@ -3,7 +3,7 @@
 //! caps comments at 65,536 characters): sections that don't fit are cut with a note.
 
 use super::{changes_of, describe, summary_line, target_counts, targets_with_changes};
-use crate::plan::model::{Action, Plan, Severity, TargetRef};
+use crate::plan::model::{Action, Change, Plan, Severity, TargetRef};
 
 use super::text::plain_change_lines;
 
@@ -52,11 +52,18 @@ pub fn render(plan: &Plan) -> String {
 }
 
 fn deletions(plan: &Plan) -> String {
-    let dels: Vec<_> = plan
+    let mut dels: Vec<_> = plan
         .changes
         .iter()
         .filter(|c| c.action == Action::Delete)
         .collect();
+    // Grouped by target in the plan's target order (execution order interleaves them).
+    let position = |c: &&Change| {
+        plan.targets
+            .iter()
+            .position(|t| t.kind == c.target.kind && t.name == c.target.name)
+    };
+    dels.sort_by_key(position);
     if dels.is_empty() {
         return String::new();
     }
@@ -181,6 +188,7 @@ fn escape(text: &str) -> String {
                 out.push(ch);
             }
             '\n' => out.push(' '),
+            c if c.is_control() => out.push_str(&super::printable(&c.to_string())),
             c => out.push(c),
         }
     }

@@ -4,6 +4,7 @@
 pub mod json;
 pub mod markdown;
 pub mod text;
+mod words;
 
 use super::model::{Action, Change, Plan, Resource, Status, Summary, TargetRef, Value};
 
@@ -68,7 +69,7 @@ pub(crate) struct Described {
 
 pub(crate) fn describe(change: &Change) -> Described {
     let subject = match &change.resource {
-        Resource::Record { name, rtype, .. } => format!("{name} {rtype}"),
+        Resource::Record { name, rtype, .. } => format!("{} {rtype}", printable(name)),
         Resource::CronJob { .. } => "cron".into(),
         Resource::Nameservers => "nameservers".into(),
     };
@@ -94,17 +95,40 @@ fn split(value: Option<&Value>, is_txt: bool) -> (Option<String>, Option<u32>) {
     match value {
         None => (None, None),
         Some(Value::Record { ttl, content }) if is_txt => (Some(quote(content)), Some(*ttl)),
-        Some(Value::Record { ttl, content }) => (Some(content.clone()), Some(*ttl)),
-        Some(Value::CronJob { schedule, command }) => {
-            (Some(format!("\"{schedule}\" {command}")), None)
-        }
+        Some(Value::Record { ttl, content }) => (Some(printable(content)), Some(*ttl)),
+        Some(Value::CronJob { schedule, command }) => (
+            Some(format!(
+                "\"{}\" {}",
+                printable(schedule),
+                printable(command)
+            )),
+            None,
+        ),
         Some(Value::Nameservers { mode, nameservers }) if nameservers.is_empty() => {
-            (Some(mode.clone()), None)
+            (Some(printable(mode)), None)
         }
-        Some(Value::Nameservers { mode, nameservers }) => {
-            (Some(format!("{mode} ({})", nameservers.join(", "))), None)
-        }
+        Some(Value::Nameservers { mode, nameservers }) => (
+            Some(printable(&format!("{mode} ({})", nameservers.join(", ")))),
+            None,
+        ),
     }
+}
+
+/// Server data shown on a terminal: control characters (escape sequences, newlines) are shown
+/// as `\u{..}` so a hostile or broken value can't rewrite the screen or fake plan lines.
+pub(crate) fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                format!("\\u{{{:x}}}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// TXT text shown quoted, with quotes, backslashes and control characters escaped.
@@ -115,7 +139,7 @@ pub(crate) fn quote(text: &str) -> String {
         match ch {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\{:03}", u32::from(c))),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
             c => out.push(c),
         }
     }

@@ -2,11 +2,9 @@
 //! diff for long contents, findings, then the summary line. Colors only when `color` is set
 //! (the caller decides: a TTY and no NO_COLOR).
 
-use similar::{Algorithm, ChangeTag};
-
 use super::{
-    Described, changes_of, describe, marker, status_label, summary_line, targets_with_changes,
-    ttl_text,
+    Described, changes_of, describe, marker, printable, status_label, summary_line,
+    targets_with_changes, ttl_text,
 };
 use crate::plan::model::{Action, Change, Plan, Severity, Target};
 
@@ -69,7 +67,8 @@ pub fn render(plan: &Plan, color: bool) -> String {
             let ids = change_ids(&f.change_ids);
             out.push_str(&format!(
                 "  {mark} {}{ids}: {label}{}\n",
-                f.target, f.message
+                printable(&f.target.to_string()),
+                printable(&f.message)
             ));
         }
         out.push('\n');
@@ -134,33 +133,49 @@ fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
 fn word_diff_lines(d: &Described, paint: &Paint) -> Vec<String> {
     let before = d.before.clone().unwrap_or_default();
     let after = d.after.clone().unwrap_or_default();
-    let parts = similar::utils::diff_words(Algorithm::Myers, before.as_str(), after.as_str());
-    let mut old = String::new();
-    let mut new = String::new();
-    let mut marked = String::new();
-    for (tag, text) in parts {
-        match tag {
-            ChangeTag::Equal => {
-                old.push_str(&paint.wrap("31", text));
-                new.push_str(&paint.wrap("32", text));
-                marked.push_str(text);
-            }
-            ChangeTag::Delete => {
-                old.push_str(&paint.wrap("1;4;31", text));
-                marked.push_str(&format!("[-{text}-]"));
-            }
-            ChangeTag::Insert => {
-                new.push_str(&paint.wrap("1;4;32", text));
-                marked.push_str(&format!("{{+{text}+}}"));
-            }
+    // Quoted TXT: diff the text inside the quotes, so the quotes never count as changed.
+    let quoted = |s: &str| s.len() >= 2 && s.starts_with('"') && s.ends_with('"');
+    let q = if quoted(&before) && quoted(&after) {
+        "\""
+    } else {
+        ""
+    };
+    let inner = |s: &str| -> String {
+        if q.is_empty() {
+            s.to_string()
+        } else {
+            s[1..s.len() - 1].to_string()
         }
-    }
+    };
+    let (old, new) = super::words::diff(&inner(&before), &inner(&after));
+    let show = |segments: &super::words::Segments, code: &str| -> String {
+        let body: String = segments
+            .iter()
+            .map(|(changed, text)| {
+                if *changed {
+                    paint.wrap(&format!("1;4;{code}"), text)
+                } else {
+                    paint.wrap(code, text)
+                }
+            })
+            .collect();
+        format!("{q}{body}{q}")
+    };
     let mut lines = vec![
-        format!("    {} {old}", paint.action(Action::Delete, "-")),
-        format!("    {} {new}", paint.action(Action::Create, "+")),
+        format!(
+            "    {} {}",
+            paint.action(Action::Delete, "-"),
+            show(&old, "31")
+        ),
+        format!(
+            "    {} {}",
+            paint.action(Action::Create, "+"),
+            show(&new, "32")
+        ),
     ];
     if !paint.on {
-        lines.push(format!("    ~ {marked}"));
+        let marked = super::words::marked(&inner(&before), &inner(&after));
+        lines.push(format!("    ~ {q}{marked}{q}"));
     }
     lines
 }

@@ -155,7 +155,7 @@ fn missing_paths_and_empty_directories() {
 
 #[test]
 fn every_example_validates() {
-    let root = crate::common::repo_root().join("examples");
+    let root = crate::common::repo_root().join("examples/dns");
     for name in [
         "zones/example.com.yaml",
         "zones/example.org.yaml",
@@ -165,7 +165,9 @@ fn every_example_validates() {
         let path = root.join(name);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(
-            text.starts_with("# yaml-language-server: $schema=../../schema/dnscron.schema.json\n"),
+            text.starts_with(
+                "# yaml-language-server: $schema=../../../schema/dnscron.schema.json\n"
+            ),
             "{name}"
         );
         config::load(&[path]).unwrap_or_else(|d| panic!("{name}:\n{d}"));

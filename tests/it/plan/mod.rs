@@ -1,0 +1,9 @@
+//! The planner: diff rules, ordering, safety, the plan model and its three renderings.
+
+mod fixtures;
+mod matching;
+mod model;
+mod normalize;
+mod ordering;
+mod render;
+mod safety;

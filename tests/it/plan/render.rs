@@ -1,0 +1,207 @@
+//! Snapshots of the three formats on the representative example-account plan.
+
+use dnscron::config::model::Desired;
+use dnscron::plan::render;
+use dnscron::plan::snapshot::LiveSnapshot;
+
+use super::fixtures::*;
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    for (re, with) in crate::common::filters() {
+        s.add_filter(re, with);
+    }
+    s.add_filter(r"dnscron-[0-9a-f]{32}", "dnscron-[PLAN_ID]");
+    s.add_filter(r#""plan_id": "[0-9a-f]{32}""#, r#""plan_id": "[PLAN_ID]""#);
+    s
+}
+
+#[test]
+fn example_account_text() {
+    let (desired, live) = example_account();
+    let plan = plan_of(&desired, &live);
+    settings().bind(|| insta::assert_snapshot!(render::text(&plan, false)));
+}
+
+#[test]
+fn example_account_text_colored() {
+    let (desired, live) = example_account();
+    let plan = plan_of(&desired, &live);
+    let text = render::text(&plan, true);
+    assert!(text.contains("\x1b[32m+\x1b[0m"), "green create marker");
+    assert!(text.contains("\x1b[31m-\x1b[0m"), "red delete marker");
+    assert!(
+        !text.contains("[-"),
+        "no plain word-diff notation when colored"
+    );
+    settings().bind(|| insta::assert_snapshot!(text.replace('\x1b', "<ESC>")));
+}
+
+#[test]
+fn example_account_json() {
+    let (desired, live) = example_account();
+    let plan = plan_of(&desired, &live);
+    settings().bind(|| insta::assert_snapshot!(render::json(&plan)));
+}
+
+#[test]
+fn example_account_markdown() {
+    let (desired, live) = example_account();
+    let plan = plan_of(&desired, &live);
+    settings().bind(|| insta::assert_snapshot!(render::markdown(&plan)));
+}
+
+#[test]
+fn no_changes_in_every_format() {
+    let desired = Desired {
+        zones: vec![zone("example.com", &[("@", "A", 3600, "203.0.113.10")])],
+        sites: vec![site("blog", &[("0 3 * * *", "wp cache flush")])],
+    };
+    let live = LiveSnapshot {
+        zones: vec![live_zone(
+            "example.com",
+            &[("@", "A", 3600, "203.0.113.10")],
+        )],
+        sites: vec![live_site(
+            "blog",
+            "active",
+            0,
+            &[("0 3 * * *", "wp cache flush")],
+        )],
+        ..Default::default()
+    };
+    let plan = plan_of(&desired, &live);
+    assert!(plan.is_empty());
+    assert_eq!(
+        render::text(&plan, false),
+        "No changes. The live account matches the files.\n"
+    );
+    let md = render::markdown(&plan);
+    assert!(
+        md.contains("**No changes. The live account matches the files.**"),
+        "{md}"
+    );
+    assert!(!md.contains("<details>"), "{md}");
+}
+
+#[test]
+fn summary_line_wording() {
+    use dnscron::plan::Summary;
+    let s = |create, update, delete, portal_step, blocked| Summary {
+        create,
+        update,
+        delete,
+        portal_step,
+        blocked,
+    };
+    assert_eq!(
+        render::summary_line(&s(3, 1, 2, 1, 0)),
+        "Plan: 3 to create, 1 to update, 2 to delete, 1 needs a portal step."
+    );
+    assert_eq!(
+        render::summary_line(&s(0, 2, 0, 2, 1)),
+        "Plan: 0 to create, 2 to update, 0 to delete, 2 need a portal step, 1 blocked."
+    );
+    assert_eq!(
+        render::summary_line(&s(0, 0, 1, 0, 0)),
+        "Plan: 0 to create, 0 to update, 1 to delete."
+    );
+}
+
+/// A zone of thousands of changes: the markdown stays under the limit, says it was cut, and
+/// still leads with the summary and the deletions.
+#[test]
+fn markdown_is_truncated_with_a_note() {
+    let records: Vec<(String, String)> = (0..3000)
+        .map(|i| {
+            (
+                format!("host{i:04}"),
+                format!("198.51.{}.{}", i / 250, i % 250),
+            )
+        })
+        .collect();
+    let desired_records: Vec<(&str, &str, u32, &str)> = records
+        .iter()
+        .map(|(n, c)| (n.as_str(), "A", 3600, c.as_str()))
+        .collect();
+    let mut big = zone("big.example", &desired_records);
+    big.safety.delete_floor = 100;
+    let live_records: Vec<(String, String)> = (0..40)
+        .map(|i| (format!("gone{i:02}"), format!("192.0.2.{i}")))
+        .collect();
+    let live: Vec<(&str, &str, u32, &str)> = live_records
+        .iter()
+        .map(|(n, c)| (n.as_str(), "A", 3600, c.as_str()))
+        .collect();
+    let desired = Desired {
+        zones: vec![big, zone("small.example", &[("@", "A", 3600, "192.0.2.1")])],
+        sites: vec![],
+    };
+    let live = LiveSnapshot {
+        zones: vec![
+            live_zone("big.example", &live),
+            live_zone("small.example", &[]),
+        ],
+        ..Default::default()
+    };
+    let plan = plan_of(&desired, &live);
+    let md = render::markdown(&plan);
+    assert!(md.len() <= render::markdown::MAX_LEN, "{} bytes", md.len());
+    assert!(
+        md.len() > 50_000,
+        "uses the room it has: {} bytes",
+        md.len()
+    );
+    assert!(
+        md.starts_with("### dnscron plan\n\n**Plan: 3001 to create, 0 to update, 40 to delete.**")
+    );
+    assert!(md.contains("**This plan deletes 40 item(s):**"));
+    assert!(
+        md.contains("Output truncated to stay under 60000 characters"),
+        "{}",
+        &md[md.len() - 400..]
+    );
+    assert!(md.contains("1 more target(s) are not shown"));
+    assert_eq!(
+        md.matches("<details>").count(),
+        md.matches("</details>").count()
+    );
+    assert_eq!(md.matches("```").count() % 2, 0, "fences are closed");
+}
+
+#[test]
+fn server_data_cannot_inject_terminal_escapes() {
+    let desired = Desired {
+        zones: vec![zone(
+            "example.com",
+            &[("www", "CNAME", 300, "example.com.")],
+        )],
+        sites: vec![site("blog", &[])],
+    };
+    let mut live_blog = live_site(
+        "blog",
+        "active",
+        0,
+        &[("0 * * * *", "wp x\u{1b}[2J\nFAKE LINE")],
+    );
+    live_blog.state = Some("active".into());
+    let live = LiveSnapshot {
+        zones: vec![live_zone(
+            "example.com",
+            &[("www", "CNAME", 300, "evil\u{1b}]0;title\u{7}.example.")],
+        )],
+        sites: vec![live_blog],
+        ..Default::default()
+    };
+    let plan = plan_of(&desired, &live);
+    let ours = ["0", "1", "2", "31", "32", "33", "35", "1;4;31", "1;4;32"];
+    let mut colored = render::text(&plan, true);
+    for code in ours {
+        colored = colored.replace(&format!("\x1b[{code}m"), "");
+    }
+    for out in [render::text(&plan, false), colored, render::markdown(&plan)] {
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        assert!(out.contains("\\u{1b}"), "{out}");
+        assert!(!out.contains("\nFAKE LINE"), "{out}");
+    }
+}
