@@ -29,6 +29,7 @@ mod render;
 mod routes;
 pub mod seed;
 mod server;
+mod settings;
 mod shared;
 mod state;
 mod validate;

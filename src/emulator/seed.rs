@@ -7,6 +7,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::EmulatorError;
+pub use super::settings::{
+    Bursts, CronIndexAfterDelete, Faults, Gaps, HostnameEcho, RateLimit, RecordNames, TxtFormat,
+    validate_settings,
+};
 
 /// The example account of `examples/emulator-seed.yaml`, compiled in so `dnscron emulator`
 /// works without `--seed` and tests can start from the documented account.
@@ -92,32 +96,7 @@ impl Seed {
 
     /// Checks what serde cannot: ranges and uniqueness.
     pub fn validate(&self) -> Result<(), String> {
-        if self.gaps.cron_index_base > 1 {
-            return Err(format!(
-                "gaps.cron_index_base is {}; use 0 or 1",
-                self.gaps.cron_index_base
-            ));
-        }
-        for (name, share) in [
-            (
-                "faults.upstream_error_share",
-                self.faults.upstream_error_share,
-            ),
-            (
-                "faults.drop_after_commit_share",
-                self.faults.drop_after_commit_share,
-            ),
-        ] {
-            if !(0.0..=1.0).contains(&share) {
-                return Err(format!("{name} is {share}; use a share between 0 and 1"));
-            }
-        }
-        if self.rate_limit.per_minute == 0 || self.rate_limit.burst == 0 {
-            return Err(
-                "rate_limit.per_minute and rate_limit.burst must be at least 1 (set rate_limit.enabled: false to turn it off)"
-                    .into(),
-            );
-        }
+        validate_settings(&self.gaps, &self.rate_limit, &self.faults)?;
         if self.service_nameservers.is_empty() {
             return Err("service_nameservers must name at least one host".into());
         }
@@ -357,6 +336,12 @@ impl ZoneSeed {
         self.records.push(record);
         self
     }
+
+    /// Adds many records at once (e.g. a generated 10,000-record zone).
+    pub fn with_records(mut self, records: impl IntoIterator<Item = RecordSeed>) -> ZoneSeed {
+        self.records.extend(records);
+        self
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -410,151 +395,6 @@ pub struct ExternalZoneSeed {
     pub dnssec: bool,
     #[serde(default)]
     pub records: Vec<RecordSeed>,
-}
-
-/// Settings for what the spec leaves open. A client must not depend on any of them.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Gaps {
-    /// Index of the first cron job: 0 or 1.
-    pub cron_index_base: u8,
-    pub cron_index_after_delete: CronIndexAfterDelete,
-    pub record_names: RecordNames,
-    pub txt_format: TxtFormat,
-    /// Unknown extra fields in responses (clients must ignore them).
-    pub extra_fields: bool,
-    /// The wire value of the nameserver mode that selects the service's own nameservers.
-    pub hosted_mode_value: String,
-    /// How host names in record content and registrar nameserver lists are echoed.
-    pub hostname_echo: HostnameEcho,
-}
-
-impl Default for Gaps {
-    fn default() -> Self {
-        Gaps {
-            cron_index_base: 0,
-            cron_index_after_delete: CronIndexAfterDelete::Renumber,
-            record_names: RecordNames::Relative,
-            txt_format: TxtFormat::AsStored,
-            extra_fields: true,
-            hosted_mode_value: "veldhost".into(),
-            hostname_echo: HostnameEcho::AsStored,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum CronIndexAfterDelete {
-    /// Indexes are positions: the jobs after a deleted one move up by one.
-    Renumber,
-    /// Every job keeps its index; new jobs get one past the highest ever used.
-    Stable,
-}
-
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum RecordNames {
-    /// `www`, `@`.
-    Relative,
-    /// `www.example.com.`, `example.com.`.
-    Absolute,
-    /// `www.example.com`, `example.com`.
-    AbsoluteNoDot,
-}
-
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum TxtFormat {
-    /// Exactly as written (seed or API write).
-    AsStored,
-    /// The logical text, without quotes.
-    Raw,
-    /// Quoted, split into 255-octet quoted strings.
-    Quoted,
-}
-
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum HostnameEcho {
-    AsStored,
-    /// `MAIL.EXAMPLE.COM.`
-    Upper,
-    /// `mail.example.com` (final dot removed).
-    NoFinalDot,
-}
-
-/// Token bucket per user. `X-RateLimit-Limit` states `per_minute`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct RateLimit {
-    pub enabled: bool,
-    /// Refill rate, in requests per minute.
-    pub per_minute: u32,
-    /// Bucket size: how many requests may come at once.
-    pub burst: u32,
-}
-
-impl Default for RateLimit {
-    fn default() -> Self {
-        RateLimit {
-            enabled: true,
-            per_minute: 120,
-            burst: 120,
-        }
-    }
-}
-
-impl RateLimit {
-    pub fn off() -> RateLimit {
-        RateLimit {
-            enabled: false,
-            ..RateLimit::default()
-        }
-    }
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Faults {
-    /// Seed of the random choices (same seed + same request order = same faults).
-    pub seed: u64,
-    /// Added to every API request before it is handled.
-    pub latency_ms: u64,
-    /// Share (0–1) of writes answered 502 upstream_error before anything changes.
-    pub upstream_error_share: f64,
-    /// Share (0–1) of writes that commit and then lose the connection without a response.
-    pub drop_after_commit_share: f64,
-    /// Forced 429 bursts, independent of the bucket.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rate_limit_bursts: Option<Bursts>,
-}
-
-impl Default for Faults {
-    fn default() -> Self {
-        Faults {
-            seed: 1,
-            latency_ms: 0,
-            upstream_error_share: 0.0,
-            drop_after_commit_share: 0.0,
-            rate_limit_bursts: None,
-        }
-    }
-}
-
-/// Of every `every` API requests, the last `length` are answered 429 (`length < every`).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Bursts {
-    pub every: u32,
-    pub length: u32,
-    /// Retry-After of a forced 429, seconds.
-    #[serde(default = "default_retry_after")]
-    pub retry_after: u32,
-}
-
-fn default_retry_after() -> u32 {
-    1
 }
 
 #[cfg(test)]

@@ -12,4 +12,5 @@ mod apply;
 mod cli_basics;
 mod client;
 mod config;
+mod emulator;
 mod validate;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::emulator::error::{ApiError, ApiResult};
-use crate::emulator::seed::{Faults, Gaps, RateLimit};
+use crate::emulator::seed::{Faults, Gaps, RateLimit, validate_settings};
 use crate::emulator::shared::{Shared, cron_index, lock};
 
 pub async fn counters(State(shared): State<Arc<Shared>>) -> Json<Value> {
@@ -51,8 +51,18 @@ pub async fn set_settings(
 ) -> ApiResult<Json<Value>> {
     let new: RuntimeSettings = serde_json::from_slice(&body)
         .map_err(|e| ApiError::invalid("body", format!("not valid settings: {e}")))?;
+    let current = shared.settings();
+    validate_settings(
+        new.gaps.as_ref().unwrap_or(&current.gaps),
+        new.rate_limit.as_ref().unwrap_or(&current.rate_limit),
+        new.faults.as_ref().unwrap_or(&current.faults),
+    )
+    .map_err(|m| ApiError::invalid("body", m))?;
     if let Some(faults) = &new.faults {
         lock(&shared.faults).reseed(faults.seed);
+    }
+    if new.rate_limit.is_some() {
+        lock(&shared.buckets).reset();
     }
     shared.update_settings(|s| {
         if let Some(g) = new.gaps {
