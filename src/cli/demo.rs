@@ -18,8 +18,8 @@ const DEMO_TOKEN: &str = "demo-token";
 
 #[derive(Debug, clap::Args)]
 pub struct DemoArgs {
-    /// The example desired-state files (zones and sites).
-    #[arg(long, value_name = "DIR", num_args = 1.., default_values = ["examples/zones", "examples/sites"])]
+    /// The example desired-state files (zones and sites; files or directories).
+    #[arg(long, value_name = "DIR", num_args = 1.., default_values = ["examples/dns"])]
     pub files: Vec<PathBuf>,
 }
 

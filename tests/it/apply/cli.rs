@@ -37,12 +37,12 @@ fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> RunOutput {
 
 /// Relative to the repository root, where `Run` starts the binary (stable in snapshots).
 fn example_paths() -> [String; 2] {
-    ["examples/zones".into(), "examples/sites".into()]
+    ["examples/dns/zones".into(), "examples/dns/sites".into()]
 }
 
 /// The example zone files copied to `dir`, `edit` applied to each (name, text).
 fn edited_examples(dir: &Path, edit: impl Fn(&str, String) -> String) -> PathBuf {
-    let zones = repo_root().join("examples/zones");
+    let zones = repo_root().join("examples/dns/zones");
     for entry in std::fs::read_dir(&zones).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -256,7 +256,7 @@ fn a_stale_replay_is_repaired_in_the_same_run() {
     let dir = tempfile::tempdir().unwrap();
     let files = tempfile::tempdir().unwrap();
     std::fs::copy(
-        repo_root().join("examples/zones/example.org.yaml"),
+        repo_root().join("examples/dns/zones/example.org.yaml"),
         files.path().join("example.org.yaml"),
     )
     .unwrap();

@@ -10,7 +10,7 @@ use crate::common::Run;
 fn a_forbidden_write_stops_the_apply_with_its_error_and_request_id() {
     let emu = emulator_with(Seed::example(), gap_settings()[0].clone());
     // readonly-token reads (so the plan is made) but may not write.
-    let out = Run::new(["apply", "--yes", "examples/zones", "examples/sites"])
+    let out = Run::new(["apply", "--yes", "examples/dns/zones", "examples/dns/sites"])
         .env("DNSCRON_TOKEN", "readonly-token")
         .env("DNSCRON_API_URL", emu.base_url())
         .output();
@@ -104,7 +104,7 @@ fn cron_changes_on_a_suspended_site_stop_for_the_portal() {
             (
                 "org.yaml".into(),
                 std::fs::read_to_string(
-                    crate::common::repo_root().join("examples/zones/example.org.yaml"),
+                    crate::common::repo_root().join("examples/dns/zones/example.org.yaml"),
                 )
                 .unwrap(),
             ),

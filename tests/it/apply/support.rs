@@ -107,7 +107,10 @@ pub fn load(paths: &[PathBuf]) -> Desired {
 
 pub fn examples() -> Desired {
     let root = crate::common::repo_root();
-    load(&[root.join("examples/zones"), root.join("examples/sites")])
+    load(&[
+        root.join("examples/dns/zones"),
+        root.join("examples/dns/sites"),
+    ])
 }
 
 /// Writes `files` (relative path → text) under `dir`; returns `dir`.
