@@ -35,17 +35,17 @@ fn install_crypto_provider() {
     });
 }
 
-pub(crate) struct Core {
+pub(super) struct Core {
     http: reqwest::Client,
     base_url: Url,
     auth: HeaderValue,
     pacer: Arc<Pacer>,
-    pub(crate) stats: Stats,
+    pub(super) stats: Stats,
     retry: RetryPolicy,
 }
 
 /// One logical request (retries included).
-pub(crate) struct Call<'a> {
+pub(super) struct Call<'a> {
     pub method: Method,
     /// Path template for statistics and logs, e.g. `/dns/{zone}/records`.
     pub route: &'static str,
@@ -57,7 +57,7 @@ pub(crate) struct Call<'a> {
     pub safety: Safety,
 }
 
-pub(crate) struct Reply {
+pub(super) struct Reply {
     pub status: u16,
     pub body: Vec<u8>,
     pub request_id: Option<String>,

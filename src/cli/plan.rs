@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::api::ReadClient;
+use crate::apply::SavedPlan;
 use crate::cli::api_args::ApiArgs;
 use crate::cli::{logging, runtime, validate, write_stdout};
 use crate::config;
@@ -54,7 +55,13 @@ pub fn run(args: PlanArgs) -> CommandResult {
         eprint!("{}", client.stats().render());
     }
     if let Some(path) = &args.out {
-        write_plan_file(path, &planned.plan)?;
+        let saved = SavedPlan::new(planned.plan.clone(), desired, &planned.diff_options);
+        write_plan_file(path, &saved)?;
+        eprintln!(
+            "Saved the plan to {}; apply it with `dnscron apply --plan {}`.",
+            path.display(),
+            path.display()
+        );
     }
     write_stdout(&render_plan(&planned.plan, args.format))?;
     Ok(if args.detailed_exitcode && !planned.plan.is_empty() {
@@ -72,12 +79,12 @@ pub fn render_plan(plan: &Plan, format: PlanFormat) -> String {
     }
 }
 
-/// Writes through a temporary file and a rename, so an interrupted run never leaves half a plan
-/// that `apply --plan` would then reject with a confusing parse error.
-pub fn write_plan_file(path: &Path, plan: &Plan) -> Result<(), CommandError> {
+/// Writes the plan with the desired state it was made from (what `apply --plan` needs) through
+/// a temporary file and a rename, so an interrupted run never leaves half a plan that
+/// `apply --plan` would then reject with a confusing parse error.
+pub fn write_plan_file(path: &Path, saved: &SavedPlan) -> Result<(), CommandError> {
     let tmp = path.with_extension("json.tmp");
-    let write =
-        std::fs::write(&tmp, render::json::render(plan)).and_then(|()| std::fs::rename(&tmp, path));
+    let write = std::fs::write(&tmp, saved.to_json()?).and_then(|()| std::fs::rename(&tmp, path));
     write.map_err(|e| {
         CommandError::user(format!("writing the plan to {}: {e}", path.display()))
             .with_hint("check that the directory exists and is writable")
