@@ -162,7 +162,7 @@ pub async fn run(smoke: bool) -> Result<Section, BenchError> {
         &mut section,
         &emu,
         &client,
-        &planned.plan,
+        &planned,
         &desired,
         &account,
         &plan_stats,

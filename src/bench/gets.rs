@@ -18,7 +18,7 @@ const TARGET: f64 = 5_000.0;
 pub async fn run(smoke: bool) -> Result<Section, BenchError> {
     let seconds = if smoke { 1 } else { 5 };
     let mut section = Section::new(
-        "4. Emulator throughput",
+        "5. Emulator throughput (issue 3)",
         &format!(
             "`GET /api/v1/sites` (one site, one page) with plain reqwest from {CONNECTIONS} \
              concurrent connections for {seconds} s after a warm-up, rate limiting off. Client and \
