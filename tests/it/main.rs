@@ -9,6 +9,7 @@ mod common;
 mod plan;
 
 mod apply;
+mod bench;
 mod cli_basics;
 mod client;
 mod config;
