@@ -9,6 +9,8 @@ pub struct Machine {
     pub os: String,
     pub rustc: String,
     pub profile: &'static str,
+    /// /proc/loadavg when the report was made: other work on the machine skews timings.
+    pub load: String,
 }
 
 impl Machine {
@@ -28,6 +30,9 @@ impl Machine {
                 .map(|r| format!("{} {}", std::env::consts::OS, r.trim()))
                 .unwrap_or_else(|_| std::env::consts::OS.into()),
             rustc: command_line("rustc", &["--version"]).unwrap_or_else(|| "unknown".into()),
+            load: std::fs::read_to_string("/proc/loadavg")
+                .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+                .unwrap_or_else(|_| "unknown".into()),
             profile: if cfg!(debug_assertions) {
                 "debug (figures not representative)"
             } else {

@@ -1,5 +1,5 @@
-//! Planner (section 3): `dnscron plan` of one big zone (the real binary as a child: wall, CPU, peak RSS,
-//! requests), the in-process split of where the time goes, and the diff engine alone.
+//! Planner (section 3): `dnscron plan` of one big zone (the real binary as a child: wall, CPU, peak
+//! RSS, requests), the in-process split of where the time goes, and the diff engine alone.
 
 use std::time::{Duration, Instant};
 
@@ -97,6 +97,11 @@ fn one_size(
     let load_started = Instant::now();
     let _ = setup::load(dir.path())?;
     let load = load_started.elapsed();
+    let text = std::fs::read_to_string(dir.path().join("zones/big.example.com.yaml"))
+        .map_err(|e| BenchError::Setup(e.to_string()))?;
+    let parse_started = Instant::now();
+    crate::config::parse_yaml(&text).map_err(|e| BenchError::step("parsing the zone file", e))?;
+    let parse = parse_started.elapsed();
     let emu = setup::start(account.seed(RateLimit::off()))?;
     let client = setup::read_client(&emu, TOKEN)?;
     let diff_opts = DiffOptions {
@@ -194,10 +199,11 @@ fn one_size(
         Verdict::of(all_min),
     ));
     section.push(Figure::info(
-        format!("{label}: split: load files / fetch / diff / render"),
+        format!("{label}: split: load files (of which YAML parse) / fetch / diff / render"),
         format!(
-            "{} / {} / {} / {}",
+            "{} ({}) / {} / {} / {}",
             millis(load),
+            millis(parse),
             millis(fetch),
             millis(diff_median),
             millis(render)
@@ -217,10 +223,11 @@ fn one_size(
     ));
     if wall_verdict == Verdict::Missed || rss_verdict == Verdict::Missed {
         section.note(format!(
-            "{label}: target missed; the split above shows where the time goes (load {}, fetch {}, \
-             diff {}, render {}; the emulator serving the pages shares this machine's 2 cores with \
-             the child).",
+            "{label}: target missed; the split above shows where the time goes (load {}, of which \
+             parsing the YAML {}; fetch {}, diff {}, render {}; the emulator serving the pages \
+             shares this machine's 2 cores with the child).",
             millis(load),
+            millis(parse),
             millis(fetch),
             millis(diff_median),
             millis(render)

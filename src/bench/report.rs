@@ -172,6 +172,11 @@ impl Report {
         let _ = writeln!(out, "| OS | {} |", m.os);
         let _ = writeln!(out, "| rustc | {} |", m.rustc);
         let _ = writeln!(out, "| build | {} |", m.profile);
+        let _ = writeln!(
+            out,
+            "| load average at the end (1, 5, 15 min) | {} |",
+            m.load
+        );
         let _ = writeln!(out, "\n{} target(s) missed in this run.", self.missed());
         for s in &self.sections {
             let _ = writeln!(out, "\n### {}\n\n{}\n", s.title, s.method);
