@@ -18,6 +18,7 @@ use dnscron::plan::{self, Plan};
 /// Settings that together use every value of every gap the spec leaves open (cron index base
 /// and shift after delete, record name style, TXT format, host name echo, extra fields, the
 /// hosted nameserver mode's wire value).
+#[allow(clippy::needless_update)]
 pub fn gap_settings() -> Vec<Gaps> {
     use CronIndexAfterDelete::{Renumber, Stable};
     use HostnameEcho as H;
@@ -48,6 +49,7 @@ pub fn gap_settings() -> Vec<Gaps> {
         txt_format: txt,
         hostname_echo: echo,
         extra_fields: extra,
+        // Gaps the emulator adds later keep their defaults.
         ..Gaps::default()
     })
     .collect()
