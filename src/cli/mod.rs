@@ -10,6 +10,7 @@ use crate::error::{CommandResult, ErrorKind};
 
 mod completions;
 pub mod logging;
+mod emulator;
 mod man;
 mod output;
 pub mod schema;
@@ -48,6 +49,8 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
+    /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
+    Emulator(emulator::EmulatorArgs),
     /// Print the man page (roff).
     Man,
     /// Check the desired-state files offline; report every problem at once.
@@ -67,6 +70,7 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
         Command::Completions(args) => completions::run(args),
+        Command::Emulator(args) => emulator::run(args),
         Command::Man => man::run(),
         Command::Validate(args) => validate::run(args),
         Command::Schema => schema::run(),

@@ -11,3 +11,4 @@ mod plan;
 mod cli_basics;
 mod config;
 mod validate;
+mod emulator;
