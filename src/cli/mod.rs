@@ -9,8 +9,8 @@ use clap::{Parser, Subcommand};
 use crate::error::{CommandResult, ErrorKind};
 
 mod completions;
-pub mod logging;
 mod emulator;
+pub mod logging;
 mod man;
 mod output;
 pub mod schema;

@@ -10,5 +10,5 @@ mod plan;
 
 mod cli_basics;
 mod config;
-mod validate;
 mod emulator;
+mod validate;
