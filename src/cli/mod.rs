@@ -10,6 +10,7 @@ use crate::error::{CommandResult, ErrorKind};
 
 pub mod api_args;
 mod completions;
+mod emulator;
 pub mod logging;
 mod man;
 mod output;
@@ -49,6 +50,8 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
+    /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
+    Emulator(emulator::EmulatorArgs),
     /// Print the man page (roff).
     Man,
     /// Check the desired-state files offline; report every problem at once.
@@ -68,6 +71,7 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
         Command::Completions(args) => completions::run(args),
+        Command::Emulator(args) => emulator::run(args),
         Command::Man => man::run(),
         Command::Validate(args) => validate::run(args),
         Command::Schema => schema::run(),

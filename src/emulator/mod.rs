@@ -1,1 +1,265 @@
 //! A spec-faithful local server of the Hosting Customer API, with fault injection.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use dnscron::emulator::{self, Seed};
+//! let emu = emulator::start(Seed::example(), "127.0.0.1:0".parse()?).await?;
+//! println!("{}", emu.base_url()); // http://127.0.0.1:PORT/api/v1
+//! let counters = emu.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+use std::net::SocketAddr;
+use std::ops::Deref;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+mod auth;
+mod counters;
+mod error;
+mod faults;
+mod idempotency;
+mod openapi;
+mod pagination;
+mod pipeline;
+mod ratelimit;
+mod render;
+mod routes;
+pub mod seed;
+mod server;
+mod settings;
+mod shared;
+mod state;
+mod validate;
+
+pub use counters::{Counters, FaultCounters};
+pub use error::EmulatorError;
+pub use seed::{
+    Bursts, CronIndexAfterDelete, CronSeed, DomainSeed, ExternalZoneSeed, Faults, Gaps,
+    HostnameEcho, RateLimit, RecordNames, RecordSeed, Scope, Seed, SiteSeed, TokenSeed, TxtFormat,
+    ZoneSeed,
+};
+pub use state::{CronSnapshot, DomainSnapshot, RecordSnapshot, SiteSnapshot, StateSnapshot};
+
+use shared::{Shared, cron_index, lock};
+
+/// Reads counters and state and changes faults/gaps at run time. Cheap to clone; both
+/// [`Emulator`] and [`BackgroundEmulator`] dereference to it.
+#[derive(Clone)]
+pub struct EmulatorHandle {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+}
+
+impl EmulatorHandle {
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT/api/v1`
+    pub fn base_url(&self) -> String {
+        format!("http://{}/api/v1", self.addr)
+    }
+
+    /// `http://127.0.0.1:PORT/_admin` (`/counters`, `/state`, `/settings`).
+    pub fn admin_url(&self) -> String {
+        format!("http://{}/_admin", self.addr)
+    }
+
+    pub fn counters(&self) -> Counters {
+        lock(&self.shared.counters).clone()
+    }
+
+    pub fn reset_counters(&self) {
+        *lock(&self.shared.counters) = Counters::default();
+    }
+
+    /// The whole account now, hidden records included (flagged `hidden`).
+    pub fn state(&self) -> StateSnapshot {
+        let gaps = self.shared.settings().gaps;
+        lock(&self.shared.state).snapshot(|site, slot| cron_index(&gaps, site, slot))
+    }
+
+    pub fn gaps(&self) -> Gaps {
+        self.shared.settings().gaps
+    }
+
+    pub fn set_gaps(&self, gaps: Gaps) {
+        self.shared.update_settings(|s| s.gaps = gaps);
+    }
+
+    pub fn set_rate_limit(&self, limit: RateLimit) {
+        self.shared.update_settings(|s| s.rate_limit = limit);
+        lock(&self.shared.buckets).reset();
+    }
+
+    /// Replaces every fault setting and reseeds the fault generator with `faults.seed`.
+    pub fn set_faults(&self, faults: Faults) {
+        lock(&self.shared.faults).reseed(faults.seed);
+        self.shared.update_settings(|s| s.faults = faults);
+    }
+
+    pub fn set_latency(&self, latency: Duration) {
+        let ms = latency.as_millis().min(u128::from(u64::MAX)) as u64;
+        self.shared.update_settings(|s| s.faults.latency_ms = ms);
+    }
+
+    /// Share (clamped to 0–1) of writes answered 502 before anything changes.
+    pub fn set_upstream_error_share(&self, share: f64) {
+        self.shared
+            .update_settings(|s| s.faults.upstream_error_share = share.clamp(0.0, 1.0));
+    }
+
+    /// Share (clamped to 0–1) of writes that commit and then lose the connection.
+    pub fn set_drop_after_commit_share(&self, share: f64) {
+        self.shared
+            .update_settings(|s| s.faults.drop_after_commit_share = share.clamp(0.0, 1.0));
+    }
+
+    pub fn set_rate_limit_bursts(&self, bursts: Option<Bursts>) {
+        self.shared
+            .update_settings(|s| s.faults.rate_limit_bursts = bursts);
+    }
+
+    /// The next `n` authenticated API requests are answered 429 (Retry-After: 1).
+    pub fn force_rate_limited(&self, n: u32) {
+        lock(&self.shared.faults).forced_429 = n;
+    }
+
+    /// The next `n` writes are answered 502 upstream_error, with nothing changed.
+    pub fn fail_next_writes(&self, n: u32) {
+        lock(&self.shared.faults).fail_next_writes = n;
+    }
+
+    /// The next `n` successful writes commit and then drop the connection.
+    pub fn drop_next_writes(&self, n: u32) {
+        lock(&self.shared.faults).drop_next_writes = n;
+    }
+
+    /// The OpenAPI document the server serves.
+    pub fn openapi(&self) -> serde_json::Value {
+        openapi::document(&self.gaps().hosted_mode_value)
+    }
+}
+
+/// An emulator running on the caller's tokio runtime.
+pub struct Emulator {
+    handle: EmulatorHandle,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Deref for Emulator {
+    type Target = EmulatorHandle;
+    fn deref(&self) -> &EmulatorHandle {
+        &self.handle
+    }
+}
+
+impl Emulator {
+    pub fn handle(&self) -> EmulatorHandle {
+        self.handle.clone()
+    }
+
+    /// Stops accepting, closes open connections, and returns the final counters.
+    pub async fn shutdown(self) -> Counters {
+        let _ = self.stop.send(true);
+        let _ = self.task.await;
+        self.handle.counters()
+    }
+}
+
+/// Starts the emulator on `addr` (use `127.0.0.1:0` for a free port). Needs a tokio runtime.
+pub async fn start(seed: Seed, addr: SocketAddr) -> Result<Emulator, EmulatorError> {
+    seed.validate().map_err(|message| EmulatorError::Seed {
+        source_name: "<seed>".into(),
+        message,
+    })?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| EmulatorError::Bind { addr, source })?;
+    let local = listener
+        .local_addr()
+        .map_err(|source| EmulatorError::Bind { addr, source })?;
+    let shared = Arc::new(Shared::new(&seed));
+    let router = routes::router(shared.clone());
+    let (stop, stopped) = watch::channel(false);
+    let task = tokio::spawn(server::serve(listener, router, stopped));
+    Ok(Emulator {
+        handle: EmulatorHandle {
+            shared,
+            addr: local,
+        },
+        stop,
+        task,
+    })
+}
+
+/// An emulator on 127.0.0.1 with its own tokio runtime, for sync tests and for tests that
+/// run the `dnscron` binary against it. Stops when dropped.
+pub struct BackgroundEmulator {
+    handle: EmulatorHandle,
+    stop: watch::Sender<bool>,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Deref for BackgroundEmulator {
+    type Target = EmulatorHandle;
+    fn deref(&self) -> &EmulatorHandle {
+        &self.handle
+    }
+}
+
+pub fn start_background(seed: Seed) -> Result<BackgroundEmulator, EmulatorError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("dnscron-emulator")
+        .enable_all()
+        .build()
+        .map_err(|e| EmulatorError::Runtime(e.to_string()))?;
+    let addr = SocketAddr::from(([127, 0, 0, 1], 0));
+    // Bind inside the runtime, from a plain thread: this also works when the caller itself
+    // runs inside another runtime (block_on there would panic).
+    let (tx, rx) = std::sync::mpsc::channel();
+    runtime.spawn(async move {
+        let _ = tx.send(start(seed, addr).await);
+    });
+    let emulator = rx
+        .recv()
+        .map_err(|e| EmulatorError::Runtime(e.to_string()))??;
+    let Emulator { handle, stop, task } = emulator;
+    drop(task);
+    Ok(BackgroundEmulator {
+        handle,
+        stop,
+        runtime: Some(runtime),
+    })
+}
+
+impl BackgroundEmulator {
+    pub fn handle(&self) -> EmulatorHandle {
+        self.handle.clone()
+    }
+
+    /// Stops the server and its runtime; returns the final counters.
+    pub fn shutdown(mut self) -> Counters {
+        self.stop_now();
+        self.handle.counters()
+    }
+
+    fn stop_now(&mut self) {
+        let _ = self.stop.send(true);
+        if let Some(runtime) = self.runtime.take() {
+            // Never blocks, so it is safe even when dropped inside another runtime.
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Drop for BackgroundEmulator {
+    fn drop(&mut self) {
+        self.stop_now();
+    }
+}

@@ -11,4 +11,5 @@ mod plan;
 mod cli_basics;
 mod client;
 mod config;
+mod emulator;
 mod validate;

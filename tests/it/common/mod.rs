@@ -1,6 +1,8 @@
 //! Shared test builders: run the `dnscron` binary, normalize its output for snapshots.
 #![allow(dead_code)]
 
+pub mod emulator;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -1,0 +1,141 @@
+//! `dnscron emulator`: serve the Hosting Customer API locally from a seed file.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use crate::cli::write_stdout;
+use crate::emulator::{self, Bursts, Seed};
+use crate::error::{CommandError, CommandResult, Outcome};
+
+#[derive(Debug, clap::Args)]
+pub struct EmulatorArgs {
+    /// Address to listen on (loopback only unless --allow-remote).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// Seed YAML (tokens, sites, domains, zones, gaps, faults). Default: the built-in example
+    /// account of examples/emulator-seed.yaml.
+    #[arg(long, value_name = "FILE")]
+    pub seed: Option<PathBuf>,
+    /// Allow a non-loopback --listen address (the emulator has demo tokens and no TLS).
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// Delay every API request by this many milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub latency_ms: Option<u64>,
+    /// Share (0–1) of writes answered 502 upstream_error before anything changes.
+    #[arg(long, value_name = "SHARE")]
+    pub upstream_error_share: Option<f64>,
+    /// Share (0–1) of writes that commit and then drop the connection without a response.
+    #[arg(long, value_name = "SHARE")]
+    pub drop_after_commit_share: Option<f64>,
+    /// Forced 429 bursts: of every EVERY requests, the last LENGTH are refused (e.g. 20:3).
+    #[arg(long, value_name = "EVERY:LENGTH")]
+    pub rate_limit_bursts: Option<String>,
+    /// Seed of the fault generator (same seed + same requests = same faults).
+    #[arg(long, value_name = "N")]
+    pub fault_seed: Option<u64>,
+    /// Rate-limit refill rate (requests per minute per user).
+    #[arg(long, value_name = "N")]
+    pub rate_limit_per_minute: Option<u32>,
+    /// Rate-limit bucket size.
+    #[arg(long, value_name = "N")]
+    pub rate_limit_burst: Option<u32>,
+    /// Turn the rate limit off.
+    #[arg(long)]
+    pub no_rate_limit: bool,
+}
+
+pub fn run(args: EmulatorArgs) -> CommandResult {
+    if !args.listen.ip().is_loopback() && !args.allow_remote {
+        return Err(CommandError::user(format!(
+            "refusing to listen on {}: not a loopback address",
+            args.listen
+        ))
+        .with_hint("use --listen 127.0.0.1:PORT, or add --allow-remote if you really mean it"));
+    }
+    let seed = load_seed(&args)?;
+    let tokens: Vec<String> = seed
+        .tokens
+        .iter()
+        .map(|t| {
+            let scopes: Vec<&str> = t.scopes.iter().map(|s| s.as_str()).collect();
+            format!(
+                "  {}  (user {}, scopes {})",
+                t.token,
+                t.user,
+                scopes.join(",")
+            )
+        })
+        .collect();
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| CommandError::internal(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async move {
+        let emu = emulator::start(seed, args.listen)
+            .await
+            .map_err(|e| CommandError::user(e.to_string()))?;
+        write_stdout(&format!(
+            "emulator listening\nbase URL: {}\nadmin:    {}/counters, {}/state\ntokens:\n{}\npress Ctrl-C to stop\n",
+            emu.base_url(),
+            emu.admin_url(),
+            emu.admin_url(),
+            tokens.join("\n")
+        ))?;
+        let _ = tokio::signal::ctrl_c().await;
+        let counters = emu.shutdown().await;
+        write_stdout(&format!("\nstopped; counters:\n{counters}\n"))?;
+        Ok(Outcome::Success)
+    })
+}
+
+fn load_seed(args: &EmulatorArgs) -> Result<Seed, CommandError> {
+    let mut seed = match &args.seed {
+        Some(path) => Seed::from_path(path).map_err(|e| {
+            CommandError::user(e.to_string()).with_hint("see docs/emulator.md for the seed format")
+        })?,
+        None => Seed::example(),
+    };
+    let faults = &mut seed.faults;
+    if let Some(ms) = args.latency_ms {
+        faults.latency_ms = ms;
+    }
+    if let Some(s) = args.upstream_error_share {
+        faults.upstream_error_share = s;
+    }
+    if let Some(s) = args.drop_after_commit_share {
+        faults.drop_after_commit_share = s;
+    }
+    if let Some(s) = args.fault_seed {
+        faults.seed = s;
+    }
+    if let Some(spec) = &args.rate_limit_bursts {
+        faults.rate_limit_bursts = Some(parse_bursts(spec)?);
+    }
+    if let Some(n) = args.rate_limit_per_minute {
+        seed.rate_limit.per_minute = n;
+    }
+    if let Some(n) = args.rate_limit_burst {
+        seed.rate_limit.burst = n;
+    }
+    if args.no_rate_limit {
+        seed.rate_limit.enabled = false;
+    }
+    seed.validate()
+        .map_err(|m| CommandError::user(format!("invalid emulator settings: {m}")))?;
+    Ok(seed)
+}
+
+fn parse_bursts(spec: &str) -> Result<Bursts, CommandError> {
+    let parsed = spec
+        .split_once(':')
+        .and_then(|(e, l)| Some((e.trim().parse::<u32>().ok()?, l.trim().parse::<u32>().ok()?)));
+    match parsed {
+        Some((every, length)) if length > 0 && length < every => Ok(Bursts {
+            every,
+            length,
+            retry_after: 1,
+        }),
+        _ => Err(CommandError::user(format!(
+            "--rate-limit-bursts `{spec}`: expected EVERY:LENGTH with 0 < LENGTH < EVERY, e.g. 20:3"
+        ))),
+    }
+}

@@ -1,0 +1,212 @@
+//! `GET /openapi.json`: an OpenAPI 3.1 description of the endpoints the emulator implements.
+//! `info.version` is "1.2", as the spec says the machine-readable description lists.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use serde_json::{Value, json};
+
+use super::shared::Shared;
+use super::validate::{CONTENT_MAX, RECORD_TYPES, TTL_MAX, TTL_MIN};
+
+pub async fn handler(State(shared): State<Arc<Shared>>) -> Json<Value> {
+    Json(document(&shared.settings().gaps.hosted_mode_value))
+}
+
+pub fn document(hosted_mode: &str) -> Value {
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Hosting Customer API",
+            "version": "1.2",
+            "description": "Served by the dnscron emulator: the endpoints it implements."
+        },
+        "servers": [{ "url": "/api/v1" }],
+        "security": [{ "bearer": [] }],
+        "paths": paths(),
+        "components": components(hosted_mode),
+    })
+}
+
+fn paths() -> Value {
+    json!({
+        "/sites": { "get": list_op("listSites", "sites", "Site", "read") },
+        "/sites/{slug}/health": { "get": op("getSiteHealth", "read", &["slug"], None, "200", "Health") },
+        "/sites/{slug}/cron": {
+            "get": with_params(list_op("listCronJobs", "cron_jobs", "CronJob", "read"), &["slug"]),
+            "post": idempotent(op("createCronJob", "manage", &["slug"], Some("CronJobWrite"), "201", "CronJob"))
+        },
+        "/sites/{slug}/cron/{index}": {
+            "delete": idempotent(op("deleteCronJob", "manage", &["slug", "index"], None, "200", "Result"))
+        },
+        "/domains": { "get": list_op("listDomains", "domains", "Domain", "read") },
+        "/domains/{domain}": { "get": op("getDomain", "read", &["domain"], None, "200", "Domain") },
+        "/domains/{domain}/registrar": { "get": op("getRegistrar", "read", &["domain"], None, "200", "Registrar") },
+        "/domains/{domain}/nameservers": {
+            "put": idempotent(op("setNameservers", "dns", &["domain"], Some("NameserversWrite"), "200", "Result"))
+        },
+        "/dns": { "get": list_op("listZones", "zones", "Zone", "read") },
+        "/dns/zones/probe": { "post": op("probeZone", "dns", &[], Some("ProbeRequest"), "200", "ProbeResult") },
+        "/dns/{zone}/records": {
+            "get": with_params(list_op("listRecords", "records", "Record", "read"), &["zone"]),
+            "post": idempotent(op("createRecord", "dns", &["zone"], Some("RecordWrite"), "201", "Record"))
+        },
+        "/dns/{zone}/records/{record}": {
+            "put": idempotent(op("updateRecord", "dns", &["zone", "record"], Some("RecordWrite"), "200", "Record")),
+            "delete": idempotent(op("deleteRecord", "dns", &["zone", "record"], None, "200", "Result"))
+        },
+        "/openapi.json": { "get": {
+            "operationId": "getOpenApi",
+            "responses": { "200": { "description": "This document", "content": { "application/json": {} } } }
+        } }
+    })
+}
+
+fn schema_ref(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/schemas/{name}") })
+}
+
+fn path_param(name: &str) -> Value {
+    let schema = if matches!(name, "index" | "record") {
+        json!({ "type": "integer" })
+    } else {
+        json!({ "type": "string" })
+    };
+    json!({ "name": name, "in": "path", "required": true, "schema": schema })
+}
+
+fn error_responses() -> Value {
+    let err = json!({ "description": "Error", "content": { "application/json": { "schema": schema_ref("ErrorEnvelope") } } });
+    json!({ "401": err, "403": err, "404": err, "409": err, "422": err, "429": err, "502": err, "500": err })
+}
+
+fn op(
+    id: &str,
+    scope: &str,
+    params: &[&str],
+    body: Option<&str>,
+    status: &str,
+    response: &str,
+) -> Value {
+    let mut responses = error_responses();
+    responses[status] = json!({
+        "description": "Success",
+        "content": { "application/json": { "schema": schema_ref(response) } }
+    });
+    let mut value = json!({
+        "operationId": id,
+        "x-scope": scope,
+        "parameters": params.iter().map(|p| path_param(p)).collect::<Vec<_>>(),
+        "responses": responses,
+    });
+    if let Some(body) = body {
+        value["requestBody"] = json!({
+            "required": true,
+            "content": { "application/json": { "schema": schema_ref(body) } }
+        });
+    }
+    value
+}
+
+fn list_op(id: &str, key: &str, item: &str, scope: &str) -> Value {
+    let mut value = op(id, scope, &[], None, "200", "Meta");
+    value["parameters"] = json!([
+        { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } },
+        { "name": "cursor", "in": "query", "schema": { "type": "string" } }
+    ]);
+    let mut properties =
+        json!({ key: { "type": "array", "items": schema_ref(item) }, "meta": schema_ref("Meta") });
+    if key == "records" {
+        properties["nameservers"] = json!({ "type": "array", "items": { "type": "string" } });
+    }
+    value["responses"]["200"]["content"]["application/json"]["schema"] =
+        json!({ "type": "object", "required": [key, "meta"], "properties": properties });
+    value
+}
+
+fn with_params(mut value: Value, params: &[&str]) -> Value {
+    if let Some(list) = value["parameters"].as_array_mut() {
+        for p in params {
+            list.insert(0, path_param(p));
+        }
+    }
+    value
+}
+
+fn idempotent(mut value: Value) -> Value {
+    if let Some(list) = value["parameters"].as_array_mut() {
+        list.push(json!({
+            "name": "Idempotency-Key", "in": "header", "required": false,
+            "schema": { "type": "string", "minLength": 1, "maxLength": 200 }
+        }));
+    }
+    value
+}
+
+fn components(hosted_mode: &str) -> Value {
+    json!({
+        "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer" } },
+        "schemas": {
+            "Meta": { "type": "object", "properties": {
+                "next_cursor": { "type": ["string", "null"] }, "has_more": { "type": "boolean" } } },
+            "Site": { "type": "object", "required": ["slug"], "properties": {
+                "slug": { "type": "string" }, "state": { "type": "string" }, "url": { "type": "string" },
+                "health": { "type": "string" }, "deploy_state": { "type": "string" } } },
+            "Health": { "type": "object", "properties": {
+                "health": { "type": "string" }, "freshness": { "type": "string", "format": "date-time" },
+                "open_incidents": { "type": "integer" } } },
+            "CronJob": { "type": "object", "required": ["index", "schedule", "command"], "properties": {
+                "index": { "type": "integer" }, "schedule": { "type": "string" }, "command": { "type": "string" } } },
+            "CronJobWrite": { "type": "object", "required": ["schedule", "command"], "properties": {
+                "schedule": { "type": "string", "description": "5-field cron expression" },
+                "command": { "type": "string", "description": "php or wp command" } } },
+            "Domain": { "type": "object", "required": ["domain"], "properties": {
+                "domain": { "type": "string" }, "expiry": { "type": "string", "format": "date" },
+                "auto_renew": { "type": "boolean" }, "dnssec": { "type": "string", "enum": ["active", "inactive"] },
+                "transfer_state": { "type": "string" } } },
+            "Registrar": { "type": "object", "properties": {
+                "nameservers": { "type": "object", "properties": {
+                    "registry": { "type": "array", "items": { "type": "string" } },
+                    "resolver": { "type": "array", "items": { "type": "string" } },
+                    "state": { "type": "string", "enum": ["synced", "pending"] } } },
+                "dnssec": { "type": "object", "properties": {
+                    "state": { "type": "string", "enum": ["active", "inactive"] },
+                    "our_ds": { "type": "array", "items": { "type": "string" } },
+                    "registry_ds": { "type": "array", "items": { "type": "string" } } } },
+                "lock": { "type": "boolean" }, "whois_privacy": { "type": "boolean" } } },
+            "NameserversWrite": { "type": "object", "required": ["mode"], "properties": {
+                "mode": { "type": "string", "enum": [hosted_mode, "custom"] },
+                "nameservers": { "type": "array", "minItems": 2, "maxItems": 6, "items": { "type": "string" } } } },
+            "Zone": { "type": "object", "required": ["zone"], "properties": {
+                "zone": { "type": "string" }, "dnssec": { "type": "string", "enum": ["active", "inactive"] } } },
+            "Record": { "type": "object", "required": ["id", "name", "type", "ttl", "content"], "properties": {
+                "id": { "type": "integer" }, "name": { "type": "string" },
+                "type": { "type": "string", "enum": RECORD_TYPES },
+                "ttl": { "type": "integer" }, "content": { "type": "string" } } },
+            "RecordWrite": { "type": "object", "required": ["name", "type", "ttl", "content"], "properties": {
+                "name": { "type": "string" }, "type": { "type": "string", "enum": RECORD_TYPES },
+                "ttl": { "type": "integer", "minimum": TTL_MIN, "maximum": TTL_MAX },
+                "content": { "type": "string", "maxLength": CONTENT_MAX } } },
+            "ProbeRequest": { "type": "object", "required": ["domain"], "properties": { "domain": { "type": "string" } } },
+            "ProbeResult": { "type": "object", "properties": {
+                "domain": { "type": "string" }, "dry_run": { "type": "boolean" }, "hosted": { "type": "boolean" },
+                "import_plan": { "type": "object", "properties": {
+                    "records": { "type": "array", "items": schema_ref("RecordWrite") },
+                    "skipped": { "type": "array", "items": { "type": "object" } } } },
+                "registrar_steps": { "type": "array", "items": { "type": "object", "properties": {
+                    "step": { "type": "string" }, "where": { "type": "string" },
+                    "description": { "type": "string" }, "continue_url": { "type": "string" },
+                    "nameservers": { "type": "array", "items": { "type": "string" } } } } } } },
+            "Result": { "type": "object", "properties": { "result": { "type": "string" } } },
+            "ErrorEnvelope": { "type": "object", "required": ["error"], "properties": {
+                "error": { "type": "object", "required": ["type", "message", "request_id"], "properties": {
+                    "type": { "type": "string", "enum": ["unauthenticated", "forbidden", "not_found", "method_not_allowed",
+                        "conflict", "idempotency_conflict", "validation_error", "rate_limited", "upstream_error", "server_error"] },
+                    "message": { "type": "string" },
+                    "details": { "type": "object", "additionalProperties": { "type": "array", "items": { "type": "string" } } },
+                    "request_id": { "type": "string" },
+                    "continue_url": { "type": "string" } } } } }
+        }
+    })
+}

@@ -1,0 +1,79 @@
+//! The admin endpoint (outside /api/v1, loopback only, no token): counters, state, settings.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::emulator::error::{ApiError, ApiResult};
+use crate::emulator::seed::{Faults, Gaps, RateLimit, validate_settings};
+use crate::emulator::shared::{Shared, cron_index, lock};
+
+pub async fn counters(State(shared): State<Arc<Shared>>) -> Json<Value> {
+    Json(serde_json::to_value(lock(&shared.counters).clone()).unwrap_or_default())
+}
+
+pub async fn state(State(shared): State<Arc<Shared>>) -> Json<Value> {
+    let gaps = shared.settings().gaps;
+    let snapshot = lock(&shared.state).snapshot(|site, slot| cron_index(&gaps, site, slot));
+    Json(serde_json::to_value(snapshot).unwrap_or_default())
+}
+
+/// The settings that may change at run time.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuntimeSettings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gaps: Option<Gaps>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<RateLimit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faults: Option<Faults>,
+}
+
+pub async fn settings(State(shared): State<Arc<Shared>>) -> Json<Value> {
+    let s = shared.settings();
+    let current = RuntimeSettings {
+        gaps: Some(s.gaps),
+        rate_limit: Some(s.rate_limit),
+        faults: Some(s.faults),
+    };
+    Json(serde_json::to_value(current).unwrap_or_default())
+}
+
+/// `PUT /_admin/settings` with any of `gaps`, `rate_limit`, `faults` (each replaced whole).
+pub async fn set_settings(
+    State(shared): State<Arc<Shared>>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
+    let new: RuntimeSettings = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::invalid("body", format!("not valid settings: {e}")))?;
+    let current = shared.settings();
+    validate_settings(
+        new.gaps.as_ref().unwrap_or(&current.gaps),
+        new.rate_limit.as_ref().unwrap_or(&current.rate_limit),
+        new.faults.as_ref().unwrap_or(&current.faults),
+    )
+    .map_err(|m| ApiError::invalid("body", m))?;
+    if let Some(faults) = &new.faults {
+        lock(&shared.faults).reseed(faults.seed);
+    }
+    if new.rate_limit.is_some() {
+        lock(&shared.buckets).reset();
+    }
+    shared.update_settings(|s| {
+        if let Some(g) = new.gaps {
+            s.gaps = g;
+        }
+        if let Some(r) = new.rate_limit {
+            s.rate_limit = r;
+        }
+        if let Some(f) = new.faults {
+            s.faults = f;
+        }
+    });
+    Ok(settings(State(shared)).await)
+}

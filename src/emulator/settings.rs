@@ -1,0 +1,186 @@
+//! Settings of the emulator that may change at run time: the choices for the spec's gaps,
+//! the rate limit and fault injection. Part of the seed (`gaps:`, `rate_limit:`, `faults:`).
+
+use serde::{Deserialize, Serialize};
+
+/// Range checks of the settings that may also change at run time.
+pub fn validate_settings(
+    gaps: &Gaps,
+    rate_limit: &RateLimit,
+    faults: &Faults,
+) -> Result<(), String> {
+    if gaps.cron_index_base > 1 {
+        return Err(format!(
+            "gaps.cron_index_base is {}; use 0 or 1",
+            gaps.cron_index_base
+        ));
+    }
+    for (name, share) in [
+        ("faults.upstream_error_share", faults.upstream_error_share),
+        (
+            "faults.drop_after_commit_share",
+            faults.drop_after_commit_share,
+        ),
+    ] {
+        if !(0.0..=1.0).contains(&share) {
+            return Err(format!("{name} is {share}; use a share between 0 and 1"));
+        }
+    }
+    if rate_limit.per_minute == 0 || rate_limit.burst == 0 {
+        return Err(
+            "rate_limit.per_minute and rate_limit.burst must be at least 1 (set rate_limit.enabled: false to turn it off)"
+                .into(),
+        );
+    }
+    if let Some(b) = faults.rate_limit_bursts
+        && (b.length == 0 || b.length >= b.every)
+    {
+        return Err("faults.rate_limit_bursts needs 0 < length < every".into());
+    }
+    Ok(())
+}
+
+/// Settings for what the spec leaves open. A client must not depend on any of them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Gaps {
+    /// Index of the first cron job: 0 or 1.
+    pub cron_index_base: u8,
+    pub cron_index_after_delete: CronIndexAfterDelete,
+    pub record_names: RecordNames,
+    pub txt_format: TxtFormat,
+    /// Unknown extra fields in responses (clients must ignore them).
+    pub extra_fields: bool,
+    /// The wire value of the nameserver mode that selects the service's own nameservers.
+    pub hosted_mode_value: String,
+    /// How host names in record content and registrar nameserver lists are echoed.
+    pub hostname_echo: HostnameEcho,
+}
+
+impl Default for Gaps {
+    fn default() -> Self {
+        Gaps {
+            cron_index_base: 0,
+            cron_index_after_delete: CronIndexAfterDelete::Renumber,
+            record_names: RecordNames::Relative,
+            txt_format: TxtFormat::AsStored,
+            extra_fields: true,
+            hosted_mode_value: "veldhost".into(),
+            hostname_echo: HostnameEcho::AsStored,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CronIndexAfterDelete {
+    /// Indexes are positions: the jobs after a deleted one move up by one.
+    Renumber,
+    /// Every job keeps its index; new jobs get one past the highest ever used.
+    Stable,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordNames {
+    /// `www`, `@`.
+    Relative,
+    /// `www.example.com.`, `example.com.`.
+    Absolute,
+    /// `www.example.com`, `example.com`.
+    AbsoluteNoDot,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TxtFormat {
+    /// Exactly as written (seed or API write).
+    AsStored,
+    /// The logical text, without quotes.
+    Raw,
+    /// Quoted, split into 255-octet quoted strings.
+    Quoted,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum HostnameEcho {
+    AsStored,
+    /// `MAIL.EXAMPLE.COM.`
+    Upper,
+    /// `mail.example.com` (final dot removed).
+    NoFinalDot,
+}
+
+/// Token bucket per user. `X-RateLimit-Limit` states `per_minute`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimit {
+    pub enabled: bool,
+    /// Refill rate, in requests per minute.
+    pub per_minute: u32,
+    /// Bucket size: how many requests may come at once.
+    pub burst: u32,
+}
+
+impl Default for RateLimit {
+    fn default() -> Self {
+        RateLimit {
+            enabled: true,
+            per_minute: 120,
+            burst: 120,
+        }
+    }
+}
+
+impl RateLimit {
+    pub fn off() -> RateLimit {
+        RateLimit {
+            enabled: false,
+            ..RateLimit::default()
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Faults {
+    /// Seed of the random choices (same seed + same request order = same faults).
+    pub seed: u64,
+    /// Added to every API request before it is handled.
+    pub latency_ms: u64,
+    /// Share (0–1) of writes answered 502 upstream_error before anything changes.
+    pub upstream_error_share: f64,
+    /// Share (0–1) of writes that commit and then lose the connection without a response.
+    pub drop_after_commit_share: f64,
+    /// Forced 429 bursts, independent of the bucket.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_limit_bursts: Option<Bursts>,
+}
+
+impl Default for Faults {
+    fn default() -> Self {
+        Faults {
+            seed: 1,
+            latency_ms: 0,
+            upstream_error_share: 0.0,
+            drop_after_commit_share: 0.0,
+            rate_limit_bursts: None,
+        }
+    }
+}
+
+/// Of every `every` API requests, the last `length` are answered 429 (`length < every`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Bursts {
+    pub every: u32,
+    pub length: u32,
+    /// Retry-After of a forced 429, seconds.
+    #[serde(default = "default_retry_after")]
+    pub retry_after: u32,
+}
+
+fn default_retry_after() -> u32 {
+    1
+}

@@ -1,0 +1,95 @@
+//! What every request handler shares: the account, the settings and the bookkeeping.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, RwLock};
+
+use super::counters::Counters;
+use super::faults::FaultState;
+use super::idempotency::IdempotencyStore;
+use super::ratelimit::Buckets;
+use super::seed::{CronIndexAfterDelete, Faults, Gaps, RateLimit, Seed, TokenSeed};
+use super::state::{SiteState, State};
+
+/// Settings that may change at run time (runtime setters, admin endpoint).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub gaps: Gaps,
+    pub rate_limit: RateLimit,
+    pub faults: Faults,
+    pub service_nameservers: Vec<String>,
+    pub portal_url: String,
+}
+
+pub struct Shared {
+    pub state: Mutex<State>,
+    pub settings: RwLock<Settings>,
+    pub tokens: HashMap<String, TokenSeed>,
+    pub counters: Mutex<Counters>,
+    pub buckets: Mutex<Buckets>,
+    pub idempotency: Mutex<IdempotencyStore>,
+    pub faults: Mutex<FaultState>,
+}
+
+impl Shared {
+    pub fn new(seed: &Seed) -> Shared {
+        Shared {
+            state: Mutex::new(State::from_seed(seed)),
+            settings: RwLock::new(Settings {
+                gaps: seed.gaps.clone(),
+                rate_limit: seed.rate_limit.clone(),
+                faults: seed.faults.clone(),
+                service_nameservers: seed.service_nameservers.clone(),
+                portal_url: seed.portal_url.trim_end_matches('/').to_string(),
+            }),
+            tokens: seed
+                .tokens
+                .iter()
+                .map(|t| (t.token.clone(), t.clone()))
+                .collect(),
+            counters: Mutex::new(Counters::default()),
+            buckets: Mutex::new(Buckets::default()),
+            idempotency: Mutex::new(IdempotencyStore::default()),
+            faults: Mutex::new(FaultState::new(seed.faults.seed)),
+        }
+    }
+
+    pub fn settings(&self) -> Settings {
+        match self.settings.read() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    pub fn update_settings(&self, change: impl FnOnce(&mut Settings)) {
+        match self.settings.write() {
+            Ok(mut guard) => change(&mut guard),
+            Err(poisoned) => change(&mut poisoned.into_inner()),
+        }
+    }
+}
+
+/// Locks a mutex; a panic elsewhere while holding it must not take the emulator down.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The index the API shows for the cron job in `slot` (see `Gaps::cron_index_*`).
+pub fn cron_index(gaps: &Gaps, site: &SiteState, slot: u64) -> i64 {
+    let base = i64::from(gaps.cron_index_base);
+    match gaps.cron_index_after_delete {
+        CronIndexAfterDelete::Stable => slot as i64 + base,
+        CronIndexAfterDelete::Renumber => {
+            site.cron.keys().take_while(|s| **s < slot).count() as i64 + base
+        }
+    }
+}
+
+/// The slot of the job the API calls `index`, if any.
+pub fn cron_slot(gaps: &Gaps, site: &SiteState, index: i64) -> Option<u64> {
+    site.cron
+        .keys()
+        .copied()
+        .find(|slot| cron_index(gaps, site, *slot) == index)
+}

@@ -1,0 +1,75 @@
+use serde_json::json;
+
+use super::demo;
+use crate::common::emulator::{Api, example_emulator};
+
+#[tokio::test]
+async fn admin_endpoint_serves_counters_state_and_settings_without_a_token() {
+    let emu = example_emulator();
+    demo(&emu).get("/sites").await;
+    demo(&emu).get("/nope").await;
+    let admin = Api::anonymous(&emu.admin_url());
+    let counters = admin.get("/counters").await;
+    assert_eq!(counters.status, 200);
+    assert_eq!(counters.body["requests"], 2);
+    assert_eq!(counters.body["per_route"]["GET /api/v1/sites"], 1);
+    assert_eq!(counters.body["per_route"]["unmatched"], 1);
+    let state = admin.get("/state").await;
+    let com = state.body["zones"]["example.com"].as_array().unwrap();
+    assert!(
+        com.iter()
+            .any(|r| r["type"] == "SOA" && r["hidden"] == true)
+    );
+    assert_eq!(
+        state.body["sites"]["blog"]["cron"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let set = admin
+        .put("/settings", json!({"gaps": {"cron_index_base": 1}}))
+        .await;
+    assert_eq!(set.status, 200, "{:?}", set.body);
+    assert_eq!(emu.gaps().cron_index_base, 1);
+    assert_eq!(
+        demo(&emu).get("/sites/blog/cron").await.body["cron_jobs"][0]["index"],
+        1
+    );
+    for bad in [json!({"gapz": {}}), json!({"gaps": {"cron_index_base": 2}})] {
+        assert_eq!(admin.put("/settings", bad).await.status, 422);
+    }
+    // The admin endpoint is not counted as API traffic.
+    assert_eq!(emu.counters().requests, 3);
+}
+
+#[tokio::test]
+async fn async_start_serves_and_shutdown_returns_the_counters() {
+    let seed = dnscron::emulator::Seed::from_path(
+        crate::common::repo_root().join("examples/emulator-seed.yaml"),
+    )
+    .unwrap();
+    let emu = dnscron::emulator::start(seed, "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    assert!(emu.base_url().starts_with("http://127.0.0.1:") && emu.base_url().ends_with("/api/v1"));
+    let api = Api::new(&emu.base_url(), "demo-token");
+    assert_eq!(api.get("/domains").await.status, 200);
+    let counters = emu.shutdown().await;
+    assert_eq!(counters.requests, 1);
+    assert_eq!(counters.route("GET /api/v1/domains"), 1);
+}
+
+#[test]
+fn a_seed_that_does_not_parse_names_the_problem() {
+    let err = dnscron::emulator::Seed::from_yaml_str(
+        "zones:\n  - zone: a.example\n    records: [{name: x}]\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("type") || err.contains("content"), "{err}");
+    let missing = dnscron::emulator::Seed::from_path("/nonexistent/seed.yaml")
+        .unwrap_err()
+        .to_string();
+    assert!(missing.contains("/nonexistent/seed.yaml"), "{missing}");
+}

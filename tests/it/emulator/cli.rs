@@ -1,0 +1,75 @@
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use crate::common::emulator::Api;
+use crate::common::{Run, dnscron_bin, repo_root};
+
+#[test]
+fn refuses_a_non_loopback_address() {
+    let out = Run::new(["emulator", "--listen", "0.0.0.0:0"]).output();
+    assert_eq!(out.code, Some(1));
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[test]
+fn reports_a_bad_seed_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("seed.yaml"),
+        "tokens:\n  - token: t\n    usr: typo\n",
+    )
+    .unwrap();
+    let out = Run::new(["emulator", "--listen", "127.0.0.1:0", "--seed", "seed.yaml"])
+        .current_dir(dir.path())
+        .output();
+    assert_eq!(out.code, Some(1));
+    insta::assert_snapshot!(out.snapshot());
+}
+
+#[tokio::test]
+async fn serves_the_example_seed_and_prints_counters_on_ctrl_c() {
+    let mut child = Command::new(dnscron_bin())
+        .args([
+            "emulator",
+            "--listen",
+            "127.0.0.1:0",
+            "--seed",
+            "examples/emulator-seed.yaml",
+        ])
+        .current_dir(repo_root())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut base_url = None;
+    let mut banner = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "emulator exited: {banner}"
+        );
+        banner.push_str(&line);
+        if let Some(url) = line.strip_prefix("base URL: ") {
+            base_url = Some(url.trim().to_string());
+        }
+        if line.starts_with("press Ctrl-C") {
+            break;
+        }
+    }
+    let base_url = base_url.unwrap();
+    assert!(base_url.ends_with("/api/v1"));
+    assert!(banner.contains("demo-token"));
+    let resp = Api::new(&base_url, "demo-token").get("/sites").await;
+    assert_eq!(resp.status, 200);
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(rest.contains("requests: 1"), "{rest}");
+    assert!(rest.contains("GET /api/v1/sites: 1"), "{rest}");
+}
