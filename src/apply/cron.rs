@@ -11,15 +11,11 @@
 
 use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, wire};
 use crate::config::model::Desired;
-use crate::plan::{Action, Change, Resource};
+use crate::plan::{Action, Change, Resource, job_key};
 
-/// Runs of whitespace collapsed, ends trimmed: how the planner matches jobs.
-pub fn normalize(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn same_job(job: &wire::CronJob, schedule: &str, command: &str) -> bool {
-    normalize(&job.schedule) == normalize(schedule) && normalize(&job.command) == normalize(command)
+/// The same job as the planner sees it (`plan::job_key`: normalized schedule and command).
+fn same(schedule_a: &str, command_a: &str, schedule_b: &str, command_b: &str) -> bool {
+    job_key(schedule_a, command_a) == job_key(schedule_b, command_b)
 }
 
 /// What a cron delete did.
@@ -45,17 +41,14 @@ pub fn remaining_after(
         .filter(|s| s.slug == slug)
         .filter_map(|s| s.cron.as_ref())
         .flatten()
-        .filter(|j| {
-            normalize(&j.schedule) == normalize(schedule)
-                && normalize(&j.command) == normalize(command)
-        })
+        .filter(|j| same(&j.schedule, &j.command, schedule, command))
         .count();
     let deletes = round_changes
         .iter()
         .filter(|c| c.action == Action::Delete && c.target.name == slug)
         .filter(|c| {
             matches!(&c.resource, Resource::CronJob { schedule: s, command: cmd, .. }
-                if normalize(s) == normalize(schedule) && normalize(cmd) == normalize(command))
+                if same(s, cmd, schedule, command))
         })
         .count();
     (kept + deletes).saturating_sub(occurrence as usize + 1)
@@ -71,24 +64,42 @@ pub async fn delete(
     remaining: usize,
     key: &IdempotencyKey,
 ) -> Result<CronDelete, ApiError> {
-    let jobs = client.read().list_cron(slug).await?;
-    let mut matches: Vec<&wire::CronJob> = jobs
+    let mut attempt = 1;
+    loop {
+        let jobs = client.read().list_cron(slug).await?;
+        let Some(index) = index_to_delete(&jobs, schedule, command, remaining) else {
+            return Ok(CronDelete::AlreadyGone);
+        };
+        match client.delete_cron(slug, index, key).await {
+            // The index moved between the listing and the delete (someone else changed the
+            // list): nothing was deleted, and a 404 is not stored under the key, so list again.
+            Err(e) if e.is_not_found() && attempt < RELIST_ATTEMPTS => attempt += 1,
+            other => return other.map(CronDelete::Sent),
+        }
+    }
+}
+
+/// Listings tried for one delete when the index keeps moving under it.
+const RELIST_ATTEMPTS: u32 = 3;
+
+/// The current index of a copy of the job to delete, or `None` when no more than `remaining`
+/// copies are left. Identical jobs are interchangeable; the last is taken so that, where indexes
+/// renumber, the jobs before it keep theirs.
+fn index_to_delete(
+    jobs: &[wire::CronJob],
+    schedule: &str,
+    command: &str,
+    remaining: usize,
+) -> Option<i64> {
+    let matches: Vec<i64> = jobs
         .iter()
-        .filter(|j| same_job(j, schedule, command))
+        .filter(|j| same(&j.schedule, &j.command, schedule, command))
+        .map(|j| j.index)
         .collect();
     if matches.len() <= remaining {
-        return Ok(CronDelete::AlreadyGone);
+        return None;
     }
-    // Identical jobs are interchangeable; take the last so that, where indexes renumber,
-    // the jobs before it keep theirs.
-    matches.sort_by_key(|j| j.index);
-    let Some(job) = matches.last() else {
-        return Ok(CronDelete::AlreadyGone);
-    };
-    client
-        .delete_cron(slug, job.index, key)
-        .await
-        .map(CronDelete::Sent)
+    matches.into_iter().max()
 }
 
 #[cfg(test)]
@@ -168,8 +179,55 @@ mod tests {
     }
 
     #[test]
-    fn normalization_collapses_whitespace_only() {
-        assert_eq!(normalize(" */5  * * * * "), "*/5 * * * *");
-        assert_ne!(normalize("php a.php"), normalize("php b.php"));
+    fn the_index_comes_from_the_listing_never_the_plan() {
+        let job = |index, schedule: &str, command: &str| wire::CronJob {
+            index,
+            schedule: schedule.into(),
+            command: command.into(),
+        };
+        let jobs = [
+            job(1, "0 * * * *", "wp cache flush"),
+            job(2, "*/5 * * * *", "php a.php"),
+            job(3, "0  *  * * *", "wp  cache flush"),
+        ];
+        assert_eq!(
+            index_to_delete(&jobs, "0 * * * *", "wp cache flush", 0),
+            Some(3)
+        );
+        assert_eq!(
+            index_to_delete(&jobs, "0 * * * *", "wp cache flush", 1),
+            Some(3)
+        );
+        assert_eq!(
+            index_to_delete(&jobs, "0 * * * *", "wp cache flush", 2),
+            None
+        );
+        assert_eq!(
+            index_to_delete(&jobs, "*/5 * * * *", "php a.php", 0),
+            Some(2)
+        );
+        assert_eq!(index_to_delete(&jobs, "*/5 * * * *", "php b.php", 0), None);
+    }
+
+    #[test]
+    fn jobs_match_as_the_planner_matches_them() {
+        assert!(same(
+            " */5  * * * * ",
+            "php  a.php",
+            "*/5 * * * *",
+            "php a.php"
+        ));
+        assert!(!same(
+            "*/5 * * * *",
+            "php a.php",
+            "*/5 * * * *",
+            "php b.php"
+        ));
+        assert!(!same(
+            "*/5 * * * *",
+            "php a.php",
+            "*/6 * * * *",
+            "php a.php"
+        ));
     }
 }

@@ -37,7 +37,7 @@ fn delta(after: &Routes, before: &Routes) -> Routes {
 }
 
 async fn run_apply(client: &WriteClient, planned: &Planned, desired: &Desired) -> ApplyReport {
-    let opts = ApplyOptions::new(planned.diff_options.clone(), &Silent);
+    let opts = ApplyOptions::new(&planned.plan, &Silent);
     apply::apply(client, &planned.plan, desired, &opts).await
 }
 

@@ -17,7 +17,7 @@ use crate::cli::session;
 use crate::cli::write_stdout;
 use crate::config::model::Desired;
 use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
-use crate::plan::{DiffOptions, Plan, render};
+use crate::plan::{Plan, render};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ApplyFormat {
@@ -55,24 +55,19 @@ pub fn run(args: ApplyArgs) -> CommandResult {
         )
         .with_hint("review the plan with `dnscron plan`, then run `dnscron apply --yes`; or save it with `dnscron plan --out FILE` and run `dnscron apply --plan FILE`"));
     }
-    let progress: Arc<dyn Progress> =
-        if std::io::stderr().is_terminal() && args.format == ApplyFormat::Text {
-            Arc::new(Bar::new())
-        } else {
-            Arc::new(Lines::new())
-        };
+    let bar = std::io::stderr().is_terminal()
+        && args.format == ApplyFormat::Text
+        && tracing::level_enabled!(tracing::Level::INFO);
+    let progress: Arc<dyn Progress> = if bar {
+        Arc::new(Bar::new())
+    } else {
+        Arc::new(Lines::new())
+    };
     let mut config = args.api.clone().into_config()?;
     let hook_progress = Arc::clone(&progress);
     config.on_wait = Some(Arc::new(move |event| hook_progress.wait(event)));
     let runtime = session::runtime()?;
     let interrupt = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupt);
-    runtime.spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            flag.store(true, Ordering::SeqCst);
-            eprintln!("\ninterrupted: finishing the change in flight, then stopping");
-        }
-    });
     let report = match &args.plan {
         Some(file) => runtime.block_on(saved_plan(&args, file, config, &*progress, &interrupt))?,
         None => fresh(&args, config, &runtime, &*progress, &interrupt)?,
@@ -84,13 +79,21 @@ pub fn run(args: ApplyArgs) -> CommandResult {
 struct Ctx<'a> {
     client: WriteClient,
     desired: Desired,
-    opts: DiffOptions,
     progress: &'a dyn Progress,
-    interrupt: &'a AtomicBool,
+    interrupt: &'a Arc<AtomicBool>,
 }
 
 async fn execute(ctx: &Ctx<'_>, plan: &Plan) -> ApplyReport {
-    let mut opts = ApplyOptions::new(ctx.opts.clone(), ctx.progress);
+    // Only now: until the first write, Ctrl-C should simply end the process (e.g. at the
+    // confirmation prompt). From here on it finishes the change in flight and stops.
+    let flag = Arc::clone(ctx.interrupt);
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            flag.store(true, Ordering::SeqCst);
+            eprintln!("\ninterrupted: finishing the change in flight, then stopping");
+        }
+    });
+    let mut opts = ApplyOptions::new(plan, ctx.progress);
     opts.interrupt = Some(ctx.interrupt);
     apply::apply(&ctx.client, plan, &ctx.desired, &opts).await
 }
@@ -100,21 +103,19 @@ fn fresh(
     config: ApiConfig,
     runtime: &tokio::runtime::Runtime,
     progress: &dyn Progress,
-    interrupt: &AtomicBool,
+    interrupt: &Arc<AtomicBool>,
 ) -> Result<ApplyReport, CommandError> {
     let desired = session::load_desired(&args.paths)?;
-    let opts = session::diff_options(&config, args.allow_mass_changes);
     let ctx = Ctx {
         client: WriteClient::new(config)?,
         desired,
-        opts,
         progress,
         interrupt,
     };
-    let plan = runtime.block_on(session::make_plan(
+    let plan = runtime.block_on(session::plan(
         ctx.client.read(),
         &ctx.desired,
-        &ctx.opts,
+        args.allow_mass_changes,
     ))?;
     if args.format == ApplyFormat::Text {
         write_stdout(&render::text(&plan, use_color_on_stdout()))?;
@@ -144,7 +145,7 @@ async fn saved_plan(
     file: &Path,
     config: ApiConfig,
     progress: &dyn Progress,
-    interrupt: &AtomicBool,
+    interrupt: &Arc<AtomicBool>,
 ) -> Result<ApplyReport, CommandError> {
     let text = std::fs::read_to_string(file).map_err(|e| {
         CommandError::user(format!("cannot read the plan file {}: {e}", file.display()))
@@ -154,7 +155,6 @@ async fn saved_plan(
     check_api_url(&saved.plan, &config)?;
     let ctx = Ctx {
         client: WriteClient::new(config)?,
-        opts: saved.diff_options(),
         desired: saved.desired.clone(),
         progress,
         interrupt,

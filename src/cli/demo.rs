@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use crate::api::{ApiConfig, Token, WriteClient};
 use crate::apply::{self, ApplyOptions, Silent, report};
 use crate::cli::logging::use_color_on_stdout;
-use crate::cli::session;
 use crate::cli::write_stdout;
+use crate::cli::{runtime, session};
 use crate::emulator::{self, Seed};
 use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::plan::render;
@@ -25,15 +25,13 @@ pub struct DemoArgs {
 
 pub fn run(args: DemoArgs) -> CommandResult {
     let desired = session::load_desired(&args.files)?;
-    let runtime = session::runtime()?;
-    runtime.block_on(async move {
+    runtime::block_on(async move {
         let addr = SocketAddr::from(([127, 0, 0, 1], 0));
         let emu = emulator::start(Seed::example(), addr)
             .await
             .map_err(|e| CommandError::internal(e.to_string()))?;
         let token = Token::new(DEMO_TOKEN).map_err(|e| CommandError::internal(e.to_string()))?;
         let config = ApiConfig::new(&emu.base_url(), token)?;
-        let opts = session::diff_options(&config, false);
         let client = WriteClient::new(config)?;
         let color = use_color_on_stdout();
         write_stdout(&format!(
@@ -41,16 +39,16 @@ pub fn run(args: DemoArgs) -> CommandResult {
             emu.base_url(),
             shown_paths(&args.files)
         ))?;
-        let plan = session::make_plan(client.read(), &desired, &opts).await?;
+        let plan = session::plan(client.read(), &desired, false).await?;
         write_stdout(&render::text(&plan, color))?;
 
         write_stdout("\n== 2. dnscron apply --yes\n\n")?;
-        let apply_opts = ApplyOptions::new(opts.clone(), &Silent);
+        let apply_opts = ApplyOptions::new(&plan, &Silent);
         let outcome = apply::apply(&client, &plan, &desired, &apply_opts).await;
         write_stdout(&report::text(&outcome))?;
 
         write_stdout("\n== 3. dnscron plan (again)\n\n")?;
-        let again = session::make_plan(client.read(), &desired, &opts).await?;
+        let again = session::plan(client.read(), &desired, false).await?;
         write_stdout(&render::text(&again, color))?;
         emu.shutdown().await;
         if outcome.exit_code == 0 && again.is_empty() {
@@ -61,7 +59,7 @@ pub fn run(args: DemoArgs) -> CommandResult {
                 "the demo did not converge; please report this",
             ))
         }
-    })
+    })?
 }
 
 fn shown_paths(paths: &[PathBuf]) -> String {

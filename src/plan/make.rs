@@ -19,8 +19,6 @@ pub struct MakeOptions {
 pub struct Planned {
     pub plan: Plan,
     pub live: LiveSnapshot,
-    /// The options the plan was made with (apply's verification re-plans with the same).
-    pub diff_options: DiffOptions,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -61,11 +59,7 @@ pub async fn make_plan(
             plan = diff(desired, &live, &diff_opts)?;
         }
     }
-    Ok(Planned {
-        plan,
-        live,
-        diff_options: diff_opts,
-    })
+    Ok(Planned { plan, live })
 }
 
 fn switches_to_hosted(plan: &Plan, desired: &Desired) -> bool {
