@@ -12,4 +12,6 @@ pub mod cron;
 pub mod dns;
 pub mod emulator;
 pub mod error;
+pub mod github;
+pub mod import;
 pub mod plan;

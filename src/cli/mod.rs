@@ -10,7 +10,9 @@ use crate::error::{CommandResult, ErrorKind};
 
 pub mod api_args;
 mod completions;
+pub mod doctor;
 mod emulator;
+pub mod import;
 pub mod logging;
 mod man;
 mod output;
@@ -52,8 +54,12 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
+    /// Check the API URL, the token, the rate-limit headroom and what the server expects.
+    Doctor(doctor::DoctorArgs),
     /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
     Emulator(emulator::EmulatorArgs),
+    /// Write desired-state files that reproduce the live account (plan then shows no changes).
+    Import(import::ImportArgs),
     /// Print the man page (roff).
     Man,
     /// Check the desired-state files offline; report every problem at once.
@@ -75,7 +81,9 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
         Command::Completions(args) => completions::run(args),
+        Command::Doctor(args) => doctor::run(args),
         Command::Emulator(args) => emulator::run(args),
+        Command::Import(args) => import::run(args),
         Command::Man => man::run(),
         Command::Validate(args) => validate::run(args),
         Command::Plan(args) => plan::run(args),

@@ -41,10 +41,16 @@ pub enum PlanFormat {
     Json,
     /// For pull-request comments and job summaries (at most 60,000 characters).
     Markdown,
+    /// GitHub Actions annotations: blocked changes as errors, portal steps as warnings, and
+    /// the summary as a notice.
+    Github,
 }
 
 pub fn run(args: PlanArgs) -> CommandResult {
-    let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;
+    let desired = config::load(&args.paths).map_err(|d| match args.format {
+        PlanFormat::Github => validate::report_diagnostics_github(&d),
+        _ => validate::report_diagnostics(&d),
+    })?;
     let client = ReadClient::new(args.api.into_config()?)?;
     let opts = MakeOptions {
         allow_mass_changes: args.allow_mass_changes,
@@ -69,6 +75,7 @@ pub fn render_plan(plan: &Plan, format: PlanFormat) -> String {
         PlanFormat::Text => render::text::render(plan, logging::use_color_on_stdout()),
         PlanFormat::Json => render::json::render(plan),
         PlanFormat::Markdown => render::markdown::render(plan),
+        PlanFormat::Github => render::github::render(plan),
     }
 }
 

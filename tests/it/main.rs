@@ -11,5 +11,7 @@ mod plan;
 mod cli_basics;
 mod client;
 mod config;
+mod doctor;
 mod emulator;
+mod import;
 mod validate;

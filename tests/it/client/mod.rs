@@ -4,7 +4,7 @@
 mod errors;
 mod paging;
 mod snapshot;
-mod stub;
+pub mod stub;
 mod writes;
 
 use std::io::Write;
