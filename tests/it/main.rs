@@ -8,10 +8,12 @@ mod common;
 // The planner's tests (kept apart from the per-command list below).
 mod plan;
 
+mod ci_recipes;
 mod cli_basics;
 mod client;
 mod config;
 mod doctor;
 mod emulator;
+mod github_format;
 mod import;
 mod validate;

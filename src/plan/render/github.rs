@@ -23,7 +23,7 @@ pub fn render(plan: &Plan) -> String {
             .changes
             .iter()
             .filter(|c| c.status == status)
-            .map(|c| annotation(c, level))
+            .map(|c| annotation(plan, c, level))
             .collect();
         out.push_str(&render_capped(&annotations, kind));
     }
@@ -35,7 +35,8 @@ pub fn render(plan: &Plan) -> String {
     out
 }
 
-fn annotation(change: &Change, level: Level) -> Annotation {
+/// Placed where the change was declared, or for a delete (declared nowhere) at its target.
+fn annotation(plan: &Plan, change: &Change, level: Level) -> Annotation {
     let d = describe(change);
     let label = status_label(change.status).unwrap_or("ready");
     let value = d
@@ -52,7 +53,11 @@ fn annotation(change: &Change, level: Level) -> Annotation {
         d.subject
     );
     let a = Annotation::new(level, message).title(format!("dnscron plan: {label}"));
-    match &change.declared_at {
+    let place = change
+        .declared_at
+        .as_deref()
+        .or_else(|| plan.target(&change.target).map(|t| t.declared_at.as_str()));
+    match place {
         Some(at) => a.at(at),
         None => a,
     }
