@@ -18,6 +18,7 @@ pub const USER_AGENT: &str = concat!("dnscron/", env!("CARGO_PKG_VERSION"));
 
 /// Retry-After assumed for a 429 that doesn't say.
 const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(1);
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
 
 static DEPRECATION: OnceLock<String> = OnceLock::new();
 
@@ -34,19 +35,19 @@ fn install_crypto_provider() {
     });
 }
 
-pub(crate) struct Core {
+pub(super) struct Core {
     http: reqwest::Client,
     base_url: Url,
     auth: HeaderValue,
     pacer: Arc<Pacer>,
-    pub(crate) stats: Stats,
+    pub(super) stats: Stats,
     retry: RetryPolicy,
     /// Rate headers of the latest response (for `doctor`).
     last_rate: Mutex<Option<RateHeaders>>,
 }
 
 /// One logical request (retries included).
-pub(crate) struct Call<'a> {
+pub(super) struct Call<'a> {
     pub method: Method,
     /// Path template for statistics and logs, e.g. `/dns/{zone}/records`.
     pub route: &'static str,
@@ -58,7 +59,7 @@ pub(crate) struct Call<'a> {
     pub safety: Safety,
 }
 
-pub(crate) struct Reply {
+pub(super) struct Reply {
     pub status: u16,
     pub body: Vec<u8>,
     pub request_id: Option<String>,
@@ -346,12 +347,15 @@ fn rate_headers(status: u16, headers: &HeaderMap) -> RateHeaders {
 
 /// Seconds (possibly fractional) or an HTTP date.
 fn parse_retry_after(value: &str) -> Option<Duration> {
-    if let Ok(secs) = value.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
-    }
-    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let delta = date.signed_duration_since(chrono::Utc::now());
-    Some(delta.to_std().unwrap_or(Duration::ZERO))
+    let wait = if let Ok(secs) = value.parse::<f64>() {
+        Duration::try_from_secs_f64(secs).ok()?
+    } else {
+        let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+        let delta = date.signed_duration_since(chrono::Utc::now());
+        delta.to_std().unwrap_or(Duration::ZERO)
+    };
+    // Anything longer is past every sensible --max-wait; capping keeps Instant math safe.
+    Some(wait.min(MAX_RETRY_AFTER))
 }
 
 fn status_error(
@@ -411,6 +415,8 @@ mod tests {
             Some(Duration::ZERO)
         );
         assert_eq!(parse_retry_after("-3"), None);
+        assert_eq!(parse_retry_after("1e300"), None);
+        assert_eq!(parse_retry_after("1e9"), Some(MAX_RETRY_AFTER));
         assert_eq!(parse_retry_after("soon"), None);
     }
 }

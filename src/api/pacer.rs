@@ -139,7 +139,7 @@ impl Pacer {
                 }
                 Next::Sleep(wait, retry_after) => (wait, retry_after),
             };
-            if *waited + wait > self.max_wait {
+            if waited.saturating_add(wait) > self.max_wait {
                 return Err(WaitTooLong {
                     needed: wait,
                     waited: *waited,

@@ -11,14 +11,14 @@ use serde_json::Value;
 
 use super::wire::Meta;
 
-pub(crate) struct Page<T> {
+pub(super) struct Page<T> {
     /// `None` when the page has no array under the key.
     pub items: Option<Vec<T>>,
     pub meta: Meta,
     pub extra: Option<Value>,
 }
 
-pub(crate) struct PageSeed<'a, T> {
+pub(super) struct PageSeed<'a, T> {
     pub key: &'a str,
     pub extra: Option<&'a str>,
     pub marker: PhantomData<T>,

@@ -27,7 +27,8 @@ const MAX_PAGES: usize = 100_000;
 
 #[derive(Clone)]
 pub struct ReadClient {
-    pub(crate) core: Arc<Core>,
+    // Private to `api`: nothing outside it can send a request but through the methods below.
+    pub(super) core: Arc<Core>,
 }
 
 /// All records of a zone plus the service's own nameservers that come with the listing.
@@ -246,7 +247,7 @@ impl ReadClient {
     }
 }
 
-pub(crate) fn decode<T: DeserializeOwned>(
+pub(super) fn decode<T: DeserializeOwned>(
     reply: &Reply,
     method: &str,
     path: &str,

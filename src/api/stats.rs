@@ -43,27 +43,27 @@ impl Stats {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(crate) fn request(&self, route: &str) {
+    pub(super) fn request(&self, route: &str) {
         *self.lock().requests.entry(route.to_string()).or_default() += 1;
     }
 
-    pub(crate) fn page(&self) {
+    pub(super) fn page(&self) {
         self.lock().pages += 1;
     }
 
-    pub(crate) fn retry(&self) {
+    pub(super) fn retry(&self) {
         self.lock().retries += 1;
     }
 
-    pub(crate) fn rate_limited(&self) {
+    pub(super) fn rate_limited(&self) {
         self.lock().rate_limited += 1;
     }
 
-    pub(crate) fn replay(&self) {
+    pub(super) fn replay(&self) {
         self.lock().replays += 1;
     }
 
-    pub(crate) fn waited(&self, wait: Duration) {
+    pub(super) fn waited(&self, wait: Duration) {
         self.lock().rate_limit_wait += wait;
     }
 }

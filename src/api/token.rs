@@ -92,7 +92,7 @@ impl Token {
     }
 
     /// The `Authorization` header value, marked sensitive so `http`'s own `Debug` hides it.
-    pub(crate) fn authorization(&self) -> reqwest::header::HeaderValue {
+    pub(super) fn authorization(&self) -> reqwest::header::HeaderValue {
         // from_source admits only visible ASCII, which is always a valid header value.
         let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {}", self.0))
             .unwrap_or_else(|_| reqwest::header::HeaderValue::from_static("Bearer invalid"));

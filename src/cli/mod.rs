@@ -9,7 +9,9 @@ use clap::{Parser, Subcommand};
 use crate::error::{CommandResult, ErrorKind};
 
 pub mod api_args;
+mod apply;
 mod completions;
+mod demo;
 pub mod doctor;
 mod emulator;
 pub mod import;
@@ -19,6 +21,7 @@ mod output;
 pub mod plan;
 mod runtime;
 pub mod schema;
+mod session;
 pub mod validate;
 
 pub use output::write_stdout;
@@ -52,6 +55,12 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Read the live account, compare it with the files and show the plan.
+    Plan(plan::PlanArgs),
+    /// Make the live account match the files (or execute a saved plan), then verify.
+    Apply(apply::ApplyArgs),
+    /// Plan, apply and re-plan the example files against an in-process emulator.
+    Demo(demo::DemoArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
     /// Check the API URL, the token, the rate-limit headroom and what the server expects.
@@ -64,8 +73,6 @@ pub enum Command {
     Man,
     /// Check the desired-state files offline; report every problem at once.
     Validate(validate::ValidateArgs),
-    /// Read the live account, diff it against the files, show what would change (never writes).
-    Plan(plan::PlanArgs),
     /// Print the JSON Schema of the desired-state files.
     Schema,
 }
@@ -80,13 +87,15 @@ pub fn main() -> ExitCode {
 
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
+        Command::Plan(args) => plan::run(args),
+        Command::Apply(args) => apply::run(args),
+        Command::Demo(args) => demo::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::Emulator(args) => emulator::run(args),
         Command::Import(args) => import::run(args),
         Command::Man => man::run(),
         Command::Validate(args) => validate::run(args),
-        Command::Plan(args) => plan::run(args),
         Command::Schema => schema::run(),
     }
 }

@@ -59,6 +59,8 @@ pub enum Lookup {
     Run,
     Replay(StoredResponse),
     Conflict(&'static str),
+    /// The same request with this key is still running: ask again shortly.
+    Wait,
 }
 
 #[derive(Debug, Default)]
@@ -97,11 +99,13 @@ impl IdempotencyStore {
                 );
             }
             Some(Entry::InFlight(fingerprint)) => {
-                return Lookup::Conflict(if fingerprint == fp {
-                    "a request with this Idempotency-Key is still running; retry later"
+                return if fingerprint == fp {
+                    Lookup::Wait
                 } else {
-                    "this Idempotency-Key was used for a different request; use a new key"
-                });
+                    Lookup::Conflict(
+                        "this Idempotency-Key was used for a different request; use a new key",
+                    )
+                };
             }
             _ => {}
         }

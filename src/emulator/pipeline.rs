@@ -23,6 +23,8 @@ use super::shared::{Shared, lock};
 
 const BODY_LIMIT: usize = 1024 * 1024;
 const API_PREFIX: &str = "/api/v1";
+/// How long a duplicate waits for the first request with its key before giving up.
+const IN_FLIGHT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Rate-limit header values for the response.
 struct RateHeaders {
@@ -178,19 +180,10 @@ async fn guarded_write(
         body: BodyKey::of(&bytes),
     };
     let token = principal.token.clone();
-    if let Some(key) = &key {
-        let lookup = lock(&shared.idempotency).begin(&token, key, &fingerprint, Instant::now());
-        match lookup {
-            Lookup::Run => {}
-            Lookup::Replay(stored) => {
-                lock(&shared.counters).replays += 1;
-                return replay(stored);
-            }
-            Lookup::Conflict(message) => {
-                lock(&shared.counters).idempotency_conflicts += 1;
-                return ApiError::idempotency_conflict(message).into_response();
-            }
-        }
+    if let Some(key) = &key
+        && let Some(answer) = claim_key(shared, &token, key, &fingerprint).await
+    {
+        return answer;
     }
     let faults = shared.settings().faults;
     if lock(&shared.faults).upstream_error(&faults) {
@@ -212,6 +205,38 @@ async fn guarded_write(
         response.extensions_mut().insert(DropConnection);
     }
     response
+}
+
+/// Claims the key for this request, or answers for it: a replay, a conflict, or (after the
+/// first request with this key ended) whatever that one left behind.
+async fn claim_key(shared: &Shared, token: &str, key: &str, fp: &Fingerprint) -> Option<Response> {
+    // A duplicate sent while the first is still running waits for it, then replays its answer.
+    let deadline = Instant::now() + IN_FLIGHT_WAIT;
+    loop {
+        let lookup = lock(&shared.idempotency).begin(token, key, fp, Instant::now());
+        match lookup {
+            Lookup::Run => return None,
+            Lookup::Replay(stored) => {
+                lock(&shared.counters).replays += 1;
+                return Some(replay(stored));
+            }
+            Lookup::Conflict(message) => {
+                lock(&shared.counters).idempotency_conflicts += 1;
+                return Some(ApiError::idempotency_conflict(message).into_response());
+            }
+            Lookup::Wait if Instant::now() < deadline => {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            }
+            Lookup::Wait => {
+                return Some(
+                    ApiError::idempotency_conflict(
+                        "a request with this Idempotency-Key is still running; retry later",
+                    )
+                    .into_response(),
+                );
+            }
+        }
+    }
 }
 
 fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {

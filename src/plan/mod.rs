@@ -15,7 +15,6 @@ pub mod snapshot;
 
 mod cron;
 mod error;
-mod glob;
 mod nameservers;
 mod norm;
 mod records;

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
 use crate::api::wire;
-use crate::config::model::{IgnoreRule, RecordSpec, ZoneSpec};
+use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::{self, RecordType, ZoneName};
 
 use super::model::{
@@ -13,7 +13,7 @@ use super::model::{
 };
 use super::order::Draft;
 use super::safety::ZoneStats;
-use super::{glob, snapshot::LiveZone};
+use super::snapshot::LiveZone;
 
 /// A live record after normalization.
 #[derive(Clone, Debug)]
@@ -60,11 +60,13 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
             continue;
         };
         live_count += 1;
-        let canonical = live_canonical(rtype, &raw.content, &spec.zone);
+        // Server data never crashes the plan: content that doesn't canonicalize compares as
+        // trimmed text, so it shows as an update to the declared form rather than an error.
+        let canonical = dns::canonical_live_content(rtype, &raw.content, &spec.zone);
         let ignored = spec
             .ignore
             .iter()
-            .any(|rule| ignore_matches(rule, &name, rtype, &canonical));
+            .any(|rule| rule.matches(&name, rtype, &canonical));
         let rec = LiveRec {
             raw,
             canonical,
@@ -139,21 +141,6 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
 fn plannable_live_type(raw: &wire::Record, relative_name: &str) -> Option<RecordType> {
     let rtype = RecordType::from_str(&raw.rtype).ok()?;
     (!(rtype == RecordType::NS && relative_name == "@")).then_some(rtype)
-}
-
-/// Server data never crashes the plan: content that doesn't canonicalize compares as trimmed text
-/// (so it shows as an update to the declared form rather than an error).
-pub(super) fn live_canonical(rtype: RecordType, content: &str, zone: &ZoneName) -> String {
-    dns::canonical_content(rtype, content, zone).unwrap_or_else(|_| content.trim().to_string())
-}
-
-fn ignore_matches(rule: &IgnoreRule, name: &str, rtype: RecordType, canonical: &str) -> bool {
-    glob::matches(&rule.name.to_ascii_lowercase(), name)
-        && rule.rtype.is_none_or(|t| t == rtype)
-        && rule
-            .content
-            .as_deref()
-            .is_none_or(|pattern| glob::matches(pattern, canonical))
 }
 
 struct GroupOut {

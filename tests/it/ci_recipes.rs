@@ -24,7 +24,10 @@ fn recipes() -> Vec<PathBuf> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yml" | "yaml")) {
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yml" | "yaml")
+            ) {
                 files.push(path);
             }
         }
@@ -83,22 +86,27 @@ fn commands_in_script(script: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     for line in joined.lines() {
         let line = line.split(" #").next().unwrap_or_default();
-        let mut segment_starts = line.replace("$(", ";").replace("||", ";").replace("&&", ";");
+        let mut segment_starts = line
+            .replace("$(", ";")
+            .replace("||", ";")
+            .replace("&&", ";");
         segment_starts = segment_starts.replace('|', ";");
         for segment in segment_starts.split(';') {
             let mut argv = words(segment);
             while argv.first().is_some_and(|w| {
-                matches!(w.as_str(), "if" | "then" | "else" | "elif" | "do" | "!" | "time" | "exec")
+                matches!(
+                    w.as_str(),
+                    "if" | "then" | "else" | "elif" | "do" | "!" | "time" | "exec"
+                )
             }) {
                 argv.remove(0);
             }
             if argv.first().map(String::as_str) != Some("dnscron") {
                 continue;
             }
-            if let Some(end) = argv
-                .iter()
-                .position(|w| w.starts_with('>') || w.starts_with('<') || w.starts_with("2>") || w == ")")
-            {
+            if let Some(end) = argv.iter().position(|w| {
+                w.starts_with('>') || w.starts_with('<') || w.starts_with("2>") || w == ")"
+            }) {
                 argv.truncate(end);
             }
             out.push(argv);
@@ -108,12 +116,17 @@ fn commands_in_script(script: &str) -> Vec<Vec<String>> {
 }
 
 fn github_commands(file: &str, doc: &Value, out: &mut Vec<Found>) {
-    let jobs = doc["jobs"].as_object().unwrap_or_else(|| panic!("{file}: no jobs"));
+    let jobs = doc["jobs"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{file}: no jobs"));
     for job in jobs.values() {
         for step in job["steps"].as_array().into_iter().flatten() {
             if let Some(script) = step["run"].as_str() {
                 for argv in commands_in_script(script) {
-                    out.push(Found { file: file.to_string(), argv });
+                    out.push(Found {
+                        file: file.to_string(),
+                        argv,
+                    });
                 }
             }
         }
@@ -136,11 +149,18 @@ fn kubernetes_commands(file: &str, doc: &Value, out: &mut Vec<Found>) {
         };
         let command = strings("command");
         // Without `command`, the image's entrypoint is dnscron and `args` are its arguments.
-        let mut argv = if command.is_empty() { vec!["dnscron".to_string()] } else { command };
+        let mut argv = if command.is_empty() {
+            vec!["dnscron".to_string()]
+        } else {
+            command
+        };
         argv.extend(strings("args"));
         if argv[0].ends_with("dnscron") {
             argv[0] = "dnscron".into();
-            out.push(Found { file: file.to_string(), argv });
+            out.push(Found {
+                file: file.to_string(),
+                argv,
+            });
         }
     }
 }
@@ -148,7 +168,11 @@ fn kubernetes_commands(file: &str, doc: &Value, out: &mut Vec<Found>) {
 fn all_commands() -> Vec<Found> {
     let mut found = Vec::new();
     for path in recipes() {
-        let file = path.strip_prefix(repo_root()).unwrap().display().to_string();
+        let file = path
+            .strip_prefix(repo_root())
+            .unwrap()
+            .display()
+            .to_string();
         let doc = parse_yaml(&path);
         let before = found.len();
         if doc.get("jobs").is_some() {
@@ -175,13 +199,20 @@ fn every_recipe_command_parses_with_the_real_cli() {
                 .map(|e| format!("{}: `{}`: {}", f.file, f.argv.join(" "), e.kind()))
         })
         .collect();
-    assert!(failures.is_empty(), "recipe commands the CLI refuses:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "recipe commands the CLI refuses:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn the_extraction_sees_what_the_recipes_run() {
     let found = all_commands();
-    let shown: Vec<String> = found.iter().map(|f| format!("{}: {}", f.file, f.argv.join(" "))).collect();
+    let shown: Vec<String> = found
+        .iter()
+        .map(|f| format!("{}: {}", f.file, f.argv.join(" ")))
+        .collect();
     insta::assert_snapshot!("ci_recipe_commands", shown.join("\n"));
 }
 

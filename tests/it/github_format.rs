@@ -20,9 +20,19 @@ fn validate_annotates_at_most_ten_errors_then_counts_the_rest() {
     .output();
     assert_eq!(out.code, Some(1));
     insta::assert_snapshot!("github_validate_errors", snapshot(&out));
-    assert_eq!(out.stdout.lines().filter(|l| l.starts_with("::error ")).count(), 10);
+    assert_eq!(
+        out.stdout
+            .lines()
+            .filter(|l| l.starts_with("::error "))
+            .count(),
+        10
+    );
     // The log keeps the full report with snippets.
-    assert!(out.stderr.contains("problems found; nothing was sent"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("problems found; nothing was sent"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
@@ -38,7 +48,8 @@ fn errors_without_a_place_are_annotated_without_a_file() {
     let out = Run::new(["validate", "--format", "github", "no/such/dir"]).output();
     assert_eq!(out.code, Some(1));
     assert!(
-        out.stdout.starts_with("::error title=dnscron validate::`no/such/dir` does not exist%0Ahint: "),
+        out.stdout
+            .starts_with("::error title=dnscron validate::`no/such/dir` does not exist%0Ahint: "),
         "{}",
         out.stdout
     );
@@ -92,17 +103,42 @@ fn plan_annotates_blocked_changes_as_errors_and_portal_steps_as_warnings() {
         .env("DNSCRON_TOKEN", "readonly-token")
         .current_dir(dir.path())
         .output();
-    assert_eq!(out.code, Some(0), "changes are not errors: {}", out.snapshot());
+    assert_eq!(
+        out.code,
+        Some(0),
+        "changes are not errors: {}",
+        out.snapshot()
+    );
     insta::assert_snapshot!("github_plan_blocked", snapshot(&out));
-    assert_eq!(out.stdout.lines().filter(|l| l.starts_with("::error ")).count(), 10);
-    assert!(out.stdout.contains("::notice::…and 6 more blocked changes\n"), "{}", out.stdout);
-    assert!(out.stdout.contains("::warning file=./example.net.yaml,line=3,col=3,"), "{}", out.stdout);
+    assert_eq!(
+        out.stdout
+            .lines()
+            .filter(|l| l.starts_with("::error "))
+            .count(),
+        10
+    );
+    assert!(
+        out.stdout
+            .contains("::notice::…and 6 more blocked changes\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("::warning file=./example.net.yaml,line=3,col=3,"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
 fn plan_with_invalid_files_annotates_them_and_sends_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("bad.yaml"), "zone: example.com\nrecords:\n  - { name: www, type: A, content: 1.2.3 }\n").unwrap();
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        "zone: example.com\nrecords:\n  - { name: www, type: A, content: 1.2.3 }\n",
+    )
+    .unwrap();
     let out = Run::new(["plan", "--format", "github", "."])
         .env("DNSCRON_API_URL", "http://127.0.0.1:9/api/v1")
         .env("DNSCRON_TOKEN", "demo-token")
@@ -110,7 +146,8 @@ fn plan_with_invalid_files_annotates_them_and_sends_nothing() {
         .output();
     assert_eq!(out.code, Some(1));
     assert!(
-        out.stdout.starts_with("::error file=./bad.yaml,line=3,col="),
+        out.stdout
+            .starts_with("::error file=./bad.yaml,line=3,col="),
         "{}",
         out.stdout
     );

@@ -19,7 +19,11 @@ pub fn capture_logs() -> (tracing::subscriber::DefaultGuard, Arc<Mutex<Vec<u8>>>
         .with_ansi(false)
         .with_writer(move || Sink(Arc::clone(&sink)))
         .finish();
-    (tracing::subscriber::set_default(subscriber), buf)
+    let guard = tracing::subscriber::set_default(subscriber);
+    // Callsites first hit on another test's thread (with no subscriber) may have cached
+    // "never interested"; recompute now that this thread has one.
+    tracing::callsite::rebuild_interest_cache();
+    (guard, buf)
 }
 
 pub fn logs(buf: &Arc<Mutex<Vec<u8>>>) -> String {

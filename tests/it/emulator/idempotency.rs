@@ -209,3 +209,32 @@ async fn nameserver_and_record_updates_replay_too() {
     );
     assert_eq!(emu.counters().replays, 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_duplicates_run_once_and_both_get_the_answer() {
+    let emu = emulator();
+    let api = demo(&emu);
+    let send = || {
+        post_with_key(
+            &api,
+            "/dns/example.com/records",
+            "twin",
+            record("192.0.2.9"),
+        )
+    };
+    let (a, b) = tokio::join!(send(), send());
+    assert_eq!((a.status, b.status), (201, 201));
+    assert_eq!(a.body, b.body);
+    let replayed = [&a, &b]
+        .iter()
+        .filter(|r| r.header("idempotent-replayed") == Some("true"))
+        .count();
+    assert_eq!(replayed, 1);
+    let count = emu
+        .state()
+        .visible_records("example.com")
+        .iter()
+        .filter(|r| r.name == "idem")
+        .count();
+    assert_eq!(count, 1);
+}

@@ -14,6 +14,7 @@ mod openapi;
 mod pagination;
 mod ratelimit;
 mod sites;
+mod wire;
 
 use crate::common::emulator::Api;
 use dnscron::emulator::EmulatorHandle;

@@ -1,0 +1,175 @@
+//! Cron deletes. The API deletes by index, and the spec leaves open where indexes start and how
+//! they move after a delete, so an index from the plan (or from any earlier listing) is never
+//! trusted: right before each delete the site's jobs are listed again, the job is found by its
+//! normalized (schedule, command), and the delete goes to the index it has now.
+//!
+//! Identical jobs: a plan that removes `d` of `k` identical jobs (keeping `m = k - d`, what the
+//! files declare) has deletes with occurrence 0 … d-1. After occurrence `o` is done,
+//! `m + d - o - 1` copies remain. So a delete is already in effect when the listing holds no more than that
+//! many: the retry of an interrupted apply then deletes nothing more, and never a job the files
+//! want kept.
+
+use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, wire};
+use crate::config::model::Desired;
+use crate::plan::{Action, Change, Resource};
+
+/// Runs of whitespace collapsed, ends trimmed: how the planner matches jobs.
+pub fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn same_job(job: &wire::CronJob, schedule: &str, command: &str) -> bool {
+    normalize(&job.schedule) == normalize(schedule) && normalize(&job.command) == normalize(command)
+}
+
+/// What a cron delete did.
+#[derive(Debug)]
+pub enum CronDelete {
+    Sent(WriteResponse),
+    /// No more copies than should remain: nothing to delete.
+    AlreadyGone,
+}
+
+/// How many copies of the job should remain once this delete is done.
+pub fn remaining_after(
+    desired: &Desired,
+    round_changes: &[Change],
+    slug: &str,
+    schedule: &str,
+    command: &str,
+    occurrence: u32,
+) -> usize {
+    let kept = desired
+        .sites
+        .iter()
+        .filter(|s| s.slug == slug)
+        .filter_map(|s| s.cron.as_ref())
+        .flatten()
+        .filter(|j| {
+            normalize(&j.schedule) == normalize(schedule)
+                && normalize(&j.command) == normalize(command)
+        })
+        .count();
+    let deletes = round_changes
+        .iter()
+        .filter(|c| c.action == Action::Delete && c.target.name == slug)
+        .filter(|c| {
+            matches!(&c.resource, Resource::CronJob { schedule: s, command: cmd, .. }
+                if normalize(s) == normalize(schedule) && normalize(cmd) == normalize(command))
+        })
+        .count();
+    (kept + deletes).saturating_sub(occurrence as usize + 1)
+}
+
+/// Re-lists the site's jobs and deletes one copy of (schedule, command) at its current index,
+/// unless no more than `remaining` copies are left.
+pub async fn delete(
+    client: &WriteClient,
+    slug: &str,
+    schedule: &str,
+    command: &str,
+    remaining: usize,
+    key: &IdempotencyKey,
+) -> Result<CronDelete, ApiError> {
+    let jobs = client.read().list_cron(slug).await?;
+    let mut matches: Vec<&wire::CronJob> = jobs
+        .iter()
+        .filter(|j| same_job(j, schedule, command))
+        .collect();
+    if matches.len() <= remaining {
+        return Ok(CronDelete::AlreadyGone);
+    }
+    // Identical jobs are interchangeable; take the last so that, where indexes renumber,
+    // the jobs before it keep theirs.
+    matches.sort_by_key(|j| j.index);
+    let Some(job) = matches.last() else {
+        return Ok(CronDelete::AlreadyGone);
+    };
+    client
+        .delete_cron(slug, job.index, key)
+        .await
+        .map(CronDelete::Sent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::model::{CronJobSpec, Location, SiteSpec};
+    use crate::plan::{Request, Status, TargetKind, TargetRef};
+
+    fn loc() -> Location {
+        Location {
+            file: "s.yaml".into(),
+            line: 1,
+            col: 1,
+        }
+    }
+
+    fn delete_change(occurrence: u32) -> Change {
+        Change {
+            id: 1,
+            action: Action::Delete,
+            target: TargetRef {
+                kind: TargetKind::Site,
+                name: "blog".into(),
+            },
+            resource: Resource::CronJob {
+                schedule: "0 * * * *".into(),
+                command: "wp cache flush".into(),
+                occurrence,
+            },
+            before: None,
+            after: None,
+            request: Request {
+                method: "DELETE".into(),
+                path: "/sites/blog/cron/9".into(),
+                body: None,
+            },
+            status: Status::Ready,
+            reason: None,
+            declared_at: None,
+        }
+    }
+
+    #[test]
+    fn remaining_counts_kept_and_later_deletes() {
+        let job = CronJobSpec {
+            schedule: "0 * * * *".into(),
+            command: "wp cache flush".into(),
+            location: loc(),
+        };
+        let desired = Desired {
+            zones: vec![],
+            sites: vec![SiteSpec {
+                slug: "blog".into(),
+                location: loc(),
+                cron: Some(vec![job]),
+            }],
+        };
+        // Live had 3 copies, the files keep 1: two deletes.
+        let changes = [delete_change(0), delete_change(1)];
+        let r = |o| {
+            remaining_after(
+                &desired,
+                &changes,
+                "blog",
+                "0  * * * *",
+                "wp cache flush",
+                o,
+            )
+        };
+        assert_eq!(r(0), 2);
+        assert_eq!(r(1), 1);
+        // Another site's jobs count nothing.
+        assert_eq!(
+            remaining_after(&desired, &changes, "shop", "0 * * * *", "wp cache flush", 0),
+            0
+        );
+    }
+
+    #[test]
+    fn normalization_collapses_whitespace_only() {
+        assert_eq!(normalize(" */5  * * * * "), "*/5 * * * *");
+        assert_ne!(normalize("php a.php"), normalize("php b.php"));
+    }
+}
