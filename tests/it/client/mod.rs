@@ -19,11 +19,13 @@ pub fn capture_logs() -> (tracing::subscriber::DefaultGuard, Arc<Mutex<Vec<u8>>>
         .with_ansi(false)
         .with_writer(move || Sink(Arc::clone(&sink)))
         .finish();
-    let guard = tracing::subscriber::set_default(subscriber);
-    // Callsites first hit on another test's thread (with no subscriber) may have cached
-    // "never interested"; recompute now that this thread has one.
-    tracing::callsite::rebuild_interest_cache();
-    (guard, buf)
+    // With exactly one dispatcher registered process-wide, tracing-core computes a callsite's
+    // interest from the *registering thread's* default; a callsite first hit on another test's
+    // thread (no subscriber) is then cached as "never" and this thread misses its events. A
+    // second, permanent dispatcher makes it consult every registered one.
+    static KEEP: std::sync::OnceLock<tracing::Dispatch> = std::sync::OnceLock::new();
+    KEEP.get_or_init(|| tracing::Dispatch::new(tracing_subscriber::registry()));
+    (tracing::subscriber::set_default(subscriber), buf)
 }
 
 pub fn logs(buf: &Arc<Mutex<Vec<u8>>>) -> String {
