@@ -13,7 +13,7 @@ use std::time::Instant;
 use dnscron::api::{ApiConfig, Token, WriteClient};
 use dnscron::apply::{self, ApplyOptions, Silent};
 use dnscron::emulator::{self, RateLimit, Seed, TokenSeed, ZoneSeed};
-use dnscron::plan::{self, DiffOptions};
+use dnscron::plan;
 
 const CHANGES: usize = 300;
 
@@ -44,13 +44,13 @@ fn main() {
 
     let started = Instant::now();
     let report = rt.block_on(async {
-        let opts = DiffOptions::default();
-        let live = plan::snapshot::fetch(client.read(), &desired)
+        let opts = plan::MakeOptions::default();
+        let plan = plan::make_plan(client.read(), &desired, &opts)
             .await
-            .unwrap();
-        let plan = plan::diff(&desired, &live, &opts).unwrap();
+            .unwrap()
+            .plan;
         assert_eq!(plan.changes.len(), CHANGES);
-        let apply_opts = ApplyOptions::new(opts, &Silent);
+        let apply_opts = ApplyOptions::new(&plan, &Silent);
         apply::apply(&client, &plan, &desired, &apply_opts).await
     });
     let wall = started.elapsed().as_secs_f64();

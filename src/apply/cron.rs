@@ -11,15 +11,11 @@
 
 use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, wire};
 use crate::config::model::Desired;
-use crate::plan::{Action, Change, Resource};
+use crate::plan::{Action, Change, Resource, job_key};
 
-/// Runs of whitespace collapsed, ends trimmed: how the planner matches jobs.
-pub fn normalize(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn same_job(job: &wire::CronJob, schedule: &str, command: &str) -> bool {
-    normalize(&job.schedule) == normalize(schedule) && normalize(&job.command) == normalize(command)
+/// The same job as the planner sees it (`plan::job_key`: normalized schedule and command).
+fn same(schedule_a: &str, command_a: &str, schedule_b: &str, command_b: &str) -> bool {
+    job_key(schedule_a, command_a) == job_key(schedule_b, command_b)
 }
 
 /// What a cron delete did.
@@ -45,17 +41,14 @@ pub fn remaining_after(
         .filter(|s| s.slug == slug)
         .filter_map(|s| s.cron.as_ref())
         .flatten()
-        .filter(|j| {
-            normalize(&j.schedule) == normalize(schedule)
-                && normalize(&j.command) == normalize(command)
-        })
+        .filter(|j| same(&j.schedule, &j.command, schedule, command))
         .count();
     let deletes = round_changes
         .iter()
         .filter(|c| c.action == Action::Delete && c.target.name == slug)
         .filter(|c| {
             matches!(&c.resource, Resource::CronJob { schedule: s, command: cmd, .. }
-                if normalize(s) == normalize(schedule) && normalize(cmd) == normalize(command))
+                if same(s, cmd, schedule, command))
         })
         .count();
     (kept + deletes).saturating_sub(occurrence as usize + 1)
@@ -74,7 +67,7 @@ pub async fn delete(
     let jobs = client.read().list_cron(slug).await?;
     let mut matches: Vec<&wire::CronJob> = jobs
         .iter()
-        .filter(|j| same_job(j, schedule, command))
+        .filter(|j| same(&j.schedule, &j.command, schedule, command))
         .collect();
     if matches.len() <= remaining {
         return Ok(CronDelete::AlreadyGone);
@@ -168,8 +161,24 @@ mod tests {
     }
 
     #[test]
-    fn normalization_collapses_whitespace_only() {
-        assert_eq!(normalize(" */5  * * * * "), "*/5 * * * *");
-        assert_ne!(normalize("php a.php"), normalize("php b.php"));
+    fn jobs_match_as_the_planner_matches_them() {
+        assert!(same(
+            " */5  * * * * ",
+            "php  a.php",
+            "*/5 * * * *",
+            "php a.php"
+        ));
+        assert!(!same(
+            "*/5 * * * *",
+            "php a.php",
+            "*/5 * * * *",
+            "php b.php"
+        ));
+        assert!(!same(
+            "*/5 * * * *",
+            "php a.php",
+            "*/6 * * * *",
+            "php a.php"
+        ));
     }
 }

@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::api::WriteClient;
 use crate::config::model::Desired;
-use crate::plan::{DiffOptions, Plan};
+use crate::plan::{DiffOptions, Plan, Resource};
 
 pub use executor::{Executor, Stop, execution_order};
 pub use outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
@@ -38,13 +38,32 @@ pub struct ApplyOptions<'a> {
 }
 
 impl<'a> ApplyOptions<'a> {
-    pub fn new(diff: DiffOptions, progress: &'a dyn Progress) -> Self {
+    /// Options that re-plan the way `plan` was made (see [`diff_options_for`]).
+    pub fn new(plan: &Plan, progress: &'a dyn Progress) -> Self {
         ApplyOptions {
-            diff,
+            diff: diff_options_for(plan),
             max_rounds: MAX_ROUNDS,
             progress,
             interrupt: None,
         }
+    }
+}
+
+/// The diff options to re-plan `plan`'s targets with: its API URL, no safety limits (the plan
+/// already passed them; what remains is a subset), and the hosted nameserver mode's wire value
+/// the plan itself sends (`plan::make_plan` reads it from /openapi.json when needed).
+pub fn diff_options_for(plan: &Plan) -> DiffOptions {
+    let hosted = plan
+        .changes
+        .iter()
+        .filter(|c| matches!(c.resource, Resource::Nameservers))
+        .filter_map(|c| c.request.body.as_ref()?.get("mode")?.as_str())
+        .find(|mode| *mode != "custom");
+    let defaults = DiffOptions::default();
+    DiffOptions {
+        api_url: plan.api_url.clone(),
+        allow_mass_changes: true,
+        hosted_mode_wire_value: hosted.map_or(defaults.hosted_mode_wire_value, str::to_string),
     }
 }
 

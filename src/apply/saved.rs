@@ -1,11 +1,9 @@
 //! Saved plans (`plan --out FILE`, `apply --plan FILE`).
 //!
-//! The file is the plan's JSON (format_version 1, docs/plan.md) plus two top-level keys that
-//! apply needs and the plan views don't show:
-//! - `desired`: the validated desired state the plan was made from (every zone and site
-//!   document), so apply can re-plan for the stale check, for verification and for repairs
-//!   without the files;
-//! - `hosted_mode_value`: the wire value that selects the service's own nameservers.
+//! The file is the plan's JSON (format_version 1, docs/plan.md) plus one top-level key apply
+//! needs: `desired`, the validated desired state the plan was made from (every zone and site
+//! document), so apply can re-plan for the stale check, for verification and for repairs
+//! without the files.
 //!
 //! Freshness (docs/apply.md): every target's live fingerprint must equal the plan's. When one
 //! differs, the plan is still accepted as "already applied" if re-planning the embedded desired
@@ -15,25 +13,19 @@ use serde_json::Value;
 
 use crate::config::model::Desired;
 use crate::plan::snapshot::LiveSnapshot;
-use crate::plan::{self, DiffOptions, Plan, PlanError, TargetRef, fingerprint};
+use crate::plan::{self, Plan, PlanError, TargetRef, fingerprint};
 
 pub const DESIRED_KEY: &str = "desired";
-pub const HOSTED_MODE_KEY: &str = "hosted_mode_value";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SavedPlan {
     pub plan: Plan,
     pub desired: Desired,
-    pub hosted_mode_value: String,
 }
 
 impl SavedPlan {
-    pub fn new(plan: Plan, desired: Desired, opts: &DiffOptions) -> SavedPlan {
-        SavedPlan {
-            plan,
-            desired,
-            hosted_mode_value: opts.hosted_mode_wire_value.clone(),
-        }
+    pub fn new(plan: Plan, desired: Desired) -> SavedPlan {
+        SavedPlan { plan, desired }
     }
 
     /// The file's text: pretty JSON with a final newline.
@@ -47,18 +39,14 @@ impl SavedPlan {
                 DESIRED_KEY.into(),
                 serde_json::to_value(&self.desired).map_err(bad)?,
             );
-            map.insert(
-                HOSTED_MODE_KEY.into(),
-                Value::String(self.hosted_mode_value.clone()),
-            );
         }
         let mut text = serde_json::to_string_pretty(&value).map_err(bad)?;
         text.push('\n');
         Ok(text)
     }
 
-    /// Reads a file written by `plan --out`; a plan without `desired` (e.g. saved from
-    /// `plan --format json`) is refused with what to do.
+    /// Reads a file written by `plan --out` (or `plan --format json`); a plan without
+    /// `desired` is refused with what to do.
     pub fn from_json(text: &str) -> Result<SavedPlan, PlanError> {
         let plan = Plan::from_json(text)?;
         let mut value: Value = serde_json::from_str(text).map_err(|e| PlanError::BadPlanFile {
@@ -68,31 +56,13 @@ impl SavedPlan {
             .get_mut(DESIRED_KEY)
             .map(Value::take)
             .ok_or_else(|| PlanError::BadPlanFile {
-                message: "it has no `desired` section (was it saved with `plan --format json` instead of `plan --out FILE`?)".into(),
+                message: "it has no `desired` section, which `apply --plan` needs (was it made by another tool or an older dnscron?)".into(),
             })?;
         let desired: Desired =
             serde_json::from_value(desired).map_err(|e| PlanError::BadPlanFile {
                 message: format!("its `desired` section is not valid: {e}"),
             })?;
-        let hosted_mode_value = value
-            .get(HOSTED_MODE_KEY)
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .unwrap_or_else(|| DiffOptions::default().hosted_mode_wire_value);
-        Ok(SavedPlan {
-            plan,
-            desired,
-            hosted_mode_value,
-        })
-    }
-
-    /// The options to re-plan with, as the plan was made.
-    pub fn diff_options(&self) -> DiffOptions {
-        DiffOptions {
-            api_url: self.plan.api_url.clone(),
-            allow_mass_changes: true,
-            hosted_mode_wire_value: self.hosted_mode_value.clone(),
-        }
+        Ok(SavedPlan { plan, desired })
     }
 }
 
@@ -112,7 +82,7 @@ pub fn check(saved: &SavedPlan, live: &LiveSnapshot) -> Result<Freshness, PlanEr
     if stale.is_empty() {
         return Ok(Freshness::Fresh);
     }
-    let replan = plan::diff(&saved.desired, live, &saved.diff_options())?;
+    let replan = plan::diff(&saved.desired, live, &super::diff_options_for(&saved.plan))?;
     if replan.is_empty() {
         Ok(Freshness::AlreadyApplied)
     } else {

@@ -17,7 +17,7 @@ use crate::cli::session;
 use crate::cli::write_stdout;
 use crate::config::model::Desired;
 use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
-use crate::plan::{DiffOptions, Plan, render};
+use crate::plan::{Plan, render};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ApplyFormat {
@@ -84,13 +84,12 @@ pub fn run(args: ApplyArgs) -> CommandResult {
 struct Ctx<'a> {
     client: WriteClient,
     desired: Desired,
-    opts: DiffOptions,
     progress: &'a dyn Progress,
     interrupt: &'a AtomicBool,
 }
 
 async fn execute(ctx: &Ctx<'_>, plan: &Plan) -> ApplyReport {
-    let mut opts = ApplyOptions::new(ctx.opts.clone(), ctx.progress);
+    let mut opts = ApplyOptions::new(plan, ctx.progress);
     opts.interrupt = Some(ctx.interrupt);
     apply::apply(&ctx.client, plan, &ctx.desired, &opts).await
 }
@@ -103,18 +102,16 @@ fn fresh(
     interrupt: &AtomicBool,
 ) -> Result<ApplyReport, CommandError> {
     let desired = session::load_desired(&args.paths)?;
-    let opts = session::diff_options(&config, args.allow_mass_changes);
-    let mut ctx = Ctx {
+    let ctx = Ctx {
         client: WriteClient::new(config)?,
         desired,
-        opts,
         progress,
         interrupt,
     };
-    let plan = runtime.block_on(session::make_plan(
+    let plan = runtime.block_on(session::plan(
         ctx.client.read(),
         &ctx.desired,
-        &mut ctx.opts,
+        args.allow_mass_changes,
     ))?;
     if args.format == ApplyFormat::Text {
         write_stdout(&render::text(&plan, use_color_on_stdout()))?;
@@ -154,7 +151,6 @@ async fn saved_plan(
     check_api_url(&saved.plan, &config)?;
     let ctx = Ctx {
         client: WriteClient::new(config)?,
-        opts: saved.diff_options(),
         desired: saved.desired.clone(),
         progress,
         interrupt,

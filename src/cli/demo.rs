@@ -33,7 +33,6 @@ pub fn run(args: DemoArgs) -> CommandResult {
             .map_err(|e| CommandError::internal(e.to_string()))?;
         let token = Token::new(DEMO_TOKEN).map_err(|e| CommandError::internal(e.to_string()))?;
         let config = ApiConfig::new(&emu.base_url(), token)?;
-        let mut opts = session::diff_options(&config, false);
         let client = WriteClient::new(config)?;
         let color = use_color_on_stdout();
         write_stdout(&format!(
@@ -41,16 +40,16 @@ pub fn run(args: DemoArgs) -> CommandResult {
             emu.base_url(),
             shown_paths(&args.files)
         ))?;
-        let plan = session::make_plan(client.read(), &desired, &mut opts).await?;
+        let plan = session::plan(client.read(), &desired, false).await?;
         write_stdout(&render::text(&plan, color))?;
 
         write_stdout("\n== 2. dnscron apply --yes\n\n")?;
-        let apply_opts = ApplyOptions::new(opts.clone(), &Silent);
+        let apply_opts = ApplyOptions::new(&plan, &Silent);
         let outcome = apply::apply(&client, &plan, &desired, &apply_opts).await;
         write_stdout(&report::text(&outcome))?;
 
         write_stdout("\n== 3. dnscron plan (again)\n\n")?;
-        let again = session::make_plan(client.read(), &desired, &mut opts).await?;
+        let again = session::plan(client.read(), &desired, false).await?;
         write_stdout(&render::text(&again, color))?;
         emu.shutdown().await;
         if outcome.exit_code == 0 && again.is_empty() {

@@ -55,8 +55,6 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Read the live account, compare it with the files and show the plan.
-    Plan(plan::PlanArgs),
     /// Make the live account match the files (or execute a saved plan), then verify.
     Apply(apply::ApplyArgs),
     /// Plan, apply and re-plan the example files against an in-process emulator.
@@ -73,6 +71,8 @@ pub enum Command {
     Man,
     /// Check the desired-state files offline; report every problem at once.
     Validate(validate::ValidateArgs),
+    /// Read the live account, diff it against the files, show what would change (never writes).
+    Plan(plan::PlanArgs),
     /// Print the JSON Schema of the desired-state files.
     Schema,
 }
@@ -87,7 +87,6 @@ pub fn main() -> ExitCode {
 
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
-        Command::Plan(args) => plan::run(args),
         Command::Apply(args) => apply::run(args),
         Command::Demo(args) => demo::run(args),
         Command::Completions(args) => completions::run(args),
@@ -96,6 +95,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Import(args) => import::run(args),
         Command::Man => man::run(),
         Command::Validate(args) => validate::run(args),
+        Command::Plan(args) => plan::run(args),
         Command::Schema => schema::run(),
     }
 }

@@ -1,23 +1,45 @@
 //! `dnscron plan [PATH]...`: read the live account, diff it against the files, show the plan.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::api::ReadClient;
 use crate::apply::SavedPlan;
 use crate::cli::api_args::ApiArgs;
-use crate::cli::logging::use_color_on_stdout;
-use crate::cli::session;
-use crate::cli::write_stdout;
-use crate::config;
+use crate::cli::{logging, runtime, validate, write_stdout};
+use crate::config::{self, model::Desired};
 use crate::error::{CommandError, CommandResult, Outcome};
-use crate::plan::render;
+use crate::plan::{MakeOptions, Plan, make_plan, render};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, clap::Args)]
+pub struct PlanArgs {
+    /// Desired-state files, or directories searched recursively for *.yaml and *.yml.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+    /// Also write the plan as JSON to FILE, for `dnscron apply --plan FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Exit 2 when there are changes (drift detection); 0 means none, 1 an error.
+    #[arg(long)]
+    pub detailed_exitcode: bool,
+    /// Print request statistics (by route, pages, retries, 429s, rate-limit wait) to stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// Plan even when a zone would lose more records than its safety limits allow.
+    #[arg(long)]
+    pub allow_mass_changes: bool,
+    #[command(flatten)]
+    pub api: ApiArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PlanFormat {
     /// For people: `+ ~ -` markers, before → after, colored on a terminal.
-    #[default]
     Text,
-    /// The versioned plan format (docs/plan.md).
+    /// The versioned plan format (docs/plan.md) with the desired state apply needs
+    /// (docs/apply.md), the same as `--out` writes.
     Json,
     /// For pull-request comments and job summaries (at most 60,000 characters).
     Markdown,
@@ -26,65 +48,55 @@ pub enum PlanFormat {
     Github,
 }
 
-#[derive(Debug, clap::Args)]
-pub struct PlanArgs {
-    /// Files, or directories searched recursively for *.yaml and *.yml.
-    #[arg(default_value = ".")]
-    pub paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value_t)]
-    pub format: PlanFormat,
-    /// Also save the plan (JSON, with the desired state) for `dnscron apply --plan FILE`.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Exit 2 when there are changes (0: none, 1: error).
-    #[arg(long)]
-    pub detailed_exitcode: bool,
-    /// Print request statistics to stderr.
-    #[arg(long)]
-    pub stats: bool,
-    /// Skip the per-zone safety limits against mass deletes and updates.
-    #[arg(long)]
-    pub allow_mass_changes: bool,
-    #[command(flatten)]
-    pub api: ApiArgs,
-}
-
 pub fn run(args: PlanArgs) -> CommandResult {
-    let desired = match args.format {
-        PlanFormat::Github => config::load(&args.paths)
-            .map_err(|d| crate::cli::validate::report_diagnostics_github(&d))?,
-        _ => session::load_desired(&args.paths)?,
+    let desired = config::load(&args.paths).map_err(|d| match args.format {
+        PlanFormat::Github => validate::report_diagnostics_github(&d),
+        _ => validate::report_diagnostics(&d),
+    })?;
+    let client = ReadClient::new(args.api.into_config()?)?;
+    let opts = MakeOptions {
+        allow_mass_changes: args.allow_mass_changes,
     };
-    let config = args.api.into_config()?;
-    let mut opts = session::diff_options(&config, args.allow_mass_changes);
-    let client = ReadClient::new(config)?;
-    let runtime = session::runtime()?;
-    let result = runtime.block_on(session::make_plan(&client, &desired, &mut opts));
+    let planned = runtime::block_on(make_plan(&client, &desired, &opts))??;
     if args.stats {
         eprint!("{}", client.stats().render());
     }
-    let plan = result?;
-    let shown = match args.format {
-        PlanFormat::Text => render::text(&plan, use_color_on_stdout()),
-        PlanFormat::Json => render::json(&plan),
-        PlanFormat::Markdown => render::markdown(&plan),
-        PlanFormat::Github => render::github::render(&plan),
-    };
-    write_stdout(&shown)?;
     if let Some(path) = &args.out {
-        let saved = SavedPlan::new(plan.clone(), desired, &opts).to_json()?;
-        std::fs::write(path, saved).map_err(|e| {
-            CommandError::user(format!("cannot write the plan to {}: {e}", path.display()))
-        })?;
-        eprintln!(
-            "Saved the plan to {}; apply it with `dnscron apply --plan {}`.",
-            path.display(),
-            path.display()
-        );
+        write_plan_file(path, &saved_json(&planned.plan, &desired)?)?;
     }
-    if args.detailed_exitcode && !plan.is_empty() {
-        Ok(Outcome::ChangesPresent)
+    write_stdout(&render_plan(&planned.plan, &desired, args.format)?)?;
+    Ok(if args.detailed_exitcode && !planned.plan.is_empty() {
+        Outcome::ChangesPresent
     } else {
-        Ok(Outcome::Success)
-    }
+        Outcome::Success
+    })
+}
+
+pub fn render_plan(
+    plan: &Plan,
+    desired: &Desired,
+    format: PlanFormat,
+) -> Result<String, CommandError> {
+    Ok(match format {
+        PlanFormat::Text => render::text::render(plan, logging::use_color_on_stdout()),
+        PlanFormat::Json => saved_json(plan, desired)?,
+        PlanFormat::Markdown => render::markdown::render(plan),
+        PlanFormat::Github => render::github::render(plan),
+    })
+}
+
+/// The plan JSON plus the `desired` section `apply --plan` re-plans with (docs/apply.md).
+fn saved_json(plan: &Plan, desired: &Desired) -> Result<String, CommandError> {
+    Ok(SavedPlan::new(plan.clone(), desired.clone()).to_json()?)
+}
+
+/// Writes through a temporary file and a rename, so an interrupted run never leaves half a plan
+/// that `apply --plan` would then reject with a confusing parse error.
+pub fn write_plan_file(path: &Path, json: &str) -> Result<(), CommandError> {
+    let tmp = path.with_extension("json.tmp");
+    let write = std::fs::write(&tmp, json).and_then(|()| std::fs::rename(&tmp, path));
+    write.map_err(|e| {
+        CommandError::user(format!("writing the plan to {}: {e}", path.display()))
+            .with_hint("check that the directory exists and is writable")
+    })
 }

@@ -19,8 +19,6 @@ pub struct MakeOptions {
 pub struct Planned {
     pub plan: Plan,
     pub live: LiveSnapshot,
-    /// The `mode` value the plan's hosted-nameserver requests use.
-    pub hosted_mode_wire_value: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -61,11 +59,7 @@ pub async fn make_plan(
             plan = diff(desired, &live, &diff_opts)?;
         }
     }
-    Ok(Planned {
-        plan,
-        live,
-        hosted_mode_wire_value: diff_opts.hosted_mode_wire_value,
-    })
+    Ok(Planned { plan, live })
 }
 
 fn switches_to_hosted(plan: &Plan, desired: &Desired) -> bool {

@@ -17,4 +17,5 @@ mod doctor;
 mod emulator;
 mod github_format;
 mod import;
+mod plan_cli;
 mod validate;

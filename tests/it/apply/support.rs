@@ -13,10 +13,12 @@ use dnscron::emulator::{
     self, BackgroundEmulator, CronIndexAfterDelete, Gaps, HostnameEcho, RateLimit, RecordNames,
     Seed, StateSnapshot, TxtFormat,
 };
-use dnscron::plan::{self, DiffOptions, Plan};
+use dnscron::plan::{self, Plan};
 
 /// Settings that together use every value of every gap the spec leaves open (cron index base
-/// and shift after delete, record name style, TXT format, host name echo, extra fields).
+/// and shift after delete, record name style, TXT format, host name echo, extra fields, the
+/// hosted nameserver mode's wire value).
+#[allow(clippy::needless_update)]
 pub fn gap_settings() -> Vec<Gaps> {
     use CronIndexAfterDelete::{Renumber, Stable};
     use HostnameEcho as H;
@@ -38,13 +40,16 @@ pub fn gap_settings() -> Vec<Gaps> {
         ),
     ]
     .into_iter()
-    .map(|(base, after, names, txt, echo, extra)| Gaps {
+    .enumerate()
+    .map(|(i, (base, after, names, txt, echo, extra))| Gaps {
+        hosted_mode_value: if i % 2 == 1 { "acmehost" } else { "veldhost" }.into(),
         cron_index_base: base,
         cron_index_after_delete: after,
         record_names: names,
         txt_format: txt,
         hostname_echo: echo,
         extra_fields: extra,
+        // Gaps the emulator adds later keep their defaults.
         ..Gaps::default()
     })
     .collect()
@@ -77,18 +82,14 @@ pub fn client(base_url: &str, token: &str) -> WriteClient {
     WriteClient::new(config).unwrap()
 }
 
-pub fn diff_options() -> DiffOptions {
-    DiffOptions {
-        allow_mass_changes: true,
-        ..DiffOptions::default()
-    }
-}
-
+/// Plans like `dnscron plan --allow-mass-changes` (generated pairs may replace whole zones).
 pub fn make_plan(rt: &tokio::runtime::Runtime, client: &WriteClient, desired: &Desired) -> Plan {
-    rt.block_on(async {
-        let live = plan::snapshot::fetch(client.read(), desired).await.unwrap();
-        plan::diff(desired, &live, &diff_options()).unwrap()
-    })
+    let opts = plan::MakeOptions {
+        allow_mass_changes: true,
+    };
+    rt.block_on(plan::make_plan(client.read(), desired, &opts))
+        .unwrap()
+        .plan
 }
 
 pub fn run_apply(
@@ -97,7 +98,7 @@ pub fn run_apply(
     plan: &Plan,
     desired: &Desired,
 ) -> ApplyReport {
-    let opts = ApplyOptions::new(diff_options(), &Silent);
+    let opts = ApplyOptions::new(plan, &Silent);
     rt.block_on(apply::apply(client, plan, desired, &opts))
 }
 
