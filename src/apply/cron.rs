@@ -64,24 +64,42 @@ pub async fn delete(
     remaining: usize,
     key: &IdempotencyKey,
 ) -> Result<CronDelete, ApiError> {
-    let jobs = client.read().list_cron(slug).await?;
-    let mut matches: Vec<&wire::CronJob> = jobs
+    let mut attempt = 1;
+    loop {
+        let jobs = client.read().list_cron(slug).await?;
+        let Some(index) = index_to_delete(&jobs, schedule, command, remaining) else {
+            return Ok(CronDelete::AlreadyGone);
+        };
+        match client.delete_cron(slug, index, key).await {
+            // The index moved between the listing and the delete (someone else changed the
+            // list): nothing was deleted, and a 404 is not stored under the key, so list again.
+            Err(e) if e.is_not_found() && attempt < RELIST_ATTEMPTS => attempt += 1,
+            other => return other.map(CronDelete::Sent),
+        }
+    }
+}
+
+/// Listings tried for one delete when the index keeps moving under it.
+const RELIST_ATTEMPTS: u32 = 3;
+
+/// The current index of a copy of the job to delete, or `None` when no more than `remaining`
+/// copies are left. Identical jobs are interchangeable; the last is taken so that, where indexes
+/// renumber, the jobs before it keep theirs.
+fn index_to_delete(
+    jobs: &[wire::CronJob],
+    schedule: &str,
+    command: &str,
+    remaining: usize,
+) -> Option<i64> {
+    let matches: Vec<i64> = jobs
         .iter()
         .filter(|j| same(&j.schedule, &j.command, schedule, command))
+        .map(|j| j.index)
         .collect();
     if matches.len() <= remaining {
-        return Ok(CronDelete::AlreadyGone);
+        return None;
     }
-    // Identical jobs are interchangeable; take the last so that, where indexes renumber,
-    // the jobs before it keep theirs.
-    matches.sort_by_key(|j| j.index);
-    let Some(job) = matches.last() else {
-        return Ok(CronDelete::AlreadyGone);
-    };
-    client
-        .delete_cron(slug, job.index, key)
-        .await
-        .map(CronDelete::Sent)
+    matches.into_iter().max()
 }
 
 #[cfg(test)]
@@ -158,6 +176,37 @@ mod tests {
             remaining_after(&desired, &changes, "shop", "0 * * * *", "wp cache flush", 0),
             0
         );
+    }
+
+    #[test]
+    fn the_index_comes_from_the_listing_never_the_plan() {
+        let job = |index, schedule: &str, command: &str| wire::CronJob {
+            index,
+            schedule: schedule.into(),
+            command: command.into(),
+        };
+        let jobs = [
+            job(1, "0 * * * *", "wp cache flush"),
+            job(2, "*/5 * * * *", "php a.php"),
+            job(3, "0  *  * * *", "wp  cache flush"),
+        ];
+        assert_eq!(
+            index_to_delete(&jobs, "0 * * * *", "wp cache flush", 0),
+            Some(3)
+        );
+        assert_eq!(
+            index_to_delete(&jobs, "0 * * * *", "wp cache flush", 1),
+            Some(3)
+        );
+        assert_eq!(
+            index_to_delete(&jobs, "0 * * * *", "wp cache flush", 2),
+            None
+        );
+        assert_eq!(
+            index_to_delete(&jobs, "*/5 * * * *", "php a.php", 0),
+            Some(2)
+        );
+        assert_eq!(index_to_delete(&jobs, "*/5 * * * *", "php b.php", 0), None);
     }
 
     #[test]

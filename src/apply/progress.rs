@@ -56,20 +56,24 @@ fn wait_text(event: &WaitEvent) -> String {
     )
 }
 
-/// One line per event on stderr: CI logs, pipes.
+/// One line per event on stderr: CI logs, pipes. Nothing with `--quiet` (only errors then).
 pub struct Lines {
     total: Mutex<(u32, usize)>,
+    quiet: bool,
 }
 
 impl Lines {
     pub fn new() -> Lines {
         Lines {
             total: Mutex::new((0, 0)),
+            quiet: !tracing::level_enabled!(tracing::Level::INFO),
         }
     }
 
     fn line(&self, text: &str) {
-        let _ = writeln!(std::io::stderr().lock(), "{text}");
+        if !self.quiet {
+            let _ = writeln!(std::io::stderr().lock(), "{text}");
+        }
     }
 
     fn round_total(&self) -> (u32, usize) {
@@ -130,15 +134,15 @@ pub struct Bar {
 }
 
 impl Bar {
+    /// Hidden until the first round starts, so it never draws over the confirmation prompt.
     pub fn new() -> Bar {
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         let style = ProgressStyle::with_template(
             "{spinner} [{bar:30}] {pos}/{len} changes, eta {eta} · {wide_msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> ");
         bar.set_style(style);
-        bar.enable_steady_tick(Duration::from_millis(120));
         Bar { bar }
     }
 }
@@ -151,6 +155,10 @@ impl Default for Bar {
 
 impl Progress for Bar {
     fn start(&self, round: u32, total: usize) {
+        if round == 0 {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.bar.enable_steady_tick(Duration::from_millis(120));
+        }
         self.bar.set_length(total as u64);
         self.bar.set_position(0);
         if round > 0 {

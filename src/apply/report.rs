@@ -179,3 +179,101 @@ pub fn text(report: &ApplyReport) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apply::outcome::{ChangeOutcome, ErrorInfo};
+    use crate::plan::{Action, Change, Request, Resource, Status, TargetKind, TargetRef};
+
+    fn change(id: usize) -> Change {
+        Change {
+            id,
+            action: Action::Create,
+            target: TargetRef {
+                kind: TargetKind::Zone,
+                name: "example.com".into(),
+            },
+            resource: Resource::Record {
+                name: "www".into(),
+                rtype: crate::dns::RecordType::A,
+                record_id: None,
+            },
+            before: None,
+            after: Some(crate::plan::Value::Record {
+                ttl: 300,
+                content: "192.0.2.1".into(),
+            }),
+            request: Request {
+                method: "POST".into(),
+                path: "/dns/example.com/records".into(),
+                body: None,
+            },
+            status: Status::Ready,
+            reason: None,
+            declared_at: None,
+        }
+    }
+
+    fn report(result: ApplyResult, outcomes: &[ChangeOutcome]) -> ApplyReport {
+        let changes = outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let mut r = ChangeReport::new(&change(i + 1), 0, "k".into());
+                r.outcome = *o;
+                r
+            })
+            .collect();
+        ApplyReport::new("p1", result, 3, changes)
+    }
+
+    #[test]
+    fn every_result_says_what_happened_and_what_to_do() {
+        use ChangeOutcome::*;
+        let differs = report(
+            ApplyResult::Differs {
+                remaining: vec![change(1)],
+            },
+            &[Done],
+        );
+        let text = text(&differs);
+        assert!(
+            text.contains("after 3 round(s) the live account still differs"),
+            "{text}"
+        );
+        assert!(
+            text.contains("zone example.com: + www A 192.0.2.1 (ttl 300)"),
+            "{text}"
+        );
+        assert_eq!(differs.exit_code, 1);
+
+        let interrupted = report(ApplyResult::Interrupted, &[Done, NotAttempted]);
+        let text = self::text(&interrupted);
+        assert!(
+            text.contains("Interrupted: 1 done, 1 not attempted"),
+            "{text}"
+        );
+        assert_eq!(interrupted.exit_code, 1);
+
+        let verify = report(
+            ApplyResult::VerifyFailed {
+                error: ErrorInfo::internal("GET /dns/example.com/records: timed out"),
+            },
+            &[Done],
+        );
+        let text = self::text(&verify);
+        assert!(
+            text.contains("verification could not read the live state"),
+            "{text}"
+        );
+        assert!(text.contains("timed out"), "{text}");
+
+        let json: serde_json::Value =
+            serde_json::from_str(&json(&interrupted)).expect("valid JSON");
+        assert_eq!(json["format_version"], 1);
+        assert_eq!(json["result"], "interrupted");
+        assert_eq!(json["counts"]["not_attempted"], 1);
+        assert_eq!(json["changes"][1]["outcome"], "not_attempted");
+    }
+}

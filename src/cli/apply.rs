@@ -55,24 +55,19 @@ pub fn run(args: ApplyArgs) -> CommandResult {
         )
         .with_hint("review the plan with `dnscron plan`, then run `dnscron apply --yes`; or save it with `dnscron plan --out FILE` and run `dnscron apply --plan FILE`"));
     }
-    let progress: Arc<dyn Progress> =
-        if std::io::stderr().is_terminal() && args.format == ApplyFormat::Text {
-            Arc::new(Bar::new())
-        } else {
-            Arc::new(Lines::new())
-        };
+    let bar = std::io::stderr().is_terminal()
+        && args.format == ApplyFormat::Text
+        && tracing::level_enabled!(tracing::Level::INFO);
+    let progress: Arc<dyn Progress> = if bar {
+        Arc::new(Bar::new())
+    } else {
+        Arc::new(Lines::new())
+    };
     let mut config = args.api.clone().into_config()?;
     let hook_progress = Arc::clone(&progress);
     config.on_wait = Some(Arc::new(move |event| hook_progress.wait(event)));
     let runtime = session::runtime()?;
     let interrupt = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupt);
-    runtime.spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            flag.store(true, Ordering::SeqCst);
-            eprintln!("\ninterrupted: finishing the change in flight, then stopping");
-        }
-    });
     let report = match &args.plan {
         Some(file) => runtime.block_on(saved_plan(&args, file, config, &*progress, &interrupt))?,
         None => fresh(&args, config, &runtime, &*progress, &interrupt)?,
@@ -85,10 +80,19 @@ struct Ctx<'a> {
     client: WriteClient,
     desired: Desired,
     progress: &'a dyn Progress,
-    interrupt: &'a AtomicBool,
+    interrupt: &'a Arc<AtomicBool>,
 }
 
 async fn execute(ctx: &Ctx<'_>, plan: &Plan) -> ApplyReport {
+    // Only now: until the first write, Ctrl-C should simply end the process (e.g. at the
+    // confirmation prompt). From here on it finishes the change in flight and stops.
+    let flag = Arc::clone(ctx.interrupt);
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            flag.store(true, Ordering::SeqCst);
+            eprintln!("\ninterrupted: finishing the change in flight, then stopping");
+        }
+    });
     let mut opts = ApplyOptions::new(plan, ctx.progress);
     opts.interrupt = Some(ctx.interrupt);
     apply::apply(&ctx.client, plan, &ctx.desired, &opts).await
@@ -99,7 +103,7 @@ fn fresh(
     config: ApiConfig,
     runtime: &tokio::runtime::Runtime,
     progress: &dyn Progress,
-    interrupt: &AtomicBool,
+    interrupt: &Arc<AtomicBool>,
 ) -> Result<ApplyReport, CommandError> {
     let desired = session::load_desired(&args.paths)?;
     let ctx = Ctx {
@@ -141,7 +145,7 @@ async fn saved_plan(
     file: &Path,
     config: ApiConfig,
     progress: &dyn Progress,
-    interrupt: &AtomicBool,
+    interrupt: &Arc<AtomicBool>,
 ) -> Result<ApplyReport, CommandError> {
     let text = std::fs::read_to_string(file).map_err(|e| {
         CommandError::user(format!("cannot read the plan file {}: {e}", file.display()))

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use crate::api::{ApiConfig, Token, WriteClient};
 use crate::apply::{self, ApplyOptions, Silent, report};
 use crate::cli::logging::use_color_on_stdout;
-use crate::cli::session;
 use crate::cli::write_stdout;
+use crate::cli::{runtime, session};
 use crate::emulator::{self, Seed};
 use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::plan::render;
@@ -25,8 +25,7 @@ pub struct DemoArgs {
 
 pub fn run(args: DemoArgs) -> CommandResult {
     let desired = session::load_desired(&args.files)?;
-    let runtime = session::runtime()?;
-    runtime.block_on(async move {
+    runtime::block_on(async move {
         let addr = SocketAddr::from(([127, 0, 0, 1], 0));
         let emu = emulator::start(Seed::example(), addr)
             .await
@@ -60,7 +59,7 @@ pub fn run(args: DemoArgs) -> CommandResult {
                 "the demo did not converge; please report this",
             ))
         }
-    })
+    })?
 }
 
 fn shown_paths(paths: &[PathBuf]) -> String {

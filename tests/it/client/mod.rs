@@ -1,6 +1,7 @@
 //! The API client against scripted local servers: pagination, retries, idempotency keys,
 //! errors, redaction, and the live snapshot.
 
+mod emulator;
 mod errors;
 mod paging;
 mod snapshot;
