@@ -7,6 +7,7 @@
 mod config;
 mod core;
 mod error;
+pub mod openapi;
 pub mod pacer;
 mod page;
 mod read;

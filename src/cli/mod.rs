@@ -14,6 +14,8 @@ mod emulator;
 pub mod logging;
 mod man;
 mod output;
+pub mod plan;
+mod runtime;
 pub mod schema;
 pub mod validate;
 
@@ -56,6 +58,8 @@ pub enum Command {
     Man,
     /// Check the desired-state files offline; report every problem at once.
     Validate(validate::ValidateArgs),
+    /// Read the live account, diff it against the files, show what would change (never writes).
+    Plan(plan::PlanArgs),
     /// Print the JSON Schema of the desired-state files.
     Schema,
 }
@@ -74,6 +78,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Emulator(args) => emulator::run(args),
         Command::Man => man::run(),
         Command::Validate(args) => validate::run(args),
+        Command::Plan(args) => plan::run(args),
         Command::Schema => schema::run(),
     }
 }

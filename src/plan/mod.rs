@@ -6,6 +6,7 @@
 
 pub mod diff;
 pub mod fingerprint;
+pub mod make;
 pub mod model;
 pub mod order;
 pub mod render;
@@ -21,6 +22,7 @@ mod records;
 pub use cron::job_key;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
+pub use make::{MakeOptions, MakePlanError, Planned, make_plan};
 pub use model::{
     Action, Change, Finding, Plan, Request, Resource, Severity, Status, Summary, Target,
     TargetKind, TargetRef, Value,

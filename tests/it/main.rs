@@ -12,4 +12,5 @@ mod cli_basics;
 mod client;
 mod config;
 mod emulator;
+mod plan_cli;
 mod validate;

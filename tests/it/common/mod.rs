@@ -44,6 +44,12 @@ impl Run {
         self
     }
 
+    /// Points the command at an API (e.g. an emulator's base URL) with a token in the environment.
+    pub fn api(self, base_url: &str, token: &str) -> Run {
+        self.env("DNSCRON_API_URL", base_url)
+            .env("DNSCRON_TOKEN", token)
+    }
+
     pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Run {
         self.cmd.current_dir(dir);
         self

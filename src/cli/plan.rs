@@ -1,0 +1,85 @@
+//! `dnscron plan [PATH]...`: read the live account, diff it against the files, show the plan.
+
+use std::path::{Path, PathBuf};
+
+use crate::api::ReadClient;
+use crate::cli::api_args::ApiArgs;
+use crate::cli::{logging, runtime, validate, write_stdout};
+use crate::config;
+use crate::error::{CommandError, CommandResult, Outcome};
+use crate::plan::{MakeOptions, Plan, make_plan, render};
+
+#[derive(Debug, clap::Args)]
+pub struct PlanArgs {
+    /// Desired-state files, or directories searched recursively for *.yaml and *.yml.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+    /// Also write the plan as JSON to FILE, for `dnscron apply --plan FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Exit 2 when there are changes (drift detection); 0 means none, 1 an error.
+    #[arg(long)]
+    pub detailed_exitcode: bool,
+    /// Print request statistics (by route, pages, retries, 429s, rate-limit wait) to stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// Plan even when a zone would lose more records than its safety limits allow.
+    #[arg(long)]
+    pub allow_mass_changes: bool,
+    #[command(flatten)]
+    pub api: ApiArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlanFormat {
+    /// For people: `+ ~ -` markers, before → after, colored on a terminal.
+    Text,
+    /// The versioned plan format (docs/plan.md), the same as `--out` writes.
+    Json,
+    /// For pull-request comments and job summaries (at most 60,000 characters).
+    Markdown,
+}
+
+pub fn run(args: PlanArgs) -> CommandResult {
+    let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;
+    let client = ReadClient::new(args.api.into_config()?)?;
+    let opts = MakeOptions {
+        allow_mass_changes: args.allow_mass_changes,
+    };
+    let planned = runtime::block_on(make_plan(&client, &desired, &opts))??;
+    if args.stats {
+        eprint!("{}", client.stats().render());
+    }
+    if let Some(path) = &args.out {
+        write_plan_file(path, &planned.plan)?;
+    }
+    write_stdout(&render_plan(&planned.plan, args.format))?;
+    Ok(if args.detailed_exitcode && !planned.plan.is_empty() {
+        Outcome::ChangesPresent
+    } else {
+        Outcome::Success
+    })
+}
+
+pub fn render_plan(plan: &Plan, format: PlanFormat) -> String {
+    match format {
+        PlanFormat::Text => render::text::render(plan, logging::use_color_on_stdout()),
+        PlanFormat::Json => render::json::render(plan),
+        PlanFormat::Markdown => render::markdown::render(plan),
+    }
+}
+
+/// Writes through a temporary file and a rename, so an interrupted run never leaves half a plan
+/// that `apply --plan` would then reject with a confusing parse error.
+pub fn write_plan_file(path: &Path, plan: &Plan) -> Result<(), CommandError> {
+    let tmp = path.with_extension("json.tmp");
+    let write =
+        std::fs::write(&tmp, render::json::render(plan)).and_then(|()| std::fs::rename(&tmp, path));
+    write.map_err(|e| {
+        CommandError::user(format!("writing the plan to {}: {e}", path.display()))
+            .with_hint("check that the directory exists and is writable")
+    })
+}

@@ -1,0 +1,100 @@
+//! The whole planning stage for commands: read the live state the files name, then diff.
+//! `plan`, `apply`, `demo` and the benchmarks all go through here, so what apply executes is
+//! made exactly like what plan showed.
+
+use crate::api::{ApiError, ReadClient, openapi};
+use crate::config::model::{Desired, NameserverMode};
+use crate::error::CommandError;
+
+use super::snapshot::{self, LiveSnapshot, SnapshotError};
+use super::{DiffOptions, Plan, PlanError, Resource, diff};
+
+#[derive(Clone, Debug, Default)]
+pub struct MakeOptions {
+    pub allow_mass_changes: bool,
+}
+
+/// A plan and the live state it was made from.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    pub plan: Plan,
+    pub live: LiveSnapshot,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MakePlanError {
+    #[error(transparent)]
+    Snapshot(#[from] SnapshotError),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+}
+
+impl From<MakePlanError> for CommandError {
+    fn from(err: MakePlanError) -> Self {
+        match err {
+            MakePlanError::Snapshot(e) => e.into(),
+            MakePlanError::Plan(e) => e.into(),
+        }
+    }
+}
+
+pub async fn make_plan(
+    client: &ReadClient,
+    desired: &Desired,
+    opts: &MakeOptions,
+) -> Result<Planned, MakePlanError> {
+    let live = snapshot::fetch(client, desired).await?;
+    let mut diff_opts = DiffOptions {
+        api_url: client.base_url().to_string(),
+        allow_mass_changes: opts.allow_mass_changes,
+        ..DiffOptions::default()
+    };
+    let mut plan = diff(desired, &live, &diff_opts)?;
+    // The hosted mode's wire value is server-specific; /openapi.json is read only when a plan
+    // actually switches a domain to hosted, so plans without one cost no extra request.
+    if switches_to_hosted(&plan, desired) {
+        let value = hosted_mode_value(client).await;
+        if value != diff_opts.hosted_mode_wire_value {
+            diff_opts.hosted_mode_wire_value = value;
+            plan = diff(desired, &live, &diff_opts)?;
+        }
+    }
+    Ok(Planned { plan, live })
+}
+
+fn switches_to_hosted(plan: &Plan, desired: &Desired) -> bool {
+    plan.changes.iter().any(|change| {
+        matches!(change.resource, Resource::Nameservers)
+            && desired.zones.iter().any(|z| {
+                z.zone.as_str() == change.target.name
+                    && matches!(
+                        z.nameservers.as_ref().map(|n| &n.mode),
+                        Some(NameserverMode::Hosted)
+                    )
+            })
+    })
+}
+
+/// The server's hosted-mode value, or the documented default with a warning.
+pub async fn hosted_mode_value(client: &ReadClient) -> String {
+    match client.openapi().await {
+        Ok(doc) => openapi::hosted_mode_value(&doc).unwrap_or_else(|| {
+            tracing::warn!(
+                "/openapi.json has no nameserver `mode` enum; sending `{}` for hosted mode",
+                openapi::DEFAULT_HOSTED_MODE
+            );
+            openapi::DEFAULT_HOSTED_MODE.to_string()
+        }),
+        Err(err) => {
+            warn_openapi_unreadable(&err);
+            openapi::DEFAULT_HOSTED_MODE.to_string()
+        }
+    }
+}
+
+fn warn_openapi_unreadable(err: &ApiError) {
+    tracing::warn!(
+        "could not read /openapi.json ({err}); sending `{}` for hosted nameserver mode",
+        openapi::DEFAULT_HOSTED_MODE
+    );
+}

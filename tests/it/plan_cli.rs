@@ -1,0 +1,278 @@
+//! `dnscron plan` end to end: the binary against the emulator on 127.0.0.1.
+
+use dnscron::emulator::{
+    CronIndexAfterDelete, Gaps, HostnameEcho, RecordNames, RecordSeed, Seed, SiteSeed, TokenSeed,
+    TxtFormat, ZoneSeed,
+};
+use dnscron::plan::Plan;
+
+use crate::common::emulator::{example_emulator, start_emulator};
+use crate::common::{Run, filters};
+
+fn plan_examples(base_url: &str, extra: &[&str]) -> crate::common::RunOutput {
+    let mut args = vec!["plan", "examples/dns"];
+    args.extend_from_slice(extra);
+    Run::new(args).api(base_url, "demo-token").output()
+}
+
+#[test]
+fn text_plan_of_the_example_account() {
+    let emu = example_emulator();
+    let out = plan_examples(&emu.base_url(), &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    insta::with_settings!({ filters => filters() }, {
+        insta::assert_snapshot!(out.snapshot());
+    });
+}
+
+#[test]
+fn markdown_plan_of_the_example_account() {
+    let emu = example_emulator();
+    let out = plan_examples(&emu.base_url(), &["--format", "markdown"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    insta::with_settings!({ filters => filters() }, {
+        insta::assert_snapshot!(out.stdout);
+    });
+}
+
+#[test]
+fn json_plan_round_trips_through_out_file() {
+    let emu = example_emulator();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plan.json");
+    let out = plan_examples(
+        &emu.base_url(),
+        &["--format", "json", "--out", file.to_str().unwrap()],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(saved, out.stdout, "--out writes what --format json prints");
+    let plan = Plan::from_json(&saved).unwrap();
+    assert_eq!(plan.format_version, 1);
+    assert_eq!(plan.api_url, emu.base_url());
+    assert_eq!(plan.targets.len(), 6, "2 zones, 2 domains, 2 sites");
+    assert!(
+        plan.targets
+            .iter()
+            .all(|t| t.fingerprint.starts_with("sha256:"))
+    );
+    let mut json: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    json["plan_id"] = "[PLAN_ID]".into();
+    json["created_at"] = "[TIME]".into();
+    insta::with_settings!({ filters => filters() }, {
+        insta::assert_json_snapshot!(json);
+    });
+}
+
+#[test]
+fn detailed_exitcode_is_2_with_changes_and_0_without() {
+    let emu = example_emulator();
+    let out = plan_examples(&emu.base_url(), &["--detailed-exitcode"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+
+    let (emu, dir) = matching_account();
+    let out = Run::new(["plan", dir.path().to_str().unwrap(), "--detailed-exitcode"])
+        .api(&emu.base_url(), "demo-token")
+        .output();
+    assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("No changes"), "{}", out.stdout);
+}
+
+#[test]
+fn plan_sends_only_gets() {
+    let emu = example_emulator();
+    let out = plan_examples(&emu.base_url(), &["--stats"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let counters = emu.counters();
+    assert!(counters.requests > 0);
+    for route in counters.per_route.keys() {
+        assert!(route.starts_with("GET "), "plan sent {route}");
+    }
+    assert!(out.stderr.contains("requests: "), "{}", out.stderr);
+}
+
+/// Whatever the server's choices where the spec is silent, the plan is the same.
+#[test]
+fn plan_is_the_same_in_every_gap_setting() {
+    let emu = example_emulator();
+    let reference = summary_of(&emu.base_url());
+    for gaps in every_gap_setting() {
+        emu.set_gaps(gaps.clone());
+        assert_eq!(summary_of(&emu.base_url()), reference, "with {gaps:?}");
+    }
+}
+
+fn summary_of(base_url: &str) -> Vec<String> {
+    let out = plan_examples(base_url, &["--format", "json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let plan = Plan::from_json(&out.stdout).unwrap();
+    plan.changes
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {:?} {:?} {:?}",
+                c.action.as_str(),
+                c.target,
+                c.resource,
+                c.before,
+                c.after
+            )
+        })
+        .collect()
+}
+
+pub fn every_gap_setting() -> Vec<Gaps> {
+    let mut all = Vec::new();
+    for record_names in [
+        RecordNames::Relative,
+        RecordNames::Absolute,
+        RecordNames::AbsoluteNoDot,
+    ] {
+        for txt_format in [TxtFormat::AsStored, TxtFormat::Raw, TxtFormat::Quoted] {
+            for hostname_echo in [
+                HostnameEcho::AsStored,
+                HostnameEcho::Upper,
+                HostnameEcho::NoFinalDot,
+            ] {
+                all.push(Gaps {
+                    record_names,
+                    txt_format,
+                    hostname_echo,
+                    cron_index_base: 1,
+                    cron_index_after_delete: CronIndexAfterDelete::Stable,
+                    extra_fields: true,
+                    hosted_mode_value: "acmehost".into(),
+                });
+            }
+        }
+    }
+    all
+}
+
+/// A small account and files that describe it exactly.
+fn matching_account() -> (dnscron::emulator::BackgroundEmulator, tempfile::TempDir) {
+    let seed = Seed::default()
+        .with_token(TokenSeed::full("demo-token", "demo"))
+        .with_zone(
+            ZoneSeed::new("example.com")
+                .with_record(RecordSeed::new("@", "A", "203.0.113.10"))
+                .with_record(RecordSeed::new("@", "TXT", "\"v=spf1 -all\"")),
+        )
+        .with_site(SiteSeed::new("shop").with_cron("*/5 * * * *", "php artisan schedule:run"));
+    let emu = start_emulator(seed);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("dns.yaml"),
+        "zone: example.com\nrecords:\n  - { name: \"@\", type: A, content: 203.0.113.10 }\n  - { name: \"@\", type: TXT, content: v=spf1 -all }\n---\nsite: shop\ncron:\n  - { schedule: \"*/5 * * * *\", command: php artisan schedule:run }\n",
+    )
+    .unwrap();
+    (emu, dir)
+}
+
+#[test]
+fn a_ten_thousand_record_zone_plans_in_the_minimum_of_requests() {
+    let records = (0..10_000).map(|i| {
+        RecordSeed::new(
+            &format!("h{i}"),
+            "A",
+            &format!("10.0.{}.{}", i / 256, i % 256),
+        )
+    });
+    let seed = Seed::default()
+        .with_token(TokenSeed::full("demo-token", "demo"))
+        .with_zone(ZoneSeed::new("big.example").with_records(records));
+    let mut seed = seed;
+    seed.rate_limit = dnscron::emulator::RateLimit::off();
+    let emu = start_emulator(seed);
+    let dir = tempfile::tempdir().unwrap();
+    let mut yaml = String::from("zone: big.example\nrecords:\n");
+    for i in 0..10_000 {
+        yaml.push_str(&format!(
+            "  - {{ name: h{i}, type: A, content: 10.0.{}.{} }}\n",
+            i / 256,
+            i % 256
+        ));
+    }
+    // One record differs, so the plan has exactly one update.
+    yaml = yaml.replace("content: 10.0.0.7 }", "content: 10.9.9.9 }");
+    std::fs::write(dir.path().join("big.yaml"), yaml).unwrap();
+    let out = Run::new(["plan", dir.path().to_str().unwrap(), "--format", "json"])
+        .api(&emu.base_url(), "demo-token")
+        .output();
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let plan = Plan::from_json(&out.stdout).unwrap();
+    assert_eq!(plan.summary.update, 1);
+    assert_eq!(plan.changes.len(), 1);
+    let counters = emu.counters();
+    assert_eq!(
+        counters.requests, 100,
+        "ceil(10000/100) pages and nothing else: {:?}",
+        counters.per_route
+    );
+}
+
+#[test]
+fn plan_without_a_token_says_how_to_give_one() {
+    let emu = example_emulator();
+    let out = Run::new(["plan", "examples/dns"])
+        .env("DNSCRON_API_URL", emu.base_url())
+        .output();
+    assert_eq!(out.code, Some(1));
+    insta::with_settings!({ filters => filters() }, {
+        insta::assert_snapshot!(out.snapshot());
+    });
+    assert_eq!(
+        emu.counters().requests,
+        0,
+        "nothing is sent without a token"
+    );
+}
+
+#[test]
+fn plan_refuses_plain_http_to_a_remote_host() {
+    let out = Run::new(["plan", "examples/dns"])
+        .api("http://192.0.2.1/api/v1", "secret-token-value")
+        .output();
+    assert_eq!(out.code, Some(1));
+    assert!(
+        out.stderr.contains("--allow-insecure-http"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("secret-token-value"));
+}
+
+#[test]
+fn plan_with_invalid_files_sends_nothing() {
+    let emu = example_emulator();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        "zone: example.com\nrecords:\n  - { name: www, type: A, content: 1.2.3 }\n",
+    )
+    .unwrap();
+    let out = Run::new(["plan", dir.path().to_str().unwrap()])
+        .api(&emu.base_url(), "demo-token")
+        .output();
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("bad.yaml:3:"), "{}", out.stderr);
+    assert_eq!(emu.counters().requests, 0);
+}
+
+#[test]
+fn plan_names_the_file_of_a_zone_the_account_lacks() {
+    let emu = example_emulator();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("missing.yaml"),
+        "zone: nowhere.example\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n",
+    )
+    .unwrap();
+    let out = Run::new(["plan", dir.path().to_str().unwrap()])
+        .api(&emu.base_url(), "demo-token")
+        .output();
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("missing.yaml:1:"), "{}", out.stderr);
+    assert!(out.stderr.contains("nowhere.example"), "{}", out.stderr);
+    assert!(out.stderr.contains("hint:"), "{}", out.stderr);
+}
