@@ -6,6 +6,7 @@
 //! and the demo; `cli` holds one file per command.
 
 pub mod api;
+pub mod apply;
 pub mod cli;
 pub mod config;
 pub mod cron;

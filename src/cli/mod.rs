@@ -9,7 +9,9 @@ use clap::{Parser, Subcommand};
 use crate::error::{CommandResult, ErrorKind};
 
 pub mod api_args;
+mod apply;
 mod completions;
+mod demo;
 mod emulator;
 pub mod logging;
 mod man;
@@ -17,6 +19,7 @@ mod output;
 pub mod plan;
 mod runtime;
 pub mod schema;
+mod session;
 pub mod validate;
 
 pub use output::write_stdout;
@@ -50,6 +53,10 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Make the live account match the files (or execute a saved plan), then verify.
+    Apply(apply::ApplyArgs),
+    /// Plan, apply and re-plan the example files against an in-process emulator.
+    Demo(demo::DemoArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
     /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
@@ -74,6 +81,8 @@ pub fn main() -> ExitCode {
 
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
+        Command::Apply(args) => apply::run(args),
+        Command::Demo(args) => demo::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Emulator(args) => emulator::run(args),
         Command::Man => man::run(),

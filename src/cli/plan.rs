@@ -3,9 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::api::ReadClient;
+use crate::apply::SavedPlan;
 use crate::cli::api_args::ApiArgs;
 use crate::cli::{logging, runtime, validate, write_stdout};
-use crate::config;
+use crate::config::{self, model::Desired};
 use crate::error::{CommandError, CommandResult, Outcome};
 use crate::plan::{MakeOptions, Plan, make_plan, render};
 
@@ -37,7 +38,8 @@ pub struct PlanArgs {
 pub enum PlanFormat {
     /// For people: `+ ~ -` markers, before → after, colored on a terminal.
     Text,
-    /// The versioned plan format (docs/plan.md), the same as `--out` writes.
+    /// The versioned plan format (docs/plan.md) with the desired state apply needs
+    /// (docs/apply.md), the same as `--out` writes.
     Json,
     /// For pull-request comments and job summaries (at most 60,000 characters).
     Markdown,
@@ -54,9 +56,9 @@ pub fn run(args: PlanArgs) -> CommandResult {
         eprint!("{}", client.stats().render());
     }
     if let Some(path) = &args.out {
-        write_plan_file(path, &planned.plan)?;
+        write_plan_file(path, &saved_json(&planned.plan, &desired)?)?;
     }
-    write_stdout(&render_plan(&planned.plan, args.format))?;
+    write_stdout(&render_plan(&planned.plan, &desired, args.format)?)?;
     Ok(if args.detailed_exitcode && !planned.plan.is_empty() {
         Outcome::ChangesPresent
     } else {
@@ -64,20 +66,28 @@ pub fn run(args: PlanArgs) -> CommandResult {
     })
 }
 
-pub fn render_plan(plan: &Plan, format: PlanFormat) -> String {
-    match format {
+pub fn render_plan(
+    plan: &Plan,
+    desired: &Desired,
+    format: PlanFormat,
+) -> Result<String, CommandError> {
+    Ok(match format {
         PlanFormat::Text => render::text::render(plan, logging::use_color_on_stdout()),
-        PlanFormat::Json => render::json::render(plan),
+        PlanFormat::Json => saved_json(plan, desired)?,
         PlanFormat::Markdown => render::markdown::render(plan),
-    }
+    })
+}
+
+/// The plan JSON plus the `desired` section `apply --plan` re-plans with (docs/apply.md).
+fn saved_json(plan: &Plan, desired: &Desired) -> Result<String, CommandError> {
+    Ok(SavedPlan::new(plan.clone(), desired.clone()).to_json()?)
 }
 
 /// Writes through a temporary file and a rename, so an interrupted run never leaves half a plan
 /// that `apply --plan` would then reject with a confusing parse error.
-pub fn write_plan_file(path: &Path, plan: &Plan) -> Result<(), CommandError> {
+pub fn write_plan_file(path: &Path, json: &str) -> Result<(), CommandError> {
     let tmp = path.with_extension("json.tmp");
-    let write =
-        std::fs::write(&tmp, render::json::render(plan)).and_then(|()| std::fs::rename(&tmp, path));
+    let write = std::fs::write(&tmp, json).and_then(|()| std::fs::rename(&tmp, path));
     write.map_err(|e| {
         CommandError::user(format!("writing the plan to {}: {e}", path.display()))
             .with_hint("check that the directory exists and is writable")

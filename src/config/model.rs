@@ -5,12 +5,12 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::dns::{RecordType, ZoneName};
 
 /// Where something was declared: `file:line:col`, 1-based.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Location {
     pub file: PathBuf,
     pub line: usize,
@@ -24,13 +24,13 @@ impl fmt::Display for Location {
 }
 
 /// Everything the files declare, in file order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Desired {
     pub zones: Vec<ZoneSpec>,
     pub sites: Vec<SiteSpec>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ZoneSpec {
     pub zone: ZoneName,
     pub location: Location,
@@ -43,7 +43,7 @@ pub struct ZoneSpec {
     pub safety: SafetyLimits,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordSpec {
     /// Relative form (`@`, `*`, `www`, `a.b`), see `dns::name`.
     pub name: String,
@@ -58,13 +58,13 @@ pub struct RecordSpec {
     pub location: Location,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NameserversSpec {
     pub mode: NameserverMode,
     pub location: Location,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "mode", content = "hosts", rename_all = "lowercase")]
 pub enum NameserverMode {
     /// The service's own nameservers.
@@ -74,7 +74,7 @@ pub enum NameserverMode {
 }
 
 /// A live record matching any rule is never touched, even with `prune`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IgnoreRule {
     /// Glob over the relative record name (`*` any run of characters, `?` one character).
     pub name: String,
@@ -86,7 +86,7 @@ pub struct IgnoreRule {
 }
 
 /// Mass-change protection for one zone; see `plan::safety`. Defaults from the plan issue.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SafetyLimits {
     /// Refuse when more than this many records would be deleted (default 50).
     pub max_deletes: usize,
@@ -113,7 +113,7 @@ impl Default for SafetyLimits {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SiteSpec {
     pub slug: String,
     pub location: Location,
@@ -121,7 +121,7 @@ pub struct SiteSpec {
     pub cron: Option<Vec<CronJobSpec>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CronJobSpec {
     /// Whitespace-normalized (single spaces), exactly 5 fields.
     pub schedule: String,

@@ -8,6 +8,7 @@ mod common;
 // The planner's tests (kept apart from the per-command list below).
 mod plan;
 
+mod apply;
 mod cli_basics;
 mod client;
 mod config;

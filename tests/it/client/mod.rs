@@ -13,6 +13,19 @@ use std::sync::{Arc, Mutex};
 
 /// Captures every tracing event (all levels) on this thread into a buffer.
 pub fn capture_logs() -> (tracing::subscriber::DefaultGuard, Arc<Mutex<Vec<u8>>>) {
+    // With exactly one Dispatch registered, tracing-core computes a callsite's cached interest
+    // from the *registering* thread's default (tokio-rs/tracing#3611): a parallel test without a
+    // subscriber (e.g. apply's fault runs, which hit the same retry warning) can cache `never`
+    // and this capture would miss the event. A second, always-registered Dispatch forces the
+    // general path, which asks every registered subscriber.
+    static SECOND: std::sync::OnceLock<tracing::Dispatch> = std::sync::OnceLock::new();
+    SECOND.get_or_init(|| {
+        tracing::Dispatch::new(
+            tracing_subscriber::fmt()
+                .with_writer(std::io::sink)
+                .finish(),
+        )
+    });
     let buf = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&buf);
     let subscriber = tracing_subscriber::fmt()

@@ -1,0 +1,233 @@
+//! Cron deletes. The API deletes by index, and the spec leaves open where indexes start and how
+//! they move after a delete, so an index from the plan (or from any earlier listing) is never
+//! trusted: right before each delete the site's jobs are listed again, the job is found by its
+//! normalized (schedule, command), and the delete goes to the index it has now.
+//!
+//! Identical jobs: a plan that removes `d` of `k` identical jobs (keeping `m = k - d`, what the
+//! files declare) has deletes with occurrence 0 … d-1. After occurrence `o` is done,
+//! `m + d - o - 1` copies remain. So a delete is already in effect when the listing holds no more than that
+//! many: the retry of an interrupted apply then deletes nothing more, and never a job the files
+//! want kept.
+
+use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, wire};
+use crate::config::model::Desired;
+use crate::plan::{Action, Change, Resource, job_key};
+
+/// The same job as the planner sees it (`plan::job_key`: normalized schedule and command).
+fn same(schedule_a: &str, command_a: &str, schedule_b: &str, command_b: &str) -> bool {
+    job_key(schedule_a, command_a) == job_key(schedule_b, command_b)
+}
+
+/// What a cron delete did.
+#[derive(Debug)]
+pub enum CronDelete {
+    Sent(WriteResponse),
+    /// No more copies than should remain: nothing to delete.
+    AlreadyGone,
+}
+
+/// How many copies of the job should remain once this delete is done.
+pub fn remaining_after(
+    desired: &Desired,
+    round_changes: &[Change],
+    slug: &str,
+    schedule: &str,
+    command: &str,
+    occurrence: u32,
+) -> usize {
+    let kept = desired
+        .sites
+        .iter()
+        .filter(|s| s.slug == slug)
+        .filter_map(|s| s.cron.as_ref())
+        .flatten()
+        .filter(|j| same(&j.schedule, &j.command, schedule, command))
+        .count();
+    let deletes = round_changes
+        .iter()
+        .filter(|c| c.action == Action::Delete && c.target.name == slug)
+        .filter(|c| {
+            matches!(&c.resource, Resource::CronJob { schedule: s, command: cmd, .. }
+                if same(s, cmd, schedule, command))
+        })
+        .count();
+    (kept + deletes).saturating_sub(occurrence as usize + 1)
+}
+
+/// Re-lists the site's jobs and deletes one copy of (schedule, command) at its current index,
+/// unless no more than `remaining` copies are left.
+pub async fn delete(
+    client: &WriteClient,
+    slug: &str,
+    schedule: &str,
+    command: &str,
+    remaining: usize,
+    key: &IdempotencyKey,
+) -> Result<CronDelete, ApiError> {
+    let mut attempt = 1;
+    loop {
+        let jobs = client.read().list_cron(slug).await?;
+        let Some(index) = index_to_delete(&jobs, schedule, command, remaining) else {
+            return Ok(CronDelete::AlreadyGone);
+        };
+        match client.delete_cron(slug, index, key).await {
+            // The index moved between the listing and the delete (someone else changed the
+            // list): nothing was deleted, and a 404 is not stored under the key, so list again.
+            Err(e) if e.is_not_found() && attempt < RELIST_ATTEMPTS => attempt += 1,
+            other => return other.map(CronDelete::Sent),
+        }
+    }
+}
+
+/// Listings tried for one delete when the index keeps moving under it.
+const RELIST_ATTEMPTS: u32 = 3;
+
+/// The current index of a copy of the job to delete, or `None` when no more than `remaining`
+/// copies are left. Identical jobs are interchangeable; the last is taken so that, where indexes
+/// renumber, the jobs before it keep theirs.
+fn index_to_delete(
+    jobs: &[wire::CronJob],
+    schedule: &str,
+    command: &str,
+    remaining: usize,
+) -> Option<i64> {
+    let matches: Vec<i64> = jobs
+        .iter()
+        .filter(|j| same(&j.schedule, &j.command, schedule, command))
+        .map(|j| j.index)
+        .collect();
+    if matches.len() <= remaining {
+        return None;
+    }
+    matches.into_iter().max()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::model::{CronJobSpec, Location, SiteSpec};
+    use crate::plan::{Request, Status, TargetKind, TargetRef};
+
+    fn loc() -> Location {
+        Location {
+            file: "s.yaml".into(),
+            line: 1,
+            col: 1,
+        }
+    }
+
+    fn delete_change(occurrence: u32) -> Change {
+        Change {
+            id: 1,
+            action: Action::Delete,
+            target: TargetRef {
+                kind: TargetKind::Site,
+                name: "blog".into(),
+            },
+            resource: Resource::CronJob {
+                schedule: "0 * * * *".into(),
+                command: "wp cache flush".into(),
+                occurrence,
+            },
+            before: None,
+            after: None,
+            request: Request {
+                method: "DELETE".into(),
+                path: "/sites/blog/cron/9".into(),
+                body: None,
+            },
+            status: Status::Ready,
+            reason: None,
+            declared_at: None,
+        }
+    }
+
+    #[test]
+    fn remaining_counts_kept_and_later_deletes() {
+        let job = CronJobSpec {
+            schedule: "0 * * * *".into(),
+            command: "wp cache flush".into(),
+            location: loc(),
+        };
+        let desired = Desired {
+            zones: vec![],
+            sites: vec![SiteSpec {
+                slug: "blog".into(),
+                location: loc(),
+                cron: Some(vec![job]),
+            }],
+        };
+        // Live had 3 copies, the files keep 1: two deletes.
+        let changes = [delete_change(0), delete_change(1)];
+        let r = |o| {
+            remaining_after(
+                &desired,
+                &changes,
+                "blog",
+                "0  * * * *",
+                "wp cache flush",
+                o,
+            )
+        };
+        assert_eq!(r(0), 2);
+        assert_eq!(r(1), 1);
+        // Another site's jobs count nothing.
+        assert_eq!(
+            remaining_after(&desired, &changes, "shop", "0 * * * *", "wp cache flush", 0),
+            0
+        );
+    }
+
+    #[test]
+    fn the_index_comes_from_the_listing_never_the_plan() {
+        let job = |index, schedule: &str, command: &str| wire::CronJob {
+            index,
+            schedule: schedule.into(),
+            command: command.into(),
+        };
+        let jobs = [
+            job(1, "0 * * * *", "wp cache flush"),
+            job(2, "*/5 * * * *", "php a.php"),
+            job(3, "0  *  * * *", "wp  cache flush"),
+        ];
+        assert_eq!(
+            index_to_delete(&jobs, "0 * * * *", "wp cache flush", 0),
+            Some(3)
+        );
+        assert_eq!(
+            index_to_delete(&jobs, "0 * * * *", "wp cache flush", 1),
+            Some(3)
+        );
+        assert_eq!(
+            index_to_delete(&jobs, "0 * * * *", "wp cache flush", 2),
+            None
+        );
+        assert_eq!(
+            index_to_delete(&jobs, "*/5 * * * *", "php a.php", 0),
+            Some(2)
+        );
+        assert_eq!(index_to_delete(&jobs, "*/5 * * * *", "php b.php", 0), None);
+    }
+
+    #[test]
+    fn jobs_match_as_the_planner_matches_them() {
+        assert!(same(
+            " */5  * * * * ",
+            "php  a.php",
+            "*/5 * * * *",
+            "php a.php"
+        ));
+        assert!(!same(
+            "*/5 * * * *",
+            "php a.php",
+            "*/5 * * * *",
+            "php b.php"
+        ));
+        assert!(!same(
+            "*/5 * * * *",
+            "php a.php",
+            "*/6 * * * *",
+            "php a.php"
+        ));
+    }
+}

@@ -1,0 +1,242 @@
+//! Sends the changes of one round, in order, each with its idempotency key, and stops at the
+//! first one that fails or needs a human.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::de::DeserializeOwned;
+
+use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse};
+use crate::config::model::Desired;
+use crate::plan::{Action, Change, Resource, Status};
+
+use super::cron::{self, CronDelete};
+use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
+use super::progress::Progress;
+
+/// Why a round ended early.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    NeedsPortalStep {
+        change_id: usize,
+        continue_url: String,
+    },
+    Failed {
+        change_id: usize,
+        error: ErrorInfo,
+    },
+    Interrupted,
+}
+
+pub struct Executor<'a> {
+    pub client: &'a WriteClient,
+    /// The plan's id: every key of every round derives from it.
+    pub plan_id: &'a str,
+    pub desired: &'a Desired,
+    pub progress: &'a dyn Progress,
+    /// Set by Ctrl-C: finish the change in flight, start no other.
+    pub interrupt: Option<&'a AtomicBool>,
+}
+
+/// Ready changes first, in plan order; then the ones the plan expects the server to refuse
+/// (portal step, blocked): the server decides, and conditions may have changed since the plan.
+pub fn execution_order(changes: &[Change]) -> Vec<Change> {
+    let (ready, rest): (Vec<&Change>, Vec<&Change>) =
+        changes.iter().partition(|c| c.status == Status::Ready);
+    ready.into_iter().chain(rest).cloned().collect()
+}
+
+/// What sending one change gave.
+enum Sent {
+    Response(WriteResponse),
+    AlreadyAbsent,
+}
+
+impl Executor<'_> {
+    /// Runs `changes` (already in execution order) as round `round`, appending one report per
+    /// change (not-attempted ones included). Returns why it stopped early, if it did.
+    pub async fn run_round(
+        &self,
+        changes: &[Change],
+        round: u32,
+        reports: &mut Vec<ChangeReport>,
+    ) -> Option<Stop> {
+        self.progress.start(round, changes.len());
+        let mut stop = None;
+        for (i, change) in changes.iter().enumerate() {
+            let key_text = change.idempotency_key(self.plan_id, round);
+            let mut report = ChangeReport::new(change, round, key_text.clone());
+            if stop.is_some() {
+                reports.push(report);
+                continue;
+            }
+            if self.interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
+                stop = Some(Stop::Interrupted);
+                reports.push(report);
+                continue;
+            }
+            self.progress.begin(i + 1, &report.summary);
+            stop = self.run_one(change, changes, &key_text, &mut report).await;
+            self.progress.finish(&report);
+            reports.push(report);
+        }
+        stop
+    }
+
+    async fn run_one(
+        &self,
+        change: &Change,
+        round_changes: &[Change],
+        key_text: &str,
+        report: &mut ChangeReport,
+    ) -> Option<Stop> {
+        let key = match IdempotencyKey::new(key_text) {
+            Ok(k) => k,
+            Err(e) => return Some(self.fail(change, report, ErrorInfo::internal(e.to_string()))),
+        };
+        match self.send(change, round_changes, &key).await {
+            Ok(Sent::Response(resp)) => {
+                report.outcome = if resp.replayed {
+                    ChangeOutcome::Replayed
+                } else {
+                    ChangeOutcome::Done
+                };
+                report.request_id = resp.request_id;
+                report.replayed = resp.replayed;
+                report.attempts = resp.attempts;
+                if resp.replayed {
+                    tracing::info!(
+                        "change {} ({}): the server replayed the stored response for key {key_text}; verification will check it is in effect",
+                        change.id,
+                        report.summary
+                    );
+                }
+                None
+            }
+            Ok(Sent::AlreadyAbsent) => {
+                report.outcome = ChangeOutcome::AlreadyAbsent;
+                None
+            }
+            Err(SendError::Api(err)) => {
+                report.request_id = err.request_id().map(str::to_string);
+                if let Some(url) = err.needs_portal_step() {
+                    report.outcome = ChangeOutcome::NeedsPortalStep;
+                    report.continue_url = Some(url.to_string());
+                    report.error = Some(ErrorInfo::from_api(&err));
+                    return Some(Stop::NeedsPortalStep {
+                        change_id: change.id,
+                        continue_url: url.to_string(),
+                    });
+                }
+                Some(self.fail(change, report, ErrorInfo::from_api(&err)))
+            }
+            Err(SendError::Plan(message)) => {
+                Some(self.fail(change, report, ErrorInfo::internal(message)))
+            }
+        }
+    }
+
+    fn fail(&self, change: &Change, report: &mut ChangeReport, error: ErrorInfo) -> Stop {
+        report.outcome = ChangeOutcome::Failed;
+        report.error = Some(error.clone());
+        Stop::Failed {
+            change_id: change.id,
+            error,
+        }
+    }
+
+    async fn send(
+        &self,
+        change: &Change,
+        round_changes: &[Change],
+        key: &IdempotencyKey,
+    ) -> Result<Sent, SendError> {
+        let target = change.target.name.as_str();
+        let c = self.client;
+        let sent = match (&change.resource, change.action) {
+            (Resource::Record { .. }, Action::Create) => {
+                c.create_record(target, &body(change)?, key).await?
+            }
+            (Resource::Record { record_id, .. }, Action::Update) => {
+                c.update_record(target, id(change, *record_id)?, &body(change)?, key)
+                    .await?
+            }
+            (Resource::Record { record_id, .. }, Action::Delete) => {
+                match c.delete_record(target, id(change, *record_id)?, key).await {
+                    // Someone (or an earlier interrupted run without this key) removed it.
+                    Err(e) if e.is_not_found() => return Ok(Sent::AlreadyAbsent),
+                    other => other?,
+                }
+            }
+            (Resource::CronJob { .. }, Action::Create) => {
+                c.create_cron(target, &body(change)?, key).await?
+            }
+            (
+                Resource::CronJob {
+                    schedule,
+                    command,
+                    occurrence,
+                },
+                Action::Delete,
+            ) => {
+                let remaining = cron::remaining_after(
+                    self.desired,
+                    round_changes,
+                    target,
+                    schedule,
+                    command,
+                    *occurrence,
+                );
+                match cron::delete(c, target, schedule, command, remaining, key).await? {
+                    CronDelete::Sent(resp) => resp,
+                    CronDelete::AlreadyGone => return Ok(Sent::AlreadyAbsent),
+                }
+            }
+            (Resource::Nameservers, _) => c.put_nameservers(target, &body(change)?, key).await?,
+            (resource, action) => {
+                return Err(SendError::Plan(format!(
+                    "change {} asks to {} a {resource:?}, which the API has no request for",
+                    change.id,
+                    action.as_str()
+                )));
+            }
+        };
+        Ok(Sent::Response(sent))
+    }
+}
+
+enum SendError {
+    Api(ApiError),
+    /// The plan itself is unusable (a hand-edited or corrupted plan file).
+    Plan(String),
+}
+
+impl From<ApiError> for SendError {
+    fn from(err: ApiError) -> Self {
+        SendError::Api(err)
+    }
+}
+
+fn body<T: DeserializeOwned>(change: &Change) -> Result<T, SendError> {
+    let value = change.request.body.clone().ok_or_else(|| {
+        SendError::Plan(format!(
+            "change {} has no request body to send to {} {}",
+            change.id, change.request.method, change.request.path
+        ))
+    })?;
+    serde_json::from_value(value).map_err(|e| {
+        SendError::Plan(format!(
+            "change {}: the request body for {} {} is not valid: {e}",
+            change.id, change.request.method, change.request.path
+        ))
+    })
+}
+
+fn id(change: &Change, record_id: Option<i64>) -> Result<i64, SendError> {
+    record_id.ok_or_else(|| {
+        SendError::Plan(format!(
+            "change {} ({} of a record) has no record id",
+            change.id,
+            change.action.as_str()
+        ))
+    })
+}

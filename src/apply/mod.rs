@@ -1,0 +1,131 @@
+//! Executes a plan: idempotent, crash-safe, verified (docs/apply.md).
+//!
+//! [`apply`] runs the plan's changes in order (ready ones first, then the ones the plan expects
+//! a human step for), each write with `Change::idempotency_key(plan_id, round)`; stops at the
+//! first change that fails or needs the portal; then re-reads the touched targets and re-plans
+//! them. Whatever is still not in effect (a stale replay, or someone else's change meanwhile)
+//! runs again as round 1, 2, … with new keys, up to [`MAX_ROUNDS`] rounds in all.
+
+pub mod cron;
+pub mod executor;
+pub mod outcome;
+pub mod progress;
+pub mod report;
+pub mod saved;
+pub mod verify;
+
+use std::sync::atomic::AtomicBool;
+
+use crate::api::WriteClient;
+use crate::config::model::Desired;
+use crate::plan::{DiffOptions, Plan, Resource};
+
+pub use executor::{Executor, Stop, execution_order};
+pub use outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
+pub use progress::{Bar, Lines, Progress, Silent};
+pub use saved::{Freshness, SavedPlan};
+
+/// Rounds in all: the plan's own (0) plus up to two repairs after verification.
+pub const MAX_ROUNDS: u32 = 3;
+
+pub struct ApplyOptions<'a> {
+    /// How the verification re-plan is made (the same options as the plan).
+    pub diff: DiffOptions,
+    pub max_rounds: u32,
+    pub progress: &'a dyn Progress,
+    /// Set it (Ctrl-C) to stop before the next change.
+    pub interrupt: Option<&'a AtomicBool>,
+}
+
+impl<'a> ApplyOptions<'a> {
+    /// Options that re-plan the way `plan` was made (see [`diff_options_for`]).
+    pub fn new(plan: &Plan, progress: &'a dyn Progress) -> Self {
+        ApplyOptions {
+            diff: diff_options_for(plan),
+            max_rounds: MAX_ROUNDS,
+            progress,
+            interrupt: None,
+        }
+    }
+}
+
+/// The diff options to re-plan `plan`'s targets with: its API URL, no safety limits (the plan
+/// already passed them; what remains is a subset), and the hosted nameserver mode's wire value
+/// the plan itself sends (`plan::make_plan` reads it from /openapi.json when needed).
+pub fn diff_options_for(plan: &Plan) -> DiffOptions {
+    let hosted = plan
+        .changes
+        .iter()
+        .filter(|c| matches!(c.resource, Resource::Nameservers))
+        .filter_map(|c| c.request.body.as_ref()?.get("mode")?.as_str())
+        .find(|mode| *mode != "custom");
+    let defaults = DiffOptions::default();
+    DiffOptions {
+        api_url: plan.api_url.clone(),
+        allow_mass_changes: true,
+        hosted_mode_wire_value: hosted.map_or(defaults.hosted_mode_wire_value, str::to_string),
+    }
+}
+
+/// Applies `plan` (made from `desired`) and verifies the result.
+pub async fn apply(
+    client: &WriteClient,
+    plan: &Plan,
+    desired: &Desired,
+    opts: &ApplyOptions<'_>,
+) -> ApplyReport {
+    if plan.is_empty() {
+        return ApplyReport::new(&plan.plan_id, ApplyResult::NoChanges, 0, Vec::new());
+    }
+    let exec = Executor {
+        client,
+        plan_id: &plan.plan_id,
+        desired,
+        progress: opts.progress,
+        interrupt: opts.interrupt,
+    };
+    let mut reports = Vec::new();
+    let mut changes = execution_order(&plan.changes);
+    let mut round = 0;
+    let mut rounds_run = 0;
+    let result = loop {
+        let stop = exec.run_round(&changes, round, &mut reports).await;
+        rounds_run += 1;
+        if let Some(stop) = stop {
+            break match stop {
+                Stop::NeedsPortalStep {
+                    change_id,
+                    continue_url,
+                } => ApplyResult::NeedsPortalStep {
+                    change_id,
+                    continue_url,
+                },
+                Stop::Failed { change_id, error } => ApplyResult::Failed { change_id, error },
+                Stop::Interrupted => ApplyResult::Interrupted,
+            };
+        }
+        opts.progress
+            .note("verifying: reading the changed targets again");
+        let scope = verify::restrict(desired, &verify::touched(&changes));
+        let replan = match verify::replan(client.read(), &scope, &opts.diff).await {
+            Ok(p) => p,
+            Err(error) => break ApplyResult::VerifyFailed { error },
+        };
+        if replan.is_empty() {
+            break ApplyResult::Converged;
+        }
+        round += 1;
+        if round >= opts.max_rounds {
+            break ApplyResult::Differs {
+                remaining: replan.changes,
+            };
+        }
+        opts.progress.note(&format!(
+            "verification found {} change(s) not in effect (a replayed response whose effect is gone, or a concurrent edit); sending them again with round-{round} keys",
+            replan.changes.len()
+        ));
+        changes = execution_order(&replan.changes);
+    };
+    opts.progress.close();
+    ApplyReport::new(&plan.plan_id, result, rounds_run, reports)
+}

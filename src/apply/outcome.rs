@@ -1,0 +1,245 @@
+//! What apply did: per change and overall. `report` renders these as text and JSON.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::api::ApiError;
+use crate::plan::{Action, Change, Resource, TargetRef};
+
+/// What happened to one change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeOutcome {
+    /// The server ran the request now.
+    Done,
+    /// The server answered from its idempotency store (`Idempotent-Replayed: true`): the
+    /// request had already run under this key. Verification checks the effect is real.
+    Replayed,
+    /// A delete whose target was already gone (cron job not in the listing, record 404).
+    AlreadyAbsent,
+    Failed,
+    /// The server answered 409 with a continue_url: a human has to act in the portal.
+    NeedsPortalStep,
+    /// Apply stopped before this change.
+    NotAttempted,
+}
+
+impl ChangeOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeOutcome::Done => "done",
+            ChangeOutcome::Replayed => "replayed",
+            ChangeOutcome::AlreadyAbsent => "already absent",
+            ChangeOutcome::Failed => "failed",
+            ChangeOutcome::NeedsPortalStep => "needs a portal step",
+            ChangeOutcome::NotAttempted => "not attempted",
+        }
+    }
+
+    /// In effect on the server (as far as the response says).
+    pub fn succeeded(self) -> bool {
+        matches!(
+            self,
+            ChangeOutcome::Done | ChangeOutcome::Replayed | ChangeOutcome::AlreadyAbsent
+        )
+    }
+}
+
+/// An API error as the report shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorInfo {
+    /// HTTP status, when the server answered.
+    pub status: Option<u16>,
+    /// The envelope's `error.type` (`validation_error`, `idempotency_conflict`, …).
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub message: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub details: BTreeMap<String, Vec<String>>,
+    pub request_id: Option<String>,
+}
+
+impl ErrorInfo {
+    pub fn from_api(err: &ApiError) -> ErrorInfo {
+        let envelope = err.envelope();
+        ErrorInfo {
+            status: err.status(),
+            kind: err.error_type().map(str::to_string).or_else(|| {
+                matches!(err, ApiError::Transport { .. }).then(|| "network_error".to_string())
+            }),
+            message: envelope
+                .map(|e| e.error.message.clone())
+                .unwrap_or_else(|| err.to_string()),
+            details: envelope
+                .and_then(|e| e.error.details.clone())
+                .unwrap_or_default(),
+            request_id: err.request_id().map(str::to_string),
+        }
+    }
+
+    pub fn internal(message: impl Into<String>) -> ErrorInfo {
+        ErrorInfo {
+            status: None,
+            kind: Some("client_error".into()),
+            message: message.into(),
+            details: BTreeMap::new(),
+            request_id: None,
+        }
+    }
+}
+
+/// One change and what became of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChangeReport {
+    /// The change's id in the plan it came from (the saved plan for round 0, the
+    /// verification re-plan for later rounds).
+    pub id: usize,
+    /// 0 for the plan's own changes; 1, 2, … for repairs after verification.
+    pub round: u32,
+    pub action: Action,
+    pub target: TargetRef,
+    pub resource: Resource,
+    /// The change in words, as the plan shows it (`- old A 192.0.2.99 (ttl 3600)`).
+    pub summary: String,
+    pub outcome: ChangeOutcome,
+    pub idempotency_key: String,
+    pub request_id: Option<String>,
+    pub replayed: bool,
+    /// HTTP attempts for the write (0 when nothing was sent).
+    pub attempts: u32,
+    pub continue_url: Option<String>,
+    pub error: Option<ErrorInfo>,
+}
+
+impl ChangeReport {
+    pub fn new(change: &Change, round: u32, key: String) -> ChangeReport {
+        let summary = shorten(
+            &crate::plan::render::text::plain_change_lines(change)
+                .into_iter()
+                .next()
+                .unwrap_or_default(),
+        );
+        ChangeReport {
+            id: change.id,
+            round,
+            action: change.action,
+            target: change.target.clone(),
+            resource: change.resource.clone(),
+            summary,
+            outcome: ChangeOutcome::NotAttempted,
+            idempotency_key: key,
+            request_id: None,
+            replayed: false,
+            attempts: 0,
+            continue_url: None,
+            error: None,
+        }
+    }
+}
+
+/// Long contents (DKIM keys) would make a progress line unreadable; the plan shows them whole.
+const SUMMARY_CHARS: usize = 100;
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= SUMMARY_CHARS {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(SUMMARY_CHARS - 1).collect();
+    out.push('…');
+    out
+}
+
+/// How the apply ended.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum ApplyResult {
+    /// Every change in effect; verification re-planned the touched targets and found nothing.
+    Converged,
+    /// The plan was empty.
+    NoChanges,
+    /// A saved plan whose outcome is already the live state: nothing was sent.
+    AlreadyApplied,
+    /// Stopped at a change the server refused with 409 + continue_url.
+    NeedsPortalStep {
+        change_id: usize,
+        continue_url: String,
+    },
+    /// Stopped at a change that failed.
+    Failed { change_id: usize, error: ErrorInfo },
+    /// Every change was sent but verification still finds differences after the last round.
+    Differs { remaining: Vec<Change> },
+    /// Verification itself could not read the live state.
+    VerifyFailed { error: ErrorInfo },
+    /// Ctrl-C: stopped before the next change.
+    Interrupted,
+}
+
+impl ApplyResult {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ApplyResult::Converged | ApplyResult::NoChanges | ApplyResult::AlreadyApplied => 0,
+            ApplyResult::NeedsPortalStep { .. } => 3,
+            _ => 1,
+        }
+    }
+}
+
+/// Everything apply reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct ApplyReport {
+    pub plan_id: String,
+    #[serde(flatten)]
+    pub result: ApplyResult,
+    pub exit_code: u8,
+    /// Execution rounds run (1 = no repair needed).
+    pub rounds: u32,
+    /// Every change of every round, in execution order, not-attempted ones included.
+    pub changes: Vec<ChangeReport>,
+    pub counts: Counts,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub done: usize,
+    pub replayed: usize,
+    pub already_absent: usize,
+    pub failed: usize,
+    pub needs_portal_step: usize,
+    pub not_attempted: usize,
+}
+
+impl Counts {
+    pub fn of(changes: &[ChangeReport]) -> Counts {
+        let mut c = Counts::default();
+        for r in changes {
+            match r.outcome {
+                ChangeOutcome::Done => c.done += 1,
+                ChangeOutcome::Replayed => c.replayed += 1,
+                ChangeOutcome::AlreadyAbsent => c.already_absent += 1,
+                ChangeOutcome::Failed => c.failed += 1,
+                ChangeOutcome::NeedsPortalStep => c.needs_portal_step += 1,
+                ChangeOutcome::NotAttempted => c.not_attempted += 1,
+            }
+        }
+        c
+    }
+}
+
+impl ApplyReport {
+    pub fn new(
+        plan_id: &str,
+        result: ApplyResult,
+        rounds: u32,
+        changes: Vec<ChangeReport>,
+    ) -> Self {
+        ApplyReport {
+            plan_id: plan_id.to_string(),
+            exit_code: result.exit_code(),
+            counts: Counts::of(&changes),
+            result,
+            rounds,
+            changes,
+        }
+    }
+}

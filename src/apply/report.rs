@@ -1,0 +1,279 @@
+//! The apply outcome as text (stdout of `apply`) and as JSON (`apply --format json`).
+
+use std::fmt::Write as _;
+
+use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, ErrorInfo};
+use crate::plan::render::text::plain_change_lines;
+
+/// Version of the JSON outcome document.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Pretty JSON with a final newline: `format_version`, `plan_id`, `result` (+ its fields),
+/// `exit_code`, `rounds`, `counts`, and every change with its outcome.
+pub fn json(report: &ApplyReport) -> String {
+    let body = serde_json::to_value(report).unwrap_or_else(|e| {
+        serde_json::json!({ "result": "failed", "error": format!("cannot serialize the report: {e}") })
+    });
+    let mut doc = serde_json::Map::new();
+    doc.insert("format_version".into(), FORMAT_VERSION.into());
+    if let serde_json::Value::Object(fields) = body {
+        doc.extend(fields);
+    }
+    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+fn change_line(out: &mut String, r: &ChangeReport) {
+    let round = if r.round > 0 {
+        format!(" (repair {})", r.round)
+    } else {
+        String::new()
+    };
+    let request = r
+        .request_id
+        .as_deref()
+        .map(|id| format!("  {id}"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "  {:<19} {}: {}{round}{request}",
+        r.outcome.as_str(),
+        r.target,
+        r.summary
+    );
+}
+
+fn error_lines(out: &mut String, error: &ErrorInfo) {
+    let kind = error.kind.as_deref().unwrap_or("error");
+    let status = error
+        .status
+        .map(|s| format!(" (HTTP {s})"))
+        .unwrap_or_default();
+    let _ = writeln!(out, "  {kind}{status}: {}", error.message);
+    for (field, messages) in &error.details {
+        let _ = writeln!(out, "    {field}: {}", messages.join("; "));
+    }
+    if let Some(id) = &error.request_id {
+        let _ = writeln!(out, "  request_id: {id}");
+    }
+}
+
+fn tally(report: &ApplyReport) -> String {
+    let c = &report.counts;
+    let mut parts = vec![format!("{} done", c.done)];
+    for (n, label) in [
+        (c.replayed, "replayed"),
+        (c.already_absent, "already absent"),
+        (c.failed, "failed"),
+        (c.needs_portal_step, "needs a portal step"),
+        (c.not_attempted, "not attempted"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {label}"));
+        }
+    }
+    parts.join(", ")
+}
+
+fn subject(report: &ApplyReport, change_id: usize) -> String {
+    report
+        .changes
+        .iter()
+        .rev()
+        .find(|r| r.id == change_id && r.outcome != ChangeOutcome::NotAttempted)
+        .map(|r| format!("change {change_id} ({}: {})", r.target, r.summary))
+        .unwrap_or_else(|| format!("change {change_id}"))
+}
+
+/// The outcome for people: every change with what became of it, then the result.
+pub fn text(report: &ApplyReport) -> String {
+    let mut out = String::new();
+    match &report.result {
+        ApplyResult::NoChanges => {
+            out.push_str("No changes. The live account matches the files.\n");
+            return out;
+        }
+        ApplyResult::AlreadyApplied => {
+            out.push_str(
+                "Already applied: the live account already is what this plan produces; nothing was sent.\n",
+            );
+            return out;
+        }
+        _ => {}
+    }
+    let _ = writeln!(out, "Apply of plan {}:", report.plan_id);
+    for r in &report.changes {
+        change_line(&mut out, r);
+    }
+    out.push('\n');
+    match &report.result {
+        ApplyResult::Converged => {
+            let _ = writeln!(
+                out,
+                "Apply complete, converged: the live account matches the files ({}).",
+                tally(report)
+            );
+        }
+        ApplyResult::NeedsPortalStep {
+            change_id,
+            continue_url,
+        } => {
+            let _ = writeln!(
+                out,
+                "Stopped at {}: a human step is needed in the portal.",
+                subject(report, *change_id)
+            );
+            let _ = writeln!(out, "\n    Continue in the portal: {continue_url}\n");
+            let _ = writeln!(
+                out,
+                "{}. Nothing after change {change_id} was attempted; finish the step in the portal, then run apply again.",
+                tally(report)
+            );
+        }
+        ApplyResult::Failed { change_id, error } => {
+            let _ = writeln!(out, "Failed at {}:", subject(report, *change_id));
+            error_lines(&mut out, error);
+            let _ = writeln!(
+                out,
+                "{}. Nothing after change {change_id} was attempted; fix the cause, then run apply again (completed changes are not repeated).",
+                tally(report)
+            );
+        }
+        ApplyResult::Differs { remaining } => {
+            let _ = writeln!(
+                out,
+                "Not converged: after {} round(s) the live account still differs from the files:",
+                report.rounds
+            );
+            for change in remaining {
+                for line in plain_change_lines(change) {
+                    let _ = writeln!(out, "  {}: {line}", change.target);
+                }
+            }
+            let _ = writeln!(
+                out,
+                "{}. Something else may be changing the account; run `dnscron plan` to look.",
+                tally(report)
+            );
+        }
+        ApplyResult::VerifyFailed { error } => {
+            out.push_str(
+                "Every change was sent, but verification could not read the live state:\n",
+            );
+            error_lines(&mut out, error);
+            let _ = writeln!(
+                out,
+                "{}. Run `dnscron plan` to check the result.",
+                tally(report)
+            );
+        }
+        ApplyResult::Interrupted => {
+            let _ = writeln!(
+                out,
+                "Interrupted: {}. Run apply again to finish; completed changes are not repeated.",
+                tally(report)
+            );
+        }
+        ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apply::outcome::{ChangeOutcome, ErrorInfo};
+    use crate::plan::{Action, Change, Request, Resource, Status, TargetKind, TargetRef};
+
+    fn change(id: usize) -> Change {
+        Change {
+            id,
+            action: Action::Create,
+            target: TargetRef {
+                kind: TargetKind::Zone,
+                name: "example.com".into(),
+            },
+            resource: Resource::Record {
+                name: "www".into(),
+                rtype: crate::dns::RecordType::A,
+                record_id: None,
+            },
+            before: None,
+            after: Some(crate::plan::Value::Record {
+                ttl: 300,
+                content: "192.0.2.1".into(),
+            }),
+            request: Request {
+                method: "POST".into(),
+                path: "/dns/example.com/records".into(),
+                body: None,
+            },
+            status: Status::Ready,
+            reason: None,
+            declared_at: None,
+        }
+    }
+
+    fn report(result: ApplyResult, outcomes: &[ChangeOutcome]) -> ApplyReport {
+        let changes = outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let mut r = ChangeReport::new(&change(i + 1), 0, "k".into());
+                r.outcome = *o;
+                r
+            })
+            .collect();
+        ApplyReport::new("p1", result, 3, changes)
+    }
+
+    #[test]
+    fn every_result_says_what_happened_and_what_to_do() {
+        use ChangeOutcome::*;
+        let differs = report(
+            ApplyResult::Differs {
+                remaining: vec![change(1)],
+            },
+            &[Done],
+        );
+        let text = text(&differs);
+        assert!(
+            text.contains("after 3 round(s) the live account still differs"),
+            "{text}"
+        );
+        assert!(
+            text.contains("zone example.com: + www A 192.0.2.1 (ttl 300)"),
+            "{text}"
+        );
+        assert_eq!(differs.exit_code, 1);
+
+        let interrupted = report(ApplyResult::Interrupted, &[Done, NotAttempted]);
+        let text = self::text(&interrupted);
+        assert!(
+            text.contains("Interrupted: 1 done, 1 not attempted"),
+            "{text}"
+        );
+        assert_eq!(interrupted.exit_code, 1);
+
+        let verify = report(
+            ApplyResult::VerifyFailed {
+                error: ErrorInfo::internal("GET /dns/example.com/records: timed out"),
+            },
+            &[Done],
+        );
+        let text = self::text(&verify);
+        assert!(
+            text.contains("verification could not read the live state"),
+            "{text}"
+        );
+        assert!(text.contains("timed out"), "{text}");
+
+        let json: serde_json::Value =
+            serde_json::from_str(&json(&interrupted)).expect("valid JSON");
+        assert_eq!(json["format_version"], 1);
+        assert_eq!(json["result"], "interrupted");
+        assert_eq!(json["counts"]["not_attempted"], 1);
+        assert_eq!(json["changes"][1]["outcome"], "not_attempted");
+    }
+}

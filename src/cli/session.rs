@@ -1,0 +1,33 @@
+//! What `apply` and `demo` share: the runtime, loading the files, planning.
+
+use std::path::PathBuf;
+
+use crate::api::ReadClient;
+use crate::cli::validate::report_diagnostics;
+use crate::config::{self, model::Desired};
+use crate::error::CommandError;
+use crate::plan::{MakeOptions, Plan, make_plan};
+
+/// A runtime the command keeps (apply also spawns its Ctrl-C listener on it).
+pub fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| CommandError::internal(format!("cannot start the async runtime: {e}")))
+}
+
+/// Loads and validates the files; on failure every problem is printed to stderr.
+pub fn load_desired(paths: &[PathBuf]) -> Result<Desired, CommandError> {
+    config::load(paths).map_err(|diags| report_diagnostics(&diags))
+}
+
+/// Plans exactly like `dnscron plan` (`plan::make_plan`).
+pub async fn plan(
+    client: &ReadClient,
+    desired: &Desired,
+    allow_mass_changes: bool,
+) -> Result<Plan, CommandError> {
+    let opts = MakeOptions { allow_mass_changes };
+    Ok(make_plan(client, desired, &opts).await?.plan)
+}

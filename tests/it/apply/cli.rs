@@ -1,0 +1,368 @@
+//! The `apply`, `plan --out` and `demo` commands, run as processes against the emulator.
+
+use std::path::{Path, PathBuf};
+
+use dnscron::api::{IdempotencyKey, wire};
+use dnscron::emulator::{BackgroundEmulator, Seed};
+
+use super::support::*;
+use crate::common::{Run, RunOutput, filters, repo_root};
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    for (re, with) in filters() {
+        s.add_filter(re, with);
+    }
+    s.add_filter(
+        r"dnscron-[0-9a-f]{32}-r(\d)-[0-9a-f]{24}",
+        "dnscron-[PLAN_ID]-r$1-[HASH]",
+    );
+    s.add_filter(r"\b[0-9a-f]{32}\b", "[PLAN_ID]");
+    s.add_filter(r"\d\d:\d\d:\d\d", "[CLOCK]");
+    s.add_filter(r"[^\s(]*\.tmp[A-Za-z0-9_]+", "[TMP]");
+    s.set_snapshot_path("snapshots");
+    s
+}
+
+fn example_emulator() -> BackgroundEmulator {
+    emulator_with(Seed::example(), gap_settings()[0].clone())
+}
+
+fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> RunOutput {
+    Run::new(args)
+        .env("DNSCRON_TOKEN", "demo-token")
+        .env("DNSCRON_API_URL", emu.base_url())
+        .output()
+}
+
+/// Relative to the repository root, where `Run` starts the binary (stable in snapshots).
+fn example_paths() -> [String; 2] {
+    ["examples/dns/zones".into(), "examples/dns/sites".into()]
+}
+
+/// The example zone files copied to `dir`, `edit` applied to each (name, text).
+fn edited_examples(dir: &Path, edit: impl Fn(&str, String) -> String) -> PathBuf {
+    let zones = repo_root().join("examples/dns/zones");
+    for entry in std::fs::read_dir(&zones).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(dir.join(&name), edit(&name, text)).unwrap();
+    }
+    dir.to_path_buf()
+}
+
+#[test]
+fn without_a_terminal_apply_needs_yes_and_sends_nothing() {
+    let emu = example_emulator();
+    let [zones, sites] = example_paths();
+    let out = dnscron(&emu, &["apply", &zones, &sites]);
+    assert_eq!(out.code, Some(1), "{}", out.snapshot());
+    assert!(
+        out.stderr.contains("stdin is not a terminal"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+    assert_eq!(emu.counters().requests, 0);
+    // Accepted form: with --yes it runs.
+    let out = dnscron(&emu, &["apply", "--yes", &zones, &sites]);
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+}
+
+#[test]
+fn apply_text_output() {
+    let emu = example_emulator();
+    let [zones, sites] = example_paths();
+    let out = dnscron(&emu, &["apply", "--yes", &zones, &sites]);
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    settings().bind(|| insta::assert_snapshot!("apply_text", out.snapshot()));
+}
+
+#[test]
+fn apply_json_output() {
+    let emu = example_emulator();
+    let [zones, sites] = example_paths();
+    let out = dnscron(
+        &emu,
+        &["apply", "--yes", "--format", "json", &zones, &sites],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["result"], "converged");
+    assert_eq!(doc["exit_code"], 0);
+    assert_eq!(doc["changes"].as_array().unwrap().len(), 10);
+    assert!(
+        doc["changes"][0]["request_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("req_")
+    );
+    settings().bind(|| insta::assert_snapshot!("apply_json", out.stdout));
+}
+
+/// example.com and example.net both have DNSSEC active; the files move both to custom
+/// nameservers. The first nameserver change stops the apply; the second is not attempted.
+#[test]
+fn nameserver_change_under_dnssec_stops_with_exit_3() {
+    let emu = example_emulator();
+    let dir = tempfile::tempdir().unwrap();
+    let custom = "nameservers:\n  mode: custom\n  hosts: [ns1.other-dns.net, ns2.other-dns.net]\n";
+    let root = edited_examples(dir.path(), |name, text| {
+        if name == "example.com.yaml" {
+            text.replace("nameservers:\n  mode: hosted\n", custom)
+        } else {
+            text
+        }
+    });
+    std::fs::write(
+        root.join("example.net.yaml"),
+        format!(
+            "zone: example.net\n{custom}records:\n  - {{ name: \"@\", type: A, content: 203.0.113.50 }}\n  - {{ name: www, type: CNAME, content: example.net. }}\n  - {{ name: api, type: A, content: 203.0.113.51 }}\n"
+        ),
+    )
+    .unwrap();
+    let root = root.display().to_string();
+    let out = dnscron(&emu, &["apply", "--yes", &root]);
+    assert_eq!(out.code, Some(3), "{}", out.snapshot());
+    assert!(
+        out.stdout
+            .contains("Continue in the portal: https://portal.veldhost.example/"),
+        "{}",
+        out.stdout
+    );
+    // example.org's change (DNSSEC off) went through; example.com's was refused with 409;
+    // example.net's, after it, was never sent.
+    let counters = emu.counters();
+    assert_eq!(
+        counters.route("PUT /api/v1/domains/{domain}/nameservers"),
+        2,
+        "{counters}"
+    );
+    assert_eq!(counters.per_status.get(&409), Some(&1), "{counters}");
+    let state = emu.state();
+    assert_eq!(
+        state.registry_nameservers("example.net"),
+        ["ns1.veldhost.net", "ns2.veldhost.net"]
+    );
+    assert_eq!(
+        state.registry_nameservers("example.org"),
+        ["ns1.other-dns.net", "ns2.other-dns.net"]
+    );
+    // The ready changes before it were done.
+    assert!(
+        emu.state()
+            .visible_records("example.net")
+            .iter()
+            .any(|r| r.name == "api")
+    );
+    settings().bind(|| insta::assert_snapshot!("apply_portal_step", out.snapshot()));
+
+    let out = dnscron(&emu, &["apply", "--yes", "--format", "json", &root]);
+    assert_eq!(out.code, Some(3), "{}", out.snapshot());
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["result"], "needs_portal_step");
+    let outcomes: Vec<&str> = doc["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        outcomes,
+        ["needs_portal_step", "not_attempted"],
+        "{}",
+        out.stdout
+    );
+    assert!(
+        doc["continue_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://")
+    );
+    assert!(doc["changes"][0]["continue_url"].is_string());
+}
+
+fn save_plan(emu: &BackgroundEmulator, dir: &Path, paths: &[&str]) -> String {
+    let file = dir.join("plan.json").display().to_string();
+    let mut args = vec!["plan", "--out", &file];
+    args.extend_from_slice(paths);
+    let out = dnscron(emu, &args);
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    file
+}
+
+#[test]
+fn the_same_saved_plan_applied_twice_writes_nothing_the_second_time() {
+    let emu = example_emulator();
+    let dir = tempfile::tempdir().unwrap();
+    let [zones, sites] = example_paths();
+    let file = save_plan(&emu, dir.path(), &[&zones, &sites]);
+    assert_eq!(writes(&emu), 0, "plan writes nothing");
+    let out = dnscron(&emu, &["apply", "--plan", &file]);
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    assert!(out.stdout.contains("converged"), "{}", out.stdout);
+    let after_first = writes(&emu);
+    assert_eq!(after_first, 10);
+    let out = dnscron(&emu, &["apply", "--plan", &file]);
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    assert!(out.stdout.starts_with("Already applied"), "{}", out.stdout);
+    assert_eq!(writes(&emu), after_first);
+}
+
+#[test]
+fn a_stale_saved_plan_is_refused() {
+    let emu = example_emulator();
+    let dir = tempfile::tempdir().unwrap();
+    let [zones, sites] = example_paths();
+    let file = save_plan(&emu, dir.path(), &[&zones, &sites]);
+    // Someone adds a record to example.org after the plan was made.
+    let rt = runtime();
+    let c = client(&emu.base_url(), "demo-token");
+    let record = wire::RecordWrite {
+        name: "new".into(),
+        rtype: "A".into(),
+        ttl: 300,
+        content: "192.0.2.77".into(),
+    };
+    let key = IdempotencyKey::new("someone-else-1").unwrap();
+    rt.block_on(c.create_record("example.org", &record, &key))
+        .unwrap();
+    let before = writes(&emu);
+    let out = dnscron(&emu, &["apply", "--plan", &file]);
+    assert_eq!(out.code, Some(1), "{}", out.snapshot());
+    assert!(
+        out.stderr
+            .contains("plan is stale: zone example.org changed since the plan was made"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(writes(&emu), before, "a stale plan writes nothing");
+    // A plan without the desired state (another tool's, or hand-edited) is refused with a hint.
+    let json = dir.path().join("bare.json");
+    let mut bare: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    bare.as_object_mut().unwrap().remove("desired");
+    std::fs::write(&json, bare.to_string()).unwrap();
+    let out = dnscron(&emu, &["apply", "--plan", &json.display().to_string()]);
+    assert_eq!(out.code, Some(1), "{}", out.snapshot());
+    assert!(out.stderr.contains("`desired`"), "{}", out.stderr);
+}
+
+/// A saved plan is applied; someone reverts its changes exactly (same record ids, same
+/// contents), so the fingerprints match again and the plan is accepted; its keys replay the
+/// stored successes, which are not in effect now. Verification catches it and round 1 repairs.
+#[test]
+fn a_stale_replay_is_repaired_in_the_same_run() {
+    let emu = example_emulator();
+    let dir = tempfile::tempdir().unwrap();
+    let files = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        repo_root().join("examples/dns/zones/example.org.yaml"),
+        files.path().join("example.org.yaml"),
+    )
+    .unwrap();
+    let files = files.path().display().to_string();
+    let file = save_plan(&emu, dir.path(), &[&files]);
+    let txt_before = emu
+        .state()
+        .visible_records("example.org")
+        .iter()
+        .find(|r| r.rtype == "TXT")
+        .map(|r| (*r).clone())
+        .unwrap();
+    let out = dnscron(&emu, &["apply", "--plan", &file]);
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+
+    // Revert both changes by hand.
+    let rt = runtime();
+    let c = client(&emu.base_url(), "demo-token");
+    let old = wire::RecordWrite {
+        name: txt_before.name.clone(),
+        rtype: "TXT".into(),
+        ttl: txt_before.ttl,
+        content: txt_before.content.clone(),
+    };
+    rt.block_on(c.update_record(
+        "example.org",
+        txt_before.id,
+        &old,
+        &IdempotencyKey::new("revert-1").unwrap(),
+    ))
+    .unwrap();
+    let hosted = wire::NameserversWrite {
+        mode: "veldhost".into(),
+        nameservers: vec![],
+    };
+    rt.block_on(c.put_nameservers(
+        "example.org",
+        &hosted,
+        &IdempotencyKey::new("revert-2").unwrap(),
+    ))
+    .unwrap();
+
+    let out = dnscron(&emu, &["apply", "--plan", &file, "--format", "json"]);
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["result"], "converged", "{}", out.stdout);
+    assert_eq!(doc["rounds"], 2, "{}", out.stdout);
+    let changes = doc["changes"].as_array().unwrap();
+    let first: Vec<&serde_json::Value> = changes.iter().filter(|c| c["round"] == 0).collect();
+    let repair: Vec<&serde_json::Value> = changes.iter().filter(|c| c["round"] == 1).collect();
+    assert!(
+        first
+            .iter()
+            .all(|c| c["outcome"] == "replayed" && c["replayed"] == true)
+    );
+    assert_eq!(repair.len(), 2, "{}", out.stdout);
+    assert!(repair.iter().all(|c| c["outcome"] == "done"));
+    assert!(
+        repair[0]["idempotency_key"]
+            .as_str()
+            .unwrap()
+            .contains("-r1-")
+    );
+    assert!(
+        out.stderr.contains("not in effect"),
+        "the repair is announced: {}",
+        out.stderr
+    );
+    let desired = load(&[PathBuf::from(&files)]);
+    assert_state_matches(&emu.state(), &desired, &[]);
+}
+
+#[test]
+fn plan_detailed_exitcode_and_saved_file() {
+    let emu = example_emulator();
+    let dir = tempfile::tempdir().unwrap();
+    let [zones, sites] = example_paths();
+    let out = dnscron(&emu, &["plan", "--detailed-exitcode", &zones, &sites]);
+    assert_eq!(out.code, Some(2), "{}", out.snapshot());
+    let file = save_plan(&emu, dir.path(), &[&zones, &sites]);
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["format_version"], 1);
+    assert_eq!(saved["desired"]["zones"].as_array().unwrap().len(), 2);
+    let out = dnscron(&emu, &["apply", "--plan", &file]);
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    let out = dnscron(
+        &emu,
+        &["plan", "--detailed-exitcode", "--stats", &zones, &sites],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    assert!(out.stdout.contains("No changes"), "{}", out.stdout);
+    assert!(
+        out.stderr.contains("GET /dns/{zone}/records"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn demo_plans_applies_and_finds_nothing_left() {
+    let out = Run::new(["demo"]).output();
+    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    let tail = out.stdout.rsplit("== 3.").next().unwrap();
+    assert!(tail.contains("No changes."), "{}", out.stdout);
+    settings().bind(|| insta::assert_snapshot!("demo", out.snapshot()));
+}

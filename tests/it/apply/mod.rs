@@ -1,0 +1,11 @@
+//! `dnscron apply`: convergence in every emulator gap setting, fault injection, crash safety,
+//! portal steps, saved plans, output snapshots.
+
+mod cli;
+mod crash;
+mod examples;
+mod failures;
+mod faults;
+mod generate;
+mod random;
+mod support;
