@@ -66,11 +66,11 @@ impl Annotation {
             col.and_then(|c| c.parse().ok()),
         ) {
             (Some(file), Some(line), Some(col)) => {
-                self.file = Some(file.to_string());
+                self.file = Some(repo_path(file));
                 self.line = Some(line);
                 self.col = Some(col);
             }
-            _ => self.file = Some(location.to_string()),
+            _ => self.file = Some(repo_path(location)),
         }
         self
     }
@@ -101,6 +101,16 @@ impl Annotation {
             escape_data(&self.message)
         )
     }
+}
+
+/// GitHub matches annotation paths against the checkout; `./dns/x.yaml` (from `plan .`) is
+/// written `dns/x.yaml`.
+fn repo_path(path: &str) -> String {
+    let mut p = path;
+    while let Some(rest) = p.strip_prefix("./") {
+        p = rest;
+    }
+    p.to_string()
 }
 
 pub fn escape_data(text: &str) -> String {
@@ -152,6 +162,13 @@ mod tests {
         assert_eq!(
             Annotation::new(Level::Warning, "w").at("plain").render(),
             "::warning file=plain::w\n"
+        );
+        assert_eq!(
+            Annotation::new(Level::Notice, "n")
+                .at("./dns/a.yaml:3:1")
+                .file
+                .as_deref(),
+            Some("dns/a.yaml")
         );
     }
 

@@ -8,6 +8,7 @@ use crate::cli::api_args::ApiArgs;
 use crate::cli::{logging, runtime, validate, write_stdout};
 use crate::config::{self, model::Desired};
 use crate::error::{CommandError, CommandResult, Outcome};
+use crate::github::{Annotation, Level};
 use crate::plan::{MakeOptions, Plan, make_plan, render};
 
 #[derive(Debug, clap::Args)]
@@ -57,7 +58,9 @@ pub fn run(args: PlanArgs) -> CommandResult {
     let opts = MakeOptions {
         allow_mass_changes: args.allow_mass_changes,
     };
-    let planned = runtime::block_on(make_plan(&client, &desired, &opts))??;
+    let planned = runtime::block_on(make_plan(&client, &desired, &opts))?
+        .map_err(CommandError::from)
+        .map_err(|e| annotate_failure(e, args.format))?;
     if args.stats {
         eprint!("{}", client.stats().render());
     }
@@ -70,6 +73,24 @@ pub fn run(args: PlanArgs) -> CommandResult {
     } else {
         Outcome::Success
     })
+}
+
+/// With `--format github`, a plan that fails (an API error, a zone refused by its safety
+/// limits) also becomes an `::error` annotation, so the run's summary says why.
+fn annotate_failure(err: CommandError, format: PlanFormat) -> CommandError {
+    if format == PlanFormat::Github {
+        let mut message = err.message.clone();
+        for hint in &err.hints {
+            message.push_str(&format!("\nhint: {hint}"));
+        }
+        let line = Annotation::new(Level::Error, message)
+            .title("dnscron plan")
+            .render();
+        if let Err(pipe) = write_stdout(&line) {
+            return pipe;
+        }
+    }
+    err
 }
 
 pub fn render_plan(

@@ -125,10 +125,35 @@ fn plan_annotates_blocked_changes_as_errors_and_portal_steps_as_warnings() {
     );
     assert!(
         out.stdout
-            .contains("::warning file=./example.net.yaml,line=3,col=3,"),
+            .contains("::warning file=example.net.yaml,line=3,col=3,"),
         "{}",
         out.stdout
     );
+}
+
+#[test]
+fn a_plan_refused_by_the_safety_limits_is_annotated() {
+    let (dir, emu) = blocked_account();
+    std::fs::remove_dir_all(dir.path().join("sites")).unwrap();
+    // Declares none of example.com's records: the plan would empty the zone.
+    std::fs::write(
+        dir.path().join("example.com.yaml"),
+        "zone: example.com\nrecords: []\n",
+    )
+    .unwrap();
+    let out = Run::new(["plan", "--format", "github", "."])
+        .env("DNSCRON_API_URL", emu.base_url())
+        .env("DNSCRON_TOKEN", "readonly-token")
+        .current_dir(dir.path())
+        .output();
+    assert_eq!(out.code, Some(1), "{}", out.snapshot());
+    assert!(
+        out.stdout.starts_with("::error title=dnscron plan::"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("example.com"), "{}", out.stdout);
+    assert!(out.stdout.contains("%0Ahint: "), "{}", out.stdout);
 }
 
 #[test]
@@ -146,8 +171,7 @@ fn plan_with_invalid_files_annotates_them_and_sends_nothing() {
         .output();
     assert_eq!(out.code, Some(1));
     assert!(
-        out.stdout
-            .starts_with("::error file=./bad.yaml,line=3,col="),
+        out.stdout.starts_with("::error file=bad.yaml,line=3,col="),
         "{}",
         out.stdout
     );
