@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::api::{ReadClient, WriteClient};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::{runtime, write_stdout};
-use crate::config::json_schema;
+use crate::config::{self, json_schema};
 use crate::dns::ZoneName;
 use crate::error::{CommandError, CommandResult, Outcome};
 use crate::import::{self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SiteFile, ZoneFile};
@@ -65,7 +65,57 @@ pub fn run(args: ImportArgs) -> CommandResult {
     let files = out_files(&fetched);
     let written = import::write_files(&args.out, &files, args.force)?;
     write_stdout(&summary(&args.out, &fetched, &written))?;
+    self_check(&written, &fetched)?;
     Ok(Outcome::Success)
+}
+
+/// Loads what was just written, as `plan` will: a file that doesn't validate, or declares other
+/// records than were imported, is a bug here, and saying so beats a confusing plan later.
+fn self_check(written: &[PathBuf], fetched: &Fetched) -> Result<(), CommandError> {
+    let yaml: Vec<PathBuf> = written
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .cloned()
+        .collect();
+    if yaml.is_empty() {
+        return Ok(());
+    }
+    let bug = |what: String| {
+        CommandError::internal(format!(
+            "the imported files {what}; this is a bug in dnscron import"
+        ))
+        .with_hint("please report it with the files; `dnscron validate` shows the details")
+    };
+    let desired = config::load(&yaml).map_err(|d| {
+        bug(format!(
+            "don't validate ({} problems, e.g. {})",
+            d.len(),
+            d.items.first().map_or("?", |i| i.message.as_str())
+        ))
+    })?;
+    for zone in &fetched.zones {
+        let loaded = desired.zones.iter().find(|z| z.zone == zone.zone);
+        let got: Vec<(&str, String)> = loaded
+            .map(|z| {
+                z.records
+                    .iter()
+                    .map(|r| (r.name.as_str(), r.canonical.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let want: Vec<(&str, String)> = zone
+            .records
+            .iter()
+            .map(|r| (r.name.as_str(), r.canonical.clone()))
+            .collect();
+        if got != want {
+            return Err(bug(format!(
+                "declare other records for {} than were read",
+                zone.zone
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn parse_zone(text: &str, flag: &str) -> Result<ZoneName, CommandError> {
