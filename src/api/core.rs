@@ -1,6 +1,6 @@
 //! The one place requests are sent: pacing, retries, headers, statistics.
 
-use std::sync::{Arc, Once, OnceLock};
+use std::sync::{Arc, Mutex, Once, OnceLock};
 use std::time::Duration;
 
 use reqwest::header::{self, HeaderMap, HeaderValue};
@@ -42,6 +42,8 @@ pub(super) struct Core {
     pacer: Arc<Pacer>,
     pub(super) stats: Stats,
     retry: RetryPolicy,
+    /// Rate headers of the latest response (for `doctor`).
+    last_rate: Mutex<Option<RateHeaders>>,
 }
 
 /// One logical request (retries included).
@@ -113,11 +115,16 @@ impl Core {
             pacer: Pacer::new(config.max_wait, config.on_wait, stats.clone()),
             stats,
             retry: config.retry,
+            last_rate: Mutex::new(None),
         })
     }
 
     pub fn base_url(&self) -> &Url {
         &self.base_url
+    }
+
+    pub fn last_rate(&self) -> Option<RateHeaders> {
+        *self.last_rate.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn url(&self, call: &Call<'_>) -> Url {
@@ -196,7 +203,9 @@ impl Core {
         };
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
-        self.pacer.observe(permit, rate_headers(status, &headers));
+        let rate = rate_headers(status, &headers);
+        *self.last_rate.lock().unwrap_or_else(|e| e.into_inner()) = Some(rate);
+        self.pacer.observe(permit, rate);
         self.note_deprecation(&headers);
         Ok(match resp.bytes().await {
             Err(e) => Err(Failure::Transport(e)),

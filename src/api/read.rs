@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::config::ApiConfig;
 use super::core::{Call, Core, Reply};
 use super::error::ApiError;
+use super::pacer::RateHeaders;
 use super::page::{Page, PageSeed};
 use super::retry::Safety;
 use super::stats::Stats;
@@ -67,6 +68,27 @@ impl ReadClient {
             .list("/sites", &["sites"], list_keys::SITES, None)
             .await?
             .0)
+    }
+
+    /// One `GET /sites?limit=N` without following the cursor: the cheapest authenticated
+    /// request (`doctor` checks the token with it).
+    pub async fn sites_page(&self, limit: u32) -> Result<Vec<wire::Site>, ApiError> {
+        let query = vec![("limit", limit.to_string())];
+        let reply = self.get("/sites", &["sites"], query).await?;
+        let seed = PageSeed {
+            key: list_keys::SITES,
+            extra: None,
+            marker: PhantomData,
+        };
+        let page: Page<wire::Site> = seed
+            .parse(&reply.body)
+            .map_err(|e| decode_error(&reply, "GET", "/sites", &e))?;
+        Ok(page.items.unwrap_or_default())
+    }
+
+    /// X-RateLimit-Limit / -Remaining of the latest response any clone of this client got.
+    pub fn last_rate_headers(&self) -> Option<RateHeaders> {
+        self.core.last_rate()
     }
 
     pub async fn list_cron(&self, slug: &str) -> Result<Vec<wire::CronJob>, ApiError> {

@@ -12,7 +12,9 @@ pub mod api_args;
 mod apply;
 mod completions;
 mod demo;
+pub mod doctor;
 mod emulator;
+pub mod import;
 pub mod logging;
 mod man;
 mod output;
@@ -53,22 +55,26 @@ pub struct GlobalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Make the live account match the files (or execute a saved plan), then verify.
-    Apply(apply::ApplyArgs),
-    /// Plan, apply and re-plan the example files against an in-process emulator.
-    Demo(demo::DemoArgs),
-    /// Print a shell completion script.
-    Completions(completions::CompletionsArgs),
-    /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
-    Emulator(emulator::EmulatorArgs),
-    /// Print the man page (roff).
-    Man,
     /// Check the desired-state files offline; report every problem at once.
     Validate(validate::ValidateArgs),
     /// Read the live account, diff it against the files, show what would change (never writes).
     Plan(plan::PlanArgs),
+    /// Make the live account match the files (or execute a saved plan), then verify.
+    Apply(apply::ApplyArgs),
+    /// Write desired-state files that reproduce the live account (plan then shows no changes).
+    Import(import::ImportArgs),
+    /// Check the API URL, the token, the rate-limit headroom and what the server expects.
+    Doctor(doctor::DoctorArgs),
+    /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
+    Emulator(emulator::EmulatorArgs),
+    /// Plan, apply and re-plan the example files against an in-process emulator.
+    Demo(demo::DemoArgs),
     /// Print the JSON Schema of the desired-state files.
     Schema,
+    /// Print a shell completion script.
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff).
+    Man,
 }
 
 /// Entry point used by `main.rs`.
@@ -84,7 +90,9 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Apply(args) => apply::run(args),
         Command::Demo(args) => demo::run(args),
         Command::Completions(args) => completions::run(args),
+        Command::Doctor(args) => doctor::run(args),
         Command::Emulator(args) => emulator::run(args),
+        Command::Import(args) => import::run(args),
         Command::Man => man::run(),
         Command::Validate(args) => validate::run(args),
         Command::Plan(args) => plan::run(args),

@@ -8,6 +8,7 @@ use crate::cli::api_args::ApiArgs;
 use crate::cli::{logging, runtime, validate, write_stdout};
 use crate::config::{self, model::Desired};
 use crate::error::{CommandError, CommandResult, Outcome};
+use crate::github::{Annotation, Level};
 use crate::plan::{MakeOptions, Plan, make_plan, render};
 
 #[derive(Debug, clap::Args)]
@@ -43,15 +44,23 @@ pub enum PlanFormat {
     Json,
     /// For pull-request comments and job summaries (at most 60,000 characters).
     Markdown,
+    /// GitHub Actions annotations: blocked changes as errors, portal steps as warnings, and
+    /// the summary as a notice.
+    Github,
 }
 
 pub fn run(args: PlanArgs) -> CommandResult {
-    let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;
+    let desired = config::load(&args.paths).map_err(|d| match args.format {
+        PlanFormat::Github => validate::report_diagnostics_github(&d),
+        _ => validate::report_diagnostics(&d),
+    })?;
     let client = ReadClient::new(args.api.into_config()?)?;
     let opts = MakeOptions {
         allow_mass_changes: args.allow_mass_changes,
     };
-    let planned = runtime::block_on(make_plan(&client, &desired, &opts))??;
+    let planned = runtime::block_on(make_plan(&client, &desired, &opts))?
+        .map_err(CommandError::from)
+        .map_err(|e| annotate_failure(e, args.format))?;
     if args.stats {
         eprint!("{}", client.stats().render());
     }
@@ -66,6 +75,24 @@ pub fn run(args: PlanArgs) -> CommandResult {
     })
 }
 
+/// With `--format github`, a plan that fails (an API error, a zone refused by its safety
+/// limits) also becomes an `::error` annotation, so the run's summary says why.
+fn annotate_failure(err: CommandError, format: PlanFormat) -> CommandError {
+    if format == PlanFormat::Github {
+        let mut message = err.message.clone();
+        for hint in &err.hints {
+            message.push_str(&format!("\nhint: {hint}"));
+        }
+        let line = Annotation::new(Level::Error, message)
+            .title("dnscron plan")
+            .render();
+        if let Err(pipe) = write_stdout(&line) {
+            return pipe;
+        }
+    }
+    err
+}
+
 pub fn render_plan(
     plan: &Plan,
     desired: &Desired,
@@ -75,6 +102,7 @@ pub fn render_plan(
         PlanFormat::Text => render::text::render(plan, logging::use_color_on_stdout()),
         PlanFormat::Json => saved_json(plan, desired)?,
         PlanFormat::Markdown => render::markdown::render(plan),
+        PlanFormat::Github => render::github::render(plan),
     })
 }
 

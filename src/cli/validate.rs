@@ -5,12 +5,23 @@ use std::path::PathBuf;
 use crate::cli::write_stdout;
 use crate::config::{self, Style};
 use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
+use crate::github::{Annotation, Level, render_capped};
 
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
     /// Files, or directories searched recursively for *.yaml and *.yml.
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
+    /// How problems are reported: `text` (with source snippets, on stderr) or `github`
+    /// (also workflow-command annotations on stdout, at most 10 then a count).
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
+    pub format: ValidateFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ValidateFormat {
+    Text,
+    Github,
 }
 
 pub fn run(args: ValidateArgs) -> CommandResult {
@@ -26,8 +37,41 @@ pub fn run(args: ValidateArgs) -> CommandResult {
             ))?;
             Ok(Outcome::Success)
         }
+        Err(diags) if args.format == ValidateFormat::Github => {
+            Err(report_diagnostics_github(&diags))
+        }
         Err(diags) => Err(report_diagnostics(&diags)),
     }
+}
+
+/// Annotations on stdout for GitHub, and the full report on stderr for the log.
+pub fn report_diagnostics_github(diags: &config::Diagnostics) -> CommandError {
+    if let Err(err) = write_stdout(&github_annotations(diags)) {
+        return err;
+    }
+    report_diagnostics(diags)
+}
+
+pub fn github_annotations(diags: &config::Diagnostics) -> String {
+    let annotations: Vec<Annotation> = diags
+        .items
+        .iter()
+        .map(|d| {
+            let message = match &d.hint {
+                Some(hint) => format!("{}\nhint: {hint}", d.message),
+                None => d.message.clone(),
+            };
+            let a = Annotation::new(Level::Error, message).title("dnscron validate");
+            match &d.location {
+                Some(l) => a.at(&l.to_string()),
+                None => a,
+            }
+        })
+        .collect();
+    render_capped(
+        &annotations,
+        "validation errors (run `dnscron validate` to see all)",
+    )
 }
 
 /// Prints every diagnostic to stderr; the returned error prints nothing more. Other commands

@@ -27,3 +27,4 @@ pub use model::{
     Action, Change, Finding, Plan, Request, Resource, Severity, Status, Summary, Target,
     TargetKind, TargetRef, Value,
 };
+pub use nameservers::registry_is_hosted;

@@ -10,6 +10,14 @@ use super::norm::host_set;
 use super::order::Draft;
 use super::snapshot::LiveDomain;
 
+/// Whether a domain is in hosted mode: its registry nameservers are the service's own (from the
+/// zone's record listing), compared without regard to case, order, final dots or duplicates.
+/// `import` uses it too, so an imported file and the plan agree on the mode.
+pub fn registry_is_hosted(registry: &[String], service: &[String]) -> bool {
+    let registry = host_set(registry);
+    !registry.is_empty() && registry == host_set(service)
+}
+
 /// The change that makes the registrar match `spec`, if one is needed.
 pub(super) fn diff_nameservers(
     spec: &NameserversSpec,
@@ -18,7 +26,10 @@ pub(super) fn diff_nameservers(
 ) -> Option<Draft> {
     let registry = host_set(&live.registrar.nameservers.registry);
     let service = host_set(&live.service_nameservers);
-    let live_hosted = !registry.is_empty() && registry == service;
+    let live_hosted = registry_is_hosted(
+        &live.registrar.nameservers.registry,
+        &live.service_nameservers,
+    );
     let (body, after) = match &spec.mode {
         NameserverMode::Hosted if live_hosted => return None,
         NameserverMode::Hosted => (

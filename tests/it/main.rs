@@ -10,9 +10,13 @@ mod plan;
 
 mod apply;
 mod bench;
+mod ci_recipes;
 mod cli_basics;
 mod client;
 mod config;
+mod doctor;
 mod emulator;
+mod github_format;
+mod import;
 mod plan_cli;
 mod validate;

@@ -5,7 +5,7 @@ mod emulator;
 mod errors;
 mod paging;
 mod snapshot;
-mod stub;
+pub mod stub;
 mod writes;
 
 use std::io::Write;

@@ -1,0 +1,221 @@
+//! `dnscron doctor`: is this machine ready to run dnscron against the API? Each check prints
+//! `ok` or `fail` (with a hint); exit 1 when any fails. Sends only GETs and the probe, which the
+//! spec defines as a dry run that changes nothing.
+
+use std::fmt::Write as _;
+
+use crate::api::{ApiError, ReadClient, WriteClient, deprecation_notice, openapi};
+use crate::cli::api_args::ApiArgs;
+use crate::cli::{runtime, write_stdout};
+use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
+
+#[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    #[command(flatten)]
+    pub api: ApiArgs,
+}
+
+/// Attempts per request: enough to ride out one network blip, few enough that an unreachable
+/// URL is reported within a second rather than after the full backoff.
+const DOCTOR_ATTEMPTS: u32 = 2;
+
+#[derive(Debug, PartialEq, Eq)]
+struct Check {
+    ok: bool,
+    text: String,
+    hint: Option<String>,
+}
+
+fn ok(text: impl Into<String>) -> Check {
+    Check {
+        ok: true,
+        text: text.into(),
+        hint: None,
+    }
+}
+
+fn fail(text: impl Into<String>, hint: impl Into<String>) -> Check {
+    Check {
+        ok: false,
+        text: text.into(),
+        hint: Some(hint.into()),
+    }
+}
+
+pub fn run(args: DoctorArgs) -> CommandResult {
+    let mut config = args.api.into_config()?;
+    config.retry.max_attempts = DOCTOR_ATTEMPTS;
+    let client = WriteClient::new(config)?;
+    let checks = runtime::block_on(run_checks(&client))?;
+    write_stdout(&render(&checks))?;
+    if checks.iter().all(|c| c.ok) {
+        Ok(Outcome::Success)
+    } else {
+        Err(CommandError::new(
+            ErrorKind::AlreadyReported,
+            "doctor found problems",
+        ))
+    }
+}
+
+async fn run_checks(client: &WriteClient) -> Vec<Check> {
+    let read = client.read();
+    let url = read.base_url().to_string();
+    let mut checks = Vec::new();
+    if !connection_and_token(read, &url, &mut checks).await {
+        return checks;
+    }
+    checks.push(rate_headroom(read));
+    checks.extend(openapi_checks(read).await);
+    checks.push(scopes(client).await);
+    checks.push(deprecation());
+    checks
+}
+
+/// The base URL and the token, from one `GET /sites?limit=1`. False when nothing else can be
+/// checked.
+async fn connection_and_token(read: &ReadClient, url: &str, checks: &mut Vec<Check>) -> bool {
+    let err = match read.sites_page(1).await {
+        Ok(_) => {
+            checks.push(ok(format!("the API answers at {url}")));
+            checks.push(ok("the token is accepted (GET /sites?limit=1)"));
+            return true;
+        }
+        Err(err) => err,
+    };
+    match &err {
+        ApiError::Transport { message, .. } => checks.push(fail(
+            format!("the API at {url} does not answer: {message}"),
+            "check --api-url / DNSCRON_API_URL (it includes the /api/v1 prefix), DNS, proxies and firewalls",
+        )),
+        ApiError::Status { status: 404, .. } => {
+            checks.push(ok(format!("a server answers at {url}")));
+            checks.push(fail(
+                format!("GET /sites answered 404: {url} is not the API's base URL"),
+                "the base URL includes the version prefix, e.g. https://api.example.net/api/v1",
+            ));
+        }
+        ApiError::Status {
+            status: 401 | 403, ..
+        } => {
+            checks.push(ok(format!("the API answers at {url}")));
+            checks.push(fail(
+                format!("the token is refused: {}", first_line(&err)),
+                err.hint().unwrap_or_default(),
+            ));
+        }
+        _ => checks.push(fail(
+            format!("GET /sites failed: {}", first_line(&err)),
+            err.hint()
+                .unwrap_or_else(|| "retry later; quote the request_id to the provider".into()),
+        )),
+    }
+    false
+}
+
+fn first_line(err: &ApiError) -> String {
+    err.to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn rate_headroom(read: &ReadClient) -> Check {
+    let headers = read.last_rate_headers().unwrap_or_default();
+    match (headers.remaining, headers.limit) {
+        (Some(0), _) => fail(
+            "rate limit: no requests left in the bucket right now",
+            "another client of the same user is using the shared budget; runs will wait for it (up to --max-wait)",
+        ),
+        (Some(remaining), Some(limit)) => ok(format!(
+            "rate limit: {remaining} of {limit} requests left (shared by every token of this user)"
+        )),
+        (Some(remaining), None) => ok(format!("rate limit: {remaining} requests left")),
+        (None, _) => {
+            ok("rate limit: the server sent no X-RateLimit headers (dnscron won't pace requests)")
+        }
+    }
+}
+
+async fn openapi_checks(read: &ReadClient) -> Vec<Check> {
+    let doc = match read.openapi().await {
+        Ok(doc) => doc,
+        Err(err) => {
+            let text = format!("/openapi.json can't be read: {}", first_line(&err));
+            return vec![fail(
+                text,
+                "without it dnscron sends `veldhost` for hosted nameserver mode; check the base URL",
+            )];
+        }
+    };
+    let version = match openapi::api_version(&doc) {
+        Some(v) => ok(format!(
+            "API version {v} (info.version of /openapi.json; the spec's prose says 1.3, its file 1.2: both work)"
+        )),
+        None => fail(
+            "/openapi.json has no info.version",
+            "the server's description is unusual; dnscron still works with API v1",
+        ),
+    };
+    let mode = match openapi::hosted_mode_value(&doc) {
+        Some(v) => ok(format!(
+            "hosted nameserver mode is sent as `{v}` (the nameserver `mode` enum)"
+        )),
+        None => fail(
+            "/openapi.json has no nameserver `mode` enum",
+            format!(
+                "dnscron falls back to `{}` when switching a domain to hosted; if the API refuses it, set the mode in the portal",
+                openapi::DEFAULT_HOSTED_MODE
+            ),
+        ),
+    };
+    vec![version, mode]
+}
+
+/// `read` is always on; `dns` shows in the answer to the probe (a dry run); `manage` and
+/// `deploy` only guard writes, so they can't be seen without changing something.
+async fn scopes(client: &WriteClient) -> Check {
+    let zone = match client.read().list_zones().await {
+        Ok(zones) => zones.first().map(|z| z.zone.clone()),
+        Err(_) => None,
+    };
+    let domain = zone.unwrap_or_else(|| "example.com".into());
+    let dns = match client.probe_zone(&domain).await {
+        Ok(_) => "dns: yes".to_string(),
+        Err(e) if matches!(e.status(), Some(404)) => "dns: yes".to_string(),
+        Err(e) if matches!(e.status(), Some(403)) => "dns: no".to_string(),
+        Err(e) => format!("dns: unknown ({})", first_line(&e)),
+    };
+    ok(format!(
+        "token scopes: read: yes, {dns} (from a probe, which changes nothing); manage and deploy \
+         can't be checked without a write. plan needs read; apply needs read, dns and manage"
+    ))
+}
+
+fn deprecation() -> Check {
+    match deprecation_notice() {
+        None => ok("no Deprecation header"),
+        Some(value) => fail(
+            format!("the API announced that v1 is deprecated (Deprecation: {value})"),
+            "v1 keeps working for at least 12 months after; check the API changelog for the sunset date and upgrade dnscron",
+        ),
+    }
+}
+
+fn render(checks: &[Check]) -> String {
+    let mut out = String::new();
+    for c in checks {
+        let _ = writeln!(out, "{:<5} {}", if c.ok { "ok" } else { "fail" }, c.text);
+        if let Some(hint) = &c.hint {
+            let _ = writeln!(out, "      hint: {hint}");
+        }
+    }
+    let failed = checks.iter().filter(|c| !c.ok).count();
+    let _ = if failed == 0 {
+        writeln!(out, "doctor: all {} checks passed", checks.len())
+    } else {
+        writeln!(out, "doctor: {failed} of {} checks failed", checks.len())
+    };
+    out
+}

@@ -1,0 +1,222 @@
+//! `dnscron import`: write desired-state files that reproduce the live account (or, with
+//! `--probe`, a domain hosted elsewhere), so `plan` on them shows no changes.
+
+use std::path::{Path, PathBuf};
+
+use crate::api::{ReadClient, WriteClient};
+use crate::cli::api_args::ApiArgs;
+use crate::cli::{runtime, write_stdout};
+use crate::config::{self, json_schema};
+use crate::dns::ZoneName;
+use crate::error::{CommandError, CommandResult, Outcome};
+use crate::import::{self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SiteFile, ZoneFile};
+
+#[derive(Debug, clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("what").required(true).multiple(true).args(["zone", "site", "all", "probe"])
+))]
+pub struct ImportArgs {
+    /// A zone to import (repeatable).
+    #[arg(long, value_name = "ZONE", conflicts_with_all = ["all", "probe"])]
+    pub zone: Vec<String>,
+    /// A site (slug) whose cron jobs to import (repeatable).
+    #[arg(long, value_name = "SLUG", conflicts_with_all = ["all", "probe"])]
+    pub site: Vec<String>,
+    /// Every zone (GET /dns) and every site (GET /sites), with the nameserver mode of each zone
+    /// whose domain is registered here.
+    #[arg(long, conflicts_with = "probe")]
+    pub all: bool,
+    /// Write the import plan of a domain not hosted here yet (POST /dns/zones/probe, a dry run
+    /// that needs the `dns` scope), with the registrar steps as comments.
+    #[arg(long, value_name = "DOMAIN")]
+    pub probe: Option<String>,
+    /// Directory to write into: zones/<zone>.yaml, sites/<slug>.yaml and the schema.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
+    /// Overwrite files that already exist.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub api: ApiArgs,
+}
+
+pub fn run(args: ImportArgs) -> CommandResult {
+    let config = args.api.clone().into_config()?;
+    let fetched = match &args.probe {
+        Some(domain) => {
+            let domain = parse_zone(domain, "--probe")?;
+            let client = WriteClient::new(config)?;
+            runtime::block_on(probe(&client, &domain))??
+        }
+        None => {
+            let selection = Selection {
+                zones: args
+                    .zone
+                    .iter()
+                    .map(|z| parse_zone(z, "--zone"))
+                    .collect::<Result<_, _>>()?,
+                sites: args.site.clone(),
+                all: args.all,
+            };
+            let client = ReadClient::new(config)?;
+            runtime::block_on(import::fetch(&client, &selection))??
+        }
+    };
+    let files = out_files(&fetched);
+    let written = import::write_files(&args.out, &files, args.force)?;
+    write_stdout(&summary(&args.out, &fetched, &written))?;
+    self_check(&written, &fetched)?;
+    Ok(Outcome::Success)
+}
+
+/// Loads what was just written, as `plan` will: a file that doesn't validate, or declares other
+/// records than were imported, is a bug here, and saying so beats a confusing plan later.
+fn self_check(written: &[PathBuf], fetched: &Fetched) -> Result<(), CommandError> {
+    let yaml: Vec<PathBuf> = written
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .cloned()
+        .collect();
+    if yaml.is_empty() {
+        return Ok(());
+    }
+    let bug = |what: String| {
+        CommandError::internal(format!(
+            "the imported files {what}; this is a bug in dnscron import"
+        ))
+        .with_hint("please report it with the files; `dnscron validate` shows the details")
+    };
+    let desired = config::load(&yaml).map_err(|d| {
+        bug(format!(
+            "don't validate ({} problems, e.g. {})",
+            d.len(),
+            d.items.first().map_or("?", |i| i.message.as_str())
+        ))
+    })?;
+    for zone in &fetched.zones {
+        let loaded = desired.zones.iter().find(|z| z.zone == zone.zone);
+        let got: Vec<(&str, String)> = loaded
+            .map(|z| {
+                z.records
+                    .iter()
+                    .map(|r| (r.name.as_str(), r.canonical.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let want: Vec<(&str, String)> = zone
+            .records
+            .iter()
+            .map(|r| (r.name.as_str(), r.canonical.clone()))
+            .collect();
+        if got != want {
+            return Err(bug(format!(
+                "declare other records for {} than were read",
+                zone.zone
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn parse_zone(text: &str, flag: &str) -> Result<ZoneName, CommandError> {
+    ZoneName::parse(text).map_err(|e| {
+        CommandError::user(format!("{flag} {text}: {e}"))
+            .with_hint("pass a domain name such as example.com")
+    })
+}
+
+async fn probe(client: &WriteClient, domain: &ZoneName) -> Result<Fetched, import::ImportError> {
+    let answer =
+        client
+            .probe_zone(domain.as_str())
+            .await
+            .map_err(|source| import::ImportError::Api {
+                what: format!("the probe of {domain} (POST /dns/zones/probe, needs the dns scope)"),
+                source: Box::new(source),
+            })?;
+    let zone = import::zone_from_probe(domain, &answer.body)?;
+    Ok(Fetched {
+        zones: vec![zone],
+        sites: Vec::new(),
+    })
+}
+
+fn out_files(fetched: &Fetched) -> Vec<OutFile> {
+    let mut files: Vec<OutFile> = fetched
+        .zones
+        .iter()
+        .map(|z| OutFile {
+            path: Path::new("zones").join(format!("{}.yaml", z.zone)),
+            text: import::render_zone(z),
+            keep_existing: false,
+        })
+        .chain(fetched.sites.iter().map(|s| OutFile {
+            path: Path::new("sites").join(format!("{}.yaml", s.slug)),
+            text: import::render_site(s),
+            keep_existing: false,
+        }))
+        .collect();
+    let schema = serde_json::to_string_pretty(&json_schema()).unwrap_or_default();
+    files.push(OutFile {
+        path: PathBuf::from(SCHEMA_FILE),
+        text: format!("{schema}\n"),
+        keep_existing: true,
+    });
+    files
+}
+
+fn summary(out: &Path, fetched: &Fetched, written: &[PathBuf]) -> String {
+    let mut text = String::new();
+    for z in &fetched.zones {
+        text.push_str(&format!("zone {}: {}\n", z.zone, zone_line(z)));
+    }
+    for s in &fetched.sites {
+        text.push_str(&format!("site {}: {}\n", s.slug, site_line(s)));
+    }
+    for path in written {
+        text.push_str(&format!("wrote {}\n", path.display()));
+    }
+    text.push_str(&format!(
+        "next: `dnscron validate {0}` and `dnscron plan {0}` (it shows no changes)\n",
+        out.display()
+    ));
+    text
+}
+
+fn zone_line(z: &ZoneFile) -> String {
+    let mut parts = vec![count(z.records.len(), "record")];
+    match &z.nameservers {
+        NsChoice::Managed(crate::config::model::NameserverMode::Hosted) => {
+            parts.push("nameservers hosted".into());
+        }
+        NsChoice::Managed(crate::config::model::NameserverMode::Custom(h)) => {
+            parts.push(format!("nameservers custom ({})", h.join(", ")));
+        }
+        NsChoice::Unmanaged(Some(_)) => parts.push("nameservers left unmanaged".into()),
+        NsChoice::Unmanaged(None) => {}
+    }
+    if !z.ignore.is_empty() {
+        parts.push(format!(
+            "{} ignored (can't be declared, see the file)",
+            count(z.ignore.len(), "record")
+        ));
+    }
+    if !z.left_out.is_empty() {
+        parts.push(format!(
+            "{} left out (see the file)",
+            count(z.left_out.len(), "record")
+        ));
+    }
+    parts.join(", ")
+}
+
+fn site_line(s: &SiteFile) -> String {
+    match &s.cron {
+        Ok(jobs) => count(jobs.len(), "cron job"),
+        Err(_) => "cron left unmanaged (see the file)".into(),
+    }
+}
+
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}

@@ -1,0 +1,137 @@
+//! Reads what an import selects: zones with their records (and the registrar state of those
+//! that are registered domains here), sites with their cron jobs.
+
+use std::collections::BTreeSet;
+
+use crate::api::{ApiError, ReadClient};
+use crate::dns::ZoneName;
+
+use super::ImportError;
+use super::site::{SiteFile, build_site};
+use super::zone::{NsChoice, ZoneFile, build_zone, nameserver_choice};
+
+/// What to import. `all` takes every zone of `GET /dns` and every site of `GET /sites`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    pub zones: Vec<ZoneName>,
+    pub sites: Vec<String>,
+    pub all: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fetched {
+    pub zones: Vec<ZoneFile>,
+    pub sites: Vec<SiteFile>,
+}
+
+fn api(what: impl Into<String>) -> impl FnOnce(ApiError) -> ImportError {
+    let what = what.into();
+    move |source| ImportError::Api {
+        what,
+        source: Box::new(source),
+    }
+}
+
+pub async fn fetch(client: &ReadClient, sel: &Selection) -> Result<Fetched, ImportError> {
+    let mut out = Fetched::default();
+    let zones = if sel.all {
+        let listed = client
+            .list_zones()
+            .await
+            .map_err(api("the zone list (GET /dns)"))?;
+        let mut names = BTreeSet::new();
+        for z in listed {
+            // A name the server lists but we can't parse is skipped with a warning rather than
+            // failing the whole import.
+            match ZoneName::parse(&z.zone) {
+                Ok(name) => {
+                    names.insert(name);
+                }
+                Err(e) => tracing::warn!("skipping zone {:?} from GET /dns: {e}", z.zone),
+            }
+        }
+        names.into_iter().collect()
+    } else {
+        dedup(&sel.zones)
+    };
+    if !zones.is_empty() {
+        let domains = client
+            .list_domains()
+            .await
+            .map_err(api("the domain list (GET /domains)"))?;
+        let registered: BTreeSet<String> = domains
+            .iter()
+            .filter_map(|d| ZoneName::parse(&d.domain).ok())
+            .map(|z| z.to_string())
+            .collect();
+        for zone in &zones {
+            out.zones
+                .push(zone_file(client, zone, registered.contains(zone.as_str())).await?);
+        }
+    }
+    if sel.all || !sel.sites.is_empty() {
+        let listed = client
+            .list_sites()
+            .await
+            .map_err(api("the site list (GET /sites)"))?;
+        let slugs: Vec<String> = if sel.all {
+            let mut all: Vec<String> = listed.iter().map(|s| s.slug.clone()).collect();
+            all.sort();
+            all.dedup();
+            all
+        } else {
+            dedup(&sel.sites)
+        };
+        for slug in slugs {
+            let site = listed
+                .iter()
+                .find(|s| s.slug == slug)
+                .ok_or_else(|| ImportError::NoSuchSite { slug: slug.clone() })?;
+            let jobs = client
+                .list_cron(&slug)
+                .await
+                .map_err(api(format!("the cron jobs of site {slug}")))?;
+            out.sites.push(build_site(&slug, site.state.clone(), &jobs));
+        }
+    }
+    Ok(out)
+}
+
+async fn zone_file(
+    client: &ReadClient,
+    zone: &ZoneName,
+    registered: bool,
+) -> Result<ZoneFile, ImportError> {
+    let listing = client.list_records(zone.as_str()).await.map_err(|e| {
+        if e.is_not_found() {
+            ImportError::NoSuchZone { zone: zone.clone() }
+        } else {
+            ImportError::Api {
+                what: format!("the records of zone {zone}"),
+                source: Box::new(e),
+            }
+        }
+    })?;
+    let nameservers = if registered {
+        let registrar = client
+            .get_registrar(zone.as_str())
+            .await
+            .map_err(api(format!("the registrar state of {zone}")))?;
+        nameserver_choice(zone, &registrar.nameservers.registry, &listing.nameservers)
+    } else {
+        NsChoice::Unmanaged(None)
+    };
+    let mut file = build_zone(zone, &listing.records, nameservers);
+    file.header.push(super::render::IMPORTED.to_string());
+    Ok(file)
+}
+
+fn dedup<T: Clone + PartialEq>(items: &[T]) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for item in items {
+        if !out.contains(item) {
+            out.push(item.clone());
+        }
+    }
+    out
+}

@@ -1,0 +1,90 @@
+//! `dnscron import`: the live account → desired-state files that reproduce it exactly, so that
+//! `plan` on them shows no changes.
+//!
+//! `fetch` reads what is selected, `zone`/`site` decide what each file declares (mirroring what
+//! the planner plans), `render` writes YAML the loader reads back to the same canonical state,
+//! `write` puts the files in place without overwriting anything unless forced.
+
+mod fetch;
+mod probe;
+mod render;
+mod site;
+mod write;
+mod yaml;
+mod zone;
+
+use std::path::PathBuf;
+
+pub use fetch::{Fetched, Selection, fetch};
+pub use probe::{ProbeShapeError, zone_from_probe};
+pub use render::{SCHEMA_FILE, render_site, render_zone};
+pub use site::{SiteFile, build_site};
+pub use write::{OutFile, write_files};
+pub use zone::{
+    Imported, LeftOut, NsChoice, Unrepresentable, ZoneFile, build_zone, nameserver_choice,
+};
+
+use crate::api::ApiError;
+use crate::dns::ZoneName;
+use crate::error::{CommandError, ErrorKind};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("the account has no DNS zone `{zone}` (GET /dns/{zone}/records answered 404)")]
+    NoSuchZone { zone: ZoneName },
+    #[error("the account has no site `{slug}` (it is not in GET /sites)")]
+    NoSuchSite { slug: String },
+    #[error("reading {what} failed: {source}")]
+    Api {
+        what: String,
+        #[source]
+        source: Box<ApiError>,
+    },
+    #[error(transparent)]
+    ProbeShape(#[from] ProbeShapeError),
+    #[error("{} already exist{}: {}", plural_files(paths.len()), if paths.len() == 1 { "s" } else { "" }, paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+    Exists { paths: Vec<PathBuf> },
+    #[error("writing {path}: {source}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn plural_files(n: usize) -> &'static str {
+    if n == 1 { "the file" } else { "the files" }
+}
+
+impl From<ImportError> for CommandError {
+    fn from(err: ImportError) -> Self {
+        let (kind, hint) = match &err {
+            ImportError::NoSuchZone { .. } => (
+                ErrorKind::User,
+                Some("check the zone name; `dnscron import --all` imports every zone of the account, and `--probe DOMAIN` reads a zone hosted elsewhere".to_string()),
+            ),
+            ImportError::NoSuchSite { .. } => (
+                ErrorKind::User,
+                Some("check the slug as GET /sites lists it, and that the token is pinned to the site (portal, API tokens)".to_string()),
+            ),
+            ImportError::Api { source, .. } => (ErrorKind::Api, source.hint()),
+            ImportError::ProbeShape(_) => (
+                ErrorKind::Api,
+                Some("the server's probe answer has an unexpected shape; report it with the request id".to_string()),
+            ),
+            ImportError::Exists { .. } => (
+                ErrorKind::User,
+                Some("nothing was written; pass --force to overwrite, or choose another --out directory".to_string()),
+            ),
+            ImportError::Write { .. } => (
+                ErrorKind::User,
+                Some("check that the --out directory is writable".to_string()),
+            ),
+        };
+        let out = CommandError::new(kind, err.to_string());
+        match hint {
+            Some(h) => out.with_hint(h),
+            None => out,
+        }
+    }
+}

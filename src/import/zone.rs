@@ -1,0 +1,451 @@
+//! Live records → the records of a zone file that reloads to the same canonical state.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::str::FromStr;
+
+use crate::api::wire;
+use crate::config::model::NameserverMode;
+use crate::dns::{self, RecordType, ZoneName};
+
+/// TTLs the API accepts (spec, Limits).
+const TTL_RANGE: std::ops::RangeInclusive<u32> = 60..=604_800;
+/// `defaults.ttl` wins a tie when it is among the most frequent TTLs (it is the API's default).
+const PREFERRED_TTL: u32 = 3600;
+
+/// One zone document to write.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneFile {
+    pub zone: ZoneName,
+    /// Comment lines (without `# `) after the schema line.
+    pub header: Vec<String>,
+    pub nameservers: NsChoice,
+    /// `defaults.ttl`: the most frequent TTL; `None` for a zone without records.
+    pub default_ttl: Option<u32>,
+    /// Sorted: apex first, then by name, type, content.
+    pub records: Vec<Imported>,
+    /// Live records the file format can't declare: kept out of reach of the plan by these rules.
+    pub ignore: Vec<Unrepresentable>,
+    /// Live records left out because dnscron never plans them (shown as comments).
+    pub left_out: Vec<LeftOut>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NsChoice {
+    /// Write `nameservers:` with this mode.
+    Managed(NameserverMode),
+    /// No `nameservers:` key; the reason goes into a comment (`None`: say nothing, e.g. the zone's
+    /// domain is not registered in this account).
+    Unmanaged(Option<String>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    /// Relative (`@`, `www`).
+    pub name: String,
+    pub rtype: RecordType,
+    pub ttl: u32,
+    /// `dns::canonical_content`; written as `dns::wire_content` so it reloads to the same.
+    pub canonical: String,
+}
+
+/// A live record the planner sees but a file can't declare (content the validator refuses, a
+/// TTL out of range, a CNAME beside other records …): an exact `ignore` rule keeps plan off it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unrepresentable {
+    pub name: String,
+    pub rtype: RecordType,
+    /// The planner's canonical form of the live content (for the rule's content glob).
+    pub canonical: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeftOut {
+    pub name: String,
+    pub rtype: String,
+    pub content: String,
+    pub reason: String,
+}
+
+/// The nameserver block for a registered domain: hosted when the registry lists the service's
+/// own nameservers (the planner's rule), else custom with the registry's hosts when a file can
+/// declare them.
+pub fn nameserver_choice(zone: &ZoneName, registry: &[String], service: &[String]) -> NsChoice {
+    if crate::plan::registry_is_hosted(registry, service) {
+        return NsChoice::Managed(NameserverMode::Hosted);
+    }
+    let mut hosts: Vec<String> = Vec::new();
+    for host in registry {
+        let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
+        if !host.is_empty() && !hosts.contains(&host) {
+            hosts.push(host);
+        }
+    }
+    let problem = custom_hosts_problem(zone, &hosts);
+    match problem {
+        Some(why) => NsChoice::Unmanaged(Some(format!("nameservers left unmanaged: {why}"))),
+        None => NsChoice::Managed(NameserverMode::Custom(hosts)),
+    }
+}
+
+/// Why `hosts` can't be written as `mode: custom` (the validator's rules), if it can't.
+fn custom_hosts_problem(zone: &ZoneName, hosts: &[String]) -> Option<String> {
+    if hosts.is_empty() {
+        return Some("the registry lists no nameservers".into());
+    }
+    if !(2..=6).contains(&hosts.len()) {
+        return Some(format!(
+            "the registry lists {} nameservers ({}); a file declares 2 to 6",
+            hosts.len(),
+            hosts.join(", ")
+        ));
+    }
+    if let Some(inside) = hosts.iter().find(|h| zone.contains(h)) {
+        return Some(format!(
+            "the nameserver {inside} is inside the domain itself, which `hosts` can't declare"
+        ));
+    }
+    hosts
+        .iter()
+        .find(|h| dns::canonical_content(RecordType::NS, h, zone).is_err())
+        .map(|bad| format!("`{bad}` is not a host name a file can declare"))
+}
+
+/// Builds the zone file from every live record of the zone.
+pub fn build_zone(zone: &ZoneName, live: &[wire::Record], nameservers: NsChoice) -> ZoneFile {
+    let mut sorted: Vec<&wire::Record> = live.iter().collect();
+    sorted.sort_by_key(|r| r.id);
+    let mut records = Vec::new();
+    let mut ignore = Vec::new();
+    let mut left_out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for raw in sorted {
+        match classify(zone, raw) {
+            Class::Record(rec) => {
+                let key = (rec.name.clone(), rec.rtype, rec.canonical.clone());
+                if seen.insert(key) {
+                    records.push(rec);
+                } else {
+                    left_out.push(left(raw, &rec.name, "a second copy of a record above (same name, type and content); `plan` will propose deleting it"));
+                }
+            }
+            Class::Ignore(u) => ignore.push(u),
+            Class::LeftOut(l) => left_out.push(l),
+        }
+    }
+    move_cname_clashes(&mut records, &mut ignore);
+    records.sort_by(record_order);
+    ignore.sort_by(|a, b| name_order(&a.name, &b.name).then(a.rtype.cmp(&b.rtype)));
+    let default_ttl = most_frequent_ttl(&records);
+    ZoneFile {
+        zone: zone.clone(),
+        header: Vec::new(),
+        nameservers,
+        default_ttl,
+        records,
+        ignore,
+        left_out,
+    }
+}
+
+enum Class {
+    Record(Imported),
+    Ignore(Unrepresentable),
+    LeftOut(LeftOut),
+}
+
+fn left(raw: &wire::Record, name: &str, reason: &str) -> LeftOut {
+    LeftOut {
+        name: name.to_string(),
+        rtype: raw.rtype.trim().to_ascii_uppercase(),
+        content: raw.content.trim().to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+/// Mirrors what the planner plans (`plan::records`): apex NS and types outside the nine are the
+/// service's; everything else must be declared exactly, or ignored when it can't be.
+fn classify(zone: &ZoneName, raw: &wire::Record) -> Class {
+    let name = dns::live_name_to_relative(&raw.name, zone);
+    let Ok(rtype) = RecordType::from_str(&raw.rtype) else {
+        return Class::LeftOut(left(
+            raw,
+            &name,
+            "a system or DNSSEC type, which dnscron never plans",
+        ));
+    };
+    if rtype == RecordType::NS && name == "@" {
+        return Class::LeftOut(left(
+            raw,
+            &name,
+            "apex NS records belong to the service; `nameservers:` chooses the domain's delegation",
+        ));
+    }
+    let canonical = dns::canonical_live_content(rtype, &raw.content, zone);
+    let unrepresentable = |reason: String| {
+        Class::Ignore(Unrepresentable {
+            name: name.clone(),
+            rtype,
+            canonical: canonical.clone(),
+            reason,
+        })
+    };
+    if let Err(err) = dns::record_name_to_relative(&name, zone) {
+        return unrepresentable(format!("its name is not valid in a file: {err}"));
+    }
+    if rtype == RecordType::CNAME && name == "@" {
+        return unrepresentable("a CNAME at the apex can't be declared".into());
+    }
+    if rtype == RecordType::SRV && !looks_like_srv_name(&name) {
+        return unrepresentable(format!(
+            "an SRV record named `{name}` (not `_service._proto`) can't be declared"
+        ));
+    }
+    if !TTL_RANGE.contains(&raw.ttl) {
+        return unrepresentable(format!("its ttl {} is outside 60–604800", raw.ttl));
+    }
+    match dns::canonical_content(rtype, &raw.content, zone) {
+        Ok(canonical) => Class::Record(Imported {
+            name,
+            rtype,
+            ttl: raw.ttl,
+            canonical,
+        }),
+        Err(err) => unrepresentable(format!("its content is not valid in a file: {err}")),
+    }
+}
+
+fn looks_like_srv_name(name: &str) -> bool {
+    let mut labels = name.split('.');
+    let service = labels.next().unwrap_or_default();
+    let proto = labels.next().unwrap_or_default();
+    service.len() > 1 && service.starts_with('_') && proto.len() > 1 && proto.starts_with('_')
+}
+
+/// A CNAME must be alone at its name; if the live zone breaks that rule, the CNAME is ignored
+/// rather than declared (the validator would refuse the file).
+fn move_cname_clashes(records: &mut Vec<Imported>, ignore: &mut Vec<Unrepresentable>) {
+    let mut types: HashMap<&str, BTreeSet<RecordType>> = HashMap::new();
+    for r in records.iter() {
+        types.entry(r.name.as_str()).or_default().insert(r.rtype);
+    }
+    let clashing: BTreeSet<String> = types
+        .into_iter()
+        .filter(|(_, t)| t.contains(&RecordType::CNAME) && t.len() > 1)
+        .map(|(name, _)| name.to_string())
+        .collect();
+    let (bad, good): (Vec<_>, Vec<_>) = std::mem::take(records)
+        .into_iter()
+        .partition(|r| r.rtype == RecordType::CNAME && clashing.contains(&r.name));
+    *records = good;
+    ignore.extend(bad.into_iter().map(|r| Unrepresentable {
+        reason: format!(
+            "a CNAME beside other records at `{}` can't be declared",
+            r.name
+        ),
+        name: r.name,
+        rtype: r.rtype,
+        canonical: r.canonical,
+    }));
+}
+
+/// Apex first, then the wildcard, then names in byte order.
+pub fn name_order(a: &str, b: &str) -> Ordering {
+    let rank = |n: &str| match n {
+        "@" => 0,
+        "*" => 1,
+        _ => 2,
+    };
+    rank(a).cmp(&rank(b)).then_with(|| a.cmp(b))
+}
+
+fn record_order(a: &Imported, b: &Imported) -> Ordering {
+    name_order(&a.name, &b.name)
+        .then(a.rtype.cmp(&b.rtype))
+        .then_with(|| natural(&a.canonical, &b.canonical))
+        .then(a.ttl.cmp(&b.ttl))
+}
+
+/// Digit runs compare as numbers, so `5 mx` sorts before `10 mx`; ties fall back to bytes.
+fn natural(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a, b);
+    loop {
+        match (x.chars().next(), y.chars().next()) {
+            (None, None) => return a.cmp(b),
+            (None, _) => return Ordering::Less,
+            (_, None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let (nx, rx) = split_digits(x);
+                let (ny, ry) = split_digits(y);
+                let trimmed = (nx.trim_start_matches('0'), ny.trim_start_matches('0'));
+                let ord = trimmed
+                    .0
+                    .len()
+                    .cmp(&trimmed.1.len())
+                    .then(trimmed.0.cmp(trimmed.1));
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+                (x, y) = (rx, ry);
+            }
+            (Some(c), Some(d)) if c != d => return c.cmp(&d),
+            (Some(c), Some(_)) => {
+                x = &x[c.len_utf8()..];
+                y = &y[c.len_utf8()..];
+            }
+        }
+    }
+}
+
+fn split_digits(s: &str) -> (&str, &str) {
+    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    s.split_at(end)
+}
+
+fn most_frequent_ttl(records: &[Imported]) -> Option<u32> {
+    let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
+    for r in records {
+        *counts.entry(r.ttl).or_default() += 1;
+    }
+    let top = counts.values().copied().max()?;
+    let tied: Vec<u32> = counts
+        .into_iter()
+        .filter(|(_, n)| *n == top)
+        .map(|(ttl, _)| ttl)
+        .collect();
+    Some(if tied.contains(&PREFERRED_TTL) {
+        PREFERRED_TTL
+    } else {
+        tied[0]
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn rec(id: i64, name: &str, rtype: &str, ttl: u32, content: &str) -> wire::Record {
+        wire::Record {
+            id,
+            name: name.into(),
+            rtype: rtype.into(),
+            ttl,
+            content: content.into(),
+        }
+    }
+
+    fn zone() -> ZoneName {
+        ZoneName::parse("example.com").unwrap()
+    }
+
+    #[test]
+    fn sorts_apex_first_then_names_types_and_numbers() {
+        let live = [
+            rec(1, "www", "A", 300, "192.0.2.2"),
+            rec(2, "example.com.", "MX", 3600, "20 mx.example.com."),
+            rec(3, "@", "MX", 3600, "5 mx.example.com."),
+            rec(4, "@", "A", 3600, "192.0.2.1"),
+            rec(5, "*", "A", 3600, "192.0.2.9"),
+        ];
+        let f = build_zone(&zone(), &live, NsChoice::Unmanaged(None));
+        let order: Vec<String> = f
+            .records
+            .iter()
+            .map(|r| format!("{} {} {}", r.name, r.rtype, r.canonical))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "@ A 192.0.2.1",
+                "@ MX 5 mx.example.com.",
+                "@ MX 20 mx.example.com.",
+                "* A 192.0.2.9",
+                "www A 192.0.2.2"
+            ]
+        );
+        assert_eq!(f.default_ttl, Some(3600));
+    }
+
+    #[test]
+    fn ttl_ties_prefer_3600_else_the_smallest() {
+        let a = [
+            rec(1, "a", "A", 300, "192.0.2.1"),
+            rec(2, "b", "A", 3600, "192.0.2.1"),
+        ];
+        assert_eq!(
+            build_zone(&zone(), &a, NsChoice::Unmanaged(None)).default_ttl,
+            Some(3600)
+        );
+        let b = [
+            rec(1, "a", "A", 600, "192.0.2.1"),
+            rec(2, "b", "A", 300, "192.0.2.1"),
+        ];
+        assert_eq!(
+            build_zone(&zone(), &b, NsChoice::Unmanaged(None)).default_ttl,
+            Some(300)
+        );
+        assert_eq!(
+            build_zone(&zone(), &[], NsChoice::Unmanaged(None)).default_ttl,
+            None
+        );
+    }
+
+    #[test]
+    fn system_records_are_left_out_and_odd_ones_ignored() {
+        let live = [
+            rec(1, "@", "NS", 86400, "ns1.veldhost.net."),
+            rec(2, "@", "SOA", 3600, "ns1. host. 1 2 3 4 5"),
+            rec(3, "sub", "NS", 3600, "ns1.other.net."),
+            rec(4, "bad", "A", 3600, "not-an-ip"),
+            rec(5, "low", "A", 5, "192.0.2.1"),
+            rec(6, "x", "CNAME", 3600, "y.example.com."),
+            rec(7, "x", "TXT", 3600, "beside"),
+        ];
+        let f = build_zone(&zone(), &live, NsChoice::Unmanaged(None));
+        assert_eq!(f.left_out.len(), 2);
+        let kept: Vec<&str> = f.records.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(kept, ["sub", "x"]);
+        let ignored: Vec<&str> = f.ignore.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(ignored, ["bad", "low", "x"]);
+    }
+
+    #[test]
+    fn nameserver_modes() {
+        let z = zone();
+        let svc = vec![
+            "ns1.veldhost.net".to_string(),
+            "ns2.veldhost.net".to_string(),
+        ];
+        let hosted = [
+            "NS2.veldhost.net.".to_string(),
+            "ns1.veldhost.net".to_string(),
+        ];
+        assert_eq!(
+            nameserver_choice(&z, &hosted, &svc),
+            NsChoice::Managed(NameserverMode::Hosted)
+        );
+        let custom = ["NS1.other.net.".to_string(), "ns2.other.net".to_string()];
+        assert_eq!(
+            nameserver_choice(&z, &custom, &svc),
+            NsChoice::Managed(NameserverMode::Custom(vec![
+                "ns1.other.net".into(),
+                "ns2.other.net".into()
+            ]))
+        );
+        for bad in [
+            vec![],
+            vec!["ns1.other.net".to_string()],
+            vec!["ns1.example.com".into(), "ns2.example.com".into()],
+        ] {
+            assert!(
+                matches!(
+                    nameserver_choice(&z, &bad, &svc),
+                    NsChoice::Unmanaged(Some(_))
+                ),
+                "{bad:?}"
+            );
+        }
+    }
+}

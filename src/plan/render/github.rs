@@ -1,0 +1,64 @@
+//! `plan --format github`: workflow-command annotations for what a reviewer must act on.
+//!
+//! Blocked changes are `::error` (the API would refuse them; apply skips them) and changes that
+//! need a portal step `::warning` (apply stops there, exit 3, until a human acts). Each kind is
+//! capped at ten annotations; a final `::notice` carries the summary line.
+
+use crate::github::{Annotation, Level, render_capped};
+
+use super::super::model::{Change, Plan, Status};
+use super::{describe, status_label, summary_line};
+
+pub fn render(plan: &Plan) -> String {
+    let mut out = String::new();
+    for (status, level, kind) in [
+        (Status::Blocked, Level::Error, "blocked changes"),
+        (
+            Status::NeedsPortalStep,
+            Level::Warning,
+            "changes that need a portal step",
+        ),
+    ] {
+        let annotations: Vec<Annotation> = plan
+            .changes
+            .iter()
+            .filter(|c| c.status == status)
+            .map(|c| annotation(plan, c, level))
+            .collect();
+        out.push_str(&render_capped(&annotations, kind));
+    }
+    out.push_str(
+        &Annotation::new(Level::Notice, summary_line(&plan.summary))
+            .title("dnscron plan")
+            .render(),
+    );
+    out
+}
+
+/// Placed where the change was declared, or for a delete (declared nowhere) at its target.
+fn annotation(plan: &Plan, change: &Change, level: Level) -> Annotation {
+    let d = describe(change);
+    let label = status_label(change.status).unwrap_or("ready");
+    let value = d
+        .after
+        .as_ref()
+        .or(d.before.as_ref())
+        .map(|v| format!(" {v}"))
+        .unwrap_or_default();
+    let reason = change.reason.as_deref().unwrap_or(label);
+    let message = format!(
+        "{} {} {}{value}: {reason}",
+        change.action.as_str(),
+        change.target,
+        d.subject
+    );
+    let a = Annotation::new(level, message).title(format!("dnscron plan: {label}"));
+    let place = change
+        .declared_at
+        .as_deref()
+        .or_else(|| plan.target(&change.target).map(|t| t.declared_at.as_str()));
+    match place {
+        Some(at) => a.at(at),
+        None => a,
+    }
+}

@@ -1,0 +1,178 @@
+//! `--format github`: workflow-command annotations from validate and plan.
+
+use dnscron::emulator::{RateLimit, Seed, SiteSeed};
+
+use crate::common::emulator::start_emulator;
+use crate::common::{Run, RunOutput};
+
+fn snapshot(out: &RunOutput) -> String {
+    format!("exit: {:?}\n{}", out.code, out.stdout)
+}
+
+#[test]
+fn validate_annotates_at_most_ten_errors_then_counts_the_rest() {
+    let out = Run::new([
+        "validate",
+        "--format",
+        "github",
+        "tests/it/fixtures/validate/many-mistakes.yaml",
+    ])
+    .output();
+    assert_eq!(out.code, Some(1));
+    insta::assert_snapshot!("github_validate_errors", snapshot(&out));
+    assert_eq!(
+        out.stdout
+            .lines()
+            .filter(|l| l.starts_with("::error "))
+            .count(),
+        10
+    );
+    // The log keeps the full report with snippets.
+    assert!(
+        out.stderr.contains("problems found; nothing was sent"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn validate_of_valid_files_prints_the_summary_and_no_annotation() {
+    let out = Run::new(["validate", "--format", "github", "examples/dns"]).output();
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.starts_with("valid: "), "{}", out.stdout);
+    assert!(!out.stdout.contains("::"), "{}", out.stdout);
+}
+
+#[test]
+fn errors_without_a_place_are_annotated_without_a_file() {
+    let out = Run::new(["validate", "--format", "github", "no/such/dir"]).output();
+    assert_eq!(out.code, Some(1));
+    assert!(
+        out.stdout
+            .starts_with("::error title=dnscron validate::`no/such/dir` does not exist%0Ahint: "),
+        "{}",
+        out.stdout
+    );
+}
+
+const BLOCKED_SITE: &str = "cron:
+  - { schedule: \"0 1 * * *\", command: \"php a.php\" }
+  - { schedule: \"0 2 * * *\", command: \"php b.php\" }
+  - { schedule: \"0 3 * * *\", command: \"php c.php\" }
+  - { schedule: \"0 4 * * *\", command: \"php d.php\" }
+  - { schedule: \"0 5 * * *\", command: \"php e.php\" }
+";
+
+/// Three suspended sites (15 blocked cron creates and a blocked delete) and a nameserver change
+/// under active DNSSEC (a portal step).
+fn blocked_account() -> (tempfile::TempDir, dnscron::emulator::BackgroundEmulator) {
+    let mut seed = Seed::example()
+        .with_site(SiteSeed::new("old1").with_state("suspended"))
+        .with_site(SiteSeed::new("old2").with_state("suspended"));
+    seed.rate_limit = RateLimit::off();
+    let emu = start_emulator(seed);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("sites")).unwrap();
+    for slug in ["legacy", "old1", "old2"] {
+        std::fs::write(
+            dir.path().join(format!("sites/{slug}.yaml")),
+            format!("site: {slug}\n{BLOCKED_SITE}"),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.path().join("example.net.yaml"),
+        "zone: example.net
+nameservers:
+  mode: custom
+  hosts: [ns1.other-dns.net, ns2.other-dns.net]
+records:
+  - { name: \"@\", type: A, content: 203.0.113.50 }
+  - { name: www, type: CNAME, content: example.net. }
+",
+    )
+    .unwrap();
+    (dir, emu)
+}
+
+#[test]
+fn plan_annotates_blocked_changes_as_errors_and_portal_steps_as_warnings() {
+    let (dir, emu) = blocked_account();
+    let out = Run::new(["plan", "--format", "github", "."])
+        .env("DNSCRON_API_URL", emu.base_url())
+        .env("DNSCRON_TOKEN", "readonly-token")
+        .current_dir(dir.path())
+        .output();
+    assert_eq!(
+        out.code,
+        Some(0),
+        "changes are not errors: {}",
+        out.snapshot()
+    );
+    insta::assert_snapshot!("github_plan_blocked", snapshot(&out));
+    assert_eq!(
+        out.stdout
+            .lines()
+            .filter(|l| l.starts_with("::error "))
+            .count(),
+        10
+    );
+    assert!(
+        out.stdout
+            .contains("::notice::…and 6 more blocked changes\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("::warning file=example.net.yaml,line=3,col=3,"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_plan_refused_by_the_safety_limits_is_annotated() {
+    let (dir, emu) = blocked_account();
+    std::fs::remove_dir_all(dir.path().join("sites")).unwrap();
+    // Declares none of example.com's records: the plan would empty the zone.
+    std::fs::write(
+        dir.path().join("example.com.yaml"),
+        "zone: example.com\nrecords: []\n",
+    )
+    .unwrap();
+    let out = Run::new(["plan", "--format", "github", "."])
+        .env("DNSCRON_API_URL", emu.base_url())
+        .env("DNSCRON_TOKEN", "readonly-token")
+        .current_dir(dir.path())
+        .output();
+    assert_eq!(out.code, Some(1), "{}", out.snapshot());
+    assert!(
+        out.stdout.starts_with("::error title=dnscron plan::"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("example.com"), "{}", out.stdout);
+    assert!(out.stdout.contains("%0Ahint: "), "{}", out.stdout);
+}
+
+#[test]
+fn plan_with_invalid_files_annotates_them_and_sends_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        "zone: example.com\nrecords:\n  - { name: www, type: A, content: 1.2.3 }\n",
+    )
+    .unwrap();
+    let out = Run::new(["plan", "--format", "github", "."])
+        .env("DNSCRON_API_URL", "http://127.0.0.1:9/api/v1")
+        .env("DNSCRON_TOKEN", "demo-token")
+        .current_dir(dir.path())
+        .output();
+    assert_eq!(out.code, Some(1));
+    assert!(
+        out.stdout.starts_with("::error file=bad.yaml,line=3,col="),
+        "{}",
+        out.stdout
+    );
+}
