@@ -50,6 +50,14 @@ fn field(text: &str, key: &str) -> Option<String> {
     })
 }
 
+/// The 1-minute load average.
+pub fn load_1min() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}
+
 fn command_line(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program).args(args).output().ok()?;
     out.status

@@ -113,13 +113,15 @@ pub fn run(opts: &Options) -> Result<Report, BenchError> {
     let mut sections: Vec<Section> = Vec::new();
     for part in Part::ALL.into_iter().filter(|p| opts.runs(*p)) {
         eprintln!("dnscron-bench: {} …", part.as_str());
-        let section = match part {
+        let load_before = machine::load_1min();
+        let mut section = match part {
             Part::Efficiency => runtime.block_on(efficiency::run(opts.smoke))?,
             Part::Pacing => runtime.block_on(pacing::run(opts.smoke))?,
             Part::Planner => planner::run(&runtime, opts)?,
             Part::Faults => runtime.block_on(apply_runs::faults(opts.smoke))?,
             Part::Emulator => runtime.block_on(gets::run(opts.smoke))?,
         };
+        section.load = format!("{load_before} → {}", machine::load_1min());
         sections.push(section);
     }
     Ok(Report {

@@ -75,6 +75,8 @@ pub struct Section {
     pub method: String,
     pub figures: Vec<Figure>,
     pub notes: Vec<String>,
+    /// 1-minute load average when the section started and ended: other work skews timings.
+    pub load: String,
 }
 
 impl Section {
@@ -180,6 +182,9 @@ impl Report {
         let _ = writeln!(out, "\n{} target(s) missed in this run.", self.missed());
         for s in &self.sections {
             let _ = writeln!(out, "\n### {}\n\n{}\n", s.title, s.method);
+            if !s.load.is_empty() {
+                let _ = writeln!(out, "1-minute load average, start → end: {}.\n", s.load);
+            }
             let _ = writeln!(out, "| measure | value | target | bound / minimum | met |");
             let _ = writeln!(out, "|---|---:|---|---|---|");
             for f in &s.figures {
