@@ -1,4 +1,4 @@
-//! Running the real `dnscron` binary as a child and measuring it: wall time, CPU time and peak
+//! Running the dnscron CLI as a child process and measuring it: wall time, CPU time and peak
 //! resident set size.
 //!
 //! Peak RSS comes from the kernel's accounting of the exited child (`wait4`'s `ru_maxrss`),
@@ -33,34 +33,20 @@ pub fn rss_method() -> &'static str {
     }
 }
 
-/// The `dnscron` binary beside the running executable (same profile), built first when run
-/// under cargo so it is never stale.
-pub fn dnscron_binary(explicit: Option<&Path>) -> Result<PathBuf, BenchError> {
-    if let Some(path) = explicit {
-        return Ok(path.to_path_buf());
-    }
-    if let Ok(cargo) = std::env::var("CARGO") {
-        let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "--bin", "dnscron"]);
-        if !cfg!(debug_assertions) {
-            build.arg("--release");
+/// The first argument that makes `dnscron-bench` run the dnscron CLI instead (`dnscron-bench
+/// dnscron-cli plan …` = `dnscron plan …`).
+pub const CLI_MODE: &str = "dnscron-cli";
+
+/// What to run as `dnscron`: the given binary, or this executable in [`CLI_MODE`], which runs
+/// `dnscron::cli::main_from` — the very code of `src/main.rs` — so the measured child is never
+/// a stale or missing build.
+pub fn dnscron_command(explicit: Option<&Path>) -> Result<(PathBuf, Vec<String>), BenchError> {
+    match explicit {
+        Some(path) => Ok((path.to_path_buf(), Vec::new())),
+        None => {
+            let exe = std::env::current_exe().map_err(|e| BenchError::Setup(e.to_string()))?;
+            Ok((exe, vec![CLI_MODE.to_string()]))
         }
-        let status = build
-            .status()
-            .map_err(|e| BenchError::step("building the dnscron binary", e))?;
-        if !status.success() {
-            return Err(BenchError::step("building the dnscron binary", status));
-        }
-    }
-    let exe = std::env::current_exe().map_err(|e| BenchError::Setup(e.to_string()))?;
-    let path = exe.with_file_name(format!("dnscron{}", std::env::consts::EXE_SUFFIX));
-    if path.exists() {
-        Ok(path)
-    } else {
-        Err(BenchError::Setup(format!(
-            "{} does not exist: build it first (`cargo build --release`) or pass --dnscron-bin",
-            path.display()
-        )))
     }
 }
 

@@ -34,6 +34,8 @@ pub async fn run(smoke: bool) -> Result<Section, BenchError> {
         }],
     };
     let emu = setup::start(account.seed(RateLimit::off()))?;
+    // reqwest is built without a default TLS provider; the API client installs ring the same way.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let url = format!("{}/sites", emu.base_url());
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(CONNECTIONS)

@@ -1,13 +1,13 @@
-//! The benchmark suite (issue 7): request efficiency, rate-limit pacing, planner speed and
-//! memory, apply under faults, and the emulator's GET throughput.
+//! The benchmark suite (issue 7): request efficiency, rate-limit pacing, planner speed and memory,
+//! apply under faults, and the emulator's GET throughput.
 //!
-//! `cargo run --release --bin dnscron-bench -- [--smoke] [--write BENCHMARKS.md]`. Every
-//! section generates its workload ([`workload`]), starts the emulator in this process on
-//! 127.0.0.1:0 and runs dnscron's own library code (config loading, `make_plan`, the apply
-//! executor) or the real `dnscron` binary against it. Each figure is printed beside its target
-//! and its theoretical bound; the bounds come from the generated workload, never from what
-//! dnscron did. It lives in the library (not behind a feature) so `cargo clippy` and
-//! `cargo test` keep it compiling; nothing in the CLI calls it.
+//! `cargo run --release --bin dnscron-bench -- [--smoke] [--write BENCHMARKS.md]`. Every section
+//! generates its workload ([`workload`]), starts the emulator in this process on 127.0.0.1:0 and
+//! runs dnscron's own library code (config loading, `make_plan`, the apply executor) or the dnscron
+//! CLI in a child process against it. Each figure is printed beside its target and its theoretical
+//! bound; the bounds come from the generated workload, never from what dnscron did. It lives in the
+//! library (not behind a feature) so `cargo clippy` and `cargo test` keep it compiling; nothing in
+//! the CLI calls it.
 
 mod apply_runs;
 mod child;
@@ -23,6 +23,7 @@ pub mod workload;
 use std::path::PathBuf;
 use std::str::FromStr;
 
+pub use child::CLI_MODE;
 use report::{Report, Section};
 
 /// The sections, in the order they run.
@@ -74,7 +75,7 @@ pub struct Options {
     pub smoke: bool,
     /// Sections to run (all when empty).
     pub only: Vec<Part>,
-    /// The `dnscron` binary measured for peak RSS; default: beside the running executable.
+    /// A `dnscron` binary to measure `plan` with; default: this executable in `CLI_MODE`.
     pub dnscron_bin: Option<PathBuf>,
     /// The command line, as recorded in BENCHMARKS.md.
     pub command: String,

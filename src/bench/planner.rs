@@ -78,32 +78,37 @@ fn mib(kib: u64) -> String {
 }
 
 pub fn run(runtime: &Runtime, opts: &Options) -> Result<Section, BenchError> {
-    let bin = child::dnscron_binary(opts.dnscron_bin.as_deref())?;
+    let (bin, prefix) = child::dnscron_command(opts.dnscron_bin.as_deref())?;
     let mut section = Section::new(
         "3. Planner",
         &format!(
             "One zone, about 2 % drifted (so the plan has changes to render), rate limiting off, \
-             the emulator in this process. **`dnscron plan`** is the real binary ({}) run as a \
+             the emulator in this process. **`dnscron plan`** is the dnscron CLI ({}) run as a \
              child, `plan DIR --api-url … --allow-mass-changes`, stdout to /dev/null: wall is the \
              median of the measured runs after one warm-up, CPU is user + system of the child \
              (median), peak RSS is the largest {}. The split runs the same library code in this \
              process: `config::load`, `snapshot::fetch` (all pages over HTTP), `plan::diff`, the \
              text render; **diff alone** is `plan::diff` on the in-memory desired state and \
              snapshot (median of 5).",
-            bin.file_name()
-                .map_or("dnscron".into(), |n| n.to_string_lossy()),
+            if prefix.is_empty() {
+                format!("`{}`", bin.display())
+            } else {
+                "`dnscron::cli::main_from`, the code of `src/main.rs`, in a child \
+                 `dnscron-bench dnscron-cli` process"
+                    .to_string()
+            },
             child::rss_method()
         ),
     );
     for size in sizes(opts.smoke) {
-        one_size(runtime, &bin, &size, &mut section)?;
+        one_size(runtime, (&bin, &prefix), &size, &mut section)?;
     }
     Ok(section)
 }
 
 fn one_size(
     runtime: &Runtime,
-    bin: &std::path::Path,
+    (bin, prefix): (&std::path::Path, &[String]),
     size: &Size,
     section: &mut Section,
 ) -> Result<(), BenchError> {
@@ -154,13 +159,14 @@ fn one_size(
 
     // The real binary.
     let min: u64 = plan_minimum(&account).values().sum();
-    let args = vec![
+    let mut args = prefix.to_vec();
+    args.extend([
         "plan".to_string(),
         dir.path().display().to_string(),
         "--api-url".into(),
         emu.base_url(),
         "--allow-mass-changes".into(),
-    ];
+    ]);
     let envs = [("DNSCRON_TOKEN", TOKEN), ("NO_COLOR", "1")];
     let mut runs: Vec<ChildRun> = Vec::new();
     let mut requests = Vec::new();

@@ -23,13 +23,19 @@ struct Args {
     /// Run only these sections (comma-separated): efficiency, pacing, planner, faults, emulator.
     #[arg(long, value_delimiter = ',')]
     only: Vec<Part>,
-    /// The dnscron binary to measure (default: the one beside this executable, rebuilt first
-    /// when run through cargo).
+    /// A dnscron binary to measure for `plan` (default: this executable runs the same CLI code
+    /// in a child process).
     #[arg(long, value_name = "PATH")]
     dnscron_bin: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
+    // `dnscron-bench dnscron-cli ARGS…` is `dnscron ARGS…` (the planner's measured child).
+    let mut argv = std::env::args_os();
+    let program = argv.next();
+    if argv.next().is_some_and(|a| a == bench::CLI_MODE) {
+        return dnscron::cli::main_from(program.into_iter().chain(argv));
+    }
     let args = Args::parse();
     let command = std::iter::once("cargo run --release --bin dnscron-bench --".to_string())
         .chain(std::env::args().skip(1))
