@@ -37,16 +37,24 @@ pub fn rss_method() -> &'static str {
 /// dnscron-cli plan …` = `dnscron plan …`).
 pub const CLI_MODE: &str = "dnscron-cli";
 
-/// What to run as `dnscron`: the given binary, or this executable in [`CLI_MODE`], which runs
-/// `dnscron::cli::main_from` — the very code of `src/main.rs` — so the measured child is never
-/// a stale or missing build.
+/// What to run as `dnscron`: the given binary; else the `dnscron` binary beside this executable
+/// when it was built with it (`cargo build --release --bins`); else this executable in
+/// [`CLI_MODE`], which runs `dnscron::cli::main_from` (the code of `src/main.rs`), so a missing
+/// or stale binary is never measured.
 pub fn dnscron_command(explicit: Option<&Path>) -> Result<(PathBuf, Vec<String>), BenchError> {
-    match explicit {
-        Some(path) => Ok((path.to_path_buf(), Vec::new())),
-        None => {
-            let exe = std::env::current_exe().map_err(|e| BenchError::Setup(e.to_string()))?;
-            Ok((exe, vec![CLI_MODE.to_string()]))
-        }
+    if let Some(path) = explicit {
+        return Ok((path.to_path_buf(), Vec::new()));
+    }
+    let exe = std::env::current_exe().map_err(|e| BenchError::Setup(e.to_string()))?;
+    let sibling = exe.with_file_name(format!("dnscron{}", std::env::consts::EXE_SUFFIX));
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    // One `cargo build --bins` links both within seconds; an older sibling is an earlier build.
+    let fresh = |bin: std::time::SystemTime, me: std::time::SystemTime| {
+        me.duration_since(bin).map_or(true, |d| d.as_secs() < 60)
+    };
+    match (modified(&sibling), modified(&exe)) {
+        (Some(bin), Some(me)) if fresh(bin, me) => Ok((sibling, Vec::new())),
+        _ => Ok((exe, vec![CLI_MODE.to_string()])),
     }
 }
 

@@ -94,7 +94,9 @@ pub fn run(runtime: &Runtime, opts: &Options) -> Result<Section, BenchError> {
                 format!("`{}`", bin.display())
             } else {
                 "`dnscron::cli::main_from`, the code of `src/main.rs`, in a child \
-                 `dnscron-bench dnscron-cli` process"
+                 `dnscron-bench dnscron-cli` process, because no `dnscron` binary as new as \
+                 the bench was found beside it: run `cargo build --release --bins` first to \
+                 measure the real binary"
                     .to_string()
             },
             child::rss_method()
