@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod apply;
+pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod cron;

@@ -61,6 +61,8 @@ struct State {
     tokens: f64,
     updated: Instant,
     in_flight: u32,
+    /// Requests sent so far; a permit's sequence number is this count when it was sent.
+    sent: u64,
     blocked_until: Option<Instant>,
     synced: bool,
     /// The last response carried no X-RateLimit-Remaining: the server announces no limit
@@ -82,10 +84,19 @@ pub struct Pacer {
 pub struct Permit {
     pacer: Arc<Pacer>,
     open: bool,
+    sent: Sent,
+}
+
+/// When a permit's request was sent, to tell which others may have reached the server after it.
+#[derive(Clone, Copy, Debug)]
+struct Sent {
+    seq: u64,
+    /// Other requests in flight at that moment.
+    others_in_flight: u32,
 }
 
 enum Next {
-    Go,
+    Go(Sent),
     Sleep(Duration, bool),
     AwaitFirstResponse,
 }
@@ -98,6 +109,7 @@ impl Pacer {
                 tokens: 1.0,
                 updated: Instant::now(),
                 in_flight: 0,
+                sent: 0,
                 blocked_until: None,
                 synced: false,
                 unannounced: false,
@@ -127,10 +139,11 @@ impl Pacer {
                 (next, st.last_remaining)
             };
             let (wait, retry_after) = match next {
-                Next::Go => {
+                Next::Go(sent) => {
                     return Ok(Permit {
                         pacer: Arc::clone(self),
                         open: true,
+                        sent,
                     });
                 }
                 Next::AwaitFirstResponse => {
@@ -187,7 +200,8 @@ impl Pacer {
         {
             let mut st = self.lock();
             st.in_flight = st.in_flight.saturating_sub(1);
-            st.sync(Instant::now(), headers);
+            let overlap = st.overlap(permit.sent);
+            st.sync(Instant::now(), headers, overlap);
         }
         self.notify.notify_waiters();
     }
@@ -226,33 +240,49 @@ impl State {
         }
         self.refill(now);
         if self.unannounced {
-            self.in_flight += 1;
-            return Next::Go;
+            return Next::Go(self.send());
         }
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
-            self.in_flight += 1;
-            return Next::Go;
+            return Next::Go(self.send());
         }
         let secs = (1.0 - self.tokens) / self.rate_per_sec();
         // Rounded up to the millisecond so the retry finds a whole token.
         Next::Sleep(Duration::from_millis((secs * 1000.0).ceil() as u64), false)
     }
 
-    fn sync(&mut self, now: Instant, headers: RateHeaders) {
+    fn send(&mut self) -> Sent {
+        let sent = Sent {
+            seq: self.sent,
+            others_in_flight: self.in_flight,
+        };
+        self.sent += 1;
+        self.in_flight += 1;
+        sent
+    }
+
+    /// Our requests that may have reached the server after the one sent as `sent`, and so are
+    /// not counted in its response's X-RateLimit-Remaining: the ones in flight when it was sent
+    /// and every one sent since. (Counting only those still in flight is not enough: with
+    /// several connections a response can arrive after later requests were already answered.)
+    fn overlap(&self, sent: Sent) -> f64 {
+        let since = self.sent.saturating_sub(sent.seq + 1);
+        f64::from(sent.others_in_flight) + since as f64
+    }
+
+    fn sync(&mut self, now: Instant, headers: RateHeaders, overlap: f64) {
         self.refill(now);
         if let Some(limit) = headers.limit.filter(|l| *l > 0) {
             self.limit = limit as f64;
         }
         if let Some(remaining) = headers.remaining {
             let r = remaining as f64;
-            let low = r - f64::from(self.in_flight);
-            // Inside [R, R + 1) the local estimate keeps its sub-token refill progress; above,
-            // someone else spent tokens and the fraction is unknown, so assume none.
-            self.tokens = if !self.synced || self.tokens < low {
+            let low = (r - overlap).max(0.0);
+            // Inside [low, R + 1) the local estimate keeps its sub-token refill progress.
+            // At or above R + 1 it was wrong (someone else spent tokens, or the bucket is
+            // smaller than a minute's refill): fall back to what is surely there.
+            self.tokens = if !self.synced || self.tokens < low || self.tokens >= r + 1.0 {
                 low
-            } else if self.tokens >= r + 1.0 {
-                r
             } else {
                 self.tokens
             };

@@ -286,3 +286,46 @@ async fn a_server_without_rate_headers_is_not_paced_but_its_429s_are_obeyed() {
     let _p = pacer.acquire(&mut w).await.unwrap();
     assert_eq!(start.elapsed(), Duration::from_secs(2));
 }
+
+/// Like `request`, but the response takes 0–29 ms to come back, so responses arrive out of the
+/// order the server handled them (what concurrent requests over several connections do).
+async fn reordered_request(
+    pacer: &Arc<Pacer>,
+    server: &StdMutex<SimBucket>,
+    rng: &StdMutex<fastrand::Rng>,
+) -> bool {
+    let mut waited = Duration::ZERO;
+    let permit = pacer.acquire(&mut waited).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1)).await;
+    let headers = server.lock().unwrap().handle();
+    let back = rng.lock().unwrap().u64(0..30);
+    tokio::time::sleep(Duration::from_millis(back)).await;
+    pacer.observe(permit, headers);
+    headers.retry_after.is_none()
+}
+
+#[tokio::test(start_paused = true)]
+async fn late_responses_with_an_old_remaining_cause_no_429() {
+    let server = SimBucket::full(120.0);
+    let rng = StdMutex::new(fastrand::Rng::with_seed(7));
+    let pacer = pacer();
+    let start = Instant::now();
+    let workers: Vec<_> = (0..8)
+        .map(|_| {
+            let (pacer, server, rng) = (Arc::clone(&pacer), &server, &rng);
+            Box::pin(async move {
+                let mut done = 0;
+                while done < 50 {
+                    if reordered_request(&pacer, server, rng).await {
+                        done += 1;
+                    }
+                }
+            }) as BoxFut<'_>
+        })
+        .collect();
+    join_all(workers).await;
+    let elapsed = start.elapsed();
+    let bound = lower_bound(400.0, 120.0);
+    assert_eq!(server.lock().unwrap().rejected, 0);
+    assert!(elapsed <= bound.mul_f64(1.05), "{elapsed:?} vs {bound:?}");
+}

@@ -142,9 +142,24 @@ pub struct SyntaxError {
     pub pos: Option<Pos>,
 }
 
+/// Parser limits. The defaults (250,000 nodes, 1,000,000 events) stop at a zone of about
+/// 35,000 records (7 nodes each in flow style); these admit 500,000 records while still bounding
+/// the work a hostile file can cause (the alias and anchor limits stay at their defaults).
+const MAX_NODES: usize = 4_000_000;
+const MAX_EVENTS: usize = 8_000_000;
+
+fn parser_options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_nodes = MAX_NODES;
+    budget.max_events = MAX_EVENTS;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options
+}
+
 /// Every non-empty document of a file.
 pub fn parse_documents(source: &str) -> Result<Vec<Node>, SyntaxError> {
-    serde_saphyr::from_multiple::<Node>(source).map_err(|err| {
+    serde_saphyr::from_multiple_with_options::<Node>(source, parser_options()).map_err(|err| {
         let pos = err.location().and_then(|loc| {
             let line = usize::try_from(loc.line()).ok()?;
             let col = usize::try_from(loc.column()).ok()?;
@@ -182,6 +197,17 @@ pub fn byte_offset(source: &str, line: usize, col: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn documents_beyond_the_parsers_default_node_budget_are_read() {
+        // 300,001 nodes: over serde-saphyr's default of 250,000 (a zone of ~35,000 records).
+        let src = format!("records: [{}]\n", vec!["1"; 300_000].join(","));
+        let docs = parse_documents(&src).unwrap();
+        let Value::Map(entries) = &docs[0].value else {
+            panic!("not a map")
+        };
+        assert!(matches!(&entries[0].1.value, Value::Seq(items) if items.len() == 300_000));
+    }
 
     #[test]
     fn nodes_carry_line_col_and_byte_span() {

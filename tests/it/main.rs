@@ -9,6 +9,7 @@ mod common;
 mod plan;
 
 mod apply;
+mod bench;
 mod ci_recipes;
 mod cli_basics;
 mod client;

@@ -196,6 +196,18 @@ fn cname_rules() {
         "4:13",
         "clashes with the A record at",
     );
+    // Each clash names the earliest record it clashes with; A records beside no CNAME are fine.
+    let errs = errors(&zone_with(&[
+        r#"{ name: www, type: A, content: 192.0.2.1 }"#,
+        r#"{ name: www, type: A, content: 192.0.2.2 }"#,
+        r#"{ name: www, type: CNAME, content: example.com. }"#,
+        r#"{ name: www, type: TXT, content: hi }"#,
+    ]));
+    assert_eq!(errs.len(), 2, "{errs:#?}");
+    assert!(errs[0].starts_with("5:13 CNAME record `www` clashes with the A record at"));
+    assert!(errs[0].contains("f.yaml:3:5"), "{errs:#?}");
+    assert!(errs[1].starts_with("6:13 TXT record `www` clashes with the CNAME record at"));
+    assert!(errs[1].contains("f.yaml:5:5"), "{errs:#?}");
 }
 
 #[test]

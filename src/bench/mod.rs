@@ -1,0 +1,152 @@
+//! The benchmark suite (issue 7): request efficiency, rate-limit pacing, planner speed and memory,
+//! apply under faults, and the emulator's GET throughput.
+//!
+//! `cargo run --release --bin dnscron-bench -- [--smoke] [--write BENCHMARKS.md]`. Every section
+//! generates its workload ([`workload`]), starts the emulator in this process on 127.0.0.1:0 and
+//! runs dnscron's own library code (config loading, `make_plan`, the apply executor) or the dnscron
+//! CLI in a child process against it. Each figure is printed beside its target and its theoretical
+//! bound; the bounds come from the generated workload, never from what dnscron did. It lives in the
+//! library (not behind a feature) so `cargo clippy` and `cargo test` keep it compiling; nothing in
+//! the CLI calls it.
+
+mod apply_runs;
+mod child;
+mod efficiency;
+mod gets;
+pub mod machine;
+mod pacing;
+mod planner;
+pub mod report;
+mod setup;
+pub mod workload;
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+pub use child::CLI_MODE;
+use report::{Report, Section};
+
+/// The sections, in the order they run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Efficiency,
+    Pacing,
+    Planner,
+    Faults,
+    Emulator,
+}
+
+impl Part {
+    pub const ALL: [Part; 5] = [
+        Part::Efficiency,
+        Part::Pacing,
+        Part::Planner,
+        Part::Faults,
+        Part::Emulator,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Part::Efficiency => "efficiency",
+            Part::Pacing => "pacing",
+            Part::Planner => "planner",
+            Part::Faults => "faults",
+            Part::Emulator => "emulator",
+        }
+    }
+}
+
+impl FromStr for Part {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Part, String> {
+        Part::ALL
+            .into_iter()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Part::ALL.iter().map(|p| p.as_str()).collect();
+                format!("unknown part `{s}`; use one of {}", names.join(", "))
+            })
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Tiny sizes, no real-rate-limit apply: a few seconds, for CI.
+    pub smoke: bool,
+    /// Sections to run (all when empty).
+    pub only: Vec<Part>,
+    /// A `dnscron` binary to measure `plan` with; default: this executable in `CLI_MODE`.
+    pub dnscron_bin: Option<PathBuf>,
+    /// The command line, as recorded in BENCHMARKS.md.
+    pub command: String,
+}
+
+impl Options {
+    fn runs(&self, part: Part) -> bool {
+        self.only.is_empty() || self.only.contains(&part)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("benchmark setup failed: {0}")]
+    Setup(String),
+    #[error("{what} failed: {message}")]
+    Step { what: String, message: String },
+}
+
+impl BenchError {
+    pub fn step(what: &str, message: impl std::fmt::Display) -> BenchError {
+        BenchError::Step {
+            what: what.into(),
+            message: message.to_string(),
+        }
+    }
+}
+
+/// Runs the selected sections and returns the report (print it with `Report::text`).
+pub fn run(opts: &Options) -> Result<Report, BenchError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| BenchError::Setup(e.to_string()))?;
+    let mut sections: Vec<Section> = Vec::new();
+    for part in Part::ALL.into_iter().filter(|p| opts.runs(*p)) {
+        eprintln!("dnscron-bench: {} …", part.as_str());
+        let load_before = machine::load_1min();
+        let mut section = match part {
+            Part::Efficiency => runtime.block_on(efficiency::run(opts.smoke))?,
+            Part::Pacing => runtime.block_on(pacing::run(opts.smoke))?,
+            Part::Planner => planner::run(&runtime, opts)?,
+            Part::Faults => runtime.block_on(apply_runs::faults(opts.smoke))?,
+            Part::Emulator => runtime.block_on(gets::run(opts.smoke))?,
+        };
+        section.load = format!("{load_before} → {}", machine::load_1min());
+        sections.push(section);
+    }
+    Ok(Report {
+        machine: machine::Machine::describe(),
+        command: opts.command.clone(),
+        date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+        smoke: opts.smoke,
+        sections,
+    })
+}
+
+/// `x / bound` as a ratio, or "n/a" when the bound is zero.
+pub(crate) fn ratio(x: f64, bound: f64) -> String {
+    if bound > 0.0 {
+        format!("{:.3}", x / bound)
+    } else {
+        "n/a".into()
+    }
+}
+
+pub(crate) fn secs(d: std::time::Duration) -> String {
+    format!("{:.2} s", d.as_secs_f64())
+}
+
+pub(crate) fn millis(d: std::time::Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
