@@ -97,16 +97,16 @@ where
 
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
-        Command::Apply(args) => apply::run(args),
-        Command::Demo(args) => demo::run(args),
-        Command::Completions(args) => completions::run(args),
-        Command::Doctor(args) => doctor::run(args),
-        Command::Emulator(args) => emulator::run(args),
-        Command::Import(args) => import::run(args),
-        Command::Man => man::run(),
         Command::Validate(args) => validate::run(args),
         Command::Plan(args) => plan::run(args),
+        Command::Apply(args) => apply::run(args),
+        Command::Import(args) => import::run(args),
+        Command::Doctor(args) => doctor::run(args),
+        Command::Emulator(args) => emulator::run(args),
+        Command::Demo(args) => demo::run(args),
         Command::Schema => schema::run(),
+        Command::Completions(args) => completions::run(args),
+        Command::Man => man::run(),
     }
 }
 

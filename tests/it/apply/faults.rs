@@ -2,10 +2,9 @@
 //! one round: no duplicate record or cron job, no wrong cron job deleted (a wrong delete or a
 //! duplicate would show in the emulator's state, or force a repair round).
 
-use dnscron::apply::ApplyResult;
 use dnscron::emulator::Faults;
 
-use super::generate::{self, SERVICE_NS, TOKEN};
+use super::generate;
 use super::support::*;
 
 #[test]
@@ -20,40 +19,26 @@ fn fifty_seeded_runs_with_faults_converge_without_duplicates() {
             drop_after_commit_share: 0.1,
             ..Faults::default()
         };
-        let dir = tempfile::tempdir().unwrap();
-        let desired = load(&[write_files(dir.path(), &case.files)]);
         let g = gaps[seed as usize % gaps.len()].clone();
-        let label = format!("seed {seed}, {g:?}");
-        let emu = emulator_with(case.seed, g);
-        let rt = runtime();
-        let client = client(&emu.base_url(), TOKEN);
-        let plan = make_plan(&rt, &client, &desired);
-        changes += plan.changes.len();
-        let report = run_apply(&rt, &client, &plan, &desired);
-        assert!(
-            matches!(
-                report.result,
-                ApplyResult::Converged | ApplyResult::NoChanges
-            ),
-            "{label}: {report:#?}"
-        );
-        assert!(
-            report.rounds <= 1,
-            "{label}: needed a repair round: {report:#?}"
-        );
-        assert_state_matches(&emu.state(), &desired, &SERVICE_NS);
-        let counters = emu.counters();
+        let run = apply_generated_case(case, g, seed);
+        changes += run.planned_changes;
+        let counters = run.emu.counters();
         upstream += counters.faults.upstream_errors;
         dropped += counters.faults.dropped_after_commit;
         replays += counters.replays;
         assert!(
-            report.counts.replayed as u64 <= counters.replays,
-            "{label}: more replays reported than the server made"
+            run.report.counts.replayed as u64 <= counters.replays,
+            "{}: more replays reported than the server made",
+            run.label
         );
         // Faults off: the final plan is read without them.
-        emu.set_upstream_error_share(0.0);
-        emu.set_drop_after_commit_share(0.0);
-        assert!(make_plan(&rt, &client, &desired).is_empty(), "{label}");
+        run.emu.set_upstream_error_share(0.0);
+        run.emu.set_drop_after_commit_share(0.0);
+        assert!(
+            make_plan(&run.rt, &run.client, &run.desired).is_empty(),
+            "{}",
+            run.label
+        );
     }
     // The faults really happened, and lost responses were answered by replays.
     assert!(changes > 200, "{changes}");

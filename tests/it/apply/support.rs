@@ -196,3 +196,49 @@ pub fn writes(emu: &BackgroundEmulator) -> u64 {
         .map(|(_, n)| n)
         .sum()
 }
+
+/// A generated case after one plan and apply against its own emulator.
+pub struct AppliedCase {
+    pub label: String,
+    pub emu: BackgroundEmulator,
+    pub rt: tokio::runtime::Runtime,
+    pub client: WriteClient,
+    pub desired: Desired,
+    pub planned_changes: usize,
+    pub report: ApplyReport,
+}
+
+/// Plans and applies `case` in the gap setting `gaps`, and checks what every such run must
+/// give: converged in at most one round (a wrong cron delete or a duplicate would force a repair
+/// round), and the emulator's state exactly what the files say.
+pub fn apply_generated_case(case: super::generate::Case, gaps: Gaps, seed: u64) -> AppliedCase {
+    let dir = tempfile::tempdir().unwrap();
+    let desired = load(&[write_files(dir.path(), &case.files)]);
+    let label = format!("seed {seed}, {gaps:?}");
+    let emu = emulator_with(case.seed, gaps);
+    let rt = runtime();
+    let client = client(&emu.base_url(), super::generate::TOKEN);
+    let plan = make_plan(&rt, &client, &desired);
+    let report = run_apply(&rt, &client, &plan, &desired);
+    assert!(
+        matches!(
+            report.result,
+            apply::ApplyResult::Converged | apply::ApplyResult::NoChanges
+        ),
+        "{label}: {report:#?}"
+    );
+    assert!(
+        report.rounds <= 1,
+        "{label}: needed a repair round: {report:#?}"
+    );
+    assert_state_matches(&emu.state(), &desired, &super::generate::SERVICE_NS);
+    AppliedCase {
+        label,
+        emu,
+        rt,
+        client,
+        desired,
+        planned_changes: plan.changes.len(),
+        report,
+    }
+}
