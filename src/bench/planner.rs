@@ -91,7 +91,12 @@ pub fn run(runtime: &Runtime, opts: &Options) -> Result<Section, BenchError> {
              text render; **diff alone** is `plan::diff` on the in-memory desired state and \
              snapshot (median of 5).",
             if prefix.is_empty() {
-                format!("`{}`", bin.display())
+                // Relative to the checkout: the report must not name paths of this machine.
+                let shown = std::env::current_dir()
+                    .ok()
+                    .and_then(|cwd| bin.strip_prefix(cwd).ok().map(|p| p.to_path_buf()))
+                    .unwrap_or_else(|| bin.clone());
+                format!("`{}`", shown.display())
             } else {
                 "`dnscron::cli::main_from`, the code of `src/main.rs`, in a child \
                  `dnscron-bench dnscron-cli` process, because no `dnscron` binary as new as \
