@@ -14,7 +14,7 @@ use crate::plan::{MakeOptions, Planned, make_plan};
 use super::efficiency::{Routes, apply_minimum, plan_minimum, route_figures};
 use super::report::{Figure, Section, Verdict};
 use super::workload::{Account, Drift, changes_account};
-use super::{BenchError, millis, ratio, secs, setup};
+use super::{BenchError, millis, secs, setup};
 
 /// 20 creates, 20 updates, 10 deletes per 100-record zone: inside the default safety limits.
 const PER_ZONE: Drift = Drift {
@@ -114,20 +114,13 @@ pub async fn real_limit(section: &mut Section) -> Result<(), BenchError> {
         + apply_minimum(&account).values().sum::<u64>();
     let bound = super::pacing::lower_bound(min as usize, &limit);
     let sent = stats.total_requests();
-    section.push(Figure::new(
+    section.push(super::pacing::wall_vs_bound(
         format!(
             "apply of {} changes at 120/min: wall / bound",
             account.changes()
         ),
-        format!(
-            "{} / {} = {}",
-            secs(wall),
-            secs(bound),
-            ratio(wall.as_secs_f64(), bound.as_secs_f64())
-        ),
-        "≤ 1.05",
-        secs(bound),
-        Verdict::of(wall.as_secs_f64() <= bound.as_secs_f64() * 1.05),
+        wall,
+        bound,
     ));
     section.push(Figure::new(
         "apply at 120/min: requests (plan + writes + verification)",

@@ -58,17 +58,11 @@ async fn drive(client: &ReadClient, n: usize) -> (Duration, usize, Option<String
     (started.elapsed(), failures, first)
 }
 
-fn pacing_figures(
-    section: &mut Section,
-    label: &str,
-    wall: Duration,
-    bound: Duration,
-    rate_limited: u64,
-    failures: usize,
-) {
+/// Wall time against the bucket's lower bound; the target is at most 5 % over it.
+pub(super) fn wall_vs_bound(name: String, wall: Duration, bound: Duration) -> Figure {
     let r = wall.as_secs_f64() / bound.as_secs_f64().max(f64::MIN_POSITIVE);
-    section.push(Figure::new(
-        format!("{label}: wall / bound"),
+    Figure::new(
+        name,
         format!(
             "{} / {} = {}",
             secs(wall),
@@ -78,7 +72,18 @@ fn pacing_figures(
         "≤ 1.05",
         secs(bound),
         Verdict::of(r <= 1.05),
-    ));
+    )
+}
+
+fn pacing_figures(
+    section: &mut Section,
+    label: &str,
+    wall: Duration,
+    bound: Duration,
+    rate_limited: u64,
+    failures: usize,
+) {
+    section.push(wall_vs_bound(format!("{label}: wall / bound"), wall, bound));
     section.push(Figure::new(
         format!("{label}: 429s received"),
         rate_limited.to_string(),
