@@ -7,7 +7,6 @@
 
 pub mod api;
 pub mod apply;
-pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod cron;

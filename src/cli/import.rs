@@ -42,7 +42,7 @@ pub struct ImportArgs {
 
 pub fn run(args: ImportArgs) -> CommandResult {
     let config = args.api.clone().into_config()?;
-    let fetched = match &args.probe {
+    let (fetched, next) = match &args.probe {
         Some(domain) => {
             let domain = parse_zone(domain, "--probe")?;
             let client = WriteClient::new(config)?;
@@ -59,12 +59,15 @@ pub fn run(args: ImportArgs) -> CommandResult {
                 all: args.all,
             };
             let client = ReadClient::new(config)?;
-            runtime::block_on(import::fetch(&client, &selection))??
+            (
+                runtime::block_on(import::fetch(&client, &selection))??,
+                Next::Plan,
+            )
         }
     };
     let files = out_files(&fetched);
     let written = import::write_files(&args.out, &files, args.force)?;
-    write_stdout(&summary(&args.out, &fetched, &written))?;
+    write_stdout(&summary(&args.out, &fetched, &written, &next))?;
     self_check(&written, &fetched)?;
     Ok(Outcome::Success)
 }
@@ -125,7 +128,18 @@ fn parse_zone(text: &str, flag: &str) -> Result<ZoneName, CommandError> {
     })
 }
 
-async fn probe(client: &WriteClient, domain: &ZoneName) -> Result<Fetched, import::ImportError> {
+/// The step to take after the files are written.
+enum Next {
+    /// The files reproduce the live account: `plan` shows no changes.
+    Plan,
+    /// A probed zone that isn't in the account: `plan` would answer 404 until it is.
+    AddZone(ZoneName),
+}
+
+async fn probe(
+    client: &WriteClient,
+    domain: &ZoneName,
+) -> Result<(Fetched, Next), import::ImportError> {
     let answer =
         client
             .probe_zone(domain.as_str())
@@ -135,10 +149,16 @@ async fn probe(client: &WriteClient, domain: &ZoneName) -> Result<Fetched, impor
                 source: Box::new(source),
             })?;
     let zone = import::zone_from_probe(domain, &answer.body)?;
-    Ok(Fetched {
+    let next = if import::probe_found_hosted(&answer.body) {
+        Next::Plan
+    } else {
+        Next::AddZone(domain.clone())
+    };
+    let fetched = Fetched {
         zones: vec![zone],
         sites: Vec::new(),
-    })
+    };
+    Ok((fetched, next))
 }
 
 fn out_files(fetched: &Fetched) -> Vec<OutFile> {
@@ -165,7 +185,7 @@ fn out_files(fetched: &Fetched) -> Vec<OutFile> {
     files
 }
 
-fn summary(out: &Path, fetched: &Fetched, written: &[PathBuf]) -> String {
+fn summary(out: &Path, fetched: &Fetched, written: &[PathBuf], next: &Next) -> String {
     let mut text = String::new();
     for z in &fetched.zones {
         text.push_str(&format!("zone {}: {}\n", z.zone, zone_line(z)));
@@ -176,11 +196,28 @@ fn summary(out: &Path, fetched: &Fetched, written: &[PathBuf]) -> String {
     for path in written {
         text.push_str(&format!("wrote {}\n", path.display()));
     }
-    text.push_str(&format!(
-        "next: `dnscron validate {0}` and `dnscron plan {0}` (it shows no changes)\n",
-        out.display()
-    ));
+    text.push_str(&next_step(out, next));
     text
+}
+
+fn next_step(out: &Path, next: &Next) -> String {
+    let dir = out.display();
+    match next {
+        Next::Plan => {
+            format!(
+                "next: `dnscron validate {dir}` and `dnscron plan {dir}` (it shows no changes)\n"
+            )
+        }
+        // The zone must hold the records before the domain is delegated to it, or the domain
+        // would resolve from an empty zone in between.
+        Next::AddZone(zone) => format!(
+            "next: {zone} is not in this account yet, so `dnscron plan` can't read it (404):\n  \
+             1. add the zone {zone} in the portal (the API can't create zones);\n  \
+             2. `dnscron validate {dir}`, `dnscron plan {dir}` and `dnscron apply {dir}`;\n  \
+             3. then take the steps listed at the top of {}.\n",
+            out.join("zones").join(format!("{zone}.yaml")).display()
+        ),
+    }
 }
 
 fn zone_line(z: &ZoneFile) -> String {

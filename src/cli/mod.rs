@@ -79,17 +79,7 @@ pub enum Command {
 
 /// Entry point used by `main.rs`.
 pub fn main() -> ExitCode {
-    main_from(std::env::args_os())
-}
-
-/// `main` with the given command line (`args[0]` is the program name): lets `dnscron-bench`
-/// run exactly this CLI in a child process of its own.
-pub fn main_from<I, T>(args: I) -> ExitCode
-where
-    I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
-{
-    let cli = Cli::parse_from(args);
+    let cli = Cli::parse();
     logging::init(cli.global.verbose, cli.global.quiet, cli.global.log_format);
     let result = run(cli);
     ExitCode::from(report(result))

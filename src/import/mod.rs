@@ -16,7 +16,7 @@ mod zone;
 use std::path::PathBuf;
 
 pub use fetch::{Fetched, Selection, fetch};
-pub use probe::{ProbeShapeError, zone_from_probe};
+pub use probe::{ProbeShapeError, probe_found_hosted, zone_from_probe};
 pub use render::{SCHEMA_FILE, render_site, render_zone};
 pub use site::{SiteFile, build_site};
 pub use write::{OutFile, write_files};

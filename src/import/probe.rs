@@ -76,8 +76,14 @@ fn text(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
+/// Whether the probe answered for a zone this account already hosts (`hosted: true`); only then
+/// can `dnscron plan` read the zone.
+pub fn probe_found_hosted(body: &Value) -> bool {
+    body.get("hosted").and_then(Value::as_bool) == Some(true)
+}
+
 fn header(domain: &ZoneName, body: &Value) -> Vec<String> {
-    let hosted = body.get("hosted").and_then(Value::as_bool) == Some(true);
+    let hosted = probe_found_hosted(body);
     let mut lines = vec![format!(
         "Import plan of {domain} from POST /dns/zones/probe (a dry run: nothing was changed)."
     )];
@@ -146,17 +152,26 @@ mod tests {
         let f = zone_from_probe(&ZoneName::parse("example.io").unwrap(), &body).unwrap();
         assert_eq!(f.records.len(), 1);
         assert_eq!(f.left_out.len(), 1);
-        assert!(
-            f.header
-                .iter()
-                .any(|l| l.contains("1. set_nameservers (at the registrar): delegate"))
+        assert_eq!(
+            f.header,
+            [
+                "Import plan of example.io from POST /dns/zones/probe (a dry run: nothing was changed).",
+                "The zone is not hosted here yet: `dnscron plan` can read it once example.io is added to the account.",
+                "Registrar steps, in order:",
+                "  1. set_nameservers (at the registrar): delegate",
+                "     nameservers: ns1.v.net",
+                "  2. call us",
+            ]
         );
-        assert!(
-            f.header
-                .iter()
-                .any(|l| l.contains("nameservers: ns1.v.net"))
-        );
-        assert!(f.header.iter().any(|l| l.contains("2. call us")));
+        assert!(!probe_found_hosted(&body));
+    }
+
+    #[test]
+    fn only_hosted_true_means_hosted() {
+        assert!(probe_found_hosted(&json!({"hosted": true})));
+        assert!(!probe_found_hosted(&json!({"hosted": false})));
+        assert!(!probe_found_hosted(&json!({"hosted": "yes"})));
+        assert!(!probe_found_hosted(&json!({})));
     }
 
     #[test]

@@ -1,8 +1,17 @@
 //! The benchmark harness at smoke size: the figures that don't depend on timing (request counts
 //! against their minimum, convergence under faults) must all meet their targets.
+//!
+//! The suite is the `dnscron-bench` bench target, which `cargo test` doesn't build; including its
+//! modules here keeps them compiled, smoke-run and unit-tested by `cargo test` without putting
+//! them in the library's API (a bench target can't be a dependency of this test binary).
 
-use dnscron::bench::report::Verdict;
-use dnscron::bench::{self, Options, Part};
+// The bench's command line (benches/dnscron-bench/main.rs) uses the parts this test doesn't.
+#[allow(dead_code)]
+#[path = "../../benches/dnscron-bench/suite/mod.rs"]
+mod suite;
+
+use suite::report::Verdict;
+use suite::{Options, Part};
 
 #[test]
 fn smoke_sizes_send_the_minimum_requests_and_converge_under_faults() {
@@ -11,7 +20,7 @@ fn smoke_sizes_send_the_minimum_requests_and_converge_under_faults() {
         only: vec![Part::Efficiency, Part::Faults],
         ..Options::default()
     };
-    let report = bench::run(&opts).unwrap();
+    let report = suite::run(&opts).unwrap();
     assert_eq!(report.sections.len(), 2);
     for section in &report.sections {
         assert!(!section.figures.is_empty(), "{}", section.title);

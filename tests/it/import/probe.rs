@@ -14,6 +14,28 @@ fn probe_writes_the_import_plan_with_the_registrar_steps() {
     let dir = tempfile::tempdir().unwrap();
     let out = dnscron(&emu, dir.path(), &["import", "--probe", "example.io"]);
     assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    assert_eq!(out.stderr, "");
+    assert_eq!(
+        out.stdout,
+        "zone example.io: 3 records, 2 records left out (see the file)\n\
+         wrote ./zones/example.io.yaml\n\
+         wrote ./dnscron.schema.json\n\
+         next: example.io is not in this account yet, so `dnscron plan` can't read it (404):\n  \
+         1. add the zone example.io in the portal (the API can't create zones);\n  \
+         2. `dnscron validate .`, `dnscron plan .` and `dnscron apply .`;\n  \
+         3. then take the steps listed at the top of ./zones/example.io.yaml.\n"
+    );
+    // What the next step says: until the zone is added, plan can't read it.
+    let plan = dnscron(&emu, dir.path(), &["plan"]);
+    assert_eq!(plan.code, Some(1), "{}", plan.snapshot());
+    assert_eq!(plan.stdout, "");
+    assert_eq!(
+        plan.stderr,
+        "error: ./zones/example.io.yaml:8:7: the account has no DNS zone `example.io` \
+         (GET /dns/example.io/records answered 404)\n\
+         hint: check the zone name in the file, or add the zone to the account in the portal \
+         (DNS), or remove the file\n"
+    );
     let file = read(dir.path(), "zones/example.io.yaml");
     insta::assert_snapshot!("import_probe_example_io", file);
     let validate = dnscron(&emu, dir.path(), &["validate"]);
@@ -44,6 +66,14 @@ fn probe_of_a_zone_already_hosted_points_at_import_zone() {
     let dir = tempfile::tempdir().unwrap();
     let out = dnscron(&emu, dir.path(), &["import", "--probe", "example.org"]);
     assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    assert_eq!(out.stderr, "");
+    assert_eq!(
+        out.stdout,
+        "zone example.org: 3 records\n\
+         wrote ./zones/example.org.yaml\n\
+         wrote ./dnscron.schema.json\n\
+         next: `dnscron validate .` and `dnscron plan .` (it shows no changes)\n"
+    );
     let file = read(dir.path(), "zones/example.org.yaml");
     assert!(
         file.contains("# example.org is already hosted here: `dnscron import --zone example.org`"),

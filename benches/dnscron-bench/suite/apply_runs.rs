@@ -5,11 +5,11 @@
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 
-use crate::api::{StatsSnapshot, WriteClient};
-use crate::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Silent};
-use crate::config::model::Desired;
-use crate::emulator::{BackgroundEmulator, Faults, RateLimit, StateSnapshot};
-use crate::plan::{MakeOptions, Planned, make_plan};
+use dnscron::api::{StatsSnapshot, WriteClient};
+use dnscron::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Silent};
+use dnscron::config::model::Desired;
+use dnscron::emulator::{BackgroundEmulator, Faults, RateLimit, StateSnapshot};
+use dnscron::plan::{MakeOptions, Planned, make_plan};
 
 use super::efficiency::{Routes, apply_minimum, plan_minimum, route_figures};
 use super::report::{Figure, Section, Verdict};

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use crate::api::StatsSnapshot;
-use crate::emulator::RateLimit;
-use crate::plan::{MakeOptions, make_plan};
+use dnscron::api::StatsSnapshot;
+use dnscron::emulator::RateLimit;
+use dnscron::plan::{MakeOptions, make_plan};
 
 use super::report::{Figure, Section, Verdict};
 use super::workload::{Account, workload_w};
@@ -174,8 +174,8 @@ pub async fn run(smoke: bool) -> Result<Section, BenchError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::workload::{Drift, SiteGen, ZoneGen};
     use super::*;
-    use crate::bench::workload::{Drift, SiteGen, ZoneGen};
 
     #[test]
     fn minimums_follow_the_workload() {

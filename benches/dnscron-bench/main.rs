@@ -1,12 +1,21 @@
-//! `dnscron-bench`: the benchmark suite (issue 7). Thin: the logic is in `dnscron::bench`.
+//! `dnscron-bench`: the benchmark suite (issue 7), a bench target so that it stays out of the
+//! library's API and out of `cargo install`. Thin: the logic is in `suite`.
 //!
-//! `cargo run --release --bin dnscron-bench -- [--smoke] [--write BENCHMARKS.md]`
+//! `cargo bench --bench dnscron-bench -- [--smoke] [--only PARTS] [--write BENCHMARKS.md]`
+
+// `cargo clippy --all-targets` builds this harness-less target with `cfg(test)` but strips its
+// `#[test]` functions, leaving the unit-test modules' imports unused; they run in tests/it.
+#[cfg_attr(test, allow(unused_imports))]
+mod suite;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use dnscron::bench::{self, Part, report};
+use suite::{Part, report};
+
+/// The command that runs this target, as recorded in BENCHMARKS.md.
+const COMMAND: &str = "cargo bench --bench dnscron-bench --";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -23,31 +32,27 @@ struct Args {
     /// Run only these sections (comma-separated): efficiency, pacing, planner, faults, emulator.
     #[arg(long, value_delimiter = ',')]
     only: Vec<Part>,
-    /// A dnscron binary to measure for `plan` (default: this executable runs the same CLI code
-    /// in a child process).
+    /// A dnscron binary to measure for `plan` (default: the one cargo built with this bench).
     #[arg(long, value_name = "PATH")]
     dnscron_bin: Option<PathBuf>,
+    /// Passed by `cargo bench` to every bench target; nothing to do here.
+    #[arg(long, hide = true)]
+    bench: bool,
 }
 
 fn main() -> ExitCode {
-    // `dnscron-bench dnscron-cli ARGS…` is `dnscron ARGS…` (the planner's measured child).
-    let mut argv = std::env::args_os();
-    let program = argv.next();
-    if argv.next().is_some_and(|a| a == bench::CLI_MODE) {
-        return dnscron::cli::main_from(program.into_iter().chain(argv));
-    }
     let args = Args::parse();
-    let command = std::iter::once("cargo run --release --bin dnscron-bench --".to_string())
-        .chain(std::env::args().skip(1))
+    let command = std::iter::once(COMMAND.to_string())
+        .chain(std::env::args().skip(1).filter(|a| a != "--bench"))
         .collect::<Vec<_>>()
         .join(" ");
-    let opts = bench::Options {
+    let opts = suite::Options {
         smoke: args.smoke,
         only: args.only,
         dnscron_bin: args.dnscron_bin,
         command,
     };
-    let report = match bench::run(&opts) {
+    let report = match suite::run(&opts) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");

@@ -1,13 +1,13 @@
 //! The benchmark suite (issue 7): request efficiency, rate-limit pacing, planner speed and memory,
 //! apply under faults, and the emulator's GET throughput.
 //!
-//! `cargo run --release --bin dnscron-bench -- [--smoke] [--write BENCHMARKS.md]`. Every section
-//! generates its workload ([`workload`]), starts the emulator in this process on 127.0.0.1:0 and
-//! runs dnscron's own library code (config loading, `make_plan`, the apply executor) or the dnscron
-//! CLI in a child process against it. Each figure is printed beside its target and its theoretical
-//! bound; the bounds come from the generated workload, never from what dnscron did. It lives in the
-//! library (not behind a feature) so `cargo clippy` and `cargo test` keep it compiling; nothing in
-//! the CLI calls it.
+//! Every section generates its workload ([`workload`]), starts the emulator in this process on
+//! 127.0.0.1:0 and runs dnscron's public library API (config loading, `make_plan`, the apply
+//! executor) or the `dnscron` binary cargo built with this target, in a child process, against it.
+//! Each figure is printed beside its target and its theoretical bound; the bounds come from the
+//! generated workload, never from what dnscron did. `main.rs` is the command line; the
+//! integration tests include this module too (tests/it/bench.rs), so `cargo test` runs it at smoke
+//! size and its unit tests.
 
 mod apply_runs;
 mod child;
@@ -23,7 +23,6 @@ pub mod workload;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-pub use child::CLI_MODE;
 use report::{Report, Section};
 
 /// The sections, in the order they run.
@@ -75,7 +74,7 @@ pub struct Options {
     pub smoke: bool,
     /// Sections to run (all when empty).
     pub only: Vec<Part>,
-    /// A `dnscron` binary to measure `plan` with; default: this executable in `CLI_MODE`.
+    /// A `dnscron` binary to measure `plan` with; default: the one cargo built with the bench.
     pub dnscron_bin: Option<PathBuf>,
     /// The command line, as recorded in BENCHMARKS.md.
     pub command: String,

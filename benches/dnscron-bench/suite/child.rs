@@ -33,29 +33,13 @@ pub fn rss_method() -> &'static str {
     }
 }
 
-/// The first argument that makes `dnscron-bench` run the dnscron CLI instead (`dnscron-bench
-/// dnscron-cli plan …` = `dnscron plan …`).
-pub const CLI_MODE: &str = "dnscron-cli";
-
-/// What to run as `dnscron`: the given binary; else the `dnscron` binary beside this executable
-/// when it was built with it (`cargo build --release --bins`); else this executable in
-/// [`CLI_MODE`], which runs `dnscron::cli::main_from` (the code of `src/main.rs`), so a missing
-/// or stale binary is never measured.
-pub fn dnscron_command(explicit: Option<&Path>) -> Result<(PathBuf, Vec<String>), BenchError> {
-    if let Some(path) = explicit {
-        return Ok((path.to_path_buf(), Vec::new()));
-    }
-    let exe = std::env::current_exe().map_err(|e| BenchError::Setup(e.to_string()))?;
-    let sibling = exe.with_file_name(format!("dnscron{}", std::env::consts::EXE_SUFFIX));
-    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    // One `cargo build --bins` links both within seconds; an older sibling is an earlier build.
-    let fresh = |bin: std::time::SystemTime, me: std::time::SystemTime| {
-        me.duration_since(bin).map_or(true, |d| d.as_secs() < 60)
-    };
-    match (modified(&sibling), modified(&exe)) {
-        (Some(bin), Some(me)) if fresh(bin, me) => Ok((sibling, Vec::new())),
-        _ => Ok((exe, vec![CLI_MODE.to_string()])),
-    }
+/// What to run as `dnscron`: the given binary, else the `dnscron` that cargo built with this
+/// target (the same profile: `cargo bench` measures the release binary).
+pub fn dnscron_bin(explicit: Option<&Path>) -> PathBuf {
+    explicit.map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_dnscron")),
+        Path::to_path_buf,
+    )
 }
 
 /// Runs `bin args…` with `envs`, stdout discarded.

@@ -1,12 +1,12 @@
 //! The emulator's throughput (issue 3): simple GETs per second on loopback, rate limiting off.
-//! The same measurement as `cargo bench --bench emulator_gets`, so its figure lands in
-//! BENCHMARKS.md with the others.
+//! It replaced the per-issue `emulator_gets` bench, so its figure lands in BENCHMARKS.md with
+//! the others.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::emulator::RateLimit;
+use dnscron::emulator::RateLimit;
 
 use super::report::{Figure, Section, Verdict};
 use super::workload::{Account, SiteGen, TOKEN};

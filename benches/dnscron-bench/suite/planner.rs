@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use tokio::runtime::Runtime;
 
-use crate::emulator::RateLimit;
-use crate::plan::{DiffOptions, diff, render, snapshot};
+use dnscron::emulator::RateLimit;
+use dnscron::plan::{DiffOptions, diff, render, snapshot};
 
 use super::child::{self, ChildRun};
 use super::efficiency::plan_minimum;
@@ -78,44 +78,36 @@ fn mib(kib: u64) -> String {
 }
 
 pub fn run(runtime: &Runtime, opts: &Options) -> Result<Section, BenchError> {
-    let (bin, prefix) = child::dnscron_command(opts.dnscron_bin.as_deref())?;
+    let bin = child::dnscron_bin(opts.dnscron_bin.as_deref());
+    // Relative to the checkout: the report must not name paths of this machine.
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| bin.strip_prefix(cwd).ok().map(|p| p.to_path_buf()))
+        .unwrap_or_else(|| bin.clone());
     let mut section = Section::new(
         "3. Planner",
         &format!(
             "One zone, about 2 % drifted (so the plan has changes to render), rate limiting off, \
-             the emulator in this process. **`dnscron plan`** is the dnscron CLI ({}) run as a \
+             the emulator in this process. **`dnscron plan`** is the dnscron CLI (`{}`) run as a \
              child, `plan DIR --api-url … --allow-mass-changes`, stdout to /dev/null: wall is the \
              median of the measured runs after one warm-up, CPU is user + system of the child \
              (median), peak RSS is the largest {}. The split runs the same library code in this \
              process: `config::load`, `snapshot::fetch` (all pages over HTTP), `plan::diff`, the \
              text render; **diff alone** is `plan::diff` on the in-memory desired state and \
              snapshot (median of 5).",
-            if prefix.is_empty() {
-                // Relative to the checkout: the report must not name paths of this machine.
-                let shown = std::env::current_dir()
-                    .ok()
-                    .and_then(|cwd| bin.strip_prefix(cwd).ok().map(|p| p.to_path_buf()))
-                    .unwrap_or_else(|| bin.clone());
-                format!("`{}`", shown.display())
-            } else {
-                "`dnscron::cli::main_from`, the code of `src/main.rs`, in a child \
-                 `dnscron-bench dnscron-cli` process, because no `dnscron` binary as new as \
-                 the bench was found beside it: run `cargo build --release --bins` first to \
-                 measure the real binary"
-                    .to_string()
-            },
+            shown.display(),
             child::rss_method()
         ),
     );
     for size in sizes(opts.smoke) {
-        one_size(runtime, (&bin, &prefix), &size, &mut section)?;
+        one_size(runtime, &bin, &size, &mut section)?;
     }
     Ok(section)
 }
 
 fn one_size(
     runtime: &Runtime,
-    (bin, prefix): (&std::path::Path, &[String]),
+    bin: &std::path::Path,
     size: &Size,
     section: &mut Section,
 ) -> Result<(), BenchError> {
@@ -127,7 +119,7 @@ fn one_size(
     let text = std::fs::read_to_string(dir.path().join("zones/big.example.com.yaml"))
         .map_err(|e| BenchError::Setup(e.to_string()))?;
     let parse = fastest(SPLIT_RUNS, || {
-        crate::config::parse_yaml(&text)
+        dnscron::config::parse_yaml(&text)
             .map(drop)
             .map_err(|e| BenchError::step("parsing the zone file", e))
     })?;
@@ -166,14 +158,13 @@ fn one_size(
 
     // The real binary.
     let min: u64 = plan_minimum(&account).values().sum();
-    let mut args = prefix.to_vec();
-    args.extend([
+    let args = [
         "plan".to_string(),
         dir.path().display().to_string(),
         "--api-url".into(),
         emu.base_url(),
         "--allow-mass-changes".into(),
-    ]);
+    ];
     let envs = [("DNSCRON_TOKEN", TOKEN), ("NO_COLOR", "1")];
     let mut runs: Vec<ChildRun> = Vec::new();
     let mut requests = Vec::new();
