@@ -76,7 +76,7 @@ pub fn nameserver_choice(zone: &ZoneName, registry: &[String], service: &[String
     }
     let mut hosts: Vec<String> = Vec::new();
     for host in registry {
-        let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
+        let host = dns::fold_host(host);
         if !host.is_empty() && !hosts.contains(&host) {
             hosts.push(host);
         }

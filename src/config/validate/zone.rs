@@ -9,7 +9,7 @@ use crate::config::model::{
 use crate::config::raw;
 use crate::config::tree::Pos;
 use crate::dns::rules::{self, DEFAULT_TTL, NameRule, NameserverHostProblem};
-use crate::dns::{RecordType, ZoneName, canonical_content, record_name_to_relative};
+use crate::dns::{RecordType, ZoneName, canonical_content, fold_host, record_name_to_relative};
 
 pub(super) fn check_zone(c: &mut Checker<'_>, z: &raw::ZoneDoc) -> Option<ZoneSpec> {
     let zone = match ZoneName::parse(&z.zone.value) {
@@ -306,7 +306,7 @@ fn custom_hosts(
     }
     let mut out: Vec<String> = Vec::new();
     for host in hosts {
-        let name = host.value.trim().trim_end_matches('.').to_ascii_lowercase();
+        let name = fold_host(&host.value);
         let problem = if let Err(problem) = rules::check_nameserver_host(&name) {
             Some(match problem {
                 NameserverHostProblem::Invalid(reason) => (
