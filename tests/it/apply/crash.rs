@@ -4,7 +4,7 @@
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dnscron::emulator::{BackgroundEmulator, CronSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
 
@@ -59,18 +59,21 @@ fn spawn_apply(emu: &BackgroundEmulator, root: &Path) -> Child {
         .unwrap()
 }
 
-/// Polls the emulator's counters until it has counted `n` writes (not a timed wait: the
-/// deadline only turns a hang into a failure).
+/// Waits until the emulator has counted `n` writes: woken by each counted request, no
+/// polling. The timeout only turns a hang (or an apply that ended early) into a failure.
 fn wait_for_writes(emu: &BackgroundEmulator, child: &mut Child, n: u64) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while writes(emu) < n {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "apply ended before {n} writes"
-        );
-        assert!(Instant::now() < deadline, "no {n} writes in time");
-        std::thread::yield_now();
-    }
+    let counted = runtime().block_on(async {
+        tokio::time::timeout(
+            Duration::from_secs(60),
+            emu.wait_for_counters(|c| writes_in(c) >= n),
+        )
+        .await
+    });
+    assert!(counted.is_ok(), "no {n} writes in time");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "apply ended right after {n} writes"
+    );
 }
 
 fn rerun_converges(emu: &BackgroundEmulator, root: &Path) {

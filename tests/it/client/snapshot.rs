@@ -82,7 +82,7 @@ fn account(seen: &Seen) -> Reply {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn fetch_reads_exactly_what_the_files_name() {
     let stub = Stub::start(account).await;
     let client = ReadClient::new(stub.config()).unwrap();
@@ -118,7 +118,7 @@ async fn fetch_reads_exactly_what_the_files_name() {
     assert_eq!(stub.requests().len(), 7);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn what_the_account_lacks_is_an_error_at_its_declaration() {
     let cases: Vec<(Desired, &str, &str)> = vec![
         (
@@ -156,7 +156,7 @@ async fn what_the_account_lacks_is_an_error_at_its_declaration() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn other_api_failures_name_the_declaration_too() {
     let stub = Stub::start(|_| Reply::error(403, "forbidden", "missing scope")).await;
     let client = ReadClient::new(stub.config()).unwrap();

@@ -20,7 +20,7 @@ fn key(k: &str) -> IdempotencyKey {
     IdempotencyKey::new(k).unwrap()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn writes_carry_the_key_and_retry_502_and_500_with_the_same_key() {
     let stub = Stub::start(|seen| match seen.nth {
         1 => Reply::error(502, "upstream_error", "registry did not answer"),
@@ -54,7 +54,7 @@ async fn writes_carry_the_key_and_retry_502_and_500_with_the_same_key() {
     assert_eq!(client.read().stats().snapshot().retries, 2);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_write_whose_response_was_lost_is_resent_with_the_same_key() {
     let (url, heads) = dropping_server(1, r#"{"result": "saved"}"#).await;
     let client = WriteClient::new(config(&url)).unwrap();
@@ -79,7 +79,7 @@ async fn a_write_whose_response_was_lost_is_resent_with_the_same_key() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn client_errors_are_never_retried() {
     let cases = [
         Reply::json(
@@ -134,7 +134,7 @@ async fn client_errors_are_never_retried() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_portal_step_is_recognized_wherever_continue_url_is() {
     let inside = json!({"error": {"type": "conflict", "message": "DNSSEC is active",
         "request_id": "req_c1", "continue_url": "https://portal.example/continue/1"}});
@@ -161,7 +161,7 @@ async fn a_portal_step_is_recognized_wherever_continue_url_is() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn replays_are_surfaced_and_counted() {
     let (_guard, buf) = super::capture_logs();
     let stub = Stub::start(|_| {
@@ -184,7 +184,7 @@ async fn replays_are_surfaced_and_counted() {
     assert_eq!(stub.requests()[1].path, "/sites/shop/cron/1");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_429_waits_for_retry_after_then_retries_the_write_with_the_same_key() {
     let stub = Stub::start(|seen| match seen.nth {
         1 => Reply::error(429, "rate_limited", "slow down")
@@ -220,7 +220,7 @@ async fn a_429_waits_for_retry_after_then_retries_the_write_with_the_same_key() 
     assert!(stats.rate_limit_wait >= Duration::from_millis(900));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_retry_after_beyond_max_wait_fails_clearly() {
     let stub = Stub::start(|_| {
         Reply::error(429, "rate_limited", "slow down").header("retry-after", "3600")
@@ -243,7 +243,7 @@ async fn a_retry_after_beyond_max_wait_fails_clearly() {
     assert_eq!(stub.requests().len(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_probe_is_a_keyless_post() {
     let stub = Stub::start(|_| Reply::ok(json!({"import_plan": [], "registrar_steps": []}))).await;
     let client = WriteClient::new(stub.config()).unwrap();
@@ -258,7 +258,7 @@ async fn the_probe_is_a_keyless_post() {
     assert!(seen.header("idempotency-key").is_none());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_timed_out_write_is_retried_with_the_same_key_and_a_timed_out_get_too() {
     let stub = Stub::start(|seen| match seen.nth {
         1 => Reply::json(201, json!({})).delayed(Duration::from_secs(2)),
