@@ -212,7 +212,7 @@ pub fn filters() -> Vec<(&'static str, &'static str)> {
         (r"req_[0-9a-zA-Z]+", "req_[ID]"),
         (r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z", "[TIME]"),
         (r"\d+(\.\d+)?\s?(ms|µs|s)\b", "[DURATION]"),
-        (r"[^\s(`]*/\.tmp[A-Za-z0-9_]+", "[TMP]"),
+        (r"[^\s(`\[]*/\.tmp[A-Za-z0-9_]+", "[TMP]"),
     ]
 }
 
