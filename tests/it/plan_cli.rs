@@ -4,16 +4,20 @@ use dnscron::emulator::{
     CronIndexAfterDelete, Gaps, HostnameEcho, RecordNames, RecordSeed, Seed, SiteSeed, TokenSeed,
     TxtFormat, ZoneSeed,
 };
-use dnscron::plan::Plan;
+use dnscron::plan::file;
 
 use crate::common::emulator::{example_emulator, start_emulator};
 use crate::common::{Test, assert_cli_snapshot, filters};
 
 fn plan_examples(base_url: &str, extra: &[&str]) -> Test {
+    // The test-only stamp (docs/plan.md): each of these emulators sees at most this one plan
+    // applied, so a fixed id can't make keys collide.
     Test::new()
         .args(["plan", "examples/dns"])
         .args(extra)
         .api(base_url, "demo-token")
+        .env("DNSCRON_PLAN_ID", "0123456789abcdef0123456789abcdef")
+        .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
 }
 
 #[test]
@@ -43,8 +47,10 @@ fn json_plan_round_trips_through_out_file() {
     .run_for_stdout();
     let saved = std::fs::read_to_string(&file).unwrap();
     assert_eq!(saved, stdout, "--out writes what --format json prints");
-    let plan = Plan::from_json(&saved).unwrap();
-    assert_eq!(plan.format_version, 1);
+    let plan = file::load(&saved, "plan.json").unwrap();
+    assert_eq!(plan.format_version, 2);
+    assert_eq!(plan.plan_id, "0123456789abcdef0123456789abcdef");
+    assert_eq!(plan.created_at, "2026-01-02T03:04:05Z");
     assert_eq!(plan.api_url, emu.base_url());
     assert_eq!(plan.targets.len(), 6, "2 zones, 2 domains, 2 sites");
     assert!(
@@ -52,9 +58,7 @@ fn json_plan_round_trips_through_out_file() {
             .iter()
             .all(|t| t.fingerprint.starts_with("sha256:"))
     );
-    let mut json: serde_json::Value = serde_json::from_str(&saved).unwrap();
-    json["plan_id"] = "[PLAN_ID]".into();
-    json["created_at"] = "[TIME]".into();
+    let json: serde_json::Value = serde_json::from_str(&saved).unwrap();
     insta::with_settings!({ filters => filters() }, {
         insta::assert_json_snapshot!(json);
     });
@@ -106,7 +110,7 @@ fn plan_is_the_same_in_every_gap_setting() {
 
 fn summary_of(base_url: &str) -> Vec<String> {
     let stdout = plan_examples(base_url, &["--format", "json"]).run_for_stdout();
-    let plan = Plan::from_json(&stdout).unwrap();
+    let plan = file::load(&stdout, "-").unwrap();
     plan.changes
         .iter()
         .map(|c| {
@@ -201,7 +205,7 @@ fn a_ten_thousand_record_zone_plans_in_the_minimum_of_requests() {
         .args(["plan", dir.path().to_str().unwrap(), "--format", "json"])
         .api(&emu.base_url(), "demo-token")
         .run_for_stdout();
-    let plan = Plan::from_json(&stdout).unwrap();
+    let plan = file::load(&stdout, "-").unwrap();
     assert_eq!(plan.summary.update, 1);
     assert_eq!(plan.changes.len(), 1);
     let counters = emu.counters();
