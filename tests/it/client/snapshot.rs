@@ -146,14 +146,17 @@ async fn what_the_account_lacks_is_an_error_at_its_declaration() {
             "check the slug",
         ),
     ];
-    for (desired, message, hint) in cases {
+    let mut texts = Vec::new();
+    for (desired, message, _hint) in cases {
         let stub = Stub::start(account).await;
         let client = ReadClient::new(stub.config()).unwrap();
         let err = snapshot::fetch(&client, &desired).await.unwrap_err();
         assert!(!matches!(err, SnapshotError::Api { .. }), "{err}");
         assert!(err.to_string().starts_with(message), "{err}");
-        assert!(err.hint().unwrap().contains(hint), "{err:?}");
+        texts.push(format!("{err}\nhint: {}", err.hint().unwrap()));
     }
+    // Each message and hint in full.
+    insta::assert_snapshot!(texts.join("\n\n"));
 }
 
 #[tokio::test(start_paused = true)]
