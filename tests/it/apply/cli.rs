@@ -13,13 +13,6 @@ fn settings() -> insta::Settings {
     for (re, with) in filters() {
         s.add_filter(re, with);
     }
-    s.add_filter(
-        r"dnscron-[0-9a-f]{32}-r(\d)-[0-9a-f]{24}",
-        "dnscron-[PLAN_ID]-r$1-[HASH]",
-    );
-    s.add_filter(r"\b[0-9a-f]{32}\b", "[PLAN_ID]");
-    s.add_filter(r"\d\d:\d\d:\d\d", "[CLOCK]");
-    s.add_filter(r"[^\s(]*\.tmp[A-Za-z0-9_]+", "[TMP]");
     s.set_snapshot_path("snapshots");
     s
 }
@@ -29,7 +22,10 @@ fn example_emulator() -> BackgroundEmulator {
 }
 
 fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> Test {
-    Test::new().args(args).api(&emu.base_url(), "demo-token")
+    Test::new()
+        .args(args)
+        .api(&emu.base_url(), "demo-token")
+        .plan_stamp()
 }
 
 /// The whole run (status, stdout, stderr) for a snapshot under `settings()`.
@@ -342,6 +338,6 @@ fn plan_detailed_exitcode_and_saved_file() {
 #[test]
 fn demo_plans_applies_and_finds_nothing_left() {
     // The snapshot ends with the last plan's "No changes.".
-    let out = Test::new().arg("demo").snapshot();
+    let out = Test::new().arg("demo").plan_stamp().snapshot();
     settings().bind(|| insta::assert_snapshot!("demo", out));
 }

@@ -92,6 +92,21 @@ impl Test {
         self
     }
 
+    /// Fixes the id and time a new plan is stamped with (the test-only variables of
+    /// docs/plan.md): this test's 1st, 2nd, … plan gets id `0…01`, `0…02`, …, so snapshots show
+    /// real ids and keys, and two plans on one emulator never share their idempotency keys.
+    pub fn plan_stamp(self) -> Test {
+        thread_local! {
+            static PLANS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+        }
+        let n = PLANS.with(|plans| {
+            plans.set(plans.get() + 1);
+            plans.get()
+        });
+        self.env("DNSCRON_PLAN_ID", format!("{n:032x}"))
+            .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
+    }
+
     /// Points the command at an API (e.g. an emulator's base URL) with a token in the environment.
     pub fn api(self, base_url: &str, token: &str) -> Test {
         self.env("DNSCRON_API_URL", base_url)
