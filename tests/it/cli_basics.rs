@@ -44,8 +44,8 @@ fn man_page_is_roff() {
 #[test]
 fn broken_pipe_is_not_an_error() {
     use std::io::Read;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(crate::common::dnscron_bin())
+    use std::process::Stdio;
+    let mut child = crate::common::command()
         .args(["man"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -62,4 +62,31 @@ fn broken_pipe_is_not_an_error() {
         .read_to_string(&mut stderr)
         .unwrap();
     assert_eq!((status.code(), stderr.as_str()), (Some(0), ""));
+}
+
+/// The harness checks what a test did not ask about: an unexpected stderr line fails.
+#[test]
+#[should_panic(expected = "dnscron output differs")]
+fn the_harness_refuses_output_nobody_expected() {
+    // `validate` of the examples prints its summary on stdout; expecting nothing must fail.
+    Test::new().args(["validate", "examples/dns"]).run();
+}
+
+/// …and an unexpected exit status fails even when the output is as expected.
+#[test]
+#[should_panic(expected = "dnscron output differs")]
+fn the_harness_refuses_an_unexpected_status() {
+    Test::new()
+        .args(["validate", "examples/dns"])
+        .expect_status(1)
+        .expect_stdout("valid: 2 zones, 17 records, 2 sites, 4 cron jobs\n")
+        .run();
+}
+
+#[test]
+fn the_harness_accepts_exactly_the_expected_run() {
+    Test::new()
+        .args(["validate", "examples/dns"])
+        .expect_stdout("valid: 2 zones, 17 records, 2 sites, 4 cron jobs\n")
+        .run();
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use dnscron::emulator::{BackgroundEmulator, CronSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
 
 use super::support::*;
-use crate::common::{Test, dnscron_bin};
+use crate::common::{Test, command};
 
 const RECORDS: usize = 150;
 
@@ -46,12 +46,11 @@ fn bulk_case(dir: &Path) -> (Seed, std::path::PathBuf) {
 }
 
 fn spawn_apply(emu: &BackgroundEmulator, root: &Path) -> Child {
-    Command::new(dnscron_bin())
+    command()
         .args(["apply", "--yes"])
         .arg(root)
         .env("DNSCRON_TOKEN", "demo-token")
         .env("DNSCRON_API_URL", emu.base_url())
-        .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -111,7 +110,7 @@ fn ctrl_c_stops_after_the_change_in_flight_and_a_rerun_converges() {
     let dir = tempfile::tempdir().unwrap();
     let (seed, root) = bulk_case(dir.path());
     let emu = emulator_with(seed, gap_settings()[2].clone());
-    let mut child = Command::new(dnscron_bin())
+    let mut child = command()
         // -q: the progress lines differ with where the kill landed; the JSON report is checked.
         .args(["-q", "apply", "--yes", "--format", "json"])
         .arg(&root)

@@ -18,6 +18,20 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `dnscron` with an empty environment but PATH, HOME (the system's temporary directory),
+/// NO_COLOR and COLUMNS, started in the repository root: for tests that drive the process
+/// themselves (signals, pipes); the others use [`Test`].
+pub fn command() -> Command {
+    let mut cmd = Command::new(dnscron_bin());
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", std::env::temp_dir())
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .current_dir(repo_root());
+    cmd
+}
+
 /// One `dnscron` invocation and what it must do. An expectation left unset means "exit 0" and
 /// "prints nothing", never "don't care", so a new warning or a changed exit code fails the
 /// test that did not ask for it.
@@ -178,13 +192,9 @@ impl Test {
 
     fn execute(self) -> Output {
         let home = tempfile::tempdir().expect("temporary HOME");
-        let mut cmd = Command::new(dnscron_bin());
+        let mut cmd = command();
         cmd.args(&self.args)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", home.path())
-            .env("NO_COLOR", "1")
-            .env("COLUMNS", "100")
             .envs(self.envs.iter().map(|(k, v)| (k, v)))
             .current_dir(&self.current_dir)
             .stdin(if self.stdin.is_some() {

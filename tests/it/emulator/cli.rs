@@ -2,7 +2,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use crate::common::emulator::Api;
-use crate::common::{Test, assert_cli_snapshot, dnscron_bin, filters, repo_root};
+use crate::common::{Test, assert_cli_snapshot, filters};
 
 #[test]
 fn refuses_a_non_loopback_address() {
@@ -26,7 +26,7 @@ fn reports_a_bad_seed_file() {
 
 #[tokio::test]
 async fn serves_the_example_seed_and_prints_counters_on_ctrl_c() {
-    let mut child = Command::new(dnscron_bin())
+    let mut child = crate::common::command()
         .args([
             "emulator",
             "--listen",
@@ -34,7 +34,6 @@ async fn serves_the_example_seed_and_prints_counters_on_ctrl_c() {
             "--seed",
             "examples/emulator-seed.yaml",
         ])
-        .current_dir(repo_root())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
