@@ -6,10 +6,10 @@ use std::str::FromStr;
 
 use crate::api::wire;
 use crate::config::model::{RecordSpec, ZoneSpec};
-use crate::dns::{self, RecordType, ZoneName};
+use crate::dns::{self, RecordType, ZoneName, rules};
 
 use super::model::{
-    Action, Change, Finding, Request, Resource, Severity, Status, TargetKind, TargetRef, Value,
+    Action, Change, Finding, Resource, Severity, Status, TargetKind, TargetRef, Value,
 };
 use super::order::Draft;
 use super::safety::ZoneStats;
@@ -87,7 +87,7 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     for rec in &spec.records {
         let name = dns::record_name_to_relative(&rec.name, &spec.zone)
             .unwrap_or_else(|_| rec.name.to_ascii_lowercase());
-        if rec.rtype == RecordType::NS && name == "@" {
+        if rules::is_service_owned(rec.rtype, &name) {
             findings.push(info(
                 &target,
                 format!(
@@ -140,7 +140,7 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
 /// NSEC, DS … should a server leak them) and apex NS records are the service's own.
 fn plannable_live_type(raw: &wire::Record, relative_name: &str) -> Option<RecordType> {
     let rtype = RecordType::from_str(&raw.rtype).ok()?;
-    (!(rtype == RecordType::NS && relative_name == "@")).then_some(rtype)
+    (!rules::is_service_owned(rtype, relative_name)).then_some(rtype)
 }
 
 struct GroupOut {
@@ -206,21 +206,6 @@ fn diff_group(
     }
 }
 
-fn records_path(zone: &str) -> String {
-    format!("/dns/{zone}/records")
-}
-
-fn write_body(w: &WantRec) -> serde_json::Value {
-    serde_json::json!(wire::RecordWrite {
-        name: w.name.clone(),
-        rtype: w.spec.rtype.as_str().to_string(),
-        ttl: w.spec.ttl,
-        // The form that reads back to the same canonical content (e.g. TXT unquoted, the server
-        // chunks it), rather than however the user happened to write it.
-        content: dns::wire_content(w.spec.rtype, &w.spec.canonical),
-    })
-}
-
 fn want_value(w: &WantRec) -> Value {
     Value::Record {
         ttl: w.spec.ttl,
@@ -235,7 +220,7 @@ fn have_value(h: &LiveRec) -> Value {
     }
 }
 
-fn change(target: &TargetRef, action: Action, resource: Resource, request: Request) -> Change {
+fn change(target: &TargetRef, action: Action, resource: Resource) -> Change {
     Change {
         id: 0,
         action,
@@ -243,7 +228,6 @@ fn change(target: &TargetRef, action: Action, resource: Resource, request: Reque
         resource,
         before: None,
         after: None,
-        request,
         status: Status::Ready,
         reason: None,
         declared_at: None,
@@ -256,12 +240,7 @@ fn create(target: &TargetRef, w: &WantRec) -> Draft {
         rtype: w.spec.rtype,
         record_id: None,
     };
-    let request = Request {
-        method: "POST".into(),
-        path: records_path(&target.name),
-        body: Some(write_body(w)),
-    };
-    let mut c = change(target, Action::Create, resource, request);
+    let mut c = change(target, Action::Create, resource);
     c.after = Some(want_value(w));
     c.declared_at = Some(w.spec.location.to_string());
     Draft::new(c)
@@ -273,12 +252,7 @@ fn update(target: &TargetRef, w: &WantRec, h: &LiveRec) -> Draft {
         rtype: w.spec.rtype,
         record_id: Some(h.raw.id),
     };
-    let request = Request {
-        method: "PUT".into(),
-        path: format!("{}/{}", records_path(&target.name), h.raw.id),
-        body: Some(write_body(w)),
-    };
-    let mut c = change(target, Action::Update, resource, request);
+    let mut c = change(target, Action::Update, resource);
     c.before = Some(have_value(h));
     c.after = Some(want_value(w));
     c.declared_at = Some(w.spec.location.to_string());
@@ -291,12 +265,7 @@ fn delete(target: &TargetRef, name: &str, rtype: RecordType, h: &LiveRec) -> Dra
         rtype,
         record_id: Some(h.raw.id),
     };
-    let request = Request {
-        method: "DELETE".into(),
-        path: format!("{}/{}", records_path(&target.name), h.raw.id),
-        body: None,
-    };
-    let mut c = change(target, Action::Delete, resource, request);
+    let mut c = change(target, Action::Delete, resource);
     c.before = Some(have_value(h));
     Draft::new(c)
 }
@@ -329,7 +298,7 @@ fn block_cname_conflicts(drafts: &mut [Draft], zone: &ZoneName, live: &LiveZone,
             continue;
         };
         let types = &final_types[&name];
-        if types.contains(&RecordType::CNAME) && types.len() > 1 {
+        if rules::types_clash(types) {
             let others: Vec<&str> = types
                 .iter()
                 .filter(|t| **t != RecordType::CNAME)
