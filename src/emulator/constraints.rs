@@ -16,6 +16,12 @@ pub const HOST_PATTERN: &str = r"^[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})*\.?
 /// A fully qualified host name (at least two labels), in the one spelling (lower case, no
 /// final dot) under which `uniqueItems` means what the duplicate check means.
 pub const FQDN_PATTERN: &str = r"^([a-z0-9_-]{1,63}\.)+[a-z0-9_-]{1,63}$";
+/// A domain name (at least two labels), final dot optional, any case.
+pub const DOMAIN_PATTERN: &str = r"^([A-Za-z0-9_-]{1,63}\.)+[A-Za-z0-9_-]{1,63}\.?$";
+/// The form of the cursors the emulator hands out (`pagination::encode`); which list a cursor
+/// belongs to can't be stated, so one of another list still answers 422. Empty means "from
+/// the start", as if absent.
+pub const CURSOR_PATTERN: &str = "^(c1_([0-9a-f]{2})+)?$";
 const U16: &str = "([0-9]{1,4}|[1-5][0-9]{4})";
 const HOST: &str = r"[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})*\.?";
 /// Five fields: `*`, `*/step`, or a list of values in each field's range.

@@ -8,8 +8,8 @@ use axum::extract::State;
 use serde_json::{Value, json};
 
 use super::constraints::{
-    COMMAND_PATTERN, FQDN_PATTERN, LINE_PATTERN, NAME_MAX, NAME_PATTERN, NAMESERVERS_MAX,
-    NAMESERVERS_MIN, SCHEDULE_PATTERN, content_pattern,
+    COMMAND_PATTERN, CURSOR_PATTERN, DOMAIN_PATTERN, FQDN_PATTERN, LINE_PATTERN, NAME_MAX,
+    NAME_PATTERN, NAMESERVERS_MAX, NAMESERVERS_MIN, SCHEDULE_PATTERN, content_pattern,
 };
 use super::idempotency::MAX_KEY_LEN;
 use super::pagination::{DEFAULT_LIMIT, MAX_LIMIT};
@@ -84,7 +84,8 @@ fn path_param(name: &str) -> Value {
 
 fn error_responses() -> Value {
     let err = json!({ "description": "Error", "content": { "application/json": { "schema": schema_ref("ErrorEnvelope") } } });
-    json!({ "401": err, "403": err, "404": err, "409": err, "422": err, "429": err, "502": err, "500": err })
+    // 400: a request HTTP itself can't read (hyper answers it, with no body).
+    json!({ "400": { "description": "Malformed HTTP request" }, "401": err, "403": err, "404": err, "409": err, "422": err, "429": err, "502": err, "500": err })
 }
 
 fn op(
@@ -119,7 +120,8 @@ fn list_op(id: &str, key: &str, item: &str, scope: &str) -> Value {
     let mut value = op(id, scope, &[], None, "200", "Meta");
     value["parameters"] = json!([
         { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT } },
-        { "name": "cursor", "in": "query", "schema": { "type": "string" } }
+        { "name": "cursor", "in": "query", "schema": { "type": "string", "pattern": CURSOR_PATTERN },
+          "description": "opaque: meta.next_cursor of the same list" }
     ]);
     let mut properties =
         json!({ key: { "type": "array", "items": schema_ref(item) }, "meta": schema_ref("Meta") });
@@ -193,7 +195,8 @@ fn components(hosted_mode: &str) -> Value {
             "ImportRecord": { "type": "object", "properties": {
                 "name": { "type": "string" }, "type": { "type": "string" },
                 "ttl": { "type": "integer" }, "content": { "type": "string" } } },
-            "ProbeRequest": { "type": "object", "required": ["domain"], "properties": { "domain": { "type": "string" } } },
+            "ProbeRequest": { "type": "object", "required": ["domain"], "properties": {
+                "domain": { "type": "string", "maxLength": NAME_MAX, "pattern": DOMAIN_PATTERN } } },
             "ProbeResult": { "type": "object", "properties": {
                 "domain": { "type": "string" }, "dry_run": { "type": "boolean" }, "hosted": { "type": "boolean" },
                 "import_plan": { "type": "object", "properties": {

@@ -165,5 +165,20 @@ async fn every_published_bound_is_the_enforced_one() {
         p.check(format!("{n} nameservers"), status, resp);
     }
 
+    let probe = &schemas["ProbeRequest"]["properties"]["domain"];
+    let max = bound(probe, "maxLength");
+    for (domain, status) in [
+        ("example.io".to_string(), 200),
+        (String::new(), 422),
+        (format!("{}.io", name_of(max - 3)), 404),
+        (format!("{}.io", name_of(max - 2)), 422),
+    ] {
+        let resp = p
+            .api
+            .post("/dns/zones/probe", json!({ "domain": domain }))
+            .await;
+        p.check(format!("probe domain of {}", domain.len()), status, resp);
+    }
+
     assert_eq!(p.seen, p.expected);
 }
