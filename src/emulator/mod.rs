@@ -74,6 +74,18 @@ impl EmulatorHandle {
         lock(&self.shared.counters).clone()
     }
 
+    /// Returns once `done` holds for the counters, checking again after each counted request
+    /// (a notification, not polling).
+    pub async fn wait_for_counters(&self, done: impl Fn(&Counters) -> bool) {
+        // Subscribed before the first check, so no request between the two is missed.
+        let mut counted = self.shared.counted.subscribe();
+        while !done(&self.counters()) {
+            if counted.changed().await.is_err() {
+                return;
+            }
+        }
+    }
+
     pub fn reset_counters(&self) {
         *lock(&self.shared.counters) = Counters::default();
     }

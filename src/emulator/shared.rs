@@ -26,6 +26,8 @@ pub struct Shared {
     pub settings: RwLock<Settings>,
     pub tokens: HashMap<String, TokenSeed>,
     pub counters: Mutex<Counters>,
+    /// Signalled after each counted request, so a test waits for counts without polling.
+    pub counted: tokio::sync::watch::Sender<()>,
     pub buckets: Mutex<Buckets>,
     pub idempotency: Mutex<IdempotencyStore>,
     pub faults: Mutex<FaultState>,
@@ -50,6 +52,7 @@ impl Shared {
                 .map(|t| (t.token.clone(), t.clone()))
                 .collect(),
             counters: Mutex::new(Counters::default()),
+            counted: tokio::sync::watch::Sender::new(()),
             buckets: Mutex::new(Buckets::default()),
             idempotency: Mutex::new(IdempotencyStore::default()),
             faults: Mutex::new(FaultState::new(seed.faults.seed)),

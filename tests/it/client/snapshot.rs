@@ -82,7 +82,7 @@ fn account(seen: &Seen) -> Reply {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn fetch_reads_exactly_what_the_files_name() {
     let stub = Stub::start(account).await;
     let client = ReadClient::new(stub.config()).unwrap();
@@ -118,7 +118,7 @@ async fn fetch_reads_exactly_what_the_files_name() {
     assert_eq!(stub.requests().len(), 7);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn what_the_account_lacks_is_an_error_at_its_declaration() {
     let cases: Vec<(Desired, &str, &str)> = vec![
         (
@@ -146,17 +146,20 @@ async fn what_the_account_lacks_is_an_error_at_its_declaration() {
             "check the slug",
         ),
     ];
-    for (desired, message, hint) in cases {
+    let mut texts = Vec::new();
+    for (desired, message, _hint) in cases {
         let stub = Stub::start(account).await;
         let client = ReadClient::new(stub.config()).unwrap();
         let err = snapshot::fetch(&client, &desired).await.unwrap_err();
         assert!(!matches!(err, SnapshotError::Api { .. }), "{err}");
         assert!(err.to_string().starts_with(message), "{err}");
-        assert!(err.hint().unwrap().contains(hint), "{err:?}");
+        texts.push(format!("{err}\nhint: {}", err.hint().unwrap()));
     }
+    // Each message and hint in full.
+    insta::assert_snapshot!(texts.join("\n\n"));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn other_api_failures_name_the_declaration_too() {
     let stub = Stub::start(|_| Reply::error(403, "forbidden", "missing scope")).await;
     let client = ReadClient::new(stub.config()).unwrap();

@@ -80,10 +80,7 @@ fn refusal_lists_every_zone_with_figures_place_and_hint() {
     );
     let cmd: dnscron::error::CommandError = err.into();
     assert_eq!(cmd.exit_code(), 1);
-    assert!(
-        cmd.to_string()
-            .contains("hint: if these changes are intended")
-    );
+    insta::assert_snapshot!(cmd.to_string());
 }
 
 #[test]
@@ -115,11 +112,7 @@ fn mass_updates_are_refused_too() {
         false,
     )
     .unwrap_err();
-    assert!(
-        err.to_string()
-            .contains("would update 11 of 30 live records (36 %"),
-        "{err}"
-    );
+    insta::assert_snapshot!(err.to_string());
     assert!(
         run(
             vec![(zone("example.com", &ten), live_zone("example.com", &old))],
