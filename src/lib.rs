@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod cron;
 pub mod dns;
+#[cfg(feature = "emulator")]
 pub mod emulator;
 pub mod error;
 pub mod github;

@@ -17,6 +17,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 mod auth;
+mod constraints;
 mod counters;
 mod error;
 mod faults;
@@ -33,6 +34,7 @@ mod settings;
 mod shared;
 mod state;
 mod validate;
+mod wire;
 
 pub use counters::{Counters, FaultCounters};
 pub use error::EmulatorError;
