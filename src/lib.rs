@@ -13,7 +13,6 @@ pub mod config;
 pub mod cron;
 pub mod dns;
 pub mod emulator;
-pub mod error;
 pub mod github;
 pub mod import;
 pub mod plan;

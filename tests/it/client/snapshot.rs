@@ -1,6 +1,7 @@
 use std::path::PathBuf;
 
 use dnscron::api::ReadClient;
+use dnscron::cli::error::CommandError;
 use dnscron::config::model::{
     CronJobSpec, Desired, Location, NameserverMode, NameserversSpec, SafetyLimits, SiteSpec,
     ZoneSpec,
@@ -152,7 +153,8 @@ async fn what_the_account_lacks_is_an_error_at_its_declaration() {
         let err = snapshot::fetch(&client, &desired).await.unwrap_err();
         assert!(!matches!(err, SnapshotError::Api { .. }), "{err}");
         assert!(err.to_string().starts_with(message), "{err}");
-        assert!(err.hint().unwrap().contains(hint), "{err:?}");
+        let command = CommandError::from(err);
+        assert!(command.hints()[0].contains(hint), "{command:?}");
     }
 }
 

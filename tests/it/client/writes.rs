@@ -3,6 +3,7 @@ use std::time::Duration;
 
 use dnscron::api::wire::{CronJobWrite, NameserversWrite, RecordWrite};
 use dnscron::api::{ApiError, IdempotencyKey, WaitEvent, WriteClient};
+use dnscron::cli::error::CommandError;
 use serde_json::json;
 
 use super::stub::{Reply, Stub, config, dropping_server};
@@ -157,7 +158,7 @@ async fn a_portal_step_is_recognized_wherever_continue_url_is() {
         assert_eq!(stub.requests().len(), 1);
         assert_eq!(err.needs_portal_step(), Some(url));
         assert!(err.to_string().contains(url), "{err}");
-        assert!(err.hint().unwrap().contains("portal"));
+        assert!(CommandError::from(err).hints()[0].contains("portal"));
     }
 }
 
@@ -234,12 +235,17 @@ async fn a_retry_after_beyond_max_wait_fails_clearly() {
         .await
         .unwrap_err();
     assert!(matches!(err, ApiError::WaitExceeded { .. }), "{err}");
-    let text = err.to_string();
-    assert!(
-        text.starts_with("POST /dns/example.com/records: "),
-        "{text}"
+    assert_eq!(
+        err.to_string(),
+        "POST /dns/example.com/records: the rate limit would need a wait of 3600s more after 0ns \
+         already (the longest wait allowed is 60s)"
     );
-    assert!(text.contains("--max-wait"), "{text}");
+    assert_eq!(
+        CommandError::from(err).hints(),
+        [
+            "another client of the same user may be using the rate-limit budget: retry later or raise --max-wait"
+        ]
+    );
     assert_eq!(stub.requests().len(), 1);
 }
 
