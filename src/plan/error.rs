@@ -1,4 +1,5 @@
-//! Errors of the planning stage, each saying what, where and what to do.
+//! Errors of the planning stage, each saying what happened and where; what to do about it is
+//! worded by the CLI (`cli::error`).
 
 use super::safety::Refusal;
 

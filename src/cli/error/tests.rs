@@ -150,3 +150,44 @@ fn flags_are_named_by_the_cli_not_by_the_library() {
          raise --max-wait"
     );
 }
+
+#[test]
+fn every_apply_result_has_its_exit_code() {
+    use crate::apply::{ApplyResult, ErrorInfo};
+    use crate::cli::apply::ending;
+    let results = [
+        (ApplyResult::Converged, 0),
+        (ApplyResult::NoChanges, 0),
+        (ApplyResult::AlreadyApplied, 0),
+        (
+            ApplyResult::NeedsPortalStep {
+                change_id: 1,
+                continue_url: "https://portal.example/continue/1".into(),
+            },
+            3,
+        ),
+        (
+            ApplyResult::Failed {
+                change_id: 1,
+                error: ErrorInfo::internal("boom"),
+            },
+            1,
+        ),
+        (ApplyResult::Differs { remaining: vec![] }, 1),
+        (
+            ApplyResult::VerifyFailed {
+                error: ErrorInfo::internal("boom"),
+            },
+            1,
+        ),
+        (ApplyResult::Interrupted, 1),
+    ];
+    for (result, code) in results {
+        let ended = ending(&result);
+        if let Err(err) = &ended {
+            // The apply report already said what went wrong.
+            assert_eq!(err.kind, ErrorKind::AlreadyReported, "{result:?}");
+        }
+        assert_eq!(exit_code(&ended), code, "{result:?}");
+    }
+}
