@@ -8,7 +8,7 @@ use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
 use super::raw::{self, Sp, keys};
 use super::suggest::did_you_mean;
 use super::tree::{Node, Pos, Value};
-use crate::dns::RecordType;
+use crate::dns::{RecordType, rules};
 
 pub(crate) struct Ctx<'a> {
     pub source: Arc<SourceFile>,
@@ -207,18 +207,6 @@ impl<'n> MapReader<'n> {
     }
 }
 
-const RECORD_TYPES: [(&str, RecordType); 9] = [
-    ("A", RecordType::A),
-    ("AAAA", RecordType::AAAA),
-    ("CNAME", RecordType::CNAME),
-    ("MX", RecordType::MX),
-    ("TXT", RecordType::TXT),
-    ("NS", RecordType::NS),
-    ("SRV", RecordType::SRV),
-    ("CAA", RecordType::CAA),
-    ("PTR", RecordType::PTR),
-];
-
 fn rtype(ctx: &mut Ctx<'_>, node: &Node) -> Option<Sp<RecordType>> {
     // Lower-case types are refused like any unknown value (the schema says upper case), but
     // the hint names the fix directly.
@@ -230,11 +218,12 @@ fn rtype(ctx: &mut Ctx<'_>, node: &Node) -> Option<Sp<RecordType>> {
         d.hint = Some(format!("write `{}`", s.trim().to_ascii_uppercase()));
         return None;
     }
-    ctx.choice(node, "record type", &RECORD_TYPES)
+    let types: Vec<(&str, RecordType)> = RecordType::ALL.iter().map(|t| (t.as_str(), *t)).collect();
+    ctx.choice(node, "record type", &types)
 }
 
-const TTL_MIN: i128 = 60;
-const TTL_MAX: i128 = 604_800;
+const TTL_MIN: i128 = rules::TTL_MIN as i128;
+const TTL_MAX: i128 = rules::TTL_MAX as i128;
 
 /// Reads one document; `None` when it is neither a zone nor a site (reported).
 pub(crate) fn document(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Document> {

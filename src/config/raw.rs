@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
 use super::tree::Pos;
-use crate::dns::RecordType;
+use crate::dns::{MAX_CONTENT_CHARS, RecordType, rules};
 
 /// A value and where it was written. In the schema it is just the value.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,7 +71,7 @@ pub struct ZoneDoc {
 #[serde(deny_unknown_fields)]
 pub struct Defaults {
     /// TTL in seconds (60–604800) of records without their own `ttl`. Default 3600.
-    #[schemars(range(min = 60, max = 604800))]
+    #[schemars(range(min = rules::TTL_MIN, max = rules::TTL_MAX))]
     pub ttl: Option<Sp<u32>>,
 }
 
@@ -127,10 +127,10 @@ pub struct Record {
     /// Content for the type (at most 2000 characters): an address for A/AAAA; a host name for
     /// CNAME/NS/PTR; `priority host` for MX; `priority weight port target` for SRV;
     /// `flags tag "value"` for CAA; any text for TXT (quotes optional, may exceed 255).
-    #[schemars(length(max = 2000))]
+    #[schemars(length(max = MAX_CONTENT_CHARS))]
     pub content: Sp<String>,
     /// TTL in seconds (60–604800). Default: the zone's `defaults.ttl`, else 3600.
-    #[schemars(range(min = 60, max = 604800))]
+    #[schemars(range(min = rules::TTL_MIN, max = rules::TTL_MAX))]
     pub ttl: Option<Sp<u32>>,
     #[schemars(skip)]
     pub pos: Pos,

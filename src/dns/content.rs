@@ -23,13 +23,18 @@
 //! then as one quoted, escaped string. For every canonical `c`:
 //! `canonical_content(t, &wire_content(t, &c), zone) == Ok(c)`.
 //!
+//! The field parsers here return typed values (`record::RecordData`); its `Display` writes the
+//! canonical form.
+//!
 //! Hand-written parsers rather than hickory-proto's: hickory's text parsers either live in its
 //! zone-file lexer (which splits TXT at 255 octets and needs a full zone-file line) or give
 //! generic errors; here every error says what to write instead.
 
+use std::fmt;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use super::name::check_host;
+use super::record::{CaaTag, RecordData};
 use super::txt::{parse_txt, txt_wire};
 use super::{RecordType, ZoneName};
 
@@ -61,36 +66,13 @@ impl ContentError {
     }
 }
 
+/// Parses `content` (see `RecordData::parse`) and writes it in canonical form.
 pub fn canonical_content(
     rtype: RecordType,
     content: &str,
     zone: &ZoneName,
 ) -> Result<String, ContentError> {
-    let chars = content.chars().count();
-    if chars > MAX_CONTENT_CHARS {
-        return Err(ContentError::with_hint(
-            format!("the content is {chars} characters long (at most {MAX_CONTENT_CHARS})"),
-            "shorten it; the API refuses longer content",
-        ));
-    }
-    if content.trim().is_empty() {
-        return Err(ContentError::new(format!("{rtype} content is empty")));
-    }
-    match rtype {
-        RecordType::A => ipv4(content),
-        RecordType::AAAA => ipv6(content),
-        RecordType::CNAME | RecordType::NS | RecordType::PTR => host(content.trim(), zone, false),
-        RecordType::MX => mx(content, zone),
-        RecordType::SRV => srv(content, zone),
-        RecordType::CAA => caa(content),
-        RecordType::TXT => {
-            let text = parse_txt(content)?;
-            if text.is_empty() {
-                return Err(ContentError::new("TXT content is empty"));
-            }
-            Ok(text)
-        }
-    }
+    RecordData::parse(rtype, content, zone).map(|data| data.to_string())
 }
 
 /// `canonical_content` for what a server returned: never fails, so one odd live value can't
@@ -108,39 +90,72 @@ pub fn wire_content(rtype: RecordType, canonical: &str) -> String {
     }
 }
 
-fn ipv4(content: &str) -> Result<String, ContentError> {
-    let text = content.trim();
-    text.parse::<Ipv4Addr>()
-        .map(|ip| ip.to_string())
-        .map_err(|_| {
-            let hint = if text.parse::<Ipv6Addr>().is_ok() {
-                "this is an IPv6 address: use type AAAA"
-            } else {
-                "write four decimal numbers 0–255 separated by dots, e.g. `203.0.113.10`"
-            };
-            ContentError::with_hint(format!("`{text}` is not an IPv4 address"), hint)
-        })
+/// The checks every type shares, made before its own parser runs.
+pub(super) fn check_length(rtype: RecordType, content: &str) -> Result<(), ContentError> {
+    let chars = content.chars().count();
+    if chars > MAX_CONTENT_CHARS {
+        return Err(ContentError::with_hint(
+            format!("the content is {chars} characters long (at most {MAX_CONTENT_CHARS})"),
+            "shorten it; the API refuses longer content",
+        ));
+    }
+    if content.trim().is_empty() {
+        return Err(ContentError::new(format!("{rtype} content is empty")));
+    }
+    Ok(())
 }
 
-fn ipv6(content: &str) -> Result<String, ContentError> {
+/// A target host name in canonical form: lower case with the final dot (`mail.example.com.`),
+/// or `.` (the root, the null MX/SRV target).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Host(String);
+
+impl Host {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub(super) fn ipv4(content: &str) -> Result<Ipv4Addr, ContentError> {
     let text = content.trim();
-    text.parse::<Ipv6Addr>()
-        .map(|ip| ip.to_string())
-        .map_err(|_| {
-            let hint = if text.parse::<Ipv4Addr>().is_ok() {
-                "this is an IPv4 address: use type A"
-            } else {
-                "write an IPv6 address such as `2001:db8::10`"
-            };
-            ContentError::with_hint(format!("`{text}` is not an IPv6 address"), hint)
-        })
+    text.parse::<Ipv4Addr>().map_err(|_| {
+        let hint = if text.parse::<Ipv6Addr>().is_ok() {
+            "this is an IPv6 address: use type AAAA"
+        } else {
+            "write four decimal numbers 0–255 separated by dots, e.g. `203.0.113.10`"
+        };
+        ContentError::with_hint(format!("`{text}` is not an IPv4 address"), hint)
+    })
+}
+
+pub(super) fn ipv6(content: &str) -> Result<Ipv6Addr, ContentError> {
+    let text = content.trim();
+    text.parse::<Ipv6Addr>().map_err(|_| {
+        let hint = if text.parse::<Ipv4Addr>().is_ok() {
+            "this is an IPv4 address: use type A"
+        } else {
+            "write an IPv6 address such as `2001:db8::10`"
+        };
+        ContentError::with_hint(format!("`{text}` is not an IPv6 address"), hint)
+    })
+}
+
+/// The whole content as one target host (CNAME, NS, PTR): the root is refused.
+pub(super) fn target(content: &str, zone: &ZoneName) -> Result<Host, ContentError> {
+    host(content.trim(), zone, false)
 }
 
 /// A target host name → `name.` (lower case, final dot). `allow_root` admits `.` (null MX/SRV).
-fn host(text: &str, zone: &ZoneName, allow_root: bool) -> Result<String, ContentError> {
+fn host(text: &str, zone: &ZoneName, allow_root: bool) -> Result<Host, ContentError> {
     if text == "." {
         return if allow_root {
-            Ok(".".into())
+            Ok(Host(".".into()))
         } else {
             Err(ContentError::new(
                 "`.` (the root) is not a valid target here",
@@ -170,7 +185,7 @@ fn host(text: &str, zone: &ZoneName, allow_root: bool) -> Result<String, Content
             format!("write `{name}.{zone}.` or the full name"),
         ));
     }
-    Ok(format!("{name}."))
+    Ok(Host(format!("{name}.")))
 }
 
 fn fields(content: &str) -> Vec<&str> {
@@ -185,7 +200,8 @@ fn number<T: std::str::FromStr>(field: &str, what: &str, max: &str) -> Result<T,
     })
 }
 
-fn mx(content: &str, zone: &ZoneName) -> Result<String, ContentError> {
+/// `priority host`.
+pub(super) fn mx(content: &str, zone: &ZoneName) -> Result<(u16, Host), ContentError> {
     let hint = || format!("write `priority host`, e.g. `10 mail.{zone}.`");
     let [priority, target] = fields(content)[..] else {
         return Err(ContentError::with_hint(
@@ -194,11 +210,11 @@ fn mx(content: &str, zone: &ZoneName) -> Result<String, ContentError> {
         ));
     };
     let priority: u16 = number(priority, "priority", "65535")?;
-    let target = host(target, zone, true)?;
-    Ok(format!("{priority} {target}"))
+    Ok((priority, host(target, zone, true)?))
 }
 
-fn srv(content: &str, zone: &ZoneName) -> Result<String, ContentError> {
+/// `priority weight port target`.
+pub(super) fn srv(content: &str, zone: &ZoneName) -> Result<(u16, u16, u16, Host), ContentError> {
     let [priority, weight, port, target] = fields(content)[..] else {
         return Err(ContentError::with_hint(
             format!("SRV content `{}` needs exactly four fields", content.trim()),
@@ -208,13 +224,20 @@ fn srv(content: &str, zone: &ZoneName) -> Result<String, ContentError> {
     let priority: u16 = number(priority, "priority", "65535")?;
     let weight: u16 = number(weight, "weight", "65535")?;
     let port: u16 = number(port, "port", "65535")?;
-    let target = host(target, zone, true)?;
-    Ok(format!("{priority} {weight} {port} {target}"))
+    Ok((priority, weight, port, host(target, zone, true)?))
 }
 
-const CAA_TAGS: [&str; 3] = ["issue", "issuewild", "iodef"];
+/// The logical text; an empty one is refused.
+pub(super) fn txt(content: &str) -> Result<String, ContentError> {
+    let text = parse_txt(content)?;
+    if text.is_empty() {
+        return Err(ContentError::new("TXT content is empty"));
+    }
+    Ok(text)
+}
 
-fn caa(content: &str) -> Result<String, ContentError> {
+/// `flags tag value`, the value quoted or bare.
+pub(super) fn caa(content: &str) -> Result<(u8, CaaTag, String), ContentError> {
     let hint = "write `flags tag \"value\"`, e.g. `0 issue \"letsencrypt.org\"`";
     let text = content.trim();
     let Some((flags, rest)) = split_field(text) else {
@@ -231,15 +254,15 @@ fn caa(content: &str) -> Result<String, ContentError> {
     };
     let flags: u8 = number(flags, "CAA flags", "255")?;
     let tag = tag.to_ascii_lowercase();
-    if !CAA_TAGS.contains(&tag.as_str()) {
+    let Some(tag) = CaaTag::ALL.into_iter().find(|t| t.as_str() == tag) else {
         return Err(ContentError::with_hint(
             format!("`{tag}` is not a CAA tag the API accepts"),
             "use `issue`, `issuewild` or `iodef`",
         ));
-    }
+    };
     let value = caa_value(value.trim())?;
-    check_caa_value(&tag, &value)?;
-    Ok(format!("{flags} {tag} \"{}\"", escape_quoted(&value)))
+    check_caa_value(tag, &value)?;
+    Ok((flags, tag, value))
 }
 
 /// The value, quoted (escapes resolved) or bare (one token, taken literally).
@@ -256,8 +279,8 @@ fn caa_value(text: &str) -> Result<String, ContentError> {
     Ok(text.to_string())
 }
 
-fn check_caa_value(tag: &str, value: &str) -> Result<(), ContentError> {
-    if tag == "iodef" {
+fn check_caa_value(tag: CaaTag, value: &str) -> Result<(), ContentError> {
+    if tag == CaaTag::Iodef {
         let ok = ["mailto:", "http://", "https://"]
             .iter()
             .any(|scheme| value.len() > scheme.len() && value.starts_with(scheme));
@@ -287,10 +310,6 @@ fn split_field(text: &str) -> Option<(&str, &str)> {
     let (first, rest) = text.split_once(char::is_whitespace)?;
     let rest = rest.trim_start();
     (!rest.is_empty()).then_some((first, rest))
-}
-
-fn escape_quoted(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 #[cfg(test)]

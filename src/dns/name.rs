@@ -210,11 +210,18 @@ fn check_relative(relative: &str, zone: &ZoneName) -> Result<(), String> {
     Ok(())
 }
 
+/// A host name as DNS compares it: case, surrounding space and the final dot don't matter.
+/// Validation, import and plan fold nameserver hosts with this one function, so what a file
+/// declares and what the registry lists compare equal exactly when DNS says they are.
+pub fn fold_host(name: &str) -> String {
+    name.trim().trim_end_matches('.').to_ascii_lowercase()
+}
+
 /// Normalizes a record name as a server returned it. Servers differ: relative (`www`, `@`),
 /// absolute with a dot (`www.example.com.`) or absolute without (`www.example.com`). A name equal
 /// to the zone or ending in `.zone` counts as absolute even without the final dot.
 pub fn live_name_to_relative(input: &str, zone: &ZoneName) -> String {
-    let lower = input.trim().trim_end_matches('.').to_ascii_lowercase();
+    let lower = fold_host(input);
     if lower.is_empty() || lower == "@" || lower == zone.as_str() {
         return "@".into();
     }

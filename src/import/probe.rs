@@ -7,12 +7,9 @@
 use serde_json::Value;
 
 use crate::api::wire;
-use crate::dns::ZoneName;
+use crate::dns::{ZoneName, rules};
 
 use super::zone::{LeftOut, NsChoice, ZoneFile, build_zone};
-
-/// The API's default TTL, for a probed record that doesn't state one.
-const DEFAULT_TTL: u32 = 3600;
 
 #[derive(Debug, thiserror::Error)]
 #[error("the probe answer for {domain} has no import plan records ({detail})")]
@@ -67,7 +64,8 @@ fn record(i: usize, item: &Value) -> Option<wire::Record> {
             .get("ttl")
             .and_then(Value::as_u64)
             .and_then(|t| u32::try_from(t).ok())
-            .unwrap_or(DEFAULT_TTL),
+            // The API's default TTL, for a probed record that doesn't state one.
+            .unwrap_or(rules::DEFAULT_TTL),
         content: text(item, "content")?,
     })
 }

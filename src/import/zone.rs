@@ -6,12 +6,11 @@ use std::str::FromStr;
 
 use crate::api::wire;
 use crate::config::model::NameserverMode;
+use crate::dns::rules::{self, NameRule};
 use crate::dns::{self, RecordType, ZoneName};
 
-/// TTLs the API accepts (spec, Limits).
-const TTL_RANGE: std::ops::RangeInclusive<u32> = 60..=604_800;
 /// `defaults.ttl` wins a tie when it is among the most frequent TTLs (it is the API's default).
-const PREFERRED_TTL: u32 = 3600;
+const PREFERRED_TTL: u32 = rules::DEFAULT_TTL;
 
 /// One zone document to write.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,7 +76,7 @@ pub fn nameserver_choice(zone: &ZoneName, registry: &[String], service: &[String
     }
     let mut hosts: Vec<String> = Vec::new();
     for host in registry {
-        let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
+        let host = dns::fold_host(host);
         if !host.is_empty() && !hosts.contains(&host) {
             hosts.push(host);
         }
@@ -94,11 +93,14 @@ fn custom_hosts_problem(zone: &ZoneName, hosts: &[String]) -> Option<String> {
     if hosts.is_empty() {
         return Some("the registry lists no nameservers".into());
     }
-    if !(2..=6).contains(&hosts.len()) {
+    let count = &rules::NAMESERVER_COUNT;
+    if !count.contains(&hosts.len()) {
         return Some(format!(
-            "the registry lists {} nameservers ({}); a file declares 2 to 6",
+            "the registry lists {} nameservers ({}); a file declares {} to {}",
             hosts.len(),
-            hosts.join(", ")
+            hosts.join(", "),
+            count.start(),
+            count.end()
         ));
     }
     if let Some(inside) = hosts.iter().find(|h| zone.contains(h)) {
@@ -108,7 +110,7 @@ fn custom_hosts_problem(zone: &ZoneName, hosts: &[String]) -> Option<String> {
     }
     hosts
         .iter()
-        .find(|h| dns::canonical_content(RecordType::NS, h, zone).is_err())
+        .find(|h| rules::check_nameserver_host(h).is_err())
         .map(|bad| format!("`{bad}` is not a host name a file can declare"))
 }
 
@@ -175,7 +177,8 @@ fn classify(zone: &ZoneName, raw: &wire::Record) -> Class {
             "a system or DNSSEC type, which dnscron never plans",
         ));
     };
-    if rtype == RecordType::NS && name == "@" {
+    let broken = rules::broken_name_rule(rtype, &name);
+    if broken == Some(NameRule::ServiceApexNs) {
         return Class::LeftOut(left(
             raw,
             &name,
@@ -194,15 +197,18 @@ fn classify(zone: &ZoneName, raw: &wire::Record) -> Class {
     if let Err(err) = dns::record_name_to_relative(&name, zone) {
         return unrepresentable(format!("its name is not valid in a file: {err}"));
     }
-    if rtype == RecordType::CNAME && name == "@" {
-        return unrepresentable("a CNAME at the apex can't be declared".into());
+    match broken {
+        Some(NameRule::ApexCname) => {
+            return unrepresentable("a CNAME at the apex can't be declared".into());
+        }
+        Some(NameRule::SrvOwner) => {
+            return unrepresentable(format!(
+                "an SRV record named `{name}` (not `_service._proto`) can't be declared"
+            ));
+        }
+        Some(NameRule::ServiceApexNs) | None => {}
     }
-    if rtype == RecordType::SRV && !looks_like_srv_name(&name) {
-        return unrepresentable(format!(
-            "an SRV record named `{name}` (not `_service._proto`) can't be declared"
-        ));
-    }
-    if !TTL_RANGE.contains(&raw.ttl) {
+    if !rules::TTL_RANGE.contains(&raw.ttl) {
         return unrepresentable(format!("its ttl {} is outside 60–604800", raw.ttl));
     }
     match dns::canonical_content(rtype, &raw.content, zone) {
@@ -216,13 +222,6 @@ fn classify(zone: &ZoneName, raw: &wire::Record) -> Class {
     }
 }
 
-fn looks_like_srv_name(name: &str) -> bool {
-    let mut labels = name.split('.');
-    let service = labels.next().unwrap_or_default();
-    let proto = labels.next().unwrap_or_default();
-    service.len() > 1 && service.starts_with('_') && proto.len() > 1 && proto.starts_with('_')
-}
-
 /// A CNAME must be alone at its name; if the live zone breaks that rule, the CNAME is ignored
 /// rather than declared (the validator would refuse the file).
 fn move_cname_clashes(records: &mut Vec<Imported>, ignore: &mut Vec<Unrepresentable>) {
@@ -232,12 +231,12 @@ fn move_cname_clashes(records: &mut Vec<Imported>, ignore: &mut Vec<Unrepresenta
     }
     let clashing: BTreeSet<String> = types
         .into_iter()
-        .filter(|(_, t)| t.contains(&RecordType::CNAME) && t.len() > 1)
+        .filter(|(_, t)| rules::types_clash(t))
         .map(|(name, _)| name.to_string())
         .collect();
     let (bad, good): (Vec<_>, Vec<_>) = std::mem::take(records)
         .into_iter()
-        .partition(|r| r.rtype == RecordType::CNAME && clashing.contains(&r.name));
+        .partition(|r| rules::must_be_alone(r.rtype) && clashing.contains(&r.name));
     *records = good;
     ignore.extend(bad.into_iter().map(|r| Unrepresentable {
         reason: format!(

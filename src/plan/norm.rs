@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 /// A host name compared without regard to case, surrounding space or the final dot.
 pub fn host(name: &str) -> String {
-    name.trim().trim_end_matches('.').to_ascii_lowercase()
+    crate::dns::fold_host(name)
 }
 
 /// A nameserver list as a set: case, order, final dots and duplicates don't matter.

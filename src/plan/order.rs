@@ -14,7 +14,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::dns::RecordType;
+use crate::dns::{RecordType, rules};
 
 use super::model::{Action, Change, Resource, Status, TargetKind, Value};
 
@@ -106,7 +106,7 @@ fn mark_cname_replacements(drafts: &mut [Draft]) {
         if let (Some((zone, name, t)), true) =
             (record_at(&d.change), d.change.action != Action::Delete)
         {
-            if t == RecordType::CNAME {
+            if rules::must_be_alone(t) {
                 incoming_cname.insert((zone, name));
             } else {
                 incoming_other.insert((zone, name));
@@ -119,7 +119,7 @@ fn mark_cname_replacements(drafts: &mut [Draft]) {
         }
         if let Some((zone, name, t)) = record_at(&d.change) {
             let key = (zone, name);
-            let clears_way = if t == RecordType::CNAME {
+            let clears_way = if rules::must_be_alone(t) {
                 incoming_other.contains(&key)
             } else {
                 incoming_cname.contains(&key)

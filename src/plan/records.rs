@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use crate::api::wire;
 use crate::config::model::{RecordSpec, ZoneSpec};
-use crate::dns::{self, RecordType, ZoneName};
+use crate::dns::{self, RecordType, ZoneName, rules};
 
 use super::model::{
     Action, Change, Finding, Request, Resource, Severity, Status, TargetKind, TargetRef, Value,
@@ -87,7 +87,7 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     for rec in &spec.records {
         let name = dns::record_name_to_relative(&rec.name, &spec.zone)
             .unwrap_or_else(|_| rec.name.to_ascii_lowercase());
-        if rec.rtype == RecordType::NS && name == "@" {
+        if rules::is_service_owned(rec.rtype, &name) {
             findings.push(info(
                 &target,
                 format!(
@@ -140,7 +140,7 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
 /// NSEC, DS … should a server leak them) and apex NS records are the service's own.
 fn plannable_live_type(raw: &wire::Record, relative_name: &str) -> Option<RecordType> {
     let rtype = RecordType::from_str(&raw.rtype).ok()?;
-    (!(rtype == RecordType::NS && relative_name == "@")).then_some(rtype)
+    (!rules::is_service_owned(rtype, relative_name)).then_some(rtype)
 }
 
 struct GroupOut {
@@ -329,7 +329,7 @@ fn block_cname_conflicts(drafts: &mut [Draft], zone: &ZoneName, live: &LiveZone,
             continue;
         };
         let types = &final_types[&name];
-        if types.contains(&RecordType::CNAME) && types.len() > 1 {
+        if rules::types_clash(types) {
             let others: Vec<&str> = types
                 .iter()
                 .filter(|t| **t != RecordType::CNAME)

@@ -8,11 +8,8 @@ use crate::config::model::{
 };
 use crate::config::raw;
 use crate::config::tree::Pos;
-use crate::dns::name::check_host;
-use crate::dns::{RecordType, ZoneName, canonical_content, record_name_to_relative};
-
-/// The API's default when neither the record nor `defaults` sets a TTL.
-pub const DEFAULT_TTL: u32 = 3600;
+use crate::dns::rules::{self, DEFAULT_TTL, NameRule, NameserverHostProblem};
+use crate::dns::{RecordType, ZoneName, canonical_content, fold_host, record_name_to_relative};
 
 pub(super) fn check_zone(c: &mut Checker<'_>, z: &raw::ZoneDoc) -> Option<ZoneSpec> {
     let zone = match ZoneName::parse(&z.zone.value) {
@@ -91,34 +88,9 @@ fn record(
         }
     };
     let name = name?;
-    if rtype == RecordType::SRV && !looks_like_srv_name(&name) {
-        let d = c.error(
-            r.name.pos,
-            format!("SRV record name `{name}` is not `_service._proto`"),
-        );
-        d.hint = Some("name SRV records after the service and protocol, e.g. `_sip._tcp`".into());
-        return None;
-    }
-    if rtype == RecordType::NS && name == "@" {
-        let d = c.error(
-            r.name.pos,
-            "NS records at the zone apex (`@`) are not managed here",
-        );
-        d.hint = Some(
-            "the service keeps the apex NS records itself (they are hidden from listings); \
-             use the zone's `nameservers:` key to choose the domain's nameservers, or NS records \
-             on a subdomain to delegate it"
-                .into(),
-        );
-        return None;
-    }
-    if rtype == RecordType::CNAME && name == "@" {
-        let d = c.error(r.name.pos, "a CNAME cannot be at the zone apex (`@`)");
-        d.hint = Some(
-            "the apex has SOA and NS records; use A/AAAA records there, or a CNAME on a \
-             subdomain such as `www`"
-                .into(),
-        );
+    if let Some(rule) = rules::broken_name_rule(rtype, &name) {
+        let (message, hint) = name_rule_words(rule, &name);
+        c.error(r.name.pos, message).hint = Some(hint.into());
         return None;
     }
     let spec = RecordSpec {
@@ -135,11 +107,25 @@ fn record(
     })
 }
 
-fn looks_like_srv_name(name: &str) -> bool {
-    let mut labels = name.split('.');
-    let service = labels.next().unwrap_or_default();
-    let proto = labels.next().unwrap_or_default();
-    service.len() > 1 && service.starts_with('_') && proto.len() > 1 && proto.starts_with('_')
+/// What a file's author reads when a record breaks a name rule: the problem and the fix.
+fn name_rule_words(rule: NameRule, name: &str) -> (String, &'static str) {
+    match rule {
+        NameRule::SrvOwner => (
+            format!("SRV record name `{name}` is not `_service._proto`"),
+            "name SRV records after the service and protocol, e.g. `_sip._tcp`",
+        ),
+        NameRule::ServiceApexNs => (
+            "NS records at the zone apex (`@`) are not managed here".into(),
+            "the service keeps the apex NS records itself (they are hidden from listings); \
+             use the zone's `nameservers:` key to choose the domain's nameservers, or NS records \
+             on a subdomain to delegate it",
+        ),
+        NameRule::ApexCname => (
+            "a CNAME cannot be at the zone apex (`@`)".into(),
+            "the apex has SOA and NS records; use A/AAAA records there, or a CNAME on a \
+             subdomain such as `www`",
+        ),
+    }
 }
 
 fn record_error(c: &mut Checker<'_>, r: &Checked, message: String, hint: String) {
@@ -188,7 +174,7 @@ fn check_cnames(c: &mut Checker<'_>, records: &[Checked]) {
     let mut seen: HashMap<&str, Seen> = HashMap::new();
     for (j, checked) in records.iter().enumerate() {
         let later = &checked.spec;
-        let is_cname = later.rtype == RecordType::CNAME;
+        let is_cname = rules::must_be_alone(later.rtype);
         let at_name = seen.entry(later.name.as_str()).or_default();
         // A CNAME clashes with the first earlier record of any type; another record only with
         // the first earlier CNAME.
@@ -302,31 +288,36 @@ fn custom_hosts(
     hosts: &[raw::Sp<String>],
 ) -> Option<Vec<String>> {
     let mut ok = true;
-    if !(2..=6).contains(&hosts.len()) {
+    let (min, max) = (
+        rules::NAMESERVER_COUNT.start(),
+        rules::NAMESERVER_COUNT.end(),
+    );
+    if !rules::NAMESERVER_COUNT.contains(&hosts.len()) {
         let pos = hosts.first().map_or(ns.pos, |h| h.pos);
         c.error(
             pos,
             format!(
-                "`hosts` lists {} nameservers; the API takes 2 to 6",
+                "`hosts` lists {} nameservers; the API takes {min} to {max}",
                 hosts.len()
             ),
         )
-        .hint = Some("list between 2 and 6 host names".into());
+        .hint = Some(format!("list between {min} and {max} host names"));
         ok = false;
     }
     let mut out: Vec<String> = Vec::new();
     for host in hosts {
-        let name = host.value.trim().trim_end_matches('.').to_ascii_lowercase();
-        let problem = if let Err(reason) = check_host(&name) {
-            Some((
-                format!("`{}` is not a valid host name: {reason}", host.value),
-                None,
-            ))
-        } else if !name.contains('.') {
-            Some((
-                format!("`{}` is not a full host name", host.value),
-                Some("write the full name, e.g. `ns1.other-dns.net`".to_string()),
-            ))
+        let name = fold_host(&host.value);
+        let problem = if let Err(problem) = rules::check_nameserver_host(&name) {
+            Some(match problem {
+                NameserverHostProblem::Invalid(reason) => (
+                    format!("`{}` is not a valid host name: {reason}", host.value),
+                    None,
+                ),
+                NameserverHostProblem::NotFull => (
+                    format!("`{}` is not a full host name", host.value),
+                    Some("write the full name, e.g. `ns1.other-dns.net`".to_string()),
+                ),
+            })
         } else if zone.contains(&name) {
             Some((
                 format!("nameserver `{name}` is inside the zone's own domain `{zone}`"),

@@ -1,0 +1,236 @@
+//! The record types dnscron manages and their typed content: the one place a type is added.
+//!
+//! The type list is written once (`record_types!`); everything else that depends on it is an
+//! exhaustive `match` here (`RecordData::parse`, `RecordData::rtype`, `Display`), so adding a
+//! type to the list fails to compile until its content is parsed and written back. The field
+//! parsers it uses (addresses, host names, CAA values) live in `content`, TXT in `txt`.
+
+use std::fmt;
+use std::net::{Ipv4Addr, Ipv6Addr};
+use std::str::FromStr;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::ZoneName;
+use super::content::{self, ContentError, Host};
+
+/// Defines `RecordType` from one list: its variants, `ALL` (in this order) and the names.
+macro_rules! record_types {
+    ($(#[$meta:meta])* $($t:ident),+ $(,)?) => {
+        $(#[$meta])*
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+            JsonSchema,
+        )]
+        #[allow(clippy::upper_case_acronyms)]
+        pub enum RecordType {
+            $($t),+
+        }
+
+        impl RecordType {
+            pub const ALL: &'static [RecordType] = &[$(RecordType::$t),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(RecordType::$t => stringify!($t)),+
+                }
+            }
+        }
+    };
+}
+
+record_types! {
+    /// The record types the API accepts on write (spec, Resources: DNS record).
+    A, AAAA, CNAME, MX, TXT, NS, SRV, CAA, PTR
+}
+
+impl fmt::Display for RecordType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown record type `{0}`: expected one of {names}", names = type_names())]
+pub struct UnknownRecordType(pub String);
+
+fn type_names() -> String {
+    let names: Vec<&str> = RecordType::ALL.iter().map(|t| t.as_str()).collect();
+    names.join(", ")
+}
+
+impl FromStr for RecordType {
+    type Err = UnknownRecordType;
+
+    /// Case-insensitive: servers differ in how they echo the type back.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RecordType::ALL
+            .iter()
+            .copied()
+            .find(|t| t.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownRecordType(s.to_string()))
+    }
+}
+
+/// The CAA property tags the API accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaaTag {
+    Issue,
+    IssueWild,
+    Iodef,
+}
+
+impl CaaTag {
+    pub const ALL: [CaaTag; 3] = [CaaTag::Issue, CaaTag::IssueWild, CaaTag::Iodef];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CaaTag::Issue => "issue",
+            CaaTag::IssueWild => "issuewild",
+            CaaTag::Iodef => "iodef",
+        }
+    }
+}
+
+/// Record content read into its parts. Two contents are equal exactly when their `Display`
+/// forms (the canonical forms, see `content`) are equal; that string is what plan compares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::upper_case_acronyms)]
+pub enum RecordData {
+    A(Ipv4Addr),
+    AAAA(Ipv6Addr),
+    CNAME(Host),
+    MX {
+        priority: u16,
+        exchange: Host,
+    },
+    /// The logical text: quotes removed, chunks joined, escapes resolved; case kept.
+    TXT(String),
+    NS(Host),
+    SRV {
+        priority: u16,
+        weight: u16,
+        port: u16,
+        target: Host,
+    },
+    /// `value` as given (case kept), unescaped.
+    CAA {
+        flags: u8,
+        tag: CaaTag,
+        value: String,
+    },
+    PTR(Host),
+}
+
+impl RecordData {
+    /// Reads content of `rtype` as a user wrote it or a server returned it; relative host names
+    /// are refused with a hint naming `zone`.
+    pub fn parse(rtype: RecordType, text: &str, zone: &ZoneName) -> Result<Self, ContentError> {
+        content::check_length(rtype, text)?;
+        Ok(match rtype {
+            RecordType::A => RecordData::A(content::ipv4(text)?),
+            RecordType::AAAA => RecordData::AAAA(content::ipv6(text)?),
+            RecordType::CNAME => RecordData::CNAME(content::target(text, zone)?),
+            RecordType::NS => RecordData::NS(content::target(text, zone)?),
+            RecordType::PTR => RecordData::PTR(content::target(text, zone)?),
+            RecordType::MX => {
+                let (priority, exchange) = content::mx(text, zone)?;
+                RecordData::MX { priority, exchange }
+            }
+            RecordType::SRV => {
+                let (priority, weight, port, target) = content::srv(text, zone)?;
+                RecordData::SRV {
+                    priority,
+                    weight,
+                    port,
+                    target,
+                }
+            }
+            RecordType::CAA => {
+                let (flags, tag, value) = content::caa(text)?;
+                RecordData::CAA { flags, tag, value }
+            }
+            RecordType::TXT => RecordData::TXT(content::txt(text)?),
+        })
+    }
+
+    pub fn rtype(&self) -> RecordType {
+        match self {
+            RecordData::A(_) => RecordType::A,
+            RecordData::AAAA(_) => RecordType::AAAA,
+            RecordData::CNAME(_) => RecordType::CNAME,
+            RecordData::MX { .. } => RecordType::MX,
+            RecordData::TXT(_) => RecordType::TXT,
+            RecordData::NS(_) => RecordType::NS,
+            RecordData::SRV { .. } => RecordType::SRV,
+            RecordData::CAA { .. } => RecordType::CAA,
+            RecordData::PTR(_) => RecordType::PTR,
+        }
+    }
+}
+
+/// The canonical form (see the CONTRACT in `content`).
+impl fmt::Display for RecordData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordData::A(ip) => write!(f, "{ip}"),
+            RecordData::AAAA(ip) => write!(f, "{ip}"),
+            RecordData::CNAME(host) | RecordData::NS(host) | RecordData::PTR(host) => {
+                write!(f, "{host}")
+            }
+            RecordData::MX { priority, exchange } => write!(f, "{priority} {exchange}"),
+            RecordData::TXT(text) => f.write_str(text),
+            RecordData::SRV {
+                priority,
+                weight,
+                port,
+                target,
+            } => write!(f, "{priority} {weight} {port} {target}"),
+            RecordData::CAA { flags, tag, value } => {
+                let quoted = value.replace('\\', "\\\\").replace('"', "\\\"");
+                write!(f, "{flags} {} \"{quoted}\"", tag.as_str())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_list_reads_back_and_names_every_type() {
+        for t in RecordType::ALL {
+            assert_eq!(t.as_str().parse::<RecordType>(), Ok(*t));
+            assert_eq!(
+                t.as_str().to_ascii_lowercase().parse::<RecordType>(),
+                Ok(*t)
+            );
+        }
+        assert_eq!(
+            "DS".parse::<RecordType>().unwrap_err().to_string(),
+            "unknown record type `DS`: expected one of A, AAAA, CNAME, MX, TXT, NS, SRV, CAA, PTR"
+        );
+    }
+
+    #[test]
+    fn parsed_data_keeps_its_type_and_parts() {
+        let zone = ZoneName::parse("example.com").unwrap();
+        let srv = RecordData::parse(RecordType::SRV, " 10 60 5060 SIP.example.com ", &zone);
+        let srv = srv.unwrap();
+        assert_eq!(srv.rtype(), RecordType::SRV);
+        assert_eq!(srv.to_string(), "10 60 5060 sip.example.com.");
+        let caa = RecordData::parse(RecordType::CAA, "0 ISSUE LetsEncrypt.org", &zone).unwrap();
+        assert_eq!(
+            caa,
+            RecordData::CAA {
+                flags: 0,
+                tag: CaaTag::Issue,
+                value: "LetsEncrypt.org".into()
+            }
+        );
+        assert_eq!(caa.to_string(), "0 issue \"LetsEncrypt.org\"");
+    }
+}
