@@ -51,7 +51,7 @@ fn main() {
             .plan;
         assert_eq!(plan.changes.len(), CHANGES);
         let apply_opts = ApplyOptions::new(&plan, &Silent);
-        apply::apply(&client, &plan, &desired, &apply_opts).await
+        apply::apply(&client, &plan, &apply_opts).await
     });
     let wall = started.elapsed().as_secs_f64();
     let counters = emu.counters();

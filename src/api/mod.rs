@@ -25,4 +25,4 @@ pub use read::{PAGE_LIMIT, ReadClient, RecordListing};
 pub use retry::RetryPolicy;
 pub use stats::{Stats, StatsSnapshot};
 pub use token::{TOKEN_ENV, Token, TokenError};
-pub use write::{IdempotencyKey, IdempotencyKeyError, WriteClient, WriteResponse};
+pub use write::{IdempotencyKey, IdempotencyKeyError, WriteClient, WriteRequest, WriteResponse};

@@ -72,6 +72,24 @@ pub struct WriteResponse {
     pub attempts: u32,
 }
 
+/// One write as `plan::request::derive` makes it from a planned change: apply sends exactly this.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WriteRequest {
+    pub method: Method,
+    /// The route template for statistics, e.g. `/dns/{zone}/records/{record}`.
+    pub route: &'static str,
+    /// Path segments after the base URL (percent-encoded when the URL is built).
+    pub segments: Vec<String>,
+    pub body: Option<Value>,
+}
+
+impl WriteRequest {
+    /// `/dns/example.com/records/5`, for messages and reports.
+    pub fn path(&self) -> String {
+        format!("/{}", self.segments.join("/"))
+    }
+}
+
 /// A [`ReadClient`] plus the writes apply needs. Shares the reader's pacer and statistics.
 #[derive(Clone, Debug)]
 pub struct WriteClient {
@@ -87,6 +105,24 @@ impl WriteClient {
 
     pub fn read(&self) -> &ReadClient {
         &self.read
+    }
+
+    /// Sends a planned write as it is. The typed methods below are for callers without a plan
+    /// (tests, manual repairs); apply sends only what `plan::request::derive` made.
+    pub async fn send(
+        &self,
+        request: &WriteRequest,
+        key: &IdempotencyKey,
+    ) -> Result<WriteResponse, ApiError> {
+        let segments: Vec<&str> = request.segments.iter().map(String::as_str).collect();
+        self.write(
+            request.method.clone(),
+            request.route,
+            &segments,
+            request.body.as_ref(),
+            key,
+        )
+        .await
     }
 
     pub async fn create_record(

@@ -9,8 +9,9 @@
 //! many: the retry of an interrupted apply then deletes nothing more, and never a job the files
 //! want kept.
 
-use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, wire};
+use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteRequest, WriteResponse, wire};
 use crate::config::model::Desired;
+use crate::plan::request::RequestError;
 use crate::plan::{Action, Change, Resource, job_key};
 
 /// The same job as the planner sees it (`plan::job_key`: normalized schedule and command).
@@ -54,23 +55,33 @@ pub fn remaining_after(
     (kept + deletes).saturating_sub(occurrence as usize + 1)
 }
 
-/// Re-lists the site's jobs and deletes one copy of (schedule, command) at its current index,
-/// unless no more than `remaining` copies are left.
+/// The job a cron delete removes one copy of.
+pub struct Job<'a> {
+    pub slug: &'a str,
+    pub schedule: &'a str,
+    pub command: &'a str,
+    /// Copies that must remain once this delete is done (see [`remaining_after`]).
+    pub remaining: usize,
+}
+
+/// Re-lists the site's jobs and deletes one copy of the job at its current index, unless no
+/// more than `job.remaining` copies are left. `request` is `plan::request::derive` at an index.
 pub async fn delete(
     client: &WriteClient,
-    slug: &str,
-    schedule: &str,
-    command: &str,
-    remaining: usize,
+    job: &Job<'_>,
     key: &IdempotencyKey,
+    request: impl Fn(i64) -> Result<WriteRequest, RequestError>,
 ) -> Result<CronDelete, ApiError> {
     let mut attempt = 1;
     loop {
-        let jobs = client.read().list_cron(slug).await?;
-        let Some(index) = index_to_delete(&jobs, schedule, command, remaining) else {
+        let jobs = client.read().list_cron(job.slug).await?;
+        let Some(index) = index_to_delete(&jobs, job.schedule, job.command, job.remaining) else {
             return Ok(CronDelete::AlreadyGone);
         };
-        match client.delete_cron(slug, index, key).await {
+        let req = request(index).map_err(|e| ApiError::Client {
+            message: e.to_string(),
+        })?;
+        match client.send(&req, key).await {
             // The index moved between the listing and the delete (someone else changed the
             // list): nothing was deleted, and a 404 is not stored under the key, so list again.
             Err(e) if e.is_not_found() && attempt < RELIST_ATTEMPTS => attempt += 1,
@@ -106,7 +117,7 @@ fn index_to_delete(
 mod tests {
     use super::*;
     use crate::config::model::{CronJobSpec, Location, SiteSpec};
-    use crate::plan::{Request, Status, TargetKind, TargetRef};
+    use crate::plan::{Status, TargetKind, TargetRef};
 
     fn loc() -> Location {
         Location {
@@ -131,11 +142,6 @@ mod tests {
             },
             before: None,
             after: None,
-            request: Request {
-                method: "DELETE".into(),
-                path: "/sites/blog/cron/9".into(),
-                body: None,
-            },
             status: Status::Ready,
             reason: None,
             declared_at: None,

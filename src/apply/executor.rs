@@ -3,11 +3,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::de::DeserializeOwned;
-
 use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse};
 use crate::config::model::Desired;
-use crate::plan::{Action, Change, Resource, Status};
+use crate::plan::request::{self, RequestError};
+use crate::plan::{Action, Change, PlanOptions, Resource, Status};
 
 use super::cron::{self, CronDelete};
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
@@ -31,6 +30,8 @@ pub struct Executor<'a> {
     pub client: &'a WriteClient,
     /// The plan's id: every key of every round derives from it.
     pub plan_id: &'a str,
+    /// The plan's options: requests are derived with them, like the plan's keys.
+    pub options: &'a PlanOptions,
     pub desired: &'a Desired,
     pub progress: &'a dyn Progress,
     /// Set by Ctrl-C: finish the change in flight, start no other.
@@ -63,7 +64,10 @@ impl Executor<'_> {
         self.progress.start(round, changes.len());
         let mut stop = None;
         for (i, change) in changes.iter().enumerate() {
-            let key_text = change.idempotency_key(self.plan_id, round);
+            // A plan file is checked on load, so a change without a request is a bug here;
+            // it still fails that one change with the reason rather than the whole process.
+            let key = change.idempotency_key(self.plan_id, round, self.options);
+            let key_text = key.clone().unwrap_or_default();
             let mut report = ChangeReport::new(change, round, key_text.clone());
             if stop.is_some() {
                 reports.push(report);
@@ -75,7 +79,10 @@ impl Executor<'_> {
                 continue;
             }
             self.progress.begin(i + 1, &report.summary);
-            stop = self.run_one(change, changes, &key_text, &mut report).await;
+            stop = match key {
+                Ok(_) => self.run_one(change, changes, &key_text, &mut report).await,
+                Err(e) => Some(self.fail(change, &mut report, ErrorInfo::internal(e.to_string()))),
+            };
             self.progress.finish(&report);
             reports.push(report);
         }
@@ -150,57 +157,49 @@ impl Executor<'_> {
         round_changes: &[Change],
         key: &IdempotencyKey,
     ) -> Result<Sent, SendError> {
-        let target = change.target.name.as_str();
         let c = self.client;
-        let sent = match (&change.resource, change.action) {
-            (Resource::Record { .. }, Action::Create) => {
-                c.create_record(target, &body(change)?, key).await?
-            }
-            (Resource::Record { record_id, .. }, Action::Update) => {
-                c.update_record(target, id(change, *record_id)?, &body(change)?, key)
-                    .await?
-            }
-            (Resource::Record { record_id, .. }, Action::Delete) => {
-                match c.delete_record(target, id(change, *record_id)?, key).await {
-                    // Someone (or an earlier interrupted run without this key) removed it.
-                    Err(e) if e.is_not_found() => return Ok(Sent::AlreadyAbsent),
-                    other => other?,
-                }
-            }
-            (Resource::CronJob { .. }, Action::Create) => {
-                c.create_cron(target, &body(change)?, key).await?
-            }
-            (
-                Resource::CronJob {
-                    schedule,
-                    command,
-                    occurrence,
+        let request_at = |index: Option<i64>| request::derive(change, self.options, index);
+        if let (
+            Resource::CronJob {
+                schedule,
+                command,
+                occurrence,
+            },
+            Action::Delete,
+        ) = (&change.resource, change.action)
+        {
+            // Well-formed but for the index, which only a fresh listing can tell.
+            request_at(Some(0))?;
+            let slug = change.target.name.as_str();
+            let remaining = cron::remaining_after(
+                self.desired,
+                round_changes,
+                slug,
+                schedule,
+                command,
+                *occurrence,
+            );
+            let job = cron::Job {
+                slug,
+                schedule,
+                command,
+                remaining,
+            };
+            return Ok(
+                match cron::delete(c, &job, key, |i| request_at(Some(i))).await? {
+                    CronDelete::Sent(resp) => Sent::Response(resp),
+                    CronDelete::AlreadyGone => Sent::AlreadyAbsent,
                 },
-                Action::Delete,
-            ) => {
-                let remaining = cron::remaining_after(
-                    self.desired,
-                    round_changes,
-                    target,
-                    schedule,
-                    command,
-                    *occurrence,
-                );
-                match cron::delete(c, target, schedule, command, remaining, key).await? {
-                    CronDelete::Sent(resp) => resp,
-                    CronDelete::AlreadyGone => return Ok(Sent::AlreadyAbsent),
-                }
+            );
+        }
+        match c.send(&request_at(None)?, key).await {
+            Ok(resp) => Ok(Sent::Response(resp)),
+            // Someone (or an earlier interrupted run without this key) removed the record.
+            Err(e) if e.is_not_found() && change.action == Action::Delete => {
+                Ok(Sent::AlreadyAbsent)
             }
-            (Resource::Nameservers, _) => c.put_nameservers(target, &body(change)?, key).await?,
-            (resource, action) => {
-                return Err(SendError::Plan(format!(
-                    "change {} asks to {} a {resource:?}, which the API has no request for",
-                    change.id,
-                    action.as_str()
-                )));
-            }
-        };
-        Ok(Sent::Response(sent))
+            Err(e) => Err(e.into()),
+        }
     }
 }
 
@@ -216,27 +215,8 @@ impl From<ApiError> for SendError {
     }
 }
 
-fn body<T: DeserializeOwned>(change: &Change) -> Result<T, SendError> {
-    let value = change.request.body.clone().ok_or_else(|| {
-        SendError::Plan(format!(
-            "change {} has no request body to send to {} {}",
-            change.id, change.request.method, change.request.path
-        ))
-    })?;
-    serde_json::from_value(value).map_err(|e| {
-        SendError::Plan(format!(
-            "change {}: the request body for {} {} is not valid: {e}",
-            change.id, change.request.method, change.request.path
-        ))
-    })
-}
-
-fn id(change: &Change, record_id: Option<i64>) -> Result<i64, SendError> {
-    record_id.ok_or_else(|| {
-        SendError::Plan(format!(
-            "change {} ({} of a record) has no record id",
-            change.id,
-            change.action.as_str()
-        ))
-    })
+impl From<RequestError> for SendError {
+    fn from(err: RequestError) -> Self {
+        SendError::Plan(err.to_string())
+    }
 }

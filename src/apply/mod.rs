@@ -17,13 +17,12 @@ pub mod verify;
 use std::sync::atomic::AtomicBool;
 
 use crate::api::WriteClient;
-use crate::config::model::Desired;
-use crate::plan::{DiffOptions, Plan, Resource};
+use crate::plan::{DiffOptions, Plan};
 
 pub use executor::{Executor, Stop, execution_order};
 pub use outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
 pub use progress::{Bar, Lines, Progress, Silent};
-pub use saved::{Freshness, SavedPlan};
+pub use saved::Freshness;
 
 /// Rounds in all: the plan's own (0) plus up to two repairs after verification.
 pub const MAX_ROUNDS: u32 = 3;
@@ -51,35 +50,26 @@ impl<'a> ApplyOptions<'a> {
 
 /// The diff options to re-plan `plan`'s targets with: its API URL, no safety limits (the plan
 /// already passed them; what remains is a subset), and the hosted nameserver mode's wire value
-/// the plan itself sends (`plan::make_plan` reads it from /openapi.json when needed).
+/// the plan records (`plan::make_plan` reads it from /openapi.json when needed).
 pub fn diff_options_for(plan: &Plan) -> DiffOptions {
-    let hosted = plan
-        .changes
-        .iter()
-        .filter(|c| matches!(c.resource, Resource::Nameservers))
-        .filter_map(|c| c.request.body.as_ref()?.get("mode")?.as_str())
-        .find(|mode| *mode != "custom");
-    let defaults = DiffOptions::default();
     DiffOptions {
         api_url: plan.api_url.clone(),
         allow_mass_changes: true,
-        hosted_mode_wire_value: hosted.map_or(defaults.hosted_mode_wire_value, str::to_string),
+        hosted_mode_wire_value: plan.options.hosted_mode_wire_value.clone(),
+        ..DiffOptions::default()
     }
 }
 
-/// Applies `plan` (made from `desired`) and verifies the result.
-pub async fn apply(
-    client: &WriteClient,
-    plan: &Plan,
-    desired: &Desired,
-    opts: &ApplyOptions<'_>,
-) -> ApplyReport {
+/// Applies `plan` (made from its embedded desired state) and verifies the result.
+pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -> ApplyReport {
+    let desired = &plan.desired;
     if plan.is_empty() {
         return ApplyReport::new(&plan.plan_id, ApplyResult::NoChanges, 0, Vec::new());
     }
     let exec = Executor {
         client,
         plan_id: &plan.plan_id,
+        options: &plan.options,
         desired,
         progress: opts.progress,
         interrupt: opts.interrupt,

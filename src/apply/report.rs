@@ -203,7 +203,7 @@ pub fn text(report: &ApplyReport) -> String {
 mod tests {
     use super::*;
     use crate::apply::outcome::{ChangeOutcome, ErrorInfo};
-    use crate::plan::{Action, Change, Request, Resource, Status, TargetKind, TargetRef};
+    use crate::plan::{Action, Change, Resource, Status, TargetKind, TargetRef};
 
     fn change(id: usize) -> Change {
         Change {
@@ -223,11 +223,6 @@ mod tests {
                 ttl: 300,
                 content: "192.0.2.1".into(),
             }),
-            request: Request {
-                method: "POST".into(),
-                path: "/dns/example.com/records".into(),
-                body: None,
-            },
             status: Status::Ready,
             reason: None,
             declared_at: None,

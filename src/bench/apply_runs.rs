@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use crate::api::{StatsSnapshot, WriteClient};
 use crate::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Silent};
-use crate::config::model::Desired;
 use crate::emulator::{BackgroundEmulator, Faults, RateLimit, StateSnapshot};
 use crate::plan::{MakeOptions, Planned, make_plan};
 
@@ -36,9 +35,9 @@ fn delta(after: &Routes, before: &Routes) -> Routes {
         .collect()
 }
 
-async fn run_apply(client: &WriteClient, planned: &Planned, desired: &Desired) -> ApplyReport {
+async fn run_apply(client: &WriteClient, planned: &Planned) -> ApplyReport {
     let opts = ApplyOptions::new(&planned.plan, &Silent);
-    apply::apply(client, &planned.plan, desired, &opts).await
+    apply::apply(client, &planned.plan, &opts).await
 }
 
 fn result_figure(report: &ApplyReport) -> Figure {
@@ -69,13 +68,12 @@ pub async fn efficiency(
     emu: &BackgroundEmulator,
     client: &WriteClient,
     planned: &Planned,
-    desired: &Desired,
     account: &Account,
     plan_stats: &StatsSnapshot,
     plan_server: &Routes,
 ) -> Result<(), BenchError> {
     let started = Instant::now();
-    let report = run_apply(client, planned, desired).await;
+    let report = run_apply(client, planned).await;
     let wall = started.elapsed();
     let after = client.read().stats().snapshot();
     let client_routes = delta(&after.requests, &plan_stats.requests);
@@ -107,7 +105,7 @@ pub async fn real_limit(section: &mut Section) -> Result<(), BenchError> {
     let planned = make_plan(client.read(), &desired, &MakeOptions::default())
         .await
         .map_err(|e| BenchError::step("plan of 300 changes", e))?;
-    let report = run_apply(&client, &planned, &desired).await;
+    let report = run_apply(&client, &planned).await;
     let wall = started.elapsed();
     let stats = client.read().stats().snapshot();
     let min: u64 = plan_minimum(&account).values().sum::<u64>()
@@ -189,7 +187,7 @@ pub async fn faults(smoke: bool) -> Result<Section, BenchError> {
         .await
         .map_err(|e| BenchError::step("plan of the fault run", e))?;
     let started = Instant::now();
-    let report = run_apply(&client, &planned, &desired).await;
+    let report = run_apply(&client, &planned).await;
     let wall = started.elapsed();
     let stats = client.read().stats().snapshot();
     let counters = emu.counters();

@@ -132,6 +132,7 @@ pub async fn run(smoke: bool) -> Result<Section, BenchError> {
         &desired,
         &MakeOptions {
             allow_mass_changes: true,
+            ..MakeOptions::default()
         },
     )
     .await
@@ -163,7 +164,6 @@ pub async fn run(smoke: bool) -> Result<Section, BenchError> {
         &emu,
         &client,
         &planned,
-        &desired,
         &account,
         &plan_stats,
         &plan_server,

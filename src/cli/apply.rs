@@ -8,15 +8,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::api::{ApiConfig, WriteClient};
 use crate::apply::{
-    self, ApplyOptions, ApplyReport, ApplyResult, Bar, Freshness, Lines, Progress, SavedPlan,
-    report, saved,
+    self, ApplyOptions, ApplyReport, ApplyResult, Bar, Freshness, Lines, Progress, report, saved,
 };
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, exit_code};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::session;
 use crate::cli::write_stdout;
-use crate::config::model::Desired;
 use crate::plan::{Plan, render};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -78,7 +76,6 @@ pub fn run(args: ApplyArgs) -> CommandResult {
 
 struct Ctx<'a> {
     client: WriteClient,
-    desired: Desired,
     progress: &'a dyn Progress,
     interrupt: &'a Arc<AtomicBool>,
 }
@@ -95,7 +92,7 @@ async fn execute(ctx: &Ctx<'_>, plan: &Plan) -> ApplyReport {
     });
     let mut opts = ApplyOptions::new(plan, ctx.progress);
     opts.interrupt = Some(ctx.interrupt);
-    apply::apply(&ctx.client, plan, &ctx.desired, &opts).await
+    apply::apply(&ctx.client, plan, &opts).await
 }
 
 fn fresh(
@@ -108,13 +105,12 @@ fn fresh(
     let desired = session::load_desired(&args.paths)?;
     let ctx = Ctx {
         client: WriteClient::new(config)?,
-        desired,
         progress,
         interrupt,
     };
     let plan = runtime.block_on(session::plan(
         ctx.client.read(),
-        &ctx.desired,
+        &desired,
         args.allow_mass_changes,
     ))?;
     if args.format == ApplyFormat::Text {
@@ -151,16 +147,15 @@ async fn saved_plan(
         let context = format!("cannot read the plan file {}", file.display());
         CommandError::quoting(ErrorKind::User, &context, e)
     })?;
-    let saved = SavedPlan::from_json(&text)
+    let saved = crate::plan::file::load(&text, &file.display().to_string())
         .map_err(|e| CommandError::from(e).with_hint(format!("file: {}", file.display())))?;
-    check_api_url(&saved.plan, &config)?;
+    check_api_url(&saved, &config)?;
     let ctx = Ctx {
         client: WriteClient::new(config)?,
-        desired: saved.desired.clone(),
         progress,
         interrupt,
     };
-    let live = crate::plan::snapshot::fetch(ctx.client.read(), &ctx.desired).await?;
+    let live = crate::plan::snapshot::fetch(ctx.client.read(), &saved.desired).await?;
     match saved::check(&saved, &live)? {
         Freshness::Stale(targets) => Err(CommandError::new(
             ErrorKind::Stale,
@@ -168,16 +163,16 @@ async fn saved_plan(
         )
         .with_hint("make a new plan (`dnscron plan --out FILE`), review it and apply that; or run `dnscron apply PATH...`")),
         Freshness::AlreadyApplied => Ok(ApplyReport::new(
-            &saved.plan.plan_id,
+            &saved.plan_id,
             ApplyResult::AlreadyApplied,
             0,
             Vec::new(),
         )),
         Freshness::Fresh => {
             if args.format == ApplyFormat::Text {
-                write_stdout(&render::text(&saved.plan, use_color_on_stdout()))?;
+                write_stdout(&render::text(&saved, use_color_on_stdout()))?;
             }
-            Ok(execute(&ctx, &saved.plan).await)
+            Ok(execute(&ctx, &saved).await)
         }
     }
 }

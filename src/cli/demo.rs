@@ -46,7 +46,7 @@ pub fn run(args: DemoArgs) -> CommandResult {
 
         write_stdout("\n== 2. dnscron apply --yes\n\n")?;
         let apply_opts = ApplyOptions::new(&plan, &Silent);
-        let outcome = apply::apply(&client, &plan, &desired, &apply_opts).await;
+        let outcome = apply::apply(&client, &plan, &apply_opts).await;
         write_stdout(&report::text(&outcome))?;
 
         write_stdout("\n== 3. dnscron plan (again)\n\n")?;

@@ -24,6 +24,7 @@ pub mod plan;
 mod runtime;
 pub mod schema;
 mod session;
+mod stamp;
 pub mod validate;
 
 pub use output::write_stdout;

@@ -3,11 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::api::ReadClient;
-use crate::apply::SavedPlan;
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{logging, runtime, validate, write_stdout};
-use crate::config::{self, model::Desired};
+use crate::config;
 use crate::github::{Annotation, Level};
 use crate::plan::{MakeOptions, Plan, make_plan, render};
 
@@ -39,8 +38,8 @@ pub struct PlanArgs {
 pub enum PlanFormat {
     /// For people: `+ ~ -` markers, before → after, colored on a terminal.
     Text,
-    /// The versioned plan format (docs/plan.md) with the desired state apply needs
-    /// (docs/apply.md), the same as `--out` writes.
+    /// The versioned plan file (docs/plan.md), desired state included: the same bytes as
+    /// `--out` writes.
     Json,
     /// For pull-request comments and job summaries (at most 60,000 characters).
     Markdown,
@@ -57,6 +56,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
     let client = ReadClient::new(args.api.into_config()?)?;
     let opts = MakeOptions {
         allow_mass_changes: args.allow_mass_changes,
+        stamp: super::stamp::plan_stamp(),
     };
     let planned = runtime::block_on(make_plan(&client, &desired, &opts))?
         .map_err(CommandError::from)
@@ -65,9 +65,9 @@ pub fn run(args: PlanArgs) -> CommandResult {
         eprint!("{}", client.stats().render());
     }
     if let Some(path) = &args.out {
-        write_plan_file(path, &saved_json(&planned.plan, &desired)?)?;
+        write_plan_file(path, &render::json(&planned.plan)?)?;
     }
-    write_stdout(&render_plan(&planned.plan, &desired, args.format)?)?;
+    write_stdout(&render_plan(&planned.plan, args.format)?)?;
     Ok(if args.detailed_exitcode && !planned.plan.is_empty() {
         Outcome::ChangesPresent
     } else {
@@ -89,22 +89,13 @@ fn annotate_failure(err: CommandError, format: PlanFormat) -> CommandError {
     err
 }
 
-pub fn render_plan(
-    plan: &Plan,
-    desired: &Desired,
-    format: PlanFormat,
-) -> Result<String, CommandError> {
+pub fn render_plan(plan: &Plan, format: PlanFormat) -> Result<String, CommandError> {
     Ok(match format {
         PlanFormat::Text => render::text::render(plan, logging::use_color_on_stdout()),
-        PlanFormat::Json => saved_json(plan, desired)?,
+        PlanFormat::Json => render::json(plan)?,
         PlanFormat::Markdown => render::markdown::render(plan),
         PlanFormat::Github => render::github::render(plan),
     })
-}
-
-/// The plan JSON plus the `desired` section `apply --plan` re-plans with (docs/apply.md).
-fn saved_json(plan: &Plan, desired: &Desired) -> Result<String, CommandError> {
-    Ok(SavedPlan::new(plan.clone(), desired.clone()).to_json()?)
 }
 
 /// Writes through a temporary file and a rename, so an interrupted run never leaves half a plan

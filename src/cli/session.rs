@@ -30,6 +30,9 @@ pub async fn plan(
     desired: &Desired,
     allow_mass_changes: bool,
 ) -> Result<Plan, CommandError> {
-    let opts = MakeOptions { allow_mass_changes };
+    let opts = MakeOptions {
+        allow_mass_changes,
+        stamp: super::stamp::plan_stamp(),
+    };
     Ok(make_plan(client, desired, &opts).await?.plan)
 }

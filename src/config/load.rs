@@ -123,21 +123,30 @@ fn read_file(path: &Path, diags: &mut Diagnostics, docs: &mut Vec<SourcedDoc>) {
         path: path.to_path_buf(),
         text,
     });
+    read_source(&source, diags, docs);
+}
+
+/// The documents of one file's text, problems into `diags`.
+pub(crate) fn read_source(
+    source: &Arc<SourceFile>,
+    diags: &mut Diagnostics,
+    docs: &mut Vec<SourcedDoc>,
+) {
     let nodes = match tree::parse_documents(&source.text) {
         Ok(nodes) => nodes,
         Err(err) => {
-            diags.push(syntax_diagnostic(&source, err));
+            diags.push(syntax_diagnostic(source, err));
             return;
         }
     };
     let mut ctx = Ctx {
-        source: Arc::clone(&source),
+        source: Arc::clone(source),
         diags,
     };
     for node in &nodes {
         if let Some(doc) = extract::document(&mut ctx, node) {
             docs.push(SourcedDoc {
-                source: Arc::clone(&source),
+                source: Arc::clone(source),
                 doc,
             });
         }

@@ -9,6 +9,7 @@ mod glob;
 mod load;
 pub mod model;
 pub mod raw;
+mod revalidate;
 mod suggest;
 mod tree;
 mod validate;
@@ -17,6 +18,7 @@ pub use diagnostics::{Diagnostic, Diagnostics, Style};
 pub use glob::glob_match;
 pub use load::load;
 pub use raw::json_schema;
+pub use revalidate::revalidate;
 
 /// Parses `source` into its YAML documents (the loader's first step) and returns how many there
 /// are, or the syntax error. For benchmarks that split loading time into parsing and the rest.

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::api::wire;
 use crate::config::model::{CronJobSpec, SiteSpec};
 
-use super::model::{Action, Change, Request, Resource, Status, TargetKind, TargetRef, Value};
+use super::model::{Action, Change, Resource, Status, TargetKind, TargetRef, Value};
 use super::norm::collapse_ws;
 use super::order::Draft;
 use crate::cron::{MAX_JOBS_PER_SITE, normalize_command, normalize_schedule};
@@ -68,11 +68,6 @@ pub(super) fn diff_cron(
             },
             before: Some(Value::CronJob { schedule, command }),
             after: None,
-            request: Request {
-                method: "DELETE".into(),
-                path: format!("/sites/{}/cron/{}", site.slug, job.index),
-                body: None,
-            },
             status: Status::Ready,
             reason: None,
             declared_at: None,
@@ -83,10 +78,6 @@ pub(super) fn diff_cron(
     for job in creates {
         let (schedule, command) = key(&job.schedule, &job.command);
         let occurrence = next_occurrence(Action::Create, &schedule, &command);
-        let body = wire::CronJobWrite {
-            schedule: schedule.clone(),
-            command: command.clone(),
-        };
         drafts.push(Draft::new(Change {
             id: 0,
             action: Action::Create,
@@ -98,11 +89,6 @@ pub(super) fn diff_cron(
             },
             before: None,
             after: Some(Value::CronJob { schedule, command }),
-            request: Request {
-                method: "POST".into(),
-                path: format!("/sites/{}/cron", site.slug),
-                body: Some(serde_json::json!(body)),
-            },
             status: Status::Ready,
             reason: None,
             declared_at: Some(job.location.to_string()),

@@ -1,11 +1,13 @@
-//! Desired state + live snapshot → plan. Pure: no network, no clock beyond `created_at`.
+//! Desired state + live snapshot → plan. Pure: no network, no clock (the id and time come in
+//! with the options' [`PlanStamp`]).
 
 use std::collections::BTreeMap;
 
 use crate::config::model::{Desired, SiteSpec, ZoneSpec};
 
 use super::model::{
-    Change, Finding, Plan, Severity, Status, Summary, Target, TargetKind, TargetRef,
+    Change, Finding, Plan, PlanOptions, PlanStamp, Severity, Status, Summary, Target, TargetKind,
+    TargetRef,
 };
 use super::order::{self, Draft};
 use super::snapshot::{LiveSite, LiveSnapshot};
@@ -19,14 +21,18 @@ pub struct DiffOptions {
     pub allow_mass_changes: bool,
     /// The `mode` value that selects the service's own nameservers on PUT nameservers.
     pub hosted_mode_wire_value: String,
+    /// The plan's id and creation time.
+    pub stamp: PlanStamp,
 }
 
 impl Default for DiffOptions {
+    /// No API URL, safety limits on, the documented hosted-mode value, a fresh stamp.
     fn default() -> Self {
         DiffOptions {
             api_url: String::new(),
             allow_mass_changes: false,
-            hosted_mode_wire_value: "veldhost".into(),
+            hosted_mode_wire_value: crate::api::openapi::DEFAULT_HOSTED_MODE.into(),
+            stamp: PlanStamp::fresh(),
         }
     }
 }
@@ -58,13 +64,17 @@ pub fn diff(desired: &Desired, live: &LiveSnapshot, opts: &DiffOptions) -> Resul
     findings.extend(parts.findings);
     Ok(Plan {
         format_version: super::model::FORMAT_VERSION,
-        plan_id: Plan::new_id(),
-        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        plan_id: opts.stamp.id.clone(),
+        created_at: opts.stamp.created_at.clone(),
         api_url: opts.api_url.clone(),
+        options: PlanOptions {
+            hosted_mode_wire_value: opts.hosted_mode_wire_value.clone(),
+        },
         targets: parts.targets,
         summary: Summary::of(&changes),
         changes,
         findings,
+        desired: desired.clone(),
     })
 }
 
@@ -128,11 +138,9 @@ fn diff_zone(
                 change_ids: Vec::new(),
             });
         }
-        parts.drafts.extend(nameservers::diff_nameservers(
-            ns,
-            domain,
-            &opts.hosted_mode_wire_value,
-        ));
+        parts
+            .drafts
+            .extend(nameservers::diff_nameservers(ns, domain));
     }
     Ok(())
 }

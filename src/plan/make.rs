@@ -6,11 +6,22 @@ use crate::api::{ApiError, ReadClient, openapi};
 use crate::config::model::{Desired, NameserverMode};
 
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
-use super::{DiffOptions, Plan, PlanError, Resource, diff};
+use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, diff};
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct MakeOptions {
     pub allow_mass_changes: bool,
+    /// The plan's id and time: the CLI passes random + now (or the test-only overrides).
+    pub stamp: PlanStamp,
+}
+
+impl Default for MakeOptions {
+    fn default() -> Self {
+        MakeOptions {
+            allow_mass_changes: false,
+            stamp: PlanStamp::fresh(),
+        }
+    }
 }
 
 /// A plan and the live state it was made from.
@@ -34,20 +45,18 @@ pub async fn make_plan(
     opts: &MakeOptions,
 ) -> Result<Planned, MakePlanError> {
     let live = snapshot::fetch(client, desired).await?;
-    let mut diff_opts = DiffOptions {
+    let diff_opts = DiffOptions {
         api_url: client.base_url().to_string(),
         allow_mass_changes: opts.allow_mass_changes,
+        stamp: opts.stamp.clone(),
         ..DiffOptions::default()
     };
     let mut plan = diff(desired, &live, &diff_opts)?;
     // The hosted mode's wire value is server-specific; /openapi.json is read only when a plan
-    // actually switches a domain to hosted, so plans without one cost no extra request.
+    // actually switches a domain to hosted, so plans without one cost no extra request. The
+    // value only shapes requests (`plan::request`), never the diff, so no re-diff is needed.
     if switches_to_hosted(&plan, desired) {
-        let value = hosted_mode_value(client).await;
-        if value != diff_opts.hosted_mode_wire_value {
-            diff_opts.hosted_mode_wire_value = value;
-            plan = diff(desired, &live, &diff_opts)?;
-        }
+        plan.options.hosted_mode_wire_value = hosted_mode_value(client).await;
     }
     Ok(Planned { plan, live })
 }

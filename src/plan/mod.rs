@@ -1,15 +1,18 @@
 //! Live snapshot → normalized diff against the desired state → a reviewable plan.
 //!
-//! `diff::diff` makes a [`Plan`]; `render::{text, json, markdown}` show it; `apply` reads it back
-//! with [`Plan::from_json`], checks [`fingerprint::stale_targets`] and sends each change's
-//! `request` with [`Change::idempotency_key`]. Format and rules: docs/plan.md.
+//! `diff::diff` makes a [`Plan`] (the one plan model, also the plan file); `render::{text, json,
+//! markdown}` show it; `apply` reads it back with [`file::load`], checks
+//! [`fingerprint::stale_targets`] and sends the request [`request::derive`] makes for each
+//! change, with [`Change::idempotency_key`]. Format and rules: docs/plan.md.
 
 pub mod diff;
+pub mod file;
 pub mod fingerprint;
 pub mod make;
 pub mod model;
 pub mod order;
 pub mod render;
+pub mod request;
 pub mod safety;
 pub mod snapshot;
 
@@ -24,7 +27,7 @@ pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan};
 pub use model::{
-    Action, Change, Finding, Plan, Request, Resource, Severity, Status, Summary, Target,
-    TargetKind, TargetRef, Value,
+    Action, Change, Finding, Plan, PlanOptions, PlanStamp, Resource, Severity, Status, Summary,
+    Target, TargetKind, TargetRef, Value,
 };
 pub use nameservers::registry_is_hosted;

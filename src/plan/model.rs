@@ -1,16 +1,19 @@
 //! The plan: what `plan` shows, `plan --out` saves and `apply` executes. The JSON form of these
-//! types is the versioned plan format described in docs/plan.md (format_version 1); changing a
-//! field's name or meaning needs a new format version.
+//! types is the one versioned plan file described in docs/plan.md (format_version 2; read back
+//! with `plan::file::load`); changing a field's name or meaning needs a new format version.
+//! Changes are typed (action, target, resource, after value): `plan::request` alone derives the
+//! HTTP request of a change, for the executor and the idempotency key alike.
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::config::model::Desired;
 use crate::dns::RecordType;
 
-use super::PlanError;
+use super::request;
 
 /// The only format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
@@ -21,12 +24,43 @@ pub struct Plan {
     /// RFC 3339, UTC.
     pub created_at: String,
     pub api_url: String,
+    /// What the plan was made with beyond the files; apply re-plans with the same.
+    pub options: PlanOptions,
     /// Every zone, domain and site the plan read, with a fingerprint of what it read.
     pub targets: Vec<Target>,
     pub summary: Summary,
     /// In execution order (see `plan::order`).
     pub changes: Vec<Change>,
     pub findings: Vec<Finding>,
+    /// The validated desired state the plan was made from: apply re-plans it for the stale
+    /// check, verification and repairs without the files.
+    pub desired: Desired,
+}
+
+/// The diff options a saved plan keeps, so that apply's re-plans and requests match the plan.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanOptions {
+    /// The `mode` value that selects the service's own nameservers on PUT nameservers (read
+    /// from the server's /openapi.json when the plan switches a domain to hosted).
+    pub hosted_mode_wire_value: String,
+}
+
+/// Who and when: the plan id and creation time, injected so that tests can fix them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanStamp {
+    pub id: String,
+    /// RFC 3339, UTC.
+    pub created_at: String,
+}
+
+impl PlanStamp {
+    /// A random id and the current time: what every real plan gets.
+    pub fn fresh() -> PlanStamp {
+        PlanStamp {
+            id: Plan::new_id(),
+            created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -208,16 +242,6 @@ pub enum Value {
     },
 }
 
-/// The exact request apply sends. For a cron delete the index in `path` is informational:
-/// indexes move, so apply re-lists the jobs and deletes the one matching (schedule, command).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Request {
-    pub method: String,
-    pub path: String,
-    #[serde(default)]
-    pub body: Option<serde_json::Value>,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Change {
     /// 1-based position in execution order; stable within the plan.
@@ -227,7 +251,6 @@ pub struct Change {
     pub resource: Resource,
     pub before: Option<Value>,
     pub after: Option<Value>,
-    pub request: Request,
     pub status: Status,
     /// Why the status is not `ready`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -243,16 +266,22 @@ impl Change {
     ///
     /// `dnscron-<plan_id>-r<round>-<h>` where `<h>` is the first 24 hex digits of
     /// sha256(`<target kind>|<target name>|<action>|<resource identity>|<method>|<body>`),
-    /// `<body>` being the request body as JSON with object keys sorted (`null` when none).
+    /// `<method>` and `<body>` being those of the request `plan::request::derive` makes for the
+    /// change, the body as JSON with object keys sorted (`null` when none).
     /// Resource identity: `record|<name>|<type>|<record id or "new">`,
     /// `cron|<schedule>|<command>|<occurrence>`, or `nameservers`. The cron delete's index is
     /// left out on purpose: apply deletes at the index it finds when re-listing.
     /// `round` is 0 for the first execution of the plan; apply increments it when it has to send
     /// a change again after verification found it not in effect (a stale replay).
-    pub fn idempotency_key(&self, plan_id: &str, round: u32) -> String {
-        let body = self
-            .request
-            .body
+    pub fn idempotency_key(
+        &self,
+        plan_id: &str,
+        round: u32,
+        options: &PlanOptions,
+    ) -> Result<String, request::RequestError> {
+        // The cron delete's index is left out of the key, so it needs no resolving here.
+        let (method, body) = request::method_and_body(self, options)?;
+        let body = body
             .as_ref()
             .map(canonical_json)
             .unwrap_or_else(|| "null".into());
@@ -262,11 +291,11 @@ impl Change {
             self.target.name,
             self.action.as_str(),
             self.resource.identity(),
-            self.request.method,
+            method,
             body
         );
         let digest = hex(&Sha256::digest(material.as_bytes()));
-        format!("dnscron-{plan_id}-r{round}-{}", &digest[..24])
+        Ok(format!("dnscron-{plan_id}-r{round}-{}", &digest[..24]))
     }
 
     pub fn is_ready(&self) -> bool {
@@ -297,23 +326,6 @@ pub enum Severity {
 impl Plan {
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
-    }
-
-    /// Reads a plan saved by `plan --out`, refusing other format versions.
-    pub fn from_json(text: &str) -> Result<Plan, PlanError> {
-        let probe: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| PlanError::BadPlanFile {
-                message: e.to_string(),
-            })?;
-        let version = probe.get("format_version").and_then(|v| v.as_u64());
-        if version != Some(u64::from(FORMAT_VERSION)) {
-            return Err(PlanError::UnsupportedFormat {
-                found: version.map_or_else(|| "none".into(), |v| v.to_string()),
-            });
-        }
-        serde_json::from_value(probe).map_err(|e| PlanError::BadPlanFile {
-            message: e.to_string(),
-        })
     }
 
     /// A fresh random plan id: 32 lower-case hex digits.

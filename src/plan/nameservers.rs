@@ -5,7 +5,7 @@
 use crate::api::wire;
 use crate::config::model::{NameserverMode, NameserversSpec};
 
-use super::model::{Action, Change, Request, Resource, Status, TargetKind, TargetRef, Value};
+use super::model::{Action, Change, Resource, Status, TargetKind, TargetRef, Value};
 use super::norm::host_set;
 use super::order::Draft;
 use super::snapshot::LiveDomain;
@@ -19,44 +19,30 @@ pub fn registry_is_hosted(registry: &[String], service: &[String]) -> bool {
 }
 
 /// The change that makes the registrar match `spec`, if one is needed.
-pub(super) fn diff_nameservers(
-    spec: &NameserversSpec,
-    live: &LiveDomain,
-    hosted_wire_value: &str,
-) -> Option<Draft> {
+pub(super) fn diff_nameservers(spec: &NameserversSpec, live: &LiveDomain) -> Option<Draft> {
     let registry = host_set(&live.registrar.nameservers.registry);
     let service = host_set(&live.service_nameservers);
     let live_hosted = registry_is_hosted(
         &live.registrar.nameservers.registry,
         &live.service_nameservers,
     );
-    let (body, after) = match &spec.mode {
+    // `plan::request` turns `after` into the PUT body: hosted sends the server's hosted-mode
+    // value and no hosts, custom the hosts.
+    let after = match &spec.mode {
         NameserverMode::Hosted if live_hosted => return None,
-        NameserverMode::Hosted => (
-            wire::NameserversWrite {
-                mode: hosted_wire_value.to_string(),
-                nameservers: Vec::new(),
-            },
-            Value::Nameservers {
-                mode: "hosted".into(),
-                nameservers: service.iter().cloned().collect(),
-            },
-        ),
+        NameserverMode::Hosted => Value::Nameservers {
+            mode: "hosted".into(),
+            nameservers: service.iter().cloned().collect(),
+        },
         NameserverMode::Custom(hosts) => {
             let wanted = host_set(hosts);
             if wanted == registry {
                 return None;
             }
-            (
-                wire::NameserversWrite {
-                    mode: "custom".into(),
-                    nameservers: hosts.clone(),
-                },
-                Value::Nameservers {
-                    mode: "custom".into(),
-                    nameservers: wanted.into_iter().collect(),
-                },
-            )
+            Value::Nameservers {
+                mode: "custom".into(),
+                nameservers: wanted.into_iter().collect(),
+            }
         }
     };
     let before = Value::Nameservers {
@@ -85,11 +71,6 @@ pub(super) fn diff_nameservers(
         resource: Resource::Nameservers,
         before: Some(before),
         after: Some(after),
-        request: Request {
-            method: "PUT".into(),
-            path: format!("/domains/{domain}/nameservers"),
-            body: Some(serde_json::json!(body)),
-        },
         status,
         reason,
         declared_at: Some(spec.location.to_string()),

@@ -9,7 +9,7 @@ use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::{self, RecordType, ZoneName, rules};
 
 use super::model::{
-    Action, Change, Finding, Request, Resource, Severity, Status, TargetKind, TargetRef, Value,
+    Action, Change, Finding, Resource, Severity, Status, TargetKind, TargetRef, Value,
 };
 use super::order::Draft;
 use super::safety::ZoneStats;
@@ -206,21 +206,6 @@ fn diff_group(
     }
 }
 
-fn records_path(zone: &str) -> String {
-    format!("/dns/{zone}/records")
-}
-
-fn write_body(w: &WantRec) -> serde_json::Value {
-    serde_json::json!(wire::RecordWrite {
-        name: w.name.clone(),
-        rtype: w.spec.rtype.as_str().to_string(),
-        ttl: w.spec.ttl,
-        // The form that reads back to the same canonical content (e.g. TXT unquoted, the server
-        // chunks it), rather than however the user happened to write it.
-        content: dns::wire_content(w.spec.rtype, &w.spec.canonical),
-    })
-}
-
 fn want_value(w: &WantRec) -> Value {
     Value::Record {
         ttl: w.spec.ttl,
@@ -235,7 +220,7 @@ fn have_value(h: &LiveRec) -> Value {
     }
 }
 
-fn change(target: &TargetRef, action: Action, resource: Resource, request: Request) -> Change {
+fn change(target: &TargetRef, action: Action, resource: Resource) -> Change {
     Change {
         id: 0,
         action,
@@ -243,7 +228,6 @@ fn change(target: &TargetRef, action: Action, resource: Resource, request: Reque
         resource,
         before: None,
         after: None,
-        request,
         status: Status::Ready,
         reason: None,
         declared_at: None,
@@ -256,12 +240,7 @@ fn create(target: &TargetRef, w: &WantRec) -> Draft {
         rtype: w.spec.rtype,
         record_id: None,
     };
-    let request = Request {
-        method: "POST".into(),
-        path: records_path(&target.name),
-        body: Some(write_body(w)),
-    };
-    let mut c = change(target, Action::Create, resource, request);
+    let mut c = change(target, Action::Create, resource);
     c.after = Some(want_value(w));
     c.declared_at = Some(w.spec.location.to_string());
     Draft::new(c)
@@ -273,12 +252,7 @@ fn update(target: &TargetRef, w: &WantRec, h: &LiveRec) -> Draft {
         rtype: w.spec.rtype,
         record_id: Some(h.raw.id),
     };
-    let request = Request {
-        method: "PUT".into(),
-        path: format!("{}/{}", records_path(&target.name), h.raw.id),
-        body: Some(write_body(w)),
-    };
-    let mut c = change(target, Action::Update, resource, request);
+    let mut c = change(target, Action::Update, resource);
     c.before = Some(have_value(h));
     c.after = Some(want_value(w));
     c.declared_at = Some(w.spec.location.to_string());
@@ -291,12 +265,7 @@ fn delete(target: &TargetRef, name: &str, rtype: RecordType, h: &LiveRec) -> Dra
         rtype,
         record_id: Some(h.raw.id),
     };
-    let request = Request {
-        method: "DELETE".into(),
-        path: format!("{}/{}", records_path(&target.name), h.raw.id),
-        body: None,
-    };
-    let mut c = change(target, Action::Delete, resource, request);
+    let mut c = change(target, Action::Delete, resource);
     c.before = Some(have_value(h));
     Draft::new(c)
 }

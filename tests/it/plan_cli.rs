@@ -4,7 +4,7 @@ use dnscron::emulator::{
     CronIndexAfterDelete, Gaps, HostnameEcho, RecordNames, RecordSeed, Seed, SiteSeed, TokenSeed,
     TxtFormat, ZoneSeed,
 };
-use dnscron::plan::Plan;
+use dnscron::plan::file;
 
 use crate::common::emulator::{example_emulator, start_emulator};
 use crate::common::{Run, filters};
@@ -12,7 +12,13 @@ use crate::common::{Run, filters};
 fn plan_examples(base_url: &str, extra: &[&str]) -> crate::common::RunOutput {
     let mut args = vec!["plan", "examples/dns"];
     args.extend_from_slice(extra);
-    Run::new(args).api(base_url, "demo-token").output()
+    // The test-only stamp (docs/plan.md): each of these emulators sees at most this one plan
+    // applied, so a fixed id can't make keys collide.
+    Run::new(args)
+        .api(base_url, "demo-token")
+        .env("DNSCRON_PLAN_ID", "0123456789abcdef0123456789abcdef")
+        .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
+        .output()
 }
 
 #[test]
@@ -47,8 +53,10 @@ fn json_plan_round_trips_through_out_file() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let saved = std::fs::read_to_string(&file).unwrap();
     assert_eq!(saved, out.stdout, "--out writes what --format json prints");
-    let plan = Plan::from_json(&saved).unwrap();
-    assert_eq!(plan.format_version, 1);
+    let plan = file::load(&saved, "plan.json").unwrap();
+    assert_eq!(plan.format_version, 2);
+    assert_eq!(plan.plan_id, "0123456789abcdef0123456789abcdef");
+    assert_eq!(plan.created_at, "2026-01-02T03:04:05Z");
     assert_eq!(plan.api_url, emu.base_url());
     assert_eq!(plan.targets.len(), 6, "2 zones, 2 domains, 2 sites");
     assert!(
@@ -56,9 +64,7 @@ fn json_plan_round_trips_through_out_file() {
             .iter()
             .all(|t| t.fingerprint.starts_with("sha256:"))
     );
-    let mut json: serde_json::Value = serde_json::from_str(&saved).unwrap();
-    json["plan_id"] = "[PLAN_ID]".into();
-    json["created_at"] = "[TIME]".into();
+    let json: serde_json::Value = serde_json::from_str(&saved).unwrap();
     insta::with_settings!({ filters => filters() }, {
         insta::assert_json_snapshot!(json);
     });
@@ -105,7 +111,7 @@ fn plan_is_the_same_in_every_gap_setting() {
 fn summary_of(base_url: &str) -> Vec<String> {
     let out = plan_examples(base_url, &["--format", "json"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    let plan = Plan::from_json(&out.stdout).unwrap();
+    let plan = file::load(&out.stdout, "-").unwrap();
     plan.changes
         .iter()
         .map(|c| {
@@ -200,7 +206,7 @@ fn a_ten_thousand_record_zone_plans_in_the_minimum_of_requests() {
         .api(&emu.base_url(), "demo-token")
         .output();
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    let plan = Plan::from_json(&out.stdout).unwrap();
+    let plan = file::load(&out.stdout, "-").unwrap();
     assert_eq!(plan.summary.update, 1);
     assert_eq!(plan.changes.len(), 1);
     let counters = emu.counters();

@@ -341,7 +341,7 @@ fn plan_detailed_exitcode_and_saved_file() {
     let file = save_plan(&emu, dir.path(), &[&zones, &sites]);
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert_eq!(saved["format_version"], 1);
+    assert_eq!(saved["format_version"], 2);
     assert_eq!(saved["desired"]["zones"].as_array().unwrap().len(), 2);
     let out = dnscron(&emu, &["apply", "--plan", &file]);
     assert_eq!(out.code, Some(0), "{}", out.snapshot());

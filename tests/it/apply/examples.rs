@@ -15,7 +15,7 @@ fn examples_converge_in_every_gap_setting() {
         let client = client(&emu.base_url(), "demo-token");
         let plan = make_plan(&rt, &client, &desired);
         assert_eq!(plan.changes.len(), 10, "{label}");
-        let report = run_apply(&rt, &client, &plan, &desired);
+        let report = run_apply(&rt, &client, &plan);
         assert!(
             matches!(report.result, ApplyResult::Converged),
             "{label}: {report:?}"
@@ -59,10 +59,10 @@ fn an_empty_plan_sends_nothing() {
     let rt = runtime();
     let client = client(&emu.base_url(), "demo-token");
     let plan = make_plan(&rt, &client, &desired);
-    run_apply(&rt, &client, &plan, &desired);
+    run_apply(&rt, &client, &plan);
     let before = writes(&emu);
     let again = make_plan(&rt, &client, &desired);
-    let report = run_apply(&rt, &client, &again, &desired);
+    let report = run_apply(&rt, &client, &again);
     assert!(matches!(report.result, ApplyResult::NoChanges));
     assert_eq!(writes(&emu), before);
 }

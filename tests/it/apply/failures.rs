@@ -52,7 +52,7 @@ fn exhausted_retries_stop_the_apply_and_a_rerun_finishes() {
     let plan = make_plan(&rt, &client, &desired);
     emu.fail_next_writes(4);
     emu.drop_next_writes(1);
-    let report = run_apply(&rt, &client, &plan, &desired);
+    let report = run_apply(&rt, &client, &plan);
     assert!(
         matches!(report.result, ApplyResult::Converged),
         "{report:#?}"
@@ -66,7 +66,7 @@ fn exhausted_retries_stop_the_apply_and_a_rerun_finishes() {
     let emu = emulator_with(Seed::example(), gap_settings()[2].clone());
     let plan = make_plan(&rt, &client_for(&emu), &desired);
     emu.fail_next_writes(1000);
-    let report = run_apply(&rt, &client_for(&emu), &plan, &desired);
+    let report = run_apply(&rt, &client_for(&emu), &plan);
     let ApplyResult::Failed { change_id, error } = &report.result else {
         panic!("{report:#?}")
     };
@@ -81,7 +81,6 @@ fn exhausted_retries_stop_the_apply_and_a_rerun_finishes() {
         &rt,
         &client_for(&emu),
         &make_plan(&rt, &client_for(&emu), &desired),
-        &desired,
     );
     assert!(
         matches!(report.result, ApplyResult::Converged),
@@ -114,7 +113,7 @@ fn cron_changes_on_a_suspended_site_stop_for_the_portal() {
     let rt = runtime();
     let client = client_for(&emu);
     let plan = make_plan(&rt, &client, &desired);
-    let report = run_apply(&rt, &client, &plan, &desired);
+    let report = run_apply(&rt, &client, &plan);
     let ApplyResult::NeedsPortalStep { continue_url, .. } = &report.result else {
         panic!("{report:#?}")
     };

@@ -86,20 +86,16 @@ pub fn client(base_url: &str, token: &str) -> WriteClient {
 pub fn make_plan(rt: &tokio::runtime::Runtime, client: &WriteClient, desired: &Desired) -> Plan {
     let opts = plan::MakeOptions {
         allow_mass_changes: true,
+        ..plan::MakeOptions::default()
     };
     rt.block_on(plan::make_plan(client.read(), desired, &opts))
         .unwrap()
         .plan
 }
 
-pub fn run_apply(
-    rt: &tokio::runtime::Runtime,
-    client: &WriteClient,
-    plan: &Plan,
-    desired: &Desired,
-) -> ApplyReport {
+pub fn run_apply(rt: &tokio::runtime::Runtime, client: &WriteClient, plan: &Plan) -> ApplyReport {
     let opts = ApplyOptions::new(plan, &Silent);
-    rt.block_on(apply::apply(client, plan, desired, &opts))
+    rt.block_on(apply::apply(client, plan, &opts))
 }
 
 pub fn load(paths: &[PathBuf]) -> Desired {
@@ -219,7 +215,7 @@ pub fn apply_generated_case(case: super::generate::Case, gaps: Gaps, seed: u64) 
     let rt = runtime();
     let client = client(&emu.base_url(), super::generate::TOKEN);
     let plan = make_plan(&rt, &client, &desired);
-    let report = run_apply(&rt, &client, &plan, &desired);
+    let report = run_apply(&rt, &client, &plan);
     assert!(
         matches!(
             report.result,

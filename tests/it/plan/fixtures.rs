@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use dnscron::api::WriteRequest;
 use dnscron::api::wire;
 use dnscron::config::model::{
     CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
@@ -9,7 +10,7 @@ use dnscron::config::model::{
 };
 use dnscron::dns::{RecordType, ZoneName, canonical_content};
 use dnscron::plan::snapshot::{LiveDomain, LiveSite, LiveSnapshot, LiveZone};
-use dnscron::plan::{DiffOptions, Plan, diff};
+use dnscron::plan::{Change, DiffOptions, Plan, PlanStamp, diff, request};
 
 pub fn loc(file: &str, line: usize) -> Location {
     Location {
@@ -158,20 +159,22 @@ pub fn live_site(slug: &str, state: &str, base: i64, jobs: &[(&str, &str)]) -> L
 pub fn opts() -> DiffOptions {
     DiffOptions {
         api_url: "http://127.0.0.1:8080/api/v1".into(),
+        // A fixed id and clock, so snapshots are stable.
+        stamp: PlanStamp {
+            id: "0123456789abcdef0123456789abcdef".into(),
+            created_at: "2026-01-02T03:04:05Z".into(),
+        },
         ..DiffOptions::default()
     }
 }
 
-/// Diffs and pins the random id and the clock so snapshots are stable.
 pub fn plan_of(desired: &Desired, live: &LiveSnapshot) -> Plan {
-    let mut plan = diff(desired, live, &opts()).unwrap();
-    pin(&mut plan);
-    plan
+    diff(desired, live, &opts()).unwrap()
 }
 
-pub fn pin(plan: &mut Plan) {
-    plan.plan_id = "0123456789abcdef0123456789abcdef".into();
-    plan.created_at = "2026-01-02T03:04:05Z".into();
+/// The request apply sends for `change` (not a cron delete: that needs the live index).
+pub fn request_of(plan: &Plan, change: &Change) -> WriteRequest {
+    request::derive(change, &plan.options, None).unwrap()
 }
 
 pub fn dkim_key() -> String {

@@ -1,7 +1,10 @@
 //! The plan model: JSON round trip and versioning, ids, idempotency keys, fingerprints.
 
 use dnscron::plan::model::canonical_json;
-use dnscron::plan::{Plan, PlanError, TargetKind, TargetRef, diff, fingerprint, render};
+use dnscron::plan::{
+    Action, Change, DiffOptions, PlanStamp, TargetKind, TargetRef, diff, file, fingerprint, render,
+    request,
+};
 use sha2::{Digest, Sha256};
 
 use super::fixtures::*;
@@ -10,38 +13,19 @@ use super::fixtures::*;
 fn the_saved_json_reads_back_into_the_same_plan() {
     let (desired, live) = example_account();
     let plan = plan_of(&desired, &live);
-    let back = Plan::from_json(&render::json(&plan)).unwrap();
+    let back = file::load(&render::json(&plan).unwrap(), "plan.json").unwrap();
     assert_eq!(back, plan);
-}
-
-#[test]
-fn other_format_versions_and_garbage_are_refused() {
-    let (desired, live) = example_account();
-    let mut value = serde_json::to_value(plan_of(&desired, &live)).unwrap();
-    value["format_version"] = serde_json::json!(2);
-    let err = Plan::from_json(&value.to_string()).unwrap_err();
-    assert!(matches!(err, PlanError::UnsupportedFormat { .. }));
-    assert_eq!(
-        err.to_string(),
-        "the plan file has format_version 2; this dnscron reads format_version 1"
-    );
-    let err = Plan::from_json("{\"format_version\": 1}").unwrap_err();
-    assert!(
-        err.to_string()
-            .starts_with("the plan file is not a valid dnscron plan: missing field"),
-        "{err}"
-    );
-    assert!(matches!(
-        Plan::from_json("not json"),
-        Err(PlanError::BadPlanFile { .. })
-    ));
 }
 
 #[test]
 fn every_plan_gets_a_fresh_random_id_and_a_utc_time() {
     let (desired, live) = example_account();
-    let a = diff(&desired, &live, &opts()).unwrap();
-    let b = diff(&desired, &live, &opts()).unwrap();
+    let fresh = || DiffOptions {
+        stamp: PlanStamp::fresh(),
+        ..opts()
+    };
+    let a = diff(&desired, &live, &fresh()).unwrap();
+    let b = diff(&desired, &live, &fresh()).unwrap();
     assert_ne!(a.plan_id, b.plan_id);
     for p in [&a, &b] {
         assert_eq!(p.plan_id.len(), 32);
@@ -52,7 +36,7 @@ fn every_plan_gets_a_fresh_random_id_and_a_utc_time() {
         );
         assert!(chrono::DateTime::parse_from_rfc3339(&p.created_at).is_ok());
         assert!(p.created_at.ends_with('Z'));
-        assert_eq!(p.format_version, 1);
+        assert_eq!(p.format_version, 2);
         assert_eq!(p.api_url, "http://127.0.0.1:8080/api/v1");
     }
     assert_eq!(
@@ -65,12 +49,16 @@ fn every_plan_gets_a_fresh_random_id_and_a_utc_time() {
 fn idempotency_keys_follow_the_documented_formula() {
     let (desired, live) = example_account();
     let plan = plan_of(&desired, &live);
+    let key = |c: &Change, id: &str, round| c.idempotency_key(id, round, &plan.options).unwrap();
     let update = plan
         .changes
         .iter()
-        .find(|c| c.request.method == "PUT" && c.request.path == "/dns/example.com/records/5")
+        .find(|c| {
+            c.action == Action::Update
+                && request_of(&plan, c).path() == "/dns/example.com/records/5"
+        })
         .unwrap();
-    let body = canonical_json(update.request.body.as_ref().unwrap());
+    let body = canonical_json(request_of(&plan, update).body.as_ref().unwrap());
     assert_eq!(
         body,
         r#"{"content":"20 mail2.example.com.","name":"@","ttl":3600,"type":"MX"}"#
@@ -81,19 +69,11 @@ fn idempotency_keys_follow_the_documented_formula() {
         .map(|b| format!("{b:02x}"))
         .collect();
     let expected = format!("dnscron-{}-r0-{}", plan.plan_id, &hex[..24]);
-    assert_eq!(update.idempotency_key(&plan.plan_id, 0), expected);
-    assert_eq!(
-        update.idempotency_key(&plan.plan_id, 0),
-        expected,
-        "deterministic"
-    );
+    assert_eq!(key(update, &plan.plan_id, 0), expected);
+    assert_eq!(key(update, &plan.plan_id, 0), expected, "deterministic");
+    assert_ne!(key(update, &plan.plan_id, 1), expected, "rounds differ");
     assert_ne!(
-        update.idempotency_key(&plan.plan_id, 1),
-        expected,
-        "rounds differ"
-    );
-    assert_ne!(
-        update.idempotency_key("ffffffffffffffffffffffffffffffff", 0),
+        key(update, "ffffffffffffffffffffffffffffffff", 0),
         expected,
         "plans differ"
     );
@@ -101,7 +81,7 @@ fn idempotency_keys_follow_the_documented_formula() {
     let keys: std::collections::HashSet<String> = plan
         .changes
         .iter()
-        .map(|c| c.idempotency_key(&plan.plan_id, 0))
+        .map(|c| key(c, &plan.plan_id, 0))
         .collect();
     assert_eq!(keys.len(), plan.changes.len(), "one key per change");
     assert!(
@@ -114,15 +94,22 @@ fn idempotency_keys_follow_the_documented_formula() {
 fn cron_delete_keys_ignore_the_index() {
     let (desired, live) = example_account();
     let plan = plan_of(&desired, &live);
-    let mut change = plan
+    let change = plan
         .changes
         .iter()
-        .find(|c| c.request.method == "DELETE" && c.target.name == "blog")
-        .unwrap()
-        .clone();
-    let key = change.idempotency_key(&plan.plan_id, 0);
-    change.request.path = "/sites/blog/cron/7".into();
-    assert_eq!(change.idempotency_key(&plan.plan_id, 0), key);
+        .find(|c| c.action == Action::Delete && c.target.name == "blog")
+        .unwrap();
+    let at = |i| request::derive(change, &plan.options, Some(i)).unwrap();
+    assert_eq!(at(7).path(), "/sites/blog/cron/7");
+    assert_eq!(at(2).path(), "/sites/blog/cron/2");
+    assert_eq!(
+        request::derive(change, &plan.options, None)
+            .unwrap_err()
+            .to_string(),
+        "change 10 (delete of a cron job) lacks the current cron index its request needs"
+    );
+    let key = change.idempotency_key(&plan.plan_id, 0, &plan.options);
+    assert!(key.is_ok_and(|k| k.starts_with("dnscron-0123456789abcdef0123456789abcdef-r0-")));
 }
 
 #[test]

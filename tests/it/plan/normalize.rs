@@ -237,7 +237,7 @@ fn a_ten_thousand_record_zone_spelled_differently_is_unchanged() {
     );
     assert_eq!(plan.changes.len(), 1);
     assert_eq!(
-        plan.changes[0].request.path,
+        request_of(&plan, &plan.changes[0]).path(),
         "/dns/example.com/records/4242"
     );
 }

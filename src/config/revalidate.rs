@@ -1,0 +1,173 @@
+//! A desired state that did not come straight from the files (the `desired` section of a saved
+//! plan) is checked again by the YAML loader itself: it is written back in the file format,
+//! one item per line, loaded like a file, and every place is mapped back to the `file:line:col`
+//! the item was declared at. A hand-edited plan thus meets the same rules and messages.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::diagnostics::{Diagnostics, SourceFile};
+use super::load::read_source;
+use super::model::{Desired, Location, NameserverMode, SiteSpec, ZoneSpec};
+use super::validate;
+
+/// The desired state as the loader builds it from the same declarations, or every rule it
+/// breaks. The result replaces the input, so derived values (canonical contents, normalized
+/// schedules) are recomputed rather than trusted.
+pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
+    let mut text = Text::default();
+    for zone in &desired.zones {
+        zone_doc(&mut text, zone);
+    }
+    for site in &desired.sites {
+        site_doc(&mut text, site);
+    }
+    let source = Arc::new(SourceFile {
+        path: PathBuf::from("desired"),
+        text: text.out.clone(),
+    });
+    let mut diags = Diagnostics::default();
+    let mut docs = Vec::new();
+    read_source(&source, &mut diags, &mut docs);
+    let mut checked = validate::validate(docs, &mut diags);
+    if !diags.is_empty() {
+        for d in &mut diags.items {
+            if let Some(at) = &mut d.location {
+                text.restore(at);
+            }
+        }
+        diags.sort();
+        return Err(diags);
+    }
+    restore_all(&mut checked, &text);
+    Ok(checked)
+}
+
+/// The generated text and, per line, the place its item was declared at.
+#[derive(Default)]
+struct Text {
+    out: String,
+    origin: Vec<Location>,
+}
+
+impl Text {
+    fn line(&mut self, at: &Location, line: &str) {
+        self.out.push_str(line);
+        self.out.push('\n');
+        self.origin.push(at.clone());
+    }
+
+    fn restore(&self, at: &mut Location) {
+        if let Some(origin) = at.line.checked_sub(1).and_then(|i| self.origin.get(i)) {
+            *at = origin.clone();
+        }
+    }
+}
+
+/// A YAML double-quoted scalar (JSON's escapes are YAML's).
+fn q(text: &str) -> String {
+    serde_json::Value::String(text.to_string()).to_string()
+}
+
+fn zone_doc(t: &mut Text, z: &ZoneSpec) {
+    let at = &z.location;
+    t.line(at, "---");
+    t.line(at, &format!("zone: {}", q(z.zone.as_str())));
+    if let Some(ns) = &z.nameservers {
+        let line = match &ns.mode {
+            NameserverMode::Hosted => "nameservers: {mode: hosted}".to_string(),
+            NameserverMode::Custom(hosts) => {
+                let hosts: Vec<String> = hosts.iter().map(|h| q(h)).collect();
+                format!(
+                    "nameservers: {{mode: custom, hosts: [{}]}}",
+                    hosts.join(", ")
+                )
+            }
+        };
+        t.line(&ns.location, &line);
+    }
+    t.line(at, &format!("prune: {}", z.prune));
+    let s = &z.safety;
+    t.line(
+        at,
+        &format!(
+            "safety: {{max_deletes: {}, delete_floor: {}, max_delete_percent: {}, update_floor: {}, max_update_percent: {}, allow_empty: {}}}",
+            s.max_deletes, s.delete_floor, s.max_delete_percent, s.update_floor, s.max_update_percent, s.allow_empty
+        ),
+    );
+    t.line(
+        at,
+        if z.ignore.is_empty() {
+            "ignore: []"
+        } else {
+            "ignore:"
+        },
+    );
+    for rule in &z.ignore {
+        let mut line = format!("- {{name: {}", q(&rule.name));
+        if let Some(rtype) = rule.rtype {
+            let _ = write!(line, ", type: {rtype}");
+        }
+        if let Some(content) = &rule.content {
+            let _ = write!(line, ", content: {}", q(content));
+        }
+        line.push('}');
+        t.line(&rule.location, &line);
+    }
+    t.line(
+        at,
+        if z.records.is_empty() {
+            "records: []"
+        } else {
+            "records:"
+        },
+    );
+    for r in &z.records {
+        let line = format!(
+            "- {{name: {}, type: {}, content: {}, ttl: {}}}",
+            q(&r.name),
+            r.rtype,
+            q(&r.content),
+            r.ttl
+        );
+        t.line(&r.location, &line);
+    }
+}
+
+fn site_doc(t: &mut Text, site: &SiteSpec) {
+    let at = &site.location;
+    t.line(at, "---");
+    t.line(at, &format!("site: {}", q(&site.slug)));
+    let Some(jobs) = &site.cron else { return };
+    t.line(at, if jobs.is_empty() { "cron: []" } else { "cron:" });
+    for job in jobs {
+        let line = format!(
+            "- {{schedule: {}, command: {}}}",
+            q(&job.schedule),
+            q(&job.command)
+        );
+        t.line(&job.location, &line);
+    }
+}
+
+fn restore_all(desired: &mut Desired, text: &Text) {
+    for z in &mut desired.zones {
+        text.restore(&mut z.location);
+        if let Some(ns) = &mut z.nameservers {
+            text.restore(&mut ns.location);
+        }
+        z.ignore
+            .iter_mut()
+            .for_each(|r| text.restore(&mut r.location));
+        z.records
+            .iter_mut()
+            .for_each(|r| text.restore(&mut r.location));
+    }
+    for s in &mut desired.sites {
+        text.restore(&mut s.location);
+        for job in s.cron.iter_mut().flatten() {
+            text.restore(&mut job.location);
+        }
+    }
+}
