@@ -7,11 +7,13 @@
 
 pub mod api;
 pub mod apply;
+#[cfg(feature = "emulator")]
 pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod cron;
 pub mod dns;
+#[cfg(feature = "emulator")]
 pub mod emulator;
 pub mod github;
 pub mod import;

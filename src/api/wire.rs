@@ -1,6 +1,7 @@
-//! Wire types of the Hosting Customer API (`../shared/spec/hosting-customer-api.md`).
+//! Wire types of the Hosting Customer API (docs/api.md).
 //!
-//! Both the client and the emulator use these shapes. Deserialization is deliberately lenient:
+//! The client reads these shapes (the emulator writes its own, from the spec: `emulator::wire`).
+//! Deserialization is deliberately lenient:
 //! unknown fields are ignored (spec, Versioning 2), and where the spec leaves a field's name or
 //! format open the client accepts every plausible variant (see the `alias` attributes).
 
@@ -191,7 +192,7 @@ pub fn dnssec_is_active(value: Option<&serde_json::Value>) -> bool {
     }
 }
 
-/// Response header names the client and the emulator agree on (spec, Limits and Idempotency).
+/// Response header names the client reads (spec, Limits and Idempotency).
 pub mod headers {
     pub const REQUEST_ID: &str = "x-request-id";
     pub const IDEMPOTENCY_KEY: &str = "idempotency-key";

@@ -12,8 +12,10 @@ use error::{CommandResult, ErrorKind};
 pub mod api_args;
 mod apply;
 mod completions;
+#[cfg(feature = "emulator")]
 mod demo;
 pub mod doctor;
+#[cfg(feature = "emulator")]
 mod emulator;
 pub mod error;
 pub mod import;
@@ -68,8 +70,10 @@ pub enum Command {
     Import(import::ImportArgs),
     /// Check the API URL, the token, the rate-limit headroom and what the server expects.
     Doctor(doctor::DoctorArgs),
+    #[cfg(feature = "emulator")]
     /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
     Emulator(emulator::EmulatorArgs),
+    #[cfg(feature = "emulator")]
     /// Plan, apply and re-plan the example files against an in-process emulator.
     Demo(demo::DemoArgs),
     /// Print the JSON Schema of the desired-state files.
@@ -105,7 +109,9 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Apply(args) => apply::run(args),
         Command::Import(args) => import::run(args),
         Command::Doctor(args) => doctor::run(args),
+        #[cfg(feature = "emulator")]
         Command::Emulator(args) => emulator::run(args),
+        #[cfg(feature = "emulator")]
         Command::Demo(args) => demo::run(args),
         Command::Schema => schema::run(),
         Command::Completions(args) => completions::run(args),

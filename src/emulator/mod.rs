@@ -17,6 +17,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 mod auth;
+mod constraints;
 mod counters;
 mod error;
 mod faults;
@@ -33,6 +34,7 @@ mod settings;
 mod shared;
 mod state;
 mod validate;
+mod wire;
 
 pub use counters::{Counters, FaultCounters};
 pub use error::EmulatorError;
@@ -70,6 +72,18 @@ impl EmulatorHandle {
 
     pub fn counters(&self) -> Counters {
         lock(&self.shared.counters).clone()
+    }
+
+    /// Returns once `done` holds for the counters, checking again after each counted request
+    /// (a notification, not polling).
+    pub async fn wait_for_counters(&self, done: impl Fn(&Counters) -> bool) {
+        // Subscribed before the first check, so no request between the two is missed.
+        let mut counted = self.shared.counted.subscribe();
+        while !done(&self.counters()) {
+            if counted.changed().await.is_err() {
+                return;
+            }
+        }
     }
 
     pub fn reset_counters(&self) {

@@ -7,8 +7,14 @@ use axum::Json;
 use axum::extract::State;
 use serde_json::{Value, json};
 
+use super::constraints::{
+    COMMAND_PATTERN, CURSOR_PATTERN, DOMAIN_PATTERN, FQDN_PATTERN, LINE_PATTERN, NAME_MAX,
+    NAME_PATTERN, NAMESERVERS_MAX, NAMESERVERS_MIN, SCHEDULE_PATTERN, content_pattern,
+};
+use super::idempotency::MAX_KEY_LEN;
+use super::pagination::{DEFAULT_LIMIT, MAX_LIMIT};
 use super::shared::Shared;
-use super::validate::{CONTENT_MAX, RECORD_TYPES, TTL_MAX, TTL_MIN};
+use super::validate::{COMMAND_MAX, CONTENT_MAX, RECORD_TYPES, TTL_MAX, TTL_MIN};
 
 pub async fn handler(State(shared): State<Arc<Shared>>) -> Json<Value> {
     Json(document(&shared.settings().gaps.hosted_mode_value))
@@ -78,7 +84,8 @@ fn path_param(name: &str) -> Value {
 
 fn error_responses() -> Value {
     let err = json!({ "description": "Error", "content": { "application/json": { "schema": schema_ref("ErrorEnvelope") } } });
-    json!({ "401": err, "403": err, "404": err, "409": err, "422": err, "429": err, "502": err, "500": err })
+    // 400: a request HTTP itself can't read (hyper answers it, with no body).
+    json!({ "400": { "description": "Malformed HTTP request" }, "401": err, "403": err, "404": err, "409": err, "422": err, "429": err, "502": err, "500": err })
 }
 
 fn op(
@@ -112,8 +119,9 @@ fn op(
 fn list_op(id: &str, key: &str, item: &str, scope: &str) -> Value {
     let mut value = op(id, scope, &[], None, "200", "Meta");
     value["parameters"] = json!([
-        { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 100, "default": 20 } },
-        { "name": "cursor", "in": "query", "schema": { "type": "string" } }
+        { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT } },
+        { "name": "cursor", "in": "query", "schema": { "type": "string", "pattern": CURSOR_PATTERN },
+          "description": "opaque: meta.next_cursor of the same list" }
     ]);
     let mut properties =
         json!({ key: { "type": "array", "items": schema_ref(item) }, "meta": schema_ref("Meta") });
@@ -138,7 +146,7 @@ fn idempotent(mut value: Value) -> Value {
     if let Some(list) = value["parameters"].as_array_mut() {
         list.push(json!({
             "name": "Idempotency-Key", "in": "header", "required": false,
-            "schema": { "type": "string", "minLength": 1, "maxLength": 200 }
+            "schema": { "type": "string", "minLength": 1, "maxLength": MAX_KEY_LEN, "pattern": "^[ -~]+$" }
         }));
     }
     value
@@ -159,8 +167,9 @@ fn components(hosted_mode: &str) -> Value {
             "CronJob": { "type": "object", "required": ["index", "schedule", "command"], "properties": {
                 "index": { "type": "integer" }, "schedule": { "type": "string" }, "command": { "type": "string" } } },
             "CronJobWrite": { "type": "object", "required": ["schedule", "command"], "properties": {
-                "schedule": { "type": "string", "description": "5-field cron expression" },
-                "command": { "type": "string", "description": "php or wp command" } } },
+                "schedule": { "type": "string", "description": "5-field cron expression", "pattern": SCHEDULE_PATTERN },
+                "command": { "type": "string", "description": "php or wp command",
+                    "maxLength": COMMAND_MAX, "pattern": COMMAND_PATTERN } } },
             "Domain": { "type": "object", "required": ["domain"], "properties": {
                 "domain": { "type": "string" }, "expiry": { "type": "string", "format": "date" },
                 "auto_renew": { "type": "boolean" }, "dnssec": { "type": "string", "enum": ["active", "inactive"] },
@@ -175,24 +184,23 @@ fn components(hosted_mode: &str) -> Value {
                     "our_ds": { "type": "array", "items": { "type": "string" } },
                     "registry_ds": { "type": "array", "items": { "type": "string" } } } },
                 "lock": { "type": "boolean" }, "whois_privacy": { "type": "boolean" } } },
-            "NameserversWrite": { "type": "object", "required": ["mode"], "properties": {
-                "mode": { "type": "string", "enum": [hosted_mode, "custom"] },
-                "nameservers": { "type": "array", "minItems": 2, "maxItems": 6, "items": { "type": "string" } } } },
+            "NameserversWrite": nameservers_write(hosted_mode),
             "Zone": { "type": "object", "required": ["zone"], "properties": {
                 "zone": { "type": "string" }, "dnssec": { "type": "string", "enum": ["active", "inactive"] } } },
             "Record": { "type": "object", "required": ["id", "name", "type", "ttl", "content"], "properties": {
                 "id": { "type": "integer" }, "name": { "type": "string" },
                 "type": { "type": "string", "enum": RECORD_TYPES },
                 "ttl": { "type": "integer" }, "content": { "type": "string" } } },
-            "RecordWrite": { "type": "object", "required": ["name", "type", "ttl", "content"], "properties": {
-                "name": { "type": "string" }, "type": { "type": "string", "enum": RECORD_TYPES },
-                "ttl": { "type": "integer", "minimum": TTL_MIN, "maximum": TTL_MAX },
-                "content": { "type": "string", "maxLength": CONTENT_MAX } } },
-            "ProbeRequest": { "type": "object", "required": ["domain"], "properties": { "domain": { "type": "string" } } },
+            "RecordWrite": record_write(),
+            "ImportRecord": { "type": "object", "properties": {
+                "name": { "type": "string" }, "type": { "type": "string" },
+                "ttl": { "type": "integer" }, "content": { "type": "string" } } },
+            "ProbeRequest": { "type": "object", "required": ["domain"], "properties": {
+                "domain": { "type": "string", "maxLength": NAME_MAX, "pattern": DOMAIN_PATTERN } } },
             "ProbeResult": { "type": "object", "properties": {
                 "domain": { "type": "string" }, "dry_run": { "type": "boolean" }, "hosted": { "type": "boolean" },
                 "import_plan": { "type": "object", "properties": {
-                    "records": { "type": "array", "items": schema_ref("RecordWrite") },
+                    "records": { "type": "array", "items": schema_ref("ImportRecord") },
                     "skipped": { "type": "array", "items": { "type": "object" } } } },
                 "registrar_steps": { "type": "array", "items": { "type": "object", "properties": {
                     "step": { "type": "string" }, "where": { "type": "string" },
@@ -208,5 +216,47 @@ fn components(hosted_mode: &str) -> Value {
                     "request_id": { "type": "string" },
                     "continue_url": { "type": "string" } } } } }
         }
+    })
+}
+
+/// Custom nameservers: 2 to 6 fully qualified host names, each once (outside the domain,
+/// which a schema cannot say).
+fn nameservers_write(hosted_mode: &str) -> Value {
+    json!({
+        "type": "object", "required": ["mode"],
+        "properties": {
+            "mode": { "type": "string", "enum": [hosted_mode, "custom"] },
+            "nameservers": { "type": "array", "minItems": NAMESERVERS_MIN, "maxItems": NAMESERVERS_MAX,
+                "uniqueItems": true,
+                "items": { "type": "string", "maxLength": NAME_MAX, "pattern": FQDN_PATTERN } } },
+        "if": { "properties": { "mode": { "const": "custom" } } },
+        "then": { "required": ["nameservers"] }
+    })
+}
+
+/// A record write, with the content rule of each type and the apex rules.
+fn record_write() -> Value {
+    let mut rules = vec![
+        json!({ "if": { "properties": { "type": { "const": "A" } } },
+                "then": { "properties": { "content": { "format": "ipv4" } } } }),
+        json!({ "if": { "properties": { "type": { "const": "AAAA" } } },
+                "then": { "properties": { "content": { "format": "ipv6" } } } }),
+        json!({ "if": { "properties": { "type": { "enum": ["NS", "CNAME"] } } },
+                "then": { "properties": { "name": { "not": { "const": "@" } } } } }),
+    ];
+    for rtype in RECORD_TYPES {
+        if let Some(pattern) = content_pattern(rtype) {
+            rules.push(json!({ "if": { "properties": { "type": { "const": rtype } } },
+                "then": { "properties": { "content": { "maxLength": NAME_MAX, "pattern": pattern } } } }));
+        }
+    }
+    json!({
+        "type": "object", "required": ["name", "type", "ttl", "content"],
+        "properties": {
+            "name": { "type": "string", "maxLength": NAME_MAX, "pattern": NAME_PATTERN },
+            "type": { "type": "string", "enum": RECORD_TYPES },
+            "ttl": { "type": "integer", "minimum": TTL_MIN, "maximum": TTL_MAX },
+            "content": { "type": "string", "maxLength": CONTENT_MAX, "pattern": LINE_PATTERN } },
+        "allOf": rules
     })
 }

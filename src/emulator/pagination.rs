@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use crate::api::wire::Meta;
+use super::wire::Meta;
 
 use super::error::{ApiError, ApiResult};
 

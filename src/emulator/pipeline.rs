@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::api::wire::{ErrorBody, ErrorEnvelope, headers as h};
+use super::wire::{ErrorBody, ErrorEnvelope, headers as h};
 
 use super::auth::{Principal, authenticate};
 use super::error::ApiError;
@@ -33,7 +33,7 @@ struct RateHeaders {
 }
 
 pub async fn pipeline(State(shared): State<Arc<Shared>>, req: Request, next: Next) -> Response {
-    let request_id = new_request_id();
+    let request_id = shared.next_request_id();
     let path = req.uri().path().to_string();
     let (response, rate) = if path.starts_with("/_admin") {
         (admin_gate(req, next).await, None)
@@ -110,9 +110,12 @@ fn count_request(shared: &Shared, method: &Method, route: Option<&str>) {
         Some(r) => format!("{method} {r}"),
         None => "unmatched".to_string(),
     };
-    let mut counters = lock(&shared.counters);
-    counters.requests += 1;
-    *counters.per_route.entry(key).or_default() += 1;
+    {
+        let mut counters = lock(&shared.counters);
+        counters.requests += 1;
+        *counters.per_route.entry(key).or_default() += 1;
+    }
+    shared.counted.send_replace(());
 }
 
 fn rate_limit(
@@ -132,7 +135,9 @@ fn rate_limit(
     if !settings.rate_limit.enabled {
         return Ok(());
     }
-    let take = lock(&shared.buckets).take(&principal.user, &settings.rate_limit, Instant::now());
+    // tokio's clock, so a test with paused time refills the bucket in virtual time.
+    let now = tokio::time::Instant::now().into_std();
+    let take = lock(&shared.buckets).take(&principal.user, &settings.rate_limit, now);
     match take {
         Take::Allowed { remaining } => {
             rate.remaining = remaining;
@@ -327,13 +332,12 @@ async fn render_error(response: Response, request_id: &str) -> Response {
 fn envelope(error: &ApiError, request_id: &str) -> Response {
     let body = ErrorEnvelope {
         error: ErrorBody {
-            kind: error.kind.to_string(),
-            message: error.message.clone(),
-            details: error.details.clone(),
-            request_id: request_id.to_string(),
-            continue_url: error.continue_url.clone(),
+            kind: error.kind,
+            message: &error.message,
+            details: error.details.as_ref(),
+            request_id,
+            continue_url: error.continue_url.as_deref(),
         },
-        continue_url: None,
     };
     let mut response = (error.status, axum::Json(body)).into_response();
     if let Some(secs) = error.retry_after {
@@ -342,12 +346,4 @@ fn envelope(error: &ApiError, request_id: &str) -> Response {
             .insert(h::RETRY_AFTER, HeaderValue::from(secs));
     }
     response
-}
-
-fn new_request_id() -> String {
-    let mut id = String::from("req_");
-    for _ in 0..20 {
-        id.push(fastrand::alphanumeric());
-    }
-    id
 }

@@ -1,6 +1,7 @@
 //! What every request handler shares: the account, the settings and the bookkeeping.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, RwLock};
 
 use super::counters::Counters;
@@ -25,9 +26,13 @@ pub struct Shared {
     pub settings: RwLock<Settings>,
     pub tokens: HashMap<String, TokenSeed>,
     pub counters: Mutex<Counters>,
+    /// Signalled after each counted request, so a test waits for counts without polling.
+    pub counted: tokio::sync::watch::Sender<()>,
     pub buckets: Mutex<Buckets>,
     pub idempotency: Mutex<IdempotencyStore>,
     pub faults: Mutex<FaultState>,
+    /// Request ids count up from 1 per emulator, so tests can name them without masking.
+    request_ids: AtomicU64,
 }
 
 impl Shared {
@@ -47,10 +52,19 @@ impl Shared {
                 .map(|t| (t.token.clone(), t.clone()))
                 .collect(),
             counters: Mutex::new(Counters::default()),
+            counted: tokio::sync::watch::Sender::new(()),
             buckets: Mutex::new(Buckets::default()),
             idempotency: Mutex::new(IdempotencyStore::default()),
             faults: Mutex::new(FaultState::new(seed.faults.seed)),
+            request_ids: AtomicU64::new(0),
         }
+    }
+
+    /// `req_000001`, `req_000002`, …: the `req_` prefix of a real server's ids, but
+    /// deterministic.
+    pub fn next_request_id(&self) -> String {
+        let n = self.request_ids.fetch_add(1, Ordering::Relaxed) + 1;
+        format!("req_{n:06}")
     }
 
     pub fn settings(&self) -> Settings {

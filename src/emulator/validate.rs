@@ -6,6 +6,7 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 
 use serde_json::Value;
 
+use super::constraints::{NAMESERVERS_MAX, NAMESERVERS_MIN};
 use super::error::{ApiError, ApiResult, Details};
 use super::state::relative_name;
 
@@ -15,7 +16,6 @@ pub const CONTENT_MAX: usize = 2000;
 pub const CRON_MAX: usize = 5;
 pub const COMMAND_MAX: usize = 1000;
 pub const RECORD_TYPES: [&str; 9] = ["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SRV", "CAA", "PTR"];
-
 /// A record write that passed validation.
 #[derive(Debug, Clone)]
 pub struct RecordInput {
@@ -351,10 +351,13 @@ pub fn nameservers_input(
 }
 
 fn check_custom_nameservers(list: &[String], domain: &str, details: &mut Details) {
-    if !(2..=6).contains(&list.len()) {
+    if !(NAMESERVERS_MIN..=NAMESERVERS_MAX).contains(&list.len()) {
         details.add(
             "nameservers",
-            format!("give 2 to 6 host names for mode custom; got {}", list.len()),
+            format!(
+                "give {NAMESERVERS_MIN} to {NAMESERVERS_MAX} host names for mode custom; got {}",
+                list.len()
+            ),
         );
     }
     let mut seen = std::collections::BTreeSet::new();

@@ -6,28 +6,17 @@ use serde_json::json;
 
 use crate::client::stub::{Reply, Stub};
 use crate::common::emulator::start_emulator;
-use crate::common::{Run, RunOutput};
+use crate::common::{Test, assert_cli_snapshot};
 
-fn doctor(url: &str, token: &str) -> RunOutput {
-    Run::new(["doctor"])
-        .env("DNSCRON_API_URL", url)
-        .env("DNSCRON_TOKEN", token)
-        .output()
-}
-
-fn snapshot(out: &RunOutput) -> String {
-    format!("exit: {:?}\n{}", out.code, out.stdout)
+fn doctor(url: &str, token: &str) -> Test {
+    Test::new().arg("doctor").api(url, token)
 }
 
 #[test]
 fn a_healthy_server_passes_every_check() {
     let emu = start_emulator(Seed::example());
-    let out = doctor(&emu.base_url(), "demo-token");
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    insta::with_settings!({filters => crate::common::filters()}, {
-        insta::assert_snapshot!("doctor_healthy", snapshot(&out));
-    });
-    assert!(!out.stdout.contains("demo-token") && !out.stderr.contains("demo-token"));
+    // The snapshot holds all the output: the token is not in it.
+    assert_cli_snapshot!("doctor_healthy", doctor(&emu.base_url(), "demo-token"));
     let routes = emu.counters().per_route;
     assert!(
         routes
@@ -40,39 +29,24 @@ fn a_healthy_server_passes_every_check() {
 #[test]
 fn a_read_only_token_shows_no_dns_scope_and_still_passes() {
     let emu = start_emulator(Seed::example());
-    let out = doctor(&emu.base_url(), "readonly-token");
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    assert!(out.stdout.contains("dns: no"), "{}", out.stdout);
+    assert_cli_snapshot!(doctor(&emu.base_url(), "readonly-token"));
 }
 
 #[test]
 fn a_bad_token_fails_with_a_hint_and_is_never_printed() {
     let emu = start_emulator(Seed::example());
-    let out = doctor(&emu.base_url(), "tok_not_valid_SECRET");
-    assert_eq!(out.code, Some(1), "{}", out.snapshot());
+    let out = doctor(&emu.base_url(), "tok_not_valid_SECRET").snapshot();
+    assert!(!out.contains("SECRET"), "the token is never printed: {out}");
     insta::with_settings!({filters => crate::common::filters()}, {
-        insta::assert_snapshot!("doctor_bad_token", snapshot(&out));
+        insta::assert_snapshot!("doctor_bad_token", out);
     });
-    assert!(!out.stdout.contains("SECRET") && !out.stderr.contains("SECRET"));
 }
 
 #[test]
 fn a_wrong_prefix_is_told_apart_from_a_dead_server() {
     let emu = start_emulator(Seed::example());
     let url = emu.base_url().replace("/api/v1", "/api/v2");
-    let out = doctor(&url, "demo-token");
-    assert_eq!(out.code, Some(1), "{}", out.snapshot());
-    assert!(
-        out.stdout.contains("ok    a server answers"),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        out.stdout
-            .contains("hint: the base URL includes the version prefix"),
-        "{}",
-        out.stdout
-    );
+    assert_cli_snapshot!(doctor(&url, "demo-token"));
 }
 
 #[test]
@@ -83,32 +57,15 @@ fn an_unreachable_url_fails_with_a_hint() {
         .local_addr()
         .unwrap()
         .port();
-    let out = doctor(&format!("http://127.0.0.1:{port}/api/v1"), "demo-token");
-    assert_eq!(out.code, Some(1), "{}", out.snapshot());
-    assert!(
-        out.stdout.contains("fail  the API at http://127.0.0.1:"),
-        "{}",
-        out.stdout
-    );
-    assert!(out.stdout.contains("does not answer"), "{}", out.stdout);
-    assert!(
-        out.stdout
-            .contains("hint: check --api-url / DNSCRON_API_URL"),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        out.stdout.ends_with("doctor: 1 of 1 checks failed\n"),
-        "{}",
-        out.stdout
-    );
+    assert_cli_snapshot!(doctor(
+        &format!("http://127.0.0.1:{port}/api/v1"),
+        "demo-token"
+    ));
 }
 
 #[test]
 fn missing_settings_are_user_errors() {
-    let out = Run::new(["doctor"]).output();
-    assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("no API URL given"), "{}", out.stderr);
+    assert_cli_snapshot!(Test::new().arg("doctor"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -127,12 +84,11 @@ async fn deprecation_and_an_unusual_description_fail_while_the_version_is_shown(
     })
     .await;
     let url = stub.base_url.clone();
-    let out = tokio::task::spawn_blocking(move || doctor(&url, "demo-token"))
+    let out = tokio::task::spawn_blocking(move || doctor(&url, "demo-token").snapshot())
         .await
         .unwrap();
-    assert_eq!(out.code, Some(1), "{}", out.snapshot());
     insta::with_settings!({filters => crate::common::filters()}, {
-        insta::assert_snapshot!("doctor_deprecated", snapshot(&out));
+        insta::assert_snapshot!("doctor_deprecated", out);
     });
     let probe = stub
         .requests()

@@ -3,56 +3,40 @@
 use dnscron::emulator::{RateLimit, Seed, SiteSeed};
 
 use crate::common::emulator::start_emulator;
-use crate::common::{Run, RunOutput};
-
-fn snapshot(out: &RunOutput) -> String {
-    format!("exit: {:?}\n{}", out.code, out.stdout)
-}
+use crate::common::{Test, assert_cli_snapshot, stdout_of};
 
 #[test]
 fn validate_annotates_at_most_ten_errors_then_counts_the_rest() {
-    let out = Run::new([
-        "validate",
-        "--format",
-        "github",
-        "tests/it/fixtures/validate/many-mistakes.yaml",
-    ])
-    .output();
-    assert_eq!(out.code, Some(1));
-    insta::assert_snapshot!("github_validate_errors", snapshot(&out));
+    // The log on stderr keeps the full report with snippets.
+    let out = Test::new()
+        .args([
+            "validate",
+            "--format",
+            "github",
+            "tests/it/fixtures/validate/many-mistakes.yaml",
+        ])
+        .snapshot();
+    insta::assert_snapshot!("github_validate_errors", out);
     assert_eq!(
-        out.stdout
+        stdout_of(&out)
             .lines()
             .filter(|l| l.starts_with("::error "))
             .count(),
         10
     );
-    // The log keeps the full report with snippets.
-    assert!(
-        out.stderr.contains("problems found; nothing was sent"),
-        "{}",
-        out.stderr
-    );
 }
 
 #[test]
 fn validate_of_valid_files_prints_the_summary_and_no_annotation() {
-    let out = Run::new(["validate", "--format", "github", "examples/dns"]).output();
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(out.stdout.starts_with("valid: "), "{}", out.stdout);
-    assert!(!out.stdout.contains("::"), "{}", out.stdout);
+    Test::new()
+        .args(["validate", "--format", "github", "examples/dns"])
+        .expect_stdout("valid: 2 zones, 17 records, 2 sites, 4 cron jobs\n")
+        .run();
 }
 
 #[test]
 fn errors_without_a_place_are_annotated_without_a_file() {
-    let out = Run::new(["validate", "--format", "github", "no/such/dir"]).output();
-    assert_eq!(out.code, Some(1));
-    assert!(
-        out.stdout
-            .starts_with("::error title=dnscron validate::`no/such/dir` does not exist%0Ahint: "),
-        "{}",
-        out.stdout
-    );
+    assert_cli_snapshot!(Test::new().args(["validate", "--format", "github", "no/such/dir"]));
 }
 
 const BLOCKED_SITE: &str = "cron:
@@ -98,36 +82,21 @@ records:
 #[test]
 fn plan_annotates_blocked_changes_as_errors_and_portal_steps_as_warnings() {
     let (dir, emu) = blocked_account();
-    let out = Run::new(["plan", "--format", "github", "."])
-        .env("DNSCRON_API_URL", emu.base_url())
-        .env("DNSCRON_TOKEN", "readonly-token")
+    // Changes are not errors: exit 0.
+    let out = Test::new()
+        .args(["plan", "--format", "github", "."])
+        .api(&emu.base_url(), "readonly-token")
         .current_dir(dir.path())
-        .output();
+        .snapshot();
+    insta::with_settings!({ filters => crate::common::filters() }, {
+        insta::assert_snapshot!("github_plan_blocked", out);
+    });
     assert_eq!(
-        out.code,
-        Some(0),
-        "changes are not errors: {}",
-        out.snapshot()
-    );
-    insta::assert_snapshot!("github_plan_blocked", snapshot(&out));
-    assert_eq!(
-        out.stdout
+        stdout_of(&out)
             .lines()
             .filter(|l| l.starts_with("::error "))
             .count(),
         10
-    );
-    assert!(
-        out.stdout
-            .contains("::notice::…and 6 more blocked changes\n"),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        out.stdout
-            .contains("::warning file=example.net.yaml,line=3,col=3,"),
-        "{}",
-        out.stdout
     );
 }
 
@@ -141,19 +110,12 @@ fn a_plan_refused_by_the_safety_limits_is_annotated() {
         "zone: example.com\nrecords: []\n",
     )
     .unwrap();
-    let out = Run::new(["plan", "--format", "github", "."])
-        .env("DNSCRON_API_URL", emu.base_url())
-        .env("DNSCRON_TOKEN", "readonly-token")
-        .current_dir(dir.path())
-        .output();
-    assert_eq!(out.code, Some(1), "{}", out.snapshot());
-    assert!(
-        out.stdout.starts_with("::error title=dnscron plan::"),
-        "{}",
-        out.stdout
+    assert_cli_snapshot!(
+        Test::new()
+            .args(["plan", "--format", "github", "."])
+            .api(&emu.base_url(), "readonly-token")
+            .current_dir(dir.path())
     );
-    assert!(out.stdout.contains("example.com"), "{}", out.stdout);
-    assert!(out.stdout.contains("%0Ahint: "), "{}", out.stdout);
 }
 
 #[test]
@@ -164,15 +126,10 @@ fn plan_with_invalid_files_annotates_them_and_sends_nothing() {
         "zone: example.com\nrecords:\n  - { name: www, type: A, content: 1.2.3 }\n",
     )
     .unwrap();
-    let out = Run::new(["plan", "--format", "github", "."])
-        .env("DNSCRON_API_URL", "http://127.0.0.1:9/api/v1")
-        .env("DNSCRON_TOKEN", "demo-token")
-        .current_dir(dir.path())
-        .output();
-    assert_eq!(out.code, Some(1));
-    assert!(
-        out.stdout.starts_with("::error file=bad.yaml,line=3,col="),
-        "{}",
-        out.stdout
+    assert_cli_snapshot!(
+        Test::new()
+            .args(["plan", "--format", "github", "."])
+            .api("http://127.0.0.1:9/api/v1", "demo-token")
+            .current_dir(dir.path())
     );
 }

@@ -7,37 +7,31 @@ use dnscron::emulator::{
 use dnscron::plan::file;
 
 use crate::common::emulator::{example_emulator, start_emulator};
-use crate::common::{Run, filters};
+use crate::common::{Test, assert_cli_snapshot, filters};
 
-fn plan_examples(base_url: &str, extra: &[&str]) -> crate::common::RunOutput {
-    let mut args = vec!["plan", "examples/dns"];
-    args.extend_from_slice(extra);
+fn plan_examples(base_url: &str, extra: &[&str]) -> Test {
     // The test-only stamp (docs/plan.md): each of these emulators sees at most this one plan
     // applied, so a fixed id can't make keys collide.
-    Run::new(args)
+    Test::new()
+        .args(["plan", "examples/dns"])
+        .args(extra)
         .api(base_url, "demo-token")
         .env("DNSCRON_PLAN_ID", "0123456789abcdef0123456789abcdef")
         .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
-        .output()
 }
 
 #[test]
 fn text_plan_of_the_example_account() {
     let emu = example_emulator();
-    let out = plan_examples(&emu.base_url(), &[]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    insta::with_settings!({ filters => filters() }, {
-        insta::assert_snapshot!(out.snapshot());
-    });
+    assert_cli_snapshot!(plan_examples(&emu.base_url(), &[]));
 }
 
 #[test]
 fn markdown_plan_of_the_example_account() {
     let emu = example_emulator();
-    let out = plan_examples(&emu.base_url(), &["--format", "markdown"]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let stdout = plan_examples(&emu.base_url(), &["--format", "markdown"]).run_for_stdout();
     insta::with_settings!({ filters => filters() }, {
-        insta::assert_snapshot!(out.stdout);
+        insta::assert_snapshot!(stdout);
     });
 }
 
@@ -46,13 +40,13 @@ fn json_plan_round_trips_through_out_file() {
     let emu = example_emulator();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("plan.json");
-    let out = plan_examples(
+    let stdout = plan_examples(
         &emu.base_url(),
         &["--format", "json", "--out", file.to_str().unwrap()],
-    );
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    )
+    .run_for_stdout();
     let saved = std::fs::read_to_string(&file).unwrap();
-    assert_eq!(saved, out.stdout, "--out writes what --format json prints");
+    assert_eq!(saved, stdout, "--out writes what --format json prints");
     let plan = file::load(&saved, "plan.json").unwrap();
     assert_eq!(plan.format_version, 2);
     assert_eq!(plan.plan_id, "0123456789abcdef0123456789abcdef");
@@ -73,28 +67,34 @@ fn json_plan_round_trips_through_out_file() {
 #[test]
 fn detailed_exitcode_is_2_with_changes_and_0_without() {
     let emu = example_emulator();
-    let out = plan_examples(&emu.base_url(), &["--detailed-exitcode"]);
-    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    // The same text as without the flag, exit 2.
+    let text = plan_examples(&emu.base_url(), &[]).run_for_stdout();
+    plan_examples(&emu.base_url(), &["--detailed-exitcode"])
+        .expect_status(2)
+        .expect_stdout(text)
+        .run();
 
     let (emu, dir) = matching_account();
-    let out = Run::new(["plan", dir.path().to_str().unwrap(), "--detailed-exitcode"])
+    Test::new()
+        .args(["plan", dir.path().to_str().unwrap(), "--detailed-exitcode"])
         .api(&emu.base_url(), "demo-token")
-        .output();
-    assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);
-    assert!(out.stdout.contains("No changes"), "{}", out.stdout);
+        .expect_stdout("No changes. The live account matches the files.\n")
+        .run();
 }
 
 #[test]
 fn plan_sends_only_gets() {
     let emu = example_emulator();
-    let out = plan_examples(&emu.base_url(), &["--stats"]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let out = plan_examples(&emu.base_url(), &["--stats"]).snapshot();
     let counters = emu.counters();
     assert!(counters.requests > 0);
     for route in counters.per_route.keys() {
         assert!(route.starts_with("GET "), "plan sent {route}");
     }
-    assert!(out.stderr.contains("requests: "), "{}", out.stderr);
+    // The stats on stderr (after the plan on stdout).
+    insta::with_settings!({ filters => filters() }, {
+        insta::assert_snapshot!(out);
+    });
 }
 
 /// Whatever the server's choices where the spec is silent, the plan is the same.
@@ -109,9 +109,8 @@ fn plan_is_the_same_in_every_gap_setting() {
 }
 
 fn summary_of(base_url: &str) -> Vec<String> {
-    let out = plan_examples(base_url, &["--format", "json"]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    let plan = file::load(&out.stdout, "-").unwrap();
+    let stdout = plan_examples(base_url, &["--format", "json"]).run_for_stdout();
+    let plan = file::load(&stdout, "-").unwrap();
     plan.changes
         .iter()
         .map(|c| {
@@ -202,11 +201,11 @@ fn a_ten_thousand_record_zone_plans_in_the_minimum_of_requests() {
     // One record differs, so the plan has exactly one update.
     yaml = yaml.replace("content: 10.0.0.7 }", "content: 10.9.9.9 }");
     std::fs::write(dir.path().join("big.yaml"), yaml).unwrap();
-    let out = Run::new(["plan", dir.path().to_str().unwrap(), "--format", "json"])
+    let stdout = Test::new()
+        .args(["plan", dir.path().to_str().unwrap(), "--format", "json"])
         .api(&emu.base_url(), "demo-token")
-        .output();
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    let plan = file::load(&out.stdout, "-").unwrap();
+        .run_for_stdout();
+    let plan = file::load(&stdout, "-").unwrap();
     assert_eq!(plan.summary.update, 1);
     assert_eq!(plan.changes.len(), 1);
     let counters = emu.counters();
@@ -220,13 +219,11 @@ fn a_ten_thousand_record_zone_plans_in_the_minimum_of_requests() {
 #[test]
 fn plan_without_a_token_says_how_to_give_one() {
     let emu = example_emulator();
-    let out = Run::new(["plan", "examples/dns"])
-        .env("DNSCRON_API_URL", emu.base_url())
-        .output();
-    assert_eq!(out.code, Some(1));
-    insta::with_settings!({ filters => filters() }, {
-        insta::assert_snapshot!(out.snapshot());
-    });
+    assert_cli_snapshot!(
+        Test::new()
+            .args(["plan", "examples/dns"])
+            .env("DNSCRON_API_URL", emu.base_url())
+    );
     assert_eq!(
         emu.counters().requests,
         0,
@@ -236,16 +233,12 @@ fn plan_without_a_token_says_how_to_give_one() {
 
 #[test]
 fn plan_refuses_plain_http_to_a_remote_host() {
-    let out = Run::new(["plan", "examples/dns"])
+    let out = Test::new()
+        .args(["plan", "examples/dns"])
         .api("http://192.0.2.1/api/v1", "secret-token-value")
-        .output();
-    assert_eq!(out.code, Some(1));
-    assert!(
-        out.stderr.contains("--allow-insecure-http"),
-        "{}",
-        out.stderr
-    );
-    assert!(!out.stderr.contains("secret-token-value"));
+        .snapshot();
+    assert!(!out.contains("secret-token-value"), "{out}");
+    insta::assert_snapshot!(out);
 }
 
 #[test]
@@ -257,11 +250,11 @@ fn plan_with_invalid_files_sends_nothing() {
         "zone: example.com\nrecords:\n  - { name: www, type: A, content: 1.2.3 }\n",
     )
     .unwrap();
-    let out = Run::new(["plan", dir.path().to_str().unwrap()])
-        .api(&emu.base_url(), "demo-token")
-        .output();
-    assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("bad.yaml:3:"), "{}", out.stderr);
+    assert_cli_snapshot!(
+        Test::new()
+            .args(["plan", dir.path().to_str().unwrap()])
+            .api(&emu.base_url(), "demo-token")
+    );
     assert_eq!(emu.counters().requests, 0);
 }
 
@@ -274,11 +267,9 @@ fn plan_names_the_file_of_a_zone_the_account_lacks() {
         "zone: nowhere.example\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n",
     )
     .unwrap();
-    let out = Run::new(["plan", dir.path().to_str().unwrap()])
-        .api(&emu.base_url(), "demo-token")
-        .output();
-    assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("missing.yaml:1:"), "{}", out.stderr);
-    assert!(out.stderr.contains("nowhere.example"), "{}", out.stderr);
-    assert!(out.stderr.contains("hint:"), "{}", out.stderr);
+    assert_cli_snapshot!(
+        Test::new()
+            .args(["plan", dir.path().to_str().unwrap()])
+            .api(&emu.base_url(), "demo-token")
+    );
 }

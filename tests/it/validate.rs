@@ -1,11 +1,11 @@
 //! `dnscron validate` and `dnscron schema` as a user runs them.
 
-use crate::common::Run;
+use crate::common::{Test, assert_cli_snapshot};
 
 #[test]
 fn examples_validate_with_a_summary_line() {
-    let out = Run::new(["validate", "examples/dns"]).output();
-    insta::assert_snapshot!(out.snapshot(), @r"
+    let out = Test::new().args(["validate", "examples/dns"]).snapshot();
+    insta::assert_snapshot!(out, @r"
     exit: Some(0)
     --- stdout
     valid: 2 zones, 17 records, 2 sites, 4 cron jobs
@@ -15,51 +15,47 @@ fn examples_validate_with_a_summary_line() {
 
 #[test]
 fn default_path_is_the_current_directory() {
-    let out = Run::new(["validate"])
+    Test::new()
+        .arg("validate")
         .current_dir(crate::common::repo_root().join("examples/dns/sites"))
-        .output();
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert_eq!(
-        out.stdout,
-        "valid: 0 zones, 0 records, 2 sites, 4 cron jobs\n"
-    );
+        .expect_stdout("valid: 0 zones, 0 records, 2 sites, 4 cron jobs\n")
+        .run();
 }
 
 #[test]
 fn every_mistake_is_reported_at_its_line_and_column() {
-    let out = Run::new(["validate", "tests/it/fixtures/validate/many-mistakes.yaml"]).output();
-    insta::assert_snapshot!(out.snapshot());
+    assert_cli_snapshot!(
+        Test::new().args(["validate", "tests/it/fixtures/validate/many-mistakes.yaml"])
+    );
 }
 
 #[test]
 fn missing_file_and_empty_directory() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Run::new(["validate", "does-not-exist.yaml", "."])
-        .current_dir(dir.path())
-        .output();
-    insta::assert_snapshot!(out.snapshot());
+    assert_cli_snapshot!(
+        Test::new()
+            .args(["validate", "does-not-exist.yaml", "."])
+            .current_dir(dir.path())
+    );
 }
 
 #[test]
 fn bad_yaml_syntax_and_wrong_type() {
-    let out = Run::new([
+    assert_cli_snapshot!(Test::new().args([
         "validate",
         "tests/it/fixtures/validate/bad-syntax.yaml",
         "tests/it/fixtures/validate/wrong-type.yaml",
-    ])
-    .output();
-    insta::assert_snapshot!(out.snapshot());
+    ]));
 }
 
 #[test]
 fn schema_command_prints_the_committed_schema() {
-    let out = Run::new(["schema"]).output();
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let printed = Test::new().arg("schema").run_for_stdout();
     let committed =
         std::fs::read_to_string(crate::common::repo_root().join("schema/dnscron.schema.json"))
             .unwrap();
     assert!(
-        out.stdout == committed,
+        printed == committed,
         "schema/dnscron.schema.json is out of date; regenerate it with\n    \
          cargo run -- schema > schema/dnscron.schema.json"
     );

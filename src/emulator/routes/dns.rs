@@ -9,7 +9,6 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde_json::{Value, json};
 
-use crate::api::wire::list_keys;
 use crate::emulator::auth::Principal;
 use crate::emulator::error::{ApiError, ApiResult};
 use crate::emulator::pagination::{PageParams, page};
@@ -18,6 +17,7 @@ use crate::emulator::seed::Scope;
 use crate::emulator::shared::{Shared, lock};
 use crate::emulator::state::{State as Account, StoredRecord, ZoneState};
 use crate::emulator::validate::{RecordInput, record_input};
+use crate::emulator::wire::list_keys;
 
 use super::domains::dnssec_word;
 
@@ -75,7 +75,7 @@ pub async fn list_records(
         .map(|(id, r)| (*id, render::record(&settings.gaps, &name, *id, r)));
     let (items, meta) = page(rows, &params, &list)?;
     Ok(Json(json!({
-        "records": items,
+        (list_keys::RECORDS): items,
         "nameservers": hostnames(&settings.gaps, &settings.service_nameservers),
         "meta": meta,
     })))

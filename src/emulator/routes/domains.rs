@@ -8,7 +8,6 @@ use axum::{Extension, Json};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::api::wire::list_keys;
 use crate::emulator::auth::Principal;
 use crate::emulator::error::{ApiError, ApiResult};
 use crate::emulator::pagination::{PageParams, page};
@@ -17,6 +16,7 @@ use crate::emulator::seed::{Gaps, Scope};
 use crate::emulator::shared::{Shared, lock};
 use crate::emulator::state::DomainState;
 use crate::emulator::validate::nameservers_input;
+use crate::emulator::wire::list_keys;
 
 pub fn dnssec_word(active: bool) -> &'static str {
     if active { "active" } else { "inactive" }

@@ -8,8 +8,6 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde_json::{Value, json};
 
-use crate::api::wire::list_keys;
-
 use crate::emulator::auth::Principal;
 use crate::emulator::error::{ApiError, ApiResult};
 use crate::emulator::pagination::{PageParams, page};
@@ -18,6 +16,7 @@ use crate::emulator::seed::Scope;
 use crate::emulator::shared::{Shared, cron_index, cron_slot, lock};
 use crate::emulator::state::{CronEntry, SiteState};
 use crate::emulator::validate::{CRON_MAX, cron_input};
+use crate::emulator::wire::list_keys;
 
 pub async fn list(
     State(shared): State<Arc<Shared>>,
@@ -100,7 +99,7 @@ pub async fn list_cron(
             .iter()
             .map(|(slot, job)| (*slot, cron_json(cron_index(&gaps, site, *slot), job)));
         let (items, meta) = page(rows, &params, &list)?;
-        Ok(Json(json!({ "cron_jobs": items, "meta": meta })))
+        Ok(Json(json!({ (list_keys::CRON_JOBS): items, "meta": meta })))
     })
 }
 

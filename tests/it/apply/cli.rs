@@ -6,20 +6,13 @@ use dnscron::api::{IdempotencyKey, wire};
 use dnscron::emulator::{BackgroundEmulator, Seed};
 
 use super::support::*;
-use crate::common::{Run, RunOutput, filters, repo_root};
+use crate::common::{Test, filters, repo_root};
 
 fn settings() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
     for (re, with) in filters() {
         s.add_filter(re, with);
     }
-    s.add_filter(
-        r"dnscron-[0-9a-f]{32}-r(\d)-[0-9a-f]{24}",
-        "dnscron-[PLAN_ID]-r$1-[HASH]",
-    );
-    s.add_filter(r"\b[0-9a-f]{32}\b", "[PLAN_ID]");
-    s.add_filter(r"\d\d:\d\d:\d\d", "[CLOCK]");
-    s.add_filter(r"[^\s(]*\.tmp[A-Za-z0-9_]+", "[TMP]");
     s.set_snapshot_path("snapshots");
     s
 }
@@ -28,11 +21,21 @@ fn example_emulator() -> BackgroundEmulator {
     emulator_with(Seed::example(), gap_settings()[0].clone())
 }
 
-fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> RunOutput {
-    Run::new(args)
-        .env("DNSCRON_TOKEN", "demo-token")
-        .env("DNSCRON_API_URL", emu.base_url())
-        .output()
+fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> Test {
+    Test::new()
+        .args(args)
+        .api(&emu.base_url(), "demo-token")
+        .plan_stamp()
+}
+
+/// The whole run (status, stdout, stderr) for a snapshot under `settings()`.
+fn snapshot(test: Test) -> String {
+    test.snapshot()
+}
+
+/// The stdout part of a `snapshot()`.
+fn stdout_of(snapshot: &str) -> &str {
+    crate::common::stdout_of(snapshot)
 }
 
 /// Relative to the repository root, where `Run` starts the binary (stable in snapshots).
@@ -56,39 +59,31 @@ fn edited_examples(dir: &Path, edit: impl Fn(&str, String) -> String) -> PathBuf
 fn without_a_terminal_apply_needs_yes_and_sends_nothing() {
     let emu = example_emulator();
     let [zones, sites] = example_paths();
-    let out = dnscron(&emu, &["apply", &zones, &sites]);
-    assert_eq!(out.code, Some(1), "{}", out.snapshot());
-    assert!(
-        out.stderr.contains("stdin is not a terminal"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+    let out = snapshot(dnscron(&emu, &["apply", &zones, &sites]));
+    settings().bind(|| insta::assert_snapshot!(out));
     assert_eq!(emu.counters().requests, 0);
     // Accepted form: with --yes it runs.
-    let out = dnscron(&emu, &["apply", "--yes", &zones, &sites]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    let out = snapshot(dnscron(&emu, &["apply", "--yes", &zones, &sites]));
+    settings().bind(|| insta::assert_snapshot!(out));
 }
 
 #[test]
 fn apply_text_output() {
     let emu = example_emulator();
     let [zones, sites] = example_paths();
-    let out = dnscron(&emu, &["apply", "--yes", &zones, &sites]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    settings().bind(|| insta::assert_snapshot!("apply_text", out.snapshot()));
+    let out = snapshot(dnscron(&emu, &["apply", "--yes", &zones, &sites]));
+    settings().bind(|| insta::assert_snapshot!("apply_text", out));
 }
 
 #[test]
 fn apply_json_output() {
     let emu = example_emulator();
     let [zones, sites] = example_paths();
-    let out = dnscron(
+    let out = snapshot(dnscron(
         &emu,
         &["apply", "--yes", "--format", "json", &zones, &sites],
-    );
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    ));
+    let doc: serde_json::Value = serde_json::from_str(stdout_of(&out)).unwrap();
     assert_eq!(doc["result"], "converged");
     assert_eq!(doc["exit_code"], 0);
     assert_eq!(doc["changes"].as_array().unwrap().len(), 10);
@@ -98,7 +93,8 @@ fn apply_json_output() {
             .unwrap()
             .starts_with("req_")
     );
-    settings().bind(|| insta::assert_snapshot!("apply_json", out.stdout));
+    // The JSON report on stdout, the progress on stderr.
+    settings().bind(|| insta::assert_snapshot!("apply_json", out));
 }
 
 /// example.com and example.net both have DNSSEC active; the files move both to custom
@@ -123,14 +119,7 @@ fn nameserver_change_under_dnssec_stops_with_exit_3() {
     )
     .unwrap();
     let root = root.display().to_string();
-    let out = dnscron(&emu, &["apply", "--yes", &root]);
-    assert_eq!(out.code, Some(3), "{}", out.snapshot());
-    assert!(
-        out.stdout
-            .contains("Continue in the portal: https://portal.veldhost.example/"),
-        "{}",
-        out.stdout
-    );
+    let out = snapshot(dnscron(&emu, &["apply", "--yes", &root]));
     // example.org's change (DNSSEC off) went through; example.com's was refused with 409;
     // example.net's, after it, was never sent.
     let counters = emu.counters();
@@ -156,11 +145,14 @@ fn nameserver_change_under_dnssec_stops_with_exit_3() {
             .iter()
             .any(|r| r.name == "api")
     );
-    settings().bind(|| insta::assert_snapshot!("apply_portal_step", out.snapshot()));
+    settings().bind(|| insta::assert_snapshot!("apply_portal_step", out));
 
-    let out = dnscron(&emu, &["apply", "--yes", "--format", "json", &root]);
-    assert_eq!(out.code, Some(3), "{}", out.snapshot());
-    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let out = snapshot(dnscron(
+        &emu,
+        &["apply", "--yes", "--format", "json", &root],
+    ));
+    settings().bind(|| insta::assert_snapshot!(out));
+    let doc: serde_json::Value = serde_json::from_str(stdout_of(&out)).unwrap();
     assert_eq!(doc["result"], "needs_portal_step");
     let outcomes: Vec<&str> = doc["changes"]
         .as_array()
@@ -168,12 +160,7 @@ fn nameserver_change_under_dnssec_stops_with_exit_3() {
         .iter()
         .map(|c| c["outcome"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        outcomes,
-        ["needs_portal_step", "not_attempted"],
-        "{}",
-        out.stdout
-    );
+    assert_eq!(outcomes, ["needs_portal_step", "not_attempted"], "{out}");
     assert!(
         doc["continue_url"]
             .as_str()
@@ -183,13 +170,14 @@ fn nameserver_change_under_dnssec_stops_with_exit_3() {
     assert!(doc["changes"][0]["continue_url"].is_string());
 }
 
-fn save_plan(emu: &BackgroundEmulator, dir: &Path, paths: &[&str]) -> String {
+/// Saves a plan of `paths`; returns the file and the run (for the caller's snapshot: insta
+/// names a snapshot after the test function, which must not be this shared helper).
+fn save_plan(emu: &BackgroundEmulator, dir: &Path, paths: &[&str]) -> (String, String) {
     let file = dir.join("plan.json").display().to_string();
     let mut args = vec!["plan", "--out", &file];
     args.extend_from_slice(paths);
-    let out = dnscron(emu, &args);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    file
+    let out = snapshot(dnscron(emu, &args));
+    (file, out)
 }
 
 #[test]
@@ -197,16 +185,15 @@ fn the_same_saved_plan_applied_twice_writes_nothing_the_second_time() {
     let emu = example_emulator();
     let dir = tempfile::tempdir().unwrap();
     let [zones, sites] = example_paths();
-    let file = save_plan(&emu, dir.path(), &[&zones, &sites]);
+    let (file, saved) = save_plan(&emu, dir.path(), &[&zones, &sites]);
+    settings().bind(|| insta::assert_snapshot!("plan_of_the_examples_saved", saved));
     assert_eq!(writes(&emu), 0, "plan writes nothing");
-    let out = dnscron(&emu, &["apply", "--plan", &file]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    assert!(out.stdout.contains("converged"), "{}", out.stdout);
+    let out = snapshot(dnscron(&emu, &["apply", "--plan", &file]));
+    settings().bind(|| insta::assert_snapshot!(out));
     let after_first = writes(&emu);
     assert_eq!(after_first, 10);
-    let out = dnscron(&emu, &["apply", "--plan", &file]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    assert!(out.stdout.starts_with("Already applied"), "{}", out.stdout);
+    let out = snapshot(dnscron(&emu, &["apply", "--plan", &file]));
+    settings().bind(|| insta::assert_snapshot!(out));
     assert_eq!(writes(&emu), after_first);
 }
 
@@ -215,7 +202,8 @@ fn a_stale_saved_plan_is_refused() {
     let emu = example_emulator();
     let dir = tempfile::tempdir().unwrap();
     let [zones, sites] = example_paths();
-    let file = save_plan(&emu, dir.path(), &[&zones, &sites]);
+    let (file, saved) = save_plan(&emu, dir.path(), &[&zones, &sites]);
+    settings().bind(|| insta::assert_snapshot!("plan_of_the_examples_saved", saved));
     // Someone adds a record to example.org after the plan was made.
     let rt = runtime();
     let c = client(&emu.base_url(), "demo-token");
@@ -229,14 +217,8 @@ fn a_stale_saved_plan_is_refused() {
     rt.block_on(c.create_record("example.org", &record, &key))
         .unwrap();
     let before = writes(&emu);
-    let out = dnscron(&emu, &["apply", "--plan", &file]);
-    assert_eq!(out.code, Some(1), "{}", out.snapshot());
-    assert!(
-        out.stderr
-            .contains("plan is stale: zone example.org changed since the plan was made"),
-        "{}",
-        out.stderr
-    );
+    let out = snapshot(dnscron(&emu, &["apply", "--plan", &file]));
+    settings().bind(|| insta::assert_snapshot!(out));
     assert_eq!(writes(&emu), before, "a stale plan writes nothing");
     // A plan without the desired state (another tool's, or hand-edited) is refused with a hint.
     let json = dir.path().join("bare.json");
@@ -244,9 +226,11 @@ fn a_stale_saved_plan_is_refused() {
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     bare.as_object_mut().unwrap().remove("desired");
     std::fs::write(&json, bare.to_string()).unwrap();
-    let out = dnscron(&emu, &["apply", "--plan", &json.display().to_string()]);
-    assert_eq!(out.code, Some(1), "{}", out.snapshot());
-    assert!(out.stderr.contains("`desired`"), "{}", out.stderr);
+    let out = snapshot(dnscron(
+        &emu,
+        &["apply", "--plan", &json.display().to_string()],
+    ));
+    settings().bind(|| insta::assert_snapshot!(out));
 }
 
 /// A saved plan is applied; someone reverts its changes exactly (same record ids, same
@@ -263,7 +247,8 @@ fn a_stale_replay_is_repaired_in_the_same_run() {
     )
     .unwrap();
     let files = files.path().display().to_string();
-    let file = save_plan(&emu, dir.path(), &[&files]);
+    let (file, saved) = save_plan(&emu, dir.path(), &[&files]);
+    settings().bind(|| insta::assert_snapshot!(saved));
     let txt_before = emu
         .state()
         .visible_records("example.org")
@@ -271,8 +256,8 @@ fn a_stale_replay_is_repaired_in_the_same_run() {
         .find(|r| r.rtype == "TXT")
         .map(|r| (*r).clone())
         .unwrap();
-    let out = dnscron(&emu, &["apply", "--plan", &file]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    let out = snapshot(dnscron(&emu, &["apply", "--plan", &file]));
+    settings().bind(|| insta::assert_snapshot!(out));
 
     // Revert both changes by hand.
     let rt = runtime();
@@ -301,11 +286,13 @@ fn a_stale_replay_is_repaired_in_the_same_run() {
     ))
     .unwrap();
 
-    let out = dnscron(&emu, &["apply", "--plan", &file, "--format", "json"]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(doc["result"], "converged", "{}", out.stdout);
-    assert_eq!(doc["rounds"], 2, "{}", out.stdout);
+    let out = snapshot(dnscron(
+        &emu,
+        &["apply", "--plan", &file, "--format", "json"],
+    ));
+    let doc: serde_json::Value = serde_json::from_str(stdout_of(&out)).unwrap();
+    assert_eq!(doc["result"], "converged", "{out}");
+    assert_eq!(doc["rounds"], 2, "{out}");
     let changes = doc["changes"].as_array().unwrap();
     let first: Vec<&serde_json::Value> = changes.iter().filter(|c| c["round"] == 0).collect();
     let repair: Vec<&serde_json::Value> = changes.iter().filter(|c| c["round"] == 1).collect();
@@ -314,19 +301,11 @@ fn a_stale_replay_is_repaired_in_the_same_run() {
             .iter()
             .all(|c| c["outcome"] == "replayed" && c["replayed"] == true)
     );
-    assert_eq!(repair.len(), 2, "{}", out.stdout);
+    assert_eq!(repair.len(), 2, "{out}");
     assert!(repair.iter().all(|c| c["outcome"] == "done"));
-    assert!(
-        repair[0]["idempotency_key"]
-            .as_str()
-            .unwrap()
-            .contains("-r1-")
-    );
-    assert!(
-        out.stderr.contains("not in effect"),
-        "the repair is announced: {}",
-        out.stderr
-    );
+    // Round 1's keys (`-r1-`) are in the snapshot below.
+    // The repair is announced, and the whole run is as expected.
+    settings().bind(|| insta::assert_snapshot!(out));
     let desired = load(&[PathBuf::from(&files)]);
     assert_state_matches(&emu.state(), &desired, &[]);
 }
@@ -336,33 +315,29 @@ fn plan_detailed_exitcode_and_saved_file() {
     let emu = example_emulator();
     let dir = tempfile::tempdir().unwrap();
     let [zones, sites] = example_paths();
-    let out = dnscron(&emu, &["plan", "--detailed-exitcode", &zones, &sites]);
-    assert_eq!(out.code, Some(2), "{}", out.snapshot());
-    let file = save_plan(&emu, dir.path(), &[&zones, &sites]);
+    let out = snapshot(dnscron(
+        &emu,
+        &["plan", "--detailed-exitcode", &zones, &sites],
+    ));
+    settings().bind(|| insta::assert_snapshot!(out));
+    let (file, saved) = save_plan(&emu, dir.path(), &[&zones, &sites]);
+    settings().bind(|| insta::assert_snapshot!("plan_of_the_examples_saved", saved));
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(saved["format_version"], 2);
     assert_eq!(saved["desired"]["zones"].as_array().unwrap().len(), 2);
-    let out = dnscron(&emu, &["apply", "--plan", &file]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    let out = dnscron(
+    let out = snapshot(dnscron(&emu, &["apply", "--plan", &file]));
+    settings().bind(|| insta::assert_snapshot!(out));
+    let out = snapshot(dnscron(
         &emu,
         &["plan", "--detailed-exitcode", "--stats", &zones, &sites],
-    );
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    assert!(out.stdout.contains("No changes"), "{}", out.stdout);
-    assert!(
-        out.stderr.contains("GET /dns/{zone}/records"),
-        "{}",
-        out.stderr
-    );
+    ));
+    settings().bind(|| insta::assert_snapshot!(out));
 }
 
 #[test]
 fn demo_plans_applies_and_finds_nothing_left() {
-    let out = Run::new(["demo"]).output();
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    let tail = out.stdout.rsplit("== 3.").next().unwrap();
-    assert!(tail.contains("No changes."), "{}", out.stdout);
-    settings().bind(|| insta::assert_snapshot!("demo", out.snapshot()));
+    // The snapshot ends with the last plan's "No changes.".
+    let out = Test::new().arg("demo").plan_stamp().snapshot();
+    settings().bind(|| insta::assert_snapshot!("demo", out));
 }

@@ -4,12 +4,12 @@
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dnscron::emulator::{BackgroundEmulator, CronSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
 
 use super::support::*;
-use crate::common::{Run, dnscron_bin};
+use crate::common::{Test, command};
 
 const RECORDS: usize = 150;
 
@@ -46,12 +46,11 @@ fn bulk_case(dir: &Path) -> (Seed, std::path::PathBuf) {
 }
 
 fn spawn_apply(emu: &BackgroundEmulator, root: &Path) -> Child {
-    Command::new(dnscron_bin())
+    command()
         .args(["apply", "--yes"])
         .arg(root)
         .env("DNSCRON_TOKEN", "demo-token")
         .env("DNSCRON_API_URL", emu.base_url())
-        .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -59,27 +58,32 @@ fn spawn_apply(emu: &BackgroundEmulator, root: &Path) -> Child {
         .unwrap()
 }
 
-/// Polls the emulator's counters until it has counted `n` writes (not a timed wait: the
-/// deadline only turns a hang into a failure).
+/// Waits until the emulator has counted `n` writes: woken by each counted request, no
+/// polling. The timeout only turns a hang (or an apply that ended early) into a failure.
 fn wait_for_writes(emu: &BackgroundEmulator, child: &mut Child, n: u64) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while writes(emu) < n {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "apply ended before {n} writes"
-        );
-        assert!(Instant::now() < deadline, "no {n} writes in time");
-        std::thread::yield_now();
-    }
+    let counted = runtime().block_on(async {
+        tokio::time::timeout(
+            Duration::from_secs(60),
+            emu.wait_for_counters(|c| writes_in(c) >= n),
+        )
+        .await
+    });
+    assert!(counted.is_ok(), "no {n} writes in time");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "apply ended right after {n} writes"
+    );
 }
 
 fn rerun_converges(emu: &BackgroundEmulator, root: &Path) {
-    let out = Run::new(["apply", "--yes", &root.display().to_string()])
-        .env("DNSCRON_TOKEN", "demo-token")
-        .env("DNSCRON_API_URL", emu.base_url())
-        .output();
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    assert!(out.stdout.contains("converged"), "{}", out.stdout);
+    let stdout = Test::new()
+        // -q: the progress lines differ with where the kill landed; the JSON report is checked.
+        .args(["-q", "apply", "--yes", "--format", "json"])
+        .arg(root)
+        .api(&emu.base_url(), "demo-token")
+        .run_for_stdout();
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["result"], "converged", "{stdout}");
     let desired = load(&[root.to_path_buf()]);
     assert_state_matches(&emu.state(), &desired, &[]);
 }
@@ -106,8 +110,9 @@ fn ctrl_c_stops_after_the_change_in_flight_and_a_rerun_converges() {
     let dir = tempfile::tempdir().unwrap();
     let (seed, root) = bulk_case(dir.path());
     let emu = emulator_with(seed, gap_settings()[2].clone());
-    let mut child = Command::new(dnscron_bin())
-        .args(["apply", "--yes", "--format", "json"])
+    let mut child = command()
+        // -q: the progress lines differ with where the kill landed; the JSON report is checked.
+        .args(["-q", "apply", "--yes", "--format", "json"])
         .arg(&root)
         .env("DNSCRON_TOKEN", "demo-token")
         .env("DNSCRON_API_URL", emu.base_url())

@@ -185,7 +185,12 @@ pub fn assert_state_matches(state: &StateSnapshot, desired: &Desired, service_ns
 
 /// Writes (POST/PUT/DELETE) the emulator counted, whatever their outcome.
 pub fn writes(emu: &BackgroundEmulator) -> u64 {
-    emu.counters()
+    writes_in(&emu.counters())
+}
+
+/// Requests other than GETs (and unmatched paths) among `counters`.
+pub fn writes_in(counters: &dnscron::emulator::Counters) -> u64 {
+    counters
         .per_route
         .iter()
         .filter(|(route, _)| !route.starts_with("GET ") && route.as_str() != "unmatched")

@@ -4,10 +4,10 @@ use std::fmt::Write as _;
 
 use dnscron::api::wire::RecordWrite;
 use dnscron::api::{ApiConfig, IdempotencyKey, ReadClient, Token, WriteClient};
-use dnscron::emulator::{self, BackgroundEmulator, Seed};
+use dnscron::emulator::{self, Emulator, Seed};
 use dnscron::plan::snapshot;
 
-fn config(emu: &BackgroundEmulator, token: &str) -> ApiConfig {
+fn config(emu: &dnscron::emulator::EmulatorHandle, token: &str) -> ApiConfig {
     ApiConfig::new(&emu.base_url(), Token::new(token).unwrap()).unwrap()
 }
 
@@ -136,10 +136,20 @@ async fn the_same_key_replays_instead_of_writing_twice() {
     assert_eq!(emu.counters().idempotency_conflicts, 1);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+/// The emulator in this test's runtime, so both sides pace on its (paused) clock.
+async fn start_here(seed: Seed) -> Emulator {
+    emulator::start(seed, "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap()
+}
+
+// Paused time: the bucket's refill and the pacer's waits run on tokio's virtual clock, which
+// jumps ahead whenever every task waits, so ~1.75 s of pacing takes no real time.
+#[tokio::test(start_paused = true)]
 async fn alone_the_pacer_gets_no_429_from_a_small_bucket() {
     // 20 requests a second, 5 at once: 40 sequential reads need ~1.75 s and no 429.
-    let emu = emulator::start_background(seed(1, 1200, 5)).unwrap();
+    let emu = start_here(seed(1, 1200, 5)).await;
+    let started = tokio::time::Instant::now();
     let client = ReadClient::new(config(&emu, "t-one")).unwrap();
     for _ in 0..40 {
         client.list_records("big.test").await.unwrap();
@@ -147,11 +157,18 @@ async fn alone_the_pacer_gets_no_429_from_a_small_bucket() {
     assert_eq!(emu.counters().rate_limited, 0);
     assert_eq!(client.stats().snapshot().rate_limited, 0);
     assert!(client.stats().snapshot().rate_limit_wait > std::time::Duration::ZERO);
+    // 35 requests beyond the burst at 20 a second.
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed >= std::time::Duration::from_millis(1700)
+            && elapsed < std::time::Duration::from_millis(2500),
+        "{elapsed:?}"
+    );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[tokio::test(start_paused = true)]
 async fn two_clients_of_one_user_both_finish() {
-    let emu = emulator::start_background(seed(1, 1200, 5)).unwrap();
+    let emu = start_here(seed(1, 1200, 5)).await;
     let one = ReadClient::new(config(&emu, "t-one")).unwrap();
     let two = ReadClient::new(config(&emu, "t-two")).unwrap();
     let run = |client: ReadClient| async move {

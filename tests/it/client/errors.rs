@@ -7,7 +7,7 @@ use super::stub::{CANARY, Reply, Stub, config};
 /// Every way a request can fail, with a distinctive token: the token must appear in no error
 /// text (Display, Debug, CommandError), in no log line at any level, and in no Debug of the
 /// client or its configuration — while the server did receive it.
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_token_appears_nowhere_but_the_authorization_header() {
     let (_guard, buf) = super::capture_logs();
     let mut texts = Vec::new();
@@ -85,7 +85,7 @@ async fn the_token_appears_nowhere_but_the_authorization_header() {
     assert!(!all.contains("7d1c9e"), "part of the token leaked:\n{all}");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn insecure_urls_are_refused_unless_allowed() {
     let err = ReadClient::new(config("http://api.example.net/api/v1")).unwrap_err();
     assert!(matches!(err, ApiError::InsecureUrl { .. }));
@@ -96,7 +96,7 @@ async fn insecure_urls_are_refused_unless_allowed() {
     assert!(ReadClient::new(config("http://localhost:1/api/v1")).is_ok());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn error_hints_say_what_to_do() {
     let stub =
         Stub::start(|_| Reply::error(403, "forbidden", "site not pinned to the token")).await;

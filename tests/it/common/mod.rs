@@ -1,10 +1,12 @@
-//! Shared test builders: run the `dnscron` binary, normalize its output for snapshots.
+//! Shared test builders: run the `dnscron` binary and check everything it did.
 #![allow(dead_code)]
 
 pub mod emulator;
 
+use std::ffi::{OsStr, OsString};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Stdio};
 
 /// Path of the `dnscron` binary cargo built for these tests.
 pub fn dnscron_bin() -> &'static str {
@@ -16,81 +18,241 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A `dnscron` invocation with a clean environment: no token, no API URL, no colors, so the
-/// developer's shell can't change what a test sees.
-pub struct Run {
-    cmd: Command,
+/// `dnscron` with an empty environment but PATH, HOME (the system's temporary directory),
+/// NO_COLOR and COLUMNS, started in the repository root: for tests that drive the process
+/// themselves (signals, pipes); the others use [`Test`].
+pub fn command() -> Command {
+    let mut cmd = Command::new(dnscron_bin());
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", std::env::temp_dir())
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .current_dir(repo_root());
+    cmd
 }
 
-impl Run {
-    pub fn new<I, S>(args: I) -> Run
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<std::ffi::OsStr>,
-    {
-        let mut cmd = Command::new(dnscron_bin());
-        cmd.args(args)
-            .env_remove("DNSCRON_TOKEN")
-            .env_remove("DNSCRON_API_URL")
-            .env_remove("RUST_LOG")
-            .env("NO_COLOR", "1")
-            .env("COLUMNS", "100")
-            .current_dir(repo_root());
-        Run { cmd }
+/// One `dnscron` invocation and what it must do. An expectation left unset means "exit 0" and
+/// "prints nothing", never "don't care", so a new warning or a changed exit code fails the
+/// test that did not ask for it.
+///
+/// The child starts from an empty environment (only PATH, a temporary HOME, NO_COLOR and
+/// COLUMNS), so the developer's shell (a token, an API URL, RUST_LOG) can't leak in.
+#[must_use = "a Test does nothing until .run() or .snapshot()"]
+pub struct Test {
+    args: Vec<OsString>,
+    envs: Vec<(OsString, OsString)>,
+    current_dir: PathBuf,
+    stdin: Option<String>,
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// What a run printed, once its expectations held.
+#[derive(Debug)]
+pub struct Output {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Output {
+    /// `exit: N` + stdout + stderr, the form CLI snapshots take.
+    pub fn snapshot(&self) -> String {
+        format!(
+            "exit: Some({})\n--- stdout\n{}--- stderr\n{}",
+            self.status, self.stdout, self.stderr
+        )
+    }
+}
+
+impl Default for Test {
+    fn default() -> Self {
+        Test::new()
+    }
+}
+
+impl Test {
+    pub fn new() -> Test {
+        Test {
+            args: Vec::new(),
+            envs: Vec::new(),
+            current_dir: repo_root(),
+            stdin: None,
+            status: 0,
+            stdout: String::new(),
+            stderr: String::new(),
+        }
     }
 
-    pub fn env(mut self, key: &str, value: impl AsRef<std::ffi::OsStr>) -> Run {
-        self.cmd.env(key, value);
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Test {
+        self.args.push(arg.as_ref().to_os_string());
         self
     }
 
+    pub fn args<I, S>(mut self, args: I) -> Test
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        self
+    }
+
+    pub fn env(mut self, key: &str, value: impl AsRef<OsStr>) -> Test {
+        self.envs.push((key.into(), value.as_ref().to_os_string()));
+        self
+    }
+
+    /// Fixes the id and time a new plan is stamped with (the test-only variables of
+    /// docs/plan.md): this test's 1st, 2nd, … plan gets id `0…01`, `0…02`, …, so snapshots show
+    /// real ids and keys, and two plans on one emulator never share their idempotency keys.
+    pub fn plan_stamp(self) -> Test {
+        thread_local! {
+            static PLANS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+        }
+        let n = PLANS.with(|plans| {
+            plans.set(plans.get() + 1);
+            plans.get()
+        });
+        self.env("DNSCRON_PLAN_ID", format!("{n:032x}"))
+            .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
+    }
+
     /// Points the command at an API (e.g. an emulator's base URL) with a token in the environment.
-    pub fn api(self, base_url: &str, token: &str) -> Run {
+    pub fn api(self, base_url: &str, token: &str) -> Test {
         self.env("DNSCRON_API_URL", base_url)
             .env("DNSCRON_TOKEN", token)
     }
 
-    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Run {
-        self.cmd.current_dir(dir);
+    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Test {
+        self.current_dir = dir.as_ref().to_path_buf();
         self
     }
 
-    pub fn output(mut self) -> RunOutput {
-        let output: Output = self
-            .cmd
-            .output()
-            .unwrap_or_else(|e| panic!("spawn dnscron: {e}"));
-        RunOutput {
-            code: output.status.code(),
+    pub fn stdin(mut self, input: impl Into<String>) -> Test {
+        self.stdin = Some(input.into());
+        self
+    }
+
+    pub fn expect_status(mut self, status: i32) -> Test {
+        self.status = status;
+        self
+    }
+
+    pub fn expect_stdout(mut self, stdout: impl Into<String>) -> Test {
+        self.stdout = stdout.into();
+        self
+    }
+
+    pub fn expect_stderr(mut self, stderr: impl Into<String>) -> Test {
+        self.stderr = stderr.into();
+        self
+    }
+
+    /// Runs and asserts status, stdout and stderr in full.
+    #[track_caller]
+    pub fn run(self) -> Output {
+        let expected = Output {
+            status: self.status,
+            stdout: self.stdout.clone(),
+            stderr: self.stderr.clone(),
+        };
+        let out = self.execute();
+        assert_eq!(
+            out.snapshot(),
+            expected.snapshot(),
+            "dnscron output differs"
+        );
+        out
+    }
+
+    /// Runs and asserts the status and stderr in full; returns stdout for a test that checks
+    /// it as a whole in another form (parsed JSON, a file it must equal).
+    #[track_caller]
+    pub fn run_for_stdout(self) -> String {
+        let (status, stderr) = (self.status, self.stderr.clone());
+        let out = self.execute();
+        assert_eq!(
+            (out.status, out.stderr.as_str()),
+            (status, stderr.as_str()),
+            "dnscron status or stderr differs; stdout:\n{}",
+            out.stdout
+        );
+        out.stdout
+    }
+
+    /// Runs and returns status, stdout and stderr in one text for an insta snapshot (see
+    /// `assert_cli_snapshot!`), which then checks all three in full.
+    pub fn snapshot(self) -> String {
+        self.execute().snapshot()
+    }
+
+    fn execute(self) -> Output {
+        let home = tempfile::tempdir().expect("temporary HOME");
+        let mut cmd = command();
+        cmd.args(&self.args)
+            .env("HOME", home.path())
+            .envs(self.envs.iter().map(|(k, v)| (k, v)))
+            .current_dir(&self.current_dir)
+            .stdin(if self.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap_or_else(|e| panic!("spawn dnscron: {e}"));
+        if let Some(input) = &self.stdin {
+            let mut pipe = child.stdin.take().expect("stdin is piped");
+            pipe.write_all(input.as_bytes()).expect("write stdin");
+        }
+        let output = child.wait_with_output().expect("wait for dnscron");
+        Output {
+            status: output
+                .status
+                .code()
+                .unwrap_or_else(|| panic!("dnscron ended by a signal: {:?}", output.status)),
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         }
     }
 }
 
-#[derive(Debug)]
-pub struct RunOutput {
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
+/// The stdout part of an `Output::snapshot()` text (e.g. JSON to parse).
+pub fn stdout_of(snapshot: &str) -> &str {
+    snapshot
+        .split_once("--- stdout\n")
+        .and_then(|(_, rest)| rest.split_once("--- stderr\n"))
+        .map(|(stdout, _)| stdout)
+        .unwrap_or_default()
 }
 
-impl RunOutput {
-    /// `exit: N` + stdout + stderr, the form CLI snapshots take.
-    pub fn snapshot(&self) -> String {
-        format!(
-            "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-/// insta filters for what changes between runs: loopback ports, request ids, plan ids, times.
+/// insta filters for what changes between runs: loopback ports, the emulator's request ids,
+/// durations and temporary paths. (Plan ids and times are fixed with `Test::plan_stamp`.)
 pub fn filters() -> Vec<(&'static str, &'static str)> {
     vec![
         (r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]"),
         (r"req_[0-9a-zA-Z]+", "req_[ID]"),
-        (r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z", "[TIME]"),
         (r"\d+(\.\d+)?\s?(ms|µs|s)\b", "[DURATION]"),
+        (r"[^\s(`\[]*/\.tmp[A-Za-z0-9_]+", "[TMP]"),
     ]
 }
+
+/// An insta snapshot of a `Test` (status, stdout and stderr in full) with the run-to-run
+/// differences (`filters()`) masked.
+macro_rules! assert_cli_snapshot {
+    ($test:expr $(,)?) => {
+        insta::with_settings!({ filters => $crate::common::filters() }, {
+            insta::assert_snapshot!($test.snapshot());
+        })
+    };
+    ($name:expr, $test:expr $(,)?) => {
+        insta::with_settings!({ filters => $crate::common::filters() }, {
+            insta::assert_snapshot!($name, $test.snapshot());
+        })
+    };
+}
+pub(crate) use assert_cli_snapshot;

@@ -30,42 +30,50 @@ fn hosted_and_custom_accepted() {
 
 #[test]
 fn nameserver_rules_rejected() {
-    one_error(&ns("  mode: hostd\n"), "3:9", "did you mean `hosted`?");
+    one_error(
+        &ns("  mode: hostd\n"),
+        "3:9",
+        "nameserver `mode` `hostd` is not one of: hosted, custom [hint: did you mean `hosted`?]",
+    );
     one_error(
         &ns("  hosts: [a.ns.net, b.ns.net]\n"),
         "3:3",
-        "has no `mode`",
+        "`nameservers` has no `mode`",
     );
     one_error(
         &ns("  mode: hosted\n  hosts: [a.ns.net, b.ns.net]\n"),
         "4:11",
-        "takes no `hosts`",
+        "`mode: hosted` takes no `hosts` [hint: remove `hosts` to use the service's own nameservers, or write `mode: custom`]",
     );
-    one_error(&ns("  mode: custom\n"), "3:9", "needs `hosts`");
+    one_error(
+        &ns("  mode: custom\n"),
+        "3:9",
+        "`mode: custom` needs `hosts` [hint: list 2 to 6 nameserver host names under `hosts`]",
+    );
     one_error(
         &ns("  mode: custom\n  hosts: [a.ns.net]\n"),
         "4:11",
-        "2 to 6",
+        "`hosts` lists 1 nameservers; the API takes 2 to 6 [hint: list between 2 and 6 host names]",
     );
     let seven = "[a.ns.net, b.ns.net, c.ns.net, d.ns.net, e.ns.net, f.ns.net, g.ns.net]";
     one_error(
         &ns(&format!("  mode: custom\n  hosts: {seven}\n")),
         "4:11",
-        "lists 7",
+        "`hosts` lists 7 nameservers; the API takes 2 to 6 [hint: list between 2 and 6 host names]",
     );
     one_error(
         &ns("  mode: custom\n  hosts: [a.ns.net, A.ns.net.]\n"),
         "4:21",
-        "listed twice",
+        "nameserver `a.ns.net` is listed twice [hint: list each host once]",
     );
     one_error(
         &ns("  mode: custom\n  hosts: [ns1.example.com, b.ns.net]\n"),
         "4:11",
-        "inside the zone's own domain",
+        "nameserver `ns1.example.com` is inside the zone's own domain `example.com` [hint: the API refuses nameservers inside the domain (they would need glue records); use hosts of another domain]",
     );
     one_error(
         &ns("  mode: custom\n  hosts: [ns1, b.ns.net]\n"),
         "4:11",
-        "not a full host name",
+        "`ns1` is not a full host name [hint: write the full name, e.g. `ns1.other-dns.net`]",
     );
 }

@@ -128,11 +128,9 @@ async fn nameserver_change_while_dnssec_is_active_needs_the_portal() {
             .put(&format!("/domains/{domain}/nameservers"), custom.clone())
             .await;
         assert_eq!((resp.status, resp.error_type()), (409, "conflict"));
-        assert!(
-            resp.body["error"]["continue_url"]
-                .as_str()
-                .unwrap()
-                .contains(domain)
+        assert_eq!(
+            resp.body["error"]["continue_url"].as_str().unwrap(),
+            format!("https://portal.veldhost.example/domains/{domain}/dnssec?next=nameservers")
         );
         assert_eq!(
             emu.state().registry_nameservers(domain),

@@ -19,6 +19,7 @@ async fn every_response_has_request_id_and_rate_headers() {
     let emu = example_emulator();
     let api = demo(&emu);
     let anon = Api::anonymous(&emu.base_url());
+    let mut ids = Vec::new();
     for resp in [
         api.get("/sites").await,
         api.get("/no/such/path").await,
@@ -28,7 +29,13 @@ async fn every_response_has_request_id_and_rate_headers() {
         assert_request_id(&resp);
         assert!(resp.header("x-ratelimit-limit").is_some(), "{resp:?}");
         assert!(resp.header("x-ratelimit-remaining").is_some(), "{resp:?}");
+        ids.push(resp.header("x-request-id").unwrap_or_default().to_string());
     }
+    // Deterministic: each emulator counts its requests from 1.
+    assert_eq!(
+        ids,
+        ["req_000001", "req_000002", "req_000003", "req_000004"]
+    );
 }
 
 #[tokio::test]

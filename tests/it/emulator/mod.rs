@@ -4,6 +4,7 @@
 mod admin;
 mod auth;
 mod cli;
+mod constraints;
 mod dns;
 mod domains;
 mod errors;

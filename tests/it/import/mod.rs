@@ -7,7 +7,7 @@ use dnscron::emulator::{
     BackgroundEmulator, DomainSeed, Gaps, RateLimit, RecordSeed, Seed, SiteSeed, ZoneSeed,
 };
 
-use crate::common::Run;
+use crate::common::Test;
 use crate::common::emulator::start_emulator;
 
 mod probe;
@@ -93,12 +93,11 @@ fn emulator(gaps: Gaps) -> BackgroundEmulator {
     start_emulator(seed)
 }
 
-fn dnscron(emu: &BackgroundEmulator, dir: &Path, args: &[&str]) -> crate::common::RunOutput {
-    Run::new(args)
-        .env("DNSCRON_API_URL", emu.base_url())
-        .env("DNSCRON_TOKEN", "demo-token")
+fn dnscron(emu: &BackgroundEmulator, dir: &Path, args: &[&str]) -> Test {
+    Test::new()
+        .args(args)
+        .api(&emu.base_url(), "demo-token")
         .current_dir(dir)
-        .output()
 }
 
 fn head(text: &str, lines: usize) -> String {

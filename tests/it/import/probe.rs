@@ -3,7 +3,7 @@
 use dnscron::emulator::Gaps;
 
 use super::{dnscron, emulator, files_under, read, seed};
-use crate::common::Run;
+use crate::common::assert_cli_snapshot;
 use crate::common::emulator::start_emulator;
 
 #[test]
@@ -12,17 +12,16 @@ fn probe_writes_the_import_plan_with_the_registrar_steps() {
     seed.external_zones[0].dnssec = true;
     let emu = start_emulator(seed);
     let dir = tempfile::tempdir().unwrap();
-    let out = dnscron(&emu, dir.path(), &["import", "--probe", "example.io"]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    assert_cli_snapshot!(dnscron(
+        &emu,
+        dir.path(),
+        &["import", "--probe", "example.io"]
+    ));
     let file = read(dir.path(), "zones/example.io.yaml");
     insta::assert_snapshot!("import_probe_example_io", file);
-    let validate = dnscron(&emu, dir.path(), &["validate"]);
-    assert_eq!(validate.code, Some(0), "{}", validate.snapshot());
-    assert!(
-        validate.stdout.contains("1 zone, 3 records"),
-        "{}",
-        validate.stdout
-    );
+    dnscron(&emu, dir.path(), &["validate"])
+        .expect_stdout("valid: 1 zone, 3 records, 0 sites, 0 cron jobs\n")
+        .run();
     let counters = emu.counters();
     assert_eq!(
         counters.per_route.get("POST /api/v1/dns/zones/probe"),
@@ -42,41 +41,31 @@ fn probe_writes_the_import_plan_with_the_registrar_steps() {
 fn probe_of_a_zone_already_hosted_points_at_import_zone() {
     let emu = emulator(Gaps::default());
     let dir = tempfile::tempdir().unwrap();
-    let out = dnscron(&emu, dir.path(), &["import", "--probe", "example.org"]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    let file = read(dir.path(), "zones/example.org.yaml");
-    assert!(
-        file.contains("# example.org is already hosted here: `dnscron import --zone example.org`"),
-        "{file}"
-    );
-    assert!(file.contains("# Registrar steps: none."), "{file}");
-    let plan = dnscron(&emu, dir.path(), &["plan", "--detailed-exitcode"]);
-    assert_eq!(plan.code, Some(0), "{}", plan.snapshot());
+    assert_cli_snapshot!(dnscron(
+        &emu,
+        dir.path(),
+        &["import", "--probe", "example.org"]
+    ));
+    // Points at `import --zone` and lists no registrar steps.
+    insta::assert_snapshot!(read(dir.path(), "zones/example.org.yaml"));
+    assert_cli_snapshot!(dnscron(&emu, dir.path(), &["plan", "--detailed-exitcode"]));
 }
 
 #[test]
 fn probe_errors_name_the_cause() {
     let emu = emulator(Gaps::default());
     let dir = tempfile::tempdir().unwrap();
-    let unknown = dnscron(&emu, dir.path(), &["import", "--probe", "unknown.example"]);
-    assert_eq!(unknown.code, Some(1));
-    assert!(unknown.stderr.contains("404"), "{}", unknown.stderr);
-    let readonly = Run::new(["import", "--probe", "example.io"])
-        .env("DNSCRON_API_URL", emu.base_url())
-        .env("DNSCRON_TOKEN", "readonly-token")
-        .current_dir(dir.path())
-        .output();
-    assert_eq!(readonly.code, Some(1));
-    assert!(
-        readonly.stderr.contains("needs the dns scope"),
-        "{}",
-        readonly.stderr
-    );
-    assert!(
-        readonly.stderr.contains("hint: the token lacks a scope"),
-        "{}",
-        readonly.stderr
-    );
-    assert!(!readonly.stderr.contains("readonly-token"));
+    assert_cli_snapshot!(dnscron(
+        &emu,
+        dir.path(),
+        &["import", "--probe", "unknown.example"]
+    ));
+    let readonly = dnscron(&emu, dir.path(), &["import", "--probe", "example.io"])
+        .api(&emu.base_url(), "readonly-token")
+        .snapshot();
+    assert!(!readonly.contains("readonly-token"), "{readonly}");
+    insta::with_settings!({ filters => crate::common::filters() }, {
+        insta::assert_snapshot!(readonly);
+    });
     assert!(files_under(dir.path()).is_empty());
 }

@@ -3,14 +3,13 @@
 use dnscron::emulator::Gaps;
 
 use super::{dnscron, emulator, files_under, read};
-use crate::common::Run;
+use crate::common::{Test, assert_cli_snapshot};
 
 #[test]
 fn all_writes_every_zone_and_site_with_modes_and_comments() {
     let emu = emulator(Gaps::default());
     let dir = tempfile::tempdir().unwrap();
-    let out = dnscron(&emu, dir.path(), &["import", "--all"]);
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    let stdout = dnscron(&emu, dir.path(), &["import", "--all"]).run_for_stdout();
     assert_eq!(
         files_under(dir.path()),
         [
@@ -27,7 +26,7 @@ fn all_writes_every_zone_and_site_with_modes_and_comments() {
         ]
     );
     assert!(dir.path().join("dnscron.schema.json").is_file());
-    insta::assert_snapshot!("import_all_stdout", out.stdout);
+    insta::assert_snapshot!("import_all_stdout", stdout);
     insta::assert_snapshot!(
         "import_edge_zone",
         read(dir.path(), "zones/edge.example.yaml")
@@ -37,18 +36,18 @@ fn all_writes_every_zone_and_site_with_modes_and_comments() {
         read(dir.path(), "zones/example.com.yaml")
     );
     // Registered elsewhere: no nameservers key at all.
-    let elsewhere = read(dir.path(), "zones/elsewhere.example.yaml");
-    assert!(!elsewhere.contains("nameservers"), "{elsewhere}");
-    assert!(read(dir.path(), "sites/quiet.yaml").contains("cron: []"));
-    let legacy = read(dir.path(), "sites/legacy.yaml");
-    assert!(legacy.contains("the site is suspended"), "{legacy}");
+    insta::assert_snapshot!(read(dir.path(), "zones/elsewhere.example.yaml"));
+    // No cron jobs: `cron: []`, so the file still owns the (empty) list.
+    insta::assert_snapshot!(read(dir.path(), "sites/quiet.yaml"));
+    // A suspended site says so.
+    insta::assert_snapshot!(read(dir.path(), "sites/legacy.yaml"));
 }
 
 #[test]
 fn zone_and_site_selectors_write_only_what_was_asked() {
     let emu = emulator(Gaps::default());
     let dir = tempfile::tempdir().unwrap();
-    let out = dnscron(
+    assert_cli_snapshot!(dnscron(
         &emu,
         dir.path(),
         &[
@@ -60,46 +59,51 @@ fn zone_and_site_selectors_write_only_what_was_asked() {
             "--out",
             "repo",
         ],
-    );
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
+    ));
     let repo = dir.path().join("repo");
     assert_eq!(
         files_under(&repo),
         ["zones/example.net.yaml", "zones/example.org.yaml"]
     );
-    let org = read(&repo, "zones/example.org.yaml");
-    assert!(org.contains("nameservers:\n  mode: hosted\n"), "{org}");
+    // Hosted here: `nameservers: { mode: hosted }`.
+    insta::assert_snapshot!(read(&repo, "zones/example.org.yaml"));
 
-    let out = dnscron(
+    assert_cli_snapshot!(dnscron(
         &emu,
         dir.path(),
         &["import", "--site", "shop", "--out", "repo"],
+    ));
+    assert_eq!(
+        files_under(&repo),
+        [
+            "sites/shop.yaml",
+            "zones/example.net.yaml",
+            "zones/example.org.yaml"
+        ]
     );
-    assert_eq!(out.code, Some(0), "{}", out.snapshot());
-    assert!(files_under(&repo).contains(&"sites/shop.yaml".to_string()));
     insta::assert_snapshot!("import_site_shop", read(&repo, "sites/shop.yaml"));
-    let plan = dnscron(&emu, dir.path(), &["plan", "repo", "--detailed-exitcode"]);
-    assert_eq!(plan.code, Some(0), "{}", plan.snapshot());
+    assert_cli_snapshot!(dnscron(
+        &emu,
+        dir.path(),
+        &["plan", "repo", "--detailed-exitcode"]
+    ));
 }
 
 #[test]
 fn unknown_zones_and_sites_are_errors_that_write_nothing() {
     let emu = emulator(Gaps::default());
     let dir = tempfile::tempdir().unwrap();
-    let out = dnscron(&emu, dir.path(), &["import", "--zone", "nope.example"]);
-    assert_eq!(out.code, Some(1));
-    assert!(
-        out.stderr.contains("no DNS zone `nope.example`"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("hint: "), "{}", out.stderr);
-    let out = dnscron(&emu, dir.path(), &["import", "--site", "nope"]);
-    assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("no site `nope`"), "{}", out.stderr);
-    let out = dnscron(&emu, dir.path(), &["import", "--zone", "not a zone"]);
-    assert_eq!(out.code, Some(1));
-    assert!(out.stderr.contains("--zone not a zone"), "{}", out.stderr);
+    assert_cli_snapshot!(dnscron(
+        &emu,
+        dir.path(),
+        &["import", "--zone", "nope.example"]
+    ));
+    assert_cli_snapshot!(dnscron(&emu, dir.path(), &["import", "--site", "nope"]));
+    assert_cli_snapshot!(dnscron(
+        &emu,
+        dir.path(),
+        &["import", "--zone", "not a zone"]
+    ));
     assert!(files_under(dir.path()).is_empty());
 }
 
@@ -111,8 +115,8 @@ fn selectors_are_required_and_exclusive() {
         vec!["import", "--all", "--zone", "example.com"],
         vec!["import", "--probe", "example.io", "--site", "shop"],
     ] {
-        let out = Run::new(&args).current_dir(dir.path()).output();
-        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
+        // clap's usage errors: exit 2.
+        assert_cli_snapshot!(Test::new().args(&args).current_dir(dir.path()));
     }
 }
 
@@ -120,49 +124,45 @@ fn selectors_are_required_and_exclusive() {
 fn existing_files_are_kept_unless_forced() {
     let emu = emulator(Gaps::default());
     let dir = tempfile::tempdir().unwrap();
-    let first = dnscron(
+    assert_cli_snapshot!(dnscron(
         &emu,
         dir.path(),
         &["import", "--zone", "example.com", "--site", "blog"],
-    );
-    assert_eq!(first.code, Some(0), "{}", first.snapshot());
+    ));
     let zone = dir.path().join("zones/example.com.yaml");
     std::fs::write(&zone, "# edited by hand\n").unwrap();
     std::fs::write(dir.path().join("dnscron.schema.json"), "{}").unwrap();
 
-    let refused = dnscron(
+    // Names both files and --force.
+    assert_cli_snapshot!(dnscron(
         &emu,
         dir.path(),
         &["import", "--zone", "example.com", "--site", "blog"],
-    );
-    assert_eq!(refused.code, Some(1));
-    assert!(
-        refused.stderr.contains("zones/example.com.yaml"),
-        "{}",
-        refused.stderr
-    );
-    assert!(
-        refused.stderr.contains("sites/blog.yaml"),
-        "{}",
-        refused.stderr
-    );
-    assert!(refused.stderr.contains("--force"), "{}", refused.stderr);
+    ));
     assert_eq!(
         std::fs::read_to_string(&zone).unwrap(),
         "# edited by hand\n"
     );
 
     // A new file beside the existing ones is fine, and the schema is never a reason to refuse.
-    let other = dnscron(&emu, dir.path(), &["import", "--zone", "example.org"]);
-    assert_eq!(other.code, Some(0), "{}", other.snapshot());
+    assert_cli_snapshot!(dnscron(
+        &emu,
+        dir.path(),
+        &["import", "--zone", "example.org"]
+    ));
     assert_eq!(read(dir.path(), "dnscron.schema.json"), "{}");
 
-    let forced = dnscron(
+    assert_cli_snapshot!(dnscron(
         &emu,
         dir.path(),
         &["import", "--zone", "example.com", "--force"],
+    ));
+    insta::assert_snapshot!(
+        "import_example_com",
+        read(dir.path(), "zones/example.com.yaml")
     );
-    assert_eq!(forced.code, Some(0), "{}", forced.snapshot());
-    assert!(read(dir.path(), "zones/example.com.yaml").starts_with("# yaml-language-server"));
-    assert!(read(dir.path(), "dnscron.schema.json").contains("\"$schema\""));
+    assert_eq!(
+        read(dir.path(), "dnscron.schema.json"),
+        read(&crate::common::repo_root(), "schema/dnscron.schema.json")
+    );
 }

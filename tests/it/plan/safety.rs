@@ -82,6 +82,7 @@ fn refusal_lists_every_zone_with_figures_place_and_hint() {
             "if these changes are intended, run again with --allow-mass-changes, or raise the limit in the zone's `safety:` section"
         ]
     );
+    insta::assert_snapshot!(cmd.to_string());
     assert_eq!(exit_code(&Err(cmd)), 1);
 }
 
@@ -114,11 +115,7 @@ fn mass_updates_are_refused_too() {
         false,
     )
     .unwrap_err();
-    assert!(
-        err.to_string()
-            .contains("would update 11 of 30 live records (36 %"),
-        "{err}"
-    );
+    insta::assert_snapshot!(err.to_string());
     assert!(
         run(
             vec![(zone("example.com", &ten), live_zone("example.com", &old))],
