@@ -13,7 +13,6 @@ pub mod cron;
 pub mod dns;
 #[cfg(feature = "emulator")]
 pub mod emulator;
-pub mod error;
 pub mod github;
 pub mod import;
 pub mod plan;

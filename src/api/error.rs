@@ -5,7 +5,6 @@ use std::fmt;
 use std::time::Duration;
 
 use super::wire::ErrorEnvelope;
-use crate::error::{CommandError, ErrorKind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -49,13 +48,13 @@ pub enum ApiError {
         #[source]
         source: super::pacer::WaitTooLong,
     },
-    #[error(
-        "refusing to send the API token over plain http to {url}: use https://, or pass \
-         --allow-insecure-http if this network is trusted"
-    )]
+    #[error("refusing to send the API token over plain http to {url}")]
     InsecureUrl { url: String },
     #[error("invalid API URL {url}: {reason}")]
     InvalidUrl { url: String, reason: String },
+    /// Credentials in a URL end up in logs and error messages, so the URL is not repeated.
+    #[error("invalid API URL (URL with credentials, not shown): it contains credentials")]
+    UrlWithCredentials,
     #[error(
         "GET {path}: the server's pagination does not end ({reason}); report this to the API provider"
     )]
@@ -165,46 +164,5 @@ impl ApiError {
             ApiError::WaitExceeded { source, .. } => Some(source.needed),
             _ => None,
         }
-    }
-
-    /// What the user can do, for `CommandError` hints.
-    pub fn hint(&self) -> Option<String> {
-        let hint = match self {
-            ApiError::Status { status: 401, .. } => {
-                "check the token in DNSCRON_TOKEN or --token-file (it may be expired or revoked)"
-            }
-            ApiError::Status { status: 403, .. } => {
-                "the token lacks a scope or this site is not pinned to it: edit the token in the \
-                 portal under API tokens"
-            }
-            ApiError::Status { status: 409, .. } if self.needs_portal_step().is_some() => {
-                "a human has to finish this step in the portal at the continue_url, then re-run"
-            }
-            ApiError::Status { status: 429, .. } | ApiError::WaitExceeded { .. } => {
-                "another client of the same user may be using the rate-limit budget: retry later \
-                 or raise --max-wait"
-            }
-            ApiError::Status { status, .. } if *status >= 500 => {
-                "the service failed; retry later and quote the request_id if it persists"
-            }
-            ApiError::Transport { .. } => "check --api-url / DNSCRON_API_URL and the network",
-            _ => return None,
-        };
-        Some(hint.to_string())
-    }
-}
-
-impl From<ApiError> for CommandError {
-    fn from(err: ApiError) -> Self {
-        let kind = match err {
-            ApiError::InsecureUrl { .. } | ApiError::InvalidUrl { .. } => ErrorKind::User,
-            _ => ErrorKind::Api,
-        };
-        let hint = err.hint();
-        let mut out = CommandError::new(kind, err.to_string());
-        if let Some(hint) = hint {
-            out = out.with_hint(hint);
-        }
-        out
     }
 }

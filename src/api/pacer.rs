@@ -45,9 +45,8 @@ pub struct RateHeaders {
 
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "the rate limit would need a wait of {needed:.0?} more after {waited:.0?} already (the limit is \
-     --max-wait {max_wait:.0?}); another client of the same user may be using the budget: retry later \
-     or raise --max-wait"
+    "the rate limit would need a wait of {needed:.0?} more after {waited:.0?} already (the longest \
+     wait allowed is {max_wait:.0?})"
 )]
 pub struct WaitTooLong {
     pub needed: Duration,

@@ -13,7 +13,7 @@ pub struct Token(String);
 
 #[derive(Debug, thiserror::Error)]
 pub enum TokenError {
-    #[error("no API token: set DNSCRON_TOKEN or pass --token-file")]
+    #[error("no API token: {TOKEN_ENV} is not set and no token file was given")]
     Missing,
     #[error(
         "the API token from {source_name} is empty: put the token there, or use the other source"

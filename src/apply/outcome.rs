@@ -175,23 +175,12 @@ pub enum ApplyResult {
     Interrupted,
 }
 
-impl ApplyResult {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            ApplyResult::Converged | ApplyResult::NoChanges | ApplyResult::AlreadyApplied => 0,
-            ApplyResult::NeedsPortalStep { .. } => 3,
-            _ => 1,
-        }
-    }
-}
-
-/// Everything apply reports.
+/// Everything apply reports. What exit code it means is the CLI's to decide.
 #[derive(Clone, Debug, Serialize)]
 pub struct ApplyReport {
     pub plan_id: String,
     #[serde(flatten)]
     pub result: ApplyResult,
-    pub exit_code: u8,
     /// Execution rounds run (1 = no repair needed).
     pub rounds: u32,
     /// Every change of every round, in execution order, not-attempted ones included.
@@ -235,7 +224,6 @@ impl ApplyReport {
     ) -> Self {
         ApplyReport {
             plan_id: plan_id.to_string(),
-            exit_code: result.exit_code(),
             counts: Counts::of(&changes),
             result,
             rounds,

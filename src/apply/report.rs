@@ -2,26 +2,45 @@
 
 use std::fmt::Write as _;
 
-use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, ErrorInfo};
+use serde::Serialize;
+
+use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
 use crate::plan::render::text::plain_change_lines;
 
 /// Version of the JSON outcome document.
 pub const FORMAT_VERSION: u32 = 1;
 
 /// Pretty JSON with a final newline: `format_version`, `plan_id`, `result` (+ its fields),
-/// `exit_code`, `rounds`, `counts`, and every change with its outcome.
-pub fn json(report: &ApplyReport) -> String {
-    let body = serde_json::to_value(report).unwrap_or_else(|e| {
+/// `exit_code` (the caller's: the CLI decides exit codes), `rounds`, every change with its
+/// outcome, and `counts`.
+pub fn json(report: &ApplyReport, exit_code: u8) -> String {
+    let doc = JsonReport {
+        format_version: FORMAT_VERSION,
+        plan_id: &report.plan_id,
+        result: &report.result,
+        exit_code,
+        rounds: report.rounds,
+        changes: &report.changes,
+        counts: report.counts,
+    };
+    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
         serde_json::json!({ "result": "failed", "error": format!("cannot serialize the report: {e}") })
+            .to_string()
     });
-    let mut doc = serde_json::Map::new();
-    doc.insert("format_version".into(), FORMAT_VERSION.into());
-    if let serde_json::Value::Object(fields) = body {
-        doc.extend(fields);
-    }
-    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
     out.push('\n');
     out
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    format_version: u32,
+    plan_id: &'a str,
+    #[serde(flatten)]
+    result: &'a ApplyResult,
+    exit_code: u8,
+    rounds: u32,
+    changes: &'a [ChangeReport],
+    counts: Counts,
 }
 
 fn change_line(out: &mut String, r: &ChangeReport) {
@@ -241,7 +260,6 @@ mod tests {
             text.contains("zone example.com: + www A 192.0.2.1 (ttl 300)"),
             "{text}"
         );
-        assert_eq!(differs.exit_code, 1);
 
         let interrupted = report(ApplyResult::Interrupted, &[Done, NotAttempted]);
         let text = self::text(&interrupted);
@@ -249,7 +267,6 @@ mod tests {
             text.contains("Interrupted: 1 done, 1 not attempted"),
             "{text}"
         );
-        assert_eq!(interrupted.exit_code, 1);
 
         let verify = report(
             ApplyResult::VerifyFailed {
@@ -265,8 +282,9 @@ mod tests {
         assert!(text.contains("timed out"), "{text}");
 
         let json: serde_json::Value =
-            serde_json::from_str(&json(&interrupted)).expect("valid JSON");
+            serde_json::from_str(&json(&interrupted, 1)).expect("valid JSON");
         assert_eq!(json["format_version"], 1);
+        assert_eq!(json["exit_code"], 1);
         assert_eq!(json["result"], "interrupted");
         assert_eq!(json["counts"]["not_attempted"], 1);
         assert_eq!(json["changes"][1]["outcome"], "not_attempted");

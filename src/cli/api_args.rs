@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::api::{ApiConfig, Token, TokenError, check_url_policy, parse_base_url};
-use crate::error::CommandError;
+use crate::api::{ApiConfig, Token, check_url_policy, parse_base_url};
+use crate::cli::error::CommandError;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ApiArgs {
@@ -34,23 +34,12 @@ impl ApiArgs {
             })?;
         let base_url = parse_base_url(&url).map_err(CommandError::from)?;
         check_url_policy(&base_url, self.allow_insecure_http).map_err(CommandError::from)?;
-        let token = Token::load(self.token_file.as_deref()).map_err(token_error)?;
+        let token = Token::load(self.token_file.as_deref())?;
         let mut config = ApiConfig::new(base_url.as_str(), token).map_err(CommandError::from)?;
         config.allow_insecure_http = self.allow_insecure_http;
         config.max_wait = self.max_wait;
         Ok(config)
     }
-}
-
-fn token_error(err: TokenError) -> CommandError {
-    let hint = match &err {
-        TokenError::Missing => "create a token in the portal under API tokens",
-        TokenError::Empty { .. } | TokenError::InvalidCharacter { .. } => {
-            "set DNSCRON_TOKEN or pass --token-file with the token from the portal"
-        }
-        TokenError::File { .. } => "check the path given to --token-file",
-    };
-    CommandError::user(err.to_string()).with_hint(hint)
 }
 
 /// `90s`, `10m`, `1h30m`, `500ms`, or a bare number of seconds.
@@ -117,7 +106,7 @@ mod tests {
     fn config_errors_say_what_to_do() {
         let err = args(None, false).into_config().unwrap_err();
         assert!(err.to_string().contains("no API URL"), "{err}");
-        assert!(err.hints[0].contains("DNSCRON_API_URL"));
+        assert!(err.hints()[0].contains("DNSCRON_API_URL"));
 
         let err = args(Some("http://api.example.net/api/v1"), false)
             .into_config()
@@ -133,7 +122,7 @@ mod tests {
         a.token_file = Some(path.clone());
         let err = a.clone().into_config().unwrap_err();
         assert!(err.to_string().contains("tok"), "{err}");
-        assert!(err.hints[0].contains("--token-file"));
+        assert!(err.hints()[0].contains("--token-file"));
 
         std::fs::write(&path, "tok_abc\n").unwrap();
         let config = a.into_config().unwrap();

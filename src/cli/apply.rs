@@ -11,10 +11,10 @@ use crate::apply::{
     self, ApplyOptions, ApplyReport, ApplyResult, Bar, Freshness, Lines, Progress, report, saved,
 };
 use crate::cli::api_args::ApiArgs;
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, exit_code};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::session;
 use crate::cli::write_stdout;
-use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::plan::{Plan, render};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -144,7 +144,8 @@ async fn saved_plan(
     interrupt: &Arc<AtomicBool>,
 ) -> Result<ApplyReport, CommandError> {
     let text = std::fs::read_to_string(file).map_err(|e| {
-        CommandError::user(format!("cannot read the plan file {}: {e}", file.display()))
+        let context = format!("cannot read the plan file {}", file.display());
+        CommandError::quoting(ErrorKind::User, &context, e)
     })?;
     let saved = crate::plan::file::load(&text, &file.display().to_string())
         .map_err(|e| CommandError::from(e).with_hint(format!("file: {}", file.display())))?;
@@ -198,13 +199,23 @@ fn finish(args: &ApplyArgs, report: &ApplyReport) -> CommandResult {
         (ApplyFormat::Text, ApplyResult::AlreadyApplied) => report::text(report),
         // A blank line after the plan shown above.
         (ApplyFormat::Text, _) => format!("\n{}", report::text(report)),
-        (ApplyFormat::Json, _) => report::json(report),
+        (ApplyFormat::Json, _) => report::json(report, exit_code(&ending(&report.result))),
     };
     write_stdout(&shown)?;
-    match report.exit_code {
-        0 => Ok(Outcome::Success),
-        3 => Ok(Outcome::NeedsHumanStep),
-        _ => Err(CommandError::new(
+    ending(&report.result)
+}
+
+/// What an apply's result means for the command; the report above already said why.
+pub fn ending(result: &ApplyResult) -> CommandResult {
+    match result {
+        ApplyResult::Converged | ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {
+            Ok(Outcome::Success)
+        }
+        ApplyResult::NeedsPortalStep { .. } => Ok(Outcome::NeedsHumanStep),
+        ApplyResult::Failed { .. }
+        | ApplyResult::Differs { .. }
+        | ApplyResult::VerifyFailed { .. }
+        | ApplyResult::Interrupted => Err(CommandError::new(
             ErrorKind::AlreadyReported,
             "apply did not converge",
         )),

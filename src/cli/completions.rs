@@ -1,7 +1,7 @@
 use clap::CommandFactory;
 
+use crate::cli::error::{CommandResult, Outcome};
 use crate::cli::{Cli, write_stdout};
-use crate::error::{CommandResult, Outcome};
 
 #[derive(Debug, clap::Args)]
 pub struct CompletionsArgs {

@@ -6,11 +6,12 @@ use std::path::PathBuf;
 
 use crate::api::{ApiConfig, Token, WriteClient};
 use crate::apply::{self, ApplyOptions, Silent, report};
+use crate::cli::apply::ending;
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::write_stdout;
 use crate::cli::{runtime, session};
 use crate::emulator::{self, Seed};
-use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::plan::render;
 
 /// The example seed's token with every scope.
@@ -29,8 +30,9 @@ pub fn run(args: DemoArgs) -> CommandResult {
         let addr = SocketAddr::from(([127, 0, 0, 1], 0));
         let emu = emulator::start(Seed::example(), addr)
             .await
-            .map_err(|e| CommandError::internal(e.to_string()))?;
-        let token = Token::new(DEMO_TOKEN).map_err(|e| CommandError::internal(e.to_string()))?;
+            .map_err(|e| CommandError::from_error(ErrorKind::Internal, e))?;
+        let token =
+            Token::new(DEMO_TOKEN).map_err(|e| CommandError::from_error(ErrorKind::Internal, e))?;
         let config = ApiConfig::new(&emu.base_url(), token)?;
         let client = WriteClient::new(config)?;
         let color = use_color_on_stdout();
@@ -51,7 +53,7 @@ pub fn run(args: DemoArgs) -> CommandResult {
         let again = session::plan(client.read(), &desired, false).await?;
         write_stdout(&render::text(&again, color))?;
         emu.shutdown().await;
-        if outcome.exit_code == 0 && again.is_empty() {
+        if matches!(ending(&outcome.result), Ok(Outcome::Success)) && again.is_empty() {
             Ok(Outcome::Success)
         } else {
             Err(CommandError::new(

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use crate::api::{ApiError, ReadClient, WriteClient, deprecation_notice, openapi};
 use crate::cli::api_args::ApiArgs;
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, api_hint};
 use crate::cli::{runtime, write_stdout};
-use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
@@ -101,13 +101,12 @@ async fn connection_and_token(read: &ReadClient, url: &str, checks: &mut Vec<Che
             checks.push(ok(format!("the API answers at {url}")));
             checks.push(fail(
                 format!("the token is refused: {}", first_line(&err)),
-                err.hint().unwrap_or_default(),
+                api_hint(&err).unwrap_or_default(),
             ));
         }
         _ => checks.push(fail(
             format!("GET /sites failed: {}", first_line(&err)),
-            err.hint()
-                .unwrap_or_else(|| "retry later; quote the request_id to the provider".into()),
+            api_hint(&err).unwrap_or("retry later; quote the request_id to the provider"),
         )),
     }
     false

@@ -3,9 +3,9 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::write_stdout;
 use crate::emulator::{self, Bursts, Seed};
-use crate::error::{CommandError, CommandResult, Outcome};
 
 #[derive(Debug, clap::Args)]
 pub struct EmulatorArgs {
@@ -67,12 +67,13 @@ pub fn run(args: EmulatorArgs) -> CommandResult {
             )
         })
         .collect();
-    let runtime = tokio::runtime::Runtime::new()
-        .map_err(|e| CommandError::internal(format!("cannot start the async runtime: {e}")))?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| {
+        CommandError::quoting(ErrorKind::Internal, "cannot start the async runtime", e)
+    })?;
     runtime.block_on(async move {
         let emu = emulator::start(seed, args.listen)
             .await
-            .map_err(|e| CommandError::user(e.to_string()))?;
+            .map_err(|e| CommandError::from_error(ErrorKind::User, e))?;
         write_stdout(&format!(
             "emulator listening\nbase URL: {}\nadmin:    {}/counters, {}/state\ntokens:\n{}\npress Ctrl-C to stop\n",
             emu.base_url(),
@@ -90,7 +91,8 @@ pub fn run(args: EmulatorArgs) -> CommandResult {
 fn load_seed(args: &EmulatorArgs) -> Result<Seed, CommandError> {
     let mut seed = match &args.seed {
         Some(path) => Seed::from_path(path).map_err(|e| {
-            CommandError::user(e.to_string()).with_hint("see docs/emulator.md for the seed format")
+            CommandError::from_error(ErrorKind::User, e)
+                .with_hint("see docs/emulator.md for the seed format")
         })?,
         None => Seed::example(),
     };

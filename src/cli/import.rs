@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use crate::api::{ReadClient, WriteClient};
 use crate::cli::api_args::ApiArgs;
+use crate::cli::error::{CommandError, CommandResult, Outcome};
 use crate::cli::{runtime, write_stdout};
 use crate::config::{self, json_schema};
 use crate::dns::ZoneName;
-use crate::error::{CommandError, CommandResult, Outcome};
 use crate::import::{self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SiteFile, ZoneFile};
 
 #[derive(Debug, clap::Args)]

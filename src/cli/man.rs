@@ -8,13 +8,13 @@ use clap::CommandFactory;
 use clap_mangen::Man;
 use roff::{Roff, bold, italic, roman};
 
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{Cli, write_stdout};
-use crate::error::{CommandError, CommandResult, Outcome};
 
 /// `dnscron man | man -l -`.
 pub fn run() -> CommandResult {
-    let page =
-        page().map_err(|e| CommandError::internal(format!("rendering the man page: {e}")))?;
+    let page = page()
+        .map_err(|e| CommandError::quoting(ErrorKind::Internal, "rendering the man page", e))?;
     write_stdout(&page)?;
     Ok(Outcome::Success)
 }
@@ -83,7 +83,7 @@ fn subcommands(cmd: &clap::Command) -> Roff {
     roff
 }
 
-/// The codes `crate::error::Outcome` and the error kinds map to (README's table).
+/// The codes `cli::error::exit_code` gives (README's table).
 fn exit_status() -> Roff {
     let codes = [
         ("0", "Success."),

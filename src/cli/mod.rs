@@ -1,12 +1,13 @@
 //! Command-line interface: one file per command. Each command returns a [`CommandResult`];
-//! [`main`] turns it into an exit code, so no command calls `process::exit`.
+//! [`main`] prints its error and turns it into an exit code ([`error::exit_code`]), so no
+//! command calls `process::exit`.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::error::{CommandResult, ErrorKind};
+use error::{CommandResult, ErrorKind};
 
 pub mod api_args;
 mod apply;
@@ -16,6 +17,7 @@ mod demo;
 pub mod doctor;
 #[cfg(feature = "emulator")]
 mod emulator;
+pub mod error;
 pub mod import;
 pub mod logging;
 mod man;
@@ -109,13 +111,10 @@ pub fn run(cli: Cli) -> CommandResult {
 
 /// Prints the error (unless already printed) and returns the process exit code.
 fn report(result: CommandResult) -> u8 {
-    match result {
-        Ok(outcome) => outcome.exit_code(),
-        Err(err) => {
-            if !matches!(err.kind, ErrorKind::AlreadyReported | ErrorKind::BrokenPipe) {
-                let _ = writeln!(std::io::stderr(), "{err}");
-            }
-            err.exit_code()
-        }
+    if let Err(err) = &result
+        && !matches!(err.kind, ErrorKind::AlreadyReported | ErrorKind::BrokenPipe)
+    {
+        let _ = writeln!(std::io::stderr(), "{err}");
     }
+    error::exit_code(&result)
 }

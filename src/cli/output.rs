@@ -1,6 +1,6 @@
 use std::io::Write;
 
-use crate::error::CommandError;
+use crate::cli::error::CommandError;
 
 /// Writes to stdout; a closed pipe (`dnscron plan | head`) becomes `ErrorKind::BrokenPipe`,
 /// which exits 0 quietly instead of panicking like `println!` would.

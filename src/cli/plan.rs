@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use crate::api::ReadClient;
 use crate::cli::api_args::ApiArgs;
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{logging, runtime, validate, write_stdout};
 use crate::config;
-use crate::error::{CommandError, CommandResult, Outcome};
 use crate::github::{Annotation, Level};
 use crate::plan::{MakeOptions, Plan, make_plan, render};
 
@@ -79,11 +79,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
 /// limits) also becomes an `::error` annotation, so the run's summary says why.
 fn annotate_failure(err: CommandError, format: PlanFormat) -> CommandError {
     if format == PlanFormat::Github {
-        let mut message = err.message.clone();
-        for hint in &err.hints {
-            message.push_str(&format!("\nhint: {hint}"));
-        }
-        let line = Annotation::new(Level::Error, message)
+        let line = Annotation::new(Level::Error, err.body())
             .title("dnscron plan")
             .render();
         if let Err(pipe) = write_stdout(&line) {
@@ -108,7 +104,8 @@ pub fn write_plan_file(path: &Path, json: &str) -> Result<(), CommandError> {
     let tmp = path.with_extension("json.tmp");
     let write = std::fs::write(&tmp, json).and_then(|()| std::fs::rename(&tmp, path));
     write.map_err(|e| {
-        CommandError::user(format!("writing the plan to {}: {e}", path.display()))
+        let context = format!("writing the plan to {}", path.display());
+        CommandError::quoting(ErrorKind::User, &context, e)
             .with_hint("check that the directory exists and is writable")
     })
 }

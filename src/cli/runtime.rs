@@ -1,6 +1,6 @@
 use std::future::Future;
 
-use crate::error::CommandError;
+use crate::cli::error::{CommandError, ErrorKind};
 
 /// Runs the async part of a command. Two workers: this is a 2-core CLI, and the API's rate limit,
 /// not the CPU, bounds how fast requests go.
@@ -9,6 +9,6 @@ pub fn block_on<F: Future>(future: F) -> Result<F::Output, CommandError> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| CommandError::internal(format!("starting the async runtime: {e}")))?;
+        .map_err(|e| CommandError::quoting(ErrorKind::Internal, "starting the async runtime", e))?;
     Ok(runtime.block_on(future))
 }

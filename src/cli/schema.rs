@@ -1,7 +1,7 @@
 //! `dnscron schema`: the JSON Schema of the YAML files, for editors (`yaml-language-server`).
 
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::write_stdout;
-use crate::error::{CommandError, CommandResult, Outcome};
 
 pub fn run() -> CommandResult {
     write_stdout(&schema_text()?)?;
@@ -10,8 +10,9 @@ pub fn run() -> CommandResult {
 
 /// Exactly the text of the committed `schema/dnscron.schema.json`.
 pub fn schema_text() -> Result<String, CommandError> {
-    let mut text = serde_json::to_string_pretty(&crate::config::json_schema())
-        .map_err(|e| CommandError::internal(format!("cannot serialize the schema: {e}")))?;
+    let mut text = serde_json::to_string_pretty(&crate::config::json_schema()).map_err(|e| {
+        CommandError::quoting(ErrorKind::Internal, "cannot serialize the schema", e)
+    })?;
     text.push('\n');
     Ok(text)
 }

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use crate::api::ReadClient;
+use crate::cli::error::{CommandError, ErrorKind};
 use crate::cli::validate::report_diagnostics;
 use crate::config::{self, model::Desired};
-use crate::error::CommandError;
 use crate::plan::{MakeOptions, Plan, make_plan};
 
 /// A runtime the command keeps (apply also spawns its Ctrl-C listener on it).
@@ -14,7 +14,9 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| CommandError::internal(format!("cannot start the async runtime: {e}")))
+        .map_err(|e| {
+            CommandError::quoting(ErrorKind::Internal, "cannot start the async runtime", e)
+        })
 }
 
 /// Loads and validates the files; on failure every problem is printed to stderr.

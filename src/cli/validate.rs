@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::write_stdout;
 use crate::config::{self, Style};
-use crate::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::github::{Annotation, Level, render_capped};
 
 #[derive(Debug, clap::Args)]

@@ -26,7 +26,6 @@ pub use zone::{
 
 use crate::api::ApiError;
 use crate::dns::ZoneName;
-use crate::error::{CommandError, ErrorKind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
@@ -54,37 +53,4 @@ pub enum ImportError {
 
 fn plural_files(n: usize) -> &'static str {
     if n == 1 { "the file" } else { "the files" }
-}
-
-impl From<ImportError> for CommandError {
-    fn from(err: ImportError) -> Self {
-        let (kind, hint) = match &err {
-            ImportError::NoSuchZone { .. } => (
-                ErrorKind::User,
-                Some("check the zone name; `dnscron import --all` imports every zone of the account, and `--probe DOMAIN` reads a zone hosted elsewhere".to_string()),
-            ),
-            ImportError::NoSuchSite { .. } => (
-                ErrorKind::User,
-                Some("check the slug as GET /sites lists it, and that the token is pinned to the site (portal, API tokens)".to_string()),
-            ),
-            ImportError::Api { source, .. } => (ErrorKind::Api, source.hint()),
-            ImportError::ProbeShape(_) => (
-                ErrorKind::Api,
-                Some("the server's probe answer has an unexpected shape; report it with the request id".to_string()),
-            ),
-            ImportError::Exists { .. } => (
-                ErrorKind::User,
-                Some("nothing was written; pass --force to overwrite, or choose another --out directory".to_string()),
-            ),
-            ImportError::Write { .. } => (
-                ErrorKind::User,
-                Some("check that the --out directory is writable".to_string()),
-            ),
-        };
-        let out = CommandError::new(kind, err.to_string());
-        match hint {
-            Some(h) => out.with_hint(h),
-            None => out,
-        }
-    }
 }

@@ -1,6 +1,5 @@
-//! Errors of the planning stage, each saying what, where and what to do.
-
-use crate::error::{CommandError, ErrorKind};
+//! Errors of the planning stage, each saying what happened and where; what to do about it is
+//! worded by the CLI (`cli::error`).
 
 use super::safety::Refusal;
 
@@ -27,26 +26,6 @@ pub enum PlanError {
     UnsupportedFormat { found: String },
 }
 
-impl PlanError {
-    /// What the user can do about it.
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            PlanError::MissingLive { kind, .. } => Some(format!(
-                "check the name, or create the {kind} in the portal first (dnscron never creates or deletes whole {kind}s)"
-            )),
-            PlanError::IncompleteSnapshot { .. } => Some(
-                "this is a bug in dnscron; please report it with the command you ran".into(),
-            ),
-            PlanError::Unsafe(_) => Some(
-                "if these changes are intended, run again with --allow-mass-changes, or raise the limit in the zone's `safety:` section".into(),
-            ),
-            PlanError::BadPlanFile { .. } | PlanError::UnsupportedFormat { .. } => Some(
-                "make a new plan with `dnscron plan --out FILE` using this version of dnscron".into(),
-            ),
-        }
-    }
-}
-
 fn refusal_message(refusals: &[Refusal]) -> String {
     let mut out = String::from(
         "refusing to plan mass changes (protection against a wrong or truncated file):",
@@ -55,21 +34,4 @@ fn refusal_message(refusals: &[Refusal]) -> String {
         out.push_str(&format!("\n  {r}"));
     }
     out
-}
-
-impl From<PlanError> for CommandError {
-    fn from(err: PlanError) -> Self {
-        let kind = match err {
-            PlanError::MissingLive { .. } => ErrorKind::User,
-            PlanError::IncompleteSnapshot { .. } => ErrorKind::Internal,
-            PlanError::Unsafe(_) => ErrorKind::User,
-            PlanError::BadPlanFile { .. } | PlanError::UnsupportedFormat { .. } => ErrorKind::User,
-        };
-        let hint = err.hint();
-        let out = CommandError::new(kind, err.to_string());
-        match hint {
-            Some(h) => out.with_hint(h),
-            None => out,
-        }
-    }
 }

@@ -4,7 +4,6 @@
 
 use crate::api::{ApiError, ReadClient, openapi};
 use crate::config::model::{Desired, NameserverMode};
-use crate::error::CommandError;
 
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
 use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, diff};
@@ -38,15 +37,6 @@ pub enum MakePlanError {
     Snapshot(#[from] SnapshotError),
     #[error(transparent)]
     Plan(#[from] PlanError),
-}
-
-impl From<MakePlanError> for CommandError {
-    fn from(err: MakePlanError) -> Self {
-        match err {
-            MakePlanError::Snapshot(e) => e.into(),
-            MakePlanError::Plan(e) => e.into(),
-        }
-    }
 }
 
 pub async fn make_plan(

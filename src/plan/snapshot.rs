@@ -10,7 +10,6 @@ use tokio::task::JoinHandle;
 use crate::api::{ApiError, ReadClient, RecordListing, wire};
 use crate::config::model::{Desired, Location};
 use crate::dns::ZoneName;
-use crate::error::{CommandError, ErrorKind};
 
 /// Reads in flight at once; the pacer still decides when each may go.
 pub const READ_CONCURRENCY: usize = 8;
@@ -76,46 +75,6 @@ pub enum SnapshotError {
     },
     #[error("reading the live state failed inside dnscron: {0}")]
     Internal(String),
-}
-
-impl SnapshotError {
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            SnapshotError::MissingZone { .. } => Some(
-                "check the zone name in the file, or add the zone to the account in the portal \
-                 (DNS), or remove the file"
-                    .into(),
-            ),
-            SnapshotError::MissingDomain { .. } => Some(
-                "registrar nameservers can only be managed for a domain registered in this \
-                 account: remove the `nameservers` key or register/transfer the domain"
-                    .into(),
-            ),
-            SnapshotError::MissingSite { .. } => Some(
-                "check the slug (as listed by GET /sites) and that the token is pinned to this \
-                 site (portal, API tokens), or remove the file"
-                    .into(),
-            ),
-            SnapshotError::Api { source, .. } => source.hint(),
-            SnapshotError::Internal(_) => None,
-        }
-    }
-}
-
-impl From<SnapshotError> for CommandError {
-    fn from(err: SnapshotError) -> Self {
-        let kind = match err {
-            SnapshotError::Internal(_) => ErrorKind::Internal,
-            SnapshotError::Api { .. } => ErrorKind::Api,
-            _ => ErrorKind::Config,
-        };
-        let hint = err.hint();
-        let out = CommandError::new(kind, err.to_string());
-        match hint {
-            Some(hint) => out.with_hint(hint),
-            None => out,
-        }
-    }
 }
 
 /// A spawned read, aborted if the snapshot gives up before awaiting it.

@@ -101,7 +101,6 @@ fn cron_changes_on_a_suspended_site_stop_for_the_portal() {
         panic!("{report:#?}")
     };
     insta::assert_snapshot!(continue_url);
-    assert_eq!(report.exit_code, 3);
     // The ready changes (example.org) ran first; the blocked delete was still attempted.
     let outcomes: Vec<ChangeOutcome> = report.changes.iter().map(|c| c.outcome).collect();
     assert_eq!(

@@ -1,5 +1,5 @@
 use dnscron::api::{ApiConfig, ApiError, ReadClient, Token, WriteClient};
-use dnscron::error::CommandError;
+use dnscron::cli::error::CommandError;
 use serde_json::json;
 
 use super::stub::{CANARY, Reply, Stub, config};

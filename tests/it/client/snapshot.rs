@@ -1,6 +1,7 @@
 use std::path::PathBuf;
 
 use dnscron::api::ReadClient;
+use dnscron::cli::error::CommandError;
 use dnscron::config::model::{
     CronJobSpec, Desired, Location, NameserverMode, NameserversSpec, SafetyLimits, SiteSpec,
     ZoneSpec,
@@ -153,7 +154,7 @@ async fn what_the_account_lacks_is_an_error_at_its_declaration() {
         let err = snapshot::fetch(&client, &desired).await.unwrap_err();
         assert!(!matches!(err, SnapshotError::Api { .. }), "{err}");
         assert!(err.to_string().starts_with(message), "{err}");
-        texts.push(format!("{err}\nhint: {}", err.hint().unwrap()));
+        texts.push(CommandError::from(err).body());
     }
     // Each message and hint in full.
     insta::assert_snapshot!(texts.join("\n\n"));

@@ -3,6 +3,7 @@ use std::time::Duration;
 
 use dnscron::api::wire::{CronJobWrite, NameserversWrite, RecordWrite};
 use dnscron::api::{ApiError, IdempotencyKey, WaitEvent, WriteClient};
+use dnscron::cli::error::CommandError;
 use serde_json::json;
 
 use super::stub::{Reply, Stub, config, dropping_server};
@@ -149,7 +150,7 @@ async fn a_portal_step_is_recognized_wherever_continue_url_is() {
             .unwrap_err();
         assert_eq!(stub.requests().len(), 1);
         assert_eq!(err.needs_portal_step(), Some(url));
-        texts.push(format!("{err}\nhint: {}", err.hint().unwrap()));
+        texts.push(CommandError::from(err).body());
     }
     // The message names the continue URL; the hint, the portal.
     insta::assert_snapshot!(texts.join("\n"));
@@ -245,7 +246,8 @@ async fn a_retry_after_beyond_max_wait_fails_clearly() {
         .await
         .unwrap_err();
     assert!(matches!(err, ApiError::WaitExceeded { .. }), "{err}");
-    insta::assert_snapshot!(err.to_string());
+    // The CLI words what to do (the flag) as a hint; the library says what happened.
+    insta::assert_snapshot!(CommandError::from(err).body());
     assert_eq!(stub.requests().len(), 1);
 }
 

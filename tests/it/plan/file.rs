@@ -1,6 +1,7 @@
 //! The plan file is checked on load like a YAML file: shape with line:col, version, requests,
 //! and the embedded desired state with the loader's own rules. Each refusal in full.
 
+use dnscron::cli::error::CommandError;
 use dnscron::plan::{PlanError, file, render};
 
 use super::fixtures::*;
@@ -12,7 +13,7 @@ fn saved() -> String {
 
 fn refusal(text: &str) -> String {
     let err: PlanError = file::load(text, "plan.json").unwrap_err();
-    format!("{err}\nhint: {}", err.hint().unwrap_or_default())
+    CommandError::from(err).body()
 }
 
 fn edited(edit: impl FnOnce(&mut serde_json::Value)) -> String {

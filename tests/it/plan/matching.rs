@@ -1,6 +1,7 @@
 //! Matching rules of the diff: records by (name, type), cron by (schedule, command), nameservers
 //! by set; prune, ignore, system records, blocked sites, missing targets.
 
+use dnscron::cli::error::CommandError;
 use dnscron::config::model::Desired;
 use dnscron::plan::snapshot::LiveSnapshot;
 use dnscron::plan::{Action, Plan, PlanError, Resource, Severity, Status, Value, diff, request};
@@ -518,7 +519,7 @@ fn a_declared_target_missing_live_is_an_error_with_its_place() {
         err.to_string(),
         "zone `missing.example` declared at zones/missing.example.yaml:1:3 was not found in the live account"
     );
-    insta::assert_snapshot!(err.hint().unwrap());
+    insta::assert_snapshot!(CommandError::from(err).hints().join("\n"));
 }
 
 #[test]

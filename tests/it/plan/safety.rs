@@ -1,6 +1,7 @@
 //! Safety limits through the diff: refused plans name every zone with its figures, place and
 //! the way out; `allow_mass_changes` lets them through.
 
+use dnscron::cli::error::{CommandError, exit_code};
 use dnscron::config::model::{Desired, ZoneSpec};
 use dnscron::plan::snapshot::{LiveSnapshot, LiveZone};
 use dnscron::plan::{DiffOptions, PlanError, diff};
@@ -74,13 +75,15 @@ fn refusal_lists_every_zone_with_figures_place_and_hint() {
       zone a.example (zones/a.example.yaml:1:3): would delete 6 of 19 live records (31 %; limit: more than 5 records that are also more than 30 %, `safety.delete_floor`/`safety.max_delete_percent`)
       zone b.example (zones/b.example.yaml:1:3): would leave the zone with no records (deletes all 1; set `safety.allow_empty: true` to allow)
     ");
+    let cmd = CommandError::from(err);
     assert_eq!(
-        err.hint().unwrap(),
-        "if these changes are intended, run again with --allow-mass-changes, or raise the limit in the zone's `safety:` section"
+        cmd.hints(),
+        [
+            "if these changes are intended, run again with --allow-mass-changes, or raise the limit in the zone's `safety:` section"
+        ]
     );
-    let cmd: dnscron::error::CommandError = err.into();
-    assert_eq!(cmd.exit_code(), 1);
     insta::assert_snapshot!(cmd.to_string());
+    assert_eq!(exit_code(&Err(cmd)), 1);
 }
 
 #[test]

@@ -1,0 +1,395 @@
+//! The one user-facing error type, after jj's `cli/src/command_error.rs`. Library errors carry
+//! data and say what happened; this file alone decides each one's kind, words what to do about
+//! it (flag names live here, never in the library), and [`exit_code`] alone maps how a command
+//! ended to the process exit code.
+
+use std::error::Error;
+use std::fmt::{self, Write as _};
+
+use crate::api::{ApiError, TokenError};
+use crate::import::ImportError;
+use crate::plan::PlanError;
+use crate::plan::make::MakePlanError;
+use crate::plan::snapshot::SnapshotError;
+
+pub type BoxError = Box<dyn Error + Send + Sync>;
+
+/// How a command ended when it did not fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Success,
+    /// Changes are present and `--detailed-exitcode` was given (drift detection).
+    ChangesPresent,
+    /// Apply stopped at a change a human has to make in the portal.
+    NeedsHumanStep,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Bad flags, a missing token, a missing file: the user can fix it.
+    User,
+    /// The desired-state files are invalid.
+    Config,
+    /// The API answered with an error or could not be reached.
+    Api,
+    /// A saved plan no longer matches the live state.
+    Stale,
+    /// The details were already printed (e.g. every validation error); print nothing more.
+    AlreadyReported,
+    /// stdout was closed by the reader (`dnscron plan | head`): not a failure.
+    BrokenPipe,
+    /// A bug in dnscron.
+    Internal,
+}
+
+pub type CommandResult = Result<Outcome, CommandError>;
+
+/// The process exit code of every command (docs/apply.md, docs/ci.md): decided here only.
+pub fn exit_code(result: &CommandResult) -> u8 {
+    match result {
+        Ok(Outcome::Success) => 0,
+        Ok(Outcome::ChangesPresent) => 2,
+        Ok(Outcome::NeedsHumanStep) => 3,
+        Err(err) => match err.kind {
+            ErrorKind::BrokenPipe => 0,
+            ErrorKind::User
+            | ErrorKind::Config
+            | ErrorKind::Api
+            | ErrorKind::Stale
+            | ErrorKind::AlreadyReported
+            | ErrorKind::Internal => 1,
+        },
+    }
+}
+
+#[derive(Debug)]
+pub struct CommandError {
+    pub kind: ErrorKind,
+    /// Its `Display` is the message; its sources are the cause chain.
+    error: BoxError,
+    /// What to do about it; printed as `hint: …` lines.
+    hints: Vec<String>,
+}
+
+/// A message of the CLI's own, possibly about a library error.
+#[derive(Debug)]
+struct Message {
+    text: String,
+    cause: Option<BoxError>,
+    /// `text` is the CLI's wording of `cause` itself, so the chain goes on from the cause's
+    /// own source instead of repeating it.
+    words_cause: bool,
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Error for Message {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        let cause: &(dyn Error + 'static) = self.cause.as_deref()?;
+        if self.words_cause {
+            cause.source()
+        } else {
+            Some(cause)
+        }
+    }
+}
+
+impl CommandError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self::message(kind, message.into(), None, false)
+    }
+
+    pub fn user(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::User, message)
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, message)
+    }
+
+    /// A library error whose own `Display` is the message.
+    pub fn from_error(kind: ErrorKind, error: impl Into<BoxError>) -> Self {
+        CommandError {
+            kind,
+            error: error.into(),
+            hints: Vec::new(),
+        }
+    }
+
+    /// A message of the CLI's about what `cause` was doing; the cause follows in the chain.
+    pub fn with_cause(
+        kind: ErrorKind,
+        message: impl Into<String>,
+        cause: impl Into<BoxError>,
+    ) -> Self {
+        Self::message(kind, message.into(), Some(cause.into()), false)
+    }
+
+    /// `{context}: {cause}`, keeping `cause` as the source.
+    pub fn quoting(kind: ErrorKind, context: &str, cause: impl Into<BoxError>) -> Self {
+        let cause = cause.into();
+        Self::with_cause(kind, format!("{context}: {cause}"), cause)
+    }
+
+    /// The CLI's wording of `error` itself (it names a flag, say); the chain goes on from
+    /// `error`'s source.
+    fn worded(kind: ErrorKind, message: String, error: impl Into<BoxError>) -> Self {
+        Self::message(kind, message, Some(error.into()), true)
+    }
+
+    fn message(kind: ErrorKind, text: String, cause: Option<BoxError>, words_cause: bool) -> Self {
+        Self::from_error(
+            kind,
+            Message {
+                text,
+                cause,
+                words_cause,
+            },
+        )
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.push(hint.into());
+        self
+    }
+
+    fn with_hint_opt(self, hint: Option<&str>) -> Self {
+        match hint {
+            Some(hint) => self.with_hint(hint),
+            None => self,
+        }
+    }
+
+    /// What happened, without causes or hints.
+    pub fn message_text(&self) -> String {
+        self.error.to_string()
+    }
+
+    pub fn hints(&self) -> &[String] {
+        &self.hints
+    }
+
+    /// The error that was turned into this one (a library error, or the CLI's own message).
+    pub fn error(&self) -> &(dyn Error + Send + Sync + 'static) {
+        &*self.error
+    }
+
+    /// The message, a `caused by: …` line for each source whose text the lines above don't
+    /// already contain (most library messages quote their source), and the hints.
+    pub fn body(&self) -> String {
+        let mut out = self.error.to_string();
+        let mut source = self.error.source();
+        while let Some(cause) = source {
+            let text = cause.to_string();
+            if !out.contains(&text) {
+                let _ = write!(out, "\ncaused by: {text}");
+            }
+            source = cause.source();
+        }
+        for hint in &self.hints {
+            let _ = write!(out, "\nhint: {hint}");
+        }
+        out
+    }
+}
+
+/// The report on stderr: `error: ` and the [`CommandError::body`].
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error: {}", self.body())
+    }
+}
+
+impl From<std::io::Error> for CommandError {
+    fn from(err: std::io::Error) -> Self {
+        let kind = if err.kind() == std::io::ErrorKind::BrokenPipe {
+            ErrorKind::BrokenPipe
+        } else {
+            ErrorKind::User
+        };
+        CommandError::from_error(kind, err)
+    }
+}
+
+impl From<TokenError> for CommandError {
+    fn from(err: TokenError) -> Self {
+        let (out, hint) = match &err {
+            TokenError::Missing => (
+                CommandError::worded(
+                    ErrorKind::User,
+                    "no API token: set DNSCRON_TOKEN or pass --token-file".into(),
+                    err,
+                ),
+                "create a token in the portal under API tokens",
+            ),
+            TokenError::Empty { .. } | TokenError::InvalidCharacter { .. } => (
+                CommandError::from_error(ErrorKind::User, err),
+                "set DNSCRON_TOKEN or pass --token-file with the token from the portal",
+            ),
+            TokenError::File { .. } => (
+                CommandError::from_error(ErrorKind::User, err),
+                "check the path given to --token-file",
+            ),
+        };
+        out.with_hint(hint)
+    }
+}
+
+impl From<ApiError> for CommandError {
+    fn from(err: ApiError) -> Self {
+        let hint = api_hint(&err);
+        let out = match &err {
+            ApiError::InsecureUrl { .. } => CommandError::worded(
+                ErrorKind::User,
+                format!(
+                    "{err}: use https://, or pass --allow-insecure-http if this network is trusted"
+                ),
+                err,
+            ),
+            ApiError::UrlWithCredentials => CommandError::worded(
+                ErrorKind::User,
+                format!("{err}; pass the token in DNSCRON_TOKEN or --token-file"),
+                err,
+            ),
+            ApiError::InvalidUrl { .. } => CommandError::from_error(ErrorKind::User, err),
+            _ => CommandError::from_error(ErrorKind::Api, err),
+        };
+        out.with_hint_opt(hint)
+    }
+}
+
+/// What the user can do about an API error, wherever it surfaces (also `doctor`'s checks).
+pub fn api_hint(err: &ApiError) -> Option<&'static str> {
+    Some(match err {
+        ApiError::Status { status: 401, .. } => {
+            "check the token in DNSCRON_TOKEN or --token-file (it may be expired or revoked)"
+        }
+        ApiError::Status { status: 403, .. } => {
+            "the token lacks a scope or this site is not pinned to it: edit the token in the \
+             portal under API tokens"
+        }
+        ApiError::Status { status: 409, .. } if err.needs_portal_step().is_some() => {
+            "a human has to finish this step in the portal at the continue_url, then re-run"
+        }
+        ApiError::Status { status: 429, .. } | ApiError::WaitExceeded { .. } => {
+            "another client of the same user may be using the rate-limit budget: retry later \
+             or raise --max-wait"
+        }
+        ApiError::Status { status, .. } if *status >= 500 => {
+            "the service failed; retry later and quote the request_id if it persists"
+        }
+        ApiError::Transport { .. } => "check --api-url / DNSCRON_API_URL and the network",
+        _ => return None,
+    })
+}
+
+impl From<SnapshotError> for CommandError {
+    fn from(err: SnapshotError) -> Self {
+        let (kind, hint) = match &err {
+            SnapshotError::MissingZone { .. } => (
+                ErrorKind::Config,
+                Some(
+                    "check the zone name in the file, or add the zone to the account in the \
+                     portal (DNS), or remove the file",
+                ),
+            ),
+            SnapshotError::MissingDomain { .. } => (
+                ErrorKind::Config,
+                Some(
+                    "registrar nameservers can only be managed for a domain registered in this \
+                     account: remove the `nameservers` key or register/transfer the domain",
+                ),
+            ),
+            SnapshotError::MissingSite { .. } => (
+                ErrorKind::Config,
+                Some(
+                    "check the slug (as listed by GET /sites) and that the token is pinned to \
+                     this site (portal, API tokens), or remove the file",
+                ),
+            ),
+            SnapshotError::Api { source, .. } => (ErrorKind::Api, api_hint(source)),
+            SnapshotError::Internal(_) => (ErrorKind::Internal, None),
+        };
+        CommandError::from_error(kind, err).with_hint_opt(hint)
+    }
+}
+
+impl From<PlanError> for CommandError {
+    fn from(err: PlanError) -> Self {
+        let (kind, hint) = match &err {
+            PlanError::MissingLive { kind, .. } => (
+                ErrorKind::User,
+                format!(
+                    "check the name, or create the {kind} in the portal first (dnscron never creates or deletes whole {kind}s)"
+                ),
+            ),
+            PlanError::IncompleteSnapshot { .. } => (
+                ErrorKind::Internal,
+                "this is a bug in dnscron; please report it with the command you ran".into(),
+            ),
+            PlanError::Unsafe(_) => (
+                ErrorKind::User,
+                "if these changes are intended, run again with --allow-mass-changes, or raise the limit in the zone's `safety:` section".into(),
+            ),
+            PlanError::BadPlanFile { .. } | PlanError::UnsupportedFormat { .. } => (
+                ErrorKind::User,
+                "make a new plan with `dnscron plan --out FILE` using this version of dnscron"
+                    .into(),
+            ),
+        };
+        CommandError::from_error(kind, err).with_hint(hint)
+    }
+}
+
+impl From<MakePlanError> for CommandError {
+    fn from(err: MakePlanError) -> Self {
+        match err {
+            MakePlanError::Snapshot(e) => e.into(),
+            MakePlanError::Plan(e) => e.into(),
+        }
+    }
+}
+
+impl From<ImportError> for CommandError {
+    fn from(err: ImportError) -> Self {
+        let (kind, hint) = match &err {
+            ImportError::NoSuchZone { .. } => (
+                ErrorKind::User,
+                Some(
+                    "check the zone name; `dnscron import --all` imports every zone of the account, and `--probe DOMAIN` reads a zone hosted elsewhere",
+                ),
+            ),
+            ImportError::NoSuchSite { .. } => (
+                ErrorKind::User,
+                Some(
+                    "check the slug as GET /sites lists it, and that the token is pinned to the site (portal, API tokens)",
+                ),
+            ),
+            ImportError::Api { source, .. } => (ErrorKind::Api, api_hint(source)),
+            ImportError::ProbeShape(_) => (
+                ErrorKind::Api,
+                Some(
+                    "the server's probe answer has an unexpected shape; report it with the request id",
+                ),
+            ),
+            ImportError::Exists { .. } => (
+                ErrorKind::User,
+                Some(
+                    "nothing was written; pass --force to overwrite, or choose another --out directory",
+                ),
+            ),
+            ImportError::Write { .. } => (
+                ErrorKind::User,
+                Some("check that the --out directory is writable"),
+            ),
+        };
+        CommandError::from_error(kind, err).with_hint_opt(hint)
+    }
+}
+
+#[cfg(test)]
+mod tests;
