@@ -3,7 +3,8 @@
 //!
 //! Data flows one way: files (`config`) → desired state → live snapshot (`api`, `plan::snapshot`)
 //! → plan (`plan`) → requests (`apply`) → result. `emulator` serves the API locally for tests
-//! and the demo; `cli` holds one file per command.
+//! and the demo; `cli` holds one file per command and alone words errors and decides exit codes.
+//! The map: docs/architecture.md.
 
 pub mod api;
 pub mod apply;
