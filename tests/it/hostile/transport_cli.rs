@@ -1,0 +1,131 @@
+//! The transport cases through the `dnscron` binary: `--timeout`, no write after a refused
+//! read, the token hint of a 401 during apply, the base-URL check, and the `-v`/`-vv` request
+//! log. Real time, so deadlines are in milliseconds.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::{Raw, Step};
+use crate::client::stub::{CANARY, Reply, Seen, Stub};
+use crate::common::{Test, filters};
+
+/// A folder with one zone that declares one record.
+fn files() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("zones")).unwrap();
+    std::fs::write(
+        dir.path().join("zones/example.com.yaml"),
+        "zone: example.com\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n",
+    )
+    .unwrap();
+    dir
+}
+
+/// Runs `dnscron ARGS… DIR` against `base_url` and returns the snapshot text (status, stdout
+/// and stderr in full) with the folder shown as `DIR`; the token must appear nowhere.
+async fn run(base_url: &str, args: &[&str]) -> String {
+    let dir = files();
+    let path = dir.path().to_string_lossy().into_owned();
+    let mut test = Test::new()
+        .plan_stamp()
+        .api(base_url, CANARY)
+        .args(args)
+        .arg(&path);
+    test = test.env("COLUMNS", "200");
+    let out = tokio::task::spawn_blocking(move || test.snapshot())
+        .await
+        .unwrap();
+    assert!(!out.contains(CANARY), "{out}");
+    out.replace(&path, "DIR")
+}
+
+fn listing(records: serde_json::Value) -> Reply {
+    Reply::ok(
+        json!({"records": records, "nameservers": ["ns1.veldhost.net"], "meta": {"has_more": false}}),
+    )
+}
+
+macro_rules! snapshot {
+    ($name:expr, $out:expr) => {{
+        let mut filters = filters();
+        filters.push((r"(?m)^(  date: ).*$", "$1[DATE]"));
+        insta::with_settings!({ filters => filters }, {
+            insta::assert_snapshot!($name, $out);
+        })
+    }};
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timeout_bounds_a_command_against_a_server_that_never_answers() {
+    let raw = Raw::start(|_| vec![Step::Hang]).await;
+    let started = Instant::now();
+    let out = run(&raw.base_url, &["plan", "--timeout", "300ms"]).await;
+    let took = started.elapsed();
+    snapshot!("timeout_flag", out);
+    // Two attempts of 300 ms and a backoff; a third could not end within 4 × 300 ms.
+    assert_eq!(raw.request_lines().len(), 2);
+    assert!(took < Duration::from_secs(5), "{took:?}");
+
+    let raw = Raw::start(|_| vec![Step::Hang]).await;
+    let dir = files();
+    let path = dir.path().to_string_lossy().into_owned();
+    let test = Test::new()
+        .api(&raw.base_url, CANARY)
+        .env("DNSCRON_TIMEOUT", "200ms")
+        .args(["plan", &path]);
+    let out = tokio::task::spawn_blocking(move || test.snapshot())
+        .await
+        .unwrap();
+    assert!(
+        out.contains("no complete answer within 200 ms (2 attempt(s))"),
+        "{out}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apply_writes_nothing_after_a_refused_read() {
+    let stub = Stub::start(|seen: &Seen| match seen.method.as_str() {
+        "GET" => Reply::ok(json!({"records": [], "padding": "x".repeat(5 * 1024 * 1024)})),
+        _ => Reply::json(201, json!({})),
+    })
+    .await;
+    let out = run(&stub.base_url, &["apply", "--yes"]).await;
+    snapshot!("refused_read_no_write", out);
+    let methods: Vec<String> = stub.requests().into_iter().map(|s| s.method).collect();
+    assert_eq!(methods, ["GET"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_401_during_apply_carries_the_token_hint() {
+    let stub = Stub::start(|seen: &Seen| match seen.method.as_str() {
+        "GET" => listing(json!([])),
+        _ => Reply::error(401, "unauthenticated", "token revoked"),
+    })
+    .await;
+    let out = run(&stub.base_url, &["apply", "--yes"]).await;
+    snapshot!("apply_401", out);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_base_url_without_the_version_prefix_is_named_as_such() {
+    let stub = Stub::start(|seen: &Seen| {
+        Reply::error(404, "not_found", &format!("no endpoint at {}", seen.path))
+    })
+    .await;
+    let out = run(&stub.base_url, &["plan"]).await;
+    snapshot!("wrong_base_url", out);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verbose_logs_each_request_and_very_verbose_its_headers() {
+    let stub = Stub::start(|_: &Seen| {
+        listing(json!([{"id": 1, "name": "www", "type": "A", "ttl": 3600, "content": "192.0.2.1"}]))
+            .header("x-echo", format!("Bearer {CANARY}"))
+    })
+    .await;
+    let out = run(&stub.base_url, &["-v", "plan"]).await;
+    snapshot!("verbose", out);
+    let out = run(&stub.base_url, &["-vv", "plan"]).await;
+    snapshot!("very_verbose", out);
+}
