@@ -129,3 +129,19 @@ async fn verbose_logs_each_request_and_very_verbose_its_headers() {
     let out = run(&stub.base_url, &["-vv", "plan"]).await;
     snapshot!("very_verbose", out);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_text_in_an_error_cannot_drive_the_terminal_or_start_a_line() {
+    let stub = Stub::start(|_: &Seen| {
+        Reply::error(
+            422,
+            "validation_error",
+            "boom\u{1b}[2J\n::warning file=x::pwned\u{9b}",
+        )
+    })
+    .await;
+    let out = run(&stub.base_url, &["plan"]).await;
+    assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+    assert!(!out.lines().any(|l| l.starts_with("::")), "{out}");
+    snapshot!("escaped_error", out);
+}
