@@ -80,6 +80,8 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         desired,
         progress: opts.progress,
         interrupt: opts.interrupt,
+        visibility_waits: &opts.visibility_waits,
+        cron_listings: Default::default(),
     };
     let mut reports = Vec::new();
     let mut changes = execution_order(&plan.changes);
