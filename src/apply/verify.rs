@@ -212,3 +212,60 @@ pub async fn replan(
     };
     plan::diff(desired, &live, &opts).map_err(|e| ErrorInfo::internal(e.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dns::RecordType;
+    use crate::plan::Status;
+
+    fn update(record_id: i64, before: &str, after: &str) -> Change {
+        let value = |content: &str| Value::Record {
+            ttl: 300,
+            content: content.into(),
+        };
+        Change {
+            id: 1,
+            action: Action::Update,
+            target: TargetRef {
+                kind: TargetKind::Zone,
+                name: "example.com".into(),
+            },
+            resource: Resource::Record {
+                name: "www".into(),
+                rtype: RecordType::A,
+                record_id: Some(record_id),
+            },
+            before: Some(value(before)),
+            after: Some(value(after)),
+            status: Status::Ready,
+            reason: None,
+            declared_at: None,
+        }
+    }
+
+    #[test]
+    fn only_the_very_same_write_counts_as_repeated() {
+        let sent = update(7, "192.0.2.1", "192.0.2.2");
+        assert!(repeats(&update(7, "192.0.2.1", "192.0.2.2"), &sent));
+        // Another value, or another record, is a different write: repaired as before.
+        assert!(!repeats(&update(7, "192.0.2.1", "192.0.2.3"), &sent));
+        assert!(!repeats(&update(8, "192.0.2.1", "192.0.2.2"), &sent));
+        let mut delete = sent.clone();
+        delete.action = Action::Delete;
+        assert!(!repeats(&delete, &sent));
+    }
+
+    #[test]
+    fn the_read_is_described_by_what_it_still_shows() {
+        assert_eq!(
+            what_was_read(&update(7, "192.0.2.1", "192.0.2.2")),
+            "still 192.0.2.1 (ttl 300)"
+        );
+        let ns = Value::Nameservers {
+            mode: "custom".into(),
+            nameservers: vec!["ns1.x.net".into(), "ns2.x.net".into()],
+        };
+        assert_eq!(value_text(&ns), "custom ns1.x.net ns2.x.net");
+    }
+}
