@@ -169,6 +169,42 @@ wrote repo/dnscron/dnscron.schema.json
 next: `dnscron validate repo/dnscron` and `dnscron plan repo/dnscron` (it shows no changes)
 ";
 
+/// Zone names from `GET /dns` that are not DNS names (so not file names either) are skipped with
+/// a warning that shows them escaped; the valid one is imported, nothing lands outside `--out`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zone_names_that_are_not_dns_names_are_skipped() {
+    let stub = Stub::start(|seen| match seen.path.as_str() {
+        "/dns" => Reply::ok(json!({"zones": [
+            {"zone": "../../escaped.example"}, {"zone": "/tmp/abs.example"},
+            {"zone": "evil\u{1b}[2J.example"}, {"zone": "ab--cd.example"},
+            {"zone": "xn--bcher-kva.example"}], "meta": {"has_more": false}})),
+        "/sites" => Reply::ok(json!({"sites": [], "meta": {"has_more": false}})),
+        _ => two_names(seen),
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let test = import_all(&stub, dir.path(), false);
+    let out = run(move || test.snapshot()).await;
+    assert_safe_to_print(&out, false);
+    insta::assert_snapshot!(out);
+    assert_eq!(
+        tree(dir.path()),
+        [
+            "repo/dnscron/dnscron.schema.json",
+            "repo/dnscron/zones/xn--bcher-kva.example.yaml"
+        ]
+    );
+    assert_eq!(
+        paths(&stub),
+        [
+            "GET /dns",
+            "GET /domains",
+            "GET /dns/xn--bcher-kva.example/records",
+            "GET /sites"
+        ]
+    );
+}
+
 /// `sites` inside `--out` is a symlink to `target` (relative to the temporary directory).
 fn link_sites(dir: &Path, target: &str) -> PathBuf {
     let out = dir.join("repo/dnscron");
