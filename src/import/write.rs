@@ -153,4 +153,27 @@ mod tests {
         let written = write_files(&out, &[file("zones/example.com.yaml")], false).unwrap();
         assert_eq!(written, [out.join("zones/example.com.yaml")]);
     }
+
+    #[test]
+    fn a_file_or_its_temporary_file_linked_outside_is_refused_even_with_force() {
+        for linked in ["zones/example.com.yaml", "zones/example.com.yaml.tmp"] {
+            let dir = tempfile::tempdir().unwrap();
+            let (out, victim) = (dir.path().join("out"), dir.path().join("victim"));
+            std::fs::create_dir_all(out.join("zones")).unwrap();
+            std::fs::write(&victim, "keep\n").unwrap();
+            std::os::unix::fs::symlink(&victim, out.join(linked)).unwrap();
+            let err = write_files(&out, &[file("zones/example.com.yaml")], true).unwrap_err();
+            let why = format!(
+                "{} leads to {}, outside --out {}",
+                out.join(linked).display(),
+                victim.canonicalize().unwrap().display(),
+                out.canonicalize().unwrap().display()
+            );
+            assert!(
+                matches!(&err, ImportError::OutsideOut { why: w, .. } if *w == why),
+                "{linked}: {err}"
+            );
+            assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep\n");
+        }
+    }
 }
