@@ -60,12 +60,13 @@ pub enum ApiError {
     /// Credentials in a URL end up in logs and error messages, so the URL is not repeated.
     #[error("invalid API URL (URL with credentials, not shown): it contains credentials")]
     UrlWithCredentials,
-    #[error(
-        "GET {}: the server's pagination does not end ({}); report this to the API provider",
-        U(path),
-        U(reason)
-    )]
-    Pagination { path: String, reason: String },
+    /// A listing that is not one consistent list of distinct rows (`api::PageFault`).
+    /// The fault quotes server data (cursors, ids).
+    #[error("GET {}: {}", U(path), U(&fault.to_string()))]
+    Pagination {
+        path: String,
+        fault: super::paging::PageFault,
+    },
     #[error("cannot set up the HTTP client: {message}")]
     Client { message: String },
 }
