@@ -94,7 +94,7 @@ fn unknown_keys_get_did_you_mean() {
     one_error(
         "zone: example.com\nfoo: 1\n",
         "2:1",
-        "unknown key `foo` in a zone [hint: a zone accepts: zone, defaults, nameservers, prune, ignore, records, safety]",
+        "unknown key `foo` in a zone [hint: a zone accepts: zone, defaults, nameservers, prune, ignore, records, safety, registrar]",
     );
 }
 
