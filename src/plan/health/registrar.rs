@@ -191,7 +191,7 @@ fn nameservers(out: &mut Out<'_>, registrar: &wire::Registrar) {
     {
         out.push(
             Severity::Warning,
-            format!("the nameserver state of {} is `{state_shown}`, not settled: {live_and_pending}; plan again later", out.spec.zone),
+            format!("the nameserver state of {} is `{state_shown}`, not settled: registry and resolvers both list {}, but the registrar has not finished the change; plan again later", out.spec.zone, list(&registry)),
         );
     }
     if let Some(w) = &state_word
