@@ -1,14 +1,28 @@
 //! Registrar and cron findings (docs/health.md) end to end: `dnscron plan` against an emulator
 //! seeded with every registrar state, each finding present and absent, in every format.
 
-use dnscron::emulator::{RateLimit, Seed};
+use dnscron::emulator::{BackgroundEmulator, RateLimit, Seed};
 
 use crate::common::emulator::start_emulator;
 use crate::common::{Test, assert_cli_snapshot};
 
+/// An emulator on 127.0.0.1 from a seed's YAML, rate limit off.
+fn emulator(yaml: &str) -> BackgroundEmulator {
+    let mut seed = Seed::from_yaml_str(yaml).unwrap();
+    seed.rate_limit = RateLimit::off();
+    start_emulator(seed)
+}
+
+/// A `dnscron plan` run, with the emulator and files it needs kept alive until the test ends.
+struct Case {
+    test: Test,
+    _emu: BackgroundEmulator,
+    _dir: tempfile::TempDir,
+}
+
 /// Seed domains (YAML list items) beside one zone per domain, each with one A record, and the
 /// same zones in files (`registrar` keys from `expectations`). Plans at 2026-01-02T03:04:05Z.
-fn plan_of(domains: &str, zones: &[&str], expectations: &[(&str, &str)], extra: &[&str]) -> Test {
+fn plan_of(domains: &str, zones: &[&str], expectations: &[(&str, &str)], extra: &[&str]) -> Case {
     let zone_seeds: String = zones
         .iter()
         .map(|z| {
@@ -25,9 +39,7 @@ fn plan_of(domains: &str, zones: &[&str], expectations: &[(&str, &str)], extra: 
          tokens: [{{token: t, user: u, scopes: [read]}}]\n\
          domains:\n{domains}zones:\n{zone_seeds}"
     );
-    let mut seed = Seed::from_yaml_str(&yaml).unwrap();
-    seed.rate_limit = RateLimit::off();
-    let emu = start_emulator(seed);
+    let emu = emulator(&yaml);
     let dir = tempfile::tempdir().unwrap();
     for z in zones {
         let registrar = expectations
@@ -46,10 +58,11 @@ fn plan_of(domains: &str, zones: &[&str], expectations: &[(&str, &str)], extra: 
         .current_dir(dir.path())
         .api(&emu.base_url(), "t")
         .plan_stamp();
-    // The emulator and the files must outlive the run: leak them into the test's lifetime.
-    std::mem::forget(dir);
-    std::mem::forget(emu);
-    test
+    Case {
+        test,
+        _emu: emu,
+        _dir: dir,
+    }
 }
 
 const EVERY_FINDING: &str = "\
@@ -94,12 +107,13 @@ const EVERY_EXPECTATION: &[(&str, &str)] = &[
 /// Every finding, with no change at all: the error findings alone make the drift job exit 2.
 #[test]
 fn every_registrar_finding_is_reported_and_errors_alert_the_drift_job() {
-    assert_cli_snapshot!(plan_of(
+    let case = plan_of(
         EVERY_FINDING,
         EVERY_ZONE,
         EVERY_EXPECTATION,
-        &["--detailed-exitcode"]
-    ));
+        &["--detailed-exitcode"],
+    );
+    assert_cli_snapshot!(case.test);
 }
 
 #[test]
@@ -112,11 +126,11 @@ fn registrar_findings_in_markdown_and_github_formats() {
     let zones = ["delegating.example", "ds-mismatch.example", "idle.example"];
     assert_cli_snapshot!(
         "markdown",
-        plan_of(domains, &zones, &[], &["--format", "markdown"])
+        plan_of(domains, &zones, &[], &["--format", "markdown"]).test
     );
     assert_cli_snapshot!(
         "github",
-        plan_of(domains, &zones, &[], &["--format", "github"])
+        plan_of(domains, &zones, &[], &["--format", "github"]).test
     );
 }
 
@@ -149,6 +163,7 @@ fn healthy_registrations_raise_no_finding() {
         ("far.example", "{expiry_warning_days: 10}"),
     ];
     plan_of(domains, &zones, &expectations, &["--detailed-exitcode"])
+        .test
         .expect_stdout("No changes. The live account matches the files.\n")
         .run();
 }
@@ -158,6 +173,7 @@ fn healthy_registrations_raise_no_finding() {
 fn a_warning_alone_leaves_the_drift_job_at_zero() {
     let domains = "  - {domain: delegating.example, resolver_nameservers: [ns1.old-dns.example, ns2.old-dns.example]}\n";
     plan_of(domains, &["delegating.example"], &[], &["--detailed-exitcode"])
+        .test
         .expect_stdout(
             "Findings:\n  \
              ! domain delegating.example: warning: the delegation of delegating.example is changing: \
@@ -176,9 +192,7 @@ fn cron_jobs_show_their_next_runs_and_odd_schedules_are_findings() {
     let seed = "service_nameservers: [ns1.veldhost.net, ns2.veldhost.net]\n\
                 tokens: [{token: t, user: u, scopes: [read]}]\n\
                 sites: [{slug: shop, state: active, cron: [{schedule: \"* * * * *\", command: php artisan schedule:run}]}]\n";
-    let mut seed = Seed::from_yaml_str(seed).unwrap();
-    seed.rate_limit = RateLimit::off();
-    let emu = start_emulator(seed);
+    let emu = emulator(seed);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("shop.yaml"),
@@ -194,5 +208,39 @@ fn cron_jobs_show_their_next_runs_and_odd_schedules_are_findings() {
             .current_dir(dir.path())
             .api(&emu.base_url(), "t")
             .plan_stamp()
+    );
+}
+
+/// The registrar findings' cost, exactly: one `GET /domains` for the plan, one registrar read
+/// per registered zone without `nameservers:` (the snapshot's read is reused for the others),
+/// nothing for a zone the account does not register.
+#[test]
+fn registrar_findings_cost_one_domain_list_and_one_read_per_unread_registered_zone() {
+    let seed = "service_nameservers: [ns1.veldhost.net, ns2.veldhost.net]\n\
+                tokens: [{token: t, user: u, scopes: [read]}]\n\
+                domains: [{domain: reg.example}, {domain: ns.example}]\n\
+                zones: [{zone: reg.example}, {zone: ns.example}, {zone: hosting.example}]\n";
+    let emu = emulator(seed);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("zones.yaml"),
+        "zone: reg.example\n---\nzone: ns.example\nnameservers: {mode: hosted}\n---\nzone: hosting.example\n",
+    )
+    .unwrap();
+    Test::new()
+        .args(["plan", "."])
+        .current_dir(dir.path())
+        .api(&emu.base_url(), "t")
+        .plan_stamp()
+        .expect_stdout("No changes. The live account matches the files.\n")
+        .run();
+    let routes: Vec<(String, u64)> = emu.counters().per_route.into_iter().collect();
+    assert_eq!(
+        routes,
+        [
+            ("GET /api/v1/dns/{zone}/records".to_string(), 3),
+            ("GET /api/v1/domains".to_string(), 1),
+            ("GET /api/v1/domains/{domain}/registrar".to_string(), 2),
+        ]
     );
 }
