@@ -9,6 +9,9 @@
 mod registrar;
 mod values;
 
+#[cfg(test)]
+mod tests;
+
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
