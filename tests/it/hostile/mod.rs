@@ -4,6 +4,7 @@
 //! which speaks HTTP/1.1 byte by byte (stalls, trickles, lies about lengths, endless bodies).
 
 mod paging;
+mod safety;
 mod transport;
 mod transport_cli;
 
@@ -53,10 +54,11 @@ pub fn json(status: &str, body: &str) -> Vec<Step> {
     vec![Step::Send(bytes)]
 }
 
-type Script = dyn Fn(usize) -> Vec<Step> + Send + Sync;
+type Script = dyn Fn(usize, &str) -> Vec<Step> + Send + Sync;
 
 /// A TCP server on 127.0.0.1:0 that reads each request (head and Content-Length body), logs
-/// it, and plays the script for that connection (1-based count), then closes it.
+/// it, and plays the script for that connection (1-based count) and request line, then
+/// closes it.
 pub struct Raw {
     pub base_url: String,
     requests: Arc<Mutex<Vec<String>>>,
@@ -65,7 +67,7 @@ pub struct Raw {
 }
 
 impl Raw {
-    pub async fn start(script: impl Fn(usize) -> Vec<Step> + Send + Sync + 'static) -> Raw {
+    pub async fn start(script: impl Fn(usize, &str) -> Vec<Step> + Send + Sync + 'static) -> Raw {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let requests = Arc::new(Mutex::new(Vec::new()));
@@ -81,7 +83,7 @@ impl Raw {
             let mut n = 0;
             while let Ok((socket, _)) = listener.accept().await {
                 n += 1;
-                tokio::spawn(serve(socket, script(n), shared.clone()));
+                tokio::spawn(serve(socket, n, Arc::clone(&script), shared.clone()));
             }
         });
         Raw {
@@ -111,7 +113,7 @@ struct Shared {
     endless_stopped: Arc<Notify>,
 }
 
-async fn serve(mut socket: TcpStream, steps: Vec<Step>, shared: Shared) {
+async fn serve(mut socket: TcpStream, n: usize, script: Arc<Script>, shared: Shared) {
     let Shared {
         log,
         sent,
@@ -120,10 +122,9 @@ async fn serve(mut socket: TcpStream, steps: Vec<Step>, shared: Shared) {
     let Some(request) = read_request(&mut socket).await else {
         return;
     };
-    log.lock()
-        .unwrap()
-        .push(request.lines().next().unwrap_or_default().to_string());
-    for step in steps {
+    let line = request.lines().next().unwrap_or_default().to_string();
+    log.lock().unwrap().push(line.clone());
+    for step in script(n, &line) {
         match step {
             Step::Send(bytes) => {
                 if socket.write_all(&bytes).await.is_err() {

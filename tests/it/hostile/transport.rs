@@ -60,12 +60,12 @@ fn json_head(length: &str) -> Vec<u8> {
 
 #[tokio::test(start_paused = true)]
 async fn a_server_that_accepts_and_never_answers_is_given_up_on_within_two_minutes() {
-    assert_given_up(Raw::start(|_| vec![Step::Hang]).await, "").await;
+    assert_given_up(Raw::start(|_, _| vec![Step::Hang]).await, "").await;
 }
 
 #[tokio::test(start_paused = true)]
 async fn one_hung_attempt_is_retried_and_the_next_answer_is_used() {
-    let raw = Raw::start(|n| match n {
+    let raw = Raw::start(|n, _| match n {
         1 => vec![Step::Hang],
         _ => json("200 OK", SITES),
     })
@@ -81,7 +81,7 @@ async fn one_hung_attempt_is_retried_and_the_next_answer_is_used() {
 
 #[tokio::test(start_paused = true)]
 async fn headers_then_a_stalled_body_hit_the_same_deadline() {
-    let raw = Raw::start(|_| {
+    let raw = Raw::start(|_, _| {
         let mut bytes = json_head("100");
         bytes.extend_from_slice(br#"{"sites": "#);
         vec![Step::Send(bytes), Step::Hang]
@@ -93,7 +93,7 @@ async fn headers_then_a_stalled_body_hit_the_same_deadline() {
 
 #[tokio::test(start_paused = true)]
 async fn a_body_trickling_a_byte_every_two_seconds_is_a_deadline_not_a_read_timeout() {
-    let raw = Raw::start(|_| {
+    let raw = Raw::start(|_, _| {
         let mut steps = vec![
             Step::Send(json_head("1000")),
             Step::Sleep(Duration::from_secs(1)),
@@ -115,7 +115,7 @@ const TOO_LARGE_HINT: &str = "hint: a 100-row page of the API is far smaller: ch
 
 #[tokio::test(start_paused = true)]
 async fn a_body_announced_over_the_cap_is_refused_before_reading_and_not_retried() {
-    let raw = Raw::start(|_| {
+    let raw = Raw::start(|_, _| {
         let headers = [
             ("content-type", "application/json"),
             ("content-length", "209715200"),
@@ -144,7 +144,7 @@ async fn a_body_announced_over_the_cap_is_refused_before_reading_and_not_retried
 
 #[tokio::test(start_paused = true)]
 async fn an_endless_body_is_cut_at_the_cap_and_the_server_stops_soon_after() {
-    let raw = Raw::start(|_| {
+    let raw = Raw::start(|_, _| {
         let headers = [
             ("content-type", "application/json"),
             ("transfer-encoding", "chunked"),
@@ -175,7 +175,7 @@ async fn a_large_body_under_the_cap_is_read_whole() {
     let body = format!(
         r#"{{"records": [{{"id": 1, "name": "@", "type": "A", "ttl": 60, "content": "192.0.2.1", "note": "{padding}"}}], "meta": {{"has_more": false}}}}"#
     );
-    let raw = Raw::start(move |_| json("200 OK", &body)).await;
+    let raw = Raw::start(move |_, _| json("200 OK", &body)).await;
     let listing = defaults(&raw.base_url)
         .list_records("example.com")
         .await
@@ -195,7 +195,7 @@ async fn a_body_shorter_than_its_content_length_is_a_cut_connection() {
         bytes.extend_from_slice(br#"{"sites": "#);
         vec![Step::Send(bytes)]
     };
-    let raw = Raw::start(move |_| cut()).await;
+    let raw = Raw::start(move |_, _| cut()).await;
     let err = defaults(&raw.base_url).list_sites().await.unwrap_err();
     assert_eq!(
         user_sees(err),
@@ -206,7 +206,7 @@ async fn a_body_shorter_than_its_content_length_is_a_cut_connection() {
     );
     assert_eq!(raw.request_lines(), [GET_SITES; 5]);
 
-    let raw = Raw::start(move |n| if n == 1 { cut() } else { json("200 OK", SITES) }).await;
+    let raw = Raw::start(move |n, _| if n == 1 { cut() } else { json("200 OK", SITES) }).await;
     assert_eq!(
         defaults(&raw.base_url).list_sites().await.unwrap()[0].slug,
         "shop"

@@ -40,6 +40,19 @@ async fn run(base_url: &str, args: &[&str]) -> String {
     out.replace(&path, "DIR")
 }
 
+/// Plan also reads the domain list (registrar findings): an account without domains.
+fn no_domains() -> Reply {
+    Reply::ok(json!({"domains": [], "meta": {"has_more": false}}))
+}
+
+/// Hangs on every request but the domain list.
+fn hang_but_domains(_: usize, line: &str) -> Vec<Step> {
+    match line.contains("/domains") {
+        true => super::json("200 OK", r#"{"domains": [], "meta": {"has_more": false}}"#),
+        false => vec![Step::Hang],
+    }
+}
+
 fn listing(records: serde_json::Value) -> Reply {
     Reply::ok(
         json!({"records": records, "nameservers": ["ns1.veldhost.net"], "meta": {"has_more": false}}),
@@ -58,16 +71,20 @@ macro_rules! snapshot {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timeout_bounds_a_command_against_a_server_that_never_answers() {
-    let raw = Raw::start(|_| vec![Step::Hang]).await;
+    let raw = Raw::start(hang_but_domains).await;
     let started = Instant::now();
     let out = run(&raw.base_url, &["plan", "--timeout", "300ms"]).await;
     let took = started.elapsed();
     snapshot!("timeout_flag", out);
     // Two attempts of 300 ms and a backoff; a third could not end within 4 × 300 ms.
-    assert_eq!(raw.request_lines().len(), 2);
+    let records = raw
+        .request_lines()
+        .into_iter()
+        .filter(|l| l.contains("/records"));
+    assert_eq!(records.count(), 2);
     assert!(took < Duration::from_secs(5), "{took:?}");
 
-    let raw = Raw::start(|_| vec![Step::Hang]).await;
+    let raw = Raw::start(hang_but_domains).await;
     let dir = files();
     let path = dir.path().to_string_lossy().into_owned();
     let test = Test::new()
@@ -86,6 +103,7 @@ async fn timeout_bounds_a_command_against_a_server_that_never_answers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn apply_writes_nothing_after_a_refused_read() {
     let stub = Stub::start(|seen: &Seen| match seen.method.as_str() {
+        "GET" if seen.path == "/domains" => no_domains(),
         "GET" => Reply::ok(json!({"records": [], "padding": "x".repeat(5 * 1024 * 1024)})),
         _ => Reply::json(201, json!({})),
     })
@@ -93,12 +111,13 @@ async fn apply_writes_nothing_after_a_refused_read() {
     let out = run(&stub.base_url, &["apply", "--yes"]).await;
     snapshot!("refused_read_no_write", out);
     let methods: Vec<String> = stub.requests().into_iter().map(|s| s.method).collect();
-    assert_eq!(methods, ["GET"]);
+    assert_eq!(methods, ["GET", "GET"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_401_during_apply_carries_the_token_hint() {
     let stub = Stub::start(|seen: &Seen| match seen.method.as_str() {
+        "GET" if seen.path == "/domains" => no_domains(),
         "GET" => listing(json!([])),
         _ => Reply::error(401, "unauthenticated", "token revoked"),
     })
@@ -119,7 +138,11 @@ async fn a_base_url_without_the_version_prefix_is_named_as_such() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn verbose_logs_each_request_and_very_verbose_its_headers() {
-    let stub = Stub::start(|_: &Seen| {
+    let stub = Stub::start(|seen: &Seen| {
+        if seen.path == "/domains" {
+            // Answered last, so the two request log lines keep one order.
+            return no_domains().delayed(Duration::from_millis(300));
+        }
         listing(json!([{"id": 1, "name": "www", "type": "A", "ttl": 3600, "content": "192.0.2.1"}]))
             .header("x-echo", format!("Bearer {CANARY}"))
     })
@@ -132,7 +155,10 @@ async fn verbose_logs_each_request_and_very_verbose_its_headers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_text_in_an_error_cannot_drive_the_terminal_or_start_a_line() {
-    let stub = Stub::start(|_: &Seen| {
+    let stub = Stub::start(|seen: &Seen| {
+        if seen.path == "/domains" {
+            return no_domains();
+        }
         Reply::error(
             422,
             "validation_error",
