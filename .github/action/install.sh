@@ -129,8 +129,11 @@ main() {
 }
 
 publish() {
-  if [[ -n ${GITHUB_OUTPUT:-} ]]; then echo "path=$1/$2" >>"$GITHUB_OUTPUT"; fi
-  if [[ -n ${GITHUB_PATH:-} ]]; then echo "$1" >>"$GITHUB_PATH"; fi
+  local dir=$1
+  # Git Bash on Windows: the runner reads GITHUB_PATH and outputs as Windows paths.
+  if command -v cygpath >/dev/null 2>&1; then dir=$(cygpath -w "$dir"); fi
+  if [[ -n ${GITHUB_OUTPUT:-} ]]; then echo "path=$dir/$2" >>"$GITHUB_OUTPUT"; fi
+  if [[ -n ${GITHUB_PATH:-} ]]; then echo "$dir" >>"$GITHUB_PATH"; fi
 }
 
 main "$@"
