@@ -20,4 +20,5 @@ mod emulator;
 mod github_format;
 mod import;
 mod plan_cli;
+mod static_binary;
 mod validate;
