@@ -38,6 +38,18 @@ fn install_crypto_provider() {
     });
 }
 
+/// A plain-http base URL (loopback, or `--allow-insecure-http`) never leads to a TLS connection
+/// (redirects are not followed), so its client gets an empty root store instead of the system's
+/// CA bundle: `demo` then runs where there is none (an empty root, a `FROM scratch` image).
+fn client_builder(base_url: &Url) -> reqwest::ClientBuilder {
+    let builder = reqwest::Client::builder();
+    if base_url.scheme() == "http" {
+        builder.tls_certs_only(std::iter::empty())
+    } else {
+        builder
+    }
+}
+
 pub(super) struct Core {
     http: reqwest::Client,
     base_url: Url,
@@ -125,7 +137,7 @@ impl Core {
     pub fn new(config: ApiConfig) -> Result<Core, ApiError> {
         check_url_policy(&config.base_url, config.allow_insecure_http)?;
         install_crypto_provider();
-        let http = reqwest::Client::builder()
+        let http = client_builder(&config.base_url)
             .user_agent(USER_AGENT)
             .connect_timeout(config.request_timeout.min(Duration::from_secs(10)))
             .redirect(reqwest::redirect::Policy::none())
