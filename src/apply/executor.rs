@@ -1,14 +1,13 @@
 //! Sends the changes of one round, in order, each with its idempotency key, and stops at the
 //! first one that fails or needs a human.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse};
 use crate::config::model::Desired;
 use crate::plan::request::{self, RequestError};
 use crate::plan::{Action, Change, PlanOptions, Resource, Status};
 
 use super::cron::{self, CronDelete};
+use super::interrupt::Interrupt;
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
 use super::progress::Progress;
 
@@ -34,8 +33,8 @@ pub struct Executor<'a> {
     pub options: &'a PlanOptions,
     pub desired: &'a Desired,
     pub progress: &'a dyn Progress,
-    /// Set by Ctrl-C: finish the change in flight, start no other.
-    pub interrupt: Option<&'a AtomicBool>,
+    /// Raised by a signal: finish the change in flight, start no other.
+    pub interrupt: Option<&'a Interrupt>,
 }
 
 /// Ready changes first, in plan order; then the ones the plan expects the server to refuse
@@ -73,7 +72,7 @@ impl Executor<'_> {
                 reports.push(report);
                 continue;
             }
-            if self.interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
+            if self.interrupt.is_some_and(Interrupt::is_raised) {
                 stop = Some(Stop::Interrupted);
                 reports.push(report);
                 continue;
@@ -100,7 +99,15 @@ impl Executor<'_> {
             Ok(k) => k,
             Err(e) => return Some(self.fail(change, report, ErrorInfo::internal(e.to_string()))),
         };
-        match self.send(change, round_changes, &key).await {
+        let sent = match self.interrupt {
+            Some(interrupt) => tokio::select! {
+                sent = self.send(change, round_changes, &key) => sent,
+                // Nothing of this change is on the wire during a rate-limit wait.
+                () = interrupt.during_pause() => return Some(Stop::Interrupted),
+            },
+            None => self.send(change, round_changes, &key).await,
+        };
+        match sent {
             Ok(Sent::Response(resp)) => {
                 report.outcome = if resp.replayed {
                     ChangeOutcome::Replayed

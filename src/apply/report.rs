@@ -4,6 +4,10 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+mod markdown;
+
+pub use markdown::markdown;
+
 use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
 use crate::plan::render::text::plain_change_lines;
 
@@ -63,13 +67,18 @@ fn change_line(out: &mut String, r: &ChangeReport) {
     );
 }
 
-fn error_lines(out: &mut String, error: &ErrorInfo) {
+/// `validation_error (HTTP 422)`: the error's type and status.
+fn error_kind(error: &ErrorInfo) -> String {
     let kind = error.kind.as_deref().unwrap_or("error");
     let status = error
         .status
         .map(|s| format!(" (HTTP {s})"))
         .unwrap_or_default();
-    let _ = writeln!(out, "  {kind}{status}: {}", error.message);
+    format!("{kind}{status}")
+}
+
+fn error_lines(out: &mut String, error: &ErrorInfo) {
+    let _ = writeln!(out, "  {}: {}", error_kind(error), error.message);
     for (field, messages) in &error.details {
         let _ = writeln!(out, "    {field}: {}", messages.join("; "));
     }
@@ -78,6 +87,7 @@ fn error_lines(out: &mut String, error: &ErrorInfo) {
     }
 }
 
+/// `8 done, 1 failed, 1 not attempted`: every count that is not 0 (done always).
 fn tally(report: &ApplyReport) -> String {
     let c = &report.counts;
     let mut parts = vec![format!("{} done", c.done)];
@@ -87,6 +97,7 @@ fn tally(report: &ApplyReport) -> String {
         (c.failed, "failed"),
         (c.needs_portal_step, "needs a portal step"),
         (c.not_attempted, "not attempted"),
+        (c.already_live, "already in effect"),
     ] {
         if n > 0 {
             parts.push(format!("{n} {label}"));
@@ -117,6 +128,9 @@ pub fn text(report: &ApplyReport) -> String {
             out.push_str(
                 "Already applied: the live account already is what this plan produces; nothing was sent.\n",
             );
+            for r in &report.changes {
+                change_line(&mut out, r);
+            }
             return out;
         }
         _ => {}

@@ -128,7 +128,7 @@ fn ctrl_c_stops_after_the_change_in_flight_and_a_rerun_converges() {
         .unwrap();
     assert!(sent.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(130), "SIGINT: 128 + 2; {out:?}");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["result"], "interrupted");
     assert!(

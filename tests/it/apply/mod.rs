@@ -8,4 +8,5 @@ mod failures;
 mod faults;
 mod generate;
 mod random;
+mod reviewed;
 mod support;
