@@ -14,7 +14,7 @@ use crate::common::{Test, command};
 const RECORDS: usize = 150;
 
 /// A zone that needs many creates, and a site whose cron list is replaced.
-fn bulk_case(dir: &Path) -> (Seed, std::path::PathBuf) {
+pub(super) fn bulk_case(dir: &Path) -> (Seed, std::path::PathBuf) {
     let mut site = SiteSeed::new("bulk");
     for (schedule, command) in [
         ("0 * * * *", "wp cache flush"),

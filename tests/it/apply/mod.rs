@@ -9,4 +9,5 @@ mod faults;
 mod generate;
 mod random;
 mod reviewed;
+mod signals;
 mod support;
