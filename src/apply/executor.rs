@@ -132,6 +132,7 @@ impl Executor<'_> {
             }
             Err(SendError::Api(err)) => {
                 report.request_id = err.request_id().map(str::to_string);
+                report.attempts = attempts_of(&err);
                 if let Some(url) = err.needs_portal_step() {
                     report.outcome = ChangeOutcome::NeedsPortalStep;
                     report.continue_url = Some(url.to_string());
@@ -207,6 +208,14 @@ impl Executor<'_> {
             }
             Err(e) => Err(e.into()),
         }
+    }
+}
+
+/// HTTP attempts behind an error (1 when the error says nothing: it came from one response).
+fn attempts_of(err: &ApiError) -> u32 {
+    match err {
+        ApiError::Status { attempts, .. } | ApiError::Transport { attempts, .. } => *attempts,
+        _ => 1,
     }
 }
 

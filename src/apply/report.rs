@@ -9,6 +9,7 @@ mod markdown;
 pub use markdown::markdown;
 
 use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
+use crate::plan::Action;
 use crate::plan::render::text::plain_change_lines;
 
 /// Version of the JSON outcome document.
@@ -47,7 +48,7 @@ struct JsonReport<'a> {
     counts: Counts,
 }
 
-fn change_line(out: &mut String, r: &ChangeReport) {
+fn change_line(out: &mut String, r: &ChangeReport, request_ids: bool) {
     let round = if r.round > 0 {
         format!(" (repair {})", r.round)
     } else {
@@ -56,6 +57,7 @@ fn change_line(out: &mut String, r: &ChangeReport) {
     let request = r
         .request_id
         .as_deref()
+        .filter(|_| request_ids)
         .map(|id| format!("  {id}"))
         .unwrap_or_default();
     let _ = writeln!(
@@ -116,8 +118,37 @@ fn subject(report: &ApplyReport, change_id: usize) -> String {
         .unwrap_or_else(|| format!("change {change_id}"))
 }
 
-/// The outcome for people: every change with what became of it, then the result.
+/// `3 created, 2 updated, 4 deleted.`: what is in effect now that apply made (replays and
+/// already-absent deletes included, reviewed changes found already in effect not).
+fn effect_line(report: &ApplyReport) -> String {
+    let (mut created, mut updated, mut deleted) = (0, 0, 0);
+    for r in &report.changes {
+        if matches!(
+            r.outcome,
+            ChangeOutcome::Done | ChangeOutcome::Replayed | ChangeOutcome::AlreadyAbsent
+        ) {
+            match r.action {
+                Action::Create => created += 1,
+                Action::Update => updated += 1,
+                Action::Delete => deleted += 1,
+            }
+        }
+    }
+    format!("{created} created, {updated} updated, {deleted} deleted.\n")
+}
+
+/// The outcome for people: one line per change with what became of it (without request ids:
+/// `-v` and JSON have them), then the result and what was created, updated and deleted.
 pub fn text(report: &ApplyReport) -> String {
+    render_text(report, false)
+}
+
+/// [`text`] with the request id of each change (`apply -v`).
+pub fn text_with_request_ids(report: &ApplyReport) -> String {
+    render_text(report, true)
+}
+
+fn render_text(report: &ApplyReport, request_ids: bool) -> String {
     let mut out = String::new();
     match &report.result {
         ApplyResult::NoChanges => {
@@ -129,7 +160,7 @@ pub fn text(report: &ApplyReport) -> String {
                 "Already applied: the live account already is what this plan produces; nothing was sent.\n",
             );
             for r in &report.changes {
-                change_line(&mut out, r);
+                change_line(&mut out, r, request_ids);
             }
             return out;
         }
@@ -137,7 +168,7 @@ pub fn text(report: &ApplyReport) -> String {
     }
     let _ = writeln!(out, "Apply of plan {}:", report.plan_id);
     for r in &report.changes {
-        change_line(&mut out, r);
+        change_line(&mut out, r, request_ids);
     }
     out.push('\n');
     match &report.result {
@@ -210,6 +241,7 @@ pub fn text(report: &ApplyReport) -> String {
         }
         ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {}
     }
+    out.push_str(&effect_line(report));
     out
 }
 

@@ -9,12 +9,17 @@ use crate::cli::write_stdout;
 /// Prints the report; `signal` is the first signal received during the apply, if any.
 pub fn finish(args: &ApplyArgs, report: &ApplyReport, signal: Option<u8>) -> CommandResult {
     let ending = ending_after(&report.result, signal);
+    let text = if tracing::enabled!(tracing::Level::DEBUG) {
+        report::text_with_request_ids
+    } else {
+        report::text
+    };
     let shown = match (args.format, &report.result) {
         // The plan shown above already said so.
         (ApplyFormat::Text, ApplyResult::NoChanges) => String::new(),
-        (ApplyFormat::Text, ApplyResult::AlreadyApplied) => report::text(report),
+        (ApplyFormat::Text, ApplyResult::AlreadyApplied) => text(report),
         // A blank line after the plan shown above.
-        (ApplyFormat::Text, _) => format!("\n{}", report::text(report)),
+        (ApplyFormat::Text, _) => format!("\n{}", text(report)),
         (ApplyFormat::Json, _) => report::json(report, exit_code(&ending)),
         (ApplyFormat::Markdown, _) => report::markdown(report),
     };
