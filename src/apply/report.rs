@@ -9,6 +9,7 @@ mod markdown;
 pub use markdown::markdown;
 
 use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
+use super::verify::Unseen;
 use crate::plan::Action;
 use crate::plan::render::text::plain_change_lines;
 
@@ -48,12 +49,17 @@ struct JsonReport<'a> {
     counts: Counts,
 }
 
-fn change_line(out: &mut String, r: &ChangeReport, request_ids: bool) {
-    let round = if r.round > 0 {
-        format!(" (repair {})", r.round)
+/// ` (repair N)` after a change of a repair round.
+fn repair_note(round: u32) -> String {
+    if round > 0 {
+        format!(" (repair {round})")
     } else {
         String::new()
-    };
+    }
+}
+
+fn change_line(out: &mut String, r: &ChangeReport, request_ids: bool) {
+    let round = repair_note(r.round);
     let request = r
         .request_id
         .as_deref()
@@ -116,6 +122,30 @@ fn subject(report: &ApplyReport, change_id: usize) -> String {
         .find(|r| r.id == change_id && r.outcome != ChangeOutcome::NotAttempted)
         .map(|r| format!("change {change_id} ({}: {})", r.target, r.summary))
         .unwrap_or_else(|| format!("change {change_id}"))
+}
+
+fn not_visible(out: &mut String, report: &ApplyReport, unseen: &[Unseen], waited_secs: f64) {
+    let _ = writeln!(
+        out,
+        "Not visible yet: the server accepted {} change(s) (a fresh 2xx, not a replay), but reading the live state again after waiting {waited_secs}s still does not show them:",
+        unseen.len()
+    );
+    for u in unseen {
+        let request = u.request_id.as_deref().unwrap_or("without a request_id");
+        let _ = writeln!(
+            out,
+            "  {}: {}{}: accepted {request}, read again: {}",
+            u.target,
+            u.summary,
+            repair_note(u.round),
+            u.read
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{}. They were not sent again, which could write them twice: something between dnscron and the API (a cache, a proxy, a lagging replica) may serve stale reads. Run `dnscron plan` in a minute to check.",
+        tally(report)
+    );
 }
 
 /// `3 created, 2 updated, 4 deleted.`: what is in effect now that apply made (replays and
@@ -232,6 +262,10 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
                 tally(report)
             );
         }
+        ApplyResult::NotVisible {
+            unseen,
+            waited_secs,
+        } => not_visible(&mut out, report, unseen, *waited_secs),
         ApplyResult::Interrupted => {
             let _ = writeln!(
                 out,
@@ -241,7 +275,10 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
         }
         ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {}
     }
-    out.push_str(&effect_line(report));
+    // Accepted but not seen is not in effect as far as anyone can tell: no count for it.
+    if !matches!(report.result, ApplyResult::NotVisible { .. }) {
+        out.push_str(&effect_line(report));
+    }
     out
 }
 

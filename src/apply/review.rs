@@ -110,7 +110,6 @@ pub fn bound(reviewed: &Plan, now: Plan) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Status, TargetKind};
 
     fn record(
         action: Action,
@@ -118,28 +117,7 @@ mod tests {
         before: Option<&str>,
         after: Option<&str>,
     ) -> Change {
-        let value = |c: &str| Value::Record {
-            ttl: 300,
-            content: c.into(),
-        };
-        Change {
-            id: 1,
-            action,
-            target: TargetRef {
-                kind: TargetKind::Zone,
-                name: "example.com".into(),
-            },
-            resource: Resource::Record {
-                name: "www".into(),
-                rtype: RecordType::A,
-                record_id: id,
-            },
-            before: before.map(value),
-            after: after.map(value),
-            status: Status::Ready,
-            reason: None,
-            declared_at: None,
-        }
+        crate::plan::model::record_change(action, id, before, after)
     }
 
     fn plan(changes: Vec<Change>) -> Plan {

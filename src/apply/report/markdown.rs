@@ -44,6 +44,13 @@ pub fn markdown(report: &ApplyReport) -> String {
             r.outcome.as_str()
         );
     }
+    if let ApplyResult::NotVisible { unseen, .. } = &report.result {
+        let _ = writeln!(
+            out,
+            "\n{} change(s) were accepted but do not show in the live state yet; they were not sent again. Run `dnscron plan` in a minute to check.",
+            unseen.len()
+        );
+    }
     if let ApplyResult::Differs { remaining } = &report.result {
         let _ = writeln!(
             out,
@@ -64,6 +71,7 @@ fn headline(result: &ApplyResult) -> &'static str {
         ApplyResult::Failed { .. } => "failed",
         ApplyResult::Differs { .. } => "not converged",
         ApplyResult::VerifyFailed { .. } => "verification failed",
+        ApplyResult::NotVisible { .. } => "accepted but not visible yet",
         ApplyResult::Interrupted => "interrupted",
     }
 }
