@@ -32,7 +32,7 @@ pub struct Plan {
     /// In execution order (see `plan::order`).
     pub changes: Vec<Change>,
     pub findings: Vec<Finding>,
-    /// The validated desired state the plan was made from: apply re-plans it for the stale
+    /// The validated desired state the plan was made from: apply re-plans it for the review
     /// check, verification and repairs without the files.
     pub desired: Desired,
 }
