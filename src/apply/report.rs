@@ -12,6 +12,7 @@ use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Coun
 use super::verify::Unseen;
 use crate::plan::Action;
 use crate::plan::render::text::plain_change_lines;
+use crate::untrusted::Untrusted as U;
 
 /// Version of the JSON outcome document.
 pub const FORMAT_VERSION: u32 = 1;
@@ -34,7 +35,7 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
             .to_string()
     });
     out.push('\n');
-    out
+    crate::untrusted::json_text(out)
 }
 
 #[derive(Serialize)]
@@ -64,7 +65,7 @@ fn change_line(out: &mut String, r: &ChangeReport, request_ids: bool) {
         .request_id
         .as_deref()
         .filter(|_| request_ids)
-        .map(|id| format!("  {id}"))
+        .map(|id| format!("  {}", U(id)))
         .unwrap_or_default();
     let _ = writeln!(
         out,
@@ -82,16 +83,16 @@ fn error_kind(error: &ErrorInfo) -> String {
         .status
         .map(|s| format!(" (HTTP {s})"))
         .unwrap_or_default();
-    format!("{kind}{status}")
+    format!("{}{status}", U(kind))
 }
 
 fn error_lines(out: &mut String, error: &ErrorInfo) {
-    let _ = writeln!(out, "  {}: {}", error_kind(error), error.message);
+    let _ = writeln!(out, "  {}: {}", error_kind(error), U(&error.message));
     for (field, messages) in &error.details {
-        let _ = writeln!(out, "    {field}: {}", messages.join("; "));
+        let _ = writeln!(out, "    {}: {}", U(field), U(&messages.join("; ")));
     }
     if let Some(id) = &error.request_id {
-        let _ = writeln!(out, "  request_id: {id}");
+        let _ = writeln!(out, "  request_id: {}", U(id));
     }
 }
 
@@ -218,7 +219,7 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
                 "Stopped at {}: a human step is needed in the portal.",
                 subject(report, *change_id)
             );
-            let _ = writeln!(out, "\n    Continue in the portal: {continue_url}\n");
+            let _ = writeln!(out, "\n    Continue in the portal: {}\n", U(continue_url));
             let _ = writeln!(
                 out,
                 "{}. Nothing after change {change_id} was attempted; finish the step in the portal, then run apply again.",
@@ -309,6 +310,7 @@ mod tests {
             status: Status::Ready,
             reason: None,
             declared_at: None,
+            next_runs: Vec::new(),
         }
     }
 

@@ -100,9 +100,20 @@ pub fn check(reviewed: &Plan, now: &Plan) -> Review {
 /// deterministic per (reviewed plan, change): a re-run of the same reviewed plan sends the same
 /// key for the same request, and a different request never gets an old key (the key hashes
 /// the request itself, see `Change::idempotency_key`).
+///
+/// Findings about no change (registrar health) that the plan made now did not read (`apply
+/// --plan` reads only what its changes need) are kept from the reviewed plan, so the plan shown
+/// says what the reviewer saw.
 pub fn bound(reviewed: &Plan, now: Plan) -> Plan {
+    let mut findings = now.findings;
+    for f in &reviewed.findings {
+        if f.change_ids.is_empty() && !findings.contains(f) {
+            findings.push(f.clone());
+        }
+    }
     Plan {
         plan_id: reviewed.plan_id.clone(),
+        findings,
         ..now
     }
 }

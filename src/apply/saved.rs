@@ -6,9 +6,17 @@
 //! portal step or a partial failure, and records the files ignore never make it stale.
 
 use crate::plan::snapshot::LiveSnapshot;
-use crate::plan::{self, Plan, PlanError};
+use crate::plan::{self, DiffOptions, Plan, PlanError, PlanStamp};
 
-/// The saved plan's desired state planned against `live`, the way the saved plan was made.
+/// The saved plan's desired state planned against `live`, the way the saved plan was made and
+/// at its time (cron next runs are those the reviewer saw).
 pub fn replan(saved: &Plan, live: &LiveSnapshot) -> Result<Plan, PlanError> {
-    plan::diff(&saved.desired, live, &super::diff_options_for(saved))
+    let opts = DiffOptions {
+        stamp: PlanStamp {
+            id: saved.plan_id.clone(),
+            created_at: saved.created_at.clone(),
+        },
+        ..super::diff_options_for(saved)
+    };
+    plan::diff(&saved.desired, live, &opts)
 }
