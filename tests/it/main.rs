@@ -19,4 +19,5 @@ mod emulator;
 mod github_format;
 mod import;
 mod plan_cli;
+mod show;
 mod validate;
