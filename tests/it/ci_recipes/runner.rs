@@ -367,3 +367,16 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn github_files_take_both_forms() {
+    let text = "code=0\nbody<<EOF\nline one\nline=two\nEOF\nempty=\n";
+    assert_eq!(
+        key_values(text),
+        [
+            ("code".to_string(), "0".to_string()),
+            ("body".into(), "line one\nline=two".into()),
+            ("empty".into(), String::new()),
+        ]
+    );
+}
