@@ -9,7 +9,9 @@ mod markdown;
 pub use markdown::markdown;
 
 use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
+use super::verify::Unseen;
 use crate::plan::render::text::plain_change_lines;
+use crate::untrusted::Untrusted as U;
 
 /// Version of the JSON outcome document.
 pub const FORMAT_VERSION: u32 = 1;
@@ -32,7 +34,7 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
             .to_string()
     });
     out.push('\n');
-    out
+    crate::untrusted::json_text(out)
 }
 
 #[derive(Serialize)]
@@ -47,16 +49,21 @@ struct JsonReport<'a> {
     counts: Counts,
 }
 
-fn change_line(out: &mut String, r: &ChangeReport) {
-    let round = if r.round > 0 {
-        format!(" (repair {})", r.round)
+/// ` (repair N)` after a change of a repair round.
+fn repair_note(round: u32) -> String {
+    if round > 0 {
+        format!(" (repair {round})")
     } else {
         String::new()
-    };
+    }
+}
+
+fn change_line(out: &mut String, r: &ChangeReport) {
+    let round = repair_note(r.round);
     let request = r
         .request_id
         .as_deref()
-        .map(|id| format!("  {id}"))
+        .map(|id| format!("  {}", U(id)))
         .unwrap_or_default();
     let _ = writeln!(
         out,
@@ -74,16 +81,16 @@ fn error_kind(error: &ErrorInfo) -> String {
         .status
         .map(|s| format!(" (HTTP {s})"))
         .unwrap_or_default();
-    format!("{kind}{status}")
+    format!("{}{status}", U(kind))
 }
 
 fn error_lines(out: &mut String, error: &ErrorInfo) {
-    let _ = writeln!(out, "  {}: {}", error_kind(error), error.message);
+    let _ = writeln!(out, "  {}: {}", error_kind(error), U(&error.message));
     for (field, messages) in &error.details {
-        let _ = writeln!(out, "    {field}: {}", messages.join("; "));
+        let _ = writeln!(out, "    {}: {}", U(field), U(&messages.join("; ")));
     }
     if let Some(id) = &error.request_id {
-        let _ = writeln!(out, "  request_id: {id}");
+        let _ = writeln!(out, "  request_id: {}", U(id));
     }
 }
 
@@ -114,6 +121,30 @@ fn subject(report: &ApplyReport, change_id: usize) -> String {
         .find(|r| r.id == change_id && r.outcome != ChangeOutcome::NotAttempted)
         .map(|r| format!("change {change_id} ({}: {})", r.target, r.summary))
         .unwrap_or_else(|| format!("change {change_id}"))
+}
+
+fn not_visible(out: &mut String, report: &ApplyReport, unseen: &[Unseen], waited_secs: f64) {
+    let _ = writeln!(
+        out,
+        "Not visible yet: the server accepted {} change(s) (a fresh 2xx, not a replay), but reading the live state again after waiting {waited_secs}s still does not show them:",
+        unseen.len()
+    );
+    for u in unseen {
+        let request = u.request_id.as_deref().unwrap_or("without a request_id");
+        let _ = writeln!(
+            out,
+            "  {}: {}{}: accepted {request}, read again: {}",
+            u.target,
+            u.summary,
+            repair_note(u.round),
+            u.read
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{}. They were not sent again, which could write them twice: something between dnscron and the API (a cache, a proxy, a lagging replica) may serve stale reads. Run `dnscron plan` in a minute to check.",
+        tally(report)
+    );
 }
 
 /// The outcome for people: every change with what became of it, then the result.
@@ -157,7 +188,7 @@ pub fn text(report: &ApplyReport) -> String {
                 "Stopped at {}: a human step is needed in the portal.",
                 subject(report, *change_id)
             );
-            let _ = writeln!(out, "\n    Continue in the portal: {continue_url}\n");
+            let _ = writeln!(out, "\n    Continue in the portal: {}\n", U(continue_url));
             let _ = writeln!(
                 out,
                 "{}. Nothing after change {change_id} was attempted; finish the step in the portal, then run apply again.",
@@ -201,6 +232,10 @@ pub fn text(report: &ApplyReport) -> String {
                 tally(report)
             );
         }
+        ApplyResult::NotVisible {
+            unseen,
+            waited_secs,
+        } => not_visible(&mut out, report, unseen, *waited_secs),
         ApplyResult::Interrupted => {
             let _ = writeln!(
                 out,

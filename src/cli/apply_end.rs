@@ -41,7 +41,8 @@ fn ending_after(result: &ApplyResult, signal: Option<u8>) -> CommandResult {
         )),
         ApplyResult::Failed { .. }
         | ApplyResult::Differs { .. }
-        | ApplyResult::VerifyFailed { .. } => Err(CommandError::new(
+        | ApplyResult::VerifyFailed { .. }
+        | ApplyResult::NotVisible { .. } => Err(CommandError::new(
             ErrorKind::AlreadyReported,
             "apply did not converge",
         )),

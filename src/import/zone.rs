@@ -1,7 +1,7 @@
 //! Live records → the records of a zone file that reloads to the same canonical state.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
 use crate::api::wire;
@@ -136,7 +136,8 @@ pub fn build_zone(zone: &ZoneName, live: &[wire::Record], nameservers: NsChoice)
             Class::LeftOut(l) => left_out.push(l),
         }
     }
-    move_cname_clashes(&mut records, &mut ignore);
+    super::together::move_cname_clashes(&mut records, &mut ignore);
+    super::together::move_mixed_ttl_rrsets(&mut records, &mut ignore);
     records.sort_by(record_order);
     ignore.sort_by(|a, b| name_order(&a.name, &b.name).then(a.rtype.cmp(&b.rtype)));
     let default_ttl = most_frequent_ttl(&records);
@@ -166,16 +167,17 @@ fn left(raw: &wire::Record, name: &str, reason: &str) -> LeftOut {
     }
 }
 
-/// Mirrors what the planner plans (`plan::records`): apex NS and types outside the nine are the
-/// service's; everything else must be declared exactly, or ignored when it can't be.
+/// Mirrors what the planner plans (`plan::records`): apex NS, the service's types and types
+/// outside the nine are left out; everything else must be declared exactly, or ignored when it can't be.
 fn classify(zone: &ZoneName, raw: &wire::Record) -> Class {
     let name = dns::live_name_to_relative(&raw.name, zone);
     let Ok(rtype) = RecordType::from_str(&raw.rtype) else {
-        return Class::LeftOut(left(
-            raw,
-            &name,
-            "a system or DNSSEC type, which dnscron never plans",
-        ));
+        let reason = if dns::record::is_service_type(&raw.rtype) {
+            "a system or DNSSEC type, which dnscron never plans"
+        } else {
+            "a type dnscron does not manage, left alone"
+        };
+        return Class::LeftOut(left(raw, &name, reason));
     };
     let broken = rules::broken_name_rule(rtype, &name);
     if broken == Some(NameRule::ServiceApexNs) {
@@ -220,33 +222,6 @@ fn classify(zone: &ZoneName, raw: &wire::Record) -> Class {
         }),
         Err(err) => unrepresentable(format!("its content is not valid in a file: {err}")),
     }
-}
-
-/// A CNAME must be alone at its name; if the live zone breaks that rule, the CNAME is ignored
-/// rather than declared (the validator would refuse the file).
-fn move_cname_clashes(records: &mut Vec<Imported>, ignore: &mut Vec<Unrepresentable>) {
-    let mut types: HashMap<&str, BTreeSet<RecordType>> = HashMap::new();
-    for r in records.iter() {
-        types.entry(r.name.as_str()).or_default().insert(r.rtype);
-    }
-    let clashing: BTreeSet<String> = types
-        .into_iter()
-        .filter(|(_, t)| rules::types_clash(t))
-        .map(|(name, _)| name.to_string())
-        .collect();
-    let (bad, good): (Vec<_>, Vec<_>) = std::mem::take(records)
-        .into_iter()
-        .partition(|r| rules::must_be_alone(r.rtype) && clashing.contains(&r.name));
-    *records = good;
-    ignore.extend(bad.into_iter().map(|r| Unrepresentable {
-        reason: format!(
-            "a CNAME beside other records at `{}` can't be declared",
-            r.name
-        ),
-        name: r.name,
-        rtype: r.rtype,
-        canonical: r.canonical,
-    }));
 }
 
 /// Apex first, then the wildcard, then names in byte order.
@@ -401,9 +376,25 @@ mod tests {
             rec(5, "low", "A", 5, "192.0.2.1"),
             rec(6, "x", "CNAME", 3600, "y.example.com."),
             rec(7, "x", "TXT", 3600, "beside"),
+            rec(8, "@", "HTTPS", 3600, "1 . alpn=h2"),
         ];
         let f = build_zone(&zone(), &live, NsChoice::Unmanaged(None));
-        assert_eq!(f.left_out.len(), 2);
+        let left: Vec<(&str, &str)> = f
+            .left_out
+            .iter()
+            .map(|l| (l.rtype.as_str(), l.reason.as_str()))
+            .collect();
+        assert_eq!(
+            left,
+            [
+                (
+                    "NS",
+                    "apex NS records belong to the service; `nameservers:` chooses the domain's delegation"
+                ),
+                ("SOA", "a system or DNSSEC type, which dnscron never plans"),
+                ("HTTPS", "a type dnscron does not manage, left alone"),
+            ]
+        );
         let kept: Vec<&str> = f.records.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(kept, ["sub", "x"]);
         let ignored: Vec<&str> = f.ignore.iter().map(|r| r.name.as_str()).collect();

@@ -182,6 +182,13 @@ fn every_apply_result_has_its_exit_code() {
             },
             1,
         ),
+        (
+            ApplyResult::NotVisible {
+                unseen: vec![],
+                waited_secs: 7.0,
+            },
+            1,
+        ),
         // Without a signal recorded (the library's own interrupt flag), as for SIGINT.
         (ApplyResult::Interrupted, 130),
     ];
