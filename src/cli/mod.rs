@@ -27,6 +27,7 @@ pub mod plan;
 mod runtime;
 pub mod schema;
 mod session;
+mod show;
 mod signals;
 mod stamp;
 pub mod validate;
@@ -66,6 +67,8 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Read the live account, diff it against the files, show what would change (never writes).
     Plan(plan::PlanArgs),
+    /// Render a saved plan file in any plan format (no API access).
+    Show(show::ShowArgs),
     /// Make the live account match the files (or execute a saved plan), then verify.
     Apply(apply::ApplyArgs),
     /// Write desired-state files that reproduce the live account (plan then shows no changes).
@@ -101,6 +104,7 @@ pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Plan(args) => plan::run(args),
+        Command::Show(args) => show::run(args),
         Command::Apply(args) => apply::run(args),
         Command::Import(args) => import::run(args),
         Command::Doctor(args) => doctor::run(args),

@@ -22,6 +22,7 @@ fn completions_name_every_subcommand() {
             "man",
             "plan",
             "schema",
+            "show",
             "validate"
         ],
         "{script}"
@@ -71,6 +72,9 @@ Check the desired\-state files offline; report every problem at once
 .TP
 \fBdnscron plan\fR
 Read the live account, diff it against the files, show what would change (never writes)
+.TP
+\fBdnscron show\fR
+Render a saved plan file in any plan format (no API access)
 .TP
 \fBdnscron apply\fR
 Make the live account match the files (or execute a saved plan), then verify

@@ -23,6 +23,16 @@ pub fn markdown(report: &ApplyReport) -> String {
         ApplyResult::Interrupted => {
             out.push_str("Re-run this job to finish; completed changes are not repeated.\n\n");
         }
+        ApplyResult::NotVisible {
+            unseen,
+            waited_secs,
+        } => {
+            let _ = writeln!(
+                out,
+                "**{} accepted write(s) still not visible after {waited_secs}s**; nothing was sent twice. Re-run this job once the account shows them.\n",
+                unseen.len()
+            );
+        }
         _ => {}
     }
     if report.changes.is_empty() {
