@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use super::Checker;
 use crate::config::model::{
-    IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec, SafetyLimits, ZoneSpec,
+    IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec, RegistrarExpectations,
+    SafetyLimits, ZoneSpec,
 };
 use crate::config::raw;
 use crate::config::tree::Pos;
@@ -55,6 +56,13 @@ pub(super) fn check_zone(c: &mut Checker<'_>, z: &raw::ZoneDoc) -> Option<ZoneSp
         ignore,
         records,
         safety: safety(z.safety.as_ref()),
+        registrar: z.registrar.as_ref().map(|r| RegistrarExpectations {
+            auto_renew: r.auto_renew.as_ref().map(|v| v.value),
+            lock: r.lock.as_ref().map(|v| v.value),
+            whois_privacy: r.whois_privacy.as_ref().map(|v| v.value),
+            expiry_warning_days: r.expiry_warning_days.as_ref().map(|v| v.value),
+            location: c.location(r.pos),
+        }),
     };
     ok_nameservers.then_some(spec)
 }

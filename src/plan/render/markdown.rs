@@ -93,6 +93,8 @@ fn findings(plan: &Plan) -> String {
             Severity::Info => "note",
             Severity::NeedsPortalStep => "**needs a portal step**",
             Severity::Blocked => "**blocked**",
+            Severity::Warning => "**warning**",
+            Severity::Error => "**error**",
         };
         out.push_str(&format!(
             "- {label} · {}: {}\n",

@@ -136,7 +136,7 @@ fn two_names(seen: &Seen) -> Reply {
     match seen.path.as_str() {
         "/dns" => Reply::ok(json!({"zones": [{"zone": "xn--bcher-kva.example"}],
                                    "meta": {"has_more": false}})),
-        "/domains" => Reply::ok(json!({"domains": [], "meta": {"has_more": false}})),
+        "/domains" => no_domains(),
         "/dns/xn--bcher-kva.example/records" => Reply::ok(json!({
             "records": [{"id": 1, "name": "xn--bcher-kva.example.", "type": "A", "ttl": 3600,
                          "content": "192.0.2.1"}],
@@ -304,6 +304,7 @@ async fn plan_in_every_format(stub: &Stub, what: &str) {
 async fn a_hostile_error_message_is_escaped_in_every_format() {
     let stub = Stub::start(|seen| match seen.path.as_str() {
         "/dns/example.com/records" => hostile_error(),
+        "/domains" => no_domains(),
         _ => Reply::error(404, "not_found", "no such thing"),
     })
     .await;
@@ -322,6 +323,7 @@ async fn hostile_live_records_are_escaped_in_every_format() {
                  "content": "::error::x\u{1b}[1m"}
             ],
             "nameservers": ["ns1.veldhost.net"], "meta": {"has_more": false}})),
+        "/domains" => no_domains(),
         _ => Reply::error(404, "not_found", "no such thing"),
     })
     .await;
@@ -334,6 +336,7 @@ async fn a_hostile_error_on_a_write_is_escaped_in_the_apply_report() {
         ("GET", "/dns/example.com/records") => Reply::ok(json!({
             "records": [], "nameservers": ["ns1.veldhost.net"], "meta": {"has_more": false}})),
         ("POST", "/dns/example.com/records") => hostile_error(),
+        ("GET", "/domains") => no_domains(),
         _ => Reply::error(404, "not_found", "no such thing"),
     })
     .await;
@@ -352,4 +355,10 @@ async fn a_hostile_error_on_a_write_is_escaped_in_the_apply_report() {
             insta::assert_snapshot!(snapshot_name("hostile_apply_error", format), out);
         });
     }
+}
+
+/// An account that registers none of the zones: plan reads `GET /domains` for the registrar
+/// findings beside the zone listings, in no fixed order.
+fn no_domains() -> Reply {
+    Reply::ok(json!({"domains": [], "meta": {"has_more": false}}))
 }
