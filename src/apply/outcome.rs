@@ -66,7 +66,11 @@ impl ErrorInfo {
         ErrorInfo {
             status: err.status(),
             kind: err.error_type().map(str::to_string).or_else(|| {
-                matches!(err, ApiError::Transport { .. }).then(|| "network_error".to_string())
+                matches!(
+                    err,
+                    ApiError::Transport { .. } | ApiError::NoAnswer { .. } | ApiError::Cut { .. }
+                )
+                .then(|| "network_error".to_string())
             }),
             message: envelope
                 .map(|e| e.error.message.clone())

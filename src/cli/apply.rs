@@ -11,7 +11,7 @@ use crate::apply::{
     self, ApplyOptions, ApplyReport, ApplyResult, Bar, Freshness, Lines, Progress, report, saved,
 };
 use crate::cli::api_args::ApiArgs;
-use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, exit_code};
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, exit_code, status_hint};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::session;
 use crate::cli::write_stdout;
@@ -202,7 +202,20 @@ fn finish(args: &ApplyArgs, report: &ApplyReport) -> CommandResult {
         (ApplyFormat::Json, _) => report::json(report, exit_code(&ending(&report.result))),
     };
     write_stdout(&shown)?;
+    if let Some(hint) = stop_hint(&report.result) {
+        let _ = writeln!(std::io::stderr(), "hint: {hint}");
+    }
     ending(&report.result)
+}
+
+/// The hint a read would get for the same error (a 401 mid-apply means the same as on a read).
+fn stop_hint(result: &ApplyResult) -> Option<&'static str> {
+    match result {
+        ApplyResult::Failed { error, .. } | ApplyResult::VerifyFailed { error } => {
+            status_hint(error.status?, None)
+        }
+        _ => None,
+    }
 }
 
 /// What an apply's result means for the command; the report above already said why.
