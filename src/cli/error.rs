@@ -40,6 +40,9 @@ pub enum ErrorKind {
     BrokenPipe,
     /// A bug in dnscron.
     Internal,
+    /// Apply stopped on a signal (2 SIGINT, 15 SIGTERM) and reported; exits 128 + the signal,
+    /// as a shell reports a process the signal ended.
+    Interrupted { signal: u8 },
 }
 
 pub type CommandResult = Result<Outcome, CommandError>;
@@ -52,6 +55,7 @@ pub fn exit_code(result: &CommandResult) -> u8 {
         Ok(Outcome::NeedsHumanStep) => 3,
         Err(err) => match err.kind {
             ErrorKind::BrokenPipe => 0,
+            ErrorKind::Interrupted { signal } => 128u8.saturating_add(signal),
             ErrorKind::User
             | ErrorKind::Config
             | ErrorKind::Api

@@ -22,6 +22,7 @@ fn completions_name_every_subcommand() {
             "man",
             "plan",
             "schema",
+            "show",
             "validate"
         ],
         "{script}"
@@ -30,7 +31,7 @@ fn completions_name_every_subcommand() {
 
 #[test]
 fn completions_reject_an_unknown_shell() {
-    // clap usage errors exit 2.
+    // clap usage errors exit 1 (2 means "changes present").
     assert_cli_snapshot!(Test::new().args(["completions", "cmd.exe"]));
 }
 
@@ -72,6 +73,9 @@ Check the desired\-state files offline; report every problem at once
 \fBdnscron plan\fR
 Read the live account, diff it against the files, show what would change (never writes)
 .TP
+\fBdnscron show\fR
+Render a saved plan file in any plan format (no API access)
+.TP
 \fBdnscron apply\fR
 Make the live account match the files (or execute a saved plan), then verify
 .TP
@@ -103,13 +107,16 @@ The options of each subcommand: \fBdnscron help\fR \fICOMMAND\fR or \fBdnscron\f
 Success.
 .TP
 \fB1\fR
-An error; stderr says what, where and what to do.
+An error, a usage error included; stderr says what, where and what to do.
 .TP
 \fB2\fR
-Changes present (plan \-\-detailed\-exitcode), or the command line itself was wrong.
+Changes present (plan \-\-detailed\-exitcode); nothing else exits 2.
 .TP
 \fB3\fR
 apply stopped at a step a human must take in the portal; the continue_url is printed.
+.TP
+\fB130, 143\fR
+apply stopped by SIGINT or SIGTERM after the change in flight, with its report.
 .SH ENVIRONMENT
 .TP
 \fBDNSCRON_TOKEN\fR

@@ -21,5 +21,6 @@ mod github_format;
 mod hostile;
 mod import;
 mod plan_cli;
+mod show;
 mod static_binary;
 mod validate;

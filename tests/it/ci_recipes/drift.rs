@@ -1,0 +1,98 @@
+//! dnscron-drift.yml over time: one issue, opened on the first drift, left alone while the drift
+//! stays the same, updated when it changes, closed when the account is back in line.
+
+use serde_json::json;
+
+use super::pull_request::ZONE_FILE;
+use super::runner::Trigger;
+use super::snapshot;
+use super::{Files, Story, read};
+
+fn scheduled(story: &Story, when: &str) -> String {
+    let main = story.commit("main", &Files::main());
+    let trigger = Trigger {
+        event: "schedule",
+        sha: "d0d0d0d0",
+        payload: json!({"schedule": "17 6 * * *"}),
+        files: &main,
+    };
+    let run = story.world.run("dnscron-drift.yml", &trigger);
+    assert!(run.succeeded(), "{}", run.log);
+    let issue = story.world.gh_dir().join("issues/1");
+    format!(
+        "### {when}\n== steps\n{}== annotations\n{}== gh\n{}== issue 1: {}{}\n{}-- comments\n{}",
+        run.steps_text(),
+        run.annotations,
+        story.world.take_gh_calls(),
+        read(issue.join("state")),
+        read(issue.join("title")).trim_end(),
+        read(issue.join("body")),
+        read(issue.join("comments")),
+    )
+}
+
+#[test]
+fn one_drift_issue_opened_kept_quiet_updated_and_closed() {
+    let story = Story::new();
+    let mut shown = scheduled(&story, "in line: nothing to report");
+    let www = Files::main().edit(
+        ZONE_FILE,
+        "content: example.com. }",
+        "content: web.example.com. }",
+    );
+    story.change_live(&www);
+    shown += &scheduled(&story, "www changed in the portal: the issue is opened");
+    shown += &scheduled(&story, "the same drift the next day: no update");
+    let more = www.edit(
+        ZONE_FILE,
+        "records:\n",
+        "records:\n  - { name: old, type: A, content: 192.0.2.1 }\n",
+    );
+    story.change_live(&more);
+    shown += &scheduled(&story, "a record added too: the issue is updated");
+    story.change_live(&Files::main());
+    shown += &scheduled(&story, "put back: the issue is closed");
+    snapshot!("drift_issue_lifecycle", &shown);
+}
+
+/// The CronJob's container, run as the cluster would: its args with the mounts mapped to local
+/// folders (the ConfigMap of files, the Secret with the read token), the API URL from env.
+fn cronjob(story: &Story, files: &std::path::Path) -> crate::common::Test {
+    let path = crate::common::repo_root().join("examples/ci/kubernetes/dnscron-drift-cronjob.yaml");
+    let doc: serde_json::Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let container = &doc["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0];
+    let secrets = files.parent().unwrap().join("secrets");
+    std::fs::create_dir_all(&secrets).unwrap();
+    std::fs::write(secrets.join("token"), super::runner::READ_TOKEN).unwrap();
+    let mounts = [("/dns", files.to_path_buf()), ("/secrets", secrets)];
+    let args = container["args"].as_array().unwrap().iter().map(|a| {
+        let arg = a.as_str().unwrap();
+        mounts
+            .iter()
+            .find_map(|(at, local)| {
+                arg.strip_prefix(at)
+                    .map(|rest| format!("{}{rest}", local.display()))
+            })
+            .unwrap_or_else(|| arg.to_string())
+    });
+    crate::common::Test::new()
+        .args(args.collect::<Vec<_>>())
+        .env("DNSCRON_API_URL", story.emulator.base_url())
+}
+
+#[test]
+fn the_cronjob_exits_0_in_line_and_2_on_drift() {
+    let story = Story::new();
+    let files = story.commit("cluster", &Files::main()).join("dns");
+    cronjob(&story, &files)
+        .expect_stdout("No changes. The live account matches the files.\n")
+        .run();
+    story.change_live(&Files::main().edit(
+        ZONE_FILE,
+        "content: example.com. }",
+        "content: web.example.com. }",
+    ));
+    let drifted = cronjob(&story, &files).snapshot();
+    snapshot!("cronjob_drift", drifted);
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Stand-in for the GitHub CLI in the recipe tests (tests/it/ci_recipes/): only the calls the
+# recipes make, against files under $GH_STUB_STATE, each call logged to $GH_STUB_STATE/calls.log.
+#   pulls/N/K            comment K of pull request N (`pr comment --edit-last --create-if-none`)
+#   commits/SHA.json     what `api repos/R/commits/SHA/pulls` answers (default: [])
+#   issues/N/{title,labels,state,body,comments}
+#   $GH_STUB_ARTIFACTS/NAME/   what `run download --name NAME` finds
+# Any other call exits 2, so a recipe can't depend on behaviour this stub doesn't have.
+set -euo pipefail
+state=$GH_STUB_STATE
+{
+  printf 'gh'
+  for a in "$@"; do
+    if [[ $a =~ ^[A-Za-z0-9_./:=@#,-]+$ ]]; then printf ' %s' "$a"; else printf " '%s'" "$a"; fi
+  done
+  echo
+} >> "$state/calls.log"
+
+if [ "$1" = api ]; then group=api; target=$2; shift 2; else group="$1 $2"; shift 2; fi
+declare -A opt=()
+pos=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --edit-last | --create-if-none | --force) opt[$1]=1; shift ;;
+    --*) opt[$1]=$2; shift 2 ;;
+    *) pos+=("$1"); shift ;;
+  esac
+done
+filter() { if [ -n "${opt[--jq]:-}" ]; then jq -r "${opt[--jq]}"; else cat; fi; }
+last_in() { ls "$1" | sort -n | tail -n 1; }
+
+case "$group" in
+  api)
+    if [[ $target =~ ^repos/[^/]+/[^/]+/commits/([0-9a-f]+)/pulls$ ]]; then
+      cat "$state/commits/${BASH_REMATCH[1]}.json" 2> /dev/null || echo '[]'
+    else
+      echo "gh stub: no stand-in for api $target" >&2; exit 2
+    fi | filter ;;
+  "pr comment")
+    dir=$state/pulls/${pos[0]}; mkdir -p "$dir"
+    last=$(last_in "$dir")
+    if [ -z "${opt[--edit-last]:-}" ] || [ -z "${opt[--create-if-none]:-}" ]; then
+      echo "gh stub: pr comment needs --edit-last --create-if-none" >&2; exit 2
+    fi
+    cp "${opt[--body-file]}" "$dir/${last:-1}" ;;
+  "run download")
+    src=$GH_STUB_ARTIFACTS/${opt[--name]}
+    if [ ! -d "$src" ]; then echo "no valid artifacts found to download" >&2; exit 1; fi
+    mkdir -p "${opt[--dir]:-.}"; cp -R "$src/." "${opt[--dir]:-.}/" ;;
+  "issue list")
+    mkdir -p "$state/issues"
+    for n in $(ls "$state/issues" | sort -rn); do
+      d=$state/issues/$n
+      if [ "$(cat "$d/state")" = "${opt[--state]}" ] && grep -qxF "${opt[--label]}" "$d/labels"; then echo "$n"; fi
+    done | head -n "${opt[--limit]}" | jq -s '[.[] | {number: .}]' | filter ;;
+  "issue view")
+    jq -n --rawfile body "$state/issues/${pos[0]}/body" '{body: $body}' | filter ;;
+  "issue create")
+    mkdir -p "$state/issues"; last=$(last_in "$state/issues"); n=$((${last:-0} + 1)); d=$state/issues/$n
+    mkdir "$d"; echo "${opt[--title]}" > "$d/title"; echo "${opt[--label]}" > "$d/labels"
+    echo open > "$d/state"; cp "${opt[--body-file]}" "$d/body"; : > "$d/comments"
+    echo "https://github.com/$GITHUB_REPOSITORY/issues/$n" ;;
+  "issue edit") cp "${opt[--body-file]}" "$state/issues/${pos[0]}/body" ;;
+  "issue comment") echo "${opt[--body]}" >> "$state/issues/${pos[0]}/comments" ;;
+  "issue close")
+    echo closed > "$state/issues/${pos[0]}/state"
+    if [ -n "${opt[--comment]:-}" ]; then echo "${opt[--comment]}" >> "$state/issues/${pos[0]}/comments"; fi ;;
+  "label create") ;;
+  *) echo "gh stub: no stand-in for gh $group" >&2; exit 2 ;;
+esac

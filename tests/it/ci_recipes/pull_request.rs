@@ -1,0 +1,102 @@
+//! dnscron-plan.yml on pull requests: one plan per push gives the comment, the summary, the
+//! annotations and the saved plan; the comment follows every push, failures included; blocked
+//! changes fail the check.
+
+use serde_json::json;
+
+use super::runner::{JobRun, Trigger};
+use super::snapshot;
+use super::{Files, Story, read};
+
+pub const ZONE_FILE: &str = "dns/zones/example.com.yaml";
+
+/// The pull_request event of push `head` to pull request `number`.
+pub fn opened<'a>(number: u64, head: &'a str, files: &'a std::path::Path) -> Trigger<'a> {
+    Trigger {
+        event: "pull_request",
+        sha: head,
+        payload: json!({"number": number, "pull_request": {"number": number, "head": {"sha": head}}}),
+        files,
+    }
+}
+
+/// Runs the plan workflow for one push and describes everything it left behind.
+pub fn push(story: &Story, number: u64, head: &str, files: &Files) -> (JobRun, String) {
+    let dir = story.commit(head, files);
+    let run = story
+        .world
+        .run("dnscron-plan.yml", &opened(number, head, &dir));
+    let comments = story.world.gh_dir().join(format!("pulls/{number}"));
+    let shown = format!(
+        "== steps\n{}== annotations\n{}== gh\n{}== comment 1 of pull request {number}\n{}== job summary\n{}== artifact dnscron-plan-{number}-{head}\n{}",
+        run.steps_text(),
+        run.annotations,
+        story.world.take_gh_calls(),
+        read(comments.join("1")),
+        run.summary,
+        artifact(story, number, head),
+    );
+    (run, shown)
+}
+
+/// The saved plan's changes, one line each (the artifact holds the whole plan file).
+fn artifact(story: &Story, number: u64, head: &str) -> String {
+    let file = story
+        .world
+        .artifacts()
+        .join(format!("dnscron-plan-{number}-{head}/plan.json"));
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return "(none)\n".into();
+    };
+    let plan: serde_json::Value = serde_json::from_str(&text).unwrap();
+    plan["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {} -> {} ({})\n",
+                c["action"], c["target"]["name"], c["before"], c["after"], c["status"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_pull_request_gets_one_plan_a_comment_and_the_saved_plan() {
+    let story = Story::new();
+    let files = Files::main().edit(
+        ZONE_FILE,
+        "content: example.com. }",
+        "content: web.example.com. }",
+    );
+    let (run, shown) = push(&story, 1, "a1a1a1a1", &files);
+    assert!(run.succeeded(), "{}", run.log);
+    snapshot!("pr_plan_ready", &shown);
+}
+
+#[test]
+fn the_comment_follows_every_push_and_failures_fail_the_check() {
+    let story = Story::new();
+    let good = Files::main().edit(
+        ZONE_FILE,
+        "content: example.com. }",
+        "content: web.example.com. }",
+    );
+    let (run, first) = push(&story, 2, "b1b1b1b1", &good);
+    assert!(run.succeeded(), "{}", run.log);
+    let invalid = good
+        .clone()
+        .edit(ZONE_FILE, "203.0.113.10", "203.0.113.300");
+    let (run, second) = push(&story, 2, "b2b2b2b2", &invalid);
+    assert!(!run.succeeded());
+    let blocked = good.edit("dns/sites/legacy.yaml", "0 4 * * *", "0 5 * * *");
+    let (run, third) = push(&story, 2, "b3b3b3b3", &blocked);
+    assert!(!run.succeeded());
+    snapshot!(
+        "pr_plan_every_push",
+        &format!(
+            "### push 1: valid\n{first}\n### push 2: invalid file\n{second}\n### push 3: a blocked change\n{third}"
+        ),
+    );
+}

@@ -1,0 +1,134 @@
+//! The security rules of the recipes, checked on their text: actions pinned by commit, the
+//! write token only in the apply step of a job bound to the protected environment, secrets
+//! never at workflow or job level, least-privilege permissions, a locked-down CronJob.
+
+use serde_json::Value;
+
+use crate::common::repo_root;
+
+fn workflow(name: &str) -> String {
+    std::fs::read_to_string(repo_root().join("examples/ci/github").join(name)).unwrap()
+}
+
+const WORKFLOWS: [&str; 3] = ["dnscron-plan.yml", "dnscron-apply.yml", "dnscron-drift.yml"];
+
+/// Every rule a workflow breaks, one line each.
+fn violations(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("- uses:"))
+    {
+        let pinned = line
+            .split_once('@')
+            .map(|(_, rest)| rest.split_once(" # v"))
+            .is_some_and(|pin| {
+                pin.is_some_and(|(sha, _)| {
+                    sha.len() == 40 && sha.chars().all(|c| c.is_ascii_hexdigit())
+                })
+            });
+        if !pinned {
+            out.push(format!(
+                "not pinned by commit SHA with its tag: {}",
+                line.trim()
+            ));
+        }
+    }
+    let doc: Value = serde_saphyr::from_str(text).unwrap();
+    if doc["permissions"].as_object().is_none() {
+        out.push("no workflow-level permissions map".into());
+    }
+    if doc["on"].get("pull_request_target").is_some() {
+        out.push("pull_request_target runs fork code with secrets".into());
+    }
+    let secret_in = |v: &Value| v.to_string().contains("secrets.");
+    if secret_in(&doc["env"]) {
+        out.push("secrets in workflow-level env".into());
+    }
+    for (name, job) in doc["jobs"].as_object().unwrap() {
+        if secret_in(&job["env"]) {
+            out.push(format!("{name}: secrets in job-level env"));
+        }
+        for step in job["steps"].as_array().unwrap() {
+            let writes = step.to_string().contains("secrets.DNSCRON_APPLY_TOKEN");
+            let bound = job["environment"].as_str() == Some("dnscron-apply")
+                && step["name"].as_str() == Some("Apply");
+            if writes && !bound {
+                out.push(format!("{name}: the write token outside the Apply step of the dnscron-apply environment"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_workflows_keep_the_rules() {
+    for name in WORKFLOWS {
+        assert_eq!(violations(&workflow(name)), Vec::<String>::new(), "{name}");
+    }
+}
+
+#[test]
+fn a_broken_rule_is_caught() {
+    let apply = workflow("dnscron-apply.yml");
+    let unpinned = apply.replace(
+        "actions/checkout@9c091bb21b7c1c1d1991bb908d89e4e9dddfe3e0 # v7.0.0",
+        "actions/checkout@v7",
+    );
+    assert_eq!(
+        violations(&unpinned),
+        ["not pinned by commit SHA with its tag: - uses: actions/checkout@v7"]
+    );
+    let job_level = apply.replace(
+        "    environment: dnscron-apply\n",
+        "    environment: dnscron-apply\n    env:\n      DNSCRON_TOKEN: ${{ secrets.DNSCRON_APPLY_TOKEN }}\n",
+    );
+    assert_eq!(violations(&job_level), ["apply: secrets in job-level env"]);
+    let no_environment = apply.replace("    environment: dnscron-apply\n", "");
+    assert_eq!(
+        violations(&no_environment),
+        ["apply: the write token outside the Apply step of the dnscron-apply environment"]
+    );
+    let plan = workflow("dnscron-plan.yml")
+        .replace("secrets.DNSCRON_READ_TOKEN", "secrets.DNSCRON_APPLY_TOKEN");
+    assert_eq!(
+        violations(&plan),
+        ["plan: the write token outside the Apply step of the dnscron-apply environment"]
+    );
+}
+
+#[test]
+fn the_cronjob_runs_the_release_image_with_least_privilege() {
+    let path = repo_root().join("examples/ci/kubernetes/dnscron-drift-cronjob.yaml");
+    let doc: Value = serde_saphyr::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let pod = &doc["spec"]["jobTemplate"]["spec"]["template"]["spec"];
+    let container = &pod["containers"][0];
+    let facts = [
+        doc["spec"]["concurrencyPolicy"].clone(),
+        pod["automountServiceAccountToken"].clone(),
+        pod["securityContext"]["runAsNonRoot"].clone(),
+        container["securityContext"]["readOnlyRootFilesystem"].clone(),
+        container["securityContext"]["allowPrivilegeEscalation"].clone(),
+        container["securityContext"]["capabilities"]["drop"].clone(),
+        Value::Bool(
+            container["image"]
+                .as_str()
+                .unwrap()
+                .starts_with("ghcr.io/dnscron/dnscron:"),
+        ),
+        Value::Bool(container["env"].to_string().contains("secretKeyRef")),
+    ];
+    assert_eq!(
+        facts,
+        [
+            "Forbid".into(),
+            false.into(),
+            true.into(),
+            true.into(),
+            false.into(),
+            serde_json::json!(["ALL"]),
+            true.into(),
+            false.into(),
+        ]
+    );
+}

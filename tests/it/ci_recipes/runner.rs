@@ -1,0 +1,382 @@
+//! Runs a recipe's job the way GitHub Actions would, as far as the recipes need: each step in
+//! order, `run:` scripts with `bash -e` in a fresh workspace, GitHub's files (`GITHUB_OUTPUT`,
+//! `GITHUB_STEP_SUMMARY`, `GITHUB_ENV`, `GITHUB_EVENT_PATH`), `if:` and `${{ }}` evaluated by
+//! [`super::expr`]. `uses:` steps have stand-ins:
+//!
+//! | step | stand-in |
+//! |---|---|
+//! | `actions/checkout` | copies the fixture repository into the workspace |
+//! | `dnscron/dnscron` (the action) | puts the `dnscron` cargo built for the tests on `PATH` |
+//! | `actions/upload-artifact` | copies `with.path` into `artifacts/<with.name>/` |
+//! | `gh` (on `PATH` from the start, as on GitHub's runners) | `gh_stub.sh`: files under `gh/`, every call logged |
+//!
+//! Secrets: `DNSCRON_READ_TOKEN` for every job; `DNSCRON_APPLY_TOKEN` only in a job that
+//! declares `environment: dnscron-apply` (an environment secret, as the recipe documents).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use super::expr::{Contexts, as_string};
+use crate::common::{dnscron_bin, repo_root};
+
+/// Tokens of the test seed: read scope, and read + dns + manage.
+pub const READ_TOKEN: &str = "ci-read-token";
+pub const APPLY_TOKEN: &str = "ci-apply-token";
+
+/// What every job of a test shares: the artifact store, the stub `gh`'s state, the API.
+pub struct World {
+    pub dir: tempfile::TempDir,
+    pub api_url: String,
+    runs: std::cell::Cell<u32>,
+}
+
+/// What starts a workflow: the event, its payload and the files of the commit it runs on.
+pub struct Trigger<'a> {
+    pub event: &'a str,
+    pub sha: &'a str,
+    pub payload: Value,
+    pub files: &'a Path,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Outcome {
+    Success,
+    Failure(i32),
+    Skipped,
+}
+
+/// A finished job: each step's name and outcome, the job summary and everything it printed.
+pub struct JobRun {
+    pub steps: Vec<(String, Outcome)>,
+    pub summary: String,
+    /// The workflow commands (`::error …`) the steps printed on stdout, as GitHub reads them.
+    pub annotations: String,
+    pub log: String,
+}
+
+impl JobRun {
+    pub fn succeeded(&self) -> bool {
+        self.steps
+            .iter()
+            .all(|(_, o)| !matches!(o, Outcome::Failure(_)))
+    }
+
+    /// One line per step: `ok`, `FAILED (exit N)` or `skipped`.
+    pub fn steps_text(&self) -> String {
+        self.steps
+            .iter()
+            .map(|(name, o)| match o {
+                Outcome::Success => format!("ok       {name}\n"),
+                Outcome::Failure(code) => format!("FAILED   {name} (exit {code})\n"),
+                Outcome::Skipped => format!("skipped  {name}\n"),
+            })
+            .collect()
+    }
+}
+
+impl World {
+    pub fn new(api_url: &str) -> World {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["gh", "artifacts", "stub-bin", "action-bin"] {
+            std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        let gh = dir.path().join("stub-bin/gh");
+        std::fs::write(&gh, include_str!("gh_stub.sh")).unwrap();
+        make_executable(&gh);
+        std::os::unix::fs::symlink(dnscron_bin(), dir.path().join("action-bin/dnscron")).unwrap();
+        World {
+            dir,
+            api_url: api_url.to_string(),
+            runs: std::cell::Cell::new(0),
+        }
+    }
+
+    pub fn gh_dir(&self) -> PathBuf {
+        self.dir.path().join("gh")
+    }
+
+    pub fn artifacts(&self) -> PathBuf {
+        self.dir.path().join("artifacts")
+    }
+
+    /// The stub `gh` calls since the last time this was asked, one per line.
+    pub fn take_gh_calls(&self) -> String {
+        let log = self.gh_dir().join("calls.log");
+        let calls = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        calls
+    }
+
+    /// Makes `gh api repos/R/commits/SHA/pulls` answer that pull request `number` (head
+    /// `head`) was merged as `sha`.
+    pub fn merged(&self, sha: &str, number: u64, head: &str) {
+        let dir = self.gh_dir().join("commits");
+        std::fs::create_dir_all(&dir).unwrap();
+        let pulls = json!([{"number": number, "merge_commit_sha": sha, "head": {"sha": head}}]);
+        std::fs::write(dir.join(format!("{sha}.json")), pulls.to_string()).unwrap();
+    }
+
+    /// Runs the only job of `examples/ci/github/<workflow>`.
+    pub fn run(&self, workflow: &str, trigger: &Trigger) -> JobRun {
+        let path = repo_root().join("examples/ci/github").join(workflow);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let doc: Value = serde_saphyr::from_str(&text).unwrap();
+        let jobs = doc["jobs"].as_object().unwrap();
+        assert_eq!(
+            jobs.len(),
+            1,
+            "{workflow}: the runner runs one-job workflows"
+        );
+        let (_, job) = jobs.iter().next().unwrap();
+        self.runs.set(self.runs.get() + 1);
+        let run_dir = self.dir.path().join(format!("run-{}", self.runs.get()));
+        Job::new(self, &run_dir, &doc, job, trigger, self.runs.get()).run()
+    }
+}
+
+struct Job<'a> {
+    world: &'a World,
+    dir: PathBuf,
+    workspace: PathBuf,
+    job: &'a Value,
+    files: &'a Path,
+    ctx: Contexts,
+    env: BTreeMap<String, String>,
+    action_on_path: bool,
+    run: JobRun,
+}
+
+impl<'a> Job<'a> {
+    fn new(
+        world: &'a World,
+        dir: &Path,
+        doc: &Value,
+        job: &'a Value,
+        t: &'a Trigger,
+        run_number: u32,
+    ) -> Job<'a> {
+        let workspace = dir.join("workspace");
+        std::fs::create_dir_all(&workspace).unwrap();
+        let event_path = dir.join("event.json");
+        std::fs::write(&event_path, t.payload.to_string()).unwrap();
+        let mut secrets = json!({"DNSCRON_READ_TOKEN": READ_TOKEN});
+        if job["environment"].as_str() == Some("dnscron-apply") {
+            secrets["DNSCRON_APPLY_TOKEN"] = json!(APPLY_TOKEN);
+        }
+        let root = json!({
+            "github": {
+                "event_name": t.event, "event": t.payload, "sha": t.sha,
+                "repository": "acme/dns", "token": "ghs_stub-token",
+            },
+            "inputs": t.payload["inputs"],
+            "secrets": secrets,
+            "vars": {"DNSCRON_API_URL": world.api_url},
+            "steps": {},
+        });
+        let path = |name: &str| world.dir.path().join(name).display().to_string();
+        let mut env: BTreeMap<String, String> = [
+            ("CI", "true".to_string()),
+            ("GITHUB_ACTIONS", "true".into()),
+            ("GITHUB_REPOSITORY", "acme/dns".into()),
+            ("GITHUB_SHA", t.sha.into()),
+            ("GITHUB_EVENT_NAME", t.event.into()),
+            ("GITHUB_EVENT_PATH", event_path.display().to_string()),
+            ("GITHUB_WORKSPACE", workspace.display().to_string()),
+            ("HOME", dir.display().to_string()),
+            ("RUNNER_TEMP", dir.display().to_string()),
+            ("GH_STUB_STATE", path("gh")),
+            ("GH_STUB_ARTIFACTS", path("artifacts")),
+            // Test-only (docs/plan.md): the plan of the test's Nth job run has id N, so two
+            // plans never share idempotency keys and the transcripts stay the same.
+            ("DNSCRON_PLAN_ID", format!("{run_number:032x}")),
+            ("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z".into()),
+            ("NO_COLOR", "1".into()),
+            ("COLUMNS", "100".into()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let ctx = Contexts {
+            root,
+            failed: false,
+        };
+        for scope in [&doc["env"], &job["env"]] {
+            for (k, v) in scope.as_object().into_iter().flatten() {
+                env.insert(k.clone(), ctx.interpolate(&as_string(v)));
+            }
+        }
+        Job {
+            world,
+            dir: dir.to_path_buf(),
+            workspace,
+            job,
+            files: t.files,
+            ctx,
+            env,
+            action_on_path: false,
+            run: JobRun {
+                steps: Vec::new(),
+                summary: String::new(),
+                annotations: String::new(),
+                log: String::new(),
+            },
+        }
+    }
+
+    fn run(mut self) -> JobRun {
+        for (i, step) in self.job["steps"].as_array().unwrap().iter().enumerate() {
+            let name = step_name(step);
+            let outcome = if self.ctx.condition(step["if"].as_str()) {
+                self.step(i, step)
+            } else {
+                Outcome::Skipped
+            };
+            if matches!(outcome, Outcome::Failure(_)) {
+                self.ctx.failed = true;
+            }
+            self.run.steps.push((name, outcome));
+        }
+        self.run
+    }
+
+    fn step(&mut self, i: usize, step: &Value) -> Outcome {
+        let with: BTreeMap<String, String> = step["with"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), self.ctx.interpolate(&as_string(v))))
+            .collect();
+        match (step["uses"].as_str(), step["run"].as_str()) {
+            (Some(uses), None) => self.uses(uses, &with),
+            (None, Some(script)) => self.script(i, step, script),
+            _ => panic!("step {i}: neither uses: nor run:"),
+        }
+    }
+
+    fn uses(&mut self, uses: &str, with: &BTreeMap<String, String>) -> Outcome {
+        let action = uses.split('@').next().unwrap();
+        match action {
+            "actions/checkout" => copy_dir(self.files, &self.workspace),
+            "dnscron/dnscron" => self.action_on_path = true,
+            "actions/upload-artifact" => {
+                let dest = self.world.artifacts().join(&with["name"]);
+                std::fs::create_dir_all(&dest).unwrap();
+                let src = self.workspace.join(&with["path"]);
+                let Ok(_) = std::fs::copy(&src, dest.join(src.file_name().unwrap())) else {
+                    return Outcome::Failure(1);
+                };
+            }
+            other => panic!("no stand-in for uses: {other}"),
+        }
+        Outcome::Success
+    }
+
+    fn script(&mut self, i: usize, step: &Value, script: &str) -> Outcome {
+        let files = ["output", "summary", "env"].map(|f| self.dir.join(format!("step{i}.{f}")));
+        for f in &files {
+            std::fs::write(f, "").unwrap();
+        }
+        let script_path = self.dir.join(format!("step{i}.sh"));
+        std::fs::write(&script_path, self.ctx.interpolate(script)).unwrap();
+        let mut env = self.env.clone();
+        for (k, v) in step["env"].as_object().into_iter().flatten() {
+            env.insert(k.clone(), self.ctx.interpolate(&as_string(v)));
+        }
+        let action_bin = self.world.dir.path().join("action-bin");
+        let stub_bin = self.world.dir.path().join("stub-bin");
+        let mut path = vec![stub_bin.display().to_string(), "/usr/bin:/bin".into()];
+        if self.action_on_path {
+            path.insert(0, action_bin.display().to_string());
+        }
+        let out = Command::new("bash")
+            .arg("-e")
+            .arg(&script_path)
+            .env_clear()
+            .envs(&env)
+            .env("PATH", path.join(":"))
+            .env("GITHUB_OUTPUT", &files[0])
+            .env("GITHUB_STEP_SUMMARY", &files[1])
+            .env("GITHUB_ENV", &files[2])
+            .current_dir(&self.workspace)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        for line in stdout.lines().filter(|l| l.starts_with("::")) {
+            self.run.annotations.push_str(line);
+            self.run.annotations.push('\n');
+        }
+        self.run.log.push_str(&stdout);
+        self.run.log.push_str(&String::from_utf8_lossy(&out.stderr));
+        let read = |f: &PathBuf| std::fs::read_to_string(f).unwrap();
+        self.run.summary.push_str(&read(&files[1]));
+        self.env.extend(key_values(&read(&files[2])));
+        if let Some(id) = step["id"].as_str() {
+            let outputs: serde_json::Map<String, Value> = key_values(&read(&files[0]))
+                .into_iter()
+                .map(|(k, v)| (k, Value::String(v)))
+                .collect();
+            self.ctx.root["steps"][id] = json!({ "outputs": outputs });
+        }
+        match out.status.code() {
+            Some(0) => Outcome::Success,
+            code => Outcome::Failure(code.unwrap_or(-1)),
+        }
+    }
+}
+
+fn step_name(step: &Value) -> String {
+    step["name"]
+        .as_str()
+        .or(step["uses"].as_str().and_then(|u| u.split('@').next()))
+        .unwrap_or("run")
+        .to_string()
+}
+
+/// `KEY=value` lines and `KEY<<DELIM` … `DELIM` blocks, as in `GITHUB_OUTPUT` and `GITHUB_ENV`.
+fn key_values(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if let Some((key, delim)) = line.split_once("<<") {
+            let value: Vec<&str> = lines.by_ref().take_while(|l| *l != delim).collect();
+            out.push((key.to_string(), value.join("\n")));
+        } else if let Some((key, value)) = line.split_once('=') {
+            out.push((key.to_string(), value.to_string()));
+        }
+    }
+    out
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn github_files_take_both_forms() {
+    let text = "code=0\nbody<<EOF\nline one\nline=two\nEOF\nempty=\n";
+    assert_eq!(
+        key_values(text),
+        [
+            ("code".to_string(), "0".to_string()),
+            ("body".into(), "line one\nline=two".into()),
+            ("empty".into(), String::new()),
+        ]
+    );
+}
