@@ -16,6 +16,10 @@ pub struct EmulatorArgs {
     /// account of examples/emulator-seed.yaml.
     #[arg(long, value_name = "FILE")]
     pub seed: Option<PathBuf>,
+    /// Also answer DNS queries for the account's zones, authoritatively, over UDP and TCP on
+    /// this address (loopback only unless --allow-remote), from the state the API changes.
+    #[arg(long, value_name = "ADDR")]
+    pub dns_listen: Option<SocketAddr>,
     /// Allow a non-loopback --listen address (the emulator has demo tokens and no TLS).
     #[arg(long)]
     pub allow_remote: bool,
@@ -46,12 +50,21 @@ pub struct EmulatorArgs {
 }
 
 pub fn run(args: EmulatorArgs) -> CommandResult {
-    if !args.listen.ip().is_loopback() && !args.allow_remote {
-        return Err(CommandError::user(format!(
-            "refusing to listen on {}: not a loopback address",
-            args.listen
-        ))
-        .with_hint("use --listen 127.0.0.1:PORT, or add --allow-remote if you really mean it"));
+    for (flag, addr) in [
+        ("--listen", Some(args.listen)),
+        ("--dns-listen", args.dns_listen),
+    ] {
+        if let Some(addr) = addr
+            && !addr.ip().is_loopback()
+            && !args.allow_remote
+        {
+            return Err(CommandError::user(format!(
+                "refusing to listen on {addr}: not a loopback address"
+            ))
+            .with_hint(format!(
+                "use {flag} 127.0.0.1:PORT, or add --allow-remote if you really mean it"
+            )));
+        }
     }
     let seed = load_seed(&args)?;
     let tokens: Vec<String> = seed
@@ -71,11 +84,15 @@ pub fn run(args: EmulatorArgs) -> CommandResult {
         CommandError::quoting(ErrorKind::Internal, "cannot start the async runtime", e)
     })?;
     runtime.block_on(async move {
-        let emu = emulator::start(seed, args.listen)
+        let emu = emulator::start_with_dns(seed, args.listen, args.dns_listen)
             .await
             .map_err(|e| CommandError::from_error(ErrorKind::User, e))?;
+        let dns = emu
+            .dns_addr()
+            .map(|addr| format!("dns:      {addr} (UDP and TCP)\n"))
+            .unwrap_or_default();
         write_stdout(&format!(
-            "emulator listening\nbase URL: {}\nadmin:    {}/counters, {}/state\ntokens:\n{}\npress Ctrl-C to stop\n",
+            "emulator listening\nbase URL: {}\nadmin:    {}/counters, {}/state\n{dns}tokens:\n{}\npress Ctrl-C to stop\n",
             emu.base_url(),
             emu.admin_url(),
             emu.admin_url(),

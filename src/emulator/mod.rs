@@ -19,6 +19,8 @@ use tokio::sync::watch;
 mod auth;
 mod constraints;
 mod counters;
+mod dns_answer;
+mod dns_server;
 mod error;
 mod faults;
 mod idempotency;
@@ -53,11 +55,17 @@ use shared::{Shared, cron_index, lock};
 pub struct EmulatorHandle {
     shared: Arc<Shared>,
     addr: SocketAddr,
+    dns_addr: Option<SocketAddr>,
 }
 
 impl EmulatorHandle {
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Where the DNS listener answers (UDP and TCP, one port), if it was started.
+    pub fn dns_addr(&self) -> Option<SocketAddr> {
+        self.dns_addr
     }
 
     /// `http://127.0.0.1:PORT/api/v1`
@@ -193,6 +201,16 @@ impl Emulator {
 
 /// Starts the emulator on `addr` (use `127.0.0.1:0` for a free port). Needs a tokio runtime.
 pub async fn start(seed: Seed, addr: SocketAddr) -> Result<Emulator, EmulatorError> {
+    start_with_dns(seed, addr, None).await
+}
+
+/// [`start`], plus an authoritative DNS server for the account's zones on `dns` (UDP and TCP
+/// on one port; `127.0.0.1:0` picks a free one, see [`EmulatorHandle::dns_addr`]).
+pub async fn start_with_dns(
+    seed: Seed,
+    addr: SocketAddr,
+    dns: Option<SocketAddr>,
+) -> Result<Emulator, EmulatorError> {
     seed.validate().map_err(|message| EmulatorError::Seed {
         source_name: "<seed>".into(),
         message,
@@ -206,11 +224,23 @@ pub async fn start(seed: Seed, addr: SocketAddr) -> Result<Emulator, EmulatorErr
     let shared = Arc::new(Shared::new(&seed));
     let router = routes::router(shared.clone());
     let (stop, stopped) = watch::channel(false);
+    let dns_addr = match dns {
+        Some(dns) => {
+            let (udp, tcp) = dns_server::bind(dns).await?;
+            let bound = tcp
+                .local_addr()
+                .map_err(|source| EmulatorError::Bind { addr: dns, source })?;
+            tokio::spawn(dns_server::serve(udp, tcp, shared.clone(), stopped.clone()));
+            Some(bound)
+        }
+        None => None,
+    };
     let task = tokio::spawn(server::serve(listener, router, stopped));
     Ok(Emulator {
         handle: EmulatorHandle {
             shared,
             addr: local,
+            dns_addr,
         },
         stop,
         task,

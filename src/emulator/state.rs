@@ -23,6 +23,8 @@ pub struct StoredRecord {
 pub struct ZoneState {
     /// Keyed by record id; ids only grow, so listing in key order is stable under inserts.
     pub records: BTreeMap<i64, StoredRecord>,
+    /// Record writes so far: the DNS listener's SOA serial follows it.
+    pub writes: u32,
 }
 
 #[derive(Clone, Debug)]

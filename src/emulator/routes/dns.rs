@@ -136,6 +136,7 @@ pub async fn create_record(
     let record = stored(input);
     let value = render::record(&gaps, &name, id, &record);
     zs.records.insert(id, record);
+    zs.writes = zs.writes.wrapping_add(1);
     Ok((StatusCode::CREATED, Json(value)))
 }
 
@@ -173,6 +174,7 @@ pub async fn update_record(
     let record = stored(input);
     let value = render::record(&gaps, &name, id, &record);
     zs.records.insert(id, record);
+    zs.writes = zs.writes.wrapping_add(1);
     Ok(Json(value))
 }
 
@@ -188,5 +190,6 @@ pub async fn delete_record(
     let zs = zone_mut(&mut state, &zone)?;
     writable(zs, &name, id)?;
     zs.records.remove(&id);
+    zs.writes = zs.writes.wrapping_add(1);
     Ok(Json(json!({ "result": "deleted", "id": id })))
 }

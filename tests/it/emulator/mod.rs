@@ -6,6 +6,7 @@ mod auth;
 mod cli;
 mod constraints;
 mod dns;
+mod dns_wire;
 mod domains;
 mod errors;
 mod faults;
