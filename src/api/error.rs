@@ -55,10 +55,12 @@ pub enum ApiError {
     /// Credentials in a URL end up in logs and error messages, so the URL is not repeated.
     #[error("invalid API URL (URL with credentials, not shown): it contains credentials")]
     UrlWithCredentials,
-    #[error(
-        "GET {path}: the server's pagination does not end ({reason}); report this to the API provider"
-    )]
-    Pagination { path: String, reason: String },
+    /// A listing that is not one consistent list of distinct rows (`api::PageFault`).
+    #[error("GET {path}: {fault}")]
+    Pagination {
+        path: String,
+        fault: super::paging::PageFault,
+    },
     #[error("cannot set up the HTTP client: {message}")]
     Client { message: String },
 }

@@ -10,6 +10,7 @@ mod error;
 pub mod openapi;
 pub mod pacer;
 mod page;
+mod paging;
 mod read;
 pub mod retry;
 mod stats;
@@ -21,6 +22,7 @@ pub use config::{ApiConfig, DEFAULT_MAX_WAIT, WaitHook, check_url_policy, parse_
 pub use core::{USER_AGENT, deprecation_notice};
 pub use error::ApiError;
 pub use pacer::WaitEvent;
+pub use paging::PageFault;
 pub use read::{PAGE_LIMIT, ReadClient, RecordListing};
 pub use retry::RetryPolicy;
 pub use stats::{Stats, StatsSnapshot};

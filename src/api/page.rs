@@ -14,7 +14,8 @@ use super::wire::Meta;
 pub(super) struct Page<T> {
     /// `None` when the page has no array under the key.
     pub items: Option<Vec<T>>,
-    pub meta: Meta,
+    /// `None` when the page has no `meta` (or `meta: null`).
+    pub meta: Option<Meta>,
     pub extra: Option<Value>,
 }
 
@@ -51,14 +52,14 @@ impl<'de, T: DeserializeOwned> Visitor<'de> for PageSeed<'_, T> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Page<T>, A::Error> {
         let mut page = Page {
             items: None,
-            meta: Meta::default(),
+            meta: None,
             extra: None,
         };
         while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             if name == self.key {
                 page.items = Some(map.next_value()?);
             } else if name == "meta" {
-                page.meta = Option::<Meta>::deserialize(OptionSeed(&mut map))?.unwrap_or_default();
+                page.meta = Option::<Meta>::deserialize(OptionSeed(&mut map))?;
             } else if Some(name.as_ref()) == self.extra {
                 page.extra = Some(map.next_value()?);
             } else {
@@ -117,19 +118,20 @@ mod tests {
             "nameservers": ["ns1.x.net"], "meta": {"next_cursor": "c", "has_more": true, "total": 9}}"#;
         let page = seed("records", Some("nameservers")).parse(body).unwrap();
         assert_eq!(page.items.unwrap()[0].content, "192.0.2.1");
-        assert_eq!(page.meta.next_cursor.as_deref(), Some("c"));
-        assert!(page.meta.has_more);
+        let meta = page.meta.unwrap();
+        assert_eq!(meta.next_cursor.as_deref(), Some("c"));
+        assert!(meta.has_more);
         assert_eq!(page.extra, Some(serde_json::json!(["ns1.x.net"])));
     }
 
     #[test]
-    fn missing_or_null_meta_means_the_last_page() {
+    fn missing_and_null_meta_are_told_apart_from_a_meta() {
         let page = seed("records", None)
             .parse(br#"{"records": [], "meta": null}"#)
             .unwrap();
-        assert!(!page.meta.has_more);
+        assert!(page.meta.is_none());
         let page = seed("records", None).parse(br#"{"records": []}"#).unwrap();
-        assert!(!page.meta.has_more);
+        assert!(page.meta.is_none());
         assert!(page.extra.is_none());
         let page = seed("records", None).parse(br#"{"items": []}"#).unwrap();
         assert!(page.items.is_none());

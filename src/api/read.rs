@@ -1,7 +1,6 @@
 //! The read-only client: every GET the planner needs, with pagination. It has no write
 //! methods, so code holding only a `ReadClient` (plan) can't change the account.
 
-use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -16,6 +15,7 @@ use super::core::{Call, Core, Reply};
 use super::error::ApiError;
 use super::pacer::RateHeaders;
 use super::page::{Page, PageSeed};
+use super::paging::{PageFault, PageView, Pager, RowId};
 use super::retry::Safety;
 use super::stats::Stats;
 use super::wire::{self, list_keys};
@@ -182,8 +182,9 @@ impl ReadClient {
     }
 
     /// Follows `next_cursor` with `limit=100` until `has_more` is false. Returns the items under
-    /// `key` from every page and the first value of `extra` seen on any page.
-    async fn list<T: DeserializeOwned>(
+    /// `key` from every page and the first value of `extra` seen on any page. Every page goes
+    /// through the `Pager`'s checks, so a listing planned on is one list of distinct rows.
+    async fn list<T: DeserializeOwned + RowId>(
         &self,
         route: &'static str,
         segments: &[&str],
@@ -191,10 +192,14 @@ impl ReadClient {
         extra: Option<&str>,
     ) -> Result<(Vec<T>, Option<Value>), ApiError> {
         let path = format!("/{}", segments.join("/"));
+        let fault = |fault| ApiError::Pagination {
+            path: path.clone(),
+            fault,
+        };
         let mut items = Vec::new();
         let mut extra_value = None;
         let mut cursor: Option<String> = None;
-        let mut seen = HashSet::new();
+        let mut pager = Pager::default();
         for _ in 0..MAX_PAGES {
             let mut query = vec![("limit", PAGE_LIMIT.to_string())];
             if let Some(c) = &cursor {
@@ -202,48 +207,55 @@ impl ReadClient {
             }
             let reply = self.get(route, segments, query).await?;
             self.core.stats.page();
-            let seed = PageSeed {
-                key,
-                extra,
-                marker: PhantomData,
+            let page = self.parse_page::<T>(&reply, &path, key, extra)?;
+            let batch = page.items.unwrap_or_default();
+            let has_more = page.meta.as_ref().is_some_and(|m| m.has_more);
+            let view = PageView {
+                rows: &batch,
+                has_meta: page.meta.is_some(),
+                has_more,
+                request_id: reply.request_id.as_deref(),
             };
-            let page: Page<T> = seed
-                .parse(&reply.body)
-                .map_err(|e| decode_error(&reply, "GET", &path, &e))?;
-            let mut batch = page.items.ok_or_else(|| ApiError::Decode {
-                method: "GET".into(),
-                path: path.clone(),
-                status: reply.status,
-                message: format!("the page has no `{key}` array"),
-                request_id: reply.request_id.clone(),
-            })?;
-            items.append(&mut batch);
+            pager.check(&view, PAGE_LIMIT as usize).map_err(fault)?;
+            items.extend(batch);
             if extra_value.is_none() {
                 extra_value = page.extra;
             }
-            let meta = page.meta;
-            if !meta.has_more {
+            if !has_more {
                 return Ok((items, extra_value));
             }
-            let next =
-                meta.next_cursor
-                    .filter(|c| !c.is_empty())
-                    .ok_or_else(|| ApiError::Pagination {
-                        path: path.clone(),
-                        reason: "has_more is true but next_cursor is empty".into(),
-                    })?;
-            if !seen.insert(next.clone()) {
-                return Err(ApiError::Pagination {
-                    path,
-                    reason: format!("cursor {next:?} came back a second time"),
-                });
-            }
-            cursor = Some(next);
+            let next = page.meta.and_then(|m| m.next_cursor);
+            cursor = Some(pager.next_cursor(next).map_err(fault)?);
         }
-        Err(ApiError::Pagination {
-            path,
-            reason: format!("more than {MAX_PAGES} pages"),
-        })
+        Err(fault(PageFault::TooManyPages { max: MAX_PAGES }))
+    }
+
+    /// One page, refused when it has no array under `key`.
+    fn parse_page<T: DeserializeOwned>(
+        &self,
+        reply: &Reply,
+        path: &str,
+        key: &str,
+        extra: Option<&str>,
+    ) -> Result<Page<T>, ApiError> {
+        let seed = PageSeed {
+            key,
+            extra,
+            marker: PhantomData,
+        };
+        let page: Page<T> = seed
+            .parse(&reply.body)
+            .map_err(|e| decode_error(reply, "GET", path, &e))?;
+        if page.items.is_none() {
+            return Err(ApiError::Decode {
+                method: "GET".into(),
+                path: path.into(),
+                status: reply.status,
+                message: format!("the page has no `{key}` array"),
+                request_id: reply.request_id.clone(),
+            });
+        }
+        Ok(page)
     }
 }
 

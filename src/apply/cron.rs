@@ -9,6 +9,8 @@
 //! many: the retry of an interrupted apply then deletes nothing more, and never a job the files
 //! want kept.
 
+use std::time::Duration;
+
 use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteRequest, WriteResponse, wire};
 use crate::config::model::Desired;
 use crate::plan::request::RequestError;
@@ -25,6 +27,12 @@ pub enum CronDelete {
     Sent(WriteResponse),
     /// No more copies than should remain: nothing to delete.
     AlreadyGone,
+    /// Every listing, the last one after waiting this long, was exactly the one this run's
+    /// previous fresh delete on the site was made from: a stale read, whose indexes may point
+    /// at other jobs now. Nothing was sent.
+    StaleListing {
+        waited: Duration,
+    },
 }
 
 /// How many copies of the job should remain once this delete is done.
@@ -62,21 +70,30 @@ pub struct Job<'a> {
     pub command: &'a str,
     /// Copies that must remain once this delete is done (see [`remaining_after`]).
     pub remaining: usize,
+    /// The listing this run's previous fresh delete on the site was made from: a listing equal
+    /// to it has not seen that delete yet.
+    pub stale: Option<&'a [wire::CronJob]>,
 }
 
 /// Re-lists the site's jobs and deletes one copy of the job at its current index, unless no
 /// more than `job.remaining` copies are left. `request` is `plan::request::derive` at an index.
+/// A listing that is still `job.stale` is read again after each of `waits`. Returns what was
+/// done and the listing the delete was made from.
 pub async fn delete(
     client: &WriteClient,
     job: &Job<'_>,
     key: &IdempotencyKey,
+    waits: &[Duration],
     request: impl Fn(i64) -> Result<WriteRequest, RequestError>,
-) -> Result<CronDelete, ApiError> {
+) -> Result<(CronDelete, Vec<wire::CronJob>), ApiError> {
     let mut attempt = 1;
     loop {
-        let jobs = client.read().list_cron(job.slug).await?;
+        let jobs = match listing(client, job, waits).await? {
+            Ok(jobs) => jobs,
+            Err(waited) => return Ok((CronDelete::StaleListing { waited }, Vec::new())),
+        };
         let Some(index) = index_to_delete(&jobs, job.schedule, job.command, job.remaining) else {
-            return Ok(CronDelete::AlreadyGone);
+            return Ok((CronDelete::AlreadyGone, jobs));
         };
         let req = request(index).map_err(|e| ApiError::Client {
             message: e.to_string(),
@@ -85,9 +102,30 @@ pub async fn delete(
             // The index moved between the listing and the delete (someone else changed the
             // list): nothing was deleted, and a 404 is not stored under the key, so list again.
             Err(e) if e.is_not_found() && attempt < RELIST_ATTEMPTS => attempt += 1,
-            other => return other.map(CronDelete::Sent),
+            other => return other.map(|resp| (CronDelete::Sent(resp), jobs)),
         }
     }
+}
+
+/// The site's jobs; while they are exactly `job.stale`, read again after each of `waits`.
+/// `Err(waited)` when the last read is still stale.
+async fn listing(
+    client: &WriteClient,
+    job: &Job<'_>,
+    waits: &[Duration],
+) -> Result<Result<Vec<wire::CronJob>, Duration>, ApiError> {
+    let mut jobs = client.read().list_cron(job.slug).await?;
+    let mut waited = Duration::ZERO;
+    let mut waits = waits.iter();
+    while job.stale == Some(jobs.as_slice()) {
+        let Some(wait) = waits.next() else {
+            return Ok(Err(waited));
+        };
+        tokio::time::sleep(*wait).await;
+        waited += *wait;
+        jobs = client.read().list_cron(job.slug).await?;
+    }
+    Ok(Ok(jobs))
 }
 
 /// Listings tried for one delete when the index keeps moving under it.

@@ -1,9 +1,12 @@
 //! Sends the changes of one round, in order, each with its idempotency key, and stops at the
 //! first one that fails or needs a human.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
-use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse};
+use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, wire};
 use crate::config::model::Desired;
 use crate::plan::request::{self, RequestError};
 use crate::plan::{Action, Change, PlanOptions, Resource, Status};
@@ -36,6 +39,11 @@ pub struct Executor<'a> {
     pub progress: &'a dyn Progress,
     /// Set by Ctrl-C: finish the change in flight, start no other.
     pub interrupt: Option<&'a AtomicBool>,
+    /// Waits before listing a site's cron jobs again when a listing has not seen this run's
+    /// previous delete there yet (`ApplyOptions::visibility_waits`).
+    pub visibility_waits: &'a [Duration],
+    /// Per site, the listing this run's last fresh cron delete was made from.
+    pub cron_listings: Mutex<HashMap<String, Vec<wire::CronJob>>>,
 }
 
 /// Ready changes first, in plan order; then the ones the plan expects the server to refuse
@@ -139,6 +147,11 @@ impl Executor<'_> {
             Err(SendError::Plan(message)) => {
                 Some(self.fail(change, report, ErrorInfo::internal(message)))
             }
+            Err(SendError::Stale(message)) => {
+                let mut error = ErrorInfo::internal(message);
+                error.kind = Some("stale_read".into());
+                Some(self.fail(change, report, error))
+            }
         }
     }
 
@@ -179,18 +192,30 @@ impl Executor<'_> {
                 command,
                 *occurrence,
             );
+            let stale = self.cron_deleted_from(slug);
             let job = cron::Job {
                 slug,
                 schedule,
                 command,
                 remaining,
+                stale: stale.as_deref(),
             };
-            return Ok(
-                match cron::delete(c, &job, key, |i| request_at(Some(i))).await? {
-                    CronDelete::Sent(resp) => Sent::Response(resp),
-                    CronDelete::AlreadyGone => Sent::AlreadyAbsent,
-                },
-            );
+            let waits = self.visibility_waits;
+            let (done, listing) =
+                cron::delete(c, &job, key, waits, |i| request_at(Some(i))).await?;
+            return match done {
+                CronDelete::Sent(resp) => {
+                    if !resp.replayed {
+                        self.remember_cron_listing(slug, listing);
+                    }
+                    Ok(Sent::Response(resp))
+                }
+                CronDelete::AlreadyGone => Ok(Sent::AlreadyAbsent),
+                CronDelete::StaleListing { waited } => Err(SendError::Stale(format!(
+                    "the cron jobs of site {slug} read before this delete (the last after waiting {}s) were still the list an earlier delete of this run was made from, as if that delete had not happened: a stale read, whose indexes may point at other jobs now; nothing was deleted",
+                    waited.as_secs_f64()
+                ))),
+            };
         }
         match c.send(&request_at(None)?, key).await {
             Ok(resp) => Ok(Sent::Response(resp)),
@@ -203,8 +228,24 @@ impl Executor<'_> {
     }
 }
 
+impl Executor<'_> {
+    /// The listing this run's last fresh cron delete on `slug` was made from.
+    fn cron_deleted_from(&self, slug: &str) -> Option<Vec<wire::CronJob>> {
+        let listings = self.cron_listings.lock().ok()?;
+        listings.get(slug).cloned()
+    }
+
+    fn remember_cron_listing(&self, slug: &str, listing: Vec<wire::CronJob>) {
+        if let Ok(mut listings) = self.cron_listings.lock() {
+            listings.insert(slug.to_string(), listing);
+        }
+    }
+}
+
 enum SendError {
     Api(ApiError),
+    /// A read that has not caught up with this run's own writes (`CronDelete::StaleListing`).
+    Stale(String),
     /// The plan itself is unusable (a hand-edited or corrupted plan file).
     Plan(String),
 }

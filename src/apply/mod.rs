@@ -4,7 +4,9 @@
 //! a human step for), each write with `Change::idempotency_key(plan_id, round)`; stops at the
 //! first change that fails or needs the portal; then re-reads the touched targets and re-plans
 //! them. Whatever is still not in effect (a stale replay, or someone else's change meanwhile)
-//! runs again as round 1, 2, … with new keys, up to [`MAX_ROUNDS`] rounds in all.
+//! runs again as round 1, 2, … with new keys, up to [`MAX_ROUNDS`] rounds in all; but a write
+//! that got a fresh 2xx is never sent again (`verify::settle`): if re-reading after short
+//! waits still doesn't show it, apply stops with `NotVisible`.
 
 pub mod cron;
 pub mod executor;
@@ -15,6 +17,7 @@ pub mod saved;
 pub mod verify;
 
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::api::WriteClient;
 use crate::plan::{DiffOptions, Plan};
@@ -34,6 +37,9 @@ pub struct ApplyOptions<'a> {
     pub progress: &'a dyn Progress,
     /// Set it (Ctrl-C) to stop before the next change.
     pub interrupt: Option<&'a AtomicBool>,
+    /// Waits before re-reading when a write that got a fresh 2xx is not visible yet
+    /// ([`verify::VISIBILITY_WAITS`]).
+    pub visibility_waits: Vec<Duration>,
 }
 
 impl<'a> ApplyOptions<'a> {
@@ -44,6 +50,7 @@ impl<'a> ApplyOptions<'a> {
             max_rounds: MAX_ROUNDS,
             progress,
             interrupt: None,
+            visibility_waits: verify::VISIBILITY_WAITS.to_vec(),
         }
     }
 }
@@ -73,14 +80,19 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         desired,
         progress: opts.progress,
         interrupt: opts.interrupt,
+        visibility_waits: &opts.visibility_waits,
+        cron_listings: Default::default(),
     };
     let mut reports = Vec::new();
     let mut changes = execution_order(&plan.changes);
+    let mut fresh = Vec::new();
     let mut round = 0;
     let mut rounds_run = 0;
     let result = loop {
+        let first = reports.len();
         let stop = exec.run_round(&changes, round, &mut reports).await;
         rounds_run += 1;
+        fresh.extend(verify::fresh_writes(&changes, &reports[first..]));
         if let Some(stop) = stop {
             break match stop {
                 Stop::NeedsPortalStep {
@@ -97,12 +109,28 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         opts.progress
             .note("verifying: reading the changed targets again");
         let scope = verify::restrict(desired, &verify::touched(&changes));
-        let replan = match verify::replan(client.read(), &scope, &opts.diff).await {
+        let settled = verify::settle(
+            client.read(),
+            &scope,
+            &opts.diff,
+            &fresh,
+            &opts.visibility_waits,
+            opts.progress,
+        )
+        .await;
+        let (replan, waited) = match settled {
             Ok(p) => p,
             Err(error) => break ApplyResult::VerifyFailed { error },
         };
         if replan.is_empty() {
             break ApplyResult::Converged;
+        }
+        let unseen = verify::unseen(&replan.changes, &fresh);
+        if !unseen.is_empty() {
+            break ApplyResult::NotVisible {
+                unseen,
+                waited_secs: waited.as_secs_f64(),
+            };
         }
         round += 1;
         if round >= opts.max_rounds {

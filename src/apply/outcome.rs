@@ -171,6 +171,13 @@ pub enum ApplyResult {
     Differs { remaining: Vec<Change> },
     /// Verification itself could not read the live state.
     VerifyFailed { error: ErrorInfo },
+    /// Writes the server accepted (fresh 2xx) that reading again, after waiting, still does
+    /// not show: apply stopped instead of sending them twice.
+    NotVisible {
+        unseen: Vec<super::verify::Unseen>,
+        /// Seconds waited for them before the last read.
+        waited_secs: f64,
+    },
     /// Ctrl-C: stopped before the next change.
     Interrupted,
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
+use super::verify::Unseen;
 use crate::plan::render::text::plain_change_lines;
 
 /// Version of the JSON outcome document.
@@ -43,12 +44,17 @@ struct JsonReport<'a> {
     counts: Counts,
 }
 
-fn change_line(out: &mut String, r: &ChangeReport) {
-    let round = if r.round > 0 {
-        format!(" (repair {})", r.round)
+/// ` (repair N)` after a change of a repair round.
+fn repair_note(round: u32) -> String {
+    if round > 0 {
+        format!(" (repair {round})")
     } else {
         String::new()
-    };
+    }
+}
+
+fn change_line(out: &mut String, r: &ChangeReport) {
+    let round = repair_note(r.round);
     let request = r
         .request_id
         .as_deref()
@@ -103,6 +109,30 @@ fn subject(report: &ApplyReport, change_id: usize) -> String {
         .find(|r| r.id == change_id && r.outcome != ChangeOutcome::NotAttempted)
         .map(|r| format!("change {change_id} ({}: {})", r.target, r.summary))
         .unwrap_or_else(|| format!("change {change_id}"))
+}
+
+fn not_visible(out: &mut String, report: &ApplyReport, unseen: &[Unseen], waited_secs: f64) {
+    let _ = writeln!(
+        out,
+        "Not visible yet: the server accepted {} change(s) (a fresh 2xx, not a replay), but reading the live state again after waiting {waited_secs}s still does not show them:",
+        unseen.len()
+    );
+    for u in unseen {
+        let request = u.request_id.as_deref().unwrap_or("without a request_id");
+        let _ = writeln!(
+            out,
+            "  {}: {}{}: accepted {request}, read again: {}",
+            u.target,
+            u.summary,
+            repair_note(u.round),
+            u.read
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{}. They were not sent again, which could write them twice: something between dnscron and the API (a cache, a proxy, a lagging replica) may serve stale reads. Run `dnscron plan` in a minute to check.",
+        tally(report)
+    );
 }
 
 /// The outcome for people: every change with what became of it, then the result.
@@ -187,6 +217,10 @@ pub fn text(report: &ApplyReport) -> String {
                 tally(report)
             );
         }
+        ApplyResult::NotVisible {
+            unseen,
+            waited_secs,
+        } => not_visible(&mut out, report, unseen, *waited_secs),
         ApplyResult::Interrupted => {
             let _ = writeln!(
                 out,

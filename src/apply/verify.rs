@@ -1,14 +1,169 @@
 //! After the last change: read the touched targets again and re-plan them. An empty plan means
 //! converged; anything left is either a stale replay (a stored success whose effect is not in
-//! the live state now) or a change someone else made meanwhile.
+//! the live state now), a change someone else made meanwhile, or a stale read (a cache in front
+//! of the API). A write that got a fresh 2xx was committed: if a read doesn't show it, the read
+//! is what's stale, so such a write is never sent again (that would multiply it): the targets
+//! are read again after short waits, and if it still doesn't show, apply stops (`Unseen`).
 
 use std::collections::BTreeSet;
+use std::time::Duration;
+
+use serde::Serialize;
 
 use crate::api::ReadClient;
 use crate::config::model::Desired;
-use crate::plan::{self, Change, DiffOptions, Plan, TargetKind, TargetRef};
+use crate::plan::{
+    self, Action, Change, DiffOptions, Plan, Resource, TargetKind, TargetRef, Value,
+};
 
-use super::outcome::ErrorInfo;
+use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
+use super::progress::Progress;
+
+/// Waits before each re-read when a freshly written change is not visible yet: 7 s in all,
+/// longer than the few seconds a caching proxy typically serves a GET from its cache.
+pub const VISIBILITY_WAITS: [Duration; 3] = [
+    Duration::from_secs(1),
+    Duration::from_secs(2),
+    Duration::from_secs(4),
+];
+
+/// A change the server answered with a fresh (not replayed) 2xx.
+#[derive(Clone, Debug)]
+pub struct FreshWrite {
+    pub change: Change,
+    pub report: ChangeReport,
+}
+
+/// The fresh writes among one round's `reports` (of `changes`, the round's changes).
+pub fn fresh_writes(changes: &[Change], reports: &[ChangeReport]) -> Vec<FreshWrite> {
+    reports
+        .iter()
+        .filter(|r| r.outcome == ChangeOutcome::Done)
+        .filter_map(|r| {
+            let change = changes.iter().find(|c| c.id == r.id)?;
+            Some(FreshWrite {
+                change: change.clone(),
+                report: r.clone(),
+            })
+        })
+        .collect()
+}
+
+/// A fresh write that reading again still does not show.
+#[derive(Clone, Debug, Serialize)]
+pub struct Unseen {
+    /// The change's id in its round's plan, and the round.
+    pub change_id: usize,
+    pub round: u32,
+    pub target: TargetRef,
+    /// The change in words, as sent.
+    pub summary: String,
+    pub request_id: Option<String>,
+    /// What the last read shows instead (`not in the listing`, `still in the listing`, `still
+    /// <old value>`).
+    pub read: String,
+}
+
+/// Whether `a` (from a re-plan) asks for the very write `fresh` already made: same target,
+/// action, thing and value.
+fn repeats(a: &Change, fresh: &Change) -> bool {
+    let same_thing = match (&a.resource, &fresh.resource) {
+        (
+            Resource::Record {
+                name,
+                rtype,
+                record_id,
+            },
+            Resource::Record {
+                name: n2,
+                rtype: t2,
+                record_id: id2,
+            },
+        ) => name == n2 && rtype == t2 && record_id == id2,
+        // The occurrence depends on how many copies a listing shows, not on the job.
+        (
+            Resource::CronJob {
+                schedule, command, ..
+            },
+            Resource::CronJob {
+                schedule: s2,
+                command: c2,
+                ..
+            },
+        ) => schedule == s2 && command == c2,
+        (Resource::Nameservers, Resource::Nameservers) => true,
+        _ => false,
+    };
+    same_thing && a.target == fresh.target && a.action == fresh.action && a.after == fresh.after
+}
+
+/// The fresh writes that `replan` asks for again.
+pub fn unseen(replan: &[Change], fresh: &[FreshWrite]) -> Vec<Unseen> {
+    fresh
+        .iter()
+        .filter_map(|f| {
+            let again = replan.iter().find(|c| repeats(c, &f.change))?;
+            Some(Unseen {
+                change_id: f.report.id,
+                round: f.report.round,
+                target: f.report.target.clone(),
+                summary: f.report.summary.clone(),
+                request_id: f.report.request_id.clone(),
+                read: what_was_read(again),
+            })
+        })
+        .collect()
+}
+
+/// What the read shows about a change it still asks for.
+fn what_was_read(again: &Change) -> String {
+    match (again.action, &again.before) {
+        (Action::Create, _) => "not in the listing".into(),
+        (Action::Delete, _) => "still in the listing".into(),
+        (Action::Update, Some(before)) => format!("still {}", value_text(before)),
+        (Action::Update, None) => "still as before".into(),
+    }
+}
+
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::Record { ttl, content } => format!("{content} (ttl {ttl})"),
+        Value::CronJob { schedule, command } => format!("{schedule} {command}"),
+        Value::Nameservers { mode, nameservers } => format!("{mode} {}", nameservers.join(" "))
+            .trim_end()
+            .to_string(),
+    }
+}
+
+/// Re-plans `desired` and, while the result asks again for a write in `fresh`, waits each of
+/// `waits` in turn and re-plans again (tokio's clock, so tests can pause it). Returns the last
+/// re-plan and the time waited in all.
+pub async fn settle(
+    client: &ReadClient,
+    desired: &Desired,
+    opts: &DiffOptions,
+    fresh: &[FreshWrite],
+    waits: &[Duration],
+    progress: &dyn Progress,
+) -> Result<(Plan, Duration), ErrorInfo> {
+    let mut latest = replan(client, desired, opts).await?;
+    let mut waited = Duration::ZERO;
+    for wait in waits {
+        let unseen = unseen(&latest.changes, fresh);
+        if unseen.is_empty() {
+            break;
+        }
+        progress.note(&format!(
+            "{} change(s) the server accepted are not visible yet; reading again in {}s (never sending them twice)",
+            unseen.len(),
+            wait.as_secs_f64()
+        ));
+        tokio::time::sleep(*wait).await;
+        waited += *wait;
+        latest = replan(client, desired, opts).await?;
+    }
+    Ok((latest, waited))
+}
 
 /// The part of `desired` that declares `targets` (a zone's document covers its zone and its
 /// domain's nameservers).
@@ -56,4 +211,61 @@ pub async fn replan(
         ..opts.clone()
     };
     plan::diff(desired, &live, &opts).map_err(|e| ErrorInfo::internal(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dns::RecordType;
+    use crate::plan::Status;
+
+    fn update(record_id: i64, before: &str, after: &str) -> Change {
+        let value = |content: &str| Value::Record {
+            ttl: 300,
+            content: content.into(),
+        };
+        Change {
+            id: 1,
+            action: Action::Update,
+            target: TargetRef {
+                kind: TargetKind::Zone,
+                name: "example.com".into(),
+            },
+            resource: Resource::Record {
+                name: "www".into(),
+                rtype: RecordType::A,
+                record_id: Some(record_id),
+            },
+            before: Some(value(before)),
+            after: Some(value(after)),
+            status: Status::Ready,
+            reason: None,
+            declared_at: None,
+        }
+    }
+
+    #[test]
+    fn only_the_very_same_write_counts_as_repeated() {
+        let sent = update(7, "192.0.2.1", "192.0.2.2");
+        assert!(repeats(&update(7, "192.0.2.1", "192.0.2.2"), &sent));
+        // Another value, or another record, is a different write: repaired as before.
+        assert!(!repeats(&update(7, "192.0.2.1", "192.0.2.3"), &sent));
+        assert!(!repeats(&update(8, "192.0.2.1", "192.0.2.2"), &sent));
+        let mut delete = sent.clone();
+        delete.action = Action::Delete;
+        assert!(!repeats(&delete, &sent));
+    }
+
+    #[test]
+    fn the_read_is_described_by_what_it_still_shows() {
+        assert_eq!(
+            what_was_read(&update(7, "192.0.2.1", "192.0.2.2")),
+            "still 192.0.2.1 (ttl 300)"
+        );
+        let ns = Value::Nameservers {
+            mode: "custom".into(),
+            nameservers: vec!["ns1.x.net".into(), "ns2.x.net".into()],
+        };
+        assert_eq!(value_text(&ns), "custom ns1.x.net ns2.x.net");
+    }
 }

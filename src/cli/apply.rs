@@ -215,6 +215,7 @@ pub fn ending(result: &ApplyResult) -> CommandResult {
         ApplyResult::Failed { .. }
         | ApplyResult::Differs { .. }
         | ApplyResult::VerifyFailed { .. }
+        | ApplyResult::NotVisible { .. }
         | ApplyResult::Interrupted => Err(CommandError::new(
             ErrorKind::AlreadyReported,
             "apply did not converge",

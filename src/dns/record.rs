@@ -73,6 +73,29 @@ impl FromStr for RecordType {
     }
 }
 
+/// Types the service keeps for itself (zone apex and DNSSEC signing) and hides from listings
+/// (spec, DNS record): one leaked into a listing is the service's, not a type dnscron lacks.
+/// Every other type outside [`RecordType::ALL`] (HTTPS, SSHFP, ALIAS, …) is one dnscron does
+/// not manage.
+pub const SERVICE_TYPES: &[&str] = &[
+    "SOA",
+    "DNSKEY",
+    "RRSIG",
+    "NSEC",
+    "NSEC3",
+    "NSEC3PARAM",
+    "DS",
+    "CDS",
+    "CDNSKEY",
+];
+
+/// Whether `rtype` (as a server spells it) is one of [`SERVICE_TYPES`].
+pub fn is_service_type(rtype: &str) -> bool {
+    SERVICE_TYPES
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case(rtype.trim()))
+}
+
 /// The CAA property tags the API accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CaaTag {

@@ -166,16 +166,17 @@ fn left(raw: &wire::Record, name: &str, reason: &str) -> LeftOut {
     }
 }
 
-/// Mirrors what the planner plans (`plan::records`): apex NS and types outside the nine are the
-/// service's; everything else must be declared exactly, or ignored when it can't be.
+/// Mirrors what the planner plans (`plan::records`): apex NS, the service's types and types
+/// outside the nine are left out; everything else must be declared exactly, or ignored when it can't be.
 fn classify(zone: &ZoneName, raw: &wire::Record) -> Class {
     let name = dns::live_name_to_relative(&raw.name, zone);
     let Ok(rtype) = RecordType::from_str(&raw.rtype) else {
-        return Class::LeftOut(left(
-            raw,
-            &name,
-            "a system or DNSSEC type, which dnscron never plans",
-        ));
+        let reason = if dns::record::is_service_type(&raw.rtype) {
+            "a system or DNSSEC type, which dnscron never plans"
+        } else {
+            "a type dnscron does not manage, left alone"
+        };
+        return Class::LeftOut(left(raw, &name, reason));
     };
     let broken = rules::broken_name_rule(rtype, &name);
     if broken == Some(NameRule::ServiceApexNs) {
@@ -401,9 +402,25 @@ mod tests {
             rec(5, "low", "A", 5, "192.0.2.1"),
             rec(6, "x", "CNAME", 3600, "y.example.com."),
             rec(7, "x", "TXT", 3600, "beside"),
+            rec(8, "@", "HTTPS", 3600, "1 . alpn=h2"),
         ];
         let f = build_zone(&zone(), &live, NsChoice::Unmanaged(None));
-        assert_eq!(f.left_out.len(), 2);
+        let left: Vec<(&str, &str)> = f
+            .left_out
+            .iter()
+            .map(|l| (l.rtype.as_str(), l.reason.as_str()))
+            .collect();
+        assert_eq!(
+            left,
+            [
+                (
+                    "NS",
+                    "apex NS records belong to the service; `nameservers:` chooses the domain's delegation"
+                ),
+                ("SOA", "a system or DNSSEC type, which dnscron never plans"),
+                ("HTTPS", "a type dnscron does not manage, left alone"),
+            ]
+        );
         let kept: Vec<&str> = f.records.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(kept, ["sub", "x"]);
         let ignored: Vec<&str> = f.ignore.iter().map(|r| r.name.as_str()).collect();

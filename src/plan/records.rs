@@ -45,18 +45,13 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     };
     let mut findings = Vec::new();
     let mut groups: Groups = BTreeMap::new();
-    let mut system_types = BTreeSet::new();
+    let mut left_alone = LeftAlone::default();
     let mut live_count = 0;
 
     for raw in &live.records {
         let name = dns::live_name_to_relative(&raw.name, &spec.zone);
         let Some(rtype) = plannable_live_type(raw, &name) else {
-            let shown = raw.rtype.trim().to_ascii_uppercase();
-            system_types.insert(if shown == "NS" {
-                "apex NS".into()
-            } else {
-                shown
-            });
+            left_alone.add(&raw.rtype);
             continue;
         };
         live_count += 1;
@@ -74,15 +69,7 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         };
         groups.entry((name, rtype)).or_default().1.push(rec);
     }
-    if !system_types.is_empty() {
-        findings.push(info(
-            &target,
-            format!(
-                "system and DNSSEC records ({}) are managed by the service and never planned",
-                system_types.into_iter().collect::<Vec<_>>().join(", ")
-            ),
-        ));
-    }
+    findings.extend(left_alone.findings(&target));
 
     for rec in &spec.records {
         let name = dns::record_name_to_relative(&rec.name, &spec.zone)
@@ -136,8 +123,54 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     }
 }
 
-/// The record type if the plan may touch this live record. Unknown types (SOA, DNSKEY, RRSIG,
-/// NSEC, DS … should a server leak them) and apex NS records are the service's own.
+/// Live records the plan never touches, by type: the service's own (apex NS, SOA, DNSSEC) and
+/// types outside the nine dnscron manages (HTTPS, SSHFP, ALIAS, …), told apart so that neither
+/// is mistaken for the other.
+#[derive(Default)]
+struct LeftAlone {
+    service: BTreeSet<String>,
+    unmanaged: BTreeSet<String>,
+}
+
+impl LeftAlone {
+    fn add(&mut self, rtype: &str) {
+        let shown = rtype.trim().to_ascii_uppercase();
+        if shown == "NS" {
+            self.service.insert("apex NS".into());
+        } else if dns::record::is_service_type(&shown) {
+            self.service.insert(shown);
+        } else {
+            self.unmanaged.insert(shown);
+        }
+    }
+
+    fn findings(self, target: &TargetRef) -> Vec<Finding> {
+        let list = |set: BTreeSet<String>| set.into_iter().collect::<Vec<_>>().join(", ");
+        let mut out = Vec::new();
+        if !self.service.is_empty() {
+            out.push(info(
+                target,
+                format!(
+                    "system and DNSSEC records ({}) are managed by the service and never planned",
+                    list(self.service)
+                ),
+            ));
+        }
+        if !self.unmanaged.is_empty() {
+            out.push(info(
+                target,
+                format!(
+                    "records of types dnscron does not manage ({}) are left alone",
+                    list(self.unmanaged)
+                ),
+            ));
+        }
+        out
+    }
+}
+
+/// The record type if the plan may touch this live record: not for apex NS records (the
+/// service's own) nor types outside the nine (see `LeftAlone`).
 fn plannable_live_type(raw: &wire::Record, relative_name: &str) -> Option<RecordType> {
     let rtype = RecordType::from_str(&raw.rtype).ok()?;
     (!rules::is_service_owned(rtype, relative_name)).then_some(rtype)

@@ -17,6 +17,7 @@ mod config;
 mod doctor;
 mod emulator;
 mod github_format;
+mod hostile;
 mod import;
 mod plan_cli;
 mod validate;

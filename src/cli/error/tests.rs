@@ -180,6 +180,13 @@ fn every_apply_result_has_its_exit_code() {
             },
             1,
         ),
+        (
+            ApplyResult::NotVisible {
+                unseen: vec![],
+                waited_secs: 7.0,
+            },
+            1,
+        ),
         (ApplyResult::Interrupted, 1),
     ];
     for (result, code) in results {

@@ -62,8 +62,10 @@ async fn lists_follow_cursors_with_limit_100_until_has_more_is_false() {
 
 #[tokio::test(start_paused = true)]
 async fn a_server_repeating_a_cursor_is_an_error_not_a_loop() {
-    let stub = Stub::start(|_| {
-        Reply::ok(json!({"sites": [], "meta": {"next_cursor": "same", "has_more": true}}))
+    // Each page brings a new site, so only the cursor is at fault.
+    let stub = Stub::start(|seen| {
+        Reply::ok(json!({"sites": [{"slug": format!("s{}", seen.nth)}],
+                         "meta": {"next_cursor": "same", "has_more": true}}))
     })
     .await;
     let client = ReadClient::new(stub.config()).unwrap();
@@ -73,7 +75,9 @@ async fn a_server_repeating_a_cursor_is_an_error_not_a_loop() {
     assert_eq!(stub.requests().len(), 2);
 
     let stub = Stub::start(|_| {
-        Reply::ok(json!({"sites": [], "meta": {"next_cursor": null, "has_more": true}}))
+        Reply::ok(
+            json!({"sites": [{"slug": "s"}], "meta": {"next_cursor": null, "has_more": true}}),
+        )
     })
     .await;
     let client = ReadClient::new(stub.config()).unwrap();

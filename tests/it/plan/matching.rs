@@ -566,3 +566,31 @@ fn record_writes_send_the_canonical_wire_form() {
         ]
     );
 }
+
+/// Types outside the nine (HTTPS, SSHFP, ALIAS, …) are left alone like the service's, but said
+/// to be types dnscron does not manage, not system or DNSSEC records.
+#[test]
+fn types_dnscron_does_not_manage_are_left_alone_and_named_so() {
+    let unmanaged = "records of types dnscron does not manage (ALIAS, HTTPS, SSHFP) are left alone";
+    let service = "system and DNSSEC records (SOA) are managed by the service and never planned";
+    let soa = ("@", "SOA", 3600, "ns1. host. 1 2 3 4 5");
+    let cases = [
+        (vec![soa], vec![service, unmanaged]),
+        (vec![], vec![unmanaged]),
+    ];
+    for (more, expected) in cases {
+        let mut desired = zone("example.com", &[("@", "A", 3600, "192.0.2.1")]);
+        desired.safety.allow_empty = true;
+        let mut listed = vec![
+            ("@", "A", 3600, "192.0.2.1"),
+            ("@", "HTTPS", 3600, "1 . alpn=h2"),
+            ("host", "sshfp", 3600, "4 2 abc"),
+            ("www", "ALIAS", 3600, "lb.example.net."),
+        ];
+        listed.extend(more);
+        let plan = one_zone(desired, live_zone("example.com", &listed));
+        assert!(plan.changes.is_empty(), "{:#?}", plan.changes);
+        let infos: Vec<&str> = plan.findings.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(infos, expected);
+    }
+}

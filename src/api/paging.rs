@@ -1,0 +1,320 @@
+//! The checks every listing goes through while it is paged. A listing is planned on: rows a
+//! server repeats across pages (offset pagination under concurrent writes shifts rows), or a
+//! listing cut short, would make an unchanged account plan deletes. So a listing that is not
+//! one consistent list of distinct rows is refused, never planned on.
+
+use std::collections::HashMap;
+use std::collections::HashSet;
+
+use super::wire;
+
+/// Why a listing was refused. Pages are 1-based, as a person counts them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PageFault {
+    #[error(
+        "the server's pagination does not end (has_more is true but next_cursor is empty); report this to the API provider"
+    )]
+    NoCursor,
+    #[error(
+        "the server's pagination does not end (cursor {cursor:?} came back a second time); report this to the API provider"
+    )]
+    CursorRepeated { cursor: String },
+    #[error(
+        "the server's pagination does not end (more than {max} pages); report this to the API provider"
+    )]
+    TooManyPages { max: usize },
+    #[error(
+        "page {page} repeats {what} {id}, already listed on page {first_page}{}: the listing shifted while it was read (rows moved between pages under concurrent writes), so it is not planned on; run again, and report it to the API provider if it persists",
+        request_id_note(request_id)
+    )]
+    RepeatedRow {
+        what: &'static str,
+        id: String,
+        first_page: usize,
+        page: usize,
+        request_id: Option<String>,
+    },
+    #[error(
+        "page {page} {} yet says has_more{}: the pagination does not advance, so listing stopped at page {page}; report this to the API provider",
+        no_new_rows(*rows),
+        request_id_note(request_id)
+    )]
+    NoNewRows {
+        page: usize,
+        rows: usize,
+        request_id: Option<String>,
+    },
+    #[error(
+        "page {page} has {rows} rows, the page size asked for, but no `meta`{}: more pages may follow, and planning on part of a listing would delete the rest; report this to the API provider",
+        request_id_note(request_id)
+    )]
+    FullPageWithoutMeta {
+        page: usize,
+        rows: usize,
+        request_id: Option<String>,
+    },
+}
+
+fn no_new_rows(rows: usize) -> String {
+    match rows {
+        0 => "has no rows".into(),
+        n => format!("brings no new rows (all {n} were on earlier pages)"),
+    }
+}
+
+fn request_id_note(request_id: &Option<String>) -> String {
+    request_id
+        .as_deref()
+        .map(|r| format!(" (request_id {r})"))
+        .unwrap_or_default()
+}
+
+/// What makes a listed row the same row on another page.
+pub(super) trait RowId {
+    /// How the identity is named in an error (`record id`, `cron job index`).
+    const WHAT: &'static str;
+    fn row_id(&self) -> String;
+}
+
+impl RowId for wire::Record {
+    const WHAT: &'static str = "record id";
+    fn row_id(&self) -> String {
+        self.id.to_string()
+    }
+}
+
+impl RowId for wire::CronJob {
+    const WHAT: &'static str = "cron job index";
+    fn row_id(&self) -> String {
+        self.index.to_string()
+    }
+}
+
+/// Names compare case-insensitively: a server may echo them in either case.
+impl RowId for wire::Site {
+    const WHAT: &'static str = "site";
+    fn row_id(&self) -> String {
+        self.slug.to_ascii_lowercase()
+    }
+}
+
+impl RowId for wire::Domain {
+    const WHAT: &'static str = "domain";
+    fn row_id(&self) -> String {
+        self.domain.trim_end_matches('.').to_ascii_lowercase()
+    }
+}
+
+impl RowId for wire::Zone {
+    const WHAT: &'static str = "zone";
+    fn row_id(&self) -> String {
+        self.zone.trim_end_matches('.').to_ascii_lowercase()
+    }
+}
+
+/// The state of one listing being paged: rows and cursors seen so far.
+#[derive(Default)]
+pub(super) struct Pager {
+    /// The page being checked (1-based).
+    page: usize,
+    first_page_of: HashMap<String, usize>,
+    cursors: HashSet<String>,
+}
+
+/// One page as the pager needs it.
+pub(super) struct PageView<'a, T> {
+    pub rows: &'a [T],
+    pub has_meta: bool,
+    pub has_more: bool,
+    pub request_id: Option<&'a str>,
+}
+
+impl Pager {
+    /// Checks the next page: a full page must say whether more follow, no row may repeat one
+    /// already seen, and a page that promises more must bring something new.
+    pub fn check<T: RowId>(
+        &mut self,
+        view: &PageView<'_, T>,
+        limit: usize,
+    ) -> Result<(), PageFault> {
+        self.page += 1;
+        let page = self.page;
+        let request_id = view.request_id.map(str::to_string);
+        if !view.has_meta && view.rows.len() >= limit {
+            return Err(PageFault::FullPageWithoutMeta {
+                page,
+                rows: view.rows.len(),
+                request_id,
+            });
+        }
+        let mut repeated = None;
+        let mut new_rows = 0;
+        for row in view.rows {
+            let id = row.row_id();
+            match self.first_page_of.get(&id) {
+                Some(&first_page) => {
+                    repeated.get_or_insert((id, first_page));
+                }
+                None => {
+                    self.first_page_of.insert(id, page);
+                    new_rows += 1;
+                }
+            }
+        }
+        if view.has_more && new_rows == 0 {
+            return Err(PageFault::NoNewRows {
+                page,
+                rows: view.rows.len(),
+                request_id,
+            });
+        }
+        match repeated {
+            Some((id, first_page)) => Err(PageFault::RepeatedRow {
+                what: T::WHAT,
+                id,
+                first_page,
+                page,
+                request_id,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The cursor of the next page, refused when missing or already followed.
+    pub fn next_cursor(&mut self, cursor: Option<String>) -> Result<String, PageFault> {
+        let cursor = cursor
+            .filter(|c| !c.is_empty())
+            .ok_or(PageFault::NoCursor)?;
+        if !self.cursors.insert(cursor.clone()) {
+            return Err(PageFault::CursorRepeated { cursor });
+        }
+        Ok(cursor)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn job(index: i64) -> wire::CronJob {
+        wire::CronJob {
+            index,
+            schedule: "* * * * *".into(),
+            command: "php a".into(),
+        }
+    }
+
+    fn view(rows: &[wire::CronJob], has_meta: bool, has_more: bool) -> PageView<'_, wire::CronJob> {
+        PageView {
+            rows,
+            has_meta,
+            has_more,
+            request_id: Some("req_1"),
+        }
+    }
+
+    #[test]
+    fn distinct_rows_over_pages_pass_and_a_repeat_names_both_pages() {
+        let mut pager = Pager::default();
+        pager
+            .check(&view(&[job(0), job(1)], true, true), 2)
+            .unwrap();
+        pager.check(&view(&[job(2)], true, false), 2).unwrap();
+        let mut pager = Pager::default();
+        pager
+            .check(&view(&[job(0), job(1)], true, true), 2)
+            .unwrap();
+        let err = pager
+            .check(&view(&[job(1), job(2)], true, false), 2)
+            .unwrap_err();
+        assert_eq!(
+            err,
+            PageFault::RepeatedRow {
+                what: "cron job index",
+                id: "1".into(),
+                first_page: 1,
+                page: 2,
+                request_id: Some("req_1".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn a_repeat_within_one_page_is_refused_too() {
+        let mut pager = Pager::default();
+        let err = pager
+            .check(&view(&[job(3), job(3)], true, false), 5)
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            PageFault::RepeatedRow {
+                first_page: 1,
+                page: 1,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn a_page_without_new_rows_that_promises_more_stops_the_listing() {
+        let mut pager = Pager::default();
+        pager.check(&view(&[job(0)], true, true), 1).unwrap();
+        let err = pager.check(&view(&[job(0)], true, true), 1).unwrap_err();
+        assert!(matches!(
+            err,
+            PageFault::NoNewRows {
+                page: 2,
+                rows: 1,
+                ..
+            }
+        ));
+        let mut pager = Pager::default();
+        let err = pager.check(&view(&[], true, true), 1).unwrap_err();
+        assert!(matches!(
+            err,
+            PageFault::NoNewRows {
+                page: 1,
+                rows: 0,
+                ..
+            }
+        ));
+        // An empty last page is the normal end of a listing.
+        Pager::default().check(&view(&[], false, false), 1).unwrap();
+    }
+
+    #[test]
+    fn only_a_full_page_needs_meta() {
+        let mut pager = Pager::default();
+        pager.check(&view(&[job(0)], false, false), 2).unwrap();
+        let err = Pager::default()
+            .check(&view(&[job(0), job(1)], false, false), 2)
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            PageFault::FullPageWithoutMeta {
+                page: 1,
+                rows: 2,
+                ..
+            }
+        ));
+        Pager::default()
+            .check(&view(&[job(0), job(1)], true, false), 2)
+            .unwrap();
+    }
+
+    #[test]
+    fn cursors_must_be_given_and_new() {
+        let mut pager = Pager::default();
+        assert_eq!(pager.next_cursor(Some("a".into())).unwrap(), "a");
+        assert_eq!(
+            pager.next_cursor(Some(String::new())),
+            Err(PageFault::NoCursor)
+        );
+        assert_eq!(pager.next_cursor(None), Err(PageFault::NoCursor));
+        assert_eq!(
+            pager.next_cursor(Some("a".into())),
+            Err(PageFault::CursorRepeated { cursor: "a".into() })
+        );
+    }
+}
