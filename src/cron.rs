@@ -4,6 +4,8 @@
 //! `*/5  *  * * *` and `*/5 * * * *` are the same job. Both functions also accept what the
 //! server returns.
 
+use chrono::{DateTime, Utc};
+use croner::Cron;
 use croner::parser::{CronParser, Seconds, Year};
 
 /// The API's limit on jobs per site (spec, Limits: Cron jobs).
@@ -47,11 +49,7 @@ pub fn normalize_schedule(schedule: &str) -> Result<String, CronError> {
             hint,
         ));
     }
-    let parser = CronParser::builder()
-        .seconds(Seconds::Disallowed)
-        .year(Year::Disallowed)
-        .build();
-    parser.parse(&normalized).map_err(|err| {
+    parse(&normalized).map_err(|err| {
         CronError::new(
             format!("schedule `{normalized}` is not a valid cron expression: {err}"),
             "fields are minute (0-59), hour (0-23), day of month (1-31), month (1-12) and \
@@ -81,9 +79,76 @@ pub fn normalize_command(command: &str) -> Result<String, CronError> {
     Ok(normalized)
 }
 
+fn parse(schedule: &str) -> Result<Cron, croner::errors::CronError> {
+    CronParser::builder()
+        .seconds(Seconds::Disallowed)
+        .year(Year::Disallowed)
+        .build()
+        .parse(schedule)
+}
+
+/// When a schedule runs, seen from a moment in UTC (the API states no time zone for cron).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Calendar {
+    /// Up to the count asked for; empty when the schedule never runs (`0 0 30 2 *`).
+    pub next: Vec<DateTime<Utc>>,
+    /// Every minute of the hours it runs in matches (`* * * * *`, `* 3 * * *`).
+    pub every_minute: bool,
+}
+
+/// The next `count` runs of `schedule` strictly after `after`, or `None` for a schedule that is
+/// not valid (the loader refuses those; a live one is left to the server).
+pub fn calendar(schedule: &str, after: DateTime<Utc>, count: usize) -> Option<Calendar> {
+    let cron = parse(&schedule.split_whitespace().collect::<Vec<_>>().join(" ")).ok()?;
+    let every_minute = (0..60).all(|m| cron.pattern.minute_match(m).unwrap_or(false));
+    // croner searches up to year 5000 and then ends the iterator: a date that never exists
+    // (30 February) yields nothing rather than looping.
+    let next = cron.iter_after(after).take(count).collect();
+    Some(Calendar { next, every_minute })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
+    #[test]
+    fn calendars_list_the_next_runs_in_utc() {
+        let from = at("2026-02-27T23:59:30Z");
+        let c = calendar("0 0 29 2 *", from, 2).unwrap();
+        assert_eq!(
+            c.next,
+            vec![at("2028-02-29T00:00:00Z"), at("2032-02-29T00:00:00Z")]
+        );
+        assert!(!c.every_minute);
+        let c = calendar("*/15  9 * * MON", at("2026-11-23T09:20:00Z"), 3).unwrap();
+        let want = [
+            "2026-11-23T09:30:00Z",
+            "2026-11-23T09:45:00Z",
+            "2026-11-30T09:00:00Z",
+        ];
+        assert_eq!(c.next, want.map(at).to_vec());
+    }
+
+    #[test]
+    fn calendars_tell_never_and_every_minute_apart() {
+        let from = at("2026-11-23T00:00:00Z");
+        assert_eq!(
+            calendar("0 0 30 2 *", from, 3).unwrap().next,
+            Vec::<DateTime<Utc>>::new()
+        );
+        assert!(calendar("* * * * *", from, 1).unwrap().every_minute);
+        assert!(calendar("* 3 * * *", from, 1).unwrap().every_minute);
+        assert!(calendar("*/1 3 * * *", from, 1).unwrap().every_minute);
+        assert!(!calendar("0-58 3 * * *", from, 1).unwrap().every_minute);
+        assert!(!calendar("*/2 * * * *", from, 1).unwrap().every_minute);
+        assert_eq!(calendar("61 * * * *", from, 1), None);
+    }
 
     #[test]
     fn schedules_accepted_and_normalized() {

@@ -2,7 +2,8 @@
 //! `--format github`: annotations on the pull request's files and in the run summary.
 //!
 //! Escaping follows GitHub's toolkit (`@actions/core` command.ts): in the message `%`, `\r`,
-//! `\n` become `%25`, `%0D`, `%0A`; in property values also `:` → `%3A` and `,` → `%2C`.
+//! `\n` become `%25`, `%0D`, `%0A`; in property values also `:` → `%3A` and `,` → `%2C`. Other
+//! control characters are escaped by [`crate::untrusted`]'s rule.
 
 use std::fmt::Write as _;
 
@@ -113,10 +114,22 @@ fn repo_path(path: &str) -> String {
     p.to_string()
 }
 
+/// GitHub's encoding of `%`, `\r`, `\n`; any other unsafe character (ESC, bidi controls …) is
+/// escaped as everywhere else ([`crate::untrusted`]), so an annotation shows it without acting.
 pub fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c if crate::untrusted::is_unsafe_char(c) => {
+                out.push_str(&crate::untrusted::escape_char(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 pub fn escape_property(text: &str) -> String {
@@ -147,6 +160,7 @@ mod tests {
     #[test]
     fn escapes_data_and_properties() {
         assert_eq!(escape_data("100% a\r\nb"), "100%25 a%0D%0Ab");
+        assert_eq!(escape_data("\u{1b}[2J\u{202e}x"), "\\u{1b}[2J\\u{202e}x");
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
         let a = Annotation::new(Level::Error, "bad: x,y\nz")
             .at("dns/zones/a,b.yaml:12:7")

@@ -17,3 +17,4 @@ pub mod emulator;
 pub mod github;
 pub mod import;
 pub mod plan;
+pub mod untrusted;

@@ -5,6 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::wire::ErrorEnvelope;
+use crate::untrusted::Untrusted as U;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -22,7 +23,11 @@ pub enum ApiError {
         body_excerpt: Option<String>,
         attempts: u32,
     },
-    #[error("{method} {path}: could not reach the API after {attempts} attempt(s): {message}")]
+    #[error(
+        "{method} {}: could not reach the API after {attempts} attempt(s): {}",
+        U(path),
+        U(message)
+    )]
     Transport {
         method: String,
         path: String,
@@ -31,8 +36,8 @@ pub enum ApiError {
         attempts: u32,
     },
     #[error(
-        "{method} {path}: the API answered {status} with a body dnscron can't read: {message}{}",
-        request_id.as_deref().map(|r| format!(" (request_id {r})")).unwrap_or_default()
+        "{method} {}: the API answered {status} with a body dnscron can't read: {}{}",
+        U(path), U(message), request_id.as_deref().map(|r| format!(" (request_id {})", U(r))).unwrap_or_default()
     )]
     Decode {
         method: String,
@@ -41,7 +46,7 @@ pub enum ApiError {
         message: String,
         request_id: Option<String>,
     },
-    #[error("{method} {path}: {source}")]
+    #[error("{method} {}: {source}", U(path))]
     WaitExceeded {
         method: String,
         path: String,
@@ -56,7 +61,8 @@ pub enum ApiError {
     #[error("invalid API URL (URL with credentials, not shown): it contains credentials")]
     UrlWithCredentials,
     /// A listing that is not one consistent list of distinct rows (`api::PageFault`).
-    #[error("GET {path}: {fault}")]
+    /// The fault quotes server data (cursors, ids).
+    #[error("GET {}: {}", U(path), U(&fault.to_string()))]
     Pagination {
         path: String,
         fault: super::paging::PageFault,
@@ -81,27 +87,27 @@ impl fmt::Display for StatusDisplay<'_> {
         else {
             return Ok(());
         };
-        write!(f, "{method} {path}: HTTP {status}")?;
+        write!(f, "{method} {}: HTTP {status}", U(path))?;
         match envelope {
             Some(env) => {
-                write!(f, " {}: {}", env.error.kind, env.error.message)?;
+                write!(f, " {}: {}", U(&env.error.kind), U(&env.error.message))?;
                 for (field, messages) in env.error.details.iter().flatten() {
-                    write!(f, "\n  {field}: {}", messages.join("; "))?;
+                    write!(f, "\n  {}: {}", U(field), U(&messages.join("; ")))?;
                 }
                 if let Some(url) = env.continue_url() {
-                    write!(f, "\n  continue in the portal: {url}")?;
+                    write!(f, "\n  continue in the portal: {}", U(url))?;
                 }
             }
             None => {
                 if let Some(body) = body_excerpt.as_deref().filter(|b| !b.is_empty()) {
-                    write!(f, ": {body}")?;
+                    write!(f, ": {}", U(body))?;
                 }
             }
         }
         if let Some(id) = self.0.request_id() {
-            write!(f, "\n  request_id: {id}")?;
+            write!(f, "\n  request_id: {}", U(id))?;
         } else if let Some(id) = request_id {
-            write!(f, "\n  request_id: {id}")?;
+            write!(f, "\n  request_id: {}", U(id))?;
         }
         Ok(())
     }

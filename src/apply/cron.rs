@@ -183,6 +183,7 @@ mod tests {
             status: Status::Ready,
             reason: None,
             declared_at: None,
+            next_runs: Vec::new(),
         }
     }
 

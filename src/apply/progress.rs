@@ -72,6 +72,8 @@ impl Lines {
 
     fn line(&self, text: &str) {
         if !self.quiet {
+            // The line quotes server data (request ids, targets).
+            let text = crate::untrusted::escape(text);
             let _ = writeln!(std::io::stderr().lock(), "{text}");
         }
     }

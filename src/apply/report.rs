@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
 use super::verify::Unseen;
 use crate::plan::render::text::plain_change_lines;
+use crate::untrusted::Untrusted as U;
 
 /// Version of the JSON outcome document.
 pub const FORMAT_VERSION: u32 = 1;
@@ -29,7 +30,7 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
             .to_string()
     });
     out.push('\n');
-    out
+    crate::untrusted::json_text(out)
 }
 
 #[derive(Serialize)]
@@ -58,7 +59,7 @@ fn change_line(out: &mut String, r: &ChangeReport) {
     let request = r
         .request_id
         .as_deref()
-        .map(|id| format!("  {id}"))
+        .map(|id| format!("  {}", U(id)))
         .unwrap_or_default();
     let _ = writeln!(
         out,
@@ -75,12 +76,12 @@ fn error_lines(out: &mut String, error: &ErrorInfo) {
         .status
         .map(|s| format!(" (HTTP {s})"))
         .unwrap_or_default();
-    let _ = writeln!(out, "  {kind}{status}: {}", error.message);
+    let _ = writeln!(out, "  {}{status}: {}", U(kind), U(&error.message));
     for (field, messages) in &error.details {
-        let _ = writeln!(out, "    {field}: {}", messages.join("; "));
+        let _ = writeln!(out, "    {}: {}", U(field), U(&messages.join("; ")));
     }
     if let Some(id) = &error.request_id {
-        let _ = writeln!(out, "  request_id: {id}");
+        let _ = writeln!(out, "  request_id: {}", U(id));
     }
 }
 
@@ -173,7 +174,7 @@ pub fn text(report: &ApplyReport) -> String {
                 "Stopped at {}: a human step is needed in the portal.",
                 subject(report, *change_id)
             );
-            let _ = writeln!(out, "\n    Continue in the portal: {continue_url}\n");
+            let _ = writeln!(out, "\n    Continue in the portal: {}\n", U(continue_url));
             let _ = writeln!(
                 out,
                 "{}. Nothing after change {change_id} was attempted; finish the step in the portal, then run apply again.",
@@ -260,6 +261,7 @@ mod tests {
             status: Status::Ready,
             reason: None,
             declared_at: None,
+            next_runs: Vec::new(),
         }
     }
 

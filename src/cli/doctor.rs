@@ -204,8 +204,10 @@ fn deprecation() -> Check {
 
 fn render(checks: &[Check]) -> String {
     let mut out = String::new();
+    // A check's text quotes what the server said (versions, headers, error messages).
     for c in checks {
-        let _ = writeln!(out, "{:<5} {}", if c.ok { "ok" } else { "fail" }, c.text);
+        let text = crate::untrusted::escape(&c.text);
+        let _ = writeln!(out, "{:<5} {text}", if c.ok { "ok" } else { "fail" });
         if let Some(hint) = &c.hint {
             let _ = writeln!(out, "      hint: {hint}");
         }

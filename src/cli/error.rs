@@ -382,6 +382,18 @@ impl From<ImportError> for CommandError {
                     "nothing was written; pass --force to overwrite, or choose another --out directory",
                 ),
             ),
+            ImportError::UnsafeSlug { .. } => (
+                ErrorKind::Api,
+                Some(
+                    "import writes sites/<slug>.yaml, so it takes only slugs a site file can declare (lower-case letters, digits, `-` and `_`); report this slug to the hosting provider, and import the other sites with --site SLUG",
+                ),
+            ),
+            ImportError::OutsideOut { .. } => (
+                ErrorKind::User,
+                Some(
+                    "remove the symlink or the odd path from the --out directory, or choose another --out directory",
+                ),
+            ),
             ImportError::Write { .. } => (
                 ErrorKind::User,
                 Some("check that the --out directory is writable"),

@@ -21,7 +21,8 @@ pub struct PlanArgs {
     /// Also write the plan as JSON to FILE, for `dnscron apply --plan FILE`.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Exit 2 when there are changes (drift detection); 0 means none, 1 an error.
+    /// Exit 2 when there are changes or an error-level finding (drift detection; see
+    /// docs/health.md); 0 means neither, 1 an error.
     #[arg(long)]
     pub detailed_exitcode: bool,
     /// Print request statistics (by route, pages, retries, 429s, rate-limit wait) to stderr.
@@ -68,7 +69,8 @@ pub fn run(args: PlanArgs) -> CommandResult {
         write_plan_file(path, &render::json(&planned.plan)?)?;
     }
     write_stdout(&render_plan(&planned.plan, args.format)?)?;
-    Ok(if args.detailed_exitcode && !planned.plan.is_empty() {
+    let attention = !planned.plan.is_empty() || planned.plan.findings.iter().any(|f| f.is_error());
+    Ok(if args.detailed_exitcode && attention {
         Outcome::ChangesPresent
     } else {
         Outcome::Success

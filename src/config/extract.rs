@@ -268,6 +268,7 @@ fn zone_doc(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::ZoneDoc> {
     let ignore = m.opt(ctx, "ignore", |c, n| c.list(n, "`ignore`", ignore_rule));
     let records = m.opt(ctx, "records", |c, n| c.list(n, "`records`", record));
     let safety = m.opt(ctx, "safety", safety);
+    let registrar = m.opt(ctx, "registrar", registrar);
     Some(raw::ZoneDoc {
         zone: zone?,
         defaults,
@@ -276,6 +277,7 @@ fn zone_doc(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::ZoneDoc> {
         ignore,
         records,
         safety,
+        registrar,
         pos: node.pos,
     })
 }
@@ -346,6 +348,20 @@ fn safety(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Safety> {
         update_floor: m.opt(ctx, "update_floor", count),
         max_update_percent: m.opt(ctx, "max_update_percent", percent),
         allow_empty: m.opt(ctx, "allow_empty", |c, n| c.bool(n, "`allow_empty`")),
+    })
+}
+
+fn registrar(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Registrar> {
+    let m = MapReader::new(ctx, node, "`registrar`", keys::REGISTRAR)?;
+    let flag = |name: &'static str| move |c: &mut Ctx<'_>, n: &Node| c.bool(n, name);
+    Some(raw::Registrar {
+        auto_renew: m.opt(ctx, "auto_renew", flag("`auto_renew`")),
+        lock: m.opt(ctx, "lock", flag("`lock`")),
+        whois_privacy: m.opt(ctx, "whois_privacy", flag("`whois_privacy`")),
+        expiry_warning_days: m.opt(ctx, "expiry_warning_days", |c, n| {
+            c.int(n, "`expiry_warning_days`", 1, 3650)
+        }),
+        pos: node.pos,
     })
 }
 

@@ -19,6 +19,7 @@ pub use glob::glob_match;
 pub use load::load;
 pub use raw::json_schema;
 pub use revalidate::revalidate;
+pub use validate::check_slug;
 
 /// Parses `source` into its YAML documents (the loader's first step) and returns how many there
 /// are, or the syntax error. For benchmarks that split loading time into parsing and the rest.

@@ -41,6 +41,32 @@ pub struct ZoneSpec {
     pub ignore: Vec<IgnoreRule>,
     pub records: Vec<RecordSpec>,
     pub safety: SafetyLimits,
+    /// `None`: the file has no `registrar` key (findings use the defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registrar: Option<RegistrarExpectations>,
+}
+
+/// What the file expects of the domain's registration; `None` fields are not checked. Plan
+/// reports live values that differ; nothing here is ever written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistrarExpectations {
+    pub auto_renew: Option<bool>,
+    pub lock: Option<bool>,
+    pub whois_privacy: Option<bool>,
+    pub expiry_warning_days: Option<u32>,
+    pub location: Location,
+}
+
+/// Days before expiry from which a domain with auto-renew off is an error finding.
+pub const DEFAULT_EXPIRY_WARNING_DAYS: u32 = 30;
+
+impl ZoneSpec {
+    pub fn expiry_warning_days(&self) -> u32 {
+        self.registrar
+            .as_ref()
+            .and_then(|r| r.expiry_warning_days)
+            .unwrap_or(DEFAULT_EXPIRY_WARNING_DAYS)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -62,6 +62,27 @@ pub struct ZoneDoc {
     pub records: Option<Vec<Record>>,
     /// Mass-change protection: plan refuses changes beyond these limits.
     pub safety: Option<Safety>,
+    /// What the registrar state of the domain of the same name should be: `plan` reports a
+    /// finding when live differs (docs/health.md). Never written: the API cannot change these.
+    pub registrar: Option<Registrar>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// Expectations about the domain's registration, checked by `plan`, never written.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Registrar {
+    /// `true`: a finding (error) when the domain does not renew itself.
+    pub auto_renew: Option<Sp<bool>>,
+    /// `true`: a finding (error) when the registrar lock is off.
+    pub lock: Option<Sp<bool>>,
+    /// `true`: a finding (error) when WHOIS privacy is off.
+    pub whois_privacy: Option<Sp<bool>>,
+    /// Days before expiry from which a domain with auto-renew off is an error finding.
+    /// Default 30.
+    #[schemars(range(min = 1, max = 3650))]
+    pub expiry_warning_days: Option<Sp<u32>>,
     #[schemars(skip)]
     pub pos: Pos,
 }
@@ -195,7 +216,9 @@ pub mod keys {
         "ignore",
         "records",
         "safety",
+        "registrar",
     ];
+    pub const REGISTRAR: &[&str] = &["auto_renew", "lock", "whois_privacy", "expiry_warning_days"];
     pub const DEFAULTS: &[&str] = &["ttl"];
     pub const NAMESERVERS: &[&str] = &["mode", "hosts"];
     pub const IGNORE: &[&str] = &["name", "type", "content"];

@@ -87,6 +87,24 @@ fn zone_doc(t: &mut Text, z: &ZoneSpec) {
         };
         t.line(&ns.location, &line);
     }
+    if let Some(r) = &z.registrar {
+        let fields: Vec<String> = [
+            ("auto_renew", r.auto_renew.map(|v| v.to_string())),
+            ("lock", r.lock.map(|v| v.to_string())),
+            ("whois_privacy", r.whois_privacy.map(|v| v.to_string())),
+            (
+                "expiry_warning_days",
+                r.expiry_warning_days.map(|v| v.to_string()),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| value.map(|v| format!("{key}: {v}")))
+        .collect();
+        t.line(
+            &r.location,
+            &format!("registrar: {{{}}}", fields.join(", ")),
+        );
+    }
     t.line(at, &format!("prune: {}", z.prune));
     let s = &z.safety;
     t.line(
@@ -156,6 +174,9 @@ fn restore_all(desired: &mut Desired, text: &Text) {
         text.restore(&mut z.location);
         if let Some(ns) = &mut z.nameservers {
             text.restore(&mut ns.location);
+        }
+        if let Some(r) = &mut z.registrar {
+            text.restore(&mut r.location);
         }
         z.ignore
             .iter_mut()

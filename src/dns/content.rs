@@ -173,6 +173,13 @@ fn host(text: &str, zone: &ZoneName, allow_root: bool) -> Result<Host, ContentEr
             format!("write the zone's name in full: `{zone}.`"),
         ));
     }
+    if super::rules::is_ip_address(text) {
+        return Err(ContentError::with_hint(
+            format!("`{text}` is an IP address, but this record's target must be a host name"),
+            "name the host (e.g. `mail.example.com.`) and give that name an A or AAAA record; \
+             an address here is never looked up as one (RFC 1035 §3.3.9, RFC 1123 §2.1)",
+        ));
+    }
     check_host(name).map_err(|reason| {
         ContentError::with_hint(
             format!("`{text}` is not a valid host name: {reason}"),

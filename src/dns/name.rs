@@ -15,7 +15,11 @@ pub struct ZoneName(String);
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
-    #[error("`{name}` is not a valid domain name: {reason}")]
+    #[error(
+        "`{}` is not a valid domain name: {}",
+        crate::untrusted::Untrusted(name),
+        crate::untrusted::Untrusted(reason)
+    )]
     Invalid { name: String, reason: String },
     #[error("`{name}` is outside the zone `{zone}`")]
     OutsideZone { name: String, zone: String },
@@ -27,6 +31,18 @@ impl NameError {
         match self {
             NameError::Invalid { reason, .. } if reason.contains("non-ASCII") => {
                 Some("write internationalized names in their `xn--` (punycode) form".into())
+            }
+            NameError::Invalid { reason, .. }
+                if reason.contains("Punycode")
+                    || reason.contains("IDNA")
+                    || reason.contains("positions 3 and 4") =>
+            {
+                Some(
+                    "`--` in positions 3 and 4 is reserved for `xn--` labels; copy an \
+                     internationalized name's `xn--` form from the registrar (e.g. \
+                     `xn--bcher-kva` for bücher)"
+                        .into(),
+                )
             }
             NameError::Invalid { .. } => Some(
                 "labels use letters, digits, `-` and `_`, 1 to 63 characters each, \
@@ -74,7 +90,10 @@ pub(crate) fn check_label(label: &str) -> Result<(), String> {
     if label.starts_with('-') || label.ends_with('-') {
         return Err(format!("the label `{label}` starts or ends with a hyphen"));
     }
-    Ok(())
+    match super::rules::idna_label_problem(label) {
+        Some(problem) => Err(problem),
+        None => Ok(()),
+    }
 }
 
 /// Checks a dotted host name without its final dot (already lower case or not).

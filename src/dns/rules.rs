@@ -81,6 +81,64 @@ pub fn check_nameserver_host(name: &str) -> Result<(), NameserverHostProblem> {
     Ok(())
 }
 
+/// Whether a target host (MX exchange, SRV target, NS, CNAME or PTR) is written as an IP
+/// address. These records name a host, never an address (RFC 1035 §3.3.9), and a host name
+/// never has the dotted-decimal form (RFC 1123 §2.1): resolvers would look up a name
+/// `192.0.2.1.` that doesn't exist and mail would go nowhere.
+pub fn is_ip_address(target: &str) -> bool {
+    let text = target.trim();
+    let text = text.strip_suffix('.').unwrap_or(text);
+    text.parse::<std::net::IpAddr>().is_ok()
+}
+
+/// Why a label breaks the IDNA rules, if it does: a label with `--` in positions 3–4 is an
+/// A-label (`xn--`), which must be valid Punycode decoding to code points IDNA allows
+/// (RFC 5890 §2.3.2.1, RFC 5891 §5.4, checked by UTS-46 processing), or else a reserved label
+/// no registry accepts (UTS-46 CheckHyphens, RFC 5890 §2.3.1).
+pub fn idna_label_problem(label: &str) -> Option<String> {
+    let lower = label.to_ascii_lowercase();
+    if lower.get(2..4) != Some("--") {
+        return None;
+    }
+    let Some(encoded) = lower.strip_prefix("xn--") else {
+        return Some(format!(
+            "the label `{label}` has `--` in positions 3 and 4, which only `xn--` labels may have"
+        ));
+    };
+    let Some(decoded) = idna::punycode::decode_to_string(encoded) else {
+        return Some(format!("the label `{label}` is not valid Punycode"));
+    };
+    let (_, checked) = idna::uts46::Uts46::new().to_unicode(
+        lower.as_bytes(),
+        idna::uts46::AsciiDenyList::STD3,
+        idna::uts46::Hyphens::Check,
+    );
+    checked.is_err().then(|| {
+        format!(
+            "the label `{label}` decodes to `{}`, which IDNA does not allow in a domain name",
+            crate::untrusted::escape(&decoded)
+        )
+    })
+}
+
+/// Records of one RRset (name and type) with different TTLs: one TTL per RRset (RFC 2181 §5.2).
+/// For each record after the first of its RRset whose TTL differs from the first's, the index
+/// of that record and of the first one (indexes into `records`: name, type, TTL).
+pub fn rrset_ttl_conflicts<'a>(
+    records: impl IntoIterator<Item = (&'a str, RecordType, u32)>,
+) -> Vec<(usize, usize)> {
+    let mut first: std::collections::HashMap<(&str, RecordType), (usize, u32)> =
+        std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for (i, (name, rtype, ttl)) in records.into_iter().enumerate() {
+        let (at, first_ttl) = *first.entry((name, rtype)).or_insert((i, ttl));
+        if first_ttl != ttl {
+            out.push((i, at));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +174,70 @@ mod tests {
         assert!(types_clash(&set(&[A, CNAME])));
         assert!(!types_clash(&set(&[CNAME])));
         assert!(!types_clash(&set(&[A, AAAA, TXT])));
+    }
+
+    #[test]
+    fn targets_that_are_ip_addresses() {
+        for ip in [
+            "192.0.2.1",
+            "192.0.2.1.",
+            " 10.0.0.1 ",
+            "2001:db8::1",
+            "::1",
+        ] {
+            assert!(is_ip_address(ip), "{ip}");
+        }
+        for host in [
+            "mail.example.com.",
+            "192.0.2.1.example.com.",
+            "1.2.3",
+            "mx1",
+            ".",
+        ] {
+            assert!(!is_ip_address(host), "{host}");
+        }
+    }
+
+    #[test]
+    fn idna_labels_accept_and_refuse() {
+        for ok in [
+            "www",
+            "xn--bcher-kva",
+            "XN--BCHER-KVA",
+            "xn--mnchen-3ya",
+            "a-b",
+            "ab-c--d",
+            "_dmarc",
+        ] {
+            assert_eq!(idna_label_problem(ok), None, "{ok}");
+        }
+        for (bad, why) in [
+            ("ab--cd", "has `--` in positions 3 and 4"),
+            ("r3--sn", "has `--` in positions 3 and 4"),
+            ("xn--", "decodes to"),
+            ("xn--bcher-kv!", "not valid Punycode"),
+            ("xn--99999999", "not valid Punycode"),
+            // Decodes to C1 controls.
+            ("xn--abc", "decodes to `\\u{82}\\u{81}\\u{80}`"),
+            ("xn--a", "decodes to `\\u{80}`"),
+        ] {
+            let problem = idna_label_problem(bad).unwrap_or_default();
+            assert!(problem.contains(why), "{bad}: {problem}");
+        }
+    }
+
+    #[test]
+    fn one_rrset_one_ttl() {
+        let records = [
+            ("@", MX, 300),
+            ("www", A, 60),
+            ("@", MX, 300),
+            ("@", MX, 3600),
+            ("www", AAAA, 3600),
+            ("www", A, 120),
+        ];
+        assert_eq!(rrset_ttl_conflicts(records), [(3, 0), (5, 1)]);
+        assert_eq!(rrset_ttl_conflicts([("@", A, 1), ("@", TXT, 2)]), []);
     }
 
     #[test]

@@ -281,6 +281,19 @@ pub struct DomainSeed {
     pub lock: bool,
     #[serde(default = "default_true")]
     pub whois_privacy: bool,
+    /// What public resolvers see; absent means the same as `nameservers` (no lag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolver_nameservers: Option<Vec<String>>,
+    /// The registrar's nameserver `state` word; absent: `synced` when registry and resolver
+    /// agree, else `pending`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nameserver_state: Option<String>,
+    /// The DS set the service publishes for the zone; absent: one derived from the name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub our_ds: Option<Vec<String>>,
+    /// The DS set at the registry; absent: `our_ds` while DNSSEC is on, else none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registry_ds: Option<Vec<String>>,
 }
 
 impl DomainSeed {
@@ -294,6 +307,10 @@ impl DomainSeed {
             nameservers: None,
             lock: true,
             whois_privacy: true,
+            resolver_nameservers: None,
+            nameserver_state: None,
+            our_ds: None,
+            registry_ds: None,
         }
     }
 

@@ -50,6 +50,10 @@ pub struct DomainState {
     pub resolver_ns: Vec<String>,
     pub lock: bool,
     pub whois_privacy: bool,
+    /// A seeded nameserver `state` word; cleared by a nameserver write.
+    pub ns_state: Option<String>,
+    pub our_ds: Option<Vec<String>>,
+    pub registry_ds: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -126,10 +130,16 @@ impl State {
                     auto_renew: domain.auto_renew,
                     transfer_state: domain.transfer_state.clone(),
                     dnssec: domain.dnssec,
-                    resolver_ns: ns.clone(),
+                    resolver_ns: domain
+                        .resolver_nameservers
+                        .clone()
+                        .unwrap_or_else(|| ns.clone()),
                     registry_ns: ns,
                     lock: domain.lock,
                     whois_privacy: domain.whois_privacy,
+                    ns_state: domain.nameserver_state.clone(),
+                    our_ds: domain.our_ds.clone(),
+                    registry_ds: domain.registry_ds.clone(),
                 },
             );
         }

@@ -47,7 +47,10 @@ pub async fn fetch(client: &ReadClient, sel: &Selection) -> Result<Fetched, Impo
                 Ok(name) => {
                     names.insert(name);
                 }
-                Err(e) => tracing::warn!("skipping zone {:?} from GET /dns: {e}", z.zone),
+                Err(e) => tracing::warn!(
+                    "skipping zone `{}` from GET /dns: {e}",
+                    crate::untrusted::escape(&z.zone)
+                ),
             }
         }
         names.into_iter().collect()
@@ -82,6 +85,13 @@ pub async fn fetch(client: &ReadClient, sel: &Selection) -> Result<Fetched, Impo
         } else {
             dedup(&sel.sites)
         };
+        // Every slug becomes a file name: all are checked before any is read or written.
+        for slug in &slugs {
+            crate::config::check_slug(slug).map_err(|reason| ImportError::UnsafeSlug {
+                slug: slug.clone(),
+                reason,
+            })?;
+        }
         for slug in slugs {
             let site = listed
                 .iter()

@@ -9,6 +9,7 @@ mod fetch;
 mod probe;
 mod render;
 mod site;
+mod together;
 mod write;
 mod yaml;
 mod zone;
@@ -26,12 +27,16 @@ pub use zone::{
 
 use crate::api::ApiError;
 use crate::dns::ZoneName;
+use crate::untrusted::Untrusted;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
     #[error("the account has no DNS zone `{zone}` (GET /dns/{zone}/records answered 404)")]
     NoSuchZone { zone: ZoneName },
-    #[error("the account has no site `{slug}` (it is not in GET /sites)")]
+    #[error(
+        "the account has no site `{}` (it is not in GET /sites)",
+        Untrusted(slug)
+    )]
     NoSuchSite { slug: String },
     #[error("reading {what} failed: {source}")]
     Api {
@@ -43,6 +48,21 @@ pub enum ImportError {
     ProbeShape(#[from] ProbeShapeError),
     #[error("{} already exist{}: {}", plural_files(paths.len()), if paths.len() == 1 { "s" } else { "" }, paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
     Exists { paths: Vec<PathBuf> },
+    /// A name from the server that can't become a file name; checked before anything is read
+    /// further or written.
+    #[error(
+        "the site slug `{}` can't be a file name ({}); nothing was written",
+        Untrusted(slug),
+        Untrusted(reason)
+    )]
+    UnsafeSlug { slug: String, reason: String },
+    /// A file whose place, symlinks resolved, is not under `--out`.
+    #[error(
+        "refusing to write {}: {}; nothing was written",
+        path.display(),
+        why
+    )]
+    OutsideOut { path: PathBuf, why: String },
     #[error("writing {path}: {source}")]
     Write {
         path: PathBuf,

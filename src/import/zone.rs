@@ -1,7 +1,7 @@
 //! Live records → the records of a zone file that reloads to the same canonical state.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
 use crate::api::wire;
@@ -136,7 +136,8 @@ pub fn build_zone(zone: &ZoneName, live: &[wire::Record], nameservers: NsChoice)
             Class::LeftOut(l) => left_out.push(l),
         }
     }
-    move_cname_clashes(&mut records, &mut ignore);
+    super::together::move_cname_clashes(&mut records, &mut ignore);
+    super::together::move_mixed_ttl_rrsets(&mut records, &mut ignore);
     records.sort_by(record_order);
     ignore.sort_by(|a, b| name_order(&a.name, &b.name).then(a.rtype.cmp(&b.rtype)));
     let default_ttl = most_frequent_ttl(&records);
@@ -221,33 +222,6 @@ fn classify(zone: &ZoneName, raw: &wire::Record) -> Class {
         }),
         Err(err) => unrepresentable(format!("its content is not valid in a file: {err}")),
     }
-}
-
-/// A CNAME must be alone at its name; if the live zone breaks that rule, the CNAME is ignored
-/// rather than declared (the validator would refuse the file).
-fn move_cname_clashes(records: &mut Vec<Imported>, ignore: &mut Vec<Unrepresentable>) {
-    let mut types: HashMap<&str, BTreeSet<RecordType>> = HashMap::new();
-    for r in records.iter() {
-        types.entry(r.name.as_str()).or_default().insert(r.rtype);
-    }
-    let clashing: BTreeSet<String> = types
-        .into_iter()
-        .filter(|(_, t)| rules::types_clash(t))
-        .map(|(name, _)| name.to_string())
-        .collect();
-    let (bad, good): (Vec<_>, Vec<_>) = std::mem::take(records)
-        .into_iter()
-        .partition(|r| rules::must_be_alone(r.rtype) && clashing.contains(&r.name));
-    *records = good;
-    ignore.extend(bad.into_iter().map(|r| Unrepresentable {
-        reason: format!(
-            "a CNAME beside other records at `{}` can't be declared",
-            r.name
-        ),
-        name: r.name,
-        rtype: r.rtype,
-        canonical: r.canonical,
-    }));
 }
 
 /// Apex first, then the wildcard, then names in byte order.

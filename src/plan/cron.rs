@@ -7,16 +7,73 @@ use std::collections::HashMap;
 use crate::api::wire;
 use crate::config::model::{CronJobSpec, SiteSpec};
 
-use super::model::{Action, Change, Resource, Status, TargetKind, TargetRef, Value};
+use chrono::{DateTime, SecondsFormat, Utc};
+
+use super::model::{
+    Action, Change, Finding, Resource, Severity, Status, TargetKind, TargetRef, Value,
+};
 use super::norm::collapse_ws;
 use super::order::Draft;
-use crate::cron::{MAX_JOBS_PER_SITE, normalize_command, normalize_schedule};
+use crate::cron::{MAX_JOBS_PER_SITE, calendar, normalize_command, normalize_schedule};
+
+/// How many run times a created job shows.
+const NEXT_RUNS: usize = 3;
+
+fn next_runs(schedule: &str, now: DateTime<Utc>) -> Vec<String> {
+    calendar(schedule, now, NEXT_RUNS)
+        .map(|c| c.next)
+        .unwrap_or_default()
+        .iter()
+        .map(|t| t.to_rfc3339_opts(SecondsFormat::Secs, true))
+        .collect()
+}
+
+/// A declared job that never runs (an error: the file promises work that never happens) or
+/// that runs every minute (a warning: allowed, but rarely meant and heavy on a shared host).
+pub(super) fn schedule_findings(
+    site: &SiteSpec,
+    want: &[CronJobSpec],
+    now: DateTime<Utc>,
+) -> Vec<Finding> {
+    let finding = |job: &CronJobSpec, severity, message: String| Finding {
+        target: TargetRef {
+            kind: TargetKind::Site,
+            name: site.slug.clone(),
+        },
+        severity,
+        message,
+        change_ids: Vec::new(),
+        declared_at: Some(job.location.to_string()),
+    };
+    want.iter()
+        .filter_map(|job| {
+            let c = calendar(&job.schedule, now, 1)?;
+            let what = format!("cron job `{}` (`{}`)", job.command, job.schedule);
+            if c.next.is_empty() {
+                Some(finding(
+                    job,
+                    Severity::Error,
+                    format!("{what} never runs: no date matches its day and month fields (declared at {}); fix the schedule or remove the job", job.location),
+                ))
+            } else if c.every_minute {
+                Some(finding(
+                    job,
+                    Severity::Warning,
+                    format!("{what} runs every minute (declared at {}); if that is not meant, give the minute field a value such as `*/5` or `0`", job.location),
+                ))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
 
 pub(super) fn diff_cron(
     site: &SiteSpec,
     want: &[CronJobSpec],
     state: Option<&str>,
     have: &[wire::CronJob],
+    now: Option<DateTime<Utc>>,
 ) -> Vec<Draft> {
     let target = TargetRef {
         kind: TargetKind::Site,
@@ -71,6 +128,7 @@ pub(super) fn diff_cron(
             status: Status::Ready,
             reason: None,
             declared_at: None,
+            next_runs: Vec::new(),
         });
         d.early = i < early;
         drafts.push(d);
@@ -78,6 +136,7 @@ pub(super) fn diff_cron(
     for job in creates {
         let (schedule, command) = key(&job.schedule, &job.command);
         let occurrence = next_occurrence(Action::Create, &schedule, &command);
+        let next_runs = now.map(|now| next_runs(&schedule, now)).unwrap_or_default();
         drafts.push(Draft::new(Change {
             id: 0,
             action: Action::Create,
@@ -92,6 +151,7 @@ pub(super) fn diff_cron(
             status: Status::Ready,
             reason: None,
             declared_at: Some(job.location.to_string()),
+            next_runs,
         }));
     }
     if !is_active(state) {

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
+
 use crate::config::model::{Desired, SiteSpec, ZoneSpec};
 
 use super::model::{
@@ -53,8 +55,11 @@ pub fn diff(desired: &Desired, live: &LiveSnapshot, opts: &DiffOptions) -> Resul
     for zone in &desired.zones {
         diff_zone(zone, live, opts, &mut parts)?;
     }
+    let now = chrono::DateTime::parse_from_rfc3339(&opts.stamp.created_at)
+        .ok()
+        .map(|t| t.with_timezone(&chrono::Utc));
     for site in &desired.sites {
-        diff_site(site, live, &mut parts)?;
+        diff_site(site, live, now, &mut parts)?;
     }
     if !parts.refusals.is_empty() && !opts.allow_mass_changes {
         return Err(PlanError::Unsafe(parts.refusals));
@@ -136,6 +141,7 @@ fn diff_zone(
                 severity: Severity::Info,
                 message: "the server did not list its own nameservers with the zone's records, so hosted and custom mode can't be told apart; the domain counts as custom".into(),
                 change_ids: Vec::new(),
+                declared_at: None,
             });
         }
         parts
@@ -145,7 +151,12 @@ fn diff_zone(
     Ok(())
 }
 
-fn diff_site(spec: &SiteSpec, live: &LiveSnapshot, parts: &mut Parts) -> Result<(), PlanError> {
+fn diff_site(
+    spec: &SiteSpec,
+    live: &LiveSnapshot,
+    now: Option<DateTime<Utc>>,
+    parts: &mut Parts,
+) -> Result<(), PlanError> {
     let declared_at = spec.location.to_string();
     let site: &LiveSite = live
         .sites
@@ -168,9 +179,18 @@ fn diff_site(spec: &SiteSpec, live: &LiveSnapshot, parts: &mut Parts) -> Result<
                 what: format!("the cron jobs of site `{}`", spec.slug),
                 declared_at,
             })?;
-        parts
-            .drafts
-            .extend(cron::diff_cron(spec, want, site.state.as_deref(), have));
+        parts.drafts.extend(cron::diff_cron(
+            spec,
+            want,
+            site.state.as_deref(),
+            have,
+            now,
+        ));
+        if let Some(now) = now {
+            parts
+                .findings
+                .extend(cron::schedule_findings(spec, want, now));
+        }
     }
     Ok(())
 }
@@ -201,6 +221,7 @@ fn status_findings(changes: &[Change]) -> Vec<Finding> {
             },
             message,
             change_ids,
+            declared_at: None,
         })
         .collect()
 }

@@ -17,7 +17,7 @@ pub fn to_json(plan: &Plan) -> Result<String, PlanError> {
         message: format!("cannot serialize the plan: {e}"),
     })?;
     text.push('\n');
-    Ok(text)
+    Ok(crate::untrusted::json_text(text))
 }
 
 /// Reads a plan file; `origin` names it in messages (a path, or `-`).

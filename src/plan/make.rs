@@ -6,7 +6,7 @@ use crate::api::{ApiError, ReadClient, openapi};
 use crate::config::model::{Desired, NameserverMode};
 
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
-use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, diff};
+use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, diff, health};
 
 #[derive(Clone, Debug)]
 pub struct MakeOptions {
@@ -44,7 +44,12 @@ pub async fn make_plan(
     desired: &Desired,
     opts: &MakeOptions,
 ) -> Result<Planned, MakePlanError> {
-    let live = snapshot::fetch(client, desired).await?;
+    let (live, listed) = tokio::join!(
+        snapshot::fetch(client, desired),
+        health::list(client, desired)
+    );
+    let live = live?;
+    let registrations = health::fetch(client, desired, &live, &listed?).await?;
     let diff_opts = DiffOptions {
         api_url: client.base_url().to_string(),
         allow_mass_changes: opts.allow_mass_changes,
@@ -52,6 +57,11 @@ pub async fn make_plan(
         ..DiffOptions::default()
     };
     let mut plan = diff(desired, &live, &diff_opts)?;
+    if let Ok(now) = chrono::DateTime::parse_from_rfc3339(&plan.created_at) {
+        let now = now.with_timezone(&chrono::Utc);
+        plan.findings
+            .extend(health::findings(desired, &registrations, now));
+    }
     // The hosted mode's wire value is server-specific; /openapi.json is read only when a plan
     // actually switches a domain to hosted, so plans without one cost no extra request. The
     // value only shapes requests (`plan::request`), never the diff, so no re-diff is needed.

@@ -8,6 +8,7 @@
 pub mod diff;
 pub mod file;
 pub mod fingerprint;
+pub mod health;
 pub mod make;
 pub mod model;
 pub mod order;

@@ -258,6 +258,10 @@ pub struct Change {
     /// `file:line:col` of the desired item behind a create or update, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared_at: Option<String>,
+    /// For a cron job the plan creates: its next three run times after the plan's `created_at`
+    /// (RFC 3339, UTC), so a reviewer sees when it will actually run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub next_runs: Vec<String>,
 }
 
 impl Change {
@@ -304,7 +308,8 @@ impl Change {
 }
 
 /// Something the reviewer should know that is not itself a change: a change that needs a portal
-/// step or is blocked, or records the plan leaves alone on purpose.
+/// step or is blocked, records the plan leaves alone on purpose, or the health of a domain's
+/// registration or of a cron schedule (docs/health.md).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     pub target: TargetRef,
@@ -313,6 +318,9 @@ pub struct Finding {
     /// The changes this finding is about.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub change_ids: Vec<usize>,
+    /// `file:line:col` of what the finding is about, when a file declares it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_at: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -321,6 +329,18 @@ pub enum Severity {
     Info,
     NeedsPortalStep,
     Blocked,
+    /// Worth a look, not an outage: a delegation still propagating, a transfer under way.
+    Warning,
+    /// An outage now or soon (a DS mismatch, a domain about to expire), or live differing from
+    /// an expectation the files state: `plan --detailed-exitcode` exits 2 for it.
+    Error,
+}
+
+impl Finding {
+    /// Whether the drift job must alert even when there is no change.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
 }
 
 impl Plan {

@@ -74,5 +74,6 @@ pub(super) fn diff_nameservers(spec: &NameserversSpec, live: &LiveDomain) -> Opt
         status,
         reason,
         declared_at: Some(spec.location.to_string()),
+        next_runs: Vec::new(),
     }))
 }

@@ -264,6 +264,7 @@ fn change(target: &TargetRef, action: Action, resource: Resource) -> Change {
         status: Status::Ready,
         reason: None,
         declared_at: None,
+        next_runs: Vec::new(),
     }
 }
 
@@ -378,5 +379,6 @@ fn info(target: &TargetRef, message: String) -> Finding {
         severity: Severity::Info,
         message,
         change_ids: Vec::new(),
+        declared_at: None,
     }
 }

@@ -78,7 +78,7 @@ pub enum SnapshotError {
 }
 
 /// A spawned read, aborted if the snapshot gives up before awaiting it.
-struct Task<T>(JoinHandle<T>);
+pub(super) struct Task<T>(JoinHandle<T>);
 
 impl<T> Drop for Task<T> {
     fn drop(&mut self) {
@@ -87,14 +87,14 @@ impl<T> Drop for Task<T> {
 }
 
 impl<T> Task<T> {
-    async fn join(mut self) -> Result<T, SnapshotError> {
+    pub(super) async fn join(mut self) -> Result<T, SnapshotError> {
         (&mut self.0)
             .await
             .map_err(|e| SnapshotError::Internal(e.to_string()))
     }
 }
 
-fn spawn<T, F>(limit: &Arc<Semaphore>, read: F) -> Task<Result<T, ApiError>>
+pub(super) fn spawn<T, F>(limit: &Arc<Semaphore>, read: F) -> Task<Result<T, ApiError>>
 where
     T: Send + 'static,
     F: Future<Output = Result<T, ApiError>> + Send + 'static,
@@ -235,7 +235,7 @@ pub async fn fetch(client: &ReadClient, desired: &Desired) -> Result<LiveSnapsho
     Ok(snapshot)
 }
 
-fn api_error(what: String, location: &Location, source: ApiError) -> SnapshotError {
+pub(super) fn api_error(what: String, location: &Location, source: ApiError) -> SnapshotError {
     SnapshotError::Api {
         what,
         location: location.clone(),

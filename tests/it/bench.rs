@@ -37,6 +37,7 @@ fn smoke_sizes_send_the_minimum_requests_and_converge_under_faults() {
             "1. Request efficiency (workload W)",
             vec![
                 ("plan: `GET /dns/{zone}/records`", Met),
+                ("plan: `GET /domains`", Met),
                 ("plan: `GET /sites`", Met),
                 ("plan: `GET /sites/{slug}/cron`", Met),
                 ("plan: all requests, ratio to the minimum", Met),

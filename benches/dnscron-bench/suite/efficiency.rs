@@ -15,7 +15,8 @@ use super::{BenchError, apply_runs, millis, ratio, setup};
 pub type Routes = BTreeMap<String, u64>;
 
 /// The fewest requests a plan of `account` can send: every page of each zone's live records,
-/// the site list once, each managed site's cron list once; nothing else.
+/// the domain list once (registrar findings; the workload registers no domain, so one page and
+/// no registrar reads), the site list once, each managed site's cron list once; nothing else.
 pub fn plan_minimum(account: &Account) -> Routes {
     let mut min = Routes::new();
     let pages: u64 = account
@@ -25,6 +26,7 @@ pub fn plan_minimum(account: &Account) -> Routes {
         .sum();
     if !account.zones.is_empty() {
         min.insert("GET /dns/{zone}/records".into(), pages);
+        min.insert("GET /domains".into(), 1);
     }
     if !account.sites.is_empty() {
         min.insert("GET /sites".into(), setup::pages(account.sites.len()));
@@ -112,7 +114,7 @@ pub async fn run(smoke: bool) -> Result<Section, BenchError> {
              the apply executor on that plan, verification included. Counts are the client's \
              `Stats` (every attempt); the emulator's own counters are shown beside them. The \
              minimum is computed from the generated workload: plan = ⌈live records/100⌉ pages \
-             per zone + `GET /sites` + one cron list per site; apply = one write per change + one \
+             per zone + `GET /domains` + `GET /sites` + one cron list per site; apply = one write per change + one \
              cron listing per cron delete + the re-read of the touched targets.",
             account.zones.len() - 1,
             account.zones.last().map_or(0, |z| z.records),
@@ -201,6 +203,7 @@ mod tests {
         let plan = plan_minimum(&account);
         // a: 150 - 1 + 60 = 209 live → 3 pages; b: 1 page.
         assert_eq!(plan["GET /dns/{zone}/records"], 4);
+        assert_eq!(plan["GET /domains"], 1);
         assert_eq!(plan["GET /sites"], 1);
         assert_eq!(plan["GET /sites/{slug}/cron"], 1);
         let apply = apply_minimum(&account);

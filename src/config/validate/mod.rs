@@ -15,6 +15,8 @@ use crate::dns::ZoneName;
 mod site;
 mod zone;
 
+pub use site::check_slug;
+
 /// One document and the file it came from.
 pub(crate) struct SourcedDoc {
     pub source: Arc<SourceFile>,

@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use super::Checker;
 use crate::config::model::{
-    IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec, SafetyLimits, ZoneSpec,
+    IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec, RegistrarExpectations,
+    SafetyLimits, ZoneSpec,
 };
 use crate::config::raw;
 use crate::config::tree::Pos;
@@ -42,6 +43,7 @@ pub(super) fn check_zone(c: &mut Checker<'_>, z: &raw::ZoneDoc) -> Option<ZoneSp
         .filter_map(|r| record(c, &zone, r, default_ttl))
         .collect();
     check_duplicates(c, &mut checked);
+    check_rrset_ttls(c, &checked);
     check_cnames(c, &checked);
     check_ignored(c, &checked, &ignore);
     let records = checked.into_iter().map(|r| r.spec).collect();
@@ -54,6 +56,13 @@ pub(super) fn check_zone(c: &mut Checker<'_>, z: &raw::ZoneDoc) -> Option<ZoneSp
         ignore,
         records,
         safety: safety(z.safety.as_ref()),
+        registrar: z.registrar.as_ref().map(|r| RegistrarExpectations {
+            auto_renew: r.auto_renew.as_ref().map(|v| v.value),
+            lock: r.lock.as_ref().map(|v| v.value),
+            whois_privacy: r.whois_privacy.as_ref().map(|v| v.value),
+            expiry_warning_days: r.expiry_warning_days.as_ref().map(|v| v.value),
+            location: c.location(r.pos),
+        }),
     };
     ok_nameservers.then_some(spec)
 }
@@ -157,6 +166,34 @@ fn check_duplicates(c: &mut Checker<'_>, records: &mut Vec<Checked>) {
                 spec.name, spec.rtype, spec.canonical
             ),
             format!("remove one of the two (here and {first})"),
+        );
+    }
+}
+
+/// One name and type is one RRset, with one TTL (RFC 2181 §5.2): a record whose TTL differs from
+/// the first of its RRset is reported at the later one, naming both lines.
+fn check_rrset_ttls(c: &mut Checker<'_>, records: &[Checked]) {
+    let conflicts = rules::rrset_ttl_conflicts(
+        records
+            .iter()
+            .map(|r| (r.spec.name.as_str(), r.spec.rtype, r.spec.ttl)),
+    );
+    for (later, first) in conflicts {
+        let (r, first) = (&records[later], &records[first].spec);
+        let spec = &r.spec;
+        record_error(
+            c,
+            r,
+            format!(
+                "the {} records at `{}` have different TTLs: {} here, {} at {}; one name and \
+                 type is one RRset, which has one TTL (RFC 2181 §5.2)",
+                spec.rtype, spec.name, spec.ttl, first.ttl, first.location
+            ),
+            format!(
+                "give every {} record at `{}` the same `ttl` (here and {}; a record without \
+                 one takes `defaults.ttl`)",
+                spec.rtype, spec.name, first.location
+            ),
         );
     }
 }

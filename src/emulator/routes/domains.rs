@@ -95,18 +95,26 @@ fn our_ds(domain: &str) -> String {
 }
 
 fn registrar_json(gaps: &Gaps, name: &str, d: &DomainState) -> Value {
-    let ds = our_ds(name);
-    let synced = d.registry_ns == d.resolver_ns;
+    let ours = d.our_ds.clone().unwrap_or_else(|| vec![our_ds(name)]);
+    let registry_ds = match &d.registry_ds {
+        Some(ds) => ds.clone(),
+        None if d.dnssec => ours.clone(),
+        None => Vec::new(),
+    };
+    let state = d.ns_state.clone().unwrap_or_else(|| {
+        let synced = d.registry_ns == d.resolver_ns;
+        (if synced { "synced" } else { "pending" }).to_string()
+    });
     json!({
         "nameservers": {
             "registry": hostnames(gaps, &d.registry_ns),
             "resolver": hostnames(gaps, &d.resolver_ns),
-            "state": if synced { "synced" } else { "pending" },
+            "state": state,
         },
         "dnssec": {
             "state": dnssec_word(d.dnssec),
-            "our_ds": [ds.clone()],
-            "registry_ds": if d.dnssec { vec![ds] } else { Vec::new() },
+            "our_ds": ours,
+            "registry_ds": registry_ds,
         },
         "lock": d.lock,
         "whois_privacy": d.whois_privacy,
@@ -155,6 +163,7 @@ pub async fn set_nameservers(
     // The emulator has no resolver lag: what the registry delegates to is live at once.
     d.registry_ns = target.clone();
     d.resolver_ns = target;
+    d.ns_state = None;
     let registrar = registrar_json(&settings.gaps, &name, d);
     Ok(Json(json!({
         "result": "nameservers_updated",

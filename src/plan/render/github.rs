@@ -1,12 +1,13 @@
 //! `plan --format github`: workflow-command annotations for what a reviewer must act on.
 //!
 //! Blocked changes are `::error` (the API would refuse them; apply skips them) and changes that
-//! need a portal step `::warning` (apply stops there, exit 3, until a human acts). Each kind is
-//! capped at ten annotations; a final `::notice` carries the summary line.
+//! need a portal step `::warning` (apply stops there, exit 3, until a human acts); error and
+//! warning findings (docs/health.md) follow at the same levels. Each kind is capped at ten
+//! annotations; a final `::notice` carries the summary line.
 
 use crate::github::{Annotation, Level, render_capped};
 
-use super::super::model::{Change, Plan, Status};
+use super::super::model::{Change, Finding, Plan, Severity, Status};
 use super::{describe, status_label, summary_line};
 
 pub fn render(plan: &Plan) -> String {
@@ -27,12 +28,38 @@ pub fn render(plan: &Plan) -> String {
             .collect();
         out.push_str(&render_capped(&annotations, kind));
     }
+    for (severity, level, kind) in [
+        (Severity::Error, Level::Error, "error findings"),
+        (Severity::Warning, Level::Warning, "warning findings"),
+    ] {
+        let annotations: Vec<Annotation> = plan
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .map(|f| finding_annotation(plan, f, level))
+            .collect();
+        out.push_str(&render_capped(&annotations, kind));
+    }
     out.push_str(
         &Annotation::new(Level::Notice, summary_line(&plan.summary))
             .title("dnscron plan")
             .render(),
     );
     out
+}
+
+/// Registrar and schedule findings, placed where the file declares what they are about.
+fn finding_annotation(plan: &Plan, finding: &Finding, level: Level) -> Annotation {
+    let a = Annotation::new(level, format!("{}: {}", finding.target, finding.message))
+        .title("dnscron plan: finding");
+    let place = finding
+        .declared_at
+        .as_deref()
+        .or_else(|| plan.target(&finding.target).map(|t| t.declared_at.as_str()));
+    match place {
+        Some(at) => a.at(at),
+        None => a,
+    }
 }
 
 /// Placed where the change was declared, or for a delete (declared nowhere) at its target.

@@ -93,6 +93,8 @@ fn findings(plan: &Plan) -> String {
             Severity::Info => "note",
             Severity::NeedsPortalStep => "**needs a portal step**",
             Severity::Blocked => "**blocked**",
+            Severity::Warning => "**warning**",
+            Severity::Error => "**error**",
         };
         out.push_str(&format!(
             "- {label} · {}: {}\n",
@@ -188,7 +190,9 @@ fn escape(text: &str) -> String {
                 out.push(ch);
             }
             '\n' => out.push(' '),
-            c if c.is_control() => out.push_str(&super::printable(&c.to_string())),
+            c if crate::untrusted::is_unsafe_char(c) => {
+                out.push_str(&crate::untrusted::escape_char(c));
+            }
             c => out.push(c),
         }
     }

@@ -115,24 +115,13 @@ fn split(value: Option<&Value>, is_txt: bool) -> (Option<String>, Option<u32>) {
     }
 }
 
-/// Server data shown on a terminal: control characters (escape sequences, newlines) are shown
-/// as `\u{..}` so a hostile or broken value can't rewrite the screen or fake plan lines.
+/// Server data shown on a terminal or in a log: through the one escaping of untrusted text, so a
+/// hostile or broken value can't rewrite the screen, fake plan lines or run a workflow command.
 pub(crate) fn printable(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                format!("\\u{{{:x}}}", u32::from(c))
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::untrusted::escape(text).into_owned()
 }
 
-/// TXT text shown quoted, with quotes, backslashes and control characters escaped.
+/// TXT text shown quoted, with quotes, backslashes and unsafe characters escaped.
 pub(crate) fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
@@ -140,7 +129,9 @@ pub(crate) fn quote(text: &str) -> String {
         match ch {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c if crate::untrusted::is_unsafe_char(c) => {
+                out.push_str(&crate::untrusted::escape_char(c));
+            }
             c => out.push(c),
         }
     }

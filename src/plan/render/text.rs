@@ -63,6 +63,8 @@ pub fn render(plan: &Plan, color: bool) -> String {
                 Severity::Info => ("i", String::new()),
                 Severity::NeedsPortalStep => ("!", paint.wrap("35", "needs a portal step: ")),
                 Severity::Blocked => ("!", paint.wrap("31", "blocked: ")),
+                Severity::Warning => ("!", paint.wrap("33", "warning: ")),
+                Severity::Error => ("x", paint.wrap("31", "error: ")),
             };
             let ids = change_ids(&f.change_ids);
             out.push_str(&format!(
@@ -117,6 +119,7 @@ fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
     if d.long {
         let mut lines = vec![format!("{head}{ttl}{status}")];
         lines.extend(word_diff_lines(&d, paint));
+        lines.extend(next_runs_line(change, paint));
         return lines;
     }
     let value = match (&d.before, &d.after, change.action) {
@@ -125,7 +128,19 @@ fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
         (Some(b), None, _) => format!(" {b}"),
         (None, None, _) => String::new(),
     };
-    vec![format!("{head}{value}{ttl}{status}")]
+    let mut lines = vec![format!("{head}{value}{ttl}{status}")];
+    lines.extend(next_runs_line(change, paint));
+    lines
+}
+
+/// A created cron job's next run times (UTC), under the change.
+fn next_runs_line(change: &Change, paint: &Paint) -> Option<String> {
+    (!change.next_runs.is_empty()).then(|| {
+        paint.dim(&format!(
+            "    next runs (UTC): {}",
+            change.next_runs.join(", ")
+        ))
+    })
 }
 
 /// `- old` / `+ new` with the changed words highlighted; without color, a third line marks them

@@ -107,9 +107,16 @@ fn side(slots: &[Slot], rng: &mut fastrand::Rng, live: bool) -> Vec<Rec> {
     let ttls = [300, 600, 3600];
     let mut out = Vec::new();
     for slot in slots {
+        // A file declares one TTL per RRset (RFC 2181 §5.2); the live side may mix them.
+        let mut slot_ttl = None;
         for option in &slot.options {
             if rng.f32() < 0.5 {
-                let ttl = ttls[rng.usize(..ttls.len())];
+                let drawn = ttls[rng.usize(..ttls.len())];
+                let ttl = if live {
+                    drawn
+                } else {
+                    *slot_ttl.get_or_insert(drawn)
+                };
                 out.push((slot.name.into(), slot.rtype.into(), ttl, option.clone()));
             }
         }

@@ -33,6 +33,7 @@ fn zone(name: &str, nameservers: bool) -> ZoneSpec {
         ignore: vec![],
         records: vec![],
         safety: SafetyLimits::default(),
+        registrar: None,
     }
 }
 

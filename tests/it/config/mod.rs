@@ -6,6 +6,7 @@ use dnscron::config::{self, Diagnostics, model::Desired};
 
 mod nameservers;
 mod records;
+mod rfc_rules;
 mod sites;
 mod structure;
 

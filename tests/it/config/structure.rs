@@ -75,6 +75,41 @@ fn safety_block() {
 }
 
 #[test]
+fn registrar_expectations() {
+    let d = ok(
+        "zone: example.com\nregistrar: { auto_renew: true, lock: false, expiry_warning_days: 45 }\n",
+    );
+    let r = d.zones[0].registrar.as_ref().unwrap();
+    assert_eq!(
+        (r.auto_renew, r.lock, r.whois_privacy, r.expiry_warning_days),
+        (Some(true), Some(false), None, Some(45))
+    );
+    assert_eq!(
+        r.location.to_string().rsplit_once('/').unwrap().1,
+        "f.yaml:2:12"
+    );
+    assert_eq!(d.zones[0].expiry_warning_days(), 45);
+    assert_eq!(ok("zone: example.com\n").zones[0].expiry_warning_days(), 30);
+    // A saved plan's desired state keeps the key through the loader's own rules.
+    assert_eq!(config::revalidate(&d).unwrap(), d);
+    one_error(
+        "zone: example.com\nregistrar: { lock: \"yes\" }\n",
+        "2:20",
+        "`lock` must be `true` or `false`, found the string `yes`",
+    );
+    one_error(
+        "zone: example.com\nregistrar: { expiry_warning_days: 0 }\n",
+        "2:35",
+        "`expiry_warning_days` is 0; it must be from 1 to 3650",
+    );
+    one_error(
+        "zone: example.com\nregistrar: { auto_renewal: true }\n",
+        "2:14",
+        "unknown key `auto_renewal` in `registrar` [hint: did you mean `auto_renew`?]",
+    );
+}
+
+#[test]
 fn unknown_keys_get_did_you_mean() {
     one_error(
         "zone: example.com\nrecrods: []\n",
@@ -94,7 +129,7 @@ fn unknown_keys_get_did_you_mean() {
     one_error(
         "zone: example.com\nfoo: 1\n",
         "2:1",
-        "unknown key `foo` in a zone [hint: a zone accepts: zone, defaults, nameservers, prune, ignore, records, safety]",
+        "unknown key `foo` in a zone [hint: a zone accepts: zone, defaults, nameservers, prune, ignore, records, safety, registrar]",
     );
 }
 

@@ -1,4 +1,5 @@
-//! dnscron against servers that misbehave the way real ones do (issue 11): every byte from
-//! the network is untrusted input.
+//! dnscron against servers that misbehave the way real ones, proxies and load balancers do
+//! (issue 11): every byte from the network is untrusted input. One file per area.
 
 mod paging;
+mod safety;

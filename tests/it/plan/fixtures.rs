@@ -52,6 +52,7 @@ pub fn zone(name: &str, records: &[(&str, &str, u32, &str)]) -> ZoneSpec {
         ignore: Vec::new(),
         records,
         safety: SafetyLimits::default(),
+        registrar: None,
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod file;
 mod fixtures;
+mod health;
 mod matching;
 mod model;
 mod normalize;

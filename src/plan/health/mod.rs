@@ -1,0 +1,105 @@
+//! The health of each declared domain's registration (docs/health.md): what `GET /domains` and
+//! `GET /domains/{domain}/registrar` say, turned into findings. Nothing here is ever written:
+//! the API can't change these values, and plan only reads.
+//!
+//! Cost: one paged `GET /domains` per plan (when a zone is declared), plus one
+//! `GET /domains/{domain}/registrar` per declared zone that the account registers and whose
+//! file has no `nameservers` key (the snapshot already read the others).
+
+mod registrar;
+mod values;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use tokio::sync::Semaphore;
+
+use crate::api::{ReadClient, wire};
+use crate::config::model::{Desired, ZoneSpec};
+use crate::dns::fold_host;
+
+use super::model::Finding;
+use super::snapshot::{LiveSnapshot, READ_CONCURRENCY, SnapshotError, api_error, spawn};
+
+/// What the account says about one declared zone's domain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Registration {
+    /// `None`: `GET /domains` does not list it (registered elsewhere, or DNS hosting only).
+    pub listing: Option<wire::Domain>,
+    pub registrar: Option<wire::Registrar>,
+}
+
+/// `GET /domains` (every page) when the files declare a zone; it needs no snapshot, so plan
+/// reads it alongside the snapshot.
+pub async fn list(
+    client: &ReadClient,
+    desired: &Desired,
+) -> Result<Vec<wire::Domain>, SnapshotError> {
+    let Some(first) = desired.zones.first() else {
+        return Ok(Vec::new());
+    };
+    client
+        .list_domains()
+        .await
+        .map_err(|e| api_error("the domain list (GET /domains)".into(), &first.location, e))
+}
+
+/// The registration of every zone `desired` declares, in file order: the listing from
+/// [`list`], and the registrar state from the snapshot or, when it lacks it, one GET.
+pub async fn fetch(
+    client: &ReadClient,
+    desired: &Desired,
+    live: &LiveSnapshot,
+    listed: &[wire::Domain],
+) -> Result<Vec<Registration>, SnapshotError> {
+    let limit = Arc::new(Semaphore::new(READ_CONCURRENCY));
+    let mut reads = Vec::new();
+    for spec in &desired.zones {
+        let listing = listed
+            .iter()
+            .find(|d| fold_host(&d.domain) == spec.zone.as_str())
+            .cloned();
+        let known = live_registrar(live, spec);
+        let read = (listing.is_some() && known.is_none()).then(|| {
+            let (c, zone) = (client.clone(), spec.zone.to_string());
+            spawn(&limit, async move { c.get_registrar(&zone).await })
+        });
+        reads.push((spec, listing, read, known));
+    }
+    let mut out = Vec::new();
+    for (spec, listing, read, known) in reads {
+        let registrar = match read {
+            Some(read) => Some(read.join().await?.map_err(|e| {
+                let what = format!("the registrar state of {}", spec.zone);
+                api_error(what, &spec.location, e)
+            })?),
+            None => known,
+        };
+        out.push(Registration { listing, registrar });
+    }
+    Ok(out)
+}
+
+fn live_registrar(live: &LiveSnapshot, spec: &ZoneSpec) -> Option<wire::Registrar> {
+    live.domains
+        .iter()
+        .find(|d| d.domain == spec.zone)
+        .map(|d| d.registrar.clone())
+}
+
+/// The findings of every declared zone's registration, judged at `now` (the plan's time).
+pub fn findings(
+    desired: &Desired,
+    registrations: &[Registration],
+    now: DateTime<Utc>,
+) -> Vec<Finding> {
+    desired
+        .zones
+        .iter()
+        .zip(registrations)
+        .flat_map(|(spec, reg)| registrar::findings(spec, reg, now))
+        .collect()
+}
