@@ -15,6 +15,14 @@ use super::token::Token;
 /// Default bound on the total rate-limit wait of one request (`--max-wait`).
 pub const DEFAULT_MAX_WAIT: Duration = Duration::from_secs(600);
 
+/// Default deadline of one attempt, connect to last body byte (`--timeout`).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default cap on one response body: a 100-row page is under 300 KB.
+pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
+/// A request retries only while another attempt could still end within this many timeouts
+/// of its start (rate-limit waits aside): 2 minutes with the default 30 s.
+pub const BUDGET_TIMEOUTS: u32 = 4;
+
 /// Called for every rate-limit wait, before it starts (for progress bars with an ETA).
 pub type WaitHook = Arc<dyn Fn(&WaitEvent) + Send + Sync>;
 
@@ -27,8 +35,14 @@ pub struct ApiConfig {
     pub allow_insecure_http: bool,
     /// A request that would have to wait longer than this in total for the rate limit fails.
     pub max_wait: Duration,
-    /// Per attempt, connect to last body byte.
+    /// Per attempt, connect to last body byte, however the server paces its bytes.
     pub request_timeout: Duration,
+    /// Failed attempts and backoffs of one request stop once another attempt could not end
+    /// within this long of the request's start (rate-limit waits excluded: `max_wait` bounds
+    /// those). `None`: [`BUDGET_TIMEOUTS`] × `request_timeout`.
+    pub give_up_after: Option<Duration>,
+    /// Largest response body read; a larger one is refused (by Content-Length) or cut off.
+    pub max_body: u64,
     pub retry: RetryPolicy,
     pub on_wait: Option<WaitHook>,
 }
@@ -43,10 +57,20 @@ impl ApiConfig {
             token,
             allow_insecure_http: false,
             max_wait: DEFAULT_MAX_WAIT,
-            request_timeout: Duration::from_secs(30),
+            request_timeout: DEFAULT_TIMEOUT,
+            give_up_after: None,
+            max_body: DEFAULT_MAX_BODY,
             retry: RetryPolicy::default(),
             on_wait: None,
         })
+    }
+}
+
+impl ApiConfig {
+    /// How long a request may keep retrying (see `give_up_after`).
+    pub fn retry_budget(&self) -> Duration {
+        self.give_up_after
+            .unwrap_or_else(|| self.request_timeout.saturating_mul(BUDGET_TIMEOUTS))
     }
 }
 
@@ -58,6 +82,8 @@ impl fmt::Debug for ApiConfig {
             .field("allow_insecure_http", &self.allow_insecure_http)
             .field("max_wait", &self.max_wait)
             .field("request_timeout", &self.request_timeout)
+            .field("give_up_after", &self.give_up_after)
+            .field("max_body", &self.max_body)
             .field("retry", &self.retry)
             .field("on_wait", &self.on_wait.as_ref().map(|_| "hook"))
             .finish()

@@ -4,9 +4,12 @@
 //! writes, each with a caller-given [`IdempotencyKey`]. Clones share one HTTP connection pool,
 //! one rate-limit [`pacer`] and one [`Stats`].
 
+mod answer;
 mod config;
 mod core;
+mod decode;
 mod error;
+mod exchange;
 pub mod openapi;
 pub mod pacer;
 mod page;
@@ -15,6 +18,7 @@ mod read;
 pub mod retry;
 mod stats;
 mod token;
+mod untrusted;
 pub mod wire;
 mod write;
 

@@ -12,12 +12,14 @@ use serde_json::Value;
 
 use super::config::ApiConfig;
 use super::core::{Call, Core, Reply};
+use super::decode::{decode, decode_error};
 use super::error::ApiError;
 use super::pacer::RateHeaders;
 use super::page::{Page, PageSeed};
 use super::paging::{PageFault, PageView, Pager, RowId};
 use super::retry::Safety;
 use super::stats::Stats;
+use super::untrusted::escape;
 use super::wire::{self, list_keys};
 
 /// Page size asked for on every list (the spec's maximum).
@@ -75,14 +77,15 @@ impl ReadClient {
     pub async fn sites_page(&self, limit: u32) -> Result<Vec<wire::Site>, ApiError> {
         let query = vec![("limit", limit.to_string())];
         let reply = self.get("/sites", &["sites"], query).await?;
+        let key = list_keys::SITES;
         let seed = PageSeed {
-            key: list_keys::SITES,
+            key,
             extra: None,
             marker: PhantomData,
         };
         let page: Page<wire::Site> = seed
             .parse(&reply.body)
-            .map_err(|e| decode_error(&reply, "GET", "/sites", &e))?;
+            .map_err(|e| decode_error::<wire::Site>(&reply, "GET", "/sites", Some(key), &e))?;
         Ok(page.items.unwrap_or_default())
     }
 
@@ -178,7 +181,13 @@ impl ReadClient {
         if let Some(inner) = value.get_mut(wrapper).filter(|v| v.is_object()) {
             value = inner.take();
         }
-        serde_json::from_value(value).map_err(|e| decode_error(&reply, "GET", &path, &e))
+        serde_path_to_error::deserialize(&value).map_err(|e| ApiError::Decode {
+            method: "GET".into(),
+            path: path.clone(),
+            status: reply.status,
+            message: escape(&format!("field `{}`: {}", e.path(), e.inner())).into_owned(),
+            request_id: reply.request_id.clone(),
+        })
     }
 
     /// Follows `next_cursor` with `limit=100` until `has_more` is false. Returns the items under
@@ -245,7 +254,7 @@ impl ReadClient {
         };
         let page: Page<T> = seed
             .parse(&reply.body)
-            .map_err(|e| decode_error(reply, "GET", path, &e))?;
+            .map_err(|e| decode_error::<T>(reply, "GET", path, Some(key), &e))?;
         if page.items.is_none() {
             return Err(ApiError::Decode {
                 method: "GET".into(),
@@ -256,24 +265,6 @@ impl ReadClient {
             });
         }
         Ok(page)
-    }
-}
-
-pub(super) fn decode<T: DeserializeOwned>(
-    reply: &Reply,
-    method: &str,
-    path: &str,
-) -> Result<T, ApiError> {
-    serde_json::from_slice(&reply.body).map_err(|e| decode_error(reply, method, path, &e))
-}
-
-fn decode_error(reply: &Reply, method: &str, path: &str, err: &serde_json::Error) -> ApiError {
-    ApiError::Decode {
-        method: method.into(),
-        path: path.into(),
-        status: reply.status,
-        message: err.to_string(),
-        request_id: reply.request_id.clone(),
     }
 }
 

@@ -2,6 +2,16 @@
 
 use std::time::Duration;
 
+use reqwest::header::HeaderMap;
+
+use super::answer::header_str;
+use super::pacer::RateHeaders;
+use super::wire::headers as h;
+
+/// Retry-After assumed for a 429 that doesn't say.
+const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(1);
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
+
 /// Bounded, jittered exponential backoff. 429s are paced by their Retry-After instead and
 /// counted separately (another client of the same user can cause several in a row).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +61,42 @@ pub fn retryable_status(safety: Safety, status: u16) -> bool {
     }
 }
 
+/// The Retry-After of a 503 (a 429's goes to the pacer).
+pub(super) fn server_wait(status: u16, headers: &HeaderMap) -> Option<Duration> {
+    (status == 503)
+        .then(|| header_str(headers, h::RETRY_AFTER).and_then(parse_retry_after))
+        .flatten()
+}
+
+/// `floor`: the shortest pause after a 429, so `Retry-After: 0` does not mean a tight loop.
+pub(super) fn rate_headers(status: u16, headers: &HeaderMap, floor: Duration) -> RateHeaders {
+    let number = |name| header_str(headers, name).and_then(|v| v.parse::<u64>().ok());
+    let retry_after = (status == 429).then(|| {
+        header_str(headers, h::RETRY_AFTER)
+            .and_then(parse_retry_after)
+            .unwrap_or(DEFAULT_RETRY_AFTER)
+            .max(floor)
+    });
+    RateHeaders {
+        limit: number(h::RATE_LIMIT),
+        remaining: number(h::RATE_REMAINING),
+        retry_after,
+    }
+}
+
+/// Seconds (possibly fractional) or an HTTP date.
+fn parse_retry_after(value: &str) -> Option<Duration> {
+    let wait = if let Ok(secs) = value.parse::<f64>() {
+        Duration::try_from_secs_f64(secs).ok()?
+    } else {
+        let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+        let delta = date.signed_duration_since(chrono::Utc::now());
+        delta.to_std().unwrap_or(Duration::ZERO)
+    };
+    // Anything longer is past every sensible --max-wait; capping keeps Instant math safe.
+    Some(wait.min(MAX_RETRY_AFTER))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,5 +127,19 @@ mod tests {
             assert!(!retryable_status(Safety::Write, s), "{s}");
             assert!(!retryable_status(Safety::Read, s), "{s}");
         }
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        assert_eq!(parse_retry_after("12"), Some(Duration::from_secs(12)));
+        assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("-3"), None);
+        assert_eq!(parse_retry_after("1e300"), None);
+        assert_eq!(parse_retry_after("1e9"), Some(MAX_RETRY_AFTER));
+        assert_eq!(parse_retry_after("soon"), None);
     }
 }

@@ -9,8 +9,9 @@ use serde_json::Value;
 
 use super::config::ApiConfig;
 use super::core::{Call, Reply};
+use super::decode::decode;
 use super::error::ApiError;
-use super::read::{ReadClient, decode};
+use super::read::ReadClient;
 use super::retry::Safety;
 use super::wire;
 

@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, wire};
@@ -12,6 +11,7 @@ use crate::plan::request::{self, RequestError};
 use crate::plan::{Action, Change, PlanOptions, Resource, Status};
 
 use super::cron::{self, CronDelete};
+use super::interrupt::Interrupt;
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
 use super::progress::Progress;
 
@@ -37,8 +37,8 @@ pub struct Executor<'a> {
     pub options: &'a PlanOptions,
     pub desired: &'a Desired,
     pub progress: &'a dyn Progress,
-    /// Set by Ctrl-C: finish the change in flight, start no other.
-    pub interrupt: Option<&'a AtomicBool>,
+    /// Raised by a signal: finish the change in flight, start no other.
+    pub interrupt: Option<&'a Interrupt>,
     /// Waits before listing a site's cron jobs again when a listing has not seen this run's
     /// previous delete there yet (`ApplyOptions::visibility_waits`).
     pub visibility_waits: &'a [Duration],
@@ -81,7 +81,7 @@ impl Executor<'_> {
                 reports.push(report);
                 continue;
             }
-            if self.interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
+            if self.interrupt.is_some_and(Interrupt::is_raised) {
                 stop = Some(Stop::Interrupted);
                 reports.push(report);
                 continue;
@@ -108,7 +108,15 @@ impl Executor<'_> {
             Ok(k) => k,
             Err(e) => return Some(self.fail(change, report, ErrorInfo::internal(e.to_string()))),
         };
-        match self.send(change, round_changes, &key).await {
+        let sent = match self.interrupt {
+            Some(interrupt) => tokio::select! {
+                sent = self.send(change, round_changes, &key) => sent,
+                // Nothing of this change is on the wire during a rate-limit wait.
+                () = interrupt.during_pause() => return Some(Stop::Interrupted),
+            },
+            None => self.send(change, round_changes, &key).await,
+        };
+        match sent {
             Ok(Sent::Response(resp)) => {
                 report.outcome = if resp.replayed {
                     ChangeOutcome::Replayed
@@ -133,6 +141,7 @@ impl Executor<'_> {
             }
             Err(SendError::Api(err)) => {
                 report.request_id = err.request_id().map(str::to_string);
+                report.attempts = attempts_of(&err);
                 if let Some(url) = err.needs_portal_step() {
                     report.outcome = ChangeOutcome::NeedsPortalStep;
                     report.continue_url = Some(url.to_string());
@@ -239,6 +248,14 @@ impl Executor<'_> {
         if let Ok(mut listings) = self.cron_listings.lock() {
             listings.insert(slug.to_string(), listing);
         }
+    }
+}
+
+/// HTTP attempts behind an error (1 when the error says nothing: it came from one response).
+fn attempts_of(err: &ApiError) -> u32 {
+    match err {
+        ApiError::Status { attempts, .. } | ApiError::Transport { attempts, .. } => *attempts,
+        _ => 1,
     }
 }
 

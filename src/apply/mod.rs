@@ -10,22 +10,24 @@
 
 pub mod cron;
 pub mod executor;
+pub mod interrupt;
 pub mod outcome;
 pub mod progress;
 pub mod report;
+pub mod review;
 pub mod saved;
 pub mod verify;
 
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::api::WriteClient;
 use crate::plan::{DiffOptions, Plan};
 
 pub use executor::{Executor, Stop, execution_order};
+pub use interrupt::Interrupt;
 pub use outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
 pub use progress::{Bar, Lines, Progress, Silent};
-pub use saved::Freshness;
+pub use review::Review;
 
 /// Rounds in all: the plan's own (0) plus up to two repairs after verification.
 pub const MAX_ROUNDS: u32 = 3;
@@ -35,8 +37,8 @@ pub struct ApplyOptions<'a> {
     pub diff: DiffOptions,
     pub max_rounds: u32,
     pub progress: &'a dyn Progress,
-    /// Set it (Ctrl-C) to stop before the next change.
-    pub interrupt: Option<&'a AtomicBool>,
+    /// Raise it (SIGINT, SIGTERM) to stop after the change in flight.
+    pub interrupt: Option<&'a Interrupt>,
     /// Waits before re-reading when a write that got a fresh 2xx is not visible yet
     /// ([`verify::VISIBILITY_WAITS`]).
     pub visibility_waits: Vec<Duration>,

@@ -23,6 +23,9 @@ pub enum ChangeOutcome {
     NeedsPortalStep,
     /// Apply stopped before this change.
     NotAttempted,
+    /// A reviewed change the plan made now no longer needs: already in effect (an earlier,
+    /// interrupted run of the same reviewed plan, or someone else made it). Nothing was sent.
+    AlreadyLive,
 }
 
 impl ChangeOutcome {
@@ -34,6 +37,7 @@ impl ChangeOutcome {
             ChangeOutcome::Failed => "failed",
             ChangeOutcome::NeedsPortalStep => "needs a portal step",
             ChangeOutcome::NotAttempted => "not attempted",
+            ChangeOutcome::AlreadyLive => "already in effect",
         }
     }
 
@@ -41,7 +45,10 @@ impl ChangeOutcome {
     pub fn succeeded(self) -> bool {
         matches!(
             self,
-            ChangeOutcome::Done | ChangeOutcome::Replayed | ChangeOutcome::AlreadyAbsent
+            ChangeOutcome::Done
+                | ChangeOutcome::Replayed
+                | ChangeOutcome::AlreadyAbsent
+                | ChangeOutcome::AlreadyLive
         )
     }
 }
@@ -66,7 +73,11 @@ impl ErrorInfo {
         ErrorInfo {
             status: err.status(),
             kind: err.error_type().map(str::to_string).or_else(|| {
-                matches!(err, ApiError::Transport { .. }).then(|| "network_error".to_string())
+                matches!(
+                    err,
+                    ApiError::Transport { .. } | ApiError::NoAnswer { .. } | ApiError::Cut { .. }
+                )
+                .then(|| "network_error".to_string())
             }),
             message: envelope
                 .map(|e| e.error.message.clone())
@@ -203,6 +214,13 @@ pub struct Counts {
     pub failed: usize,
     pub needs_portal_step: usize,
     pub not_attempted: usize,
+    /// Only review-bound applies have these; left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub already_live: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Counts {
@@ -216,6 +234,7 @@ impl Counts {
                 ChangeOutcome::Failed => c.failed += 1,
                 ChangeOutcome::NeedsPortalStep => c.needs_portal_step += 1,
                 ChangeOutcome::NotAttempted => c.not_attempted += 1,
+                ChangeOutcome::AlreadyLive => c.already_live += 1,
             }
         }
         c
@@ -236,5 +255,21 @@ impl ApplyReport {
             rounds,
             changes,
         }
+    }
+
+    /// Lists `changes` (reviewed, no longer needed) first, as already in effect.
+    pub fn with_already_live(mut self, changes: &[Change]) -> Self {
+        let mut reports: Vec<ChangeReport> = changes
+            .iter()
+            .map(|c| {
+                let mut r = ChangeReport::new(c, 0, String::new());
+                r.outcome = ChangeOutcome::AlreadyLive;
+                r
+            })
+            .collect();
+        reports.append(&mut self.changes);
+        self.changes = reports;
+        self.counts = Counts::of(&self.changes);
+        self
     }
 }

@@ -173,13 +173,8 @@ impl Progress for Bar {
         self.bar.set_message(summary.to_string());
     }
 
-    fn finish(&self, report: &ChangeReport) {
-        self.bar.println(format!(
-            "  {} {}: {}",
-            report.outcome.as_str(),
-            report.target,
-            report.summary
-        ));
+    fn finish(&self, _: &ChangeReport) {
+        // Only the count: the report on stdout lists every change once, at the end.
         self.bar.inc(1);
     }
 

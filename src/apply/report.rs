@@ -4,8 +4,13 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+mod markdown;
+
+pub use markdown::markdown;
+
 use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
 use super::verify::Unseen;
+use crate::plan::Action;
 use crate::plan::render::text::plain_change_lines;
 use crate::untrusted::Untrusted as U;
 
@@ -54,11 +59,12 @@ fn repair_note(round: u32) -> String {
     }
 }
 
-fn change_line(out: &mut String, r: &ChangeReport) {
+fn change_line(out: &mut String, r: &ChangeReport, request_ids: bool) {
     let round = repair_note(r.round);
     let request = r
         .request_id
         .as_deref()
+        .filter(|_| request_ids)
         .map(|id| format!("  {}", U(id)))
         .unwrap_or_default();
     let _ = writeln!(
@@ -70,13 +76,18 @@ fn change_line(out: &mut String, r: &ChangeReport) {
     );
 }
 
-fn error_lines(out: &mut String, error: &ErrorInfo) {
+/// `validation_error (HTTP 422)`: the error's type and status.
+fn error_kind(error: &ErrorInfo) -> String {
     let kind = error.kind.as_deref().unwrap_or("error");
     let status = error
         .status
         .map(|s| format!(" (HTTP {s})"))
         .unwrap_or_default();
-    let _ = writeln!(out, "  {}{status}: {}", U(kind), U(&error.message));
+    format!("{}{status}", U(kind))
+}
+
+fn error_lines(out: &mut String, error: &ErrorInfo) {
+    let _ = writeln!(out, "  {}: {}", error_kind(error), U(&error.message));
     for (field, messages) in &error.details {
         let _ = writeln!(out, "    {}: {}", U(field), U(&messages.join("; ")));
     }
@@ -85,6 +96,7 @@ fn error_lines(out: &mut String, error: &ErrorInfo) {
     }
 }
 
+/// `8 done, 1 failed, 1 not attempted`: every count that is not 0 (done always).
 fn tally(report: &ApplyReport) -> String {
     let c = &report.counts;
     let mut parts = vec![format!("{} done", c.done)];
@@ -94,6 +106,7 @@ fn tally(report: &ApplyReport) -> String {
         (c.failed, "failed"),
         (c.needs_portal_step, "needs a portal step"),
         (c.not_attempted, "not attempted"),
+        (c.already_live, "already in effect"),
     ] {
         if n > 0 {
             parts.push(format!("{n} {label}"));
@@ -136,8 +149,37 @@ fn not_visible(out: &mut String, report: &ApplyReport, unseen: &[Unseen], waited
     );
 }
 
-/// The outcome for people: every change with what became of it, then the result.
+/// `3 created, 2 updated, 4 deleted.`: what is in effect now that apply made (replays and
+/// already-absent deletes included, reviewed changes found already in effect not).
+fn effect_line(report: &ApplyReport) -> String {
+    let (mut created, mut updated, mut deleted) = (0, 0, 0);
+    for r in &report.changes {
+        if matches!(
+            r.outcome,
+            ChangeOutcome::Done | ChangeOutcome::Replayed | ChangeOutcome::AlreadyAbsent
+        ) {
+            match r.action {
+                Action::Create => created += 1,
+                Action::Update => updated += 1,
+                Action::Delete => deleted += 1,
+            }
+        }
+    }
+    format!("{created} created, {updated} updated, {deleted} deleted.\n")
+}
+
+/// The outcome for people: one line per change with what became of it (without request ids:
+/// `-v` and JSON have them), then the result and what was created, updated and deleted.
 pub fn text(report: &ApplyReport) -> String {
+    render_text(report, false)
+}
+
+/// [`text`] with the request id of each change (`apply -v`).
+pub fn text_with_request_ids(report: &ApplyReport) -> String {
+    render_text(report, true)
+}
+
+fn render_text(report: &ApplyReport, request_ids: bool) -> String {
     let mut out = String::new();
     match &report.result {
         ApplyResult::NoChanges => {
@@ -148,13 +190,16 @@ pub fn text(report: &ApplyReport) -> String {
             out.push_str(
                 "Already applied: the live account already is what this plan produces; nothing was sent.\n",
             );
+            for r in &report.changes {
+                change_line(&mut out, r, request_ids);
+            }
             return out;
         }
         _ => {}
     }
     let _ = writeln!(out, "Apply of plan {}:", report.plan_id);
     for r in &report.changes {
-        change_line(&mut out, r);
+        change_line(&mut out, r, request_ids);
     }
     out.push('\n');
     match &report.result {
@@ -230,6 +275,10 @@ pub fn text(report: &ApplyReport) -> String {
             );
         }
         ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {}
+    }
+    // Accepted but not seen is not in effect as far as anyone can tell: no count for it.
+    if !matches!(report.result, ApplyResult::NotVisible { .. }) {
+        out.push_str(&effect_line(report));
     }
     out
 }

@@ -1,41 +1,22 @@
 //! Saved plans (`apply --plan FILE`, read with `plan::file::load`).
 //!
-//! Freshness (docs/apply.md): every target's live fingerprint must equal the plan's. When one
-//! differs, the plan is still accepted as "already applied" if re-planning the embedded desired
-//! state against the live state finds nothing to do; otherwise it is stale and refused.
+//! A saved plan is not executed as it was saved: its embedded desired state is planned again
+//! against the live state now, and that plan runs only when every change of it is one of the
+//! saved plan's changes (`review::check`). So a saved plan can be re-run to finish after a
+//! portal step or a partial failure, and records the files ignore never make it stale.
 
 use crate::plan::snapshot::LiveSnapshot;
-use crate::plan::{self, Plan, PlanError, TargetRef, fingerprint};
+use crate::plan::{self, DiffOptions, Plan, PlanError, PlanStamp};
 
-/// Whether a saved plan may run against `live`.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Freshness {
-    /// Every fingerprint matches: execute.
-    Fresh,
-    /// Fingerprints differ but the live state already is what the plan produces: send nothing.
-    AlreadyApplied,
-    /// Refuse: these targets changed since the plan was made.
-    Stale(Vec<TargetRef>),
-}
-
-pub fn check(saved: &Plan, live: &LiveSnapshot) -> Result<Freshness, PlanError> {
-    let stale = fingerprint::stale_targets(saved, live);
-    if stale.is_empty() {
-        return Ok(Freshness::Fresh);
-    }
-    let replan = plan::diff(&saved.desired, live, &super::diff_options_for(saved))?;
-    if replan.is_empty() {
-        Ok(Freshness::AlreadyApplied)
-    } else {
-        Ok(Freshness::Stale(stale))
-    }
-}
-
-/// "plan is stale: zone example.com changed since the plan was made" (every stale target).
-pub fn stale_message(targets: &[TargetRef]) -> String {
-    let names: Vec<String> = targets.iter().map(ToString::to_string).collect();
-    format!(
-        "plan is stale: {} changed since the plan was made",
-        names.join(", ")
-    )
+/// The saved plan's desired state planned against `live`, the way the saved plan was made and
+/// at its time (cron next runs are those the reviewer saw).
+pub fn replan(saved: &Plan, live: &LiveSnapshot) -> Result<Plan, PlanError> {
+    let opts = DiffOptions {
+        stamp: PlanStamp {
+            id: saved.plan_id.clone(),
+            created_at: saved.created_at.clone(),
+        },
+        ..super::diff_options_for(saved)
+    };
+    plan::diff(&saved.desired, live, &opts)
 }

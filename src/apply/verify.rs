@@ -216,33 +216,14 @@ pub async fn replan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dns::RecordType;
-    use crate::plan::Status;
 
     fn update(record_id: i64, before: &str, after: &str) -> Change {
-        let value = |content: &str| Value::Record {
-            ttl: 300,
-            content: content.into(),
-        };
-        Change {
-            id: 1,
-            action: Action::Update,
-            target: TargetRef {
-                kind: TargetKind::Zone,
-                name: "example.com".into(),
-            },
-            resource: Resource::Record {
-                name: "www".into(),
-                rtype: RecordType::A,
-                record_id: Some(record_id),
-            },
-            before: Some(value(before)),
-            after: Some(value(after)),
-            status: Status::Ready,
-            reason: None,
-            declared_at: None,
-            next_runs: Vec::new(),
-        }
+        crate::plan::model::record_change(
+            Action::Update,
+            Some(record_id),
+            Some(before),
+            Some(after),
+        )
     }
 
     #[test]

@@ -21,6 +21,17 @@ pub struct ApiArgs {
     /// Longest total wait for the rate limit per request before failing (e.g. 90s, 10m, 1h).
     #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
     pub max_wait: Duration,
+    /// Deadline of each HTTP attempt, connect to last byte, however slowly the server sends
+    /// (e.g. 30s, 500ms); a request stops retrying once another attempt could not end within
+    /// 4 times this of its start (2 minutes by default).
+    #[arg(
+        long,
+        env = "DNSCRON_TIMEOUT",
+        value_name = "DURATION",
+        default_value = "30s",
+        value_parser = parse_timeout
+    )]
+    pub timeout: Duration,
 }
 
 impl ApiArgs {
@@ -38,7 +49,18 @@ impl ApiArgs {
         let mut config = ApiConfig::new(base_url.as_str(), token).map_err(CommandError::from)?;
         config.allow_insecure_http = self.allow_insecure_http;
         config.max_wait = self.max_wait;
+        config.request_timeout = self.timeout;
         Ok(config)
+    }
+}
+
+/// A duration that is not zero: a deadline of 0 would fail every request.
+fn parse_timeout(input: &str) -> Result<Duration, String> {
+    match parse_duration(input)? {
+        Duration::ZERO => Err(format!(
+            "`{input}` is no time at all: write e.g. 30s or 500ms"
+        )),
+        timeout => Ok(timeout),
     }
 }
 
@@ -91,6 +113,11 @@ mod tests {
         for bad in ["", "m", "10x", "1.5m", "-3s", "10 m"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+        assert_eq!(parse_timeout("250ms").unwrap(), Duration::from_millis(250));
+        assert_eq!(
+            parse_timeout("0s").unwrap_err(),
+            "`0s` is no time at all: write e.g. 30s or 500ms"
+        );
     }
 
     fn args(url: Option<&str>, insecure: bool) -> ApiArgs {
@@ -99,6 +126,7 @@ mod tests {
             token_file: None,
             allow_insecure_http: insecure,
             max_wait: Duration::from_secs(90),
+            timeout: Duration::from_secs(7),
         }
     }
 
@@ -127,6 +155,8 @@ mod tests {
         std::fs::write(&path, "tok_abc\n").unwrap();
         let config = a.into_config().unwrap();
         assert_eq!(config.max_wait, Duration::from_secs(90));
+        assert_eq!(config.request_timeout, Duration::from_secs(7));
+        assert_eq!(config.retry_budget(), Duration::from_secs(28));
         assert_eq!(config.base_url.as_str(), "https://api.example.net/api/v1");
         assert_eq!(config.token, Token::new("tok_abc").unwrap());
     }

@@ -4,24 +4,28 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::api::{ApiConfig, WriteClient};
-use crate::apply::{
-    self, ApplyOptions, ApplyReport, ApplyResult, Bar, Freshness, Lines, Progress, report, saved,
-};
+use crate::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Bar, Lines, Progress, review};
 use crate::cli::api_args::ApiArgs;
-use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, exit_code};
+use crate::cli::error::{CommandError, CommandResult, ErrorKind};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::session;
+use crate::cli::signals::Signals;
 use crate::cli::write_stdout;
-use crate::plan::{Plan, render};
+use crate::plan::render::text::plain_change_lines;
+use crate::plan::{Change, Plan, render};
+
+pub use super::apply_end::ending;
+use super::apply_end::finish;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ApplyFormat {
     #[default]
     Text,
     Json,
+    /// For a CI job summary: what was done, what was not, where to continue.
+    Markdown,
 }
 
 #[derive(Debug, clap::Args)]
@@ -29,9 +33,14 @@ pub struct ApplyArgs {
     /// Files, or directories searched recursively for *.yaml and *.yml.
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
-    /// Execute this saved plan (from `plan --out`) instead of planning; never asks.
-    #[arg(long, value_name = "FILE")]
+    /// Execute this saved plan (from `plan --out`): its own desired state is planned again and
+    /// runs only if every change is one of the plan's; never asks. Takes no PATH.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["paths", "reviewed"])]
     pub plan: Option<PathBuf>,
+    /// Plan PATH now and apply only the changes this reviewed plan (from `plan --out`) holds;
+    /// any other change refuses the whole apply, with nothing sent. Never asks.
+    #[arg(long, value_name = "PLAN_FILE")]
+    pub reviewed: Option<PathBuf>,
     /// Don't ask for confirmation (required when stdin is not a terminal).
     #[arg(long, short = 'y')]
     pub yes: bool,
@@ -46,12 +55,12 @@ pub struct ApplyArgs {
 }
 
 pub fn run(args: ApplyArgs) -> CommandResult {
-    let fresh_plan = args.plan.is_none();
-    if fresh_plan && !args.yes && !std::io::stdin().is_terminal() {
+    let asks = args.plan.is_none() && args.reviewed.is_none();
+    if asks && !args.yes && !std::io::stdin().is_terminal() {
         return Err(CommandError::user(
             "apply asks for confirmation, but stdin is not a terminal",
         )
-        .with_hint("review the plan with `dnscron plan`, then run `dnscron apply --yes`; or save it with `dnscron plan --out FILE` and run `dnscron apply --plan FILE`"));
+        .with_hint("review the plan with `dnscron plan`, then run `dnscron apply --yes`; or save it with `dnscron plan --out FILE` and run `dnscron apply --reviewed FILE PATH...`"));
     }
     let bar = std::io::stderr().is_terminal()
         && args.format == ApplyFormat::Text
@@ -61,37 +70,43 @@ pub fn run(args: ApplyArgs) -> CommandResult {
     } else {
         Arc::new(Lines::new())
     };
+    let signals = Signals::new();
     let mut config = args.api.clone().into_config()?;
     let hook_progress = Arc::clone(&progress);
-    config.on_wait = Some(Arc::new(move |event| hook_progress.wait(event)));
+    let hook_signals = Arc::clone(&signals);
+    config.on_wait = Some(Arc::new(move |event| {
+        hook_signals.interrupt.pausing(event.wait);
+        hook_progress.wait(event);
+    }));
     let runtime = session::runtime()?;
-    let interrupt = Arc::new(AtomicBool::new(false));
-    let report = match &args.plan {
-        Some(file) => runtime.block_on(saved_plan(&args, file, config, &*progress, &interrupt))?,
-        None => fresh(&args, config, &runtime, &*progress, &interrupt)?,
+    let report = match (&args.plan, &args.reviewed) {
+        (Some(file), _) => runtime.block_on(review_bound(
+            &args, file, None, config, &*progress, &signals,
+        ))?,
+        (None, Some(file)) => {
+            let files = Some(args.paths.as_slice());
+            runtime.block_on(review_bound(
+                &args, file, files, config, &*progress, &signals,
+            ))?
+        }
+        (None, None) => fresh(&args, config, &runtime, &*progress, &signals)?,
     };
     progress.close();
-    finish(&args, &report)
+    finish(&args, &report, signals.received())
 }
 
 struct Ctx<'a> {
     client: WriteClient,
     progress: &'a dyn Progress,
-    interrupt: &'a Arc<AtomicBool>,
+    signals: &'a Arc<Signals>,
 }
 
 async fn execute(ctx: &Ctx<'_>, plan: &Plan) -> ApplyReport {
-    // Only now: until the first write, Ctrl-C should simply end the process (e.g. at the
+    // Only now: until the first write, a signal should simply end the process (e.g. at the
     // confirmation prompt). From here on it finishes the change in flight and stops.
-    let flag = Arc::clone(ctx.interrupt);
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            flag.store(true, Ordering::SeqCst);
-            eprintln!("\ninterrupted: finishing the change in flight, then stopping");
-        }
-    });
+    ctx.signals.listen();
     let mut opts = ApplyOptions::new(plan, ctx.progress);
-    opts.interrupt = Some(ctx.interrupt);
+    opts.interrupt = Some(&ctx.signals.interrupt);
     apply::apply(&ctx.client, plan, &opts).await
 }
 
@@ -100,13 +115,13 @@ fn fresh(
     config: ApiConfig,
     runtime: &tokio::runtime::Runtime,
     progress: &dyn Progress,
-    interrupt: &Arc<AtomicBool>,
+    signals: &Arc<Signals>,
 ) -> Result<ApplyReport, CommandError> {
     let desired = session::load_desired(&args.paths)?;
     let ctx = Ctx {
         client: WriteClient::new(config)?,
         progress,
-        interrupt,
+        signals,
     };
     let plan = runtime.block_on(session::plan(
         ctx.client.read(),
@@ -127,8 +142,9 @@ fn confirm(plan: &Plan) -> Result<bool, CommandError> {
     let mut err = std::io::stderr().lock();
     write!(
         err,
-        "\nApply these {} change(s) to the live account? Only `yes` is accepted: ",
-        plan.changes.len()
+        "\nApply these {} change(s) to the live account at {}? Only `yes` is accepted: ",
+        plan.changes.len(),
+        plan.api_url
     )?;
     err.flush()?;
     let mut line = String::new();
@@ -136,45 +152,95 @@ fn confirm(plan: &Plan) -> Result<bool, CommandError> {
     Ok(line.trim() == "yes")
 }
 
-async fn saved_plan(
-    args: &ApplyArgs,
-    file: &Path,
-    config: ApiConfig,
-    progress: &dyn Progress,
-    interrupt: &Arc<AtomicBool>,
-) -> Result<ApplyReport, CommandError> {
+fn read_plan_file(file: &Path) -> Result<Plan, CommandError> {
     let text = std::fs::read_to_string(file).map_err(|e| {
         let context = format!("cannot read the plan file {}", file.display());
         CommandError::quoting(ErrorKind::User, &context, e)
     })?;
-    let saved = crate::plan::file::load(&text, &file.display().to_string())
-        .map_err(|e| CommandError::from(e).with_hint(format!("file: {}", file.display())))?;
-    check_api_url(&saved, &config)?;
+    crate::plan::file::load(&text, &file.display().to_string())
+        .map_err(|e| CommandError::from(e).with_hint(format!("file: {}", file.display())))
+}
+
+/// `apply --plan FILE` (`files`: None) plans the file's own desired state again;
+/// `apply --reviewed FILE PATH...` plans the (merged) files. Either way the plan made now is
+/// bound to the file's.
+async fn review_bound(
+    args: &ApplyArgs,
+    file: &Path,
+    files: Option<&[PathBuf]>,
+    config: ApiConfig,
+    progress: &dyn Progress,
+    signals: &Arc<Signals>,
+) -> Result<ApplyReport, CommandError> {
+    let reviewed = read_plan_file(file)?;
+    check_api_url(&reviewed, &config)?;
+    let desired = files.map(session::load_desired).transpose()?;
     let ctx = Ctx {
         client: WriteClient::new(config)?,
         progress,
-        interrupt,
+        signals,
     };
-    let live = crate::plan::snapshot::fetch(ctx.client.read(), &saved.desired).await?;
-    match saved::check(&saved, &live)? {
-        Freshness::Stale(targets) => Err(CommandError::new(
-            ErrorKind::Stale,
-            saved::stale_message(&targets),
-        )
-        .with_hint("make a new plan (`dnscron plan --out FILE`), review it and apply that; or run `dnscron apply PATH...`")),
-        Freshness::AlreadyApplied => Ok(ApplyReport::new(
-            &saved.plan_id,
-            ApplyResult::AlreadyApplied,
-            0,
-            Vec::new(),
-        )),
-        Freshness::Fresh => {
-            if args.format == ApplyFormat::Text {
-                write_stdout(&render::text(&saved, use_color_on_stdout()))?;
-            }
-            Ok(execute(&ctx, &saved).await)
+    let now = match &desired {
+        Some(desired) => session::plan(ctx.client.read(), desired, args.allow_mass_changes).await?,
+        None => {
+            let live = crate::plan::snapshot::fetch(ctx.client.read(), &reviewed.desired).await?;
+            apply::saved::replan(&reviewed, &live)?
         }
+    };
+    bound_apply(&ctx, args, &reviewed, file, now).await
+}
+
+/// Runs `now` only if every change of it is one of `reviewed`'s (docs/apply.md,
+/// "Review-bound apply"); reviewed changes `now` no longer needs are reported as in effect.
+async fn bound_apply(
+    ctx: &Ctx<'_>,
+    args: &ApplyArgs,
+    reviewed: &Plan,
+    file: &Path,
+    now: Plan,
+) -> Result<ApplyReport, CommandError> {
+    let review = review::check(reviewed, &now);
+    if !review.is_reviewed() {
+        return Err(unreviewed(file, &review.unreviewed));
     }
+    let plan = review::bound(reviewed, now);
+    if plan.is_empty() {
+        let result = if reviewed.is_empty() {
+            ApplyResult::NoChanges
+        } else {
+            ApplyResult::AlreadyApplied
+        };
+        return Ok(ApplyReport::new(&plan.plan_id, result, 0, Vec::new())
+            .with_already_live(&review.already_live));
+    }
+    if args.format == ApplyFormat::Text {
+        write_stdout(&render::text(&plan, use_color_on_stdout()))?;
+    }
+    Ok(execute(ctx, &plan)
+        .await
+        .with_already_live(&review.already_live))
+}
+
+/// Every change nobody reviewed, one line each.
+fn unreviewed(file: &Path, changes: &[Change]) -> CommandError {
+    let lines: Vec<String> = changes
+        .iter()
+        .flat_map(|c| {
+            plain_change_lines(c)
+                .into_iter()
+                .map(move |line| format!("\n  {}: {line}", c.target))
+        })
+        .collect();
+    CommandError::new(
+        ErrorKind::Stale,
+        format!(
+            "{} change(s) needed now are not among the reviewed changes of {}; nothing was sent:{}",
+            changes.len(),
+            file.display(),
+            lines.concat()
+        ),
+    )
+    .with_hint("the live account or the files changed since the plan was reviewed: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that")
 }
 
 /// A plan made against one API must not be applied to another.
@@ -190,35 +256,4 @@ fn check_api_url(plan: &Plan, config: &ApiConfig) -> Result<(), CommandError> {
     .with_hint(
         "pass the same --api-url / DNSCRON_API_URL as when the plan was made, or make a new plan",
     ))
-}
-
-fn finish(args: &ApplyArgs, report: &ApplyReport) -> CommandResult {
-    let shown = match (args.format, &report.result) {
-        // The plan shown above already said so.
-        (ApplyFormat::Text, ApplyResult::NoChanges) => String::new(),
-        (ApplyFormat::Text, ApplyResult::AlreadyApplied) => report::text(report),
-        // A blank line after the plan shown above.
-        (ApplyFormat::Text, _) => format!("\n{}", report::text(report)),
-        (ApplyFormat::Json, _) => report::json(report, exit_code(&ending(&report.result))),
-    };
-    write_stdout(&shown)?;
-    ending(&report.result)
-}
-
-/// What an apply's result means for the command; the report above already said why.
-pub fn ending(result: &ApplyResult) -> CommandResult {
-    match result {
-        ApplyResult::Converged | ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {
-            Ok(Outcome::Success)
-        }
-        ApplyResult::NeedsPortalStep { .. } => Ok(Outcome::NeedsHumanStep),
-        ApplyResult::Failed { .. }
-        | ApplyResult::Differs { .. }
-        | ApplyResult::VerifyFailed { .. }
-        | ApplyResult::NotVisible { .. }
-        | ApplyResult::Interrupted => Err(CommandError::new(
-            ErrorKind::AlreadyReported,
-            "apply did not converge",
-        )),
-    }
 }

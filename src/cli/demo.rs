@@ -9,6 +9,7 @@ use crate::apply::{self, ApplyOptions, Silent, report};
 use crate::cli::apply::ending;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::logging::use_color_on_stdout;
+use crate::cli::validate::report_diagnostics;
 use crate::cli::write_stdout;
 use crate::cli::{runtime, session};
 use crate::emulator::{self, Seed};
@@ -17,15 +18,44 @@ use crate::plan::render;
 /// The example seed's token with every scope.
 const DEMO_TOKEN: &str = "demo-token";
 
+/// The example files, compiled in so the demo runs from any folder; shown under the paths
+/// they have in the repository.
+const EXAMPLES: [(&str, &str); 4] = [
+    (
+        "examples/dns/zones/example.com.yaml",
+        include_str!("../../examples/dns/zones/example.com.yaml"),
+    ),
+    (
+        "examples/dns/zones/example.org.yaml",
+        include_str!("../../examples/dns/zones/example.org.yaml"),
+    ),
+    (
+        "examples/dns/sites/blog.yaml",
+        include_str!("../../examples/dns/sites/blog.yaml"),
+    ),
+    (
+        "examples/dns/sites/shop.yaml",
+        include_str!("../../examples/dns/sites/shop.yaml"),
+    ),
+];
+
 #[derive(Debug, clap::Args)]
 pub struct DemoArgs {
-    /// The example desired-state files (zones and sites; files or directories).
-    #[arg(long, value_name = "DIR", num_args = 1.., default_values = ["examples/dns"])]
+    /// Desired-state files to plan instead of the built-in examples (files or directories).
+    #[arg(long, value_name = "DIR", num_args = 1..)]
     pub files: Vec<PathBuf>,
 }
 
 pub fn run(args: DemoArgs) -> CommandResult {
-    let desired = session::load_desired(&args.files)?;
+    let desired = if args.files.is_empty() {
+        let texts: Vec<(PathBuf, String)> = EXAMPLES
+            .iter()
+            .map(|(path, text)| (PathBuf::from(path), (*text).to_string()))
+            .collect();
+        crate::config::load_texts(&texts).map_err(|d| report_diagnostics(&d))?
+    } else {
+        session::load_desired(&args.files)?
+    };
     runtime::block_on(async move {
         let addr = SocketAddr::from(([127, 0, 0, 1], 0));
         let emu = emulator::start(Seed::example(), addr)
@@ -65,6 +95,9 @@ pub fn run(args: DemoArgs) -> CommandResult {
 }
 
 fn shown_paths(paths: &[PathBuf]) -> String {
+    if paths.is_empty() {
+        return "examples/dns".into();
+    }
     paths
         .iter()
         .map(|p| p.display().to_string())

@@ -88,7 +88,7 @@ async fn connection_and_token(read: &ReadClient, url: &str, checks: &mut Vec<Che
             format!("the API at {url} does not answer: {message}"),
             "check --api-url / DNSCRON_API_URL (it includes the /api/v1 prefix), DNS, proxies and firewalls",
         )),
-        ApiError::Status { status: 404, .. } => {
+        ApiError::Status { status: 404, .. } | ApiError::NoEndpoint { .. } => {
             checks.push(ok(format!("a server answers at {url}")));
             checks.push(fail(
                 format!("GET /sites answered 404: {url} is not the API's base URL"),

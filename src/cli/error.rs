@@ -40,6 +40,9 @@ pub enum ErrorKind {
     BrokenPipe,
     /// A bug in dnscron.
     Internal,
+    /// Apply stopped on a signal (2 SIGINT, 15 SIGTERM) and reported; exits 128 + the signal,
+    /// as a shell reports a process the signal ended.
+    Interrupted { signal: u8 },
 }
 
 pub type CommandResult = Result<Outcome, CommandError>;
@@ -52,6 +55,7 @@ pub fn exit_code(result: &CommandResult) -> u8 {
         Ok(Outcome::NeedsHumanStep) => 3,
         Err(err) => match err.kind {
             ErrorKind::BrokenPipe => 0,
+            ErrorKind::Interrupted { signal } => 128u8.saturating_add(signal),
             ErrorKind::User
             | ErrorKind::Config
             | ErrorKind::Api
@@ -265,24 +269,52 @@ impl From<ApiError> for CommandError {
 /// What the user can do about an API error, wherever it surfaces (also `doctor`'s checks).
 pub fn api_hint(err: &ApiError) -> Option<&'static str> {
     Some(match err {
-        ApiError::Status { status: 401, .. } => {
-            "check the token in DNSCRON_TOKEN or --token-file (it may be expired or revoked)"
+        ApiError::Status { status, .. } => return status_hint(*status, err.needs_portal_step()),
+        ApiError::WaitExceeded { .. } => RATE_LIMIT_HINT,
+        ApiError::Transport { .. } => "check --api-url / DNSCRON_API_URL and the network",
+        ApiError::NoAnswer { .. } | ApiError::Cut { .. } => {
+            "the API or a proxy in front of it is overloaded or failing: retry later, or raise \
+             --timeout if answers are just slow"
         }
-        ApiError::Status { status: 403, .. } => {
+        ApiError::TooLarge { .. } => {
+            "a 100-row page of the API is far smaller: check --api-url / DNSCRON_API_URL and any \
+             proxy in between, and quote the request_id to the provider"
+        }
+        ApiError::NotJson { .. } => {
+            "something other than the API answered (a login page, a captive portal, a proxy): \
+             check --api-url / DNSCRON_API_URL and the network path"
+        }
+        ApiError::Redirect { .. } => {
+            "set --api-url / DNSCRON_API_URL to the API's final URL (with https:// and /api/v1); \
+             the token is never sent after a redirect"
+        }
+        ApiError::NoEndpoint { .. } => NO_ENDPOINT_HINT,
+        _ => return None,
+    })
+}
+
+const RATE_LIMIT_HINT: &str = "another client of the same user may be using the rate-limit \
+     budget: retry later or raise --max-wait";
+
+const NO_ENDPOINT_HINT: &str = "check --api-url / DNSCRON_API_URL: it includes the version \
+     prefix, e.g. https://api.example.net/api/v1 (`dnscron doctor` checks it)";
+
+/// What to do about an HTTP error status, from the status alone (apply's report keeps the
+/// status, not the error): the same hint for a 401 whether a read or a write got it.
+pub fn status_hint(status: u16, continue_url: Option<&str>) -> Option<&'static str> {
+    Some(match status {
+        401 => "check the token in DNSCRON_TOKEN or --token-file (it may be expired or revoked)",
+        403 => {
             "the token lacks a scope or this site is not pinned to it: edit the token in the \
              portal under API tokens"
         }
-        ApiError::Status { status: 409, .. } if err.needs_portal_step().is_some() => {
+        409 if continue_url.is_some() => {
             "a human has to finish this step in the portal at the continue_url, then re-run"
         }
-        ApiError::Status { status: 429, .. } | ApiError::WaitExceeded { .. } => {
-            "another client of the same user may be using the rate-limit budget: retry later \
-             or raise --max-wait"
-        }
-        ApiError::Status { status, .. } if *status >= 500 => {
+        429 => RATE_LIMIT_HINT,
+        status if status >= 500 => {
             "the service failed; retry later and quote the request_id if it persists"
         }
-        ApiError::Transport { .. } => "check --api-url / DNSCRON_API_URL and the network",
         _ => return None,
     })
 }

@@ -87,14 +87,21 @@ fn subcommands(cmd: &clap::Command) -> Roff {
 fn exit_status() -> Roff {
     let codes = [
         ("0", "Success."),
-        ("1", "An error; stderr says what, where and what to do."),
+        (
+            "1",
+            "An error, a usage error included; stderr says what, where and what to do.",
+        ),
         (
             "2",
-            "Changes present (plan --detailed-exitcode), or the command line itself was wrong.",
+            "Changes present (plan --detailed-exitcode); nothing else exits 2.",
         ),
         (
             "3",
             "apply stopped at a step a human must take in the portal; the continue_url is printed.",
+        ),
+        (
+            "130, 143",
+            "apply stopped by SIGINT or SIGTERM after the change in flight, with its report.",
         ),
     ];
     tagged_list("EXIT STATUS", &codes)

@@ -11,6 +11,7 @@ use error::{CommandResult, ErrorKind};
 
 pub mod api_args;
 mod apply;
+mod apply_end;
 mod completions;
 #[cfg(feature = "emulator")]
 mod demo;
@@ -26,6 +27,7 @@ pub mod plan;
 mod runtime;
 pub mod schema;
 mod session;
+mod signals;
 mod stamp;
 pub mod validate;
 
@@ -86,7 +88,10 @@ pub enum Command {
 
 /// Entry point used by `main.rs`.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return ExitCode::from(usage(&err)),
+    };
     logging::init(cli.global.verbose, cli.global.quiet, cli.global.log_format);
     let result = run(cli);
     ExitCode::from(report(result))
@@ -109,10 +114,27 @@ pub fn run(cli: Cli) -> CommandResult {
     }
 }
 
+/// Prints clap's message; `--help` and `--version` succeed, a usage error exits 1 (clap's own
+/// 2 would read as "changes present" to a drift job using `plan --detailed-exitcode`).
+fn usage(err: &clap::Error) -> u8 {
+    let _ = err.print();
+    if err.use_stderr() {
+        error::exit_code(&Err(error::CommandError::new(
+            ErrorKind::AlreadyReported,
+            "usage error",
+        )))
+    } else {
+        0
+    }
+}
+
 /// Prints the error (unless already printed) and returns the process exit code.
 fn report(result: CommandResult) -> u8 {
     if let Err(err) = &result
-        && !matches!(err.kind, ErrorKind::AlreadyReported | ErrorKind::BrokenPipe)
+        && !matches!(
+            err.kind,
+            ErrorKind::AlreadyReported | ErrorKind::BrokenPipe | ErrorKind::Interrupted { .. }
+        )
     {
         let _ = writeln!(std::io::stderr(), "{err}");
     }

@@ -18,9 +18,31 @@ pub fn load(paths: &[PathBuf]) -> Result<Desired, Diagnostics> {
     for file in &files {
         read_file(file, &mut diags, &mut docs);
     }
+    finish(docs, diags, !files.is_empty())
+}
+
+/// Like [`load`], for files held in memory (the examples `dnscron demo` embeds): each text
+/// is read as if it were at its path, which messages and plans name.
+pub fn load_texts(files: &[(PathBuf, String)]) -> Result<Desired, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut docs = Vec::new();
+    for (path, text) in files {
+        let source = Arc::new(SourceFile {
+            path: path.clone(),
+            text: text.clone(),
+        });
+        read_source(&source, &mut diags, &mut docs);
+    }
+    finish(docs, diags, !files.is_empty())
+}
+
+fn finish(
+    docs: Vec<SourcedDoc>,
+    mut diags: Diagnostics,
+    any_file: bool,
+) -> Result<Desired, Diagnostics> {
     let desired = validate::validate(docs, &mut diags);
-    if diags.is_empty() && desired.zones.is_empty() && desired.sites.is_empty() && !files.is_empty()
-    {
+    if diags.is_empty() && desired.zones.is_empty() && desired.sites.is_empty() && any_file {
         diags.push(
             Diagnostic::general("the files hold no zone or site documents")
                 .with_hint("a document starts with `zone: example.com` or `site: my-site`"),

@@ -16,7 +16,7 @@ mod validate;
 
 pub use diagnostics::{Diagnostic, Diagnostics, Style};
 pub use glob::glob_match;
-pub use load::load;
+pub use load::{load, load_texts};
 pub use raw::json_schema;
 pub use revalidate::revalidate;
 pub use validate::check_slug;

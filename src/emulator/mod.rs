@@ -152,6 +152,12 @@ impl EmulatorHandle {
         lock(&self.shared.faults).drop_next_writes = n;
     }
 
+    /// Turns DNSSEC on or off for `domain` (the portal step a 409 asks for); false when the
+    /// account has no such domain. `PUT /_admin/domains/{domain}/dnssec` does the same.
+    pub fn set_dnssec(&self, domain: &str, active: bool) -> bool {
+        self.shared.set_dnssec(domain, active)
+    }
+
     /// The OpenAPI document the server serves.
     pub fn openapi(&self) -> serde_json::Value {
         openapi::document(&self.gaps().hosted_mode_value)

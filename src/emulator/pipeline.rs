@@ -77,6 +77,8 @@ async fn api(shared: &Shared, req: Request, next: Next) -> (Response, RateHeader
     count_request(shared, &method, route.as_deref());
     if settings.faults.latency_ms > 0 {
         lock(&shared.counters).faults.delayed += 1;
+        // Tests wait for "a request is being held" (`wait_for_counters`).
+        shared.counted.send_replace(());
         tokio::time::sleep(std::time::Duration::from_millis(settings.faults.latency_ms)).await;
     }
     let mut rate = RateHeaders {

@@ -74,6 +74,18 @@ impl Shared {
         }
     }
 
+    /// The portal step after a 409 on a nameserver change; false when there is no such domain.
+    pub fn set_dnssec(&self, domain: &str, active: bool) -> bool {
+        let mut state = lock(&self.state);
+        match state.domains.get_mut(domain.trim_end_matches('.')) {
+            Some(d) => {
+                d.dnssec = active;
+                true
+            }
+            None => false,
+        }
+    }
+
     pub fn update_settings(&self, change: impl FnOnce(&mut Settings)) {
         match self.settings.write() {
             Ok(mut guard) => change(&mut guard),

@@ -1,5 +1,6 @@
-//! Fingerprints of the live state a plan was made from. `apply --plan` re-reads every target and
-//! refuses a saved plan whose fingerprints differ ("plan is stale").
+//! Fingerprints of the live state a plan was made from, kept in the plan file as a record of
+//! what was read. Apply no longer refuses a plan on them: it binds a plan made now to the
+//! reviewed one (`apply::review`), which an unrelated or ignored record cannot disturb.
 //!
 //! Each is `sha256:<hex>` over a canonical text of what was read: order-independent (servers may
 //! list in any order) and blind to what the diff itself ignores (nameserver case and final dots,

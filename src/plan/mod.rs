@@ -1,9 +1,9 @@
 //! Live snapshot → normalized diff against the desired state → a reviewable plan.
 //!
 //! `diff::diff` makes a [`Plan`] (the one plan model, also the plan file); `render::{text, json,
-//! markdown}` show it; `apply` reads it back with [`file::load`], checks
-//! [`fingerprint::stale_targets`] and sends the request [`request::derive`] makes for each
-//! change, with [`Change::idempotency_key`]. Format and rules: docs/plan.md.
+//! markdown}` show it; `apply` reads it back with [`file::load`], binds a plan made now to it
+//! (`apply::review`) and sends the request [`request::derive`] makes for each change, with
+//! [`Change::idempotency_key`]. Format and rules: docs/plan.md.
 
 pub mod diff;
 pub mod file;

@@ -32,7 +32,7 @@ pub struct Plan {
     /// In execution order (see `plan::order`).
     pub changes: Vec<Change>,
     pub findings: Vec<Finding>,
-    /// The validated desired state the plan was made from: apply re-plans it for the stale
+    /// The validated desired state the plan was made from: apply re-plans it for the review
     /// check, verification and repairs without the files.
     pub desired: Desired,
 }
@@ -384,4 +384,37 @@ pub fn canonical_json(value: &serde_json::Value) -> String {
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A record change on `www A` in example.com, values with TTL 300 (unit tests' building block).
+#[cfg(test)]
+pub(crate) fn record_change(
+    action: Action,
+    record_id: Option<i64>,
+    before: Option<&str>,
+    after: Option<&str>,
+) -> Change {
+    let value = |content: &str| Value::Record {
+        ttl: 300,
+        content: content.into(),
+    };
+    Change {
+        id: 1,
+        action,
+        target: TargetRef {
+            kind: TargetKind::Zone,
+            name: "example.com".into(),
+        },
+        resource: Resource::Record {
+            name: "www".into(),
+            rtype: RecordType::A,
+            record_id,
+        },
+        before: before.map(value),
+        after: after.map(value),
+        status: Status::Ready,
+        reason: None,
+        declared_at: None,
+        next_runs: Vec::new(),
+    }
 }

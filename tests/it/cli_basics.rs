@@ -30,7 +30,7 @@ fn completions_name_every_subcommand() {
 
 #[test]
 fn completions_reject_an_unknown_shell() {
-    // clap usage errors exit 2.
+    // clap usage errors exit 1 (2 means "changes present").
     assert_cli_snapshot!(Test::new().args(["completions", "cmd.exe"]));
 }
 
@@ -103,13 +103,16 @@ The options of each subcommand: \fBdnscron help\fR \fICOMMAND\fR or \fBdnscron\f
 Success.
 .TP
 \fB1\fR
-An error; stderr says what, where and what to do.
+An error, a usage error included; stderr says what, where and what to do.
 .TP
 \fB2\fR
-Changes present (plan \-\-detailed\-exitcode), or the command line itself was wrong.
+Changes present (plan \-\-detailed\-exitcode); nothing else exits 2.
 .TP
 \fB3\fR
 apply stopped at a step a human must take in the portal; the continue_url is printed.
+.TP
+\fB130, 143\fR
+apply stopped by SIGINT or SIGTERM after the change in flight, with its report.
 .SH ENVIRONMENT
 .TP
 \fBDNSCRON_TOKEN\fR

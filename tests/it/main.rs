@@ -8,6 +8,7 @@ mod common;
 // The planner's tests (kept apart from the per-command list below).
 mod plan;
 
+mod action;
 mod apply;
 mod bench;
 mod ci_recipes;
@@ -20,4 +21,5 @@ mod github_format;
 mod hostile;
 mod import;
 mod plan_cli;
+mod static_binary;
 mod validate;

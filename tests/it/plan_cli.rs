@@ -80,6 +80,15 @@ fn detailed_exitcode_is_2_with_changes_and_0_without() {
         .api(&emu.base_url(), "demo-token")
         .expect_stdout("No changes. The live account matches the files.\n")
         .run();
+    // A usage error is 1, never 2: a drift job must not read a typo as drift.
+    Test::new()
+        .args(["plan", "--detailed-exitcode", "--format", "markdwon"])
+        .api(&emu.base_url(), "demo-token")
+        .expect_status(1)
+        .expect_stderr(
+            "error: invalid value 'markdwon' for '--format <FORMAT>'\n  [possible values: text, json, markdown, github]\n\n  tip: a similar value exists: 'markdown'\n\nFor more information, try '--help'.\n",
+        )
+        .run();
 }
 
 #[test]

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -76,4 +76,26 @@ pub async fn set_settings(
         }
     });
     Ok(settings(State(shared)).await)
+}
+
+/// `PUT /_admin/domains/{domain}/dnssec` with `{"active": false}`: what the customer does in the
+/// portal after a 409 `continue_url` (turn DNSSEC off before a nameserver change).
+pub async fn set_dnssec(
+    State(shared): State<Arc<Shared>>,
+    Path(domain): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Dnssec {
+        active: bool,
+    }
+    let want: Dnssec = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::invalid("body", format!("expected {{\"active\": bool}}: {e}")))?;
+    if !shared.set_dnssec(&domain, want.active) {
+        return Err(ApiError::not_found(format!("no domain {domain}")));
+    }
+    Ok(Json(
+        serde_json::json!({ "domain": domain, "active": want.active }),
+    ))
 }

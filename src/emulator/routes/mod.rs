@@ -56,6 +56,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
             "/_admin/settings",
             get(admin::settings).put(admin::set_settings),
         )
+        .route("/_admin/domains/{domain}/dnssec", put(admin::set_dnssec))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(from_fn_with_state(shared.clone(), pipeline))

@@ -337,7 +337,13 @@ fn plan_detailed_exitcode_and_saved_file() {
 
 #[test]
 fn demo_plans_applies_and_finds_nothing_left() {
+    // From an empty folder: the example files are compiled in.
+    let elsewhere = tempfile::tempdir().unwrap();
     // The snapshot ends with the last plan's "No changes.".
-    let out = Test::new().arg("demo").plan_stamp().snapshot();
+    let out = Test::new()
+        .arg("demo")
+        .plan_stamp()
+        .current_dir(elsewhere.path())
+        .snapshot();
     settings().bind(|| insta::assert_snapshot!("demo", out));
 }

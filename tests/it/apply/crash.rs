@@ -14,7 +14,7 @@ use crate::common::{Test, command};
 const RECORDS: usize = 150;
 
 /// A zone that needs many creates, and a site whose cron list is replaced.
-fn bulk_case(dir: &Path) -> (Seed, std::path::PathBuf) {
+pub(super) fn bulk_case(dir: &Path) -> (Seed, std::path::PathBuf) {
     let mut site = SiteSeed::new("bulk");
     for (schedule, command) in [
         ("0 * * * *", "wp cache flush"),
@@ -128,7 +128,7 @@ fn ctrl_c_stops_after_the_change_in_flight_and_a_rerun_converges() {
         .unwrap();
     assert!(sent.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(130), "SIGINT: 128 + 2; {out:?}");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["result"], "interrupted");
     assert!(

@@ -8,4 +8,6 @@ mod failures;
 mod faults;
 mod generate;
 mod random;
+mod reviewed;
+mod signals;
 mod support;

@@ -75,7 +75,12 @@ async fn the_token_appears_nowhere_but_the_authorization_header() {
 
     let all = texts.join("\n");
     assert!(all.contains("unauthenticated: invalid token"), "{all}");
-    assert!(all.contains("<html>bad gateway</html>"), "{all}");
+    // A proxy's HTML page is named in one line, not quoted.
+    assert!(
+        all.contains("GET /openapi.json: HTTP 502 Bad Gateway from a proxy (an HTML page, not the API's JSON error)"),
+        "{all}"
+    );
+    assert!(!all.contains("<html>"), "{all}");
     assert!(
         all.contains("GET /dns: the API answered 200 with a body dnscron can't read"),
         "{all}"

@@ -82,9 +82,9 @@ async fn three_creates_behind_a_cache(cache_secs: u64) -> (String, ApplyResult, 
 
 /// The report's lines for the three creates.
 const THREE_DONE: &str = "Apply of plan 00000000000000000000000000000001:
-  done                zone example.com: + a A 192.0.2.1 (ttl 300)  req_stub201
-  done                zone example.com: + b A 192.0.2.2 (ttl 300)  req_stub201
-  done                zone example.com: + c A 192.0.2.3 (ttl 300)  req_stub201
+  done                zone example.com: + a A 192.0.2.1 (ttl 300)
+  done                zone example.com: + b A 192.0.2.2 (ttl 300)
+  done                zone example.com: + c A 192.0.2.3 (ttl 300)
 
 ";
 
@@ -99,7 +99,7 @@ async fn behind_a_5s_cache_three_creates_stay_three_posts() {
     assert_eq!(
         text,
         format!(
-            "{THREE_DONE}Apply complete, converged: the live account matches the files (3 done).\n"
+            "{THREE_DONE}Apply complete, converged: the live account matches the files (3 done).\n3 created, 0 updated, 0 deleted.\n"
         )
     );
 }
@@ -138,7 +138,7 @@ async fn a_delete_still_listed_after_the_waits_is_not_sent_again() {
     assert_eq!(
         text,
         "Apply of plan 00000000000000000000000000000001:
-  done                zone example.com: - h1 A 10.0.0.1 (ttl 300)  req_stub204
+  done                zone example.com: - h1 A 10.0.0.1 (ttl 300)
 
 Not visible yet: the server accepted 1 change(s) (a fresh 2xx, not a replay), but reading the live state again after waiting 7s still does not show them:
   zone example.com: - h1 A 10.0.0.1 (ttl 300): accepted req_stub204, read again: still in the listing
@@ -217,12 +217,13 @@ async fn a_cron_listing_that_never_catches_up_deletes_nothing_more() {
     assert_eq!(
         text,
         "Apply of plan 00000000000000000000000000000001:
-  done                site shop: - cron \"0 2 * * *\" php b.php  req_stub200
+  done                site shop: - cron \"0 2 * * *\" php b.php
   failed              site shop: - cron \"0 3 * * *\" php c.php
 
 Failed at change 2 (site shop: - cron \"0 3 * * *\" php c.php):
   stale_read: the cron jobs of site shop read before this delete (the last after waiting 7s) were still the list an earlier delete of this run was made from, as if that delete had not happened: a stale read, whose indexes may point at other jobs now; nothing was deleted
 1 done, 1 failed. Nothing after change 2 was attempted; fix the cause, then run apply again (completed changes are not repeated).
+0 created, 0 updated, 1 deleted.
 "
     );
 }

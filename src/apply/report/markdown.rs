@@ -1,0 +1,103 @@
+//! The apply outcome as Markdown, for a CI job summary (`apply --format markdown`): the result
+//! in a heading, what was done and what was not in a table, and where to continue.
+
+use std::fmt::Write as _;
+
+use super::super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ErrorInfo};
+use super::{error_kind, tally};
+
+/// Markdown of `report`; the heading names the result, the table lists every change.
+pub fn markdown(report: &ApplyReport) -> String {
+    let mut out = format!("### dnscron apply: {}\n\n", headline(&report.result));
+    let _ = writeln!(out, "Plan `{}`: {}.\n", report.plan_id, tally(report));
+    match &report.result {
+        ApplyResult::NeedsPortalStep { continue_url, .. } => {
+            let _ = writeln!(
+                out,
+                "**A human step is needed in the portal:** {continue_url}\n\nFinish it there, then re-run this job: the changes already done are reported as in effect, the rest is applied.\n"
+            );
+        }
+        ApplyResult::Failed { error, .. } | ApplyResult::VerifyFailed { error } => {
+            let _ = writeln!(out, "**Error:** {}\n", error_text(error));
+        }
+        ApplyResult::Interrupted => {
+            out.push_str("Re-run this job to finish; completed changes are not repeated.\n\n");
+        }
+        _ => {}
+    }
+    if report.changes.is_empty() {
+        return out;
+    }
+    out.push_str("| | change | outcome |\n|---|---|---|\n");
+    for r in &report.changes {
+        let _ = writeln!(
+            out,
+            "| {} | {}: `{}`{} | {} |",
+            mark(r.outcome),
+            r.target,
+            cell(&r.summary),
+            if r.round > 0 {
+                format!(" (repair {})", r.round)
+            } else {
+                String::new()
+            },
+            r.outcome.as_str()
+        );
+    }
+    if let ApplyResult::NotVisible { unseen, .. } = &report.result {
+        let _ = writeln!(
+            out,
+            "\n{} change(s) were accepted but do not show in the live state yet; they were not sent again. Run `dnscron plan` in a minute to check.",
+            unseen.len()
+        );
+    }
+    if let ApplyResult::Differs { remaining } = &report.result {
+        let _ = writeln!(
+            out,
+            "\n{} change(s) still differ after {} round(s); something else may be changing the account.",
+            remaining.len(),
+            report.rounds
+        );
+    }
+    out
+}
+
+fn headline(result: &ApplyResult) -> &'static str {
+    match result {
+        ApplyResult::Converged => "converged",
+        ApplyResult::NoChanges => "no changes",
+        ApplyResult::AlreadyApplied => "already applied",
+        ApplyResult::NeedsPortalStep { .. } => "stopped, needs a portal step",
+        ApplyResult::Failed { .. } => "failed",
+        ApplyResult::Differs { .. } => "not converged",
+        ApplyResult::VerifyFailed { .. } => "verification failed",
+        ApplyResult::NotVisible { .. } => "accepted but not visible yet",
+        ApplyResult::Interrupted => "interrupted",
+    }
+}
+
+fn mark(outcome: ChangeOutcome) -> &'static str {
+    match outcome {
+        ChangeOutcome::Done | ChangeOutcome::Replayed | ChangeOutcome::AlreadyAbsent => "✅",
+        ChangeOutcome::AlreadyLive => "☑️",
+        ChangeOutcome::Failed => "❌",
+        ChangeOutcome::NeedsPortalStep => "✋",
+        ChangeOutcome::NotAttempted => "⏸️",
+    }
+}
+
+fn error_text(error: &ErrorInfo) -> String {
+    let request = error
+        .request_id
+        .as_deref()
+        .map(|id| format!(", request_id `{id}`"))
+        .unwrap_or_default();
+    format!("{}: {}{request}", error_kind(error), cell(&error.message))
+}
+
+/// Text inside a table cell or a code span: no line breaks, no cell separators, no backticks.
+fn cell(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
+        .replace('|', "\\|")
+        .replace('`', "'")
+}

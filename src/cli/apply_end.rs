@@ -1,0 +1,70 @@
+//! How an apply ends: its report on stdout in the chosen format, and what it means for the exit
+//! code (`cli::error::exit_code` maps it).
+
+use std::io::Write;
+
+use crate::apply::{ApplyReport, ApplyResult, report};
+use crate::cli::apply::{ApplyArgs, ApplyFormat};
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, exit_code, status_hint};
+use crate::cli::write_stdout;
+
+/// Prints the report; `signal` is the first signal received during the apply, if any.
+pub fn finish(args: &ApplyArgs, report: &ApplyReport, signal: Option<u8>) -> CommandResult {
+    let ending = ending_after(&report.result, signal);
+    let text = if tracing::enabled!(tracing::Level::DEBUG) {
+        report::text_with_request_ids
+    } else {
+        report::text
+    };
+    let shown = match (args.format, &report.result) {
+        // The plan shown above already said so.
+        (ApplyFormat::Text, ApplyResult::NoChanges) => String::new(),
+        (ApplyFormat::Text, ApplyResult::AlreadyApplied) => text(report),
+        // A blank line after the plan shown above.
+        (ApplyFormat::Text, _) => format!("\n{}", text(report)),
+        (ApplyFormat::Json, _) => report::json(report, exit_code(&ending)),
+        (ApplyFormat::Markdown, _) => report::markdown(report),
+    };
+    write_stdout(&shown)?;
+    if let Some(hint) = stop_hint(&report.result) {
+        let _ = writeln!(std::io::stderr(), "hint: {hint}");
+    }
+    ending
+}
+
+/// The hint a read would get for the same error (a 401 mid-apply means the same as on a read).
+fn stop_hint(result: &ApplyResult) -> Option<&'static str> {
+    match result {
+        ApplyResult::Failed { error, .. } | ApplyResult::VerifyFailed { error } => {
+            status_hint(error.status?, None)
+        }
+        _ => None,
+    }
+}
+
+/// What an apply's result means for the command; the report already said why.
+pub fn ending(result: &ApplyResult) -> CommandResult {
+    ending_after(result, None)
+}
+
+fn ending_after(result: &ApplyResult, signal: Option<u8>) -> CommandResult {
+    match result {
+        ApplyResult::Converged | ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {
+            Ok(Outcome::Success)
+        }
+        ApplyResult::NeedsPortalStep { .. } => Ok(Outcome::NeedsHumanStep),
+        ApplyResult::Interrupted => Err(CommandError::new(
+            ErrorKind::Interrupted {
+                signal: signal.unwrap_or(crate::cli::signals::SIGINT),
+            },
+            "apply was interrupted",
+        )),
+        ApplyResult::Failed { .. }
+        | ApplyResult::Differs { .. }
+        | ApplyResult::VerifyFailed { .. }
+        | ApplyResult::NotVisible { .. } => Err(CommandError::new(
+            ErrorKind::AlreadyReported,
+            "apply did not converge",
+        )),
+    }
+}

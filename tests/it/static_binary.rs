@@ -1,0 +1,52 @@
+//! What the release binary needs from the machine it runs on: no CA bundle while the API is
+//! plain http (loopback), so `demo` runs in an empty root and in the `FROM scratch` image; an
+//! https API still needs one, and without it nothing is sent.
+
+use crate::common::Test;
+
+/// `SSL_CERT_FILE`/`SSL_CERT_DIR` pointing nowhere: the system CA bundle can't be loaded, as in
+/// an empty root (the variables replace the system paths, they don't add to them).
+fn without_ca_bundle(test: Test) -> Test {
+    test.env("SSL_CERT_FILE", "/nonexistent/ca-certificates.crt")
+        .env("SSL_CERT_DIR", "/nonexistent/certs")
+}
+
+fn demo() -> Test {
+    Test::new()
+        .arg("demo")
+        .env("DNSCRON_PLAN_ID", format!("{:032x}", 1))
+        .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
+}
+
+/// The emulator's port is the one thing two demo runs don't share.
+fn without_port(out: &str) -> String {
+    let marker = "http://127.0.0.1:";
+    let Some(at) = out.find(marker) else {
+        return out.to_string();
+    };
+    let rest = &out[at + marker.len()..];
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    format!("{}{marker}PORT{}", &out[..at], &rest[digits..])
+}
+
+#[test]
+fn demo_talks_to_its_loopback_emulator_without_a_ca_bundle() {
+    let with_bundle = without_port(&demo().snapshot());
+    let without = without_port(&without_ca_bundle(demo()).snapshot());
+    assert!(with_bundle.starts_with("exit: Some(0)\n"), "{with_bundle}");
+    assert_eq!(without, with_bundle);
+}
+
+#[test]
+fn an_https_api_still_needs_the_ca_bundle() {
+    let stderr = "\u{20}WARN Error loading CA root certificate: failed to read PEM from file: No such file or directory (os error 2) at '/nonexistent/ca-certificates.crt'
+ WARN Error loading CA root certificate: opening directory: No such file or directory (os error 2) at '/nonexistent/certs'
+error: cannot set up the HTTP client: builder error: unexpected error: No CA certificates were loaded from the system
+";
+    without_ca_bundle(Test::new())
+        .args(["plan", "examples/dns"])
+        .api("https://127.0.0.1:9/api/v1", "not-sent")
+        .expect_status(1)
+        .expect_stderr(stderr)
+        .run();
+}
