@@ -176,7 +176,7 @@ pub(crate) fn read_source(
 }
 
 fn syntax_diagnostic(source: &Arc<SourceFile>, err: SyntaxError) -> Diagnostic {
-    let message = clean_syntax_message(&err.message);
+    let message = err.message;
     let hint = "fix the YAML syntax: check indentation, `key: value` spacing and closing \
                 quotes or brackets";
     match err.pos {
@@ -189,19 +189,4 @@ fn syntax_diagnostic(source: &Arc<SourceFile>, err: SyntaxError) -> Diagnostic {
         ))
         .with_hint(hint),
     }
-}
-
-/// serde-saphyr's messages end in ` at line L, column C`, which the snippet already shows,
-/// and its duplicate-key message suggests a parser option users can't set.
-fn clean_syntax_message(message: &str) -> String {
-    let message = message.lines().next().unwrap_or_default();
-    let message = match message.rfind(" at line ") {
-        Some(i) => &message[..i],
-        None => message,
-    };
-    if let Some(rest) = message.strip_prefix("duplicate mapping key: ") {
-        let key = rest.split(',').next().unwrap_or(rest).trim();
-        return format!("the key `{key}` appears twice in the same mapping");
-    }
-    message.to_string()
 }

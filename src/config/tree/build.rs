@@ -1,0 +1,425 @@
+//! The located tree, built in one pass from granit-parser's events (each carries its span), with
+//! the limits that bound what a hostile file can cost: alias expansion is charged by the nodes
+//! it copies, so a billion-laughs file stops at a known size instead of exhausting memory.
+
+use std::collections::{HashMap, HashSet};
+
+use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span};
+
+use super::{Node, Pos, SyntaxError, Value, byte_offset, scalar};
+
+/// What one file may cost. 4 M nodes / 8 M events admit a zone of 500,000 records (7 nodes each in
+/// flow style); the others are serde-saphyr's defaults, which the loader used before.
+pub(super) mod limits {
+    pub const MAX_NODES: usize = 4_000_000;
+    pub const MAX_EVENTS: usize = 8_000_000;
+    /// Nodes copied by alias expansion (serde-saphyr: 1,000,000 replayed events).
+    pub const MAX_ALIAS_NODES: usize = 1_000_000;
+    pub const MAX_ALIASES: usize = 50_000;
+    pub const MAX_ANCHORS: usize = 50_000;
+    /// Nested lists and mappings, aliases expanded.
+    pub const MAX_DEPTH: usize = 64;
+    pub const MAX_DOCUMENTS: usize = 1_024;
+    /// Bytes of scalar text, aliases expanded.
+    pub const MAX_SCALAR_BYTES: usize = 64 * 1024 * 1024;
+}
+use limits::*;
+
+/// Every non-null document of `source`.
+pub fn documents(source: &str) -> Result<Vec<Node>, SyntaxError> {
+    let options = granit_parser::options! { emit_comments: false };
+    let mut builder = Builder::new(source);
+    for item in Parser::new_from_str_with_options(source, options) {
+        let (event, span) = item.map_err(|e| scan_error(source, &e))?;
+        builder.event(event, span)?;
+    }
+    Ok(builder.docs)
+}
+
+fn scan_error(source: &str, err: &ScanError) -> SyntaxError {
+    let (line, col) = (err.marker().line(), err.marker().col() + 1);
+    SyntaxError {
+        message: err.info(),
+        pos: (line > 0).then(|| Pos {
+            line,
+            col,
+            offset: byte_offset(source, line, col),
+            len: 0,
+        }),
+    }
+}
+
+fn pos(span: &Span) -> Pos {
+    let offset = span.start.byte_offset().unwrap_or(0);
+    let end = span.end.byte_offset().unwrap_or(offset);
+    Pos {
+        line: span.start.line(),
+        col: span.start.col() + 1,
+        offset,
+        len: end.saturating_sub(offset),
+    }
+}
+
+/// An anchored node and what copying it costs.
+struct Anchored {
+    node: Node,
+    nodes: usize,
+    depth: usize,
+    bytes: usize,
+}
+
+/// A list or mapping still being read.
+struct Open {
+    pos: Pos,
+    anchor: usize,
+    body: Body,
+}
+
+enum Body {
+    Seq(Vec<Node>),
+    Map(MapBuild),
+}
+
+#[derive(Default)]
+struct MapBuild {
+    entries: Vec<(Node, Node)>,
+    /// The key read, waiting for its value; `true` when it is a merge key (`<<`).
+    key: Option<(Node, bool)>,
+    /// Values of `<<` keys, merged when the mapping ends.
+    merges: Vec<Node>,
+    /// String keys seen, once the mapping is too long for a linear scan.
+    index: Option<HashSet<String>>,
+}
+
+/// Mappings up to this many keys check duplicates by scanning.
+const SCAN_KEYS: usize = 16;
+
+struct Builder<'s> {
+    source: &'s str,
+    open: Vec<Open>,
+    anchors: HashMap<usize, Anchored>,
+    docs: Vec<Node>,
+    root: Option<Node>,
+    events: usize,
+    nodes: usize,
+    alias_nodes: usize,
+    aliases: usize,
+    anchor_count: usize,
+    documents: usize,
+    scalar_bytes: usize,
+}
+
+impl<'s> Builder<'s> {
+    fn new(source: &'s str) -> Self {
+        Builder {
+            source,
+            open: Vec::new(),
+            anchors: HashMap::new(),
+            docs: Vec::new(),
+            root: None,
+            events: 0,
+            nodes: 0,
+            alias_nodes: 0,
+            aliases: 0,
+            anchor_count: 0,
+            documents: 0,
+            scalar_bytes: 0,
+        }
+    }
+
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), SyntaxError> {
+        self.events += 1;
+        let at = pos(&span);
+        limit(self.events <= MAX_EVENTS, at, || {
+            format!("the file has more than {MAX_EVENTS} YAML events")
+        })?;
+        match event {
+            Event::DocumentStart(..) => {
+                self.documents += 1;
+                limit(self.documents <= MAX_DOCUMENTS, at, || {
+                    format!("the file has more than {MAX_DOCUMENTS} documents")
+                })?;
+            }
+            Event::DocumentEnd => {
+                if let Some(root) = self.root.take().filter(|r| r.value != Value::Null) {
+                    self.docs.push(root);
+                }
+                self.anchors.clear();
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                self.count_nodes(1, at)?;
+                self.count_bytes(text.len(), at)?;
+                let merge_key = style == ScalarStyle::Plain && tag.is_none() && text == "<<";
+                let value = scalar::resolve(text, style, tag.as_deref())
+                    .map_err(|message| located(message, at))?;
+                self.complete(Node { value, pos: at }, anchor, merge_key)?;
+            }
+            Event::SequenceStart(_, anchor, _) => self.start(at, anchor, Body::Seq(Vec::new()))?,
+            Event::MappingStart(_, anchor, _) => {
+                self.start(at, anchor, Body::Map(MapBuild::default()))?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => self.end()?,
+            Event::Alias(id) => self.alias(id, at)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, at: Pos, anchor: usize, body: Body) -> Result<(), SyntaxError> {
+        self.count_nodes(1, at)?;
+        limit(self.open.len() < MAX_DEPTH, at, || {
+            format!("lists and mappings are nested more than {MAX_DEPTH} deep")
+        })?;
+        self.open.push(Open {
+            pos: at,
+            anchor,
+            body,
+        });
+        Ok(())
+    }
+
+    fn end(&mut self) -> Result<(), SyntaxError> {
+        let Some(open) = self.open.pop() else {
+            return Ok(());
+        };
+        let value = match open.body {
+            Body::Seq(items) => Value::Seq(items),
+            Body::Map(map) => Value::Map(merge(map)?),
+        };
+        self.complete(
+            Node {
+                value,
+                pos: open.pos,
+            },
+            open.anchor,
+            false,
+        )
+    }
+
+    fn alias(&mut self, id: usize, at: Pos) -> Result<(), SyntaxError> {
+        let name = self
+            .source
+            .get(at.offset..at.offset + at.len)
+            .unwrap_or("*");
+        let recursive = || {
+            located(
+                format!("the alias `{name}` refers to a node that contains it (a recursive alias)"),
+                at,
+            )
+        };
+        let anchored = self.anchors.get(&id).ok_or_else(recursive)?;
+        let (nodes, depth, bytes) = (anchored.nodes, anchored.depth, anchored.bytes);
+        self.aliases += 1;
+        self.alias_nodes += nodes;
+        limit(self.aliases <= MAX_ALIASES, at, || {
+            format!("the file uses more than {MAX_ALIASES} aliases")
+        })?;
+        limit(self.alias_nodes <= MAX_ALIAS_NODES, at, || {
+            format!("aliases expand to more than {MAX_ALIAS_NODES} nodes")
+        })?;
+        limit(self.open.len() + depth <= MAX_DEPTH, at, || {
+            format!("the alias `{name}` nests lists and mappings more than {MAX_DEPTH} deep")
+        })?;
+        self.count_nodes(nodes, at)?;
+        self.count_bytes(bytes, at)?;
+        // Copied only once the budget allows it.
+        let mut node = self.anchors.get(&id).ok_or_else(recursive)?.node.clone();
+        // An alias's copy is reported where the alias is written, as before.
+        relocate(&mut node, at);
+        self.complete(node, 0, false)
+    }
+
+    /// A finished node goes into its parent, or becomes the document.
+    fn complete(&mut self, node: Node, anchor: usize, merge_key: bool) -> Result<(), SyntaxError> {
+        if anchor != 0 {
+            self.anchor(anchor, &node)?;
+        }
+        let Some(parent) = self.open.last_mut() else {
+            self.root = Some(node);
+            return Ok(());
+        };
+        match &mut parent.body {
+            Body::Seq(items) => items.push(node),
+            Body::Map(map) => match map.key.take() {
+                None => {
+                    if !merge_key {
+                        check_duplicate(map, &node)?;
+                    }
+                    map.key = Some((node, merge_key));
+                }
+                Some((_, true)) => map.merges.push(node),
+                Some((key, false)) => map.entries.push((key, node)),
+            },
+        }
+        Ok(())
+    }
+
+    fn anchor(&mut self, id: usize, node: &Node) -> Result<(), SyntaxError> {
+        self.anchor_count += 1;
+        limit(self.anchor_count <= MAX_ANCHORS, node.pos, || {
+            format!("the file defines more than {MAX_ANCHORS} anchors")
+        })?;
+        let (nodes, depth, bytes) = measure(node);
+        self.anchors.insert(
+            id,
+            Anchored {
+                node: node.clone(),
+                nodes,
+                depth,
+                bytes,
+            },
+        );
+        Ok(())
+    }
+
+    fn count_nodes(&mut self, n: usize, at: Pos) -> Result<(), SyntaxError> {
+        self.nodes += n;
+        limit(self.nodes <= MAX_NODES, at, || {
+            format!("the file has more than {MAX_NODES} YAML nodes (aliases expanded)")
+        })
+    }
+
+    fn count_bytes(&mut self, n: usize, at: Pos) -> Result<(), SyntaxError> {
+        self.scalar_bytes += n;
+        limit(self.scalar_bytes <= MAX_SCALAR_BYTES, at, || {
+            format!("the file has more than {MAX_SCALAR_BYTES} bytes of text (aliases expanded)")
+        })
+    }
+}
+
+fn located(message: String, at: Pos) -> SyntaxError {
+    SyntaxError {
+        message,
+        pos: Some(at),
+    }
+}
+
+fn limit(ok: bool, at: Pos, message: impl FnOnce() -> String) -> Result<(), SyntaxError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(located(message(), at))
+    }
+}
+
+/// Nodes, container depth and scalar bytes of a subtree.
+fn measure(node: &Node) -> (usize, usize, usize) {
+    match &node.value {
+        Value::Seq(items) => items.iter().fold((1, 1, 0), |acc, n| add(acc, measure(n))),
+        Value::Map(entries) => entries.iter().fold((1, 1, 0), |acc, (k, v)| {
+            add(add(acc, measure(k)), measure(v))
+        }),
+        Value::Str(s) => (1, 0, s.len()),
+        _ => (1, 0, 0),
+    }
+}
+
+fn add(
+    (n, d, b): (usize, usize, usize),
+    (cn, cd, cb): (usize, usize, usize),
+) -> (usize, usize, usize) {
+    (n + cn, d.max(cd + 1), b + cb)
+}
+
+fn relocate(node: &mut Node, at: Pos) {
+    node.pos = at;
+    match &mut node.value {
+        Value::Seq(items) => items.iter_mut().for_each(|n| relocate(n, at)),
+        Value::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+            relocate(k, at);
+            relocate(v, at);
+        }),
+        _ => {}
+    }
+}
+
+/// Scalar keys are compared by value (`1` and `"1"` differ); other keys are not checked.
+fn is_scalar(value: &Value) -> bool {
+    !matches!(value, Value::Seq(_) | Value::Map(_))
+}
+
+fn same_key(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        _ => is_scalar(a) && a == b,
+    }
+}
+
+fn check_duplicate(map: &mut MapBuild, key: &Node) -> Result<(), SyntaxError> {
+    let duplicate = match (&key.value, &mut map.index) {
+        (Value::Str(s), Some(index)) => !index.insert(s.clone()),
+        (Value::Str(_), None) if map.entries.len() >= SCAN_KEYS => {
+            let mut index: HashSet<String> = map
+                .entries
+                .iter()
+                .filter_map(|(k, _)| match &k.value {
+                    Value::Str(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect();
+            let Value::Str(s) = &key.value else {
+                return Ok(());
+            };
+            let duplicate = !index.insert(s.clone());
+            map.index = Some(index);
+            duplicate
+        }
+        _ => map
+            .entries
+            .iter()
+            .any(|(k, _)| same_key(&k.value, &key.value)),
+    };
+    if !duplicate {
+        return Ok(());
+    }
+    let shown = match &key.value {
+        Value::Str(s) => s.clone(),
+        other => other.kind(),
+    };
+    Err(located(
+        format!("the key `{shown}` appears twice in the same mapping"),
+        key.pos,
+    ))
+}
+
+/// The mapping's own keys, then those of its `<<` values that it does not set itself (the
+/// first merged mapping wins), as YAML merge keys define.
+fn merge(map: MapBuild) -> Result<Vec<(Node, Node)>, SyntaxError> {
+    let MapBuild {
+        mut entries,
+        merges,
+        ..
+    } = map;
+    for source in merges {
+        let sources = match source.value {
+            Value::Map(from) => vec![(source.pos, from)],
+            Value::Seq(items) => items
+                .into_iter()
+                .map(|item| match item.value {
+                    Value::Map(from) => Ok((item.pos, from)),
+                    _ => Err(not_mergeable(item.pos)),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => return Err(not_mergeable(source.pos)),
+        };
+        for (at, from) in sources {
+            for (mut key, mut value) in from {
+                if entries.iter().any(|(k, _)| same_key(&k.value, &key.value)) {
+                    continue;
+                }
+                // Merged entries are reported where the merged mapping is written, as before.
+                relocate(&mut key, at);
+                relocate(&mut value, at);
+                entries.push((key, value));
+            }
+        }
+    }
+    Ok(entries)
+}
+
+fn not_mergeable(at: Pos) -> SyntaxError {
+    located(
+        "a merge key `<<` takes a mapping or a list of mappings".into(),
+        at,
+    )
+}
