@@ -16,6 +16,8 @@ use crate::cli::write_stdout;
 use crate::plan::render::text::plain_change_lines;
 use crate::plan::{Change, Plan, render};
 
+// `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
+#[cfg(any(feature = "emulator", test))]
 pub use super::apply_end::ending;
 use super::apply_end::finish;
 

@@ -43,6 +43,7 @@ fn stop_hint(result: &ApplyResult) -> Option<&'static str> {
 }
 
 /// What an apply's result means for the command; the report already said why.
+#[cfg(any(feature = "emulator", test))]
 pub fn ending(result: &ApplyResult) -> CommandResult {
     ending_after(result, None)
 }
