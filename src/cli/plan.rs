@@ -8,6 +8,7 @@ use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{logging, runtime, validate, write_stdout};
 use crate::config;
 use crate::github::{Annotation, Level};
+use crate::plan::make::MakePlanError;
 use crate::plan::{MakeOptions, Plan, make_plan, render};
 
 #[derive(Debug, clap::Args)]
@@ -59,9 +60,10 @@ pub fn run(args: PlanArgs) -> CommandResult {
         allow_mass_changes: args.allow_mass_changes,
         stamp: super::stamp::plan_stamp(),
     };
-    let planned = runtime::block_on(make_plan(&client, &desired, &opts))?
-        .map_err(CommandError::from)
-        .map_err(|e| annotate_failure(e, args.format))?;
+    let planned = runtime::block_on(make_plan(&client, &desired, &opts))?.map_err(|e| {
+        let at = failure_location(&e);
+        annotate_failure(CommandError::from(e), args.format, at)
+    })?;
     if args.stats {
         eprint!("{}", client.stats().render());
     }
@@ -77,13 +79,25 @@ pub fn run(args: PlanArgs) -> CommandResult {
     })
 }
 
+/// The file:line:col of the declaration whose live read failed, if the failure was a read.
+fn failure_location(err: &MakePlanError) -> Option<String> {
+    match err {
+        MakePlanError::Snapshot(e) => e.location().map(ToString::to_string),
+        MakePlanError::Plan(_) => None,
+    }
+}
+
 /// With `--format github`, a plan that fails (an API error, a zone refused by its safety
-/// limits) also becomes an `::error` annotation, so the run's summary says why.
-fn annotate_failure(err: CommandError, format: PlanFormat) -> CommandError {
+/// limits) also becomes an `::error` annotation, so the run's summary says why; on the file
+/// that declared what could not be read, when the failure was a read.
+fn annotate_failure(err: CommandError, format: PlanFormat, at: Option<String>) -> CommandError {
     if format == PlanFormat::Github {
-        let line = Annotation::new(Level::Error, err.body())
-            .title("dnscron plan")
-            .render();
+        let annotation = Annotation::new(Level::Error, err.body()).title("dnscron plan");
+        let line = match at {
+            Some(at) => annotation.at(&at),
+            None => annotation,
+        }
+        .render();
         if let Err(pipe) = write_stdout(&line) {
             return pipe;
         }

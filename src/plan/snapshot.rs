@@ -77,6 +77,19 @@ pub enum SnapshotError {
     Internal(String),
 }
 
+impl SnapshotError {
+    /// The declaration the failed read was for, so `--format github` can annotate that file.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            SnapshotError::MissingZone { location, .. }
+            | SnapshotError::MissingDomain { location, .. }
+            | SnapshotError::MissingSite { location, .. }
+            | SnapshotError::Api { location, .. } => Some(location),
+            SnapshotError::Internal(_) => None,
+        }
+    }
+}
+
 /// A spawned read, aborted if the snapshot gives up before awaiting it.
 pub(super) struct Task<T>(JoinHandle<T>);
 

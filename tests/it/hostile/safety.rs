@@ -48,6 +48,7 @@ fn assert_safe_to_print(text: &str, own_annotations: bool) {
         let ours = own_annotations
             && [
                 "::error title=dnscron plan::",
+                "::error file=example.com.yaml,line=1,col=7,title=dnscron plan::",
                 "::notice title=dnscron plan::",
             ]
             .iter()
