@@ -1,7 +1,8 @@
 //! `dnscron-bench`: the benchmark suite (issue 7), a bench target so that it stays out of the
 //! library's API and out of `cargo install`. Thin: the logic is in `suite`.
 //!
-//! `cargo bench --bench dnscron-bench -- [--smoke] [--only PARTS] [--write BENCHMARKS.md]`
+//! `cargo bench --bench dnscron-bench -- [--smoke] [--only PARTS] [--write BENCHMARKS.md]
+//! [--octodns PATH]`
 
 // `cargo clippy --all-targets` builds this harness-less target with `cfg(test)` but strips its
 // `#[test]` functions, leaving the unit-test modules' imports unused; they run in tests/it.
@@ -29,12 +30,16 @@ struct Args {
     /// Also write the figures into this file (the generated part of BENCHMARKS.md).
     #[arg(long, value_name = "FILE")]
     write: Option<PathBuf>,
-    /// Run only these sections (comma-separated): efficiency, pacing, planner, faults, emulator.
+    /// Run only these sections (comma-separated): efficiency, pacing, planner, faults, emulator,
+    /// octodns.
     #[arg(long, value_delimiter = ',')]
     only: Vec<Part>,
     /// A dnscron binary to measure for `plan` (default: the one cargo built with this bench).
     #[arg(long, value_name = "PATH")]
     dnscron_bin: Option<PathBuf>,
+    /// An `octodns-sync` executable: section 6 plans the same zone with it, side by side.
+    #[arg(long, value_name = "PATH")]
+    octodns: Option<PathBuf>,
     /// Passed by `cargo bench` to every bench target; nothing to do here.
     #[arg(long, hide = true)]
     bench: bool,
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
         smoke: args.smoke,
         only: args.only,
         dnscron_bin: args.dnscron_bin,
+        octodns: args.octodns,
         command,
     };
     let report = match suite::run(&opts) {

@@ -72,3 +72,18 @@ fn smoke_sizes_send_the_minimum_requests_and_converge_under_faults() {
     assert_eq!(verdicts, expected, "{}", report.text());
     assert!(report.text().ends_with("\n0 target(s) missed\n"));
 }
+
+#[test]
+fn without_octodns_the_side_by_side_section_says_how_to_enable_it() {
+    let opts = Options {
+        smoke: true,
+        only: vec![Part::Octodns],
+        ..Options::default()
+    };
+    let report = suite::run(&opts).unwrap();
+    let expected = format!(
+        "\n== 6. dnscron and octoDNS side by side (issue 14)\n  note: {}\n\n0 target(s) missed\n",
+        suite::octodns::NOT_RUN
+    );
+    assert_eq!(report.text(), expected);
+}

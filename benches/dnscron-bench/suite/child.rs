@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::BenchError;
 use super::setup::Scratch;
+use super::workload::TOKEN;
+use super::{BenchError, millis};
 
 const GNU_TIME: &str = "/usr/bin/time";
 
@@ -20,6 +21,8 @@ pub struct ChildRun {
     /// User + system CPU time of the child, when known.
     pub cpu: Option<Duration>,
     pub max_rss_kib: Option<u64>,
+    /// Empty unless asked for ([`measure_with_output`]).
+    pub stdout: String,
     pub stderr: String,
     pub success: bool,
 }
@@ -45,16 +48,126 @@ pub fn dnscron_bin(explicit: Option<&Path>) -> PathBuf {
 /// Runs `bin args…` with `envs`, stdout discarded.
 pub fn measure(bin: &Path, args: &[String], envs: &[(&str, &str)]) -> Result<ChildRun, BenchError> {
     if Path::new(GNU_TIME).exists() {
-        with_gnu_time(bin, args, envs)
+        with_gnu_time(bin, args, envs, Stdio::null())
     } else {
         polled(bin, args, envs)
     }
+}
+
+/// Like [`measure`], with stdout kept (to check what the child found). Without GNU time the
+/// figures come from polling, which can't also read the output: stdout stays empty.
+pub fn measure_with_output(
+    bin: &Path,
+    args: &[String],
+    envs: &[(&str, &str)],
+) -> Result<ChildRun, BenchError> {
+    if Path::new(GNU_TIME).exists() {
+        with_gnu_time(bin, args, envs, Stdio::piped())
+    } else {
+        polled(bin, args, envs)
+    }
+}
+
+/// The program's file name, for messages.
+fn program(bin: &Path) -> String {
+    bin.file_name().map_or_else(
+        || bin.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// What every measured `dnscron` child gets: the bench token, plain output.
+pub const DNSCRON_ENV: [(&str, &str); 2] = [("DNSCRON_TOKEN", TOKEN), ("NO_COLOR", "1")];
+
+/// `dnscron plan DIR` against `api_url`, as the planner sections run it.
+pub fn plan_args(dir: &str, api_url: &str) -> Vec<String> {
+    ["plan", dir, "--api-url", api_url, "--allow-mass-changes"]
+        .map(String::from)
+        .to_vec()
+}
+
+/// Runs `dnscron args…` once to warm up and then `runs` times, calling `after(measured)` after
+/// each; an unsuccessful run is an error carrying the first lines of its stderr.
+pub fn repeat(
+    bin: &Path,
+    args: &[String],
+    runs: usize,
+    mut after: impl FnMut(bool),
+) -> Result<Runs, BenchError> {
+    let mut measured = Vec::with_capacity(runs);
+    for i in 0..=runs {
+        let run = measure(bin, args, &DNSCRON_ENV)?;
+        after(i > 0);
+        if !run.success {
+            let what = format!(
+                "dnscron {} (child)",
+                args.first().map_or("", String::as_str)
+            );
+            return Err(BenchError::step(&what, run.stderr_head()));
+        }
+        if i > 0 {
+            measured.push(run);
+        }
+    }
+    Ok(Runs::of(&measured))
+}
+
+impl ChildRun {
+    /// The first lines of stderr, for an error message.
+    pub fn stderr_head(&self) -> String {
+        self.stderr.lines().take(5).collect::<Vec<_>>().join(" | ")
+    }
+}
+
+/// Several runs of one command summed up: median wall and CPU, largest peak RSS.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Runs {
+    pub count: usize,
+    pub wall: Duration,
+    /// Unknown when any run's is.
+    pub cpu: Option<Duration>,
+    pub rss_kib: Option<u64>,
+}
+
+impl Runs {
+    pub fn of(runs: &[ChildRun]) -> Runs {
+        Runs {
+            count: runs.len(),
+            wall: median(runs.iter().map(|r| r.wall).collect()),
+            cpu: runs
+                .iter()
+                .map(|r| r.cpu)
+                .collect::<Option<Vec<_>>>()
+                .map(median),
+            rss_kib: runs.iter().filter_map(|r| r.max_rss_kib).max(),
+        }
+    }
+
+    /// `wall / CPU / peak RSS`.
+    pub fn show(&self) -> String {
+        format!(
+            "{} / {} / {}",
+            millis(self.wall),
+            self.cpu.map_or("unknown".into(), millis),
+            self.rss_kib.map_or("unknown".into(), mib)
+        )
+    }
+}
+
+pub fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+pub fn mib(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
 }
 
 fn with_gnu_time(
     bin: &Path,
     args: &[String],
     envs: &[(&str, &str)],
+    stdout: Stdio,
 ) -> Result<ChildRun, BenchError> {
     let scratch = Scratch::new("time")?;
     let out = scratch.path().join("time.txt");
@@ -67,10 +180,10 @@ fn with_gnu_time(
     let started = Instant::now();
     let output = cmd
         .envs(envs.iter().copied())
-        .stdout(Stdio::null())
+        .stdout(stdout)
         .stderr(Stdio::piped())
         .output()
-        .map_err(|e| BenchError::step("running dnscron under GNU time", e))?;
+        .map_err(|e| BenchError::step(&format!("running {} under GNU time", program(bin)), e))?;
     let wall = started.elapsed();
     let text = std::fs::read_to_string(&out).unwrap_or_default();
     // A non-zero exit adds a line before ours; ours is the last.
@@ -89,6 +202,7 @@ fn with_gnu_time(
         wall,
         cpu,
         max_rss_kib: rss,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         success: output.status.success(),
     })
@@ -102,7 +216,7 @@ fn polled(bin: &Path, args: &[String], envs: &[(&str, &str)]) -> Result<ChildRun
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| BenchError::step("running dnscron", e))?;
+        .map_err(|e| BenchError::step(&format!("running {}", program(bin)), e))?;
     let status_file = format!("/proc/{}/status", child.id());
     let mut peak = 0;
     let status = loop {
@@ -115,13 +229,19 @@ fn polled(bin: &Path, args: &[String], envs: &[(&str, &str)]) -> Result<ChildRun
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) => std::thread::sleep(Duration::from_millis(1)),
-            Err(e) => return Err(BenchError::step("waiting for dnscron", e)),
+            Err(e) => {
+                return Err(BenchError::step(
+                    &format!("waiting for {}", program(bin)),
+                    e,
+                ));
+            }
         }
     };
     Ok(ChildRun {
         wall: started.elapsed(),
         cpu: None,
         max_rss_kib: (peak > 0).then_some(peak),
+        stdout: String::new(),
         stderr: String::new(),
         success: status.success(),
     })

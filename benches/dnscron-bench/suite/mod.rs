@@ -1,5 +1,5 @@
 //! The benchmark suite (issue 7): request efficiency, rate-limit pacing, planner speed and memory,
-//! apply under faults, and the emulator's GET throughput.
+//! apply under faults, the emulator's GET throughput, and dnscron beside octoDNS (issue 14).
 //!
 //! Every section generates its workload ([`workload`]), starts the emulator in this process on
 //! 127.0.0.1:0 and runs dnscron's public library API (config loading, `make_plan`, the apply
@@ -14,6 +14,7 @@ mod child;
 mod efficiency;
 mod gets;
 pub mod machine;
+pub mod octodns;
 mod pacing;
 mod planner;
 pub mod report;
@@ -33,15 +34,17 @@ pub enum Part {
     Planner,
     Faults,
     Emulator,
+    Octodns,
 }
 
 impl Part {
-    pub const ALL: [Part; 5] = [
+    pub const ALL: [Part; 6] = [
         Part::Efficiency,
         Part::Pacing,
         Part::Planner,
         Part::Faults,
         Part::Emulator,
+        Part::Octodns,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -51,6 +54,7 @@ impl Part {
             Part::Planner => "planner",
             Part::Faults => "faults",
             Part::Emulator => "emulator",
+            Part::Octodns => "octodns",
         }
     }
 }
@@ -76,6 +80,8 @@ pub struct Options {
     pub only: Vec<Part>,
     /// A `dnscron` binary to measure `plan` with; default: the one cargo built with the bench.
     pub dnscron_bin: Option<PathBuf>,
+    /// An `octodns-sync` to compare with (section 6); without it the section says how to enable it.
+    pub octodns: Option<PathBuf>,
     /// The command line, as recorded in BENCHMARKS.md.
     pub command: String,
 }
@@ -120,6 +126,7 @@ pub fn run(opts: &Options) -> Result<Report, BenchError> {
             Part::Planner => planner::run(&runtime, opts)?,
             Part::Faults => runtime.block_on(apply_runs::faults(opts.smoke))?,
             Part::Emulator => runtime.block_on(gets::run(opts.smoke))?,
+            Part::Octodns => octodns::run(opts)?,
         };
         section.load = format!("{load_before} → {}", machine::load_1min());
         sections.push(section);

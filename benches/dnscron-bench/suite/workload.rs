@@ -40,11 +40,22 @@ impl Drift {
     }
 }
 
+/// Which records a generated zone holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Records `n0 … n{N-1}`, one per name, cycling through A, AAAA, TXT, CNAME, MX.
+    Mixed,
+    /// Names `n0 … n{N/2-1}` with one A and one TXT record each: the zone of the octoDNS
+    /// comparison (issue 14), which both tools can hold (no CNAME beside other records).
+    ATxt,
+}
+
 /// One generated zone: its file and its live records.
 pub struct ZoneGen {
     pub zone: String,
     pub records: usize,
     pub drift: Drift,
+    pub shape: Shape,
 }
 
 impl ZoneGen {
@@ -53,7 +64,12 @@ impl ZoneGen {
             zone: zone.into(),
             records,
             drift,
+            shape: Shape::Mixed,
         }
+    }
+
+    pub fn with_shape(self, shape: Shape) -> ZoneGen {
+        ZoneGen { shape, ..self }
     }
 
     /// Visible live records (what the listing pages through).
@@ -66,17 +82,27 @@ impl ZoneGen {
         self.records
     }
 
-    /// The zone document: records `n0 … n{N-1}` cycling through A, AAAA, TXT, CNAME, MX.
+    /// The zone document (flow style, no `ttl`: every record takes the default, 3600).
     pub fn yaml(&self) -> String {
         let mut out = format!("zone: {}\nrecords:\n", self.zone);
-        for i in 0..self.records {
-            let (rtype, content) = record(i, i);
+        for r in self.desired() {
             let _ = writeln!(
                 out,
-                "  - {{ name: n{i}, type: {rtype}, content: \"{content}\" }}"
+                "  - {{ name: {}, type: {}, content: \"{}\" }}",
+                r.name, r.rtype, r.content
             );
         }
         out
+    }
+
+    /// The declared records, in file order, with the default TTL.
+    pub fn desired(&self) -> Vec<RecordSeed> {
+        (0..self.records)
+            .map(|i| {
+                let (name, rtype, content) = self.record(i, i);
+                RecordSeed::new(&name, rtype, &content)
+            })
+            .collect()
     }
 
     /// Indexes of the declared records that are missing live / differ live.
@@ -91,7 +117,8 @@ impl ZoneGen {
         (creates.to_vec(), updates.to_vec())
     }
 
-    pub fn seed(&self) -> ZoneSeed {
+    /// The live records: the declared ones drifted as `drift` says, then the undeclared `x…`.
+    pub fn live(&self) -> Vec<RecordSeed> {
         let (creates, updates) = self.drifted();
         let mut records = Vec::with_capacity(self.live_records());
         let mut u = 0;
@@ -99,30 +126,49 @@ impl ZoneGen {
             if creates.binary_search(&i).is_ok() {
                 continue;
             }
-            let (rtype, content) = record(i, i);
+            let (name, rtype, content) = self.record(i, i);
             if updates.binary_search(&i).is_ok() {
                 u += 1;
                 if u % 2 == 0 {
                     // Same content, another ttl.
-                    records.push(RecordSeed::new(&format!("n{i}"), rtype, &content).with_ttl(300));
+                    records.push(RecordSeed::new(&name, rtype, &content).with_ttl(300));
                 } else {
-                    let (_, other) = record(i, i + 7_000_000);
-                    records.push(RecordSeed::new(&format!("n{i}"), rtype, &other));
+                    let (_, _, other) = self.record(i, i + 7_000_000);
+                    records.push(RecordSeed::new(&name, rtype, &other));
                 }
             } else {
-                records.push(RecordSeed::new(&format!("n{i}"), rtype, &content));
+                records.push(RecordSeed::new(&name, rtype, &content));
             }
         }
         for j in 0..self.drift.deletes {
-            let (_, content) = record(0, j + 9_000_000);
+            let (_, content) = typed(0, j + 9_000_000);
             records.push(RecordSeed::new(&format!("x{j}"), "A", &content));
         }
-        ZoneSeed::new(&self.zone).with_records(records)
+        records
+    }
+
+    pub fn seed(&self) -> ZoneSeed {
+        ZoneSeed::new(&self.zone).with_records(self.live())
+    }
+
+    /// Name, type and content of record `i` with variant `v` (its content).
+    fn record(&self, i: usize, v: usize) -> (String, &'static str, String) {
+        match self.shape {
+            Shape::Mixed => {
+                let (rtype, content) = typed(i, v);
+                (format!("n{i}"), rtype, content)
+            }
+            Shape::ATxt => {
+                // Even records are A (type 0 of `typed`), odd ones TXT (type 2).
+                let (rtype, content) = typed((i % 2) * 2, v);
+                (format!("n{}", i / 2), rtype, content)
+            }
+        }
     }
 }
 
-/// Type and content of record `i` (its type) with variant `v` (its content).
-fn record(i: usize, v: usize) -> (&'static str, String) {
+/// Type (by `i`) and content (by variant `v`) of a record.
+fn typed(i: usize, v: usize) -> (&'static str, String) {
     match i % 5 {
         0 => (
             "A",
@@ -273,13 +319,10 @@ pub fn changes_account(zones: usize, per_zone: Drift) -> Account {
 }
 
 /// One zone of `records` records, 2 % drifted.
-pub fn single_zone(records: usize) -> Account {
+pub fn single_zone(records: usize, shape: Shape) -> Account {
+    let zone = ZoneGen::new("big.example.com", records, Drift::share(records, 2.0));
     Account {
-        zones: vec![ZoneGen::new(
-            "big.example.com",
-            records,
-            Drift::share(records, 2.0),
-        )],
+        zones: vec![zone.with_shape(shape)],
         sites: Vec::new(),
     }
 }
