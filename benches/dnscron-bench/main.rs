@@ -68,7 +68,8 @@ fn main() -> ExitCode {
     print!("{}", report.text());
     if let Some(path) = args.write {
         let existing = std::fs::read_to_string(&path).unwrap_or_default();
-        let text = report::splice(&existing, &report.markdown());
+        let generated = report::keep_unrun(&existing, &report.markdown());
+        let text = report::splice(&existing, &generated);
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("error: writing {}: {e}", path.display());
             return ExitCode::FAILURE;

@@ -223,6 +223,63 @@ pub fn splice(existing: &str, generated: &str) -> String {
     }
 }
 
+/// What a section kept from an earlier run says under its title.
+const KEPT: &str = "Kept from the run of";
+
+/// `generated` plus the sections of the generated part of `existing` that this run didn't
+/// measure (`--only`), each marked with the date it was measured: a partial run doesn't erase
+/// them. Sections are ordered by title (they are numbered).
+pub fn keep_unrun(existing: &str, generated: &str) -> String {
+    let Some(old) = existing
+        .find(BEGIN)
+        .and_then(|b| existing[b..].find(END).map(|e| &existing[b..b + e]))
+    else {
+        return generated.to_string();
+    };
+    let date = old
+        .lines()
+        .find_map(|l| l.strip_prefix("Run "))
+        .and_then(|l| l.split(" with ").next())
+        .unwrap_or("an earlier date");
+    let (head, mut sections) = split_sections(generated.trim_end().trim_end_matches(END));
+    for (title, text) in split_sections(old).1 {
+        if sections.iter().any(|(t, _)| *t == title) {
+            continue;
+        }
+        let text = if text.contains(KEPT) {
+            text.to_string()
+        } else {
+            let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            format!("{first}\n\n*{KEPT} {date}: not re-run by the run above.*\n{rest}")
+        };
+        sections.push((title, text));
+    }
+    sections.sort_by_key(|s| s.0);
+    let mut out = head.to_string();
+    for (_, text) in sections {
+        let _ = write!(out, "\n{}\n", text.trim_end());
+    }
+    let _ = writeln!(out, "{END}");
+    out
+}
+
+/// A generated part (from the begin marker, without the end marker) split into the text before
+/// the first section and each section as (title, text from `### ` on).
+fn split_sections(block: &str) -> (&str, Vec<(&str, String)>) {
+    let starts: Vec<usize> = block.match_indices("\n### ").map(|(i, _)| i + 1).collect();
+    let head = starts.first().map_or(block, |&i| &block[..i - 1]);
+    let sections = starts
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let text = starts.get(k + 1).map_or(&block[i..], |&j| &block[i..j]);
+            let title = text["### ".len()..].lines().next().unwrap_or("");
+            (title, text.to_string())
+        })
+        .collect();
+    (head, sections)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,5 +293,32 @@ mod tests {
         let edited = format!("# B\nintro\n{}\nanalysis\n", gen1.trim_end());
         let second = splice(&edited, &gen2);
         assert_eq!(second, format!("# B\nintro\n{gen2}analysis\n"));
+    }
+
+    #[test]
+    fn a_partial_run_keeps_the_sections_it_did_not_measure() {
+        let old = format!(
+            "# B\n{BEGIN}\nRun 2026-11-22 01:42 UTC with `x`.\n\n1 target(s) missed in this run.\n\n\
+             ### 1. One\n\nold one\n\n### 2. Two\n\nold two\n| a | b |\n\n\
+             ### 3. Three\n\n*{KEPT} 2026-11-20 00:00 UTC: not re-run by the run above.*\n\
+             old three\n{END}\ntail\n"
+        );
+        let new = format!(
+            "{BEGIN}\nRun 2026-11-23 03:50 UTC with `y`.\n\n0 target(s) missed in this run.\n\n\
+             ### 2. Two\n\nnew two\n{END}\n"
+        );
+        let expected = format!(
+            "{BEGIN}\nRun 2026-11-23 03:50 UTC with `y`.\n\n0 target(s) missed in this run.\n\n\
+             ### 1. One\n\n*{KEPT} 2026-11-22 01:42 UTC: not re-run by the run above.*\n\n\
+             old one\n\n### 2. Two\n\nnew two\n\n\
+             ### 3. Three\n\n*{KEPT} 2026-11-20 00:00 UTC: not re-run by the run above.*\n\
+             old three\n{END}\n"
+        );
+        assert_eq!(keep_unrun(&old, &new), expected);
+        assert_eq!(keep_unrun("# B\nno block\n", &new), new);
+        // A full run keeps nothing: every section is new.
+        let full = format!("{BEGIN}\nRun now.\n\n### 1. One\n\nnew one\n{END}\n");
+        let only_one = format!("{BEGIN}\nRun then.\n\n### 1. One\n\nold one\n{END}\n");
+        assert_eq!(keep_unrun(&only_one, &full), full);
     }
 }
