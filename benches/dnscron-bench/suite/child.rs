@@ -3,7 +3,8 @@
 //!
 //! Peak RSS comes from the kernel's accounting of the exited child (`wait4`'s `ru_maxrss`),
 //! read through GNU time (`/usr/bin/time -f`), because this crate forbids `unsafe` and so can't
-//! call `wait4` itself. Without GNU time it falls back to polling `/proc/<pid>/status` VmHWM
+//! call `wait4` itself; CPU time from bash's `time` around it, in milliseconds (GNU time's are
+//! centiseconds). Without GNU time it falls back to polling `/proc/<pid>/status` VmHWM
 //! every millisecond, which can miss growth in the last millisecond; the report says which.
 
 use std::path::{Path, PathBuf};
@@ -30,7 +31,8 @@ pub struct ChildRun {
 /// How peak RSS is measured on this machine (for the report).
 pub fn rss_method() -> &'static str {
     if Path::new(GNU_TIME).exists() {
-        "`ru_maxrss` of the exited child (`wait4`, read through GNU time)"
+        "`ru_maxrss` of the exited child (`wait4`, read through GNU time; CPU through bash's \
+         `time`, in ms, including GNU time's own ≈ 1 ms)"
     } else {
         "VmHWM of /proc/<pid>/status polled every 1 ms (a lower bound)"
     }
@@ -163,6 +165,12 @@ pub fn mib(kib: u64) -> String {
     format!("{:.1} MiB", kib as f64 / 1024.0)
 }
 
+/// bash's `time` keyword reads the waited-for children's rusage in microseconds and prints
+/// milliseconds, where GNU time prints centiseconds, truncated (a 59 ms run shows as 50 ms). So
+/// bash times GNU time (adding GNU time's own ≈ 1 ms) and GNU time reports the peak RSS. `$0` is
+/// the file for bash's figures; the child's stderr goes to fd 3, the original stderr.
+const TIMED: &str = r#"TIMEFORMAT="%3U %3S"; { time "$@" 2>&3; } 3>&2 2>"$0""#;
+
 fn with_gnu_time(
     bin: &Path,
     args: &[String],
@@ -171,8 +179,12 @@ fn with_gnu_time(
 ) -> Result<ChildRun, BenchError> {
     let scratch = Scratch::new("time")?;
     let out = scratch.path().join("time.txt");
-    let mut cmd = Command::new(GNU_TIME);
-    cmd.arg("-o")
+    let bash_out = scratch.path().join("bash-time.txt");
+    let mut cmd = Command::new("bash");
+    cmd.args(["-c", TIMED])
+        .arg(&bash_out)
+        .arg(GNU_TIME)
+        .arg("-o")
         .arg(&out)
         .args(["-f", "%U %S %M"])
         .arg(bin)
@@ -185,18 +197,17 @@ fn with_gnu_time(
         .output()
         .map_err(|e| BenchError::step(&format!("running {} under GNU time", program(bin)), e))?;
     let wall = started.elapsed();
-    let text = std::fs::read_to_string(&out).unwrap_or_default();
-    // A non-zero exit adds a line before ours; ours is the last.
-    let fields: Vec<f64> = text
-        .lines()
-        .last()
-        .unwrap_or("")
-        .split_whitespace()
-        .filter_map(|f| f.parse().ok())
-        .collect();
-    let (cpu, rss) = match fields.as_slice() {
-        [user, sys, rss] => (Some(Duration::from_secs_f64(user + sys)), Some(*rss as u64)),
-        _ => (None, None),
+    let gnu = last_numbers(&out);
+    let precise = match last_numbers(&bash_out).as_slice() {
+        [user, sys] => Some(Duration::from_secs_f64(user + sys)),
+        _ => None,
+    };
+    let (cpu, rss) = match gnu.as_slice() {
+        [user, sys, rss] => (
+            precise.or(Some(Duration::from_secs_f64(user + sys))),
+            Some(*rss as u64),
+        ),
+        _ => (precise, None),
     };
     Ok(ChildRun {
         wall,
@@ -206,6 +217,19 @@ fn with_gnu_time(
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         success: output.status.success(),
     })
+}
+
+/// The numbers on the last line of a file (GNU time adds a line before its own on a non-zero
+/// exit).
+fn last_numbers(file: &Path) -> Vec<f64> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .last()
+        .unwrap_or("")
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect()
 }
 
 fn polled(bin: &Path, args: &[String], envs: &[(&str, &str)]) -> Result<ChildRun, BenchError> {

@@ -70,8 +70,8 @@ fn method(version: &str) -> String {
          as the target, since octoDNS has no provider for this API: it reads a local file where \
          dnscron pays HTTP round trips (the emulator's own CPU runs in the bench process and is \
          counted for neither). Runs alternate dnscron, octoDNS, {RUNS} each, no warm-up; CPU is \
-         user + system of the child and its children (GNU time, median), peak RSS the largest \
-         `ru_maxrss`, wall the median. Both plans must find the generated drift (creates / \
+         user + system of the child and its children (median), peak RSS the largest, wall the \
+         median, each as section 3 measures them. Both plans must find the generated drift (creates / \
          updates / deletes), else the row says NO."
     )
 }
