@@ -18,6 +18,9 @@ const RESERVE: usize = 600;
 
 pub fn render(plan: &Plan) -> String {
     let mut out = String::from("### dnscron plan\n\n");
+    if !plan.api_url.is_empty() {
+        out.push_str(&format!("Live account: {}\n\n", code(&plan.api_url)));
+    }
     out.push_str(&format!("**{}**\n\n", summary_line(&plan.summary)));
     out.push_str(&deletions(plan));
     out.push_str(&findings(plan));

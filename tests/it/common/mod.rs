@@ -162,8 +162,8 @@ impl Test {
         };
         let out = self.execute();
         assert_eq!(
-            out.snapshot(),
-            expected.snapshot(),
+            mask_ports(&out.snapshot()),
+            mask_ports(&expected.snapshot()),
             "dnscron output differs"
         );
         out
@@ -176,8 +176,8 @@ impl Test {
         let (status, stderr) = (self.status, self.stderr.clone());
         let out = self.execute();
         assert_eq!(
-            (out.status, out.stderr.as_str()),
-            (status, stderr.as_str()),
+            (out.status, mask_ports(&out.stderr)),
+            (status, mask_ports(&stderr)),
             "dnscron status or stderr differs; stdout:\n{}",
             out.stdout
         );
@@ -228,6 +228,24 @@ pub fn stdout_of(snapshot: &str) -> &str {
         .and_then(|(_, rest)| rest.split_once("--- stderr\n"))
         .map(|(stdout, _)| stdout)
         .unwrap_or_default()
+}
+
+/// `127.0.0.1:[PORT]` for every `127.0.0.1:<digits>`: the emulator's port changes between runs,
+/// so exact comparisons mask it on both sides, as `filters()` does for snapshots. An expectation
+/// may thus name the emulator's real URL or write `127.0.0.1:[PORT]`.
+pub fn mask_ports(text: &str) -> String {
+    const HOST: &str = "127.0.0.1:";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(HOST) {
+        let after = &rest[at + HOST.len()..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        out.push_str(&rest[..at + HOST.len()]);
+        out.push_str(if digits > 0 { "[PORT]" } else { "" });
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// insta filters for what changes between runs: loopback ports, the emulator's request ids,

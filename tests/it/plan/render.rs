@@ -67,7 +67,7 @@ fn no_changes_in_every_format() {
     assert!(plan.is_empty());
     assert_eq!(
         render::text(&plan, false),
-        "No changes. The live account matches the files.\n"
+        "Live account: http://127.0.0.1:8080/api/v1\n\nNo changes. The live account matches the files.\n"
     );
     insta::assert_snapshot!(render::markdown(&plan));
 }
@@ -141,13 +141,18 @@ fn markdown_is_truncated_with_a_note() {
         md.len()
     );
     assert!(
-        md.starts_with("### dnscron plan\n\n**Plan: 3001 to create, 0 to update, 40 to delete.**")
+        md.starts_with(
+            "### dnscron plan\n\nLive account: <code>http://127.0.0.1:8080/api/v1</code>\n\n\
+             **Plan: 3001 to create, 0 to update, 40 to delete.**"
+        ),
+        "{}",
+        &md[..200]
     );
     // The head (summary, the deletions) and the tail (where and why it was cut) in full.
     let lines: Vec<&str> = md.lines().collect();
     insta::assert_snapshot!(format!(
         "{}\n[…]\n{}",
-        lines[..12].join("\n"),
+        lines[..14].join("\n"),
         lines[lines.len() - 12..].join("\n")
     ));
     assert_eq!(
