@@ -21,7 +21,10 @@ pub fn render(plan: &Plan) -> String {
     if !plan.api_url.is_empty() {
         out.push_str(&format!("Live account: {}\n\n", code(&plan.api_url)));
     }
-    out.push_str(&format!("**{}**\n\n", summary_line(&plan.summary)));
+    out.push_str(&format!(
+        "**{}**\n\n",
+        summary_line(&plan.summary, &plan.findings)
+    ));
     out.push_str(&deletions(plan));
     out.push_str(&findings(plan));
     let head_len = out.len();

@@ -79,7 +79,7 @@ pub fn render(plan: &Plan, color: bool) -> String {
         }
         out.push('\n');
     }
-    out.push_str(&paint.bold(&summary_line(&plan.summary)));
+    out.push_str(&paint.bold(&summary_line(&plan.summary, &plan.findings)));
     out.push('\n');
     out
 }
