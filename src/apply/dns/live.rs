@@ -1,0 +1,480 @@
+//! After apply wrote records: ask every nameserver of each zone (the service's own, as the
+//! record listing names them) for each changed RRset, again and again with growing waits, until
+//! each serves the new data or the deadline passes. What it finds is a warning, never a failure.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use serde::Serialize;
+use tokio::time::Instant;
+
+use crate::config::model::Desired;
+use crate::dns::{RecordType, ZoneName};
+use crate::dnscheck::{self, Expected, Outcome, QueryOptions, QueryType, Question};
+use crate::plan::{Action, Change, Resource, TargetKind, Value};
+
+use super::{DnsOptions, FIRST_POLL_WAIT, MAX_POLL_WAIT, describe};
+
+/// However little of the deadline is left, a question gets this long for its answer.
+const MIN_QUERY_TIMEOUT: Duration = Duration::from_millis(200);
+
+/// What the post-apply check found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum DnsCheck {
+    /// Not run, and why.
+    Skipped { reason: String },
+    Ran {
+        /// The deadline (`--dns-wait`), seconds.
+        deadline_secs: f64,
+        /// DNS messages sent in all.
+        queries: u64,
+        zones: Vec<ZoneCheck>,
+    },
+}
+
+/// One zone whose records were written.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ZoneCheck {
+    pub zone: String,
+    /// The changed RRsets asked for.
+    pub rrsets: usize,
+    /// Nameservers that serve every changed RRset, of `total`.
+    pub live: usize,
+    pub total: usize,
+    pub nameservers: Vec<NameserverCheck>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NameserverCheck {
+    pub host: String,
+    pub addresses: Vec<SocketAddr>,
+    /// Seconds from the first question until it served every change; absent when it did not
+    /// by the deadline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live_after_secs: Option<f64>,
+    /// Rounds of questions it was asked.
+    pub polls: u32,
+    /// Why it is not live: what it serves instead, per RRset (and address), or why it could
+    /// not be asked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+impl NameserverCheck {
+    pub fn is_live(&self) -> bool {
+        self.live_after_secs.is_some()
+    }
+}
+
+impl ZoneCheck {
+    pub fn is_live(&self) -> bool {
+        self.total > 0 && self.live == self.total
+    }
+
+    /// Seconds until the last nameserver was live, when some were not at the first question.
+    pub fn waited_secs(&self) -> Option<f64> {
+        if self.nameservers.iter().all(|n| n.polls <= 1) {
+            return None;
+        }
+        self.nameservers
+            .iter()
+            .filter_map(|n| n.live_after_secs)
+            .reduce(f64::max)
+    }
+}
+
+impl DnsCheck {
+    /// Every zone live on every nameserver (or nothing to check).
+    pub fn all_live(&self) -> bool {
+        match self {
+            DnsCheck::Skipped { .. } => true,
+            DnsCheck::Ran { zones, .. } => zones.iter().all(ZoneCheck::is_live),
+        }
+    }
+}
+
+/// One changed RRset: the values it must hold now (with their TTL) and those it must no longer
+/// hold (deleted, or replaced by an update).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rrset {
+    pub name: String,
+    pub rtype: RecordType,
+    pub present: Vec<Expected>,
+    pub absent: Vec<String>,
+}
+
+/// The RRsets the written record changes touched, per zone, in zone order. `written` are the
+/// record changes the server took (done, replayed, already absent), in the order they ran.
+pub fn changed_rrsets(written: &[Change]) -> BTreeMap<String, Vec<Rrset>> {
+    let mut zones: BTreeMap<String, Vec<Rrset>> = BTreeMap::new();
+    for change in written {
+        let (TargetKind::Zone, Resource::Record { name, rtype, .. }) =
+            (change.target.kind, &change.resource)
+        else {
+            continue;
+        };
+        let rrsets = zones.entry(change.target.name.clone()).or_default();
+        let index = match rrsets
+            .iter()
+            .position(|r| r.name == *name && r.rtype == *rtype)
+        {
+            Some(index) => index,
+            None => {
+                rrsets.push(Rrset {
+                    name: name.clone(),
+                    rtype: *rtype,
+                    present: Vec::new(),
+                    absent: Vec::new(),
+                });
+                rrsets.len() - 1
+            }
+        };
+        apply_change(&mut rrsets[index], change);
+    }
+    zones
+}
+
+fn apply_change(rrset: &mut Rrset, change: &Change) {
+    let content = |value: &Option<Value>| match value {
+        Some(Value::Record { ttl, content }) => Some((*ttl, content.clone())),
+        _ => None,
+    };
+    let before = content(&change.before);
+    let after = content(&change.after);
+    if let Some((_, old)) = &before
+        && (change.action == Action::Delete || after.as_ref().is_some_and(|(_, new)| new != old))
+    {
+        rrset.present.retain(|e| e.value != *old);
+        if !rrset.absent.contains(old) {
+            rrset.absent.push(old.clone());
+        }
+    }
+    if change.action != Action::Delete
+        && let Some((ttl, new)) = after
+    {
+        rrset.absent.retain(|a| *a != new);
+        rrset.present.retain(|e| e.value != new);
+        rrset.present.push(Expected { value: new, ttl });
+    }
+}
+
+/// Why `outcome` is not yet the new data of `rrset`; `None` when it is.
+fn judge(rrset: &Rrset, outcome: &Outcome) -> Option<String> {
+    let what = |detail: String| format!("{} {}: {detail}", rrset.name, rrset.rtype);
+    if let Some(reason) = describe::failure(outcome) {
+        return Some(what(reason));
+    }
+    if outcome.authoritative() == Some(false) {
+        return Some(what(
+            "answers without authority (not serving the zone itself)".into(),
+        ));
+    }
+    let served = outcome.values_of(rrset.rtype.as_str());
+    let missing = rrset
+        .present
+        .iter()
+        .any(|e| !served.iter().any(|s| s.value == e.value && s.ttl == e.ttl));
+    let lingering: Vec<&String> = rrset
+        .absent
+        .iter()
+        .filter(|a| served.iter().any(|s| s.value == **a))
+        .collect();
+    if !missing && lingering.is_empty() {
+        return None;
+    }
+    let mut wanted = describe::values(&rrset.present);
+    if !lingering.is_empty() {
+        let gone: Vec<&str> = lingering.iter().map(|s| s.as_str()).collect();
+        wanted = format!("{wanted}, no longer {}", gone.join(", "));
+    }
+    Some(what(format!(
+        "serves {}; wanted {wanted}",
+        describe::served(outcome, rrset.rtype)
+    )))
+}
+
+/// One question to one address of one nameserver, until it is answered with the new data.
+struct Job {
+    zone: usize,
+    host: usize,
+    addr: SocketAddr,
+    rrset: usize,
+    question: Question,
+    live_at: Option<Duration>,
+    problem: Option<String>,
+    polls: u32,
+}
+
+/// Runs the check for the `written` record changes of `desired`'s zones.
+pub async fn check(desired: &Desired, written: &[Change], opts: &DnsOptions) -> DnsCheck {
+    let zones = changed_rrsets(written);
+    if zones.is_empty() {
+        return DnsCheck::Skipped {
+            reason: "no record was written".into(),
+        };
+    }
+    let mut checks = Vec::new();
+    let mut rrsets_of = Vec::new();
+    let mut jobs = Vec::new();
+    for (name, rrsets) in zones {
+        let Some(zone) = desired
+            .zones
+            .iter()
+            .find(|z| z.zone.as_str() == name)
+            .map(|z| z.zone.clone())
+        else {
+            continue;
+        };
+        let hosts = opts
+            .service_nameservers
+            .get(&name)
+            .cloned()
+            .unwrap_or_default();
+        let mut nameservers = Vec::new();
+        for host in hosts {
+            let mut ns = NameserverCheck {
+                host: host.clone(),
+                addresses: Vec::new(),
+                live_after_secs: None,
+                polls: 0,
+                problems: Vec::new(),
+            };
+            match opts.book.resolve(&host).await {
+                Ok(addresses) => ns.addresses = addresses,
+                Err(e) => ns.problems.push(e.to_string()),
+            }
+            for addr in &ns.addresses {
+                for (index, rrset) in rrsets.iter().enumerate() {
+                    jobs.push(job(
+                        checks.len(),
+                        nameservers.len(),
+                        *addr,
+                        index,
+                        &zone,
+                        rrset,
+                    ));
+                }
+            }
+            nameservers.push(ns);
+        }
+        checks.push(ZoneCheck {
+            zone: name,
+            rrsets: rrsets.len(),
+            live: 0,
+            total: nameservers.len(),
+            nameservers,
+        });
+        rrsets_of.push(rrsets);
+    }
+    let queries = poll(&mut jobs, &rrsets_of, opts).await;
+    DnsCheck::Ran {
+        deadline_secs: opts.wait.as_secs_f64(),
+        queries,
+        zones: settle(checks, &jobs),
+    }
+}
+
+fn job(
+    zone: usize,
+    host: usize,
+    addr: SocketAddr,
+    rrset: usize,
+    name: &ZoneName,
+    r: &Rrset,
+) -> Job {
+    Job {
+        zone,
+        host,
+        addr,
+        rrset,
+        question: Question::new(name.clone(), r.name.clone(), QueryType::Record(r.rtype)),
+        live_at: None,
+        problem: None,
+        polls: 0,
+    }
+}
+
+/// Asks every job not live yet, waits (100 ms, doubling up to 1 s) and asks again, until all
+/// are live or the deadline passes; the last round asks at the deadline. Returns the messages
+/// sent.
+async fn poll(jobs: &mut [Job], rrsets: &[Vec<Rrset>], opts: &DnsOptions) -> u64 {
+    let start = Instant::now();
+    let deadline = start + opts.wait;
+    let mut wait = FIRST_POLL_WAIT;
+    let mut queries = 0;
+    loop {
+        let pending: Vec<usize> = (0..jobs.len())
+            .filter(|i| jobs[*i].live_at.is_none())
+            .collect();
+        if pending.is_empty() {
+            break;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        let options = QueryOptions {
+            timeout: opts.query.timeout.min(left.max(MIN_QUERY_TIMEOUT)),
+            ..opts.query.clone()
+        };
+        let asked = pending
+            .iter()
+            .map(|i| (jobs[*i].addr, jobs[*i].question.clone()))
+            .collect();
+        let answers = dnscheck::ask_all(asked, &options, dnscheck::DEFAULT_CONCURRENCY).await;
+        queries += dnscheck::queries_sent(&answers);
+        let elapsed = start.elapsed();
+        for (i, answer) in pending.iter().zip(answers) {
+            let job = &mut jobs[*i];
+            job.polls += 1;
+            match judge(&rrsets[job.zone][job.rrset], &answer.outcome) {
+                None => {
+                    job.live_at = Some(elapsed);
+                    job.problem = None;
+                }
+                Some(problem) => job.problem = Some(problem),
+            }
+        }
+        let now = Instant::now();
+        if jobs.iter().all(|j| j.live_at.is_some()) || now >= deadline {
+            break;
+        }
+        tokio::time::sleep(wait.min(deadline - now)).await;
+        wait = (wait * 2).min(MAX_POLL_WAIT);
+    }
+    queries
+}
+
+/// Folds the jobs' results into their nameservers and zones.
+fn settle(mut checks: Vec<ZoneCheck>, jobs: &[Job]) -> Vec<ZoneCheck> {
+    for (z, check) in checks.iter_mut().enumerate() {
+        for (h, ns) in check.nameservers.iter_mut().enumerate() {
+            let mine: Vec<&Job> = jobs.iter().filter(|j| j.zone == z && j.host == h).collect();
+            ns.polls = mine.iter().map(|j| j.polls).max().unwrap_or(0);
+            let several = ns.addresses.len() > 1;
+            for j in &mine {
+                if let Some(problem) = &j.problem
+                    && j.live_at.is_none()
+                {
+                    ns.problems.push(if several {
+                        format!("at {}: {problem}", j.addr)
+                    } else {
+                        problem.clone()
+                    });
+                }
+            }
+            let live = !mine.is_empty() && mine.iter().all(|j| j.live_at.is_some());
+            ns.live_after_secs = live
+                .then(|| mine.iter().filter_map(|j| j.live_at).max())
+                .flatten()
+                .map(|d| d.as_secs_f64());
+        }
+        check.live = check.nameservers.iter().filter(|n| n.is_live()).count();
+    }
+    checks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dnscheck::Served;
+
+    fn record(action: Action, before: Option<&str>, after: Option<&str>) -> Change {
+        crate::plan::model::record_change(action, Some(7), before, after)
+    }
+
+    fn expected(value: &str, ttl: u32) -> Expected {
+        Expected {
+            value: value.into(),
+            ttl,
+        }
+    }
+
+    fn served(values: &[&str]) -> Outcome {
+        Outcome::Records {
+            authoritative: true,
+            records: values
+                .iter()
+                .map(|v| Served {
+                    rtype: "A".into(),
+                    value: (*v).into(),
+                    ttl: 300,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn an_update_wants_the_new_value_and_not_the_old_one() {
+        let zones = changed_rrsets(&[record(Action::Update, Some("192.0.2.1"), Some("192.0.2.2"))]);
+        let rrsets: Vec<&Rrset> = zones.values().flatten().collect();
+        assert_eq!(rrsets.len(), 1);
+        assert_eq!(rrsets[0].present, vec![expected("192.0.2.2", 300)]);
+        assert_eq!(rrsets[0].absent, vec!["192.0.2.1".to_string()]);
+        assert_eq!(judge(rrsets[0], &served(&["192.0.2.2", "192.0.2.9"])), None);
+        assert_eq!(
+            judge(rrsets[0], &served(&["192.0.2.1"])).as_deref(),
+            Some(
+                "www A: serves 192.0.2.1 (ttl 300); wanted 192.0.2.2 (ttl 300), no longer 192.0.2.1"
+            )
+        );
+    }
+
+    #[test]
+    fn a_delete_is_live_once_the_value_is_gone() {
+        let zones = changed_rrsets(&[record(Action::Delete, Some("192.0.2.1"), None)]);
+        let rrset = &zones.values().flatten().collect::<Vec<_>>()[0].clone();
+        assert_eq!(
+            judge(
+                rrset,
+                &Outcome::NxDomain {
+                    authoritative: true
+                }
+            ),
+            None
+        );
+        assert_eq!(
+            judge(
+                rrset,
+                &Outcome::NoData {
+                    authoritative: true
+                }
+            ),
+            None
+        );
+        assert_eq!(judge(rrset, &served(&["192.0.2.7"])), None);
+        assert_eq!(
+            judge(rrset, &served(&["192.0.2.1"])).as_deref(),
+            Some("www A: serves 192.0.2.1 (ttl 300); wanted nothing, no longer 192.0.2.1")
+        );
+        assert_eq!(
+            judge(rrset, &Outcome::Rcode("REFUSED".into())).as_deref(),
+            Some("www A: answers REFUSED")
+        );
+    }
+
+    #[test]
+    fn a_create_needs_its_ttl_too() {
+        let zones = changed_rrsets(&[record(Action::Create, None, Some("192.0.2.2"))]);
+        let rrset = &zones.values().flatten().collect::<Vec<_>>()[0].clone();
+        let stale_ttl = Outcome::Records {
+            authoritative: true,
+            records: vec![Served {
+                rtype: "A".into(),
+                value: "192.0.2.2".into(),
+                ttl: 3600,
+            }],
+        };
+        assert_eq!(
+            judge(rrset, &stale_ttl).as_deref(),
+            Some("www A: serves 192.0.2.2 (ttl 3600); wanted 192.0.2.2 (ttl 300)")
+        );
+        let lame = Outcome::Records {
+            authoritative: false,
+            records: Vec::new(),
+        };
+        assert_eq!(
+            judge(rrset, &lame).as_deref(),
+            Some("www A: answers without authority (not serving the zone itself)")
+        );
+    }
+}
