@@ -173,10 +173,12 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         .as_ref()
         .filter(|d| !d.wait.is_zero() && !interrupted)
     {
-        opts.progress.note(&format!(
-            "checking DNS: asking the zones' nameservers for the changed records (up to {}s)",
-            dns.wait.as_secs_f64()
-        ));
+        if !dns::live::changed_rrsets(&written).is_empty() {
+            opts.progress.note(&format!(
+                "checking DNS: asking the zones' nameservers for the changed records (up to {}s)",
+                dns.wait.as_secs_f64()
+            ));
+        }
         report.dns_check = Some(dns::live::check(desired, &written, dns).await);
     }
     opts.progress.close();

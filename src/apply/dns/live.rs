@@ -312,8 +312,14 @@ async fn poll(jobs: &mut [Job], rrsets: &[Vec<Rrset>], opts: &DnsOptions) -> u64
             break;
         }
         let left = deadline.saturating_duration_since(Instant::now());
+        // A question may take its UDP attempts and a TCP try, each up to the timeout: split
+        // what is left so the round ends near the deadline.
+        let tries = opts.query.attempts.max(1) + 1;
         let options = QueryOptions {
-            timeout: opts.query.timeout.min(left.max(MIN_QUERY_TIMEOUT)),
+            timeout: opts
+                .query
+                .timeout
+                .min((left / tries).max(MIN_QUERY_TIMEOUT)),
             ..opts.query.clone()
         };
         let asked = pending

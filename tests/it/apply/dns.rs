@@ -190,3 +190,16 @@ fn the_markdown_summary_names_the_refused_switch_and_the_dns_check() {
     let (out, _) = switch_elsewhere(&["--format", "markdown"]);
     settings().bind(|| insta::assert_snapshot!("dns_switch_refused_markdown", out));
 }
+
+#[test]
+fn an_apply_that_writes_no_record_skips_the_check_with_a_note() {
+    let emu = dns_emulator(Seed::example());
+    let out = Test::new()
+        .args(["apply", "--yes", "examples/dns/sites/blog.yaml"])
+        .api(&emu.base_url(), "demo-token")
+        .plan_stamp()
+        .env("DNSCRON_ALLOW_UNREADY_NAMESERVERS", "false")
+        .env("DNSCRON_DNS_WAIT", "2s")
+        .snapshot();
+    settings().bind(|| insta::assert_snapshot!("dns_skipped", out));
+}
