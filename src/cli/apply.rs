@@ -10,12 +10,12 @@ use crate::api::{ApiConfig, WriteClient};
 use crate::apply::dns::DnsOptions;
 use crate::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Bar, Lines, Progress, review};
 use crate::cli::api_args::{ApiArgs, parse_duration};
+use crate::cli::dns_args::DnsArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::session;
 use crate::cli::signals::Signals;
 use crate::cli::write_stdout;
-use crate::dnscheck::{AddressBook, NameserverAddress};
 use crate::plan::render::text::plain_change_lines;
 use crate::plan::snapshot::LiveSnapshot;
 use crate::plan::{Change, Plan, render};
@@ -71,10 +71,8 @@ pub struct ApplyArgs {
     /// the zone as the files declare it.
     #[arg(long, env = "DNSCRON_ALLOW_UNREADY_NAMESERVERS")]
     pub allow_unready_nameservers: bool,
-    /// Reach nameserver HOST at IP[:PORT] instead of looking it up with the system resolver
-    /// (repeatable; split horizon, tests).
-    #[arg(long, value_name = "HOST=IP[:PORT]")]
-    pub nameserver_address: Vec<NameserverAddress>,
+    #[command(flatten)]
+    pub dns: DnsArgs,
     #[command(flatten)]
     pub api: ApiArgs,
 }
@@ -137,7 +135,8 @@ impl Ctx<'_> {
     ) -> Result<Ctx<'a>, CommandError> {
         let off = args.dns_wait.is_zero() && args.allow_unready_nameservers;
         let dns = (!off).then(|| {
-            let mut dns = DnsOptions::new(AddressBook::new(args.nameserver_address.clone()));
+            let mut dns = DnsOptions::new(args.dns.address_book());
+            dns.query = args.dns.query_options();
             dns.wait = args.dns_wait;
             dns.allow_unready = args.allow_unready_nameservers;
             dns

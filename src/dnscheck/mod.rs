@@ -35,12 +35,18 @@
 //!   Values { missing, extra } | Ttl { value, expected, served } | NotAuthoritative |
 //!   Refused { rcode } | Unreachable { reason }`; `is_minor()` (TTL) and `is_failure()`
 //!   (unreachable: the check did not run).
+//! - `dnscron check` on top: [`check_zones`]`(&Desired, &CheckSettings) -> CheckReport`
+//!   (per zone: where its nameservers came from, per nameserver address its status and
+//!   [`RrsetDifference`]s), rendered by [`text`] and [`json`].
 
 mod address;
 mod answer;
 mod batch;
 mod compare;
 mod discover;
+mod render;
+mod report;
+mod run;
 mod transport;
 #[cfg(test)]
 mod transport_tests;
@@ -54,4 +60,9 @@ pub use discover::{
     DiscoverError, RESOLV_CONF, parse_resolv_conf, parse_resolver, system_resolvers,
     zone_nameservers,
 };
+pub use render::{JSON_VERSION, difference_line, json, summary, text};
+pub use report::{
+    CheckReport, NameserverSource, RrsetDifference, ServerReport, Status, Totals, ZoneReport,
+};
+pub use run::{CheckSettings, check_zones};
 pub use transport::{QueryOptions, ask};
