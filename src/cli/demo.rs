@@ -91,7 +91,7 @@ pub fn run(args: DemoArgs) -> CommandResult {
         write_stdout(&report::text(&outcome))?;
 
         write_stdout("\n== 3. dnscron plan (again)\n\n")?;
-        let again = session::plan(client.read(), &desired, false).await?;
+        let again = session::planned(client.read(), &desired, false).await?.plan;
         write_stdout(&render::text(&again, color))?;
         emu.shutdown().await;
         if matches!(ending(&outcome.result), Ok(Outcome::Success)) && again.is_empty() {
