@@ -128,4 +128,30 @@ mod tests {
         view.set_lag(DnsLag::None, &State::default());
         assert!(view.served().is_none());
     }
+
+    #[test]
+    fn the_seed_takes_milliseconds_or_never_and_refuses_anything_else() {
+        use crate::emulator::Seed;
+        let lag = |yaml: &str| Seed::from_yaml_str(yaml).map(|s| s.faults.dns_lag_ms);
+        assert_eq!(
+            lag("faults: {dns_lag_ms: 250}").ok(),
+            Some(DnsLag::Millis(250))
+        );
+        assert_eq!(lag("faults: {dns_lag_ms: never}").ok(), Some(DnsLag::Never));
+        assert_eq!(lag("faults: {}").ok(), Some(DnsLag::None));
+        let refused = lag("faults: {dns_lag_ms: soon}")
+            .err()
+            .map(|e| e.to_string());
+        let first_line = refused.as_deref().and_then(|e| e.lines().next());
+        assert_eq!(
+            first_line,
+            Some(
+                "invalid emulator seed <seed>: error: line 1 column 22: dns_lag_ms `soon`: expected a number of milliseconds or `never`"
+            )
+        );
+        assert_eq!(
+            DnsLag::parse("-5"),
+            Err("dns_lag_ms `-5`: expected a number of milliseconds or `never`".into())
+        );
+    }
 }

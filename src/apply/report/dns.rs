@@ -42,7 +42,7 @@ fn zone_text(out: &mut String, zone: &ZoneCheck, deadline_secs: f64) {
     }
     let _ = writeln!(
         out,
-        "warning: DNS: {} is live on {}/{} nameservers {deadline_secs}s after apply; the API took the changes, but resolvers asking these nameservers may still get the old data:",
+        "warning: DNS: {} is live on {}/{} nameservers (asked for up to {deadline_secs}s); the API took the changes, but resolvers asking the others may still get the old data:",
         zone.zone, zone.live, zone.total
     );
     if zone.total == 0 {

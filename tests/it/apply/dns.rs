@@ -203,3 +203,18 @@ fn an_apply_that_writes_no_record_skips_the_check_with_a_note() {
         .snapshot();
     settings().bind(|| insta::assert_snapshot!("dns_skipped", out));
 }
+
+#[test]
+fn a_nameserver_that_cant_be_resolved_is_a_warning_with_exit_0() {
+    let emu = dns_emulator(Seed::example());
+    let dir = tempfile::tempdir().unwrap();
+    // Only ns1 is mapped, and the harness turns the system resolver off.
+    let test = apply(&emu, ONE_RECORD, &dir)
+        .arg(format!(
+            "--nameserver-address=ns1.veldhost.net={}",
+            dns_addr(&emu)
+        ))
+        .env("DNSCRON_DNS_WAIT", "500ms");
+    let out = test.snapshot();
+    settings().bind(|| insta::assert_snapshot!("dns_unresolved", out));
+}
