@@ -173,7 +173,7 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         .as_ref()
         .filter(|d| !d.wait.is_zero() && !interrupted)
     {
-        if !dns::live::changed_rrsets(&written).is_empty() {
+        if !dns::expect::changed_rrsets(&written).is_empty() {
             opts.progress.note(&format!(
                 "checking DNS: asking the zones' nameservers for the changed records (up to {}s)",
                 dns.wait.as_secs_f64()

@@ -3,6 +3,7 @@
 //! domain is switched to custom nameservers, ask those whether they serve the zone ([`ready`]).
 //! Both go through `dnscheck`, never through the API.
 
+pub mod expect;
 pub mod live;
 pub mod ready;
 
