@@ -77,7 +77,7 @@ pub fn diff_options_for(plan: &Plan) -> DiffOptions {
 pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -> ApplyReport {
     let desired = &plan.desired;
     if plan.is_empty() {
-        return ApplyReport::new(&plan.plan_id, ApplyResult::NoChanges, 0, Vec::new());
+        return ApplyReport::new(plan, ApplyResult::NoChanges, 0, Vec::new());
     }
     let exec = Executor {
         client,
@@ -167,7 +167,7 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         changes = execution_order(&replan.changes);
     };
     let interrupted = matches!(result, ApplyResult::Interrupted);
-    let mut report = ApplyReport::new(&plan.plan_id, result, rounds_run, reports);
+    let mut report = ApplyReport::new(plan, result, rounds_run, reports);
     if let Some(dns) = opts
         .dns
         .as_ref()
