@@ -172,7 +172,7 @@ async fn discover(
         },
     };
     let (hosts, answers) = zone_nameservers(&spec.zone, &resolvers, &settings.query).await;
-    if let Some(address) = answered_by(&answers).or_else(|| resolvers.first().copied()) {
+    if let Some(address) = answered_by(&answers) {
         report.nameservers_from = NameserverSource::Resolver { address };
     }
     (hosts.map_err(|e| e.to_string()), queries_sent(&answers))
