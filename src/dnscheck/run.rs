@@ -2,11 +2,11 @@
 //! for the zone's SOA, then the servers that answer it authoritatively for every RRset the
 //! files declare, and compare.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use super::address::AddressBook;
+use super::address::{AddressBook, ResolveError};
 use super::answer::{Answer, Outcome, QueryType, Question};
 use super::batch::{DEFAULT_CONCURRENCY, ask_all, queries_sent};
 use super::compare::{Expected, authority, compare};
@@ -59,8 +59,10 @@ struct Target {
 pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckReport {
     let mut queries = 0;
     let mut zones = Vec::new();
+    // Zones usually share their nameservers: each host is looked up once.
+    let mut addresses = HashMap::new();
     for spec in &desired.zones {
-        let (zone, spent) = zone_servers(spec, settings).await;
+        let (zone, spent) = zone_servers(spec, settings, &mut addresses).await;
         queries += spent;
         zones.push(zone);
     }
@@ -121,7 +123,11 @@ pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckRe
 }
 
 /// The zone's nameservers and their addresses; the NS discovery's queries are counted.
-async fn zone_servers(spec: &ZoneSpec, settings: &CheckSettings) -> (ZoneReport, u64) {
+async fn zone_servers(
+    spec: &ZoneSpec,
+    settings: &CheckSettings,
+    addresses: &mut HashMap<String, Result<Vec<SocketAddr>, ResolveError>>,
+) -> (ZoneReport, u64) {
     let mut report = ZoneReport::new(spec.zone.as_str());
     let (hosts, spent) = match spec.nameservers.as_ref().map(|n| &n.mode) {
         Some(NameserverMode::Custom(hosts)) => {
@@ -134,7 +140,15 @@ async fn zone_servers(spec: &ZoneSpec, settings: &CheckSettings) -> (ZoneReport,
         Err(error) => report.error = Some(error),
         Ok(hosts) => {
             for host in hosts {
-                match settings.book.resolve(&host).await {
+                let resolved = match addresses.get(&host) {
+                    Some(known) => known.clone(),
+                    None => {
+                        let found = settings.book.resolve(&host).await;
+                        addresses.insert(host.clone(), found.clone());
+                        found
+                    }
+                };
+                match resolved {
                     Ok(addrs) => report
                         .nameservers
                         .extend(addrs.into_iter().map(|a| ServerReport::new(&host, Some(a)))),

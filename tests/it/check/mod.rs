@@ -14,8 +14,8 @@ use std::path::Path;
 use dnscron::emulator::{self, Emulator, RecordSeed, Seed, ZoneSeed};
 use serde_json::json;
 
-use crate::common::Test;
 use crate::common::emulator::Api;
+use crate::common::{Test, assert_cli_snapshot};
 
 /// The emulator with its own runtime (kept alive with it) and its DNS listener.
 struct DnsEmulator {
@@ -329,6 +329,25 @@ fn a_resolver_that_does_not_know_the_zone_stops_the_check() {
              (--resolver) and the network; --dns-timeout gives slow servers longer\n",
         )
         .run();
+}
+
+/// The example files against the example account: what `check` sees of the drift `plan`
+/// shows (the DKIM key, the CNAME, the MX TTL, example.org's TXT), and not what it can't
+/// (the extra `old` A record). example.org is checked on its files' custom nameservers.
+#[test]
+fn the_example_account_drifts_as_plan_says() {
+    let emu = DnsEmulator::start(zone());
+    let dns = emu.dns();
+    let test = Test::new().args([
+        "check".to_string(),
+        "examples/dns".into(),
+        format!("--resolver={dns}"),
+        format!("--nameserver-address=ns1.veldhost.net={dns}"),
+        format!("--nameserver-address=ns2.veldhost.net={dns}"),
+        format!("--nameserver-address=ns1.other-dns.net={dns}"),
+        format!("--nameserver-address=ns2.other-dns.net={dns}"),
+    ]);
+    assert_cli_snapshot!(test.expect_status(2));
 }
 
 #[test]
