@@ -66,17 +66,36 @@ pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckRe
         queries += spent;
         zones.push(zone);
     }
-    // Every zone's SOA on every server first: a server that does not serve the zone is
-    // reported once, not once per RRset.
-    let targets = targets(&zones);
-    let soa_jobs = targets
+    let (serving, spent) = ask_soas(desired, &mut zones, settings).await;
+    queries += spent;
+    let rrsets: Vec<Vec<Rrset>> = desired.zones.iter().map(declared_rrsets).collect();
+    queries += ask_rrsets(desired, &rrsets, &serving, &mut zones, settings).await;
+    for (zone, sets) in zones.iter_mut().zip(&rrsets) {
+        zone.rrsets = sets.len();
+        for server in &mut zone.nameservers {
+            server.differences.sort_by_key(|d| d.difference.is_minor());
+        }
+    }
+    let mut report = CheckReport { zones, queries };
+    report.settle();
+    report
+}
+
+/// Every zone's SOA on each of its servers, first: a server that does not serve the zone is
+/// reported once, not once per RRset. Returns the servers that do, and the queries sent.
+async fn ask_soas(
+    desired: &Desired,
+    zones: &mut [ZoneReport],
+    settings: &CheckSettings,
+) -> (Vec<Target>, u64) {
+    let targets = targets(zones);
+    let jobs = targets
         .iter()
         .map(|t| (t.addr, Question::soa(desired.zones[t.zone].zone.clone())))
         .collect();
-    let soa_answers = ask_all(soa_jobs, &settings.query, settings.concurrency).await;
-    queries += queries_sent(&soa_answers);
+    let answers = ask_all(jobs, &settings.query, settings.concurrency).await;
     let mut serving = Vec::new();
-    for (target, answer) in targets.into_iter().zip(&soa_answers) {
+    for (target, answer) in targets.into_iter().zip(&answers) {
         match authority(&answer.outcome) {
             Some(difference) => zones[target.zone].nameservers[target.server]
                 .differences
@@ -84,10 +103,21 @@ pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckRe
             None => serving.push(target),
         }
     }
-    let rrsets: Vec<Vec<Rrset>> = desired.zones.iter().map(declared_rrsets).collect();
+    (serving, queries_sent(&answers))
+}
+
+/// Each declared RRset on each serving server, compared with the files; returns the queries
+/// sent.
+async fn ask_rrsets(
+    desired: &Desired,
+    rrsets: &[Vec<Rrset>],
+    serving: &[Target],
+    zones: &mut [ZoneReport],
+    settings: &CheckSettings,
+) -> u64 {
     let mut jobs = Vec::new();
     let mut asked = Vec::new();
-    for target in &serving {
+    for target in serving {
         for (index, rrset) in rrsets[target.zone].iter().enumerate() {
             let zone = desired.zones[target.zone].zone.clone();
             let question = Question::new(zone, &rrset.name, QueryType::Record(rrset.rtype));
@@ -96,7 +126,6 @@ pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckRe
         }
     }
     let answers = ask_all(jobs, &settings.query, settings.concurrency).await;
-    queries += queries_sent(&answers);
     for ((zone, server, index), answer) in asked.into_iter().zip(&answers) {
         let rrset = &rrsets[zone][index];
         let outcome = without_ignored(&answer.outcome, &rrset.name, &desired.zones[zone].ignore);
@@ -111,15 +140,7 @@ pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckRe
                 ));
         }
     }
-    for (zone, sets) in zones.iter_mut().zip(&rrsets) {
-        zone.rrsets = sets.len();
-        for server in &mut zone.nameservers {
-            server.differences.sort_by_key(|d| d.difference.is_minor());
-        }
-    }
-    let mut report = CheckReport { zones, queries };
-    report.settle();
-    report
+    queries_sent(&answers)
 }
 
 /// The zone's nameservers and their addresses; the NS discovery's queries are counted.
