@@ -28,6 +28,9 @@ pub enum CheckFormat {
     Text,
     /// For drift jobs: zones, nameservers, differences and the summary (docs/health.md).
     Json,
+    /// GitHub Actions annotations on the file lines that declare each differing RRset, and
+    /// the summary as a notice.
+    Github,
 }
 
 /// Exit 0 when every nameserver serves what the files say, 2 on differences, 1 when a
@@ -44,6 +47,7 @@ pub fn run(args: CheckArgs) -> CommandResult {
         CheckFormat::Text => dnscheck::text(&report),
         CheckFormat::Json => dnscheck::json(&report)
             .map_err(|e| CommandError::quoting(ErrorKind::Internal, "writing the JSON", e))?,
+        CheckFormat::Github => dnscheck::github(&report),
     };
     write_stdout(&rendered)?;
     let totals = report.totals();

@@ -4,11 +4,16 @@
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
 use std::str::FromStr;
+use std::time::Duration;
 
 use crate::dns::fold_host;
 
 /// The port nameservers listen on.
 pub const DNS_PORT: u16 = 53;
+
+/// The longest wait for the system resolver's look-up of one host (getaddrinfo has its own
+/// timeouts, but they multiply with resolv.conf's servers and attempts).
+const LOOKUP_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// One `HOST=IP[:PORT]` mapping. `host` is folded (lower case, no final dot).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,8 +133,10 @@ impl AddressBook {
             host: folded.clone(),
             reason,
         };
-        let found = tokio::net::lookup_host((folded.as_str(), DNS_PORT))
+        let lookup = tokio::net::lookup_host((folded.as_str(), DNS_PORT));
+        let found = tokio::time::timeout(LOOKUP_TIMEOUT, lookup)
             .await
+            .map_err(|_| lookup_error(format!("no answer within {LOOKUP_TIMEOUT:?}")))?
             .map_err(|e| lookup_error(e.to_string()))?;
         let mut addrs: Vec<SocketAddr> = Vec::new();
         for addr in found {

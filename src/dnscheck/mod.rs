@@ -60,7 +60,7 @@ pub use discover::{
     DiscoverError, RESOLV_CONF, parse_resolv_conf, parse_resolver, system_resolvers,
     zone_nameservers,
 };
-pub use render::{JSON_VERSION, difference_line, json, summary, text};
+pub use render::{JSON_VERSION, difference_line, difference_text, github, json, summary, text};
 pub use report::{
     CheckReport, NameserverSource, RrsetDifference, ServerReport, Status, Totals, ZoneReport,
 };

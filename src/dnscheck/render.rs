@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::compare::Difference;
 use super::report::{CheckReport, NameserverSource, RrsetDifference, ServerReport, Status};
+use crate::github::{Annotation, Level, render_capped};
 use crate::untrusted::{Untrusted, json_text};
 
 /// The JSON output's shape version: bumped when a field changes meaning or goes away.
@@ -73,6 +74,16 @@ fn server_text(out: &mut String, server: &ServerReport, rrsets: usize) {
 
 /// `www A: serves 192.0.2.9 (not in the files), lacks 192.0.2.1 (zones/a.yaml:8:5)`.
 pub fn difference_line(d: &RrsetDifference) -> String {
+    let at = d
+        .location
+        .as_ref()
+        .map(|l| format!(" ({l})"))
+        .unwrap_or_default();
+    format!("{}{at}", difference_text(d))
+}
+
+/// [`difference_line`] without the location.
+pub fn difference_text(d: &RrsetDifference) -> String {
     let quote = d.rtype == "TXT";
     let list = |values: &[String]| -> String {
         let shown: Vec<String> = values
@@ -115,12 +126,45 @@ pub fn difference_line(d: &RrsetDifference) -> String {
         Difference::Refused { rcode } => format!("answers {rcode}"),
         Difference::Unreachable { reason } => Untrusted(reason).to_string(),
     };
-    let at = d
-        .location
-        .as_ref()
-        .map(|l| format!(" ({l})"))
-        .unwrap_or_default();
-    format!("{} {}: {what}{at}", Untrusted(&d.name), d.rtype)
+    format!("{} {}: {what}", Untrusted(&d.name), d.rtype)
+}
+
+/// GitHub Actions annotations: each difference on the file line that declares the RRset (a
+/// warning for a TTL, an error otherwise), each failure as an error, and the summary as a
+/// notice.
+pub fn github(report: &CheckReport) -> String {
+    let mut annotations = Vec::new();
+    for zone in &report.zones {
+        if let Some(error) = &zone.error {
+            let message = format!("{}: {}", zone.zone, Untrusted(error));
+            annotations.push(Annotation::new(Level::Error, message).title("dnscron check"));
+        }
+        for server in &zone.nameservers {
+            let at = server.address.map(|a| format!(" {a}")).unwrap_or_default();
+            let who = format!("{}{at}", Untrusted(&server.host));
+            if let Some(error) = &server.error {
+                let message = format!("{who}: {}", Untrusted(error));
+                annotations.push(Annotation::new(Level::Error, message).title("dnscron check"));
+            }
+            for d in &server.differences {
+                let level = if d.difference.is_minor() {
+                    Level::Warning
+                } else {
+                    Level::Error
+                };
+                let message = format!("{who} ({}): {}", zone.zone, difference_text(d));
+                let mut annotation = Annotation::new(level, message).title("dnscron check");
+                if let Some(location) = &d.location {
+                    annotation = annotation.at(&location.to_string());
+                }
+                annotations.push(annotation);
+            }
+        }
+    }
+    let mut out = render_capped(&annotations, "DNS differences");
+    let summary = summary(report);
+    out.push_str(&Annotation::new(Level::Notice, summary.trim_end()).render());
+    out
 }
 
 /// The closing line: `check: 1 of 2 zones in line, 3 differences, 1 failure, 24 DNS queries`.

@@ -2,11 +2,11 @@
 //! for the zone's SOA, then the servers that answer it authoritatively for every RRset the
 //! files declare, and compare.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use super::address::AddressBook;
+use super::address::{AddressBook, ResolveError};
 use super::answer::{Answer, Outcome, QueryType, Question};
 use super::batch::{DEFAULT_CONCURRENCY, ask_all, queries_sent};
 use super::compare::{Expected, authority, compare};
@@ -59,22 +59,43 @@ struct Target {
 pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckReport {
     let mut queries = 0;
     let mut zones = Vec::new();
+    // Zones usually share their nameservers: each host is looked up once.
+    let mut addresses = HashMap::new();
     for spec in &desired.zones {
-        let (zone, spent) = zone_servers(spec, settings).await;
+        let (zone, spent) = zone_servers(spec, settings, &mut addresses).await;
         queries += spent;
         zones.push(zone);
     }
-    // Every zone's SOA on every server first: a server that does not serve the zone is
-    // reported once, not once per RRset.
-    let targets = targets(&zones);
-    let soa_jobs = targets
+    let (serving, spent) = ask_soas(desired, &mut zones, settings).await;
+    queries += spent;
+    let rrsets: Vec<Vec<Rrset>> = desired.zones.iter().map(declared_rrsets).collect();
+    queries += ask_rrsets(desired, &rrsets, &serving, &mut zones, settings).await;
+    for (zone, sets) in zones.iter_mut().zip(&rrsets) {
+        zone.rrsets = sets.len();
+        for server in &mut zone.nameservers {
+            server.differences.sort_by_key(|d| d.difference.is_minor());
+        }
+    }
+    let mut report = CheckReport { zones, queries };
+    report.settle();
+    report
+}
+
+/// Every zone's SOA on each of its servers, first: a server that does not serve the zone is
+/// reported once, not once per RRset. Returns the servers that do, and the queries sent.
+async fn ask_soas(
+    desired: &Desired,
+    zones: &mut [ZoneReport],
+    settings: &CheckSettings,
+) -> (Vec<Target>, u64) {
+    let targets = targets(zones);
+    let jobs = targets
         .iter()
         .map(|t| (t.addr, Question::soa(desired.zones[t.zone].zone.clone())))
         .collect();
-    let soa_answers = ask_all(soa_jobs, &settings.query, settings.concurrency).await;
-    queries += queries_sent(&soa_answers);
+    let answers = ask_all(jobs, &settings.query, settings.concurrency).await;
     let mut serving = Vec::new();
-    for (target, answer) in targets.into_iter().zip(&soa_answers) {
+    for (target, answer) in targets.into_iter().zip(&answers) {
         match authority(&answer.outcome) {
             Some(difference) => zones[target.zone].nameservers[target.server]
                 .differences
@@ -82,10 +103,21 @@ pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckRe
             None => serving.push(target),
         }
     }
-    let rrsets: Vec<Vec<Rrset>> = desired.zones.iter().map(declared_rrsets).collect();
+    (serving, queries_sent(&answers))
+}
+
+/// Each declared RRset on each serving server, compared with the files; returns the queries
+/// sent.
+async fn ask_rrsets(
+    desired: &Desired,
+    rrsets: &[Vec<Rrset>],
+    serving: &[Target],
+    zones: &mut [ZoneReport],
+    settings: &CheckSettings,
+) -> u64 {
     let mut jobs = Vec::new();
     let mut asked = Vec::new();
-    for target in &serving {
+    for target in serving {
         for (index, rrset) in rrsets[target.zone].iter().enumerate() {
             let zone = desired.zones[target.zone].zone.clone();
             let question = Question::new(zone, &rrset.name, QueryType::Record(rrset.rtype));
@@ -94,7 +126,6 @@ pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckRe
         }
     }
     let answers = ask_all(jobs, &settings.query, settings.concurrency).await;
-    queries += queries_sent(&answers);
     for ((zone, server, index), answer) in asked.into_iter().zip(&answers) {
         let rrset = &rrsets[zone][index];
         let outcome = without_ignored(&answer.outcome, &rrset.name, &desired.zones[zone].ignore);
@@ -109,19 +140,15 @@ pub async fn check_zones(desired: &Desired, settings: &CheckSettings) -> CheckRe
                 ));
         }
     }
-    for (zone, sets) in zones.iter_mut().zip(&rrsets) {
-        zone.rrsets = sets.len();
-        for server in &mut zone.nameservers {
-            server.differences.sort_by_key(|d| d.difference.is_minor());
-        }
-    }
-    let mut report = CheckReport { zones, queries };
-    report.settle();
-    report
+    queries_sent(&answers)
 }
 
 /// The zone's nameservers and their addresses; the NS discovery's queries are counted.
-async fn zone_servers(spec: &ZoneSpec, settings: &CheckSettings) -> (ZoneReport, u64) {
+async fn zone_servers(
+    spec: &ZoneSpec,
+    settings: &CheckSettings,
+    addresses: &mut HashMap<String, Result<Vec<SocketAddr>, ResolveError>>,
+) -> (ZoneReport, u64) {
     let mut report = ZoneReport::new(spec.zone.as_str());
     let (hosts, spent) = match spec.nameservers.as_ref().map(|n| &n.mode) {
         Some(NameserverMode::Custom(hosts)) => {
@@ -134,7 +161,15 @@ async fn zone_servers(spec: &ZoneSpec, settings: &CheckSettings) -> (ZoneReport,
         Err(error) => report.error = Some(error),
         Ok(hosts) => {
             for host in hosts {
-                match settings.book.resolve(&host).await {
+                let resolved = match addresses.get(&host) {
+                    Some(known) => known.clone(),
+                    None => {
+                        let found = settings.book.resolve(&host).await;
+                        addresses.insert(host.clone(), found.clone());
+                        found
+                    }
+                };
+                match resolved {
                     Ok(addrs) => report
                         .nameservers
                         .extend(addrs.into_iter().map(|a| ServerReport::new(&host, Some(a)))),
@@ -172,7 +207,7 @@ async fn discover(
         },
     };
     let (hosts, answers) = zone_nameservers(&spec.zone, &resolvers, &settings.query).await;
-    if let Some(address) = answered_by(&answers).or_else(|| resolvers.first().copied()) {
+    if let Some(address) = answered_by(&answers) {
         report.nameservers_from = NameserverSource::Resolver { address };
     }
     (hosts.map_err(|e| e.to_string()), queries_sent(&answers))

@@ -41,12 +41,16 @@ impl Default for QueryOptions {
 /// `attempts × timeout + timeout`: every failure is an [`Outcome`].
 pub async fn ask(server: SocketAddr, question: &Question, options: &QueryOptions) -> Answer {
     let id = fastrand::u16(..);
-    let finish = |outcome, transport, queries_sent| Answer {
-        server,
-        question: question.clone(),
-        outcome,
-        transport,
-        queries_sent,
+    let finish = |outcome: Outcome, transport, queries_sent| {
+        // The outcome's Display escapes server text.
+        tracing::debug!(%server, %question, ?transport, queries_sent, "DNS answer: {outcome}");
+        Answer {
+            server,
+            question: question.clone(),
+            outcome,
+            transport,
+            queries_sent,
+        }
     };
     let query = match query_message(id, question, options.recursion_desired) {
         Ok(query) => query,

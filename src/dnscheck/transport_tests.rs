@@ -278,3 +278,56 @@ async fn ask_all_keeps_the_job_order_and_counts_the_queries() {
     assert_eq!(asked, names);
     assert_eq!(queries_sent(&answers), 5);
 }
+
+#[tokio::test]
+async fn nameservers_come_from_the_first_resolver_that_names_them() {
+    use hickory_proto::rr::rdata::NS;
+    let refusing = server(
+        reply(|q| {
+            let mut m = answer(q, 0);
+            m.metadata.response_code = ResponseCode::Refused;
+            vec![m.to_vec().unwrap()]
+        }),
+        None,
+    )
+    .await;
+    let knowing = server(
+        reply(|q| {
+            let mut m = answer(q, 0);
+            if !q.metadata.recursion_desired {
+                // A resolver answers only what it is asked to resolve.
+                m.metadata.response_code = ResponseCode::Refused;
+                return vec![m.to_vec().unwrap()];
+            }
+            m.metadata.authoritative = false;
+            m.metadata.recursion_available = true;
+            let name = q.queries[0].name().clone();
+            for host in ["NS2.Example.NET.", "ns1.example.net."] {
+                let ns = RData::NS(NS(hickory_proto::rr::Name::from_ascii(host).unwrap()));
+                m.add_answer(Record::from_rdata(name.clone(), 3600, ns));
+            }
+            vec![m.to_vec().unwrap()]
+        }),
+        None,
+    )
+    .await;
+    let zone = ZoneName::parse("example.com").unwrap();
+    let (hosts, answers) = zone_nameservers(&zone, &[refusing, knowing], &short()).await;
+    assert_eq!(
+        hosts,
+        Ok(vec![
+            "ns1.example.net".to_string(),
+            "ns2.example.net".to_string()
+        ])
+    );
+    assert_eq!(queries_sent(&answers), 2);
+    let (hosts, _) = zone_nameservers(&zone, &[refusing], &short()).await;
+    assert_eq!(
+        hosts.unwrap_err().to_string(),
+        format!(
+            "no resolver could say which nameservers serve example.com: {refusing} answered \
+             REFUSED; check that the zone is delegated, or give a resolver that knows it with \
+             --resolver IP[:PORT]"
+        )
+    );
+}

@@ -14,8 +14,8 @@ use std::path::Path;
 use dnscron::emulator::{self, Emulator, RecordSeed, Seed, ZoneSeed};
 use serde_json::json;
 
-use crate::common::Test;
 use crate::common::emulator::Api;
+use crate::common::{Test, assert_cli_snapshot};
 
 /// The emulator with its own runtime (kept alive with it) and its DNS listener.
 struct DnsEmulator {
@@ -160,6 +160,27 @@ fn a_record_changed_through_the_api_is_a_difference_exit_2() {
              addresses\n"
         ))
         .run();
+    let annotations = |host: &str| {
+        let at = "::error file=check.test.yaml";
+        let who = format!("title=dnscron check::{host} {dns} (check.test)");
+        format!(
+            "{at},line=12,col=5,{who}: mail A: serves 192.0.2.99 (not in the files), lacks \
+             192.0.2.25\n\
+             {at},line=16,col=5,{who}: gone A: lacks 192.0.2.7 (the server answers NXDOMAIN)\n\
+             {at},line=17,col=5,{who}: mail TXT: lacks \"no TXT here\" (the server answers \
+             NODATA)\n"
+        )
+    };
+    emu.check(dir.path())
+        .arg("--format=github")
+        .expect_status(2)
+        .expect_stdout(format!(
+            "{}{}::notice::check: 0 of 1 zone in line, 6 differences, 27 DNS queries to 2 \
+             nameserver addresses\n",
+            annotations("ns1.veldhost.net"),
+            annotations("ns2.veldhost.net"),
+        ))
+        .run();
 }
 
 #[test]
@@ -282,6 +303,51 @@ fn without_a_resolver_or_a_mapping_the_check_does_not_run() {
              (--resolver) and the network; --dns-timeout gives slow servers longer\n",
         )
         .run();
+}
+
+#[test]
+fn a_resolver_that_does_not_know_the_zone_stops_the_check() {
+    let emu = DnsEmulator::start(zone());
+    let dir = files("");
+    let text = std::fs::read_to_string(dir.path().join("check.test.yaml")).unwrap();
+    let elsewhere = text.replace("zone: check.test", "zone: elsewhere.test");
+    std::fs::write(dir.path().join("check.test.yaml"), elsewhere).unwrap();
+    let dns = emu.dns();
+    emu.check(dir.path())
+        .expect_status(1)
+        .expect_stdout(format!(
+            "elsewhere.test (nameservers not found)\n  \
+             x no resolver could say which nameservers serve elsewhere.test: {dns} answered \
+             REFUSED; check that the zone is delegated, or give a resolver that knows it with \
+             --resolver IP[:PORT]\n\
+             check: 0 of 1 zone in line, 0 differences, 1 failure (the check did not run \
+             there), 1 DNS query to 0 nameserver addresses\n"
+        ))
+        .expect_stderr(
+            "error: the check did not run for elsewhere.test's nameservers (not found)\n\
+             hint: check the address (--nameserver-address HOST=IP[:PORT]), the resolver \
+             (--resolver) and the network; --dns-timeout gives slow servers longer\n",
+        )
+        .run();
+}
+
+/// The example files against the example account: what `check` sees of the drift `plan`
+/// shows (the DKIM key, the CNAME, the MX TTL, example.org's TXT), and not what it can't
+/// (the extra `old` A record). example.org is checked on its files' custom nameservers.
+#[test]
+fn the_example_account_drifts_as_plan_says() {
+    let emu = DnsEmulator::start(zone());
+    let dns = emu.dns();
+    let test = Test::new().args([
+        "check".to_string(),
+        "examples/dns".into(),
+        format!("--resolver={dns}"),
+        format!("--nameserver-address=ns1.veldhost.net={dns}"),
+        format!("--nameserver-address=ns2.veldhost.net={dns}"),
+        format!("--nameserver-address=ns1.other-dns.net={dns}"),
+        format!("--nameserver-address=ns2.other-dns.net={dns}"),
+    ]);
+    assert_cli_snapshot!(test.expect_status(2));
 }
 
 #[test]
