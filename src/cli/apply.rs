@@ -69,7 +69,12 @@ pub struct ApplyArgs {
     pub dns_wait: Duration,
     /// Switch a domain to custom nameservers without first asking them whether they serve
     /// the zone as the files declare it.
-    #[arg(long, env = "DNSCRON_ALLOW_UNREADY_NAMESERVERS")]
+    #[arg(
+        long,
+        env = "DNSCRON_ALLOW_UNREADY_NAMESERVERS",
+        hide_env_values = true,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
     pub allow_unready_nameservers: bool,
     #[command(flatten)]
     pub dns: DnsArgs,
