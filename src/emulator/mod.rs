@@ -20,9 +20,11 @@ mod auth;
 mod constraints;
 mod counters;
 mod dns_answer;
+mod dns_lag;
 mod dns_server;
 mod error;
 mod faults;
+mod gate;
 mod idempotency;
 mod openapi;
 mod pagination;
@@ -41,7 +43,7 @@ mod wire;
 pub use counters::{Counters, FaultCounters};
 pub use error::EmulatorError;
 pub use seed::{
-    Bursts, CronIndexAfterDelete, CronSeed, DomainSeed, ExternalZoneSeed, Faults, Gaps,
+    Bursts, CronIndexAfterDelete, CronSeed, DnsLag, DomainSeed, ExternalZoneSeed, Faults, Gaps,
     HostnameEcho, RateLimit, RecordNames, RecordSeed, Scope, Seed, SiteSeed, TokenSeed, TxtFormat,
     ZoneSeed,
 };
@@ -140,6 +142,12 @@ impl EmulatorHandle {
             .update_settings(|s| s.faults.drop_after_commit_share = share.clamp(0.0, 1.0));
     }
 
+    /// How long record writes take to show over DNS from now on ([`DnsLag::Never`]: they
+    /// don't); what was written before is visible.
+    pub fn set_dns_lag(&self, lag: DnsLag) {
+        self.shared.update_settings(|s| s.faults.dns_lag_ms = lag);
+    }
+
     pub fn set_rate_limit_bursts(&self, bursts: Option<Bursts>) {
         self.shared
             .update_settings(|s| s.faults.rate_limit_bursts = bursts);
@@ -158,6 +166,29 @@ impl EmulatorHandle {
     /// The next `n` successful writes commit and then drop the connection.
     pub fn drop_next_writes(&self, n: u32) {
         lock(&self.shared.faults).drop_next_writes = n;
+    }
+
+    /// From now on every write waits at the emulator as it arrives (counted, nothing changed
+    /// yet) until [`release_writes`](Self::release_writes): a test reaches "a write is in
+    /// flight" and leaves it when it chooses, whatever the machine's load.
+    pub fn hold_writes(&self) {
+        self.shared.write_gate.close_after(0);
+    }
+
+    /// Lets `n` more writes through, then holds every later one as [`hold_writes`](Self::hold_writes)
+    /// does: "stopped after exactly n writes", however fast the client is.
+    pub fn hold_writes_after(&self, n: u64) {
+        self.shared.write_gate.close_after(n);
+    }
+
+    /// Lets the held writes, and every later one, go on.
+    pub fn release_writes(&self) {
+        self.shared.write_gate.open();
+    }
+
+    /// Returns once at least `n` writes are held (see [`hold_writes`](Self::hold_writes)).
+    pub async fn wait_for_held_writes(&self, n: u64) {
+        self.shared.write_gate.wait_for_held(n).await;
     }
 
     /// Turns DNSSEC on or off for `domain` (the portal step a 409 asks for); false when the
@@ -263,6 +294,16 @@ impl Deref for BackgroundEmulator {
 }
 
 pub fn start_background(seed: Seed) -> Result<BackgroundEmulator, EmulatorError> {
+    background(seed, None)
+}
+
+/// [`start_background`] with the DNS listener on 127.0.0.1 too (its own free port,
+/// [`EmulatorHandle::dns_addr`]).
+pub fn start_background_with_dns(seed: Seed) -> Result<BackgroundEmulator, EmulatorError> {
+    background(seed, Some(SocketAddr::from(([127, 0, 0, 1], 0))))
+}
+
+fn background(seed: Seed, dns: Option<SocketAddr>) -> Result<BackgroundEmulator, EmulatorError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("dnscron-emulator")
@@ -274,7 +315,7 @@ pub fn start_background(seed: Seed) -> Result<BackgroundEmulator, EmulatorError>
     // runs inside another runtime (block_on there would panic).
     let (tx, rx) = std::sync::mpsc::channel();
     runtime.spawn(async move {
-        let _ = tx.send(start(seed, addr).await);
+        let _ = tx.send(start_with_dns(seed, addr, dns).await);
     });
     let emulator = rx
         .recv()
