@@ -50,7 +50,7 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         name: spec.zone.to_string(),
     };
     let mut findings = Vec::new();
-    let mut groups: Groups = HashMap::new();
+    let mut groups: Groups = HashMap::with_capacity(live.records.len().max(spec.records.len()));
     let mut left_alone = LeftAlone::default();
     let mut live_count = 0;
     let places: Vec<LivePlace> = live
@@ -101,18 +101,21 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         }
     }
 
-    let mut drafts = Vec::new();
+    let mut changed = Vec::new();
     let mut ignored_kept = 0;
     let mut unpruned = 0;
-    // In (name, type) order, so that the drafts come out the same on every run.
-    let mut groups: Vec<_> = groups.into_iter().collect();
-    groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    for ((name, rtype), (want, have)) in groups {
-        let out = diff_group(&target, &name, rtype, want, have, spec.prune);
+    for (key, (want, have)) in groups {
+        let out = diff_group(&target, &key.0, key.1, want, have, spec.prune);
         ignored_kept += out.ignored_kept;
         unpruned += out.unpruned;
-        drafts.extend(out.drafts);
+        if !out.drafts.is_empty() {
+            changed.push((key, out.drafts));
+        }
     }
+    // In (name, type) order, so that the drafts come out the same on every run; only the few
+    // groups with a change are sorted.
+    changed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut drafts: Vec<Draft> = changed.into_iter().flat_map(|(_, d)| d).collect();
     block_cname_conflicts(&mut drafts, live, &places, spec.prune);
 
     if ignored_kept > 0 {
