@@ -177,7 +177,9 @@ fn limit_error(source: &str) -> (String, (usize, usize)) {
     let err = parse_documents(source).unwrap_err();
     (
         err.message,
-        err.pos.map(|p| (p.line, p.col)).unwrap_or_default(),
+        err.pos
+            .map(|p| (p.line as usize, p.col as usize))
+            .unwrap_or_default(),
     )
 }
 
@@ -289,7 +291,7 @@ fn nodes_carry_line_col_and_byte_span() {
     let (_, name) = &record[0];
     assert_eq!((name.pos.line, name.pos.col), (3, 13));
     assert_eq!(
-        &src[name.pos.offset..name.pos.offset + name.pos.len],
+        &src[name.pos.span().0..name.pos.span().0 + name.pos.span().1],
         "\"@\""
     );
     assert_eq!(record[1].1.value, Value::Int(300));
