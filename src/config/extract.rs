@@ -170,7 +170,7 @@ impl<'n> MapReader<'n> {
             ctx.wrong_type(node, what, "a mapping");
             return None;
         };
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(map.len());
         for (key, value) in map {
             let Value::Str(k) = &key.value else {
                 ctx.wrong_type(key, "a key", "a string");
@@ -249,6 +249,15 @@ fn take_value<'s>(node: &mut Node<'s>, key: &str) -> Option<Node<'s>> {
 }
 
 fn rtype(ctx: &mut Ctx<'_>, node: &Node) -> Option<Sp<RecordType>> {
+    // The usual case, a type written as the schema spells it, without building the options.
+    if let Value::Str(s) = &node.value
+        && let Some(t) = RecordType::ALL.iter().find(|t| t.as_str() == &**s)
+    {
+        return Some(Sp {
+            value: *t,
+            pos: node.pos,
+        });
+    }
     // Lower-case types are refused like any unknown value (the schema says upper case), but
     // the hint names the fix directly.
     if let Value::Str(s) = &node.value

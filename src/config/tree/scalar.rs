@@ -68,6 +68,11 @@ fn plain(text: Cow<'_, str>) -> Value<'_> {
     if let Some(b) = yaml11_bool(&text) {
         return Value::Bool(b);
     }
+    // Neither an integer nor a float starts with a letter (`.inf`, `.nan` start with a dot;
+    // `inf`, `nan` stay strings): most keys and names skip the number parsers.
+    if text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+        return Value::Str(text);
+    }
     let t = trim(&text);
     if let Some(i) = int(t) {
         return Value::Int(i);

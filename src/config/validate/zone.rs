@@ -155,17 +155,23 @@ fn record_error(c: &mut Checker<'_>, r: &Checked, message: String, hint: String)
 
 /// No two records with the same name, type and canonical content; later copies are dropped.
 fn check_duplicates(c: &mut Checker<'_>, records: &mut Vec<Checked>) {
-    let mut seen: HashMap<(String, RecordType, String), Location> = HashMap::new();
+    // Indexes of the first record of each key; the keys borrow the records (no copies).
+    let mut seen: HashMap<(&str, RecordType, &str), usize> = HashMap::with_capacity(records.len());
     let mut dups = Vec::new();
     for (i, r) in records.iter().map(|r| &r.spec).enumerate() {
-        let key = (r.name.clone(), r.rtype, r.canonical.clone());
+        let key = (r.name.as_str(), r.rtype, r.canonical.as_str());
         match seen.get(&key) {
-            Some(first) => dups.push((i, first.clone())),
+            Some(&first) => dups.push((i, first)),
             None => {
-                seen.insert(key, r.location.clone());
+                seen.insert(key, i);
             }
         }
     }
+    drop(seen);
+    let dups: Vec<(usize, Location)> = dups
+        .into_iter()
+        .map(|(i, first)| (i, records[first].spec.location.clone()))
+        .collect();
     for (i, first) in dups.iter().rev() {
         let r = records.remove(*i);
         let spec = &r.spec;
