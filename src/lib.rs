@@ -12,6 +12,7 @@ pub mod cli;
 pub mod config;
 pub mod cron;
 pub mod dns;
+pub mod dnscheck;
 #[cfg(feature = "emulator")]
 pub mod emulator;
 pub mod github;

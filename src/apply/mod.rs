@@ -73,7 +73,7 @@ pub fn diff_options_for(plan: &Plan) -> DiffOptions {
 pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -> ApplyReport {
     let desired = &plan.desired;
     if plan.is_empty() {
-        return ApplyReport::new(&plan.plan_id, ApplyResult::NoChanges, 0, Vec::new());
+        return ApplyReport::new(plan, ApplyResult::NoChanges, 0, Vec::new());
     }
     let exec = Executor {
         client,
@@ -147,5 +147,5 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         changes = execution_order(&replan.changes);
     };
     opts.progress.close();
-    ApplyReport::new(&plan.plan_id, result, rounds_run, reports)
+    ApplyReport::new(plan, result, rounds_run, reports)
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::api::ApiError;
-use crate::plan::{Action, Change, Resource, TargetRef};
+use crate::plan::{Action, Change, Plan, Resource, TargetRef};
 
 /// What happened to one change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -197,6 +197,9 @@ pub enum ApplyResult {
 #[derive(Clone, Debug, Serialize)]
 pub struct ApplyReport {
     pub plan_id: String,
+    /// The API base URL written to (the plan's); the text and Markdown headers name it.
+    #[serde(skip)]
+    pub api_url: String,
     #[serde(flatten)]
     pub result: ApplyResult,
     /// Execution rounds run (1 = no repair needed).
@@ -242,14 +245,11 @@ impl Counts {
 }
 
 impl ApplyReport {
-    pub fn new(
-        plan_id: &str,
-        result: ApplyResult,
-        rounds: u32,
-        changes: Vec<ChangeReport>,
-    ) -> Self {
+    /// The report of applying `plan` (its id and API URL).
+    pub fn new(plan: &Plan, result: ApplyResult, rounds: u32, changes: Vec<ChangeReport>) -> Self {
         ApplyReport {
-            plan_id: plan_id.to_string(),
+            plan_id: plan.plan_id.clone(),
+            api_url: plan.api_url.clone(),
             counts: Counts::of(&changes),
             result,
             rounds,

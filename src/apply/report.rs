@@ -187,8 +187,10 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
             return out;
         }
         ApplyResult::AlreadyApplied => {
-            out.push_str(
-                "Already applied: the live account already is what this plan produces; nothing was sent.\n",
+            let _ = writeln!(
+                out,
+                "Already applied: the live account at {} already is what this plan produces; nothing was sent.",
+                U(&report.api_url)
             );
             for r in &report.changes {
                 change_line(&mut out, r, request_ids);
@@ -197,7 +199,12 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
         }
         _ => {}
     }
-    let _ = writeln!(out, "Apply of plan {}:", report.plan_id);
+    let _ = writeln!(
+        out,
+        "Apply of plan {} to {}:",
+        report.plan_id,
+        U(&report.api_url)
+    );
     for r in &report.changes {
         change_line(&mut out, r, request_ids);
     }
@@ -323,8 +330,15 @@ mod tests {
                 r.outcome = *o;
                 r
             })
-            .collect();
-        ApplyReport::new("p1", result, 3, changes)
+            .collect::<Vec<_>>();
+        ApplyReport {
+            plan_id: "p1".into(),
+            api_url: "http://127.0.0.1:8080/v1".into(),
+            counts: Counts::of(&changes),
+            result,
+            rounds: 3,
+            changes,
+        }
     }
 
     #[test]

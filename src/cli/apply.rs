@@ -212,8 +212,9 @@ async fn bound_apply(
         } else {
             ApplyResult::AlreadyApplied
         };
-        return Ok(ApplyReport::new(&plan.plan_id, result, 0, Vec::new())
-            .with_already_live(&review.already_live));
+        return Ok(
+            ApplyReport::new(&plan, result, 0, Vec::new()).with_already_live(&review.already_live)
+        );
     }
     if args.format == ApplyFormat::Text {
         write_stdout(&render::text(&plan, use_color_on_stdout()))?;

@@ -22,6 +22,8 @@ pub enum Outcome {
     ChangesPresent,
     /// Apply stopped at a change a human has to make in the portal.
     NeedsHumanStep,
+    /// `check`: a nameserver serves something other than the files say.
+    DnsDiffers,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +40,8 @@ pub enum ErrorKind {
     AlreadyReported,
     /// stdout was closed by the reader (`dnscron plan | head`): not a failure.
     BrokenPipe,
+    /// A nameserver could not be asked (`check`): the check did not run for it.
+    DnsUnreachable,
     /// A bug in dnscron.
     Internal,
     /// Apply stopped on a signal (2 SIGINT, 15 SIGTERM) and reported; exits 128 + the signal,
@@ -51,7 +55,7 @@ pub type CommandResult = Result<Outcome, CommandError>;
 pub fn exit_code(result: &CommandResult) -> u8 {
     match result {
         Ok(Outcome::Success) => 0,
-        Ok(Outcome::ChangesPresent) => 2,
+        Ok(Outcome::ChangesPresent | Outcome::DnsDiffers) => 2,
         Ok(Outcome::NeedsHumanStep) => 3,
         Err(err) => match err.kind {
             ErrorKind::BrokenPipe => 0,
@@ -61,6 +65,7 @@ pub fn exit_code(result: &CommandResult) -> u8 {
             | ErrorKind::Api
             | ErrorKind::Stale
             | ErrorKind::AlreadyReported
+            | ErrorKind::DnsUnreachable
             | ErrorKind::Internal => 1,
         },
     }

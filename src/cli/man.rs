@@ -93,7 +93,8 @@ fn exit_status() -> Roff {
         ),
         (
             "2",
-            "Changes present (plan --detailed-exitcode); nothing else exits 2.",
+            "Changes present (plan --detailed-exitcode), or a nameserver serving other data \
+             than the files (check); nothing else exits 2.",
         ),
         (
             "3",
@@ -116,6 +117,11 @@ fn environment() -> Roff {
         (
             "DNSCRON_API_URL",
             "The API base URL including /api/v1, when --api-url is not given.",
+        ),
+        (
+            "DNSCRON_NO_SYSTEM_RESOLVER",
+            "When true (1, yes), DNS checks never ask the system resolver (as \
+             --no-system-resolver).",
         ),
         (
             "NO_COLOR",

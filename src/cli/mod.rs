@@ -12,9 +12,11 @@ use error::{CommandResult, ErrorKind};
 pub mod api_args;
 mod apply;
 mod apply_end;
+mod check;
 mod completions;
 #[cfg(feature = "emulator")]
 mod demo;
+pub mod dns_args;
 pub mod doctor;
 #[cfg(feature = "emulator")]
 mod emulator;
@@ -71,6 +73,9 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Make the live account match the files (or execute a saved plan), then verify.
     Apply(apply::ApplyArgs),
+    /// Ask each zone's nameservers over DNS whether they serve what the files say (no API
+    /// token; exit 0 in line, 2 differences, 1 a nameserver could not be asked).
+    Check(check::CheckArgs),
     /// Write desired-state files that reproduce the live account (plan then shows no changes).
     Import(import::ImportArgs),
     /// Check the API URL, the token, the rate-limit headroom and what the server expects.
@@ -106,6 +111,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Plan(args) => plan::run(args),
         Command::Show(args) => show::run(args),
         Command::Apply(args) => apply::run(args),
+        Command::Check(args) => check::run(args),
         Command::Import(args) => import::run(args),
         Command::Doctor(args) => doctor::run(args),
         #[cfg(feature = "emulator")]

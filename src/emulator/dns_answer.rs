@@ -191,14 +191,19 @@ fn txt(text: &str) -> RData {
 /// CAA in its RFC 8659 wire form, written out here: flags, tag length, tag, value as stored
 /// (quotes removed), so no value is reinterpreted on the way to the wire.
 fn caa(flags: &str, tag: &str, content: &str) -> Option<RData> {
-    let flags: u8 = flags.parse().ok()?;
+    let flag_bits: u8 = flags.parse().ok()?;
     let tag_len = u8::try_from(tag.len()).ok()?;
-    let rest = content.splitn(3, char::is_whitespace).nth(2)?.trim();
+    // After the first two fields, however many spaces separate them (`0  iodef  "…"`).
+    let rest = content
+        .strip_prefix(flags)?
+        .trim_start()
+        .strip_prefix(tag)?
+        .trim();
     let value = rest
         .strip_prefix('"')
         .and_then(|v| v.strip_suffix('"'))
         .unwrap_or(rest);
-    let mut wire = vec![flags, tag_len];
+    let mut wire = vec![flag_bits, tag_len];
     wire.extend_from_slice(tag.to_ascii_lowercase().as_bytes());
     wire.extend_from_slice(value.as_bytes());
     Some(RData::Unknown {
@@ -237,6 +242,18 @@ mod tests {
         assert_eq!(rdata(&record("@", "MX", "mail.example.com.")), None);
         assert_eq!(rdata(&record("@", "DNSKEY", "257 3 13 AAAA")), None);
         assert!(rdata(&record("@", "MX", "10 mail.example.com.")).is_some());
+    }
+
+    #[test]
+    fn caa_fields_may_be_separated_by_several_spaces() {
+        let wire = |content| match rdata(&record("@", "CAA", content)) {
+            Some((_, RData::Unknown { rdata, .. })) => rdata.anything,
+            other => panic!("{other:?}"),
+        };
+        let mut expected = vec![0, 5];
+        expected.extend_from_slice(b"iodefmailto:security@example.com");
+        assert_eq!(wire(r#"0  iodef  "mailto:security@example.com""#), expected);
+        assert_eq!(wire(r#"0 iodef "mailto:security@example.com""#), expected);
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod dns_answer;
 mod dns_server;
 mod error;
 mod faults;
+mod gate;
 mod idempotency;
 mod openapi;
 mod pagination;
@@ -158,6 +159,29 @@ impl EmulatorHandle {
     /// The next `n` successful writes commit and then drop the connection.
     pub fn drop_next_writes(&self, n: u32) {
         lock(&self.shared.faults).drop_next_writes = n;
+    }
+
+    /// From now on every write waits at the emulator as it arrives (counted, nothing changed
+    /// yet) until [`release_writes`](Self::release_writes): a test reaches "a write is in
+    /// flight" and leaves it when it chooses, whatever the machine's load.
+    pub fn hold_writes(&self) {
+        self.shared.write_gate.close_after(0);
+    }
+
+    /// Lets `n` more writes through, then holds every later one as [`hold_writes`](Self::hold_writes)
+    /// does: "stopped after exactly n writes", however fast the client is.
+    pub fn hold_writes_after(&self, n: u64) {
+        self.shared.write_gate.close_after(n);
+    }
+
+    /// Lets the held writes, and every later one, go on.
+    pub fn release_writes(&self) {
+        self.shared.write_gate.open();
+    }
+
+    /// Returns once at least `n` writes are held (see [`hold_writes`](Self::hold_writes)).
+    pub async fn wait_for_held_writes(&self, n: u64) {
+        self.shared.write_gate.wait_for_held(n).await;
     }
 
     /// Turns DNSSEC on or off for `domain` (the portal step a 409 asks for); false when the

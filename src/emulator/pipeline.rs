@@ -1,5 +1,6 @@
 //! The middleware every request goes through, in this order: request id, counters, latency,
-//! authentication, rate limit (forced bursts, then the user's bucket), idempotency, injected
+//! authentication, rate limit (forced bursts, then the user's bucket), for writes the test's
+//! write gate (`EmulatorHandle::hold_writes`), idempotency, injected
 //! 502, the handler, idempotent storage, commit-then-drop; finally every error is rendered as
 //! the uniform envelope and the X-Request-Id / X-RateLimit-* headers are added.
 
@@ -172,6 +173,7 @@ async fn guarded_write(
     req: Request,
     next: Next,
 ) -> Response {
+    shared.write_gate.pass().await;
     let key = match idempotency_key(req.headers()) {
         Ok(k) => k,
         Err(e) => return e.into_response(),

@@ -6,6 +6,7 @@ use std::sync::{Mutex, MutexGuard, RwLock};
 
 use super::counters::Counters;
 use super::faults::FaultState;
+use super::gate::WriteGate;
 use super::idempotency::IdempotencyStore;
 use super::ratelimit::Buckets;
 use super::seed::{CronIndexAfterDelete, Faults, Gaps, RateLimit, Seed, TokenSeed};
@@ -28,6 +29,8 @@ pub struct Shared {
     pub counters: Mutex<Counters>,
     /// Signalled after each counted request, so a test waits for counts without polling.
     pub counted: tokio::sync::watch::Sender<()>,
+    /// Holds writes while a test keeps it closed (`EmulatorHandle::hold_writes`).
+    pub write_gate: WriteGate,
     pub buckets: Mutex<Buckets>,
     pub idempotency: Mutex<IdempotencyStore>,
     pub faults: Mutex<FaultState>,
@@ -53,6 +56,7 @@ impl Shared {
                 .collect(),
             counters: Mutex::new(Counters::default()),
             counted: tokio::sync::watch::Sender::new(()),
+            write_gate: WriteGate::default(),
             buckets: Mutex::new(Buckets::default()),
             idempotency: Mutex::new(IdempotencyStore::default()),
             faults: Mutex::new(FaultState::new(seed.faults.seed)),

@@ -13,6 +13,7 @@ fn completions_name_every_subcommand() {
         commands,
         [
             "apply",
+            "check",
             "completions",
             "demo",
             "doctor",
@@ -79,6 +80,9 @@ Render a saved plan file in any plan format (no API access)
 \fBdnscron apply\fR
 Make the live account match the files (or execute a saved plan), then verify
 .TP
+\fBdnscron check\fR
+Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in line, 2 differences, 1 a nameserver could not be asked)
+.TP
 \fBdnscron import\fR
 Write desired\-state files that reproduce the live account (plan then shows no changes)
 .TP
@@ -110,7 +114,7 @@ Success.
 An error, a usage error included; stderr says what, where and what to do.
 .TP
 \fB2\fR
-Changes present (plan \-\-detailed\-exitcode); nothing else exits 2.
+Changes present (plan \-\-detailed\-exitcode), or a nameserver serving other data than the files (check); nothing else exits 2.
 .TP
 \fB3\fR
 apply stopped at a step a human must take in the portal; the continue_url is printed.
@@ -124,6 +128,9 @@ The API token, unless \-\-token\-file is given. It is never printed.
 .TP
 \fBDNSCRON_API_URL\fR
 The API base URL including /api/v1, when \-\-api\-url is not given.
+.TP
+\fBDNSCRON_NO_SYSTEM_RESOLVER\fR
+When true (1, yes), DNS checks never ask the system resolver (as \-\-no\-system\-resolver).
 .TP
 \fBNO_COLOR\fR
 When set, no colour on stdout or stderr (colour is only ever used on a terminal).

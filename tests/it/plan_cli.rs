@@ -78,7 +78,7 @@ fn detailed_exitcode_is_2_with_changes_and_0_without() {
     Test::new()
         .args(["plan", dir.path().to_str().unwrap(), "--detailed-exitcode"])
         .api(&emu.base_url(), "demo-token")
-        .expect_stdout("No changes. The live account matches the files.\n")
+        .expect_stdout("Live account: http://127.0.0.1:[PORT]/api/v1\n\nNo changes. The live account matches the files.\n")
         .run();
     // A usage error is 1, never 2: a drift job must not read a typo as drift.
     Test::new()

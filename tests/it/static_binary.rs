@@ -2,7 +2,7 @@
 //! plain http (loopback), so `demo` runs in an empty root and in the `FROM scratch` image; an
 //! https API still needs one, and without it nothing is sent.
 
-use crate::common::Test;
+use crate::common::{Test, mask_ports};
 
 /// `SSL_CERT_FILE`/`SSL_CERT_DIR` pointing nowhere: the system CA bundle can't be loaded, as in
 /// an empty root (the variables replace the system paths, they don't add to them).
@@ -18,21 +18,11 @@ fn demo() -> Test {
         .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
 }
 
-/// The emulator's port is the one thing two demo runs don't share.
-fn without_port(out: &str) -> String {
-    let marker = "http://127.0.0.1:";
-    let Some(at) = out.find(marker) else {
-        return out.to_string();
-    };
-    let rest = &out[at + marker.len()..];
-    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    format!("{}{marker}PORT{}", &out[..at], &rest[digits..])
-}
-
 #[test]
 fn demo_talks_to_its_loopback_emulator_without_a_ca_bundle() {
-    let with_bundle = without_port(&demo().snapshot());
-    let without = without_port(&without_ca_bundle(demo()).snapshot());
+    // The emulator's port is the one thing two demo runs don't share.
+    let with_bundle = mask_ports(&demo().snapshot());
+    let without = mask_ports(&without_ca_bundle(demo()).snapshot());
     assert!(with_bundle.starts_with("exit: Some(0)\n"), "{with_bundle}");
     assert_eq!(without, with_bundle);
 }

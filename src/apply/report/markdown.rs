@@ -9,7 +9,13 @@ use super::{error_kind, tally};
 /// Markdown of `report`; the heading names the result, the table lists every change.
 pub fn markdown(report: &ApplyReport) -> String {
     let mut out = format!("### dnscron apply: {}\n\n", headline(&report.result));
-    let _ = writeln!(out, "Plan `{}`: {}.\n", report.plan_id, tally(report));
+    let _ = writeln!(
+        out,
+        "Apply of plan `{}` to `{}`: {}.\n",
+        report.plan_id,
+        cell(&report.api_url),
+        tally(report)
+    );
     match &report.result {
         ApplyResult::NeedsPortalStep { continue_url, .. } => {
             let _ = writeln!(

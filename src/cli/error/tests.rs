@@ -27,6 +27,7 @@ fn every_outcome_and_error_kind_has_its_exit_code() {
         (Outcome::Success, 0),
         (Outcome::ChangesPresent, 2),
         (Outcome::NeedsHumanStep, 3),
+        (Outcome::DnsDiffers, 2),
     ];
     for (outcome, code) in outcomes {
         assert_eq!(exit_code(&Ok(outcome)), code, "{outcome:?}");
@@ -38,6 +39,7 @@ fn every_outcome_and_error_kind_has_its_exit_code() {
         (ErrorKind::Stale, 1),
         (ErrorKind::AlreadyReported, 1),
         (ErrorKind::BrokenPipe, 0),
+        (ErrorKind::DnsUnreachable, 1),
         (ErrorKind::Internal, 1),
         (ErrorKind::Interrupted { signal: 2 }, 130),
         (ErrorKind::Interrupted { signal: 15 }, 143),

@@ -41,7 +41,7 @@ pub fn render(plan: &Plan) -> String {
         out.push_str(&render_capped(&annotations, kind));
     }
     out.push_str(
-        &Annotation::new(Level::Notice, summary_line(&plan.summary))
+        &Annotation::new(Level::Notice, summary_line(&plan.summary, &plan.findings))
             .title("dnscron plan")
             .render(),
     );

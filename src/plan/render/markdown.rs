@@ -18,7 +18,13 @@ const RESERVE: usize = 600;
 
 pub fn render(plan: &Plan) -> String {
     let mut out = String::from("### dnscron plan\n\n");
-    out.push_str(&format!("**{}**\n\n", summary_line(&plan.summary)));
+    if !plan.api_url.is_empty() {
+        out.push_str(&format!("Live account: {}\n\n", code(&plan.api_url)));
+    }
+    out.push_str(&format!(
+        "**{}**\n\n",
+        summary_line(&plan.summary, &plan.findings)
+    ));
     out.push_str(&deletions(plan));
     out.push_str(&findings(plan));
     let head_len = out.len();

@@ -7,7 +7,9 @@ pub mod markdown;
 pub mod text;
 mod words;
 
-use super::model::{Action, Change, Plan, Resource, Status, Summary, TargetRef, Value};
+use super::model::{
+    Action, Change, Finding, Plan, Resource, Severity, Status, Summary, TargetRef, Value,
+};
 
 pub use json::render as json;
 pub use markdown::render as markdown;
@@ -17,9 +19,10 @@ pub use text::render as text;
 const LONG: usize = 48;
 
 /// The summary sentence, e.g. `Plan: 3 to create, 1 to update, 2 to delete, 1 needs a portal step.`
-pub fn summary_line(summary: &Summary) -> String {
+/// Without changes, error and warning `findings` still need someone (see [`no_changes_line`]).
+pub fn summary_line(summary: &Summary, findings: &[Finding]) -> String {
     if summary.create + summary.update + summary.delete == 0 {
-        return "No changes. The live account matches the files.".into();
+        return no_changes_line(findings);
     }
     let mut line = format!(
         "Plan: {} to create, {} to update, {} to delete",
@@ -38,6 +41,27 @@ pub fn summary_line(summary: &Summary) -> String {
     }
     line.push('.');
     line
+}
+
+/// `No changes. The live account matches the files.`, unless error or warning findings need
+/// attention: then a reader skimming for the summary must not take the plan for all clear.
+fn no_changes_line(findings: &[Finding]) -> String {
+    let count = |severity| findings.iter().filter(|f| f.severity == severity).count();
+    let attention: Vec<String> = [
+        (count(Severity::Error), "error"),
+        (count(Severity::Warning), "warning"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}{}", if n == 1 { "" } else { "s" }))
+    .collect();
+    if attention.is_empty() {
+        return "No changes. The live account matches the files.".into();
+    }
+    format!(
+        "No changes: the live account matches the files. Findings need attention: {}.",
+        attention.join(", ")
+    )
 }
 
 pub(crate) fn marker(action: Action) -> char {

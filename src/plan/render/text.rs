@@ -43,6 +43,10 @@ fn action_code(action: Action) -> &'static str {
 pub fn render(plan: &Plan, color: bool) -> String {
     let paint = Paint { on: color };
     let mut out = String::new();
+    if !plan.api_url.is_empty() {
+        // What was read, and what an apply of this plan writes to.
+        out.push_str(&format!("Live account: {}\n\n", printable(&plan.api_url)));
+    }
     for target in targets_with_changes(plan) {
         let declared = plan
             .target(&target)
@@ -75,7 +79,7 @@ pub fn render(plan: &Plan, color: bool) -> String {
         }
         out.push('\n');
     }
-    out.push_str(&paint.bold(&summary_line(&plan.summary)));
+    out.push_str(&paint.bold(&summary_line(&plan.summary, &plan.findings)));
     out.push('\n');
     out
 }

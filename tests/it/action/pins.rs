@@ -1,6 +1,7 @@
 //! What GitHub can't be asked here but a reader can get wrong: every action pinned by commit,
 //! the action's default version and the release's targets in step with the crate.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -125,6 +126,66 @@ fn installer_targets() -> Vec<String> {
         })
         .map(str::to_string)
         .collect()
+}
+
+/// `(action, "commit # comment")` of every `uses:` line in action.yml, the release workflow and
+/// the recipes.
+fn pins() -> Vec<(String, String)> {
+    let recipes = repo_root().join("examples/ci/github");
+    let mut files = github_files();
+    for entry in std::fs::read_dir(recipes).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+            let Some((_, uses)) = line.split_once("uses: ") else {
+                continue;
+            };
+            if let Some((action, pin)) = uses.split_once('@') {
+                out.push((action.to_string(), pin.trim().to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Each action pinned at more than one `commit # comment`, with those pins.
+fn pinned_differently(pins: Vec<(String, String)>) -> BTreeMap<String, Vec<String>> {
+    let mut by_action = BTreeMap::<String, Vec<String>>::new();
+    for (action, pin) in pins {
+        let pinned = by_action.entry(action).or_default();
+        if !pinned.contains(&pin) {
+            pinned.push(pin);
+        }
+    }
+    by_action.retain(|_, pins| pins.len() > 1);
+    by_action
+}
+
+/// One commit per action everywhere, so moving an action is one decision (docs/ci.md); the
+/// dnscron action keeps the documented placeholder until the first release exists.
+#[test]
+fn each_action_is_pinned_at_one_commit_everywhere() {
+    let pins = pins();
+    let placeholder = "0000000000000000000000000000000000000000 # v0.1.0 (placeholder: the commit of the release tag)";
+    let dnscron: Vec<&str> = pins
+        .iter()
+        .filter(|(action, _)| action == "dnscron/dnscron")
+        .map(|(_, pin)| pin.as_str())
+        .collect();
+    assert_eq!(dnscron, [placeholder; 3], "one per recipe");
+    assert_eq!(pinned_differently(pins), BTreeMap::new());
+    // Refused: the same action at two commits.
+    let two = |sha: &str| ("actions/cache".to_string(), format!("{sha} # v6.1.0"));
+    assert_eq!(
+        pinned_differently(vec![two("a"), two("a"), two("b")]),
+        BTreeMap::from([(
+            "actions/cache".to_string(),
+            vec!["a # v6.1.0".to_string(), "b # v6.1.0".to_string()]
+        )])
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Interrupted applies: the process killed with SIGKILL (or stopped by Ctrl-C) mid-apply, then
 //! run again, converges with no duplicate record or cron job.
 
+use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -58,21 +59,14 @@ fn spawn_apply(emu: &BackgroundEmulator, root: &Path) -> Child {
         .unwrap()
 }
 
-/// Waits until the emulator has counted `n` writes: woken by each counted request, no
-/// polling. The timeout only turns a hang (or an apply that ended early) into a failure.
-fn wait_for_writes(emu: &BackgroundEmulator, child: &mut Child, n: u64) {
-    let counted = runtime().block_on(async {
-        tokio::time::timeout(
-            Duration::from_secs(60),
-            emu.wait_for_counters(|c| writes_in(c) >= n),
-        )
-        .await
+/// Waits until a write is held at the emulator (`hold_writes…`): the apply is certainly mid-way,
+/// a write on the wire. The timeout only turns a hang (or an apply that ended early) into a
+/// failure.
+fn wait_for_a_held_write(emu: &BackgroundEmulator) {
+    let held = runtime().block_on(async {
+        tokio::time::timeout(Duration::from_secs(60), emu.wait_for_held_writes(1)).await
     });
-    assert!(counted.is_ok(), "no {n} writes in time");
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "apply ended right after {n} writes"
-    );
+    assert!(held.is_ok(), "no write held in time");
 }
 
 fn rerun_converges(emu: &BackgroundEmulator, root: &Path) {
@@ -94,45 +88,66 @@ fn killed_with_sigkill_mid_apply_then_rerun_converges_without_duplicates() {
         let dir = tempfile::tempdir().unwrap();
         let (seed, root) = bulk_case(dir.path());
         let emu = emulator_with(seed, gaps);
+        // Killed while the 41st write is on the wire, however fast the apply runs.
+        emu.hold_writes_after(40);
         let mut child = spawn_apply(&emu, &root);
-        wait_for_writes(&emu, &mut child, 40);
+        wait_for_a_held_write(&emu);
         child.kill().unwrap();
         let status = child.wait().unwrap();
         assert_eq!(status.signal(), Some(9), "killed mid-apply: {status:?}");
-        let written = writes(&emu);
-        assert!(written < RECORDS as u64, "{written} writes before the kill");
+        assert_eq!(writes(&emu), 41, "40 writes done, the 41st in flight");
+        // The 41st now commits with nobody waiting for its answer, as after a real crash.
+        emu.release_writes();
         rerun_converges(&emu, &root);
     }
 }
 
+/// Every write is held at the emulator, so Ctrl-C always lands while the first one is on the
+/// wire (under heavy load the apply once finished all its writes before the signal arrived);
+/// released once apply has taken the signal, that write completes and nothing more is sent.
 #[test]
 fn ctrl_c_stops_after_the_change_in_flight_and_a_rerun_converges() {
     let dir = tempfile::tempdir().unwrap();
     let (seed, root) = bulk_case(dir.path());
     let emu = emulator_with(seed, gap_settings()[2].clone());
+    emu.hold_writes();
     let mut child = command()
-        // -q: the progress lines differ with where the kill landed; the JSON report is checked.
-        .args(["-q", "apply", "--yes", "--format", "json"])
+        .args(["apply", "--yes", "--format", "json"])
         .arg(&root)
         .env("DNSCRON_TOKEN", "demo-token")
         .env("DNSCRON_API_URL", emu.base_url())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_for_writes(&emu, &mut child, 20);
+    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
+    wait_for_a_held_write(&emu);
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
+    // Released only once apply has taken the signal, so the write in flight is its last.
+    let taken = stderr.by_ref().map(Result::unwrap).find(|line| {
+        line == "interrupted: finishing the change in flight, then stopping (send it again to stop at once)"
+    });
+    assert!(taken.is_some(), "apply ended without taking the signal");
+    emu.release_writes();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "SIGINT: 128 + 2; {out:?}");
+    assert_eq!(writes(&emu), 1, "only the write in flight was sent");
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["result"], "interrupted");
-    assert!(
-        doc["counts"]["not_attempted"].as_u64().unwrap() > 0,
+    assert_eq!(
+        (&doc["result"], &doc["exit_code"], &doc["counts"]),
+        (
+            &serde_json::json!("interrupted"),
+            &serde_json::json!(130),
+            &serde_json::json!({
+                "done": 1, "replayed": 0, "already_absent": 0, "failed": 0,
+                "needs_portal_step": 0, "not_attempted": RECORDS + 2,
+            })
+        ),
         "{doc}"
     );
     rerun_converges(&emu, &root);

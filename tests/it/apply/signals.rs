@@ -1,13 +1,13 @@
 //! SIGTERM during apply (what CI cancellation and Kubernetes send): the report comes out and
 //! apply exits 143; a rate-limit wait is cut short at once; a second signal ends it at once.
-//! The states are reached through the emulator (counters, settings) and apply's own progress
-//! lines, never by sleeping.
+//! The states are reached through the emulator (its write gate, settings) and apply's own
+//! progress lines, never by sleeping.
 
 use std::io::{BufRead, BufReader, Lines, Read};
 use std::process::{Child, ChildStderr, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use dnscron::emulator::{BackgroundEmulator, Counters, RateLimit};
+use dnscron::emulator::{BackgroundEmulator, RateLimit};
 use tempfile::TempDir;
 
 use super::crash::bulk_case;
@@ -52,35 +52,34 @@ fn read_until(lines: &mut Stderr, needle: &str) -> Vec<String> {
     panic!("apply ended without a line containing {needle:?}: {seen:#?}");
 }
 
-/// Waits, woken by each request the emulator counts, until `done` holds.
-fn wait_until(emu: &BackgroundEmulator, what: &str, done: impl Fn(&Counters) -> bool) {
-    let reached =
-        runtime().block_on(async { tokio::time::timeout(LONG, emu.wait_for_counters(done)).await });
-    assert!(reached.is_ok(), "not in time: {what}");
-}
-
 type Stderr = Lines<BufReader<ChildStderr>>;
 
-/// `apply` of the bulk case, its first write done; its progress lines to read.
+/// `apply` of the bulk case, its first write done and its second held at the emulator (on the
+/// wire until `release_writes`, however loaded the machine); its progress lines to read.
 fn applying() -> (TempDir, BackgroundEmulator, Child, Stderr) {
     let dir = tempfile::tempdir().unwrap();
     let (seed, root) = bulk_case(dir.path());
     let emu = emulator_with(seed, gap_settings()[0].clone());
+    emu.hold_writes_after(1);
     let mut child = spawn(&emu, &root);
     let lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    wait_until(&emu, "a first write", |c| writes_in(c) >= 1);
+    let held =
+        runtime().block_on(async { tokio::time::timeout(LONG, emu.wait_for_held_writes(1)).await });
+    assert!(held.is_ok(), "no second write held in time");
     (dir, emu, child, lines)
 }
 
 #[test]
 fn sigterm_during_a_rate_limit_wait_stops_at_once_with_the_report() {
     let (_dir, emu, child, mut lines) = applying();
-    // One request a minute from now on: the next write waits for the bucket.
+    // One request a minute from now on: the held write is past the bucket; of the next two,
+    // the second waits for it.
     emu.set_rate_limit(RateLimit {
         enabled: true,
         per_minute: 1,
         burst: 1,
     });
+    emu.release_writes();
     read_until(&mut lines, "waiting");
     let writes_before = writes(&emu);
     let sent = Instant::now();
@@ -108,10 +107,8 @@ fn sigterm_during_a_rate_limit_wait_stops_at_once_with_the_report() {
 
 #[test]
 fn a_second_sigterm_ends_apply_at_once_without_a_report() {
-    let (_dir, emu, mut child, mut lines) = applying();
-    emu.set_latency(LONG);
-    // A write on the wire, held by the emulator for LONG.
-    wait_until(&emu, "a write held", |c| c.faults.delayed >= 1);
+    // The second write is on the wire, held until the emulator is dropped.
+    let (_dir, _emu, mut child, mut lines) = applying();
     let sent = Instant::now();
     term(child.id());
     read_until(&mut lines, "SIGTERM: finishing the change in flight");
@@ -129,5 +126,4 @@ fn a_second_sigterm_ends_apply_at_once_without_a_report() {
     assert_eq!(stdout, "", "no report after the second signal");
     let rest: Vec<String> = lines.map(Result::unwrap).collect();
     assert_eq!(rest, ["", "SIGTERM: stopping at once, without a report"]);
-    emu.set_latency(Duration::ZERO);
 }

@@ -86,7 +86,7 @@ fn the_cronjob_exits_0_in_line_and_2_on_drift() {
     let story = Story::new();
     let files = story.commit("cluster", &Files::main()).join("dns");
     cronjob(&story, &files)
-        .expect_stdout("No changes. The live account matches the files.\n")
+        .expect_stdout("Live account: http://127.0.0.1:[PORT]/api/v1\n\nNo changes. The live account matches the files.\n")
         .run();
     story.change_live(&Files::main().edit(
         ZONE_FILE,

@@ -72,7 +72,7 @@ fn the_workflows_keep_the_rules() {
 fn a_broken_rule_is_caught() {
     let apply = workflow("dnscron-apply.yml");
     let unpinned = apply.replace(
-        "actions/checkout@9c091bb21b7c1c1d1991bb908d89e4e9dddfe3e0 # v7.0.0",
+        "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1",
         "actions/checkout@v7",
     );
     assert_eq!(

@@ -164,7 +164,7 @@ fn healthy_registrations_raise_no_finding() {
     ];
     plan_of(domains, &zones, &expectations, &["--detailed-exitcode"])
         .test
-        .expect_stdout("No changes. The live account matches the files.\n")
+        .expect_stdout("Live account: http://127.0.0.1:[PORT]/api/v1\n\nNo changes. The live account matches the files.\n")
         .run();
 }
 
@@ -175,12 +175,12 @@ fn a_warning_alone_leaves_the_drift_job_at_zero() {
     plan_of(domains, &["delegating.example"], &[], &["--detailed-exitcode"])
         .test
         .expect_stdout(
-            "Findings:\n  \
+            "Live account: http://127.0.0.1:[PORT]/api/v1\n\nFindings:\n  \
              ! domain delegating.example: warning: the delegation of delegating.example is changing: \
              resolvers still see ns1.old-dns.example, ns2.old-dns.example (live), the registry delegates \
              to ns1.veldhost.net, ns2.veldhost.net (pending); resolvers follow within the old NS records' \
              TTL (up to 2 days), so both sets must serve the zone until then\n\n\
-             No changes. The live account matches the files.\n",
+             No changes: the live account matches the files. Findings need attention: 1 warning.\n",
         )
         .run();
 }
@@ -232,7 +232,7 @@ fn registrar_findings_cost_one_domain_list_and_one_read_per_unread_registered_zo
         .current_dir(dir.path())
         .api(&emu.base_url(), "t")
         .plan_stamp()
-        .expect_stdout("No changes. The live account matches the files.\n")
+        .expect_stdout("Live account: http://127.0.0.1:[PORT]/api/v1\n\nNo changes. The live account matches the files.\n")
         .run();
     let routes: Vec<(String, u64)> = emu.counters().per_route.into_iter().collect();
     assert_eq!(

@@ -67,7 +67,7 @@ fn no_changes_in_every_format() {
     assert!(plan.is_empty());
     assert_eq!(
         render::text(&plan, false),
-        "No changes. The live account matches the files.\n"
+        "Live account: http://127.0.0.1:8080/api/v1\n\nNo changes. The live account matches the files.\n"
     );
     insta::assert_snapshot!(render::markdown(&plan));
 }
@@ -83,16 +83,71 @@ fn summary_line_wording() {
         blocked,
     };
     assert_eq!(
-        render::summary_line(&s(3, 1, 2, 1, 0)),
+        render::summary_line(&s(3, 1, 2, 1, 0), &[]),
         "Plan: 3 to create, 1 to update, 2 to delete, 1 needs a portal step."
     );
     assert_eq!(
-        render::summary_line(&s(0, 2, 0, 2, 1)),
+        render::summary_line(&s(0, 2, 0, 2, 1), &[]),
         "Plan: 0 to create, 2 to update, 0 to delete, 2 need a portal step, 1 blocked."
     );
     assert_eq!(
-        render::summary_line(&s(0, 0, 1, 0, 0)),
+        render::summary_line(&s(0, 0, 1, 0, 0), &[]),
         "Plan: 0 to create, 0 to update, 1 to delete."
+    );
+}
+
+/// Without changes, the summary still says when error or warning findings need attention; only
+/// with neither is it the all-clear sentence (info, portal-step and blocked findings don't count:
+/// they come with changes).
+#[test]
+fn a_summary_without_changes_counts_the_findings_that_need_attention() {
+    use dnscron::plan::{Finding, Severity, Summary, TargetKind, TargetRef};
+    let finding = |severity| Finding {
+        target: TargetRef {
+            kind: TargetKind::Domain,
+            name: "example.com".into(),
+        },
+        severity,
+        message: "m".into(),
+        change_ids: Vec::new(),
+        declared_at: None,
+    };
+    let none = Summary::default();
+    let line = |severities: &[Severity]| {
+        let findings: Vec<Finding> = severities.iter().map(|s| finding(*s)).collect();
+        render::summary_line(&none, &findings)
+    };
+    let all_clear = "No changes. The live account matches the files.";
+    assert_eq!(line(&[]), all_clear);
+    assert_eq!(
+        line(&[Severity::Info, Severity::NeedsPortalStep, Severity::Blocked]),
+        all_clear
+    );
+    assert_eq!(
+        line(&[Severity::Error]),
+        "No changes: the live account matches the files. Findings need attention: 1 error."
+    );
+    assert_eq!(
+        line(&[Severity::Warning]),
+        "No changes: the live account matches the files. Findings need attention: 1 warning."
+    );
+    assert_eq!(
+        line(&[
+            Severity::Warning,
+            Severity::Error,
+            Severity::Info,
+            Severity::Error
+        ]),
+        "No changes: the live account matches the files. Findings need attention: 2 errors, 1 warning."
+    );
+    // With changes the plan line is the summary; the findings are listed above it.
+    let one = Summary {
+        create: 1,
+        ..Summary::default()
+    };
+    assert_eq!(
+        render::summary_line(&one, &[finding(Severity::Error)]),
+        "Plan: 1 to create, 0 to update, 0 to delete."
     );
 }
 
@@ -141,13 +196,18 @@ fn markdown_is_truncated_with_a_note() {
         md.len()
     );
     assert!(
-        md.starts_with("### dnscron plan\n\n**Plan: 3001 to create, 0 to update, 40 to delete.**")
+        md.starts_with(
+            "### dnscron plan\n\nLive account: <code>http://127.0.0.1:8080/api/v1</code>\n\n\
+             **Plan: 3001 to create, 0 to update, 40 to delete.**"
+        ),
+        "{}",
+        &md[..200]
     );
     // The head (summary, the deletions) and the tail (where and why it was cut) in full.
     let lines: Vec<&str> = md.lines().collect();
     insta::assert_snapshot!(format!(
         "{}\n[…]\n{}",
-        lines[..12].join("\n"),
+        lines[..14].join("\n"),
         lines[lines.len() - 12..].join("\n")
     ));
     assert_eq!(

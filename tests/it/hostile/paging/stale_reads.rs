@@ -27,7 +27,8 @@ async fn apply_files(
     .await
 }
 
-/// Plans the files `write` puts in a folder against the stand-in and applies the plan.
+/// Plans the files `write` puts in a folder against the stand-in and applies the plan; the
+/// report's text has the stand-in's port masked.
 async fn apply_dir(
     stand_in: &Arc<StandIn>,
     write: impl FnOnce(&Path),
@@ -50,7 +51,8 @@ async fn apply_dir(
         .unwrap()
         .plan;
     let report = apply::apply(&client, &plan, &ApplyOptions::new(&plan, &Silent)).await;
-    (stub, apply::report::text(&report), report.result)
+    let text = crate::common::mask_ports(&apply::report::text(&report));
+    (stub, text, report.result)
 }
 
 const NEW: [(&str, &str); 3] = [("a", "192.0.2.1"), ("b", "192.0.2.2"), ("c", "192.0.2.3")];
@@ -81,7 +83,8 @@ async fn three_creates_behind_a_cache(cache_secs: u64) -> (String, ApplyResult, 
 }
 
 /// The report's lines for the three creates.
-const THREE_DONE: &str = "Apply of plan 00000000000000000000000000000001:
+const THREE_DONE: &str =
+    "Apply of plan 00000000000000000000000000000001 to http://127.0.0.1:[PORT]/api/v1:
   done                zone example.com: + a A 192.0.2.1 (ttl 300)
   done                zone example.com: + b A 192.0.2.2 (ttl 300)
   done                zone example.com: + c A 192.0.2.3 (ttl 300)
@@ -137,7 +140,7 @@ async fn a_delete_still_listed_after_the_waits_is_not_sent_again() {
     assert_eq!(stand_in.records.lock().unwrap().len(), 1);
     assert_eq!(
         text,
-        "Apply of plan 00000000000000000000000000000001:
+        "Apply of plan 00000000000000000000000000000001 to http://127.0.0.1:[PORT]/api/v1:
   done                zone example.com: - h1 A 10.0.0.1 (ttl 300)
 
 Not visible yet: the server accepted 1 change(s) (a fresh 2xx, not a replay), but reading the live state again after waiting 7s still does not show them:
@@ -216,7 +219,7 @@ async fn a_cron_listing_that_never_catches_up_deletes_nothing_more() {
     assert_eq!(left, ["php a.php", "php c.php", "php d.php"]);
     assert_eq!(
         text,
-        "Apply of plan 00000000000000000000000000000001:
+        "Apply of plan 00000000000000000000000000000001 to http://127.0.0.1:[PORT]/api/v1:
   done                site shop: - cron \"0 2 * * *\" php b.php
   failed              site shop: - cron \"0 3 * * *\" php c.php
 

@@ -1,0 +1,88 @@
+//! `dnscron check [PATH]...`: ask each zone's nameservers what they serve and compare it with
+//! the files, without the API (no token, no request to it). Drift detection from the outside.
+
+use std::path::PathBuf;
+
+use crate::cli::dns_args::DnsArgs;
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
+use crate::cli::{runtime, validate, write_stdout};
+use crate::config;
+use crate::dnscheck::{self, CheckSettings, Status};
+use crate::untrusted::Untrusted;
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Desired-state files, or directories searched recursively for *.yaml and *.yml.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    #[command(flatten)]
+    pub dns: DnsArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// For people: per zone and nameserver, in line or each difference.
+    Text,
+    /// For drift jobs: zones, nameservers, differences and the summary (docs/health.md).
+    Json,
+    /// GitHub Actions annotations on the file lines that declare each differing RRset, and
+    /// the summary as a notice.
+    Github,
+}
+
+/// Exit 0 when every nameserver serves what the files say, 2 on differences, 1 when a
+/// nameserver (or a zone's nameserver list) could not be reached: the check did not run there.
+pub fn run(args: CheckArgs) -> CommandResult {
+    let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;
+    let settings = CheckSettings::new(
+        args.dns.address_book(),
+        args.dns.resolver,
+        args.dns.query_options(),
+    );
+    let report = runtime::block_on(dnscheck::check_zones(&desired, &settings))?;
+    let rendered = match args.format {
+        CheckFormat::Text => dnscheck::text(&report),
+        CheckFormat::Json => dnscheck::json(&report)
+            .map_err(|e| CommandError::quoting(ErrorKind::Internal, "writing the JSON", e))?,
+        CheckFormat::Github => dnscheck::github(&report),
+    };
+    write_stdout(&rendered)?;
+    let totals = report.totals();
+    if totals.failures > 0 {
+        return Err(CommandError::new(
+            ErrorKind::DnsUnreachable,
+            format!("the check did not run for {}", failed(&report)),
+        )
+        .with_hint(
+            "check the address (--nameserver-address HOST=IP[:PORT]), the resolver \
+             (--resolver) and the network; --dns-timeout gives slow servers longer",
+        ));
+    }
+    Ok(if totals.differences > 0 {
+        Outcome::DnsDiffers
+    } else {
+        Outcome::Success
+    })
+}
+
+/// `ns2.example.net 127.0.0.1:53 (example.com), example.org's nameservers`.
+fn failed(report: &dnscheck::CheckReport) -> String {
+    let mut names = Vec::new();
+    for zone in &report.zones {
+        if zone.error.is_some() {
+            names.push(format!("{}'s nameservers (not found)", zone.zone));
+        }
+        for server in zone
+            .nameservers
+            .iter()
+            .filter(|s| s.status == Status::Failed)
+        {
+            let at = server.address.map(|a| format!(" {a}")).unwrap_or_default();
+            names.push(format!("{}{at} ({})", Untrusted(&server.host), zone.zone));
+        }
+    }
+    names.join(", ")
+}

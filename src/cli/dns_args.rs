@@ -1,0 +1,63 @@
+//! How dnscron reaches nameservers over DNS: shared by `check` (and apply's DNS checks).
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use crate::dnscheck::{AddressBook, NameserverAddress, QueryOptions, parse_resolver};
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct DnsArgs {
+    /// Reach nameserver HOST at IP (port 53) or IP:PORT instead of looking its name up
+    /// (split horizon, tests). Repeatable; HOST is compared without regard to case or a final
+    /// dot.
+    #[arg(long = "nameserver-address", value_name = "HOST=IP[:PORT]")]
+    pub nameserver_address: Vec<NameserverAddress>,
+    /// Ask this resolver for a zone's nameservers (the NS RRset), instead of the ones in
+    /// /etc/resolv.conf. Used for zones whose file does not list custom nameservers.
+    #[arg(long, value_name = "IP[:PORT]", value_parser = parse_resolver)]
+    pub resolver: Option<SocketAddr>,
+    /// Never ask the system's resolver: every nameserver needs --nameserver-address and NS
+    /// discovery needs --resolver.
+    #[arg(
+        long,
+        env = "DNSCRON_NO_SYSTEM_RESOLVER",
+        hide_env_values = true,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub no_system_resolver: bool,
+    /// Seconds to wait for one DNS answer (each of 2 UDP tries, then TCP), e.g. 0.5.
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_timeout)]
+    pub dns_timeout: Duration,
+}
+
+impl DnsArgs {
+    pub fn address_book(&self) -> AddressBook {
+        let book = AddressBook::new(self.nameserver_address.clone());
+        if self.no_system_resolver {
+            book.without_system_resolver()
+        } else {
+            book
+        }
+    }
+
+    pub fn query_options(&self) -> QueryOptions {
+        QueryOptions {
+            timeout: self.dns_timeout,
+            ..QueryOptions::default()
+        }
+    }
+}
+
+/// 0.01 to 60 seconds: shorter can't reach a real server, longer hides a dead one.
+fn parse_timeout(value: &str) -> Result<Duration, String> {
+    let seconds: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{value}` is not a number of seconds (e.g. 2 or 0.5)"))?;
+    if !(0.01..=60.0).contains(&seconds) {
+        return Err(format!(
+            "{value} s is out of range: give 0.01 to 60 seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}

@@ -1,0 +1,199 @@
+//! `check`'s output: text for people, JSON for drift jobs. Every value a server sent goes
+//! through `untrusted` escaping.
+
+use std::fmt::Write as _;
+
+use super::compare::Difference;
+use super::report::{CheckReport, NameserverSource, RrsetDifference, ServerReport, Status};
+use crate::github::{Annotation, Level, render_capped};
+use crate::untrusted::{Untrusted, json_text};
+
+/// The JSON output's shape version: bumped when a field changes meaning or goes away.
+pub const JSON_VERSION: u32 = 1;
+
+pub fn json(report: &CheckReport) -> Result<String, serde_json::Error> {
+    let value = serde_json::json!({
+        "version": JSON_VERSION,
+        "zones": report.zones,
+        "summary": report.totals(),
+        "queries": report.queries,
+    });
+    let mut text = json_text(serde_json::to_string_pretty(&value)?);
+    text.push('\n');
+    Ok(text)
+}
+
+pub fn text(report: &CheckReport) -> String {
+    let mut out = String::new();
+    for zone in &report.zones {
+        let from = match &zone.nameservers_from {
+            NameserverSource::Files => "nameservers from the files".to_string(),
+            NameserverSource::Resolver { address } => {
+                format!("nameservers from the resolver {address}")
+            }
+            NameserverSource::Unknown => "nameservers not found".to_string(),
+        };
+        let _ = writeln!(out, "{} ({from})", zone.zone);
+        if let Some(error) = &zone.error {
+            let _ = writeln!(out, "  x {}", Untrusted(error));
+        }
+        for server in &zone.nameservers {
+            server_text(&mut out, server, zone.rrsets);
+        }
+    }
+    out.push_str(&summary(report));
+    out
+}
+
+fn server_text(out: &mut String, server: &ServerReport, rrsets: usize) {
+    let at = server.address.map(|a| format!(" {a}")).unwrap_or_default();
+    let head = format!("  {}{at}", Untrusted(&server.host));
+    match server.status {
+        Status::InLine => {
+            let _ = writeln!(
+                out,
+                "{head}: in line (SOA + {})",
+                count(rrsets, "RRset", "RRsets")
+            );
+        }
+        Status::Differs => {
+            let n = server.differences.len();
+            let _ = writeln!(out, "{head}: {}", count(n, "difference", "differences"));
+        }
+        Status::Failed => {
+            let _ = writeln!(out, "{head}: could not be asked");
+        }
+    }
+    if let Some(error) = &server.error {
+        let _ = writeln!(out, "    x {}", Untrusted(error));
+    }
+    for difference in &server.differences {
+        let _ = writeln!(out, "    {}", difference_line(difference));
+    }
+}
+
+/// `www A: serves 192.0.2.9 (not in the files), lacks 192.0.2.1 (zones/a.yaml:8:5)`.
+pub fn difference_line(d: &RrsetDifference) -> String {
+    let at = d
+        .location
+        .as_ref()
+        .map(|l| format!(" ({l})"))
+        .unwrap_or_default();
+    format!("{}{at}", difference_text(d))
+}
+
+/// [`difference_line`] without the location.
+pub fn difference_text(d: &RrsetDifference) -> String {
+    let quote = d.rtype == "TXT";
+    let list = |values: &[String]| -> String {
+        let shown: Vec<String> = values
+            .iter()
+            .map(|v| {
+                if quote && !v.starts_with("CNAME ") {
+                    format!("\"{}\"", Untrusted(v))
+                } else {
+                    Untrusted(v).to_string()
+                }
+            })
+            .collect();
+        shown.join(", ")
+    };
+    let what = match &d.difference {
+        Difference::Missing { expected, answer } => {
+            format!("lacks {} (the server answers {answer})", list(expected))
+        }
+        Difference::Values { missing, extra } => {
+            let mut parts = Vec::new();
+            if !extra.is_empty() {
+                parts.push(format!("serves {} (not in the files)", list(extra)));
+            }
+            if !missing.is_empty() {
+                parts.push(format!("lacks {}", list(missing)));
+            }
+            parts.join(", ")
+        }
+        Difference::Ttl {
+            value,
+            expected,
+            served,
+        } => format!(
+            "serves {} with TTL {served}, the files say {expected}",
+            list(std::slice::from_ref(value))
+        ),
+        Difference::NotAuthoritative => {
+            "not authoritative for the zone (the answer's AA bit is clear)".to_string()
+        }
+        Difference::Refused { rcode } => format!("answers {rcode}"),
+        Difference::Unreachable { reason } => Untrusted(reason).to_string(),
+    };
+    format!("{} {}: {what}", Untrusted(&d.name), d.rtype)
+}
+
+/// GitHub Actions annotations: each difference on the file line that declares the RRset (a
+/// warning for a TTL, an error otherwise), each failure as an error, and the summary as a
+/// notice.
+pub fn github(report: &CheckReport) -> String {
+    let mut annotations = Vec::new();
+    for zone in &report.zones {
+        if let Some(error) = &zone.error {
+            let message = format!("{}: {}", zone.zone, Untrusted(error));
+            annotations.push(Annotation::new(Level::Error, message).title("dnscron check"));
+        }
+        for server in &zone.nameservers {
+            let at = server.address.map(|a| format!(" {a}")).unwrap_or_default();
+            let who = format!("{}{at}", Untrusted(&server.host));
+            if let Some(error) = &server.error {
+                let message = format!("{who}: {}", Untrusted(error));
+                annotations.push(Annotation::new(Level::Error, message).title("dnscron check"));
+            }
+            for d in &server.differences {
+                let level = if d.difference.is_minor() {
+                    Level::Warning
+                } else {
+                    Level::Error
+                };
+                let message = format!("{who} ({}): {}", zone.zone, difference_text(d));
+                let mut annotation = Annotation::new(level, message).title("dnscron check");
+                if let Some(location) = &d.location {
+                    annotation = annotation.at(&location.to_string());
+                }
+                annotations.push(annotation);
+            }
+        }
+    }
+    let mut out = render_capped(&annotations, "DNS differences");
+    let summary = summary(report);
+    out.push_str(&Annotation::new(Level::Notice, summary.trim_end()).render());
+    out
+}
+
+/// The closing line: `check: 1 of 2 zones in line, 3 differences, 1 failure, 24 DNS queries`.
+pub fn summary(report: &CheckReport) -> String {
+    let t = report.totals();
+    let mut parts = vec![format!(
+        "{} of {} in line",
+        t.zones_in_line,
+        count(t.zones, "zone", "zones")
+    )];
+    parts.push(count(t.differences, "difference", "differences"));
+    if t.failures > 0 {
+        parts.push(format!(
+            "{} (the check did not run there)",
+            count(t.failures, "failure", "failures")
+        ));
+    }
+    parts.push(format!(
+        "{} to {}",
+        count(
+            usize::try_from(report.queries).unwrap_or(usize::MAX),
+            "DNS query",
+            "DNS queries"
+        ),
+        count(t.nameservers, "nameserver address", "nameserver addresses")
+    ));
+    format!("check: {}\n", parts.join(", "))
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

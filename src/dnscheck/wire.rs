@@ -1,0 +1,281 @@
+//! Query and answer messages: building the one query, deciding whether a message is the answer
+//! to it (id, QR bit, opcode, question echoed) and reading it into an [`Outcome`].
+
+use hickory_proto::op::{Message, MessageType, OpCode, Query, ResponseCode};
+use hickory_proto::rr::{DNSClass, Name, RData, Record, RecordType as WireType};
+
+use super::answer::{Outcome, QueryType, Question, Served};
+use crate::dns::{RecordData, RecordType, ZoneName, canonical_live_content};
+
+/// The query message, or why the question can't be put on the wire (a name too long).
+pub fn query_message(id: u16, question: &Question, recursion: bool) -> Result<Vec<u8>, String> {
+    let name = Name::from_ascii(question.fqdn())
+        .map_err(|e| format!("`{}` is not a DNS name: {e}", question.fqdn()))?;
+    let mut message = Message::query();
+    message.metadata.id = id;
+    message.metadata.recursion_desired = recursion;
+    message.add_query(Query::query(name, wire_type(question.qtype)));
+    message
+        .to_vec()
+        .map_err(|e| format!("can't encode the query for {question}: {e}"))
+}
+
+pub fn wire_type(qtype: QueryType) -> WireType {
+    match qtype {
+        QueryType::Soa => WireType::SOA,
+        QueryType::Record(t) => match t {
+            RecordType::A => WireType::A,
+            RecordType::AAAA => WireType::AAAA,
+            RecordType::CNAME => WireType::CNAME,
+            RecordType::MX => WireType::MX,
+            RecordType::TXT => WireType::TXT,
+            RecordType::NS => WireType::NS,
+            RecordType::SRV => WireType::SRV,
+            RecordType::CAA => WireType::CAA,
+            RecordType::PTR => WireType::PTR,
+        },
+    }
+}
+
+/// The decoded message if it answers our query; `None` for anything else (a stray or forged
+/// packet, another query's answer, bytes that aren't DNS), which the caller ignores.
+pub fn matching_answer(bytes: &[u8], id: u16, question: &Question) -> Option<Message> {
+    let message = Message::from_vec(bytes).ok()?;
+    let meta = &message.metadata;
+    if meta.id != id || meta.message_type != MessageType::Response || meta.op_code != OpCode::Query
+    {
+        return None;
+    }
+    // A server that answers a broken query with FORMERR may echo no question; an id match on
+    // an error without a question is still ours.
+    if message.queries.is_empty() && meta.response_code != ResponseCode::NoError {
+        return Some(message);
+    }
+    let name = Name::from_ascii(question.fqdn()).ok()?;
+    match message.queries.as_slice() {
+        [q] if q.name().eq_ignore_root(&name)
+            && q.query_type() == wire_type(question.qtype)
+            && q.query_class() == DNSClass::IN =>
+        {
+            Some(message)
+        }
+        _ => None,
+    }
+}
+
+/// What the answer says about the question.
+pub fn outcome(message: &Message, question: &Question) -> Outcome {
+    let authoritative = message.metadata.authoritative;
+    match message.metadata.response_code {
+        ResponseCode::NoError => {}
+        ResponseCode::NXDomain => return Outcome::NxDomain { authoritative },
+        other => return Outcome::Rcode(rcode_name(other)),
+    }
+    let owner = Name::from_ascii(question.fqdn()).ok();
+    let records: Vec<Served> = message
+        .answers
+        .iter()
+        .filter(|r| r.dns_class == DNSClass::IN)
+        .filter(|r| owner.as_ref().is_some_and(|o| r.name.eq_ignore_root(o)))
+        .map(|r| served(r, &question.zone))
+        .collect();
+    if records.is_empty() {
+        Outcome::NoData { authoritative }
+    } else {
+        Outcome::Records {
+            authoritative,
+            records,
+        }
+    }
+}
+
+/// The DNS mnemonic (`REFUSED`), the form `dig` prints and operators search for.
+pub fn rcode_name(code: ResponseCode) -> String {
+    match code {
+        ResponseCode::NoError => "NOERROR".into(),
+        ResponseCode::FormErr => "FORMERR".into(),
+        ResponseCode::ServFail => "SERVFAIL".into(),
+        ResponseCode::NXDomain => "NXDOMAIN".into(),
+        ResponseCode::NotImp => "NOTIMP".into(),
+        ResponseCode::Refused => "REFUSED".into(),
+        ResponseCode::NotAuth => "NOTAUTH".into(),
+        other => format!("RCODE {}", u16::from(other)),
+    }
+}
+
+fn served(record: &Record, zone: &ZoneName) -> Served {
+    let rtype = record.record_type();
+    Served {
+        rtype: rtype.to_string(),
+        value: canonical_value(&record.data, zone),
+        ttl: record.ttl,
+    }
+}
+
+/// The canonical form the files' content has (`RecordData`'s `Display`), built from the wire
+/// data; types dnscron does not manage keep hickory's presentation form.
+pub fn canonical_value(data: &RData, zone: &ZoneName) -> String {
+    let host = |rtype, name: &Name| canonical_live_content(rtype, &name.to_ascii(), zone);
+    match data {
+        RData::A(a) => a.0.to_string(),
+        RData::AAAA(aaaa) => aaaa.0.to_string(),
+        RData::CNAME(n) => host(RecordType::CNAME, &n.0),
+        RData::NS(n) => host(RecordType::NS, &n.0),
+        RData::PTR(n) => host(RecordType::PTR, &n.0),
+        RData::MX(mx) => {
+            let text = format!("{} {}", mx.preference, mx.exchange.to_ascii());
+            canonical_live_content(RecordType::MX, &text, zone)
+        }
+        RData::SRV(srv) => {
+            let text = format!(
+                "{} {} {} {}",
+                srv.priority,
+                srv.weight,
+                srv.port,
+                srv.target.to_ascii()
+            );
+            canonical_live_content(RecordType::SRV, &text, zone)
+        }
+        // The logical text: character-strings joined, as `dns::txt` reads the files' TXT.
+        // Never re-parsed: a text starting with `"` would be read as quoted.
+        RData::TXT(txt) => {
+            let bytes: Vec<u8> = txt
+                .txt_data
+                .iter()
+                .flat_map(|c| c.iter().copied())
+                .collect();
+            RecordData::TXT(String::from_utf8_lossy(&bytes).into_owned()).to_string()
+        }
+        RData::CAA(caa) => {
+            let flags = u8::from(caa.issuer_critical) << 7 | caa.reserved_flags;
+            let value = String::from_utf8_lossy(&caa.value);
+            let quoted = value.replace('\\', "\\\\").replace('"', "\\\"");
+            let text = format!("{flags} {} \"{quoted}\"", caa.tag);
+            canonical_live_content(RecordType::CAA, &text, zone)
+        }
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use hickory_proto::rr::rdata::{A, CNAME, MX, TXT};
+
+    use super::*;
+
+    fn zone() -> ZoneName {
+        ZoneName::parse("example.com").unwrap()
+    }
+
+    fn question(name: &str, rtype: RecordType) -> Question {
+        Question::new(zone(), name, QueryType::Record(rtype))
+    }
+
+    fn answer_to(id: u16, qname: &str, qtype: WireType) -> Message {
+        let mut m = Message::response(id, OpCode::Query);
+        m.add_query(Query::query(Name::from_ascii(qname).unwrap(), qtype));
+        m.metadata.authoritative = true;
+        m
+    }
+
+    #[test]
+    fn only_the_answer_to_our_query_is_taken() {
+        let q = question("www", RecordType::A);
+        let ours = answer_to(7, "WWW.Example.COM.", WireType::A);
+        let bytes = ours.to_vec().unwrap();
+        assert!(matching_answer(&bytes, 7, &q).is_some());
+        assert!(matching_answer(&bytes, 8, &q).is_none(), "wrong id");
+        let other_name = answer_to(7, "mail.example.com.", WireType::A)
+            .to_vec()
+            .unwrap();
+        assert!(matching_answer(&other_name, 7, &q).is_none());
+        let other_type = answer_to(7, "www.example.com.", WireType::MX)
+            .to_vec()
+            .unwrap();
+        assert!(matching_answer(&other_type, 7, &q).is_none());
+        let mut query = Message::query();
+        query.metadata.id = 7;
+        query.add_query(Query::query(
+            Name::from_ascii("www.example.com.").unwrap(),
+            WireType::A,
+        ));
+        assert!(
+            matching_answer(&query.to_vec().unwrap(), 7, &q).is_none(),
+            "not a response"
+        );
+        assert!(matching_answer(b"\x00\x07garbage", 7, &q).is_none());
+    }
+
+    #[test]
+    fn records_at_the_name_become_canonical_values() {
+        let q = question("www", RecordType::TXT);
+        let mut m = answer_to(1, "www.example.com.", WireType::TXT);
+        let owner = Name::from_ascii("WWW.example.com.").unwrap();
+        let long = "x".repeat(300);
+        let chunks = vec![&long.as_bytes()[..255], &long.as_bytes()[255..]];
+        m.add_answer(Record::from_rdata(
+            owner.clone(),
+            300,
+            RData::TXT(TXT::from_bytes(chunks)),
+        ));
+        let quoted = RData::TXT(TXT::new(vec!["\"starts with a quote".into()]));
+        m.add_answer(Record::from_rdata(owner, 300, quoted));
+        let elsewhere = Name::from_ascii("other.example.com.").unwrap();
+        m.add_answer(Record::from_rdata(
+            elsewhere,
+            300,
+            RData::A(A::new(192, 0, 2, 1)),
+        ));
+        let served = |value: &str| Served {
+            rtype: "TXT".into(),
+            value: value.into(),
+            ttl: 300,
+        };
+        assert_eq!(
+            outcome(&m, &q),
+            Outcome::Records {
+                authoritative: true,
+                records: vec![served(&long), served("\"starts with a quote")],
+            }
+        );
+    }
+
+    #[test]
+    fn host_names_fold_case_and_keep_the_final_dot() {
+        let mx = MX::new(10, Name::from_ascii("Mail.Example.COM.").unwrap());
+        assert_eq!(
+            canonical_value(&RData::MX(mx), &zone()),
+            "10 mail.example.com."
+        );
+        let cname = CNAME(Name::from_ascii("Target.example.NET").unwrap());
+        assert_eq!(
+            canonical_value(&RData::CNAME(cname), &zone()),
+            "target.example.net."
+        );
+    }
+
+    #[test]
+    fn rcodes_read_as_outcomes() {
+        let q = question("www", RecordType::A);
+        let mut m = answer_to(1, "www.example.com.", WireType::A);
+        assert_eq!(
+            outcome(&m, &q),
+            Outcome::NoData {
+                authoritative: true
+            }
+        );
+        m.metadata.response_code = ResponseCode::NXDomain;
+        m.metadata.authoritative = false;
+        assert_eq!(
+            outcome(&m, &q),
+            Outcome::NxDomain {
+                authoritative: false
+            }
+        );
+        m.metadata.response_code = ResponseCode::Refused;
+        assert_eq!(outcome(&m, &q), Outcome::Rcode("REFUSED".into()));
+        m.metadata.response_code = ResponseCode::Unknown(23);
+        assert_eq!(outcome(&m, &q), Outcome::Rcode("RCODE 23".into()));
+    }
+}
