@@ -5,10 +5,14 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+
+mod stream;
 use super::raw::{self, Sp, keys};
 use super::suggest::did_you_mean;
 use super::tree::{Node, Pos, Value};
 use crate::dns::{RecordType, rules};
+pub(crate) use stream::Streamed;
+use stream::take_value;
 
 pub(crate) struct Ctx<'a> {
     pub source: Arc<SourceFile>,
@@ -230,24 +234,6 @@ impl<'n> MapReader<'n> {
     }
 }
 
-/// The value of `key` in a mapping, taken out of it (a null stays in its place).
-fn take_value<'s>(node: &mut Node<'s>, key: &str) -> Option<Node<'s>> {
-    let Value::Map(entries) = &mut node.value else {
-        return None;
-    };
-    let (_, value) = entries
-        .iter_mut()
-        .find(|(k, _)| matches!(&k.value, Value::Str(s) if &**s == key))?;
-    let pos = value.pos;
-    Some(std::mem::replace(
-        value,
-        Node {
-            value: Value::Null,
-            pos,
-        },
-    ))
-}
-
 fn rtype(ctx: &mut Ctx<'_>, node: &Node) -> Option<Sp<RecordType>> {
     // The usual case, a type written as the schema spells it, without building the options.
     if let Value::Str(s) = &node.value
@@ -276,14 +262,18 @@ const TTL_MIN: i128 = rules::TTL_MIN as i128;
 const TTL_MAX: i128 = rules::TTL_MAX as i128;
 
 /// Reads one document; `None` when it is neither a zone nor a site (reported).
-pub(crate) fn document(ctx: &mut Ctx<'_>, node: Node<'_>) -> Option<raw::Document> {
+pub(crate) fn document(
+    ctx: &mut Ctx<'_>,
+    node: Node<'_>,
+    streamed: Streamed,
+) -> Option<raw::Document> {
     let Value::Map(map) = &node.value else {
         ctx.wrong_type(&node, "a document", "a mapping with `zone:` or `site:`");
         return None;
     };
     let has = |key: &str| map.iter().any(|(k, _)| k.value == Value::Str(key.into()));
     match (has("zone"), has("site")) {
-        (true, false) => zone_doc(ctx, node).map(|z| raw::Document::Zone(Box::new(z))),
+        (true, false) => zone_doc(ctx, node, streamed).map(|z| raw::Document::Zone(Box::new(z))),
         (false, true) => site_doc(ctx, &node).map(raw::Document::Site),
         (true, true) => {
             let d = ctx.error(node.pos, "a document has both `zone:` and `site:`");
@@ -308,7 +298,7 @@ pub(crate) fn document(ctx: &mut Ctx<'_>, node: Node<'_>) -> Option<raw::Documen
     }
 }
 
-fn zone_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>) -> Option<raw::ZoneDoc> {
+fn zone_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>, streamed: Streamed) -> Option<raw::ZoneDoc> {
     let what = "a zone";
     // The records come out of the tree, each dropped once read, so the tree of a large zone
     // and its raw records are not both alive whole.
@@ -319,7 +309,18 @@ fn zone_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>) -> Option<raw::ZoneDoc> {
     let nameservers = m.opt(ctx, "nameservers", nameservers);
     let prune = m.opt(ctx, "prune", |c, n| c.bool(n, "`prune`"));
     let ignore = m.opt(ctx, "ignore", |c, n| c.list(n, "`ignore`", ignore_rule));
-    let records = records.and_then(|n| ctx.list_owned(n, "`records`", record));
+    // A streamed list is empty in the tree; one that was not streamed (anchored) is not.
+    let records = records
+        .and_then(|n| ctx.list_owned(n, "`records`", record))
+        .map(|listed| {
+            let Streamed {
+                mut records,
+                mut diags,
+            } = streamed;
+            ctx.diags.items.append(&mut diags.items);
+            records.extend(listed);
+            records
+        });
     let safety = m.opt(ctx, "safety", safety);
     let registrar = m.opt(ctx, "registrar", registrar);
     Some(raw::ZoneDoc {

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
-use super::extract::{self, Ctx};
+use super::extract::{self, Ctx, Streamed};
 use super::model::Desired;
 use super::tree::{self, SyntaxError};
 use super::validate::{SourcedDoc, Validator};
@@ -147,19 +147,29 @@ fn read_file(path: &Path, diags: &mut Diagnostics, docs: &mut Validator) {
 /// The documents of one file's text, each validated into `docs` as soon as it is read and then
 /// dropped with its part of the tree; problems into `diags`.
 pub(crate) fn read_source(source: &Arc<SourceFile>, diags: &mut Diagnostics, docs: &mut Validator) {
-    let nodes = match tree::parse_documents(&source.text) {
+    // A zone's records are read as the parser completes each one, so its whole tree is never
+    // built (at 100,000 records that tree was the loader's peak memory).
+    let mut streamed: Vec<Streamed> = Vec::new();
+    let mut sink = |doc: usize, node: tree::Node<'_>| {
+        if streamed.len() <= doc {
+            streamed.resize_with(doc + 1, Streamed::default);
+        }
+        streamed[doc].add(source, &node);
+    };
+    let nodes = match tree::documents_streaming(&source.text, "records", &mut sink) {
         Ok(nodes) => nodes,
         Err(err) => {
             diags.push(syntax_diagnostic(source, err));
             return;
         }
     };
-    for node in nodes {
+    for (i, node) in nodes.into_iter().enumerate() {
         let mut ctx = Ctx {
             source: Arc::clone(source),
             diags,
         };
-        if let Some(doc) = extract::document(&mut ctx, node) {
+        let records = streamed.get_mut(i).map(std::mem::take).unwrap_or_default();
+        if let Some(doc) = extract::document(&mut ctx, node, records) {
             let doc = SourcedDoc {
                 source: Arc::clone(source),
                 doc,

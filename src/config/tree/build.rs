@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span};
 
+use super::subtree::{measure, relocate};
 use super::{Node, Pos, SyntaxError, Value, byte_offset, scalar};
 
 /// What one file may cost. 4 M nodes / 8 M events admit a zone of 500,000 records (7 nodes each in
@@ -28,8 +29,25 @@ use limits::*;
 
 /// Every non-null document of `source`.
 pub fn documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
-    let options = granit_parser::options! { emit_comments: false };
+    build(Builder::new(source))
+}
+
+/// Like [`documents`], but each item of a document's top-level `key:` list goes to `sink` (with
+/// the document's index) as soon as it is complete, and the list stays empty in the tree: the
+/// tree of a large list is never whole. A list with an anchor is kept (an alias copies it).
+pub fn documents_streaming<'s>(
+    source: &'s str,
+    key: &str,
+    sink: &mut dyn FnMut(usize, Node<'s>),
+) -> Result<Vec<Node<'s>>, SyntaxError> {
     let mut builder = Builder::new(source);
+    builder.divert = Some(Divert { key, sink });
+    build(builder)
+}
+
+fn build<'s>(mut builder: Builder<'s, '_>) -> Result<Vec<Node<'s>>, SyntaxError> {
+    let source = builder.source;
+    let options = granit_parser::options! { emit_comments: false };
     for item in Parser::new_from_str_with_options(source, options) {
         let (event, span) = item.map_err(|e| scan_error(source, &e))?;
         builder.event(event, span)?;
@@ -90,8 +108,15 @@ struct MapBuild<'s> {
 /// Mappings up to this many keys check duplicates by scanning.
 const SCAN_KEYS: usize = 16;
 
-struct Builder<'s> {
+/// Where the items of a top-level list go instead of the tree.
+struct Divert<'s, 'k> {
+    key: &'k str,
+    sink: &'k mut dyn FnMut(usize, Node<'s>),
+}
+
+struct Builder<'s, 'k> {
     source: &'s str,
+    divert: Option<Divert<'s, 'k>>,
     open: Vec<Open<'s>>,
     anchors: HashMap<usize, Anchored<'s>>,
     docs: Vec<Node<'s>>,
@@ -105,10 +130,11 @@ struct Builder<'s> {
     scalar_bytes: usize,
 }
 
-impl<'s> Builder<'s> {
+impl<'s, 'k> Builder<'s, 'k> {
     fn new(source: &'s str) -> Self {
         Builder {
             source,
+            divert: None,
             open: Vec::new(),
             anchors: HashMap::new(),
             docs: Vec::new(),
@@ -233,6 +259,13 @@ impl<'s> Builder<'s> {
         if anchor != 0 {
             self.anchor(anchor, &node)?;
         }
+        if self.diverts() {
+            let doc = self.docs.len();
+            if let Some(divert) = &mut self.divert {
+                (divert.sink)(doc, node);
+            }
+            return Ok(());
+        }
         let Some(parent) = self.open.last_mut() else {
             self.root = Some(node);
             return Ok(());
@@ -251,6 +284,22 @@ impl<'s> Builder<'s> {
             },
         }
         Ok(())
+    }
+
+    /// Whether a node completing now is an item of the diverted list: the open containers are
+    /// the document's mapping, waiting for the value of the key, and that value, an unanchored list.
+    fn diverts(&self) -> bool {
+        let (Some(divert), [root, list]) = (&self.divert, self.open.as_slice()) else {
+            return false;
+        };
+        let keyed = match &root.body {
+            Body::Map(map) => matches!(
+                &map.key,
+                Some((Node { value: Value::Str(k), .. }, false)) if k == divert.key
+            ),
+            Body::Seq(_) => false,
+        };
+        keyed && list.anchor == 0 && matches!(list.body, Body::Seq(_))
     }
 
     fn anchor(&mut self, id: usize, node: &Node<'s>) -> Result<(), SyntaxError> {
@@ -298,37 +347,6 @@ fn limit(ok: bool, at: Pos, message: impl FnOnce() -> String) -> Result<(), Synt
         Ok(())
     } else {
         Err(located(message(), at))
-    }
-}
-
-/// Nodes, container depth and scalar bytes of a subtree.
-fn measure(node: &Node<'_>) -> (usize, usize, usize) {
-    match &node.value {
-        Value::Seq(items) => items.iter().fold((1, 1, 0), |acc, n| add(acc, measure(n))),
-        Value::Map(entries) => entries.iter().fold((1, 1, 0), |acc, (k, v)| {
-            add(add(acc, measure(k)), measure(v))
-        }),
-        Value::Str(s) => (1, 0, s.len()),
-        _ => (1, 0, 0),
-    }
-}
-
-fn add(
-    (n, d, b): (usize, usize, usize),
-    (cn, cd, cb): (usize, usize, usize),
-) -> (usize, usize, usize) {
-    (n + cn, d.max(cd + 1), b + cb)
-}
-
-fn relocate(node: &mut Node<'_>, at: Pos) {
-    node.pos = at;
-    match &mut node.value {
-        Value::Seq(items) => items.iter_mut().for_each(|n| relocate(n, at)),
-        Value::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
-            relocate(k, at);
-            relocate(v, at);
-        }),
-        _ => {}
     }
 }
 

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 mod build;
 mod scalar;
+mod subtree;
 #[cfg(test)]
 mod tests;
 
@@ -84,6 +85,8 @@ pub struct SyntaxError {
 pub fn parse_documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
     build::documents(source)
 }
+
+pub use build::documents_streaming;
 
 /// Byte offset of a 1-based line and (character) column.
 pub fn byte_offset(source: &str, line: usize, col: usize) -> usize {

@@ -321,3 +321,32 @@ fn a_node_stays_48_bytes() {
     assert_eq!(std::mem::size_of::<Pos>(), 16);
     assert_eq!(std::mem::size_of::<Node<'_>>(), 48);
 }
+
+#[test]
+fn only_a_documents_own_unanchored_list_under_the_key_is_streamed() {
+    let src = "a: 1\nrecords: [x, q]\n---\nother: { records: [z] }\n---\nrecords: &l [w]\n---\n\
+               records: [v]\n";
+    let mut streamed = Vec::new();
+    let docs = super::documents_streaming(src, "records", &mut |doc, node| {
+        if let Value::Str(s) = node.value {
+            streamed.push((doc, s.into_owned()));
+        }
+    })
+    .unwrap();
+    let at = |doc: usize, s: &str| (doc, s.to_string());
+    assert_eq!(streamed, [at(0, "x"), at(0, "q"), at(3, "v")]);
+    // The streamed lists stay in the tree, empty; the others are whole.
+    fn list<'s>(doc: &Node<'s>, key: &str) -> Option<Value<'s>> {
+        let Value::Map(entries) = &doc.value else {
+            return None;
+        };
+        entries
+            .iter()
+            .find(|(k, _)| k.value == Value::Str(key.into()))
+            .map(|(_, v)| v.value.clone())
+    }
+    assert_eq!(list(&docs[0], "records"), Some(Value::Seq(Vec::new())));
+    assert!(matches!(list(&docs[1], "other"), Some(Value::Map(m)) if m.len() == 1));
+    assert!(matches!(list(&docs[2], "records"), Some(Value::Seq(items)) if items.len() == 1));
+    assert_eq!(list(&docs[3], "records"), Some(Value::Seq(Vec::new())));
+}
