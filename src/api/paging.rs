@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 use std::collections::HashSet;
+use std::fmt::Display;
+use std::hash::Hash;
 
 use super::wire;
 
@@ -73,26 +75,31 @@ fn request_id_note(request_id: &Option<String>) -> String {
 pub(super) trait RowId {
     /// How the identity is named in an error (`record id`, `cron job index`).
     const WHAT: &'static str;
-    fn row_id(&self) -> String;
+    /// A number where the row has one: a zone listing checks every one of its rows.
+    type Id: Hash + Eq + Display;
+    fn row_id(&self) -> Self::Id;
 }
 
 impl RowId for wire::Record {
     const WHAT: &'static str = "record id";
-    fn row_id(&self) -> String {
-        self.id.to_string()
+    type Id = i64;
+    fn row_id(&self) -> i64 {
+        self.id
     }
 }
 
 impl RowId for wire::CronJob {
     const WHAT: &'static str = "cron job index";
-    fn row_id(&self) -> String {
-        self.index.to_string()
+    type Id = i64;
+    fn row_id(&self) -> i64 {
+        self.index
     }
 }
 
 /// Names compare case-insensitively: a server may echo them in either case.
 impl RowId for wire::Site {
     const WHAT: &'static str = "site";
+    type Id = String;
     fn row_id(&self) -> String {
         self.slug.to_ascii_lowercase()
     }
@@ -100,6 +107,7 @@ impl RowId for wire::Site {
 
 impl RowId for wire::Domain {
     const WHAT: &'static str = "domain";
+    type Id = String;
     fn row_id(&self) -> String {
         self.domain.trim_end_matches('.').to_ascii_lowercase()
     }
@@ -107,18 +115,28 @@ impl RowId for wire::Domain {
 
 impl RowId for wire::Zone {
     const WHAT: &'static str = "zone";
+    type Id = String;
     fn row_id(&self) -> String {
         self.zone.trim_end_matches('.').to_ascii_lowercase()
     }
 }
 
-/// The state of one listing being paged: rows and cursors seen so far.
-#[derive(Default)]
-pub(super) struct Pager {
+/// The state of one listing being paged: rows (by their `RowId::Id`) and cursors seen so far.
+pub(super) struct Pager<K> {
     /// The page being checked (1-based).
     page: usize,
-    first_page_of: HashMap<String, usize>,
+    first_page_of: HashMap<K, usize>,
     cursors: HashSet<String>,
+}
+
+impl<K> Default for Pager<K> {
+    fn default() -> Self {
+        Pager {
+            page: 0,
+            first_page_of: HashMap::new(),
+            cursors: HashSet::new(),
+        }
+    }
 }
 
 /// One page as the pager needs it.
@@ -129,10 +147,10 @@ pub(super) struct PageView<'a, T> {
     pub request_id: Option<&'a str>,
 }
 
-impl Pager {
+impl<K: Hash + Eq + Display> Pager<K> {
     /// Checks the next page: a full page must say whether more follow, no row may repeat one
     /// already seen, and a page that promises more must bring something new.
-    pub fn check<T: RowId>(
+    pub fn check<T: RowId<Id = K>>(
         &mut self,
         view: &PageView<'_, T>,
         limit: usize,
@@ -171,7 +189,7 @@ impl Pager {
         match repeated {
             Some((id, first_page)) => Err(PageFault::RepeatedRow {
                 what: T::WHAT,
-                id,
+                id: id.to_string(),
                 first_page,
                 page,
                 request_id,
@@ -305,7 +323,7 @@ mod tests {
 
     #[test]
     fn cursors_must_be_given_and_new() {
-        let mut pager = Pager::default();
+        let mut pager = Pager::<i64>::default();
         assert_eq!(pager.next_cursor(Some("a".into())).unwrap(), "a");
         assert_eq!(
             pager.next_cursor(Some(String::new())),

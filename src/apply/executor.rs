@@ -11,6 +11,7 @@ use crate::plan::request::{self, RequestError};
 use crate::plan::{Action, Change, PlanOptions, Resource, Status};
 
 use super::cron::{self, CronDelete};
+use super::dns::{DnsOptions, ready};
 use super::interrupt::Interrupt;
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
 use super::progress::Progress;
@@ -44,6 +45,8 @@ pub struct Executor<'a> {
     pub visibility_waits: &'a [Duration],
     /// Per site, the listing this run's last fresh cron delete was made from.
     pub cron_listings: Mutex<HashMap<String, Vec<wire::CronJob>>>,
+    /// DNS checks: a switch to custom nameservers is sent only once they serve the zone.
+    pub dns: Option<&'a DnsOptions>,
 }
 
 /// Ready changes first, in plan order; then the ones the plan expects the server to refuse
@@ -108,6 +111,13 @@ impl Executor<'_> {
             Ok(k) => k,
             Err(e) => return Some(self.fail(change, report, ErrorInfo::internal(e.to_string()))),
         };
+        if let Some(readiness) = self.readiness(change).await
+            && !readiness.is_ready()
+        {
+            report.outcome = ChangeOutcome::NotReady;
+            report.error = Some(ready::refusal(&readiness));
+            return None;
+        }
         let sent = match self.interrupt {
             Some(interrupt) => tokio::select! {
                 sent = self.send(change, round_changes, &key) => sent,
@@ -238,6 +248,23 @@ impl Executor<'_> {
 }
 
 impl Executor<'_> {
+    /// Asks the new nameservers of a switch to custom nameservers whether they serve the zone;
+    /// `None` for every other change, or when the check is off.
+    async fn readiness(&self, change: &Change) -> Option<ready::Readiness> {
+        let dns = self.dns.filter(|d| !d.allow_unready)?;
+        let hosts = ready::switch_hosts(change)?;
+        let zone = self
+            .desired
+            .zones
+            .iter()
+            .find(|z| z.zone.as_str() == change.target.name)?;
+        self.progress.note(&format!(
+            "asking the new nameservers of {} whether they serve it before switching",
+            zone.zone
+        ));
+        Some(ready::check(zone, hosts, dns).await)
+    }
+
     /// The listing this run's last fresh cron delete on `slug` was made from.
     fn cron_deleted_from(&self, slug: &str) -> Option<Vec<wire::CronJob>> {
         let listings = self.cron_listings.lock().ok()?;

@@ -9,6 +9,7 @@
 //! waits still doesn't show it, apply stops with `NotVisible`.
 
 pub mod cron;
+pub mod dns;
 pub mod executor;
 pub mod interrupt;
 pub mod outcome;
@@ -21,7 +22,7 @@ pub mod verify;
 use std::time::Duration;
 
 use crate::api::WriteClient;
-use crate::plan::{DiffOptions, Plan};
+use crate::plan::{Change, DiffOptions, Plan};
 
 pub use executor::{Executor, Stop, execution_order};
 pub use interrupt::Interrupt;
@@ -42,6 +43,8 @@ pub struct ApplyOptions<'a> {
     /// Waits before re-reading when a write that got a fresh 2xx is not visible yet
     /// ([`verify::VISIBILITY_WAITS`]).
     pub visibility_waits: Vec<Duration>,
+    /// Apply's DNS checks (`apply::dns`); `None`: neither runs.
+    pub dns: Option<dns::DnsOptions>,
 }
 
 impl<'a> ApplyOptions<'a> {
@@ -53,6 +56,7 @@ impl<'a> ApplyOptions<'a> {
             progress,
             interrupt: None,
             visibility_waits: verify::VISIBILITY_WAITS.to_vec(),
+            dns: None,
         }
     }
 }
@@ -84,10 +88,13 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         interrupt: opts.interrupt,
         visibility_waits: &opts.visibility_waits,
         cron_listings: Default::default(),
+        dns: opts.dns.as_ref(),
     };
     let mut reports = Vec::new();
     let mut changes = execution_order(&plan.changes);
     let mut fresh = Vec::new();
+    let mut written = Vec::new();
+    let mut refused = Vec::new();
     let mut round = 0;
     let mut rounds_run = 0;
     let result = loop {
@@ -95,6 +102,8 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         let stop = exec.run_round(&changes, round, &mut reports).await;
         rounds_run += 1;
         fresh.extend(verify::fresh_writes(&changes, &reports[first..]));
+        written.extend(taken(&changes, &reports[first..]));
+        refused.extend(not_ready(&changes, &reports[first..]));
         if let Some(stop) = stop {
             break match stop {
                 Stop::NeedsPortalStep {
@@ -120,12 +129,23 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
             opts.progress,
         )
         .await;
-        let (replan, waited) = match settled {
+        let (mut replan, waited) = match settled {
             Ok(p) => p,
             Err(error) => break ApplyResult::VerifyFailed { error },
         };
+        // A refused switch is still needed, by design: not a change to repair.
+        replan.changes.retain(|c| {
+            !refused
+                .iter()
+                .any(|r: &Change| r.target == c.target && r.resource == c.resource)
+        });
         if replan.is_empty() {
-            break ApplyResult::Converged;
+            break match refused.is_empty() {
+                true => ApplyResult::Converged,
+                false => ApplyResult::NameserversNotReady {
+                    change_ids: refused.iter().map(|c| c.id).collect(),
+                },
+            };
         }
         let unseen = verify::unseen(&replan.changes, &fresh);
         if !unseen.is_empty() {
@@ -146,6 +166,44 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         ));
         changes = execution_order(&replan.changes);
     };
+    let interrupted = matches!(result, ApplyResult::Interrupted);
+    let mut report = ApplyReport::new(plan, result, rounds_run, reports);
+    if let Some(dns) = opts
+        .dns
+        .as_ref()
+        .filter(|d| !d.wait.is_zero() && !interrupted)
+    {
+        if !dns::expect::changed_rrsets(&written).is_empty() {
+            opts.progress.note(&format!(
+                "checking DNS: asking the zones' nameservers for the changed records (up to {}s)",
+                dns.wait.as_secs_f64()
+            ));
+        }
+        report.dns_check = Some(dns::live::check(desired, &written, dns).await);
+    }
     opts.progress.close();
-    ApplyReport::new(plan, result, rounds_run, reports)
+    report
+}
+
+/// The record changes of one round the server took (done, replayed, already absent).
+fn taken(changes: &[Change], reports: &[ChangeReport]) -> Vec<Change> {
+    reports
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.outcome,
+                ChangeOutcome::Done | ChangeOutcome::Replayed | ChangeOutcome::AlreadyAbsent
+            )
+        })
+        .filter_map(|r| changes.iter().find(|c| c.id == r.id).cloned())
+        .collect()
+}
+
+/// The switches of one round that were refused as not ready.
+fn not_ready(changes: &[Change], reports: &[ChangeReport]) -> Vec<Change> {
+    reports
+        .iter()
+        .filter(|r| r.outcome == ChangeOutcome::NotReady)
+        .filter_map(|r| changes.iter().find(|c| c.id == r.id).cloned())
+        .collect()
 }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::dns::DnsCheck;
 use crate::api::ApiError;
 use crate::plan::{Action, Change, Plan, Resource, TargetRef};
 
@@ -23,6 +24,9 @@ pub enum ChangeOutcome {
     NeedsPortalStep,
     /// Apply stopped before this change.
     NotAttempted,
+    /// A switch to custom nameservers that apply did not send: the new nameservers don't serve
+    /// the zone as the files declare it (`error` says what each answered).
+    NotReady,
     /// A reviewed change the plan made now no longer needs: already in effect (an earlier,
     /// interrupted run of the same reviewed plan, or someone else made it). Nothing was sent.
     AlreadyLive,
@@ -38,6 +42,7 @@ impl ChangeOutcome {
             ChangeOutcome::NeedsPortalStep => "needs a portal step",
             ChangeOutcome::NotAttempted => "not attempted",
             ChangeOutcome::AlreadyLive => "already in effect",
+            ChangeOutcome::NotReady => "not done, not ready",
         }
     }
 
@@ -191,6 +196,10 @@ pub enum ApplyResult {
     },
     /// Ctrl-C: stopped before the next change.
     Interrupted,
+    /// Every other change is in effect, but these switches to custom nameservers were not
+    /// sent: the new nameservers don't serve the zone yet (`--allow-unready-nameservers`
+    /// switches anyway).
+    NameserversNotReady { change_ids: Vec<usize> },
 }
 
 /// Everything apply reports. What exit code it means is the CLI's to decide.
@@ -207,6 +216,9 @@ pub struct ApplyReport {
     /// Every change of every round, in execution order, not-attempted ones included.
     pub changes: Vec<ChangeReport>,
     pub counts: Counts,
+    /// The DNS check after the writes (docs/health.md, "After apply"); `None` when it was
+    /// turned off or nothing was applied.
+    pub dns_check: Option<DnsCheck>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -220,6 +232,9 @@ pub struct Counts {
     /// Only review-bound applies have these; left out of the JSON when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub already_live: usize,
+    /// Switches refused because the new nameservers were not ready; left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub not_ready: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -238,6 +253,7 @@ impl Counts {
                 ChangeOutcome::NeedsPortalStep => c.needs_portal_step += 1,
                 ChangeOutcome::NotAttempted => c.not_attempted += 1,
                 ChangeOutcome::AlreadyLive => c.already_live += 1,
+                ChangeOutcome::NotReady => c.not_ready += 1,
             }
         }
         c
@@ -254,6 +270,7 @@ impl ApplyReport {
             result,
             rounds,
             changes,
+            dns_check: None,
         }
     }
 

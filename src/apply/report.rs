@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+mod dns;
 mod markdown;
 
 pub use markdown::markdown;
@@ -29,6 +30,7 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
         rounds: report.rounds,
         changes: &report.changes,
         counts: report.counts,
+        dns_check: report.dns_check.as_ref(),
     };
     let mut out = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
         serde_json::json!({ "result": "failed", "error": format!("cannot serialize the report: {e}") })
@@ -48,6 +50,8 @@ struct JsonReport<'a> {
     rounds: u32,
     changes: &'a [ChangeReport],
     counts: Counts,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dns_check: Option<&'a super::dns::DnsCheck>,
 }
 
 /// ` (repair N)` after a change of a repair round.
@@ -107,6 +111,7 @@ fn tally(report: &ApplyReport) -> String {
         (c.needs_portal_step, "needs a portal step"),
         (c.not_attempted, "not attempted"),
         (c.already_live, "already in effect"),
+        (c.not_ready, "not done, not ready"),
     ] {
         if n > 0 {
             parts.push(format!("{n} {label}"));
@@ -281,13 +286,44 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
                 tally(report)
             );
         }
+        ApplyResult::NameserversNotReady { .. } => not_ready(&mut out, report),
         ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {}
     }
     // Accepted but not seen is not in effect as far as anyone can tell: no count for it.
     if !matches!(report.result, ApplyResult::NotVisible { .. }) {
         out.push_str(&effect_line(report));
     }
+    out.push_str(&dns::text(report.dns_check.as_ref()));
     out
+}
+
+/// Each refused switch with what its new nameservers answered, and what to do.
+fn not_ready(out: &mut String, report: &ApplyReport) {
+    for r in report
+        .changes
+        .iter()
+        .filter(|r| r.outcome == ChangeOutcome::NotReady)
+    {
+        let answers: Vec<(&String, &Vec<String>)> =
+            r.error.iter().flat_map(|e| &e.details).collect();
+        let hosts: Vec<String> = answers.iter().map(|(h, _)| U(h).to_string()).collect();
+        let _ = writeln!(
+            out,
+            "Not done: {} was not switched to {}: they don't serve the zone as the files declare it:",
+            r.target,
+            hosts.join(", ")
+        );
+        for (host, lines) in answers {
+            for line in lines {
+                let _ = writeln!(out, "  {}: {}", U(host), U(line));
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{}. Every other change is in effect. Load the zone on those nameservers (or fix the zone file's `nameservers:`), then run apply again (completed changes are not repeated); or pass --allow-unready-nameservers to switch anyway.",
+        tally(report)
+    );
 }
 
 #[cfg(test)]
@@ -338,6 +374,7 @@ mod tests {
             result,
             rounds: 3,
             changes,
+            dns_check: None,
         }
     }
 

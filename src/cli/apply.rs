@@ -4,16 +4,20 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::api::{ApiConfig, WriteClient};
+use crate::apply::dns::DnsOptions;
 use crate::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Bar, Lines, Progress, review};
-use crate::cli::api_args::ApiArgs;
+use crate::cli::api_args::{ApiArgs, parse_duration};
+use crate::cli::dns_args::DnsArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::session;
 use crate::cli::signals::Signals;
 use crate::cli::write_stdout;
 use crate::plan::render::text::plain_change_lines;
+use crate::plan::snapshot::LiveSnapshot;
 use crate::plan::{Change, Plan, render};
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
@@ -52,6 +56,28 @@ pub struct ApplyArgs {
     /// Output of the outcome on stdout.
     #[arg(long, value_enum, default_value_t)]
     pub format: ApplyFormat,
+    /// After writing records, ask the zone's nameservers until they serve the changes, for
+    /// at most this long (e.g. 10s, 500ms); 0 turns the check off. A nameserver still behind
+    /// is a warning, never a failure.
+    #[arg(
+        long,
+        env = "DNSCRON_DNS_WAIT",
+        value_name = "DURATION",
+        default_value = "10s",
+        value_parser = parse_duration
+    )]
+    pub dns_wait: Duration,
+    /// Switch a domain to custom nameservers without first asking them whether they serve
+    /// the zone as the files declare it.
+    #[arg(
+        long,
+        env = "DNSCRON_ALLOW_UNREADY_NAMESERVERS",
+        hide_env_values = true,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub allow_unready_nameservers: bool,
+    #[command(flatten)]
+    pub dns: DnsArgs,
     #[command(flatten)]
     pub api: ApiArgs,
 }
@@ -101,14 +127,43 @@ struct Ctx<'a> {
     client: WriteClient,
     progress: &'a dyn Progress,
     signals: &'a Arc<Signals>,
+    /// `None` when both DNS checks are off.
+    dns: Option<DnsOptions>,
 }
 
-async fn execute(ctx: &Ctx<'_>, plan: &Plan) -> ApplyReport {
+impl Ctx<'_> {
+    fn new<'a>(
+        args: &ApplyArgs,
+        config: ApiConfig,
+        progress: &'a dyn Progress,
+        signals: &'a Arc<Signals>,
+    ) -> Result<Ctx<'a>, CommandError> {
+        let off = args.dns_wait.is_zero() && args.allow_unready_nameservers;
+        let dns = (!off).then(|| {
+            let mut dns = DnsOptions::new(args.dns.address_book());
+            dns.query = args.dns.query_options();
+            dns.wait = args.dns_wait;
+            dns.allow_unready = args.allow_unready_nameservers;
+            dns
+        });
+        Ok(Ctx {
+            client: WriteClient::new(config)?,
+            progress,
+            signals,
+            dns,
+        })
+    }
+}
+
+/// Runs `plan`; `live` is the state it was made from (the zones' nameservers for the DNS
+/// checks).
+async fn execute(ctx: &Ctx<'_>, plan: &Plan, live: &LiveSnapshot) -> ApplyReport {
     // Only now: until the first write, a signal should simply end the process (e.g. at the
     // confirmation prompt). From here on it finishes the change in flight and stops.
     ctx.signals.listen();
     let mut opts = ApplyOptions::new(plan, ctx.progress);
     opts.interrupt = Some(&ctx.signals.interrupt);
+    opts.dns = ctx.dns.clone().map(|d| d.with_nameservers_of(live));
     apply::apply(&ctx.client, plan, &opts).await
 }
 
@@ -120,23 +175,20 @@ fn fresh(
     signals: &Arc<Signals>,
 ) -> Result<ApplyReport, CommandError> {
     let desired = session::load_desired(&args.paths)?;
-    let ctx = Ctx {
-        client: WriteClient::new(config)?,
-        progress,
-        signals,
-    };
-    let plan = runtime.block_on(session::plan(
+    let ctx = Ctx::new(args, config, progress, signals)?;
+    let planned = runtime.block_on(session::planned(
         ctx.client.read(),
         &desired,
         args.allow_mass_changes,
     ))?;
+    let plan = planned.plan;
     if args.format == ApplyFormat::Text {
         write_stdout(&render::text(&plan, use_color_on_stdout()))?;
     }
     if !plan.is_empty() && !args.yes && !confirm(&plan)? {
         return Err(CommandError::user("apply cancelled; nothing was changed"));
     }
-    Ok(runtime.block_on(execute(&ctx, &plan)))
+    Ok(runtime.block_on(execute(&ctx, &plan, &planned.live)))
 }
 
 /// Asks on the terminal; only `yes` goes ahead.
@@ -177,19 +229,19 @@ async fn review_bound(
     let reviewed = read_plan_file(file)?;
     check_api_url(&reviewed, &config)?;
     let desired = files.map(session::load_desired).transpose()?;
-    let ctx = Ctx {
-        client: WriteClient::new(config)?,
-        progress,
-        signals,
-    };
-    let now = match &desired {
-        Some(desired) => session::plan(ctx.client.read(), desired, args.allow_mass_changes).await?,
+    let ctx = Ctx::new(args, config, progress, signals)?;
+    let (now, live) = match &desired {
+        Some(desired) => {
+            let planned =
+                session::planned(ctx.client.read(), desired, args.allow_mass_changes).await?;
+            (planned.plan, planned.live)
+        }
         None => {
             let live = crate::plan::snapshot::fetch(ctx.client.read(), &reviewed.desired).await?;
-            apply::saved::replan(&reviewed, &live)?
+            (apply::saved::replan(&reviewed, &live)?, live)
         }
     };
-    bound_apply(&ctx, args, &reviewed, file, now).await
+    bound_apply(&ctx, args, &reviewed, file, now, &live).await
 }
 
 /// Runs `now` only if every change of it is one of `reviewed`'s (docs/apply.md,
@@ -200,6 +252,7 @@ async fn bound_apply(
     reviewed: &Plan,
     file: &Path,
     now: Plan,
+    live: &LiveSnapshot,
 ) -> Result<ApplyReport, CommandError> {
     let review = review::check(reviewed, &now);
     if !review.is_reviewed() {
@@ -219,7 +272,7 @@ async fn bound_apply(
     if args.format == ApplyFormat::Text {
         write_stdout(&render::text(&plan, use_color_on_stdout()))?;
     }
-    Ok(execute(ctx, &plan)
+    Ok(execute(ctx, &plan, live)
         .await
         .with_already_live(&review.already_live))
 }

@@ -63,7 +63,8 @@ fn ending_after(result: &ApplyResult, signal: Option<u8>) -> CommandResult {
         ApplyResult::Failed { .. }
         | ApplyResult::Differs { .. }
         | ApplyResult::VerifyFailed { .. }
-        | ApplyResult::NotVisible { .. } => Err(CommandError::new(
+        | ApplyResult::NotVisible { .. }
+        | ApplyResult::NameserversNotReady { .. } => Err(CommandError::new(
             ErrorKind::AlreadyReported,
             "apply did not converge",
         )),

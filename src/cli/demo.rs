@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use crate::api::{ApiConfig, Token, WriteClient};
+use crate::apply::dns::DnsOptions;
 use crate::apply::{self, ApplyOptions, Silent, report};
 use crate::cli::apply::ending;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
@@ -12,8 +13,12 @@ use crate::cli::logging::use_color_on_stdout;
 use crate::cli::validate::report_diagnostics;
 use crate::cli::write_stdout;
 use crate::cli::{runtime, session};
+use crate::config::model::{Desired, NameserverMode, NameserversSpec};
+use crate::dns::fold_host;
+use crate::dnscheck::{AddressBook, NameserverAddress};
 use crate::emulator::{self, Seed};
 use crate::plan::render;
+use crate::plan::snapshot::LiveSnapshot;
 
 /// The example seed's token with every scope.
 const DEMO_TOKEN: &str = "demo-token";
@@ -58,7 +63,8 @@ pub fn run(args: DemoArgs) -> CommandResult {
     };
     runtime::block_on(async move {
         let addr = SocketAddr::from(([127, 0, 0, 1], 0));
-        let emu = emulator::start(Seed::example(), addr)
+        let dns_addr = SocketAddr::from(([127, 0, 0, 1], 0));
+        let emu = emulator::start_with_dns(Seed::example(), addr, Some(dns_addr))
             .await
             .map_err(|e| CommandError::from_error(ErrorKind::Internal, e))?;
         let token =
@@ -71,16 +77,21 @@ pub fn run(args: DemoArgs) -> CommandResult {
             emu.base_url(),
             shown_paths(&args.files)
         ))?;
-        let plan = session::plan(client.read(), &desired, false).await?;
+        let planned = session::planned(client.read(), &desired, false).await?;
+        let plan = planned.plan;
         write_stdout(&render::text(&plan, color))?;
 
         write_stdout("\n== 2. dnscron apply --yes\n\n")?;
-        let apply_opts = ApplyOptions::new(&plan, &Silent);
+        let mut apply_opts = ApplyOptions::new(&plan, &Silent);
+        apply_opts.dns = emu
+            .dns_addr()
+            .map(|at| DnsOptions::new(emulated(&desired, &planned.live, at)))
+            .map(|dns| dns.with_nameservers_of(&planned.live));
         let outcome = apply::apply(&client, &plan, &apply_opts).await;
         write_stdout(&report::text(&outcome))?;
 
         write_stdout("\n== 3. dnscron plan (again)\n\n")?;
-        let again = session::plan(client.read(), &desired, false).await?;
+        let again = session::planned(client.read(), &desired, false).await?.plan;
         write_stdout(&render::text(&again, color))?;
         emu.shutdown().await;
         if matches!(ending(&outcome.result), Ok(Outcome::Success)) && again.is_empty() {
@@ -92,6 +103,28 @@ pub fn run(args: DemoArgs) -> CommandResult {
             ))
         }
     })?
+}
+
+/// Every nameserver the checks may ask (the service's own, and the custom ones the files
+/// switch to) answered by the emulator's DNS listener, which serves every zone of the account;
+/// nothing is looked up outside.
+fn emulated(desired: &Desired, live: &LiveSnapshot, at: SocketAddr) -> AddressBook {
+    let service = live.zones.iter().flat_map(|z| z.service_nameservers.iter());
+    let custom = desired.zones.iter().flat_map(|z| match &z.nameservers {
+        Some(NameserversSpec {
+            mode: NameserverMode::Custom(hosts),
+            ..
+        }) => hosts.as_slice(),
+        _ => &[],
+    });
+    let addresses = service
+        .chain(custom)
+        .map(|host| NameserverAddress {
+            host: fold_host(host),
+            addr: at,
+        })
+        .collect();
+    AddressBook::new(addresses).without_system_resolver()
 }
 
 fn shown_paths(paths: &[PathBuf]) -> String {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::write_stdout;
-use crate::emulator::{self, Bursts, Seed};
+use crate::emulator::{self, Bursts, DnsLag, Seed};
 
 #[derive(Debug, clap::Args)]
 pub struct EmulatorArgs {
@@ -20,6 +20,10 @@ pub struct EmulatorArgs {
     /// this address (loopback only unless --allow-remote), from the state the API changes.
     #[arg(long, value_name = "ADDR")]
     pub dns_listen: Option<SocketAddr>,
+    /// Record writes show over DNS only after this many milliseconds, or `never` (a
+    /// nameserver that stopped syncing). Default 0: at once, as the spec promises.
+    #[arg(long, value_name = "MS|never", value_parser = DnsLag::parse)]
+    pub dns_lag_ms: Option<DnsLag>,
     /// Allow a non-loopback --listen address (the emulator has demo tokens and no TLS).
     #[arg(long)]
     pub allow_remote: bool,
@@ -122,6 +126,9 @@ fn load_seed(args: &EmulatorArgs) -> Result<Seed, CommandError> {
     }
     if let Some(s) = args.drop_after_commit_share {
         faults.drop_after_commit_share = s;
+    }
+    if let Some(lag) = args.dns_lag_ms {
+        faults.dns_lag_ms = lag;
     }
     if let Some(s) = args.fault_seed {
         faults.seed = s;

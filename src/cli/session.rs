@@ -6,7 +6,7 @@ use crate::api::ReadClient;
 use crate::cli::error::{CommandError, ErrorKind};
 use crate::cli::validate::report_diagnostics;
 use crate::config::{self, model::Desired};
-use crate::plan::{MakeOptions, Plan, make_plan};
+use crate::plan::{MakeOptions, Planned, make_plan};
 
 /// A runtime the command keeps (apply also spawns its Ctrl-C listener on it).
 pub fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
@@ -24,15 +24,16 @@ pub fn load_desired(paths: &[PathBuf]) -> Result<Desired, CommandError> {
     config::load(paths).map_err(|diags| report_diagnostics(&diags))
 }
 
-/// Plans exactly like `dnscron plan` (`plan::make_plan`).
-pub async fn plan(
+/// Plans exactly like `dnscron plan` (`plan::make_plan`); with the live state it was made from
+/// (apply's DNS checks read the zones' nameservers from it).
+pub async fn planned(
     client: &ReadClient,
     desired: &Desired,
     allow_mass_changes: bool,
-) -> Result<Plan, CommandError> {
+) -> Result<Planned, CommandError> {
     let opts = MakeOptions {
         allow_mass_changes,
         stamp: super::stamp::plan_stamp(),
     };
-    Ok(make_plan(client, desired, &opts).await?.plan)
+    Ok(make_plan(client, desired, &opts).await?)
 }

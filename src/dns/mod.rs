@@ -26,5 +26,8 @@ pub mod txt;
 pub use content::{
     ContentError, Host, MAX_CONTENT_CHARS, canonical_content, canonical_live_content, wire_content,
 };
-pub use name::{NameError, ZoneName, fold_host, live_name_to_relative, record_name_to_relative};
+pub use name::{
+    NameError, ZoneName, fold_host, live_name_relative, live_name_to_relative,
+    record_name_to_relative,
+};
 pub use record::{CaaTag, RecordData, RecordType, UnknownRecordType};

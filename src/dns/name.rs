@@ -7,6 +7,7 @@
 //! Labels are LDH (letters, digits, hyphen) plus `_` (needed for `_dmarc`, `_sip._tcp`), 1–63
 //! octets, not starting or ending with a hyphen; a full name is at most 253 octets.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// A zone (domain) name: lower case, no trailing dot, e.g. `example.com`.
@@ -240,15 +241,33 @@ pub fn fold_host(name: &str) -> String {
 /// absolute with a dot (`www.example.com.`) or absolute without (`www.example.com`). A name equal
 /// to the zone or ending in `.zone` counts as absolute even without the final dot.
 pub fn live_name_to_relative(input: &str, zone: &ZoneName) -> String {
-    let lower = fold_host(input);
+    live_name_relative(input, zone).into_owned()
+}
+
+/// [`live_name_to_relative`] borrowing from `input` when it needs no case folding: the
+/// planner runs it on every live record, and servers mostly return lower-case names.
+pub fn live_name_relative<'a>(input: &'a str, zone: &ZoneName) -> Cow<'a, str> {
+    let trimmed = input.trim().trim_end_matches('.');
+    let lower = if trimmed.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(trimmed.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(trimmed)
+    };
     if lower.is_empty() || lower == "@" || lower == zone.as_str() {
-        return "@".into();
+        return Cow::Borrowed("@");
     }
-    lower
+    let prefix_len = lower
         .strip_suffix(zone.as_str())
         .and_then(|prefix| prefix.strip_suffix('.'))
-        .map(str::to_string)
-        .unwrap_or(lower)
+        .map(str::len);
+    match (prefix_len, lower) {
+        (Some(len), Cow::Borrowed(s)) => Cow::Borrowed(&s[..len]),
+        (Some(len), Cow::Owned(mut s)) => {
+            s.truncate(len);
+            Cow::Owned(s)
+        }
+        (None, lower) => lower,
+    }
 }
 
 #[cfg(test)]
@@ -349,8 +368,15 @@ mod tests {
             ("WWW.Example.com", "www"),
             ("www.example.com.", "www"),
             ("www", "www"),
+            (" Mail.Other.NET. ", "mail.other.net"),
         ] {
             assert_eq!(live_name_to_relative(input, &z), want, "{input}");
         }
+        // Lower-case names are borrowed, not copied; others are folded into a new string.
+        for input in ["www.example.com.", "www", " a.b.example.com "] {
+            let name = live_name_relative(input, &z);
+            assert!(matches!(name, Cow::Borrowed(_)), "{input}: {name:?}");
+        }
+        assert!(matches!(live_name_relative("WWW", &z), Cow::Owned(n) if n == "www"));
     }
 }

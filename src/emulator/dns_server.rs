@@ -16,7 +16,7 @@ use tokio::task::JoinSet;
 
 use super::EmulatorError;
 use super::dns_answer::respond;
-use super::shared::{Shared, lock};
+use super::shared::Shared;
 
 /// Without EDNS, a UDP answer holds at most 512 octets (RFC 1035 4.2.1).
 const UDP_MIN_PAYLOAD: usize = 512;
@@ -96,7 +96,7 @@ fn answer(shared: &Shared, request: &[u8], udp: bool) -> Option<Vec<u8>> {
     let response = match Message::from_vec(request) {
         Ok(message) => {
             let nameservers = shared.settings().service_nameservers;
-            let response = respond(&lock(&shared.state), &nameservers, &message);
+            let response = shared.with_dns_view(|state| respond(state, &nameservers, &message));
             let limit = usize::from(message.max_payload()).max(UDP_MIN_PAYLOAD);
             return encode(response, udp.then_some(limit));
         }

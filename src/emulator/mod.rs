@@ -20,6 +20,7 @@ mod auth;
 mod constraints;
 mod counters;
 mod dns_answer;
+mod dns_lag;
 mod dns_server;
 mod error;
 mod faults;
@@ -42,7 +43,7 @@ mod wire;
 pub use counters::{Counters, FaultCounters};
 pub use error::EmulatorError;
 pub use seed::{
-    Bursts, CronIndexAfterDelete, CronSeed, DomainSeed, ExternalZoneSeed, Faults, Gaps,
+    Bursts, CronIndexAfterDelete, CronSeed, DnsLag, DomainSeed, ExternalZoneSeed, Faults, Gaps,
     HostnameEcho, RateLimit, RecordNames, RecordSeed, Scope, Seed, SiteSeed, TokenSeed, TxtFormat,
     ZoneSeed,
 };
@@ -139,6 +140,12 @@ impl EmulatorHandle {
     pub fn set_drop_after_commit_share(&self, share: f64) {
         self.shared
             .update_settings(|s| s.faults.drop_after_commit_share = share.clamp(0.0, 1.0));
+    }
+
+    /// How long record writes take to show over DNS from now on ([`DnsLag::Never`]: they
+    /// don't); what was written before is visible.
+    pub fn set_dns_lag(&self, lag: DnsLag) {
+        self.shared.update_settings(|s| s.faults.dns_lag_ms = lag);
     }
 
     pub fn set_rate_limit_bursts(&self, bursts: Option<Bursts>) {
@@ -287,6 +294,16 @@ impl Deref for BackgroundEmulator {
 }
 
 pub fn start_background(seed: Seed) -> Result<BackgroundEmulator, EmulatorError> {
+    background(seed, None)
+}
+
+/// [`start_background`] with the DNS listener on 127.0.0.1 too (its own free port,
+/// [`EmulatorHandle::dns_addr`]).
+pub fn start_background_with_dns(seed: Seed) -> Result<BackgroundEmulator, EmulatorError> {
+    background(seed, Some(SocketAddr::from(([127, 0, 0, 1], 0))))
+}
+
+fn background(seed: Seed, dns: Option<SocketAddr>) -> Result<BackgroundEmulator, EmulatorError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("dnscron-emulator")
@@ -298,7 +315,7 @@ pub fn start_background(seed: Seed) -> Result<BackgroundEmulator, EmulatorError>
     // runs inside another runtime (block_on there would panic).
     let (tx, rx) = std::sync::mpsc::channel();
     runtime.spawn(async move {
-        let _ = tx.send(start(seed, addr).await);
+        let _ = tx.send(start_with_dns(seed, addr, dns).await);
     });
     let emulator = rx
         .recv()

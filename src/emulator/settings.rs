@@ -156,6 +156,9 @@ pub struct Faults {
     /// Forced 429 bursts, independent of the bucket.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_limit_bursts: Option<Bursts>,
+    /// How long a record write takes to show over DNS (the spec: at once).
+    #[serde(skip_serializing_if = "DnsLag::is_none")]
+    pub dns_lag_ms: DnsLag,
 }
 
 impl Default for Faults {
@@ -166,6 +169,62 @@ impl Default for Faults {
             upstream_error_share: 0.0,
             drop_after_commit_share: 0.0,
             rate_limit_bursts: None,
+            dns_lag_ms: DnsLag::None,
+        }
+    }
+}
+
+/// How far the DNS listener lags behind the API: a record write shows over DNS after this
+/// many milliseconds, or never (a nameserver that stopped syncing). Written as a number of
+/// milliseconds or `never`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DnsLag {
+    /// At once, as the spec promises.
+    #[default]
+    None,
+    Millis(u64),
+    Never,
+}
+
+impl DnsLag {
+    pub fn is_none(&self) -> bool {
+        matches!(self, DnsLag::None | DnsLag::Millis(0))
+    }
+
+    /// `200`, `never`: the form the seed and `--dns-lag-ms` take.
+    pub fn parse(text: &str) -> Result<DnsLag, String> {
+        match text.trim() {
+            "never" => Ok(DnsLag::Never),
+            ms => ms.parse::<u64>().map(DnsLag::Millis).map_err(|_| {
+                format!("dns_lag_ms `{ms}`: expected a number of milliseconds or `never`")
+            }),
+        }
+    }
+}
+
+impl Serialize for DnsLag {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            DnsLag::None => serializer.serialize_u64(0),
+            DnsLag::Millis(ms) => serializer.serialize_u64(*ms),
+            DnsLag::Never => serializer.serialize_str("never"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for DnsLag {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Millis(u64),
+            Word(String),
+        }
+        match Raw::deserialize(deserializer).map_err(|_| {
+            serde::de::Error::custom("dns_lag_ms: expected a number of milliseconds or `never`")
+        })? {
+            Raw::Millis(ms) => Ok(DnsLag::Millis(ms)),
+            Raw::Word(word) => DnsLag::parse(&word).map_err(serde::de::Error::custom),
         }
     }
 }

@@ -5,12 +5,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, RwLock};
 
 use super::counters::Counters;
+use super::dns_lag::DnsView;
 use super::faults::FaultState;
 use super::gate::WriteGate;
 use super::idempotency::IdempotencyStore;
 use super::ratelimit::Buckets;
 use super::seed::{CronIndexAfterDelete, Faults, Gaps, RateLimit, Seed, TokenSeed};
-use super::state::{SiteState, State};
+use super::state::{SiteState, State, ZoneState};
 
 /// Settings that may change at run time (runtime setters, admin endpoint).
 #[derive(Clone, Debug)]
@@ -34,14 +35,21 @@ pub struct Shared {
     pub buckets: Mutex<Buckets>,
     pub idempotency: Mutex<IdempotencyStore>,
     pub faults: Mutex<FaultState>,
+    /// What DNS serves while it lags behind the API (`faults.dns_lag_ms`). Lock order: the
+    /// account first, then this.
+    dns: Mutex<DnsView>,
     /// Request ids count up from 1 per emulator, so tests can name them without masking.
     request_ids: AtomicU64,
 }
 
 impl Shared {
     pub fn new(seed: &Seed) -> Shared {
+        let state = State::from_seed(seed);
+        let mut dns = DnsView::default();
+        dns.set_lag(seed.faults.dns_lag_ms, &state);
         Shared {
-            state: Mutex::new(State::from_seed(seed)),
+            state: Mutex::new(state),
+            dns: Mutex::new(dns),
             settings: RwLock::new(Settings {
                 gaps: seed.gaps.clone(),
                 rate_limit: seed.rate_limit.clone(),
@@ -91,10 +99,36 @@ impl Shared {
     }
 
     pub fn update_settings(&self, change: impl FnOnce(&mut Settings)) {
-        match self.settings.write() {
-            Ok(mut guard) => change(&mut guard),
-            Err(poisoned) => change(&mut poisoned.into_inner()),
+        let lag = match self.settings.write() {
+            Ok(mut guard) => {
+                change(&mut guard);
+                guard.faults.dns_lag_ms
+            }
+            Err(poisoned) => {
+                let mut guard = poisoned.into_inner();
+                change(&mut guard);
+                guard.faults.dns_lag_ms
+            }
+        };
+        // Settings released first: a write holds the account and reads the settings.
+        let state = lock(&self.state);
+        lock(&self.dns).set_lag(lag, &state);
+    }
+
+    /// A record write left `zone` as `now`; call with the account still locked.
+    pub fn dns_written(&self, zone: &str, now: &ZoneState) {
+        lock(&self.dns).written(zone, now);
+    }
+
+    /// Runs `answer` on the zones DNS serves now: the account, or its lagging copy.
+    pub fn with_dns_view<T>(&self, answer: impl FnOnce(&State) -> T) -> T {
+        {
+            let mut view = lock(&self.dns);
+            if let Some(served) = view.served() {
+                return answer(served);
+            }
         }
+        answer(&lock(&self.state))
     }
 }
 

@@ -26,7 +26,7 @@ mod records;
 pub use cron::job_key;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
-pub use make::{MakeOptions, MakePlanError, Planned, make_plan};
+pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
 pub use model::{
     Action, Change, Finding, Plan, PlanOptions, PlanStamp, Resource, Severity, Status, Summary,
     Target, TargetKind, TargetRef, Value,

@@ -1,7 +1,8 @@
 //! Record diff of one zone: normalize both sides, group by (name, type), keep identical content,
 //! pair the rest into updates, create what is missing, delete what is extra (prune, ignore).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::str::FromStr;
 
 use crate::api::wire;
@@ -27,8 +28,12 @@ struct LiveRec<'a> {
 #[derive(Clone, Debug)]
 struct WantRec<'a> {
     spec: &'a RecordSpec,
-    name: String,
+    name: Cow<'a, str>,
 }
+
+/// Where a live record sits: its relative name (borrowed from the listing when already in that
+/// form) and type; `None` for records the plan never touches (see `plannable_live_type`).
+type LivePlace<'a> = Option<(Cow<'a, str>, RecordType)>;
 
 pub(super) struct ZoneDiff {
     pub drafts: Vec<Draft>,
@@ -36,7 +41,8 @@ pub(super) struct ZoneDiff {
     pub stats: ZoneStats,
 }
 
-type Groups<'a> = BTreeMap<(String, RecordType), (Vec<WantRec<'a>>, Vec<LiveRec<'a>>)>;
+type Group<'a> = (Vec<WantRec<'a>>, Vec<LiveRec<'a>>);
+type Groups<'a> = HashMap<(Cow<'a, str>, RecordType), Group<'a>>;
 
 pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     let target = TargetRef {
@@ -44,16 +50,21 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         name: spec.zone.to_string(),
     };
     let mut findings = Vec::new();
-    let mut groups: Groups = BTreeMap::new();
+    let mut groups: Groups = HashMap::with_capacity(live.records.len().max(spec.records.len()));
     let mut left_alone = LeftAlone::default();
     let mut live_count = 0;
+    let places: Vec<LivePlace> = live
+        .records
+        .iter()
+        .map(|raw| live_place(raw, &spec.zone))
+        .collect();
 
-    for raw in &live.records {
-        let name = dns::live_name_to_relative(&raw.name, &spec.zone);
-        let Some(rtype) = plannable_live_type(raw, &name) else {
+    for (raw, place) in live.records.iter().zip(&places) {
+        let Some((name, rtype)) = place else {
             left_alone.add(&raw.rtype);
             continue;
         };
+        let (name, rtype) = (name.clone(), *rtype);
         live_count += 1;
         // Server data never crashes the plan: content that doesn't canonicalize compares as
         // trimmed text, so it shows as an update to the declared form rather than an error.
@@ -72,8 +83,7 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     findings.extend(left_alone.findings(&target));
 
     for rec in &spec.records {
-        let name = dns::record_name_to_relative(&rec.name, &spec.zone)
-            .unwrap_or_else(|_| rec.name.to_ascii_lowercase());
+        let name = want_name(&rec.name, &spec.zone);
         if rules::is_service_owned(rec.rtype, &name) {
             findings.push(info(
                 &target,
@@ -91,16 +101,22 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         }
     }
 
-    let mut drafts = Vec::new();
+    let mut changed = Vec::new();
     let mut ignored_kept = 0;
     let mut unpruned = 0;
-    for ((name, rtype), (want, have)) in groups {
-        let out = diff_group(&target, &name, rtype, want, have, spec.prune);
+    for (key, (want, have)) in groups {
+        let out = diff_group(&target, &key.0, key.1, want, have, spec.prune);
         ignored_kept += out.ignored_kept;
         unpruned += out.unpruned;
-        drafts.extend(out.drafts);
+        if !out.drafts.is_empty() {
+            changed.push((key, out.drafts));
+        }
     }
-    block_cname_conflicts(&mut drafts, &spec.zone, live, spec.prune);
+    // In (name, type) order, so that the drafts come out the same on every run; only the few
+    // groups with a change are sorted.
+    changed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut drafts: Vec<Draft> = changed.into_iter().flat_map(|(_, d)| d).collect();
+    block_cname_conflicts(&mut drafts, live, &places, spec.prune);
 
     if ignored_kept > 0 {
         findings.push(info(
@@ -169,11 +185,27 @@ impl LeftAlone {
     }
 }
 
-/// The record type if the plan may touch this live record: not for apex NS records (the
-/// service's own) nor types outside the nine (see `LeftAlone`).
-fn plannable_live_type(raw: &wire::Record, relative_name: &str) -> Option<RecordType> {
+/// The relative name and type if the plan may touch this live record: not for apex NS records
+/// (the service's own) nor types outside the nine (see `LeftAlone`).
+fn live_place<'a>(raw: &'a wire::Record, zone: &ZoneName) -> LivePlace<'a> {
     let rtype = RecordType::from_str(&raw.rtype).ok()?;
-    (!rules::is_service_owned(rtype, relative_name)).then_some(rtype)
+    let name = dns::live_name_relative(&raw.name, zone);
+    (!rules::is_service_owned(rtype, &name)).then_some((name, rtype))
+}
+
+/// A declared record's relative name as `dns::record_name_to_relative` gives it (or, should it
+/// refuse a name the loader let through, the name in lower case). The loader already stores
+/// names in that form, so the name is borrowed whenever normalizing could not change it.
+fn want_name<'a>(name: &'a str, zone: &ZoneName) -> Cow<'a, str> {
+    let normal = name.trim().len() == name.len()
+        && !name.ends_with('.')
+        && !name.bytes().any(|b| b.is_ascii_uppercase());
+    if normal {
+        return Cow::Borrowed(name);
+    }
+    Cow::Owned(
+        dns::record_name_to_relative(name, zone).unwrap_or_else(|_| name.to_ascii_lowercase()),
+    )
 }
 
 struct GroupOut {
@@ -270,7 +302,7 @@ fn change(target: &TargetRef, action: Action, resource: Resource) -> Change {
 
 fn create(target: &TargetRef, w: &WantRec) -> Draft {
     let resource = Resource::Record {
-        name: w.name.clone(),
+        name: w.name.to_string(),
         rtype: w.spec.rtype,
         record_id: None,
     };
@@ -282,7 +314,7 @@ fn create(target: &TargetRef, w: &WantRec) -> Draft {
 
 fn update(target: &TargetRef, w: &WantRec, h: &LiveRec) -> Draft {
     let resource = Resource::Record {
-        name: w.name.clone(),
+        name: w.name.to_string(),
         rtype: w.spec.rtype,
         record_id: Some(h.raw.id),
     };
@@ -306,33 +338,41 @@ fn delete(target: &TargetRef, name: &str, rtype: RecordType, h: &LiveRec) -> Dra
 
 /// A name can't hold a CNAME beside other records. When the plan would end with both at a name
 /// (the old side kept by `prune: false` or an ignore rule), the creates there are blocked: the
-/// server would refuse them anyway, and the reviewer should decide what goes.
-fn block_cname_conflicts(drafts: &mut [Draft], zone: &ZoneName, live: &LiveZone, prune: bool) {
-    let deleted: BTreeSet<i64> = drafts
-        .iter()
-        .filter(|d| d.change.action == Action::Delete)
-        .filter_map(|d| record_key(&d.change.resource).and_then(|(_, _, id)| id))
-        .collect();
-    let mut final_types: BTreeMap<String, BTreeSet<RecordType>> = BTreeMap::new();
-    for raw in &live.records {
-        let name = dns::live_name_to_relative(&raw.name, zone);
-        if let Some(t) = plannable_live_type(raw, &name)
-            && !deleted.contains(&raw.id)
-        {
-            final_types.entry(name).or_default().insert(t);
-        }
-    }
+/// server would refuse them anyway, and the reviewer should decide what goes. Only the names
+/// that get a create are looked at: without a new record there is nothing to block.
+fn block_cname_conflicts(drafts: &mut [Draft], live: &LiveZone, places: &[LivePlace], prune: bool) {
+    let mut final_types: HashMap<&str, BTreeSet<RecordType>> = HashMap::new();
     for d in drafts.iter() {
         if let Some((name, t, None)) = record_key(&d.change.resource) {
             final_types.entry(name).or_default().insert(t);
         }
     }
+    if final_types.is_empty() {
+        return;
+    }
+    let deleted: HashSet<i64> = drafts
+        .iter()
+        .filter(|d| d.change.action == Action::Delete)
+        .filter_map(|d| record_key(&d.change.resource).and_then(|(_, _, id)| id))
+        .collect();
+    for (raw, place) in live.records.iter().zip(places) {
+        if let Some((name, t)) = place
+            && !deleted.contains(&raw.id)
+            && let Some(types) = final_types.get_mut(name.as_ref())
+        {
+            types.insert(*t);
+        }
+    }
+    let clashes: HashMap<String, BTreeSet<RecordType>> = final_types
+        .into_iter()
+        .filter(|(_, types)| rules::types_clash(types))
+        .map(|(name, types)| (name.to_string(), types))
+        .collect();
     for d in drafts.iter_mut() {
         let Some((name, _, None)) = record_key(&d.change.resource) else {
             continue;
         };
-        let types = &final_types[&name];
-        if rules::types_clash(types) {
+        if let Some(types) = clashes.get(name) {
             let others: Vec<&str> = types
                 .iter()
                 .filter(|t| **t != RecordType::CNAME)
@@ -352,13 +392,13 @@ fn block_cname_conflicts(drafts: &mut [Draft], zone: &ZoneName, live: &LiveZone,
     }
 }
 
-fn record_key(resource: &Resource) -> Option<(String, RecordType, Option<i64>)> {
+fn record_key(resource: &Resource) -> Option<(&str, RecordType, Option<i64>)> {
     match resource {
         Resource::Record {
             name,
             rtype,
             record_id,
-        } => Some((name.clone(), *rtype, *record_id)),
+        } => Some((name, *rtype, *record_id)),
         _ => None,
     }
 }

@@ -29,6 +29,21 @@ pub fn markdown(report: &ApplyReport) -> String {
         ApplyResult::Interrupted => {
             out.push_str("Re-run this job to finish; completed changes are not repeated.\n\n");
         }
+        ApplyResult::NameserversNotReady { .. } => {
+            out.push_str("**A switch to custom nameservers was not sent: they don't serve the zone as the files declare it yet.** Every other change is in effect. Load the zone on them and re-run this job, or apply with `--allow-unready-nameservers`.\n\n");
+            for r in report
+                .changes
+                .iter()
+                .filter(|r| r.outcome == ChangeOutcome::NotReady)
+            {
+                for (host, answers) in r.error.iter().flat_map(|e| &e.details) {
+                    for answer in answers {
+                        let _ = writeln!(out, "- `{}`: {}", cell(host), cell(answer));
+                    }
+                }
+            }
+            out.push('\n');
+        }
         ApplyResult::NotVisible {
             unseen,
             waited_secs,
@@ -67,6 +82,7 @@ pub fn markdown(report: &ApplyReport) -> String {
             unseen.len()
         );
     }
+    out.push_str(&super::dns::markdown(report.dns_check.as_ref()));
     if let ApplyResult::Differs { remaining } = &report.result {
         let _ = writeln!(
             out,
@@ -89,6 +105,7 @@ fn headline(result: &ApplyResult) -> &'static str {
         ApplyResult::VerifyFailed { .. } => "verification failed",
         ApplyResult::NotVisible { .. } => "accepted but not visible yet",
         ApplyResult::Interrupted => "interrupted",
+        ApplyResult::NameserversNotReady { .. } => "nameserver switch not done, not ready",
     }
 }
 
@@ -99,6 +116,7 @@ fn mark(outcome: ChangeOutcome) -> &'static str {
         ChangeOutcome::Failed => "❌",
         ChangeOutcome::NeedsPortalStep => "✋",
         ChangeOutcome::NotAttempted => "⏸️",
+        ChangeOutcome::NotReady => "🚫",
     }
 }
 
@@ -112,7 +130,7 @@ fn error_text(error: &ErrorInfo) -> String {
 }
 
 /// Text inside a table cell or a code span: no line breaks, no cell separators, no backticks.
-fn cell(text: &str) -> String {
+pub(super) fn cell(text: &str) -> String {
     text.replace(['\n', '\r'], " ")
         .replace('|', "\\|")
         .replace('`', "'")

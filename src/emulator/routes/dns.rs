@@ -137,6 +137,7 @@ pub async fn create_record(
     let value = render::record(&gaps, &name, id, &record);
     zs.records.insert(id, record);
     zs.writes = zs.writes.wrapping_add(1);
+    shared.dns_written(&name, zs);
     Ok((StatusCode::CREATED, Json(value)))
 }
 
@@ -175,6 +176,7 @@ pub async fn update_record(
     let value = render::record(&gaps, &name, id, &record);
     zs.records.insert(id, record);
     zs.writes = zs.writes.wrapping_add(1);
+    shared.dns_written(&name, zs);
     Ok(Json(value))
 }
 
@@ -191,5 +193,6 @@ pub async fn delete_record(
     writable(zs, &name, id)?;
     zs.records.remove(&id);
     zs.writes = zs.writes.wrapping_add(1);
+    shared.dns_written(&name, zs);
     Ok(Json(json!({ "result": "deleted", "id": id })))
 }

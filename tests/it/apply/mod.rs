@@ -3,6 +3,7 @@
 
 mod cli;
 mod crash;
+mod dns;
 mod examples;
 mod failures;
 mod faults;

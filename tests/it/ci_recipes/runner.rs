@@ -295,6 +295,7 @@ impl<'a> Job<'a> {
             .arg("-e")
             .arg(&script_path)
             .env_clear()
+            .envs(crate::common::NO_DNS)
             .envs(&env)
             .env("PATH", path.join(":"))
             .env("GITHUB_OUTPUT", &files[0])

@@ -19,8 +19,8 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// `dnscron` with an empty environment but PATH, HOME (the system's temporary directory),
-/// NO_COLOR and COLUMNS, started in the repository root: for tests that drive the process
-/// themselves (signals, pipes); the others use [`Test`].
+/// NO_COLOR, COLUMNS and [`NO_DNS`], started in the repository root: for tests that drive the
+/// process themselves (signals, pipes); the others use [`Test`].
 pub fn command() -> Command {
     let mut cmd = Command::new(dnscron_bin());
     cmd.env_clear()
@@ -31,16 +31,25 @@ pub fn command() -> Command {
         // `check` and apply's DNS checks never ask the system resolver in a test: it may send
         // to an address off this machine.
         .env("DNSCRON_NO_SYSTEM_RESOLVER", "1")
+        .envs(NO_DNS)
         .current_dir(repo_root());
     cmd
 }
+
+/// Apply's DNS checks turned off: they ask the zones' real nameservers (ns1.veldhost.net, …)
+/// through the system resolver, and tests talk to 127.0.0.1 only. The tests of those checks
+/// turn them on again (`.env(…)`) with every nameserver mapped to an emulator's DNS.
+pub const NO_DNS: [(&str, &str); 2] = [
+    ("DNSCRON_DNS_WAIT", "0"),
+    ("DNSCRON_ALLOW_UNREADY_NAMESERVERS", "true"),
+];
 
 /// One `dnscron` invocation and what it must do. An expectation left unset means "exit 0" and
 /// "prints nothing", never "don't care", so a new warning or a changed exit code fails the
 /// test that did not ask for it.
 ///
-/// The child starts from an empty environment (only PATH, a temporary HOME, NO_COLOR and
-/// COLUMNS), so the developer's shell (a token, an API URL, RUST_LOG) can't leak in.
+/// The child starts from an empty environment (only PATH, a temporary HOME, NO_COLOR,
+/// COLUMNS and [`NO_DNS`]), so the developer's shell (a token, an API URL, RUST_LOG) can't leak in.
 #[must_use = "a Test does nothing until .run() or .snapshot()"]
 pub struct Test {
     args: Vec<OsString>,

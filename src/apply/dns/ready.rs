@@ -1,0 +1,190 @@
+//! Before a domain is switched to custom nameservers: ask each of them for the zone's SOA (is
+//! it authoritative?) and, if it is, for every RRset the zone's file declares. A server that
+//! can't be asked, is not authoritative or serves other data would take the domain dark (or
+//! wrong) the moment resolvers follow the delegation, so apply refuses that switch.
+
+use std::net::SocketAddr;
+
+use serde::Serialize;
+
+use crate::config::model::ZoneSpec;
+use crate::dns::RecordType;
+use crate::dnscheck::{self, Answer, Expected, QueryType, Question};
+
+use super::{DnsOptions, describe};
+
+/// Lines kept per server; a zone served from the wrong data would otherwise list every RRset.
+const MAX_PROBLEMS: usize = 10;
+
+/// What the new nameservers of one switch answered.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Readiness {
+    pub zone: String,
+    pub servers: Vec<ServerReadiness>,
+    /// DNS messages sent.
+    pub queries: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ServerReadiness {
+    pub host: String,
+    pub addresses: Vec<SocketAddr>,
+    /// Why it is not ready; empty: it serves the zone as the files declare it.
+    pub problems: Vec<String>,
+}
+
+impl Readiness {
+    pub fn is_ready(&self) -> bool {
+        self.servers.iter().all(|s| s.problems.is_empty())
+    }
+}
+
+/// The RRsets `zone` declares, each with its values, apex NS left out (the nameservers
+/// serve their own).
+fn declared(zone: &ZoneSpec) -> Vec<(String, RecordType, Vec<Expected>)> {
+    let mut rrsets: Vec<(String, RecordType, Vec<Expected>)> = Vec::new();
+    for record in &zone.records {
+        if record.name == "@" && record.rtype == RecordType::NS {
+            continue;
+        }
+        let value = Expected {
+            value: record.canonical.clone(),
+            ttl: record.ttl,
+        };
+        match rrsets
+            .iter_mut()
+            .find(|(n, t, _)| *n == record.name && *t == record.rtype)
+        {
+            Some((_, _, values)) => values.push(value),
+            None => rrsets.push((record.name.clone(), record.rtype, vec![value])),
+        }
+    }
+    rrsets
+}
+
+/// Asks `hosts` (the switch's new nameservers) about `zone`: the SOA from every address,
+/// then the declared RRsets from the addresses that are authoritative.
+pub async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) -> Readiness {
+    let name = zone.zone.as_str().to_string();
+    let mut servers = Vec::new();
+    for host in hosts {
+        let mut server = ServerReadiness {
+            host: host.clone(),
+            addresses: Vec::new(),
+            problems: Vec::new(),
+        };
+        match opts.book.resolve(host).await {
+            Ok(addresses) => server.addresses = addresses,
+            Err(e) => server.problems.push(e.to_string()),
+        }
+        servers.push(server);
+    }
+    let soa = Question::soa(zone.zone.clone());
+    let jobs: Vec<(SocketAddr, Question)> = servers
+        .iter()
+        .flat_map(|s| s.addresses.iter().map(|a| (*a, soa.clone())))
+        .collect();
+    let soa_answers = ask(jobs, opts).await;
+    let mut queries = dnscheck::queries_sent(&soa_answers);
+    let mut authoritative = Vec::new();
+    for answer in &soa_answers {
+        match dnscheck::authority(&answer.outcome) {
+            Some(difference) => note(
+                &mut servers,
+                answer.server,
+                describe::authority(&name, &difference),
+            ),
+            None => authoritative.push(answer.server),
+        }
+    }
+    let rrsets = declared(zone);
+    let jobs: Vec<(SocketAddr, Question)> = authoritative
+        .iter()
+        .flat_map(|addr| {
+            rrsets.iter().map(|(n, t, _)| {
+                let question = Question::new(zone.zone.clone(), n.clone(), QueryType::Record(*t));
+                (*addr, question)
+            })
+        })
+        .collect();
+    let answers = ask(jobs, opts).await;
+    queries += dnscheck::queries_sent(&answers);
+    for answer in &answers {
+        let Some((_, rtype, expected)) = rrsets.iter().find(|(n, t, _)| {
+            *n == answer.question.name && QueryType::Record(*t) == answer.question.qtype
+        }) else {
+            continue;
+        };
+        let differs = dnscheck::compare(expected, *rtype, &answer.outcome)
+            .iter()
+            .any(|d| !d.is_minor());
+        if differs {
+            let line = format!(
+                "{} {rtype}: serves {}; the files declare {}",
+                answer.question.name,
+                describe::served(&answer.outcome, *rtype),
+                describe::values(expected)
+            );
+            note(&mut servers, answer.server, line);
+        }
+    }
+    for server in &mut servers {
+        if server.problems.len() > MAX_PROBLEMS {
+            let more = server.problems.len() - MAX_PROBLEMS;
+            server.problems.truncate(MAX_PROBLEMS);
+            server.problems.push(format!("… and {more} more"));
+        }
+    }
+    Readiness {
+        zone: name,
+        servers,
+        queries,
+    }
+}
+
+async fn ask(jobs: Vec<(SocketAddr, Question)>, opts: &DnsOptions) -> Vec<Answer> {
+    dnscheck::ask_all(jobs, &opts.query, dnscheck::DEFAULT_CONCURRENCY).await
+}
+
+/// Adds `line` to the server that has `addr` (with the address when it has several).
+fn note(servers: &mut [ServerReadiness], addr: SocketAddr, line: String) {
+    if let Some(server) = servers.iter_mut().find(|s| s.addresses.contains(&addr)) {
+        let line = if server.addresses.len() > 1 {
+            format!("at {addr}: {line}")
+        } else {
+            line
+        };
+        server.problems.push(line);
+    }
+}
+
+/// The new nameservers of `change` when it switches its domain to custom nameservers.
+pub fn switch_hosts(change: &crate::plan::Change) -> Option<&[String]> {
+    use crate::plan::{Resource, TargetKind, Value};
+    match (&change.target.kind, &change.resource, &change.after) {
+        (
+            TargetKind::Domain,
+            Resource::Nameservers,
+            Some(Value::Nameservers { mode, nameservers }),
+        ) if mode == "custom" => Some(nameservers),
+        _ => None,
+    }
+}
+
+/// The refusal as the report shows it: what each server answered, and what to do.
+pub fn refusal(readiness: &Readiness) -> crate::apply::ErrorInfo {
+    let mut error = crate::apply::ErrorInfo::internal(format!(
+        "the new nameservers don't serve {} as the files declare it, so the switch was not sent (resolvers following it would get no answer or other data); load the zone on them, then run apply again, or pass --allow-unready-nameservers to switch anyway",
+        readiness.zone
+    ));
+    error.kind = Some("nameservers_not_ready".into());
+    for server in &readiness.servers {
+        let answered = if server.problems.is_empty() {
+            vec!["ready".to_string()]
+        } else {
+            server.problems.clone()
+        };
+        error.details.insert(server.host.clone(), answered);
+    }
+    error
+}
