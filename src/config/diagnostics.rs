@@ -50,12 +50,12 @@ impl Diagnostic {
             message: message.into(),
             location: Some(Location {
                 file: source.path.clone(),
-                line: pos.line,
-                col: pos.col,
+                line: pos.line as usize,
+                col: pos.col as usize,
             }),
             label: None,
             hint: None,
-            span: Some((pos.offset, pos.len)),
+            span: Some(pos.span()),
             source: Some(Arc::clone(source)),
         }
     }

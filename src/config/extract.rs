@@ -5,10 +5,14 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
+
+mod stream;
 use super::raw::{self, Sp, keys};
 use super::suggest::did_you_mean;
 use super::tree::{Node, Pos, Value};
 use crate::dns::{RecordType, rules};
+pub(crate) use stream::Streamed;
+use stream::take_value;
 
 pub(crate) struct Ctx<'a> {
     pub source: Arc<SourceFile>,
@@ -49,7 +53,7 @@ impl Ctx<'_> {
     fn str(&mut self, node: &Node, what: &str) -> Option<Sp<String>> {
         match &node.value {
             Value::Str(s) => Some(Sp {
-                value: s.clone(),
+                value: s.to_string(),
                 pos: node.pos,
             }),
             _ => {
@@ -113,6 +117,28 @@ impl Ctx<'_> {
         }
     }
 
+    /// Like [`Self::list`], dropping each item's nodes as soon as it is read.
+    fn list_owned<T>(
+        &mut self,
+        node: Node<'_>,
+        what: &str,
+        mut item: impl FnMut(&mut Self, &Node) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let node = match node {
+            Node {
+                value: Value::Seq(items),
+                ..
+            } => {
+                let mut out = Vec::with_capacity(items.len());
+                out.extend(items.into_iter().filter_map(|n| item(self, &n)));
+                return Some(out);
+            }
+            other => other,
+        };
+        self.wrong_type(&node, what, "a list");
+        None
+    }
+
     /// An enum value written as a string; unknown ones get a did-you-mean hint.
     fn choice<T: Copy>(&mut self, node: &Node, what: &str, options: &[(&str, T)]) -> Option<Sp<T>> {
         let s = self.str(node, what)?;
@@ -137,25 +163,26 @@ impl Ctx<'_> {
 
 /// A mapping being read: reports unknown keys once, then hands out values by key.
 struct MapReader<'n> {
-    entries: Vec<(&'n str, &'n Node)>,
+    entries: Vec<(&'n str, &'n Node<'n>)>,
     pos: Pos,
 }
 
 impl<'n> MapReader<'n> {
     /// `None` (after reporting) when `node` is not a mapping.
-    fn new(ctx: &mut Ctx<'_>, node: &'n Node, what: &str, known: &[&str]) -> Option<Self> {
+    fn new(ctx: &mut Ctx<'_>, node: &'n Node<'_>, what: &str, known: &[&str]) -> Option<Self> {
         let Value::Map(map) = &node.value else {
             ctx.wrong_type(node, what, "a mapping");
             return None;
         };
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(map.len());
         for (key, value) in map {
             let Value::Str(k) = &key.value else {
                 ctx.wrong_type(key, "a key", "a string");
                 continue;
             };
-            if known.contains(&k.as_str()) {
-                entries.push((k.as_str(), value));
+            let k: &'n str = k;
+            if known.contains(&k) {
+                entries.push((k, value));
                 continue;
             }
             let hint = did_you_mean(k, known)
@@ -171,7 +198,7 @@ impl<'n> MapReader<'n> {
         })
     }
 
-    fn get(&self, key: &str) -> Option<&'n Node> {
+    fn get(&self, key: &str) -> Option<&'n Node<'n>> {
         self.entries
             .iter()
             .find(|(k, _)| *k == key)
@@ -208,6 +235,15 @@ impl<'n> MapReader<'n> {
 }
 
 fn rtype(ctx: &mut Ctx<'_>, node: &Node) -> Option<Sp<RecordType>> {
+    // The usual case, a type written as the schema spells it, without building the options.
+    if let Value::Str(s) = &node.value
+        && let Some(t) = RecordType::ALL.iter().find(|t| t.as_str() == &**s)
+    {
+        return Some(Sp {
+            value: *t,
+            pos: node.pos,
+        });
+    }
     // Lower-case types are refused like any unknown value (the schema says upper case), but
     // the hint names the fix directly.
     if let Value::Str(s) = &node.value
@@ -226,15 +262,19 @@ const TTL_MIN: i128 = rules::TTL_MIN as i128;
 const TTL_MAX: i128 = rules::TTL_MAX as i128;
 
 /// Reads one document; `None` when it is neither a zone nor a site (reported).
-pub(crate) fn document(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Document> {
+pub(crate) fn document(
+    ctx: &mut Ctx<'_>,
+    node: Node<'_>,
+    streamed: Streamed,
+) -> Option<raw::Document> {
     let Value::Map(map) = &node.value else {
-        ctx.wrong_type(node, "a document", "a mapping with `zone:` or `site:`");
+        ctx.wrong_type(&node, "a document", "a mapping with `zone:` or `site:`");
         return None;
     };
     let has = |key: &str| map.iter().any(|(k, _)| k.value == Value::Str(key.into()));
     match (has("zone"), has("site")) {
-        (true, false) => zone_doc(ctx, node).map(|z| raw::Document::Zone(Box::new(z))),
-        (false, true) => site_doc(ctx, node).map(raw::Document::Site),
+        (true, false) => zone_doc(ctx, node, streamed).map(|z| raw::Document::Zone(Box::new(z))),
+        (false, true) => site_doc(ctx, &node).map(raw::Document::Site),
         (true, true) => {
             let d = ctx.error(node.pos, "a document has both `zone:` and `site:`");
             d.hint = Some(
@@ -258,15 +298,29 @@ pub(crate) fn document(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Document> 
     }
 }
 
-fn zone_doc(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::ZoneDoc> {
+fn zone_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>, streamed: Streamed) -> Option<raw::ZoneDoc> {
     let what = "a zone";
-    let m = MapReader::new(ctx, node, what, keys::ZONE)?;
+    // The records come out of the tree, each dropped once read, so the tree of a large zone
+    // and its raw records are not both alive whole.
+    let records = take_value(&mut node, "records");
+    let m = MapReader::new(ctx, &node, what, keys::ZONE)?;
     let zone = m.req(ctx, what, "zone", |c, n| c.str(n, "`zone`"));
     let defaults = m.opt(ctx, "defaults", defaults);
     let nameservers = m.opt(ctx, "nameservers", nameservers);
     let prune = m.opt(ctx, "prune", |c, n| c.bool(n, "`prune`"));
     let ignore = m.opt(ctx, "ignore", |c, n| c.list(n, "`ignore`", ignore_rule));
-    let records = m.opt(ctx, "records", |c, n| c.list(n, "`records`", record));
+    // A streamed list is empty in the tree; one that was not streamed (anchored) is not.
+    let records = records
+        .and_then(|n| ctx.list_owned(n, "`records`", record))
+        .map(|listed| {
+            let Streamed {
+                mut records,
+                mut diags,
+            } = streamed;
+            ctx.diags.items.append(&mut diags.items);
+            records.extend(listed);
+            records
+        });
     let safety = m.opt(ctx, "safety", safety);
     let registrar = m.opt(ctx, "registrar", registrar);
     Some(raw::ZoneDoc {

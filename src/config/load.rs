@@ -4,17 +4,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
-use super::extract::{self, Ctx};
+use super::extract::{self, Ctx, Streamed};
 use super::model::Desired;
 use super::tree::{self, SyntaxError};
-use super::validate::{self, SourcedDoc};
+use super::validate::{SourcedDoc, Validator};
 
 /// Loads and validates every zone and site in `paths` (files, or directories walked
 /// recursively for `*.yaml`/`*.yml` in sorted order). On any problem returns all of them.
 pub fn load(paths: &[PathBuf]) -> Result<Desired, Diagnostics> {
     let mut diags = Diagnostics::default();
     let files = collect_files(paths, &mut diags);
-    let mut docs = Vec::new();
+    let mut docs = Validator::default();
     for file in &files {
         read_file(file, &mut diags, &mut docs);
     }
@@ -25,7 +25,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Desired, Diagnostics> {
 /// is read as if it were at its path, which messages and plans name.
 pub fn load_texts(files: &[(PathBuf, String)]) -> Result<Desired, Diagnostics> {
     let mut diags = Diagnostics::default();
-    let mut docs = Vec::new();
+    let mut docs = Validator::default();
     for (path, text) in files {
         let source = Arc::new(SourceFile {
             path: path.clone(),
@@ -36,12 +36,8 @@ pub fn load_texts(files: &[(PathBuf, String)]) -> Result<Desired, Diagnostics> {
     finish(docs, diags, !files.is_empty())
 }
 
-fn finish(
-    docs: Vec<SourcedDoc>,
-    mut diags: Diagnostics,
-    any_file: bool,
-) -> Result<Desired, Diagnostics> {
-    let desired = validate::validate(docs, &mut diags);
+fn finish(docs: Validator, mut diags: Diagnostics, any_file: bool) -> Result<Desired, Diagnostics> {
+    let desired = docs.finish();
     if diags.is_empty() && desired.zones.is_empty() && desired.sites.is_empty() && any_file {
         diags.push(
             Diagnostic::general("the files hold no zone or site documents")
@@ -130,7 +126,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()>
     Ok(())
 }
 
-fn read_file(path: &Path, diags: &mut Diagnostics, docs: &mut Vec<SourcedDoc>) {
+fn read_file(path: &Path, diags: &mut Diagnostics, docs: &mut Validator) {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(err) => {
@@ -148,29 +144,37 @@ fn read_file(path: &Path, diags: &mut Diagnostics, docs: &mut Vec<SourcedDoc>) {
     read_source(&source, diags, docs);
 }
 
-/// The documents of one file's text, problems into `diags`.
-pub(crate) fn read_source(
-    source: &Arc<SourceFile>,
-    diags: &mut Diagnostics,
-    docs: &mut Vec<SourcedDoc>,
-) {
-    let nodes = match tree::parse_documents(&source.text) {
+/// The documents of one file's text, each validated into `docs` as soon as it is read and then
+/// dropped with its part of the tree; problems into `diags`.
+pub(crate) fn read_source(source: &Arc<SourceFile>, diags: &mut Diagnostics, docs: &mut Validator) {
+    // A zone's records are read as the parser completes each one, so its whole tree is never
+    // built (at 100,000 records that tree was the loader's peak memory).
+    let mut streamed: Vec<Streamed> = Vec::new();
+    let mut sink = |doc: usize, node: tree::Node<'_>| {
+        if streamed.len() <= doc {
+            streamed.resize_with(doc + 1, Streamed::default);
+        }
+        streamed[doc].add(source, &node);
+    };
+    let nodes = match tree::documents_streaming(&source.text, "records", &mut sink) {
         Ok(nodes) => nodes,
         Err(err) => {
             diags.push(syntax_diagnostic(source, err));
             return;
         }
     };
-    let mut ctx = Ctx {
-        source: Arc::clone(source),
-        diags,
-    };
-    for node in &nodes {
-        if let Some(doc) = extract::document(&mut ctx, node) {
-            docs.push(SourcedDoc {
+    for (i, node) in nodes.into_iter().enumerate() {
+        let mut ctx = Ctx {
+            source: Arc::clone(source),
+            diags,
+        };
+        let records = streamed.get_mut(i).map(std::mem::take).unwrap_or_default();
+        if let Some(doc) = extract::document(&mut ctx, node, records) {
+            let doc = SourcedDoc {
                 source: Arc::clone(source),
                 doc,
-            });
+            };
+            docs.add(doc, diags);
         }
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use super::diagnostics::{Diagnostics, SourceFile};
 use super::load::read_source;
 use super::model::{Desired, Location, NameserverMode, SiteSpec, ZoneSpec};
-use super::validate;
+use super::validate::Validator;
 
 /// The desired state as the loader builds it from the same declarations, or every rule it
 /// breaks. The result replaces the input, so derived values (canonical contents, normalized
@@ -28,9 +28,9 @@ pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
         text: text.out.clone(),
     });
     let mut diags = Diagnostics::default();
-    let mut docs = Vec::new();
+    let mut docs = Validator::default();
     read_source(&source, &mut diags, &mut docs);
-    let mut checked = validate::validate(docs, &mut diags);
+    let mut checked = docs.finish();
     if !diags.is_empty() {
         for d in &mut diags.items {
             if let Some(at) = &mut d.location {

@@ -96,10 +96,11 @@ pub fn is_ip_address(target: &str) -> bool {
 /// (RFC 5890 §2.3.2.1, RFC 5891 §5.4, checked by UTS-46 processing), or else a reserved label
 /// no registry accepts (UTS-46 CheckHyphens, RFC 5890 §2.3.1).
 pub fn idna_label_problem(label: &str) -> Option<String> {
-    let lower = label.to_ascii_lowercase();
-    if lower.get(2..4) != Some("--") {
+    // `-` has no case: the common label is passed without lower-casing a copy of it.
+    if label.as_bytes().get(2..4) != Some(b"--") {
         return None;
     }
+    let lower = label.to_ascii_lowercase();
     let Some(encoded) = lower.strip_prefix("xn--") else {
         return Some(format!(
             "the label `{label}` has `--` in positions 3 and 4, which only `xn--` labels may have"

@@ -61,6 +61,9 @@ impl Default for Seed {
     }
 }
 
+/// What a seed file may hold: a zone of 500,000 records in block style (9 nodes each).
+const SEED_MAX_NODES: usize = 5_000_000;
+
 impl Seed {
     pub fn from_yaml_str(yaml: &str) -> Result<Seed, EmulatorError> {
         Self::parse(yaml, "<seed>")
@@ -83,9 +86,27 @@ impl Seed {
     }
 
     fn parse(yaml: &str, source_name: &str) -> Result<Seed, EmulatorError> {
-        let seed: Seed = serde_saphyr::from_str(yaml).map_err(|e| EmulatorError::Seed {
-            source_name: source_name.to_string(),
-            message: e.to_string(),
+        Self::parse_within(yaml, source_name, SEED_MAX_NODES)
+    }
+
+    fn parse_within(
+        yaml: &str,
+        source_name: &str,
+        max_nodes: usize,
+    ) -> Result<Seed, EmulatorError> {
+        // serde-saphyr's default budget (250,000 nodes, 1 M events) stops at about 27,000
+        // records; a benchmark seeds 100,000 and more. The other limits stay the defaults.
+        let options = serde_saphyr::options! {
+            budget: serde_saphyr::budget! {
+                max_nodes: max_nodes,
+                max_events: 2 * max_nodes,
+            },
+        };
+        let seed: Seed = serde_saphyr::from_str_with_options(yaml, options).map_err(|e| {
+            EmulatorError::Seed {
+                source_name: source_name.to_string(),
+                message: e.to_string(),
+            }
         })?;
         seed.validate().map_err(|message| EmulatorError::Seed {
             source_name: source_name.to_string(),
@@ -431,5 +452,41 @@ mod tests {
         assert!(Seed::from_yaml_str("tokenz: []").is_err());
         assert!(Seed::from_yaml_str("gaps: {cron_index_base: 2}").is_err());
         assert!(Seed::from_yaml_str("faults: {upstream_error_share: 1.5}").is_err());
+    }
+
+    /// One zone of `n` records, 9 YAML nodes each (the mapping, 4 keys, 4 values).
+    fn zone_of(n: usize) -> String {
+        let mut yaml = String::from("zones:\n  - zone: example.com\n    records:\n");
+        for i in 0..n {
+            yaml.push_str(&format!(
+                "      - {{ name: n{i}, type: A, ttl: 300, content: 192.0.2.1 }}\n"
+            ));
+        }
+        yaml
+    }
+
+    #[test]
+    fn a_seed_beyond_serde_saphyrs_default_node_budget_loads() {
+        // 30,000 records are 270,000 nodes: over the default 250,000.
+        let seed = Seed::from_yaml_str(&zone_of(30_000)).unwrap();
+        assert_eq!(seed.zones[0].records.len(), 30_000);
+    }
+
+    #[test]
+    fn a_seed_beyond_the_node_budget_is_refused() {
+        let err = Seed::parse_within(&zone_of(20), "big.yaml", 100).unwrap_err();
+        let EmulatorError::Seed {
+            source_name,
+            message,
+        } = err
+        else {
+            panic!("not a seed error: {err:?}");
+        };
+        assert_eq!(source_name, "big.yaml");
+        let first_line = message.lines().next().unwrap_or_default();
+        assert_eq!(
+            first_line,
+            "error: line 14 column 17: budget breached: Nodes { nodes: 101 }"
+        );
     }
 }

@@ -2,10 +2,12 @@
 //! the limits that bound what a hostile file can cost: alias expansion is charged by the nodes
 //! it copies, so a billion-laughs file stops at a known size instead of exhausting memory.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span};
 
+use super::subtree::{measure, relocate};
 use super::{Node, Pos, SyntaxError, Value, byte_offset, scalar};
 
 /// What one file may cost. 4 M nodes / 8 M events admit a zone of 500,000 records (7 nodes each in
@@ -26,9 +28,26 @@ pub(super) mod limits {
 use limits::*;
 
 /// Every non-null document of `source`.
-pub fn documents(source: &str) -> Result<Vec<Node>, SyntaxError> {
-    let options = granit_parser::options! { emit_comments: false };
+pub fn documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
+    build(Builder::new(source))
+}
+
+/// Like [`documents`], but each item of a document's top-level `key:` list goes to `sink` (with
+/// the document's index) as soon as it is complete, and the list stays empty in the tree: the
+/// tree of a large list is never whole. A list with an anchor is kept (an alias copies it).
+pub fn documents_streaming<'s>(
+    source: &'s str,
+    key: &str,
+    sink: &mut dyn FnMut(usize, Node<'s>),
+) -> Result<Vec<Node<'s>>, SyntaxError> {
     let mut builder = Builder::new(source);
+    builder.divert = Some(Divert { key, sink });
+    build(builder)
+}
+
+fn build<'s>(mut builder: Builder<'s, '_>) -> Result<Vec<Node<'s>>, SyntaxError> {
+    let source = builder.source;
+    let options = granit_parser::options! { emit_comments: false };
     for item in Parser::new_from_str_with_options(source, options) {
         let (event, span) = item.map_err(|e| scan_error(source, &e))?;
         builder.event(event, span)?;
@@ -40,66 +59,68 @@ fn scan_error(source: &str, err: &ScanError) -> SyntaxError {
     let (line, col) = (err.marker().line(), err.marker().col() + 1);
     SyntaxError {
         message: err.info(),
-        pos: (line > 0).then(|| Pos {
-            line,
-            col,
-            offset: byte_offset(source, line, col),
-            len: 0,
-        }),
+        pos: (line > 0).then(|| Pos::new(line, col, byte_offset(source, line, col), 0)),
     }
 }
 
 fn pos(span: &Span) -> Pos {
     let offset = span.start.byte_offset().unwrap_or(0);
     let end = span.end.byte_offset().unwrap_or(offset);
-    Pos {
-        line: span.start.line(),
-        col: span.start.col() + 1,
+    Pos::new(
+        span.start.line(),
+        span.start.col() + 1,
         offset,
-        len: end.saturating_sub(offset),
-    }
+        end.saturating_sub(offset),
+    )
 }
 
 /// An anchored node and what copying it costs.
-struct Anchored {
-    node: Node,
+struct Anchored<'s> {
+    node: Node<'s>,
     nodes: usize,
     depth: usize,
     bytes: usize,
 }
 
 /// A list or mapping still being read.
-struct Open {
+struct Open<'s> {
     pos: Pos,
     anchor: usize,
-    body: Body,
+    body: Body<'s>,
 }
 
-enum Body {
-    Seq(Vec<Node>),
-    Map(MapBuild),
+enum Body<'s> {
+    Seq(Vec<Node<'s>>),
+    Map(MapBuild<'s>),
 }
 
 #[derive(Default)]
-struct MapBuild {
-    entries: Vec<(Node, Node)>,
+struct MapBuild<'s> {
+    entries: Vec<(Node<'s>, Node<'s>)>,
     /// The key read, waiting for its value; `true` when it is a merge key (`<<`).
-    key: Option<(Node, bool)>,
+    key: Option<(Node<'s>, bool)>,
     /// Values of `<<` keys, merged when the mapping ends.
-    merges: Vec<Node>,
+    merges: Vec<Node<'s>>,
     /// String keys seen, once the mapping is too long for a linear scan.
-    index: Option<HashSet<String>>,
+    index: Option<HashSet<Cow<'s, str>>>,
 }
 
 /// Mappings up to this many keys check duplicates by scanning.
 const SCAN_KEYS: usize = 16;
 
-struct Builder<'s> {
+/// Where the items of a top-level list go instead of the tree.
+struct Divert<'s, 'k> {
+    key: &'k str,
+    sink: &'k mut dyn FnMut(usize, Node<'s>),
+}
+
+struct Builder<'s, 'k> {
     source: &'s str,
-    open: Vec<Open>,
-    anchors: HashMap<usize, Anchored>,
-    docs: Vec<Node>,
-    root: Option<Node>,
+    divert: Option<Divert<'s, 'k>>,
+    open: Vec<Open<'s>>,
+    anchors: HashMap<usize, Anchored<'s>>,
+    docs: Vec<Node<'s>>,
+    root: Option<Node<'s>>,
     events: usize,
     nodes: usize,
     alias_nodes: usize,
@@ -109,10 +130,11 @@ struct Builder<'s> {
     scalar_bytes: usize,
 }
 
-impl<'s> Builder<'s> {
+impl<'s, 'k> Builder<'s, 'k> {
     fn new(source: &'s str) -> Self {
         Builder {
             source,
+            divert: None,
             open: Vec::new(),
             anchors: HashMap::new(),
             docs: Vec::new(),
@@ -127,7 +149,7 @@ impl<'s> Builder<'s> {
         }
     }
 
-    fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), SyntaxError> {
+    fn event(&mut self, event: Event<'s>, span: Span) -> Result<(), SyntaxError> {
         self.events += 1;
         let at = pos(&span);
         limit(self.events <= MAX_EVENTS, at, || {
@@ -165,7 +187,7 @@ impl<'s> Builder<'s> {
         Ok(())
     }
 
-    fn start(&mut self, at: Pos, anchor: usize, body: Body) -> Result<(), SyntaxError> {
+    fn start(&mut self, at: Pos, anchor: usize, body: Body<'s>) -> Result<(), SyntaxError> {
         self.count_nodes(1, at)?;
         limit(self.open.len() < MAX_DEPTH, at, || {
             format!("lists and mappings are nested more than {MAX_DEPTH} deep")
@@ -197,10 +219,8 @@ impl<'s> Builder<'s> {
     }
 
     fn alias(&mut self, id: usize, at: Pos) -> Result<(), SyntaxError> {
-        let name = self
-            .source
-            .get(at.offset..at.offset + at.len)
-            .unwrap_or("*");
+        let (offset, len) = at.span();
+        let name = self.source.get(offset..offset + len).unwrap_or("*");
         let recursive = || {
             located(
                 format!("the alias `{name}` refers to a node that contains it (a recursive alias)"),
@@ -230,9 +250,21 @@ impl<'s> Builder<'s> {
     }
 
     /// A finished node goes into its parent, or becomes the document.
-    fn complete(&mut self, node: Node, anchor: usize, merge_key: bool) -> Result<(), SyntaxError> {
+    fn complete(
+        &mut self,
+        node: Node<'s>,
+        anchor: usize,
+        merge_key: bool,
+    ) -> Result<(), SyntaxError> {
         if anchor != 0 {
             self.anchor(anchor, &node)?;
+        }
+        if self.diverts() {
+            let doc = self.docs.len();
+            if let Some(divert) = &mut self.divert {
+                (divert.sink)(doc, node);
+            }
+            return Ok(());
         }
         let Some(parent) = self.open.last_mut() else {
             self.root = Some(node);
@@ -254,7 +286,23 @@ impl<'s> Builder<'s> {
         Ok(())
     }
 
-    fn anchor(&mut self, id: usize, node: &Node) -> Result<(), SyntaxError> {
+    /// Whether a node completing now is an item of the diverted list: the open containers are
+    /// the document's mapping, waiting for the value of the key, and that value, an unanchored list.
+    fn diverts(&self) -> bool {
+        let (Some(divert), [root, list]) = (&self.divert, self.open.as_slice()) else {
+            return false;
+        };
+        let keyed = match &root.body {
+            Body::Map(map) => matches!(
+                &map.key,
+                Some((Node { value: Value::Str(k), .. }, false)) if k == divert.key
+            ),
+            Body::Seq(_) => false,
+        };
+        keyed && list.anchor == 0 && matches!(list.body, Body::Seq(_))
+    }
+
+    fn anchor(&mut self, id: usize, node: &Node<'s>) -> Result<(), SyntaxError> {
         self.anchor_count += 1;
         limit(self.anchor_count <= MAX_ANCHORS, node.pos, || {
             format!("the file defines more than {MAX_ANCHORS} anchors")
@@ -302,54 +350,23 @@ fn limit(ok: bool, at: Pos, message: impl FnOnce() -> String) -> Result<(), Synt
     }
 }
 
-/// Nodes, container depth and scalar bytes of a subtree.
-fn measure(node: &Node) -> (usize, usize, usize) {
-    match &node.value {
-        Value::Seq(items) => items.iter().fold((1, 1, 0), |acc, n| add(acc, measure(n))),
-        Value::Map(entries) => entries.iter().fold((1, 1, 0), |acc, (k, v)| {
-            add(add(acc, measure(k)), measure(v))
-        }),
-        Value::Str(s) => (1, 0, s.len()),
-        _ => (1, 0, 0),
-    }
-}
-
-fn add(
-    (n, d, b): (usize, usize, usize),
-    (cn, cd, cb): (usize, usize, usize),
-) -> (usize, usize, usize) {
-    (n + cn, d.max(cd + 1), b + cb)
-}
-
-fn relocate(node: &mut Node, at: Pos) {
-    node.pos = at;
-    match &mut node.value {
-        Value::Seq(items) => items.iter_mut().for_each(|n| relocate(n, at)),
-        Value::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
-            relocate(k, at);
-            relocate(v, at);
-        }),
-        _ => {}
-    }
-}
-
 /// Scalar keys are compared by value (`1` and `"1"` differ); other keys are not checked.
-fn is_scalar(value: &Value) -> bool {
+fn is_scalar(value: &Value<'_>) -> bool {
     !matches!(value, Value::Seq(_) | Value::Map(_))
 }
 
-fn same_key(a: &Value, b: &Value) -> bool {
+fn same_key(a: &Value<'_>, b: &Value<'_>) -> bool {
     match (a, b) {
         (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
         _ => is_scalar(a) && a == b,
     }
 }
 
-fn check_duplicate(map: &mut MapBuild, key: &Node) -> Result<(), SyntaxError> {
+fn check_duplicate<'s>(map: &mut MapBuild<'s>, key: &Node<'s>) -> Result<(), SyntaxError> {
     let duplicate = match (&key.value, &mut map.index) {
         (Value::Str(s), Some(index)) => !index.insert(s.clone()),
         (Value::Str(_), None) if map.entries.len() >= SCAN_KEYS => {
-            let mut index: HashSet<String> = map
+            let mut index: HashSet<Cow<'s, str>> = map
                 .entries
                 .iter()
                 .filter_map(|(k, _)| match &k.value {
@@ -373,7 +390,7 @@ fn check_duplicate(map: &mut MapBuild, key: &Node) -> Result<(), SyntaxError> {
         return Ok(());
     }
     let shown = match &key.value {
-        Value::Str(s) => s.clone(),
+        Value::Str(s) => s.to_string(),
         other => other.kind(),
     };
     Err(located(
@@ -384,7 +401,7 @@ fn check_duplicate(map: &mut MapBuild, key: &Node) -> Result<(), SyntaxError> {
 
 /// The mapping's own keys, then those of its `<<` values that it does not set itself (the
 /// first merged mapping wins), as YAML merge keys define.
-fn merge(map: MapBuild) -> Result<Vec<(Node, Node)>, SyntaxError> {
+fn merge(map: MapBuild<'_>) -> Result<Vec<(Node<'_>, Node<'_>)>, SyntaxError> {
     let MapBuild {
         mut entries,
         merges,

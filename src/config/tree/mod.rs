@@ -3,38 +3,63 @@
 //! each at its own `line:col`. The tree is built from the parser's events in one pass
 //! (`build`), typing scalars by the rules in `scalar`.
 
+use std::borrow::Cow;
+
 mod build;
 mod scalar;
+mod subtree;
 #[cfg(test)]
 mod tests;
 
 /// Where a node starts: 1-based line and column, byte offset and byte length in the source.
+/// 32 bits each (saturating past 4 GiB, far beyond the loader's limits) halve what every node
+/// and every raw value carries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pos {
-    pub line: usize,
-    pub col: usize,
-    pub offset: usize,
-    pub len: usize,
+    pub line: u32,
+    pub col: u32,
+    pub offset: u32,
+    pub len: u32,
 }
 
+impl Pos {
+    pub fn new(line: usize, col: usize, offset: usize, len: usize) -> Pos {
+        let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Pos {
+            line: small(line),
+            col: small(col),
+            offset: small(offset),
+            len: small(len),
+        }
+    }
+
+    /// Byte range in the source.
+    pub fn span(&self) -> (usize, usize) {
+        (self.offset as usize, self.len as usize)
+    }
+}
+
+/// A node of a file's tree. Strings borrow the file's text where YAML allows (no escapes or
+/// folding): a 100,000-record zone has about 800,000 of them, and copying each was most of the
+/// tree's memory.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Node {
-    pub value: Value,
+pub struct Node<'s> {
+    pub value: Value<'s>,
     pub pos: Pos,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
+pub enum Value<'s> {
     Null,
     Bool(bool),
     Int(i128),
     Float(f64),
-    Str(String),
-    Seq(Vec<Node>),
-    Map(Vec<(Node, Node)>),
+    Str(Cow<'s, str>),
+    Seq(Vec<Node<'s>>),
+    Map(Vec<(Node<'s>, Node<'s>)>),
 }
 
-impl Value {
+impl Value<'_> {
     /// How the value is named in "expected X, found Y" messages.
     pub fn kind(&self) -> String {
         match self {
@@ -57,9 +82,11 @@ pub struct SyntaxError {
 }
 
 /// Every non-empty document of a file.
-pub fn parse_documents(source: &str) -> Result<Vec<Node>, SyntaxError> {
+pub fn parse_documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
     build::documents(source)
 }
+
+pub use build::documents_streaming;
 
 /// Byte offset of a 1-based line and (character) column.
 pub fn byte_offset(source: &str, line: usize, col: usize) -> usize {

@@ -12,9 +12,13 @@ use granit_parser::{ScalarStyle, Tag};
 use super::Value;
 
 /// The value of one scalar event, or why its explicit tag does not fit (a syntax error).
-pub fn resolve(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
+pub fn resolve<'s>(
+    text: Cow<'s, str>,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+) -> Result<Value<'s>, String> {
     match tag.and_then(core_tag) {
-        Some(CoreTag::Str) => Ok(Value::Str(text.into_owned())),
+        Some(CoreTag::Str) => Ok(Value::Str(text)),
         Some(CoreTag::Null) => Ok(Value::Null),
         Some(CoreTag::Bool) => yaml11_bool(&text)
             .map(Value::Bool)
@@ -25,7 +29,7 @@ pub fn resolve(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Res
         Some(CoreTag::Float) => float(trim(&text))
             .map(Value::Float)
             .ok_or_else(|| format!("`{text}` is tagged `!!float` but is not a number")),
-        None if style != ScalarStyle::Plain => Ok(Value::Str(text.into_owned())),
+        None if style != ScalarStyle::Plain => Ok(Value::Str(text)),
         None => Ok(plain(text)),
     }
 }
@@ -57,12 +61,17 @@ fn core_tag(tag: &Tag) -> Option<CoreTag> {
     }
 }
 
-fn plain(text: Cow<'_, str>) -> Value {
+fn plain(text: Cow<'_, str>) -> Value<'_> {
     if matches!(text.as_ref(), "" | "~" | "null" | "Null" | "NULL") {
         return Value::Null;
     }
     if let Some(b) = yaml11_bool(&text) {
         return Value::Bool(b);
+    }
+    // Neither an integer nor a float starts with a letter (`.inf`, `.nan` start with a dot;
+    // `inf`, `nan` stay strings): most keys and names skip the number parsers.
+    if text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+        return Value::Str(text);
     }
     let t = trim(&text);
     if let Some(i) = int(t) {
@@ -72,7 +81,7 @@ fn plain(text: Cow<'_, str>) -> Value {
     if let Some(f) = float(t) {
         return Value::Float(f);
     }
-    Value::Str(text.into_owned())
+    Value::Str(text)
 }
 
 fn trim(s: &str) -> &str {

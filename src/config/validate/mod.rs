@@ -32,8 +32,8 @@ impl Checker<'_> {
     pub fn location(&self, pos: Pos) -> Location {
         Location {
             file: self.source.path.clone(),
-            line: pos.line,
-            col: pos.col,
+            line: pos.line as usize,
+            col: pos.col as usize,
         }
     }
 
@@ -44,12 +44,19 @@ impl Checker<'_> {
     }
 }
 
-/// Builds the desired state from every document, reporting every problem into `diags`.
-pub(crate) fn validate(docs: Vec<SourcedDoc>, diags: &mut Diagnostics) -> Desired {
-    let mut desired = Desired::default();
-    let mut zones_seen: HashMap<String, Location> = HashMap::new();
-    let mut sites_seen: HashMap<String, Location> = HashMap::new();
-    for SourcedDoc { source, doc } in docs {
+/// Builds the desired state one document at a time, so a document's raw structs (and the tree
+/// they came from) are dropped before the next is read: peak memory is one document's, not
+/// every file's at once. Every problem goes into `diags`.
+#[derive(Default)]
+pub(crate) struct Validator {
+    desired: Desired,
+    zones_seen: HashMap<String, Location>,
+    sites_seen: HashMap<String, Location>,
+}
+
+impl Validator {
+    /// Checks one document (in file order: a second declaration is the later one).
+    pub fn add(&mut self, SourcedDoc { source, doc }: SourcedDoc, diags: &mut Diagnostics) {
         let mut checker = Checker { diags, source };
         // Duplicates are checked on the declared name alone, so a second declaration is
         // reported even when the first one has errors of its own.
@@ -57,27 +64,30 @@ pub(crate) fn validate(docs: Vec<SourcedDoc>, diags: &mut Diagnostics) -> Desire
             raw::Document::Zone(z) => {
                 let key = ZoneName::parse(&z.zone.value).map(|n| n.to_string());
                 let first = key.as_ref().map_or(true, |key| {
-                    first_declaration(&mut checker, &mut zones_seen, "zone", key, z.zone.pos)
+                    first_declaration(&mut checker, &mut self.zones_seen, "zone", key, z.zone.pos)
                 });
-                if let Some(spec) = zone::check_zone(&mut checker, &z)
+                if let Some(spec) = zone::check_zone(&mut checker, *z)
                     && first
                 {
-                    desired.zones.push(spec);
+                    self.desired.zones.push(spec);
                 }
             }
             raw::Document::Site(s) => {
                 let key = s.site.value.trim().to_string();
                 let first =
-                    first_declaration(&mut checker, &mut sites_seen, "site", &key, s.site.pos);
+                    first_declaration(&mut checker, &mut self.sites_seen, "site", &key, s.site.pos);
                 if let Some(spec) = site::check_site(&mut checker, &s)
                     && first
                 {
-                    desired.sites.push(spec);
+                    self.desired.sites.push(spec);
                 }
             }
         }
     }
-    desired
+
+    pub fn finish(self) -> Desired {
+        self.desired
+    }
 }
 
 /// Records the first place `key` is declared; reports a second one naming both places.

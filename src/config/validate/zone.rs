@@ -12,7 +12,7 @@ use crate::config::tree::Pos;
 use crate::dns::rules::{self, DEFAULT_TTL, NameRule, NameserverHostProblem};
 use crate::dns::{RecordType, ZoneName, canonical_content, fold_host, record_name_to_relative};
 
-pub(super) fn check_zone(c: &mut Checker<'_>, z: &raw::ZoneDoc) -> Option<ZoneSpec> {
+pub(super) fn check_zone(c: &mut Checker<'_>, mut z: raw::ZoneDoc) -> Option<ZoneSpec> {
     let zone = match ZoneName::parse(&z.zone.value) {
         Ok(zone) => zone,
         Err(err) => {
@@ -36,12 +36,14 @@ pub(super) fn check_zone(c: &mut Checker<'_>, z: &raw::ZoneDoc) -> Option<ZoneSp
         .flatten()
         .filter_map(|rule| ignore_rule(c, rule))
         .collect();
-    let mut checked: Vec<Checked> = z
-        .records
-        .iter()
-        .flatten()
-        .filter_map(|r| record(c, &zone, r, default_ttl))
-        .collect();
+    // Each raw record is dropped as soon as it is checked.
+    let raw_records = z.records.take().unwrap_or_default();
+    let mut checked: Vec<Checked> = Vec::with_capacity(raw_records.len());
+    checked.extend(
+        raw_records
+            .into_iter()
+            .filter_map(|r| record(c, &zone, r, default_ttl)),
+    );
     check_duplicates(c, &mut checked);
     check_rrset_ttls(c, &checked);
     check_cnames(c, &checked);
@@ -76,7 +78,7 @@ struct Checked {
 fn record(
     c: &mut Checker<'_>,
     zone: &ZoneName,
-    r: &raw::Record,
+    r: raw::Record,
     default_ttl: u32,
 ) -> Option<Checked> {
     let name = match record_name_to_relative(&r.name.value, zone) {
@@ -106,7 +108,7 @@ fn record(
         name,
         rtype,
         ttl: r.ttl.as_ref().map_or(default_ttl, |t| t.value),
-        content: r.content.value.trim().to_string(),
+        content: trimmed(r.content.value),
         canonical: canonical?,
         location: c.location(r.pos),
     };
@@ -114,6 +116,15 @@ fn record(
         spec,
         name_pos: r.name.pos,
     })
+}
+
+/// `text` without surrounding whitespace, reusing its allocation in the usual case of none.
+fn trimmed(text: String) -> String {
+    if text.trim().len() == text.len() {
+        text
+    } else {
+        text.trim().to_string()
+    }
 }
 
 /// What a file's author reads when a record breaks a name rule: the problem and the fix.
@@ -144,17 +155,23 @@ fn record_error(c: &mut Checker<'_>, r: &Checked, message: String, hint: String)
 
 /// No two records with the same name, type and canonical content; later copies are dropped.
 fn check_duplicates(c: &mut Checker<'_>, records: &mut Vec<Checked>) {
-    let mut seen: HashMap<(String, RecordType, String), Location> = HashMap::new();
+    // Indexes of the first record of each key; the keys borrow the records (no copies).
+    let mut seen: HashMap<(&str, RecordType, &str), usize> = HashMap::with_capacity(records.len());
     let mut dups = Vec::new();
     for (i, r) in records.iter().map(|r| &r.spec).enumerate() {
-        let key = (r.name.clone(), r.rtype, r.canonical.clone());
+        let key = (r.name.as_str(), r.rtype, r.canonical.as_str());
         match seen.get(&key) {
-            Some(first) => dups.push((i, first.clone())),
+            Some(&first) => dups.push((i, first)),
             None => {
-                seen.insert(key, r.location.clone());
+                seen.insert(key, i);
             }
         }
     }
+    drop(seen);
+    let dups: Vec<(usize, Location)> = dups
+        .into_iter()
+        .map(|(i, first)| (i, records[first].spec.location.clone()))
+        .collect();
     for (i, first) in dups.iter().rev() {
         let r = records.remove(*i);
         let spec = &r.spec;

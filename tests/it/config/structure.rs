@@ -232,3 +232,40 @@ fn symlink_loops_end_with_an_error() {
     let diags = files.load().unwrap_err();
     insta::assert_debug_snapshot!(texts(&files, &diags));
 }
+
+/// A zone's records are read while the file is parsed (the tree of the list is never whole);
+/// what a file means stays the same in every form the list can take.
+#[test]
+fn records_read_while_parsing_mean_what_they_did() {
+    // Written before `zone:`, in a second document, and an anchored list (kept in the tree, as
+    // an alias may copy it) whose items an alias repeats.
+    let d = ok(
+        "records:\n  - { name: a, type: A, content: 192.0.2.1 }\nzone: a.example\n---\n\
+                zone: b.example\nrecords: &r\n  - &b { name: b, type: A, content: 192.0.2.2 }\n\
+                \x20 - { <<: *b, content: 192.0.2.3 }\n",
+    );
+    let names: Vec<(&str, &str)> = d
+        .zones
+        .iter()
+        .flat_map(|z| z.records.iter().map(|r| (z.zone.as_str(), r.name.as_str())))
+        .collect();
+    assert_eq!(
+        names,
+        [("a.example", "a"), ("b.example", "b"), ("b.example", "b")]
+    );
+    // Each document's broken records are reported at their own lines; a site's `records` is an
+    // unknown key and nothing under it is read.
+    assert_eq!(
+        errors(
+            "zone: a.example\nrecords:\n  - { name: a, type: A }\n---\n\
+                site: s\nrecords:\n  - { name: b }\n---\n\
+                zone: b.example\nrecords:\n  - { name: c, type: AA, content: x }\n"
+        ),
+        [
+            "3:5 a record has no `content`",
+            "6:1 unknown key `records` in a site [hint: a site accepts: site, cron]",
+            "11:22 record type `AA` is not one of: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA, PTR \
+             [hint: did you mean `A`?]",
+        ]
+    );
+}
