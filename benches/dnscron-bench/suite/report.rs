@@ -191,10 +191,10 @@ impl Report {
                 let _ = writeln!(
                     out,
                     "| {} | {} | {} | {} | {} |",
-                    f.name,
-                    f.value,
-                    f.target,
-                    f.bound,
+                    cell(&f.name),
+                    cell(&f.value),
+                    cell(&f.target),
+                    cell(&f.bound),
                     f.verdict.mark()
                 );
             }
@@ -208,6 +208,11 @@ impl Report {
         let _ = writeln!(out, "{END}");
         out
     }
+}
+
+/// A table cell: a `|` in it would end the cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
 }
 
 /// Replaces the generated part of `existing` (or appends it), keeping the rest.
@@ -293,6 +298,22 @@ mod tests {
         let edited = format!("# B\nintro\n{}\nanalysis\n", gen1.trim_end());
         let second = splice(&edited, &gen2);
         assert_eq!(second, format!("# B\nintro\n{gen2}analysis\n"));
+    }
+
+    #[test]
+    fn a_bar_in_a_figure_stays_inside_its_cell() {
+        let mut section = Section::new("6. Side", "How.");
+        section.push(Figure::new("a | b", "1 | 2", "", "", Verdict::Met));
+        let report = Report {
+            machine: Machine::describe(),
+            command: "bench".into(),
+            date: "today".into(),
+            smoke: false,
+            sections: vec![section],
+        };
+        let md = report.markdown();
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| a")).collect();
+        assert_eq!(rows, ["| a \\| b | 1 \\| 2 |  |  | yes |"]);
     }
 
     #[test]
