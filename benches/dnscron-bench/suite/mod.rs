@@ -15,6 +15,7 @@ mod efficiency;
 mod gets;
 pub mod machine;
 pub mod octodns;
+mod octodns_files;
 mod pacing;
 mod planner;
 pub mod report;
