@@ -5,8 +5,6 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::str::FromStr;
 
-use smallvec::SmallVec;
-
 use crate::api::wire;
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::{self, RecordType, ZoneName, rules};
@@ -18,9 +16,12 @@ use super::order::Draft;
 use super::safety::ZoneStats;
 use super::snapshot::LiveZone;
 
+mod group;
+use group::{Key, Side, borrow_if_same, for_each_group};
+
 /// A live record after normalization.
 #[derive(Clone, Debug)]
-struct LiveRec<'a> {
+pub(super) struct LiveRec<'a> {
     raw: &'a wire::Record,
     /// Borrowed from the listing when the server already sent the canonical form.
     canonical: Cow<'a, str>,
@@ -29,7 +30,7 @@ struct LiveRec<'a> {
 
 /// A desired record after normalization.
 #[derive(Clone, Debug)]
-struct WantRec<'a> {
+pub(super) struct WantRec<'a> {
     spec: &'a RecordSpec,
     name: Cow<'a, str>,
 }
@@ -44,34 +45,26 @@ pub(super) struct ZoneDiff {
     pub stats: ZoneStats,
 }
 
-/// Nearly every (name, type) holds one record on each side: one inline slot spares the two
-/// allocations per record that a `Vec` per side costs (≈ 29 MB at 100,000 records).
-type Side<T> = SmallVec<[T; 1]>;
-type Group<'a> = (Side<WantRec<'a>>, Side<LiveRec<'a>>);
-type Groups<'a> = HashMap<(Cow<'a, str>, RecordType), Group<'a>>;
-
 pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     let target = TargetRef {
         kind: TargetKind::Zone,
         name: spec.zone.to_string(),
     };
     let mut findings = Vec::new();
-    let mut groups: Groups = HashMap::with_capacity(live.records.len().max(spec.records.len()));
     let mut left_alone = LeftAlone::default();
-    let mut live_count = 0;
     let places: Vec<LivePlace> = live
         .records
         .iter()
         .map(|raw| live_place(raw, &spec.zone))
         .collect();
 
+    let mut haves: Vec<(Key, LiveRec)> = Vec::with_capacity(live.records.len());
     for (raw, place) in live.records.iter().zip(&places) {
         let Some((name, rtype)) = place else {
             left_alone.add(&raw.rtype);
             continue;
         };
         let (name, rtype) = (name.clone(), *rtype);
-        live_count += 1;
         // Server data never crashes the plan: content that doesn't canonicalize compares as
         // trimmed text, so it shows as an update to the declared form rather than an error.
         let canonical = borrow_if_same(
@@ -87,10 +80,12 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
             canonical,
             ignored,
         };
-        groups.entry((name, rtype)).or_default().1.push(rec);
+        haves.push(((name, rtype), rec));
     }
+    let live_count = haves.len();
     findings.extend(left_alone.findings(&target));
 
+    let mut wants: Vec<WantRec> = Vec::with_capacity(spec.records.len());
     for rec in &spec.records {
         let name = want_name(&rec.name, &spec.zone);
         if rules::is_service_owned(rec.rtype, &name) {
@@ -103,28 +98,18 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
             ));
             continue;
         }
-        let group = groups.entry((name.clone(), rec.rtype)).or_default();
-        // Two identical declarations are one record.
-        if !group.0.iter().any(|w| w.spec.canonical == rec.canonical) {
-            group.0.push(WantRec { spec: rec, name });
-        }
+        wants.push(WantRec { spec: rec, name });
     }
 
-    let mut changed = Vec::new();
+    let mut drafts: Vec<Draft> = Vec::new();
     let mut ignored_kept = 0;
     let mut unpruned = 0;
-    for (key, (want, have)) in groups {
-        let out = diff_group(&target, &key.0, key.1, want, have, spec.prune);
+    for_each_group(wants, haves, |(name, rtype), want, have| {
+        let out = diff_group(&target, &name, rtype, want, have, spec.prune);
         ignored_kept += out.ignored_kept;
         unpruned += out.unpruned;
-        if !out.drafts.is_empty() {
-            changed.push((key, out.drafts));
-        }
-    }
-    // In (name, type) order, so that the drafts come out the same on every run; only the few
-    // groups with a change are sorted.
-    changed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut drafts: Vec<Draft> = changed.into_iter().flat_map(|(_, d)| d).collect();
+        drafts.extend(out.drafts);
+    });
     block_cname_conflicts(&mut drafts, live, &places, spec.prune);
 
     if ignored_kept > 0 {
@@ -215,16 +200,6 @@ fn want_name<'a>(name: &'a str, zone: &ZoneName) -> Cow<'a, str> {
     Cow::Owned(
         dns::record_name_to_relative(name, zone).unwrap_or_else(|_| name.to_ascii_lowercase()),
     )
-}
-
-/// The live record's canonical content, kept as a borrow of the listing when it is the same text
-/// (A, AAAA, … usually are), so the diff holds no copy of it.
-fn borrow_if_same<'a>(canonical: String, content: &'a str) -> Cow<'a, str> {
-    if canonical == content {
-        Cow::Borrowed(content)
-    } else {
-        Cow::Owned(canonical)
-    }
 }
 
 struct GroupOut {
