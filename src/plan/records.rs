@@ -17,12 +17,14 @@ use super::safety::ZoneStats;
 use super::snapshot::LiveZone;
 
 mod group;
-use group::{Key, Side, borrow_if_same, for_each_group};
+use group::{Side, borrow_if_same, for_each_group};
 
 /// A live record after normalization.
 #[derive(Clone, Debug)]
 pub(super) struct LiveRec<'a> {
     raw: &'a wire::Record,
+    /// Its relative name and type, kept once in the diff's list of places.
+    place: &'a (Cow<'a, str>, RecordType),
     /// Borrowed from the listing when the server already sent the canonical form.
     canonical: Cow<'a, str>,
     ignored: bool,
@@ -58,13 +60,13 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         .map(|raw| live_place(raw, &spec.zone))
         .collect();
 
-    let mut haves: Vec<(Key, LiveRec)> = Vec::with_capacity(live.records.len());
+    let mut haves: Vec<LiveRec> = Vec::with_capacity(live.records.len());
     for (raw, place) in live.records.iter().zip(&places) {
-        let Some((name, rtype)) = place else {
+        let Some(place) = place else {
             left_alone.add(&raw.rtype);
             continue;
         };
-        let (name, rtype) = (name.clone(), *rtype);
+        let (name, rtype) = (&place.0, place.1);
         // Server data never crashes the plan: content that doesn't canonicalize compares as
         // trimmed text, so it shows as an update to the declared form rather than an error.
         let canonical = borrow_if_same(
@@ -74,13 +76,14 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         let ignored = spec
             .ignore
             .iter()
-            .any(|rule| rule.matches(&name, rtype, &canonical));
+            .any(|rule| rule.matches(name, rtype, &canonical));
         let rec = LiveRec {
             raw,
+            place,
             canonical,
             ignored,
         };
-        haves.push(((name, rtype), rec));
+        haves.push(rec);
     }
     let live_count = haves.len();
     findings.extend(left_alone.findings(&target));

@@ -1,6 +1,7 @@
 //! Grouping of one zone's declared and live records by (name, type), for `records::diff_zone`.
 
 use std::borrow::Cow;
+use std::ptr;
 
 use smallvec::SmallVec;
 
@@ -18,25 +19,35 @@ pub(super) type Key<'a> = (Cow<'a, str>, RecordType);
 /// merged rather than grouped in a map: a map of 100,000 groups costs more than both lists.
 pub(super) fn for_each_group<'a>(
     mut wants: Vec<WantRec<'a>>,
-    mut haves: Vec<(Key<'a>, LiveRec<'a>)>,
+    mut haves: Vec<LiveRec<'a>>,
     mut f: impl FnMut(Key<'a>, Side<WantRec<'a>>, Side<LiveRec<'a>>),
 ) {
-    // Stable: among identical declarations the first one is kept.
-    wants.sort_by(|a, b| (&*a.name, a.spec.rtype).cmp(&(&*b.name, b.spec.rtype)));
+    // Declaration order last, so that among identical declarations the first one is kept: the
+    // specs lie in one slice in file order, so their addresses give it. This sort needs no
+    // buffer, where a stable sort would allocate a copy of the list.
+    wants.sort_unstable_by(|a, b| {
+        (&*a.name, a.spec.rtype, ptr::from_ref(a.spec)).cmp(&(
+            &*b.name,
+            b.spec.rtype,
+            ptr::from_ref(b.spec),
+        ))
+    });
     // Record ids are unique in a listing (the pager refuses repeats), so this order is total.
-    haves.sort_unstable_by(|a, b| (&*a.0.0, a.0.1, a.1.raw.id).cmp(&(&*b.0.0, b.0.1, b.1.raw.id)));
+    haves.sort_unstable_by(|a, b| {
+        (&*a.place.0, a.place.1, a.raw.id).cmp(&(&*b.place.0, b.place.1, b.raw.id))
+    });
     let mut wants = wants.into_iter().peekable();
     let mut haves = haves.into_iter().peekable();
     loop {
         let key: Key<'a> = match (wants.peek(), haves.peek()) {
             (None, None) => return,
             (Some(w), None) => (w.name.clone(), w.spec.rtype),
-            (None, Some((k, _))) => k.clone(),
-            (Some(w), Some((k, _))) => {
-                if (&*w.name, w.spec.rtype) <= (&*k.0, k.1) {
+            (None, Some(h)) => h.place.clone(),
+            (Some(w), Some(h)) => {
+                if (&*w.name, w.spec.rtype) <= (&*h.place.0, h.place.1) {
                     (w.name.clone(), w.spec.rtype)
                 } else {
-                    k.clone()
+                    h.place.clone()
                 }
             }
         };
@@ -48,7 +59,7 @@ pub(super) fn for_each_group<'a>(
             }
         }
         let mut have: Side<LiveRec> = SmallVec::new();
-        while let Some((_, h)) = haves.next_if(|(k, _)| (&*k.0, k.1) == (&*key.0, key.1)) {
+        while let Some(h) = haves.next_if(|h| (&*h.place.0, h.place.1) == (&*key.0, key.1)) {
             have.push(h);
         }
         f(key, want, have);
