@@ -159,7 +159,7 @@ mod tests {
 
     fn loc() -> Location {
         Location {
-            file: "s.yaml".into(),
+            file: std::path::Path::new("s.yaml").into(),
             line: 1,
             col: 1,
         }

@@ -2,7 +2,7 @@
 //! `file:line:col`, a source snippet with the offending value underlined, and a hint.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
@@ -13,7 +13,8 @@ use super::tree::Pos;
 /// A file's text, shared by every diagnostic that points into it.
 #[derive(Debug)]
 pub struct SourceFile {
-    pub path: PathBuf,
+    /// Shared with the `Location` of everything declared in the file.
+    pub path: Arc<Path>,
     pub text: String,
 }
 
@@ -75,9 +76,9 @@ impl Diagnostic {
         self
     }
 
-    fn sort_key(&self) -> (Option<&PathBuf>, usize, usize) {
+    fn sort_key(&self) -> (Option<&Path>, usize, usize) {
         match &self.location {
-            Some(l) => (Some(&l.file), l.line, l.col),
+            Some(l) => (Some(&*l.file), l.line, l.col),
             None => (None, 0, 0),
         }
     }

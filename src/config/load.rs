@@ -28,7 +28,7 @@ pub fn load_texts(files: &[(PathBuf, String)]) -> Result<Desired, Diagnostics> {
     let mut docs = Validator::default();
     for (path, text) in files {
         let source = Arc::new(SourceFile {
-            path: path.clone(),
+            path: path.as_path().into(),
             text: text.clone(),
         });
         read_source(&source, &mut diags, &mut docs);
@@ -138,7 +138,7 @@ fn read_file(path: &Path, diags: &mut Diagnostics, docs: &mut Validator) {
         }
     };
     let source = Arc::new(SourceFile {
-        path: path.to_path_buf(),
+        path: path.into(),
         text,
     });
     read_source(&source, diags, docs);

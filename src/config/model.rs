@@ -3,7 +3,8 @@
 //! re-check user input, and every item keeps the place it was declared for error messages.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::Path;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -12,7 +13,8 @@ use crate::dns::{RecordType, ZoneName};
 /// Where something was declared: `file:line:col`, 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Location {
-    pub file: PathBuf,
+    /// One allocation per file, shared by everything declared in it.
+    pub file: Arc<Path>,
     pub line: usize,
     pub col: usize,
 }

@@ -4,7 +4,7 @@
 //! the item was declared at. A hand-edited plan thus meets the same rules and messages.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use super::diagnostics::{Diagnostics, SourceFile};
@@ -24,7 +24,7 @@ pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
         site_doc(&mut text, site);
     }
     let source = Arc::new(SourceFile {
-        path: PathBuf::from("desired"),
+        path: Path::new("desired").into(),
         text: text.out.clone(),
     });
     let mut diags = Diagnostics::default();

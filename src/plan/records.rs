@@ -16,17 +16,23 @@ use super::order::Draft;
 use super::safety::ZoneStats;
 use super::snapshot::LiveZone;
 
+mod group;
+use group::{Side, borrow_if_same, for_each_group};
+
 /// A live record after normalization.
 #[derive(Clone, Debug)]
-struct LiveRec<'a> {
+pub(super) struct LiveRec<'a> {
     raw: &'a wire::Record,
-    canonical: String,
+    /// Its relative name and type, kept once in the diff's list of places.
+    place: &'a (Cow<'a, str>, RecordType),
+    /// Borrowed from the listing when the server already sent the canonical form.
+    canonical: Cow<'a, str>,
     ignored: bool,
 }
 
 /// A desired record after normalization.
 #[derive(Clone, Debug)]
-struct WantRec<'a> {
+pub(super) struct WantRec<'a> {
     spec: &'a RecordSpec,
     name: Cow<'a, str>,
 }
@@ -41,47 +47,48 @@ pub(super) struct ZoneDiff {
     pub stats: ZoneStats,
 }
 
-type Group<'a> = (Vec<WantRec<'a>>, Vec<LiveRec<'a>>);
-type Groups<'a> = HashMap<(Cow<'a, str>, RecordType), Group<'a>>;
-
 pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     let target = TargetRef {
         kind: TargetKind::Zone,
         name: spec.zone.to_string(),
     };
     let mut findings = Vec::new();
-    let mut groups: Groups = HashMap::with_capacity(live.records.len().max(spec.records.len()));
     let mut left_alone = LeftAlone::default();
-    let mut live_count = 0;
     let places: Vec<LivePlace> = live
         .records
         .iter()
         .map(|raw| live_place(raw, &spec.zone))
         .collect();
 
+    let mut haves: Vec<LiveRec> = Vec::with_capacity(live.records.len());
     for (raw, place) in live.records.iter().zip(&places) {
-        let Some((name, rtype)) = place else {
+        let Some(place) = place else {
             left_alone.add(&raw.rtype);
             continue;
         };
-        let (name, rtype) = (name.clone(), *rtype);
-        live_count += 1;
+        let (name, rtype) = (&place.0, place.1);
         // Server data never crashes the plan: content that doesn't canonicalize compares as
         // trimmed text, so it shows as an update to the declared form rather than an error.
-        let canonical = dns::canonical_live_content(rtype, &raw.content, &spec.zone);
+        let canonical = borrow_if_same(
+            dns::canonical_live_content(rtype, &raw.content, &spec.zone),
+            &raw.content,
+        );
         let ignored = spec
             .ignore
             .iter()
-            .any(|rule| rule.matches(&name, rtype, &canonical));
+            .any(|rule| rule.matches(name, rtype, &canonical));
         let rec = LiveRec {
             raw,
+            place,
             canonical,
             ignored,
         };
-        groups.entry((name, rtype)).or_default().1.push(rec);
+        haves.push(rec);
     }
+    let live_count = haves.len();
     findings.extend(left_alone.findings(&target));
 
+    let mut wants: Vec<WantRec> = Vec::with_capacity(spec.records.len());
     for rec in &spec.records {
         let name = want_name(&rec.name, &spec.zone);
         if rules::is_service_owned(rec.rtype, &name) {
@@ -94,28 +101,18 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
             ));
             continue;
         }
-        let group = groups.entry((name.clone(), rec.rtype)).or_default();
-        // Two identical declarations are one record.
-        if !group.0.iter().any(|w| w.spec.canonical == rec.canonical) {
-            group.0.push(WantRec { spec: rec, name });
-        }
+        wants.push(WantRec { spec: rec, name });
     }
 
-    let mut changed = Vec::new();
+    let mut drafts: Vec<Draft> = Vec::new();
     let mut ignored_kept = 0;
     let mut unpruned = 0;
-    for (key, (want, have)) in groups {
-        let out = diff_group(&target, &key.0, key.1, want, have, spec.prune);
+    for_each_group(wants, haves, |(name, rtype), want, have| {
+        let out = diff_group(&target, &name, rtype, want, have, spec.prune);
         ignored_kept += out.ignored_kept;
         unpruned += out.unpruned;
-        if !out.drafts.is_empty() {
-            changed.push((key, out.drafts));
-        }
-    }
-    // In (name, type) order, so that the drafts come out the same on every run; only the few
-    // groups with a change are sorted.
-    changed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut drafts: Vec<Draft> = changed.into_iter().flat_map(|(_, d)| d).collect();
+        drafts.extend(out.drafts);
+    });
     block_cname_conflicts(&mut drafts, live, &places, spec.prune);
 
     if ignored_kept > 0 {
@@ -218,8 +215,8 @@ fn diff_group(
     target: &TargetRef,
     name: &str,
     rtype: RecordType,
-    mut want: Vec<WantRec>,
-    mut have: Vec<LiveRec>,
+    mut want: Side<WantRec>,
+    mut have: Side<LiveRec>,
     prune: bool,
 ) -> GroupOut {
     want.sort_by(|a, b| a.spec.canonical.cmp(&b.spec.canonical));
@@ -281,7 +278,7 @@ fn want_value(w: &WantRec) -> Value {
 fn have_value(h: &LiveRec) -> Value {
     Value::Record {
         ttl: h.raw.ttl,
-        content: h.canonical.clone(),
+        content: h.canonical.to_string(),
     }
 }
 

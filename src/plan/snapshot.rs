@@ -176,9 +176,13 @@ pub async fn fetch(client: &ReadClient, desired: &Desired) -> Result<LiveSnapsho
                 )
             }
         })?;
+        let mut records = listing.records;
+        // Pages were appended with the `Vec`'s doubling; the slack (up to a third of a large
+        // zone's rows) would stay allocated for the whole plan.
+        records.shrink_to_fit();
         snapshot.zones.push(LiveZone {
             zone: spec.zone.clone(),
-            records: listing.records,
+            records,
             service_nameservers: listing.nameservers,
         });
     }

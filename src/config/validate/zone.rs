@@ -48,7 +48,10 @@ pub(super) fn check_zone(c: &mut Checker<'_>, mut z: raw::ZoneDoc) -> Option<Zon
     check_rrset_ttls(c, &checked);
     check_cnames(c, &checked);
     check_ignored(c, &checked, &ignore);
-    let records = checked.into_iter().map(|r| r.spec).collect();
+    let mut records: Vec<RecordSpec> = checked.into_iter().map(|r| r.spec).collect();
+    // Collected in place into the larger `Checked` allocation: give the difference back, as the
+    // desired state lives until the plan is written.
+    records.shrink_to_fit();
     let ok_nameservers = z.nameservers.is_none() || nameservers.is_some();
     let spec = ZoneSpec {
         zone,

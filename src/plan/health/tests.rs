@@ -11,7 +11,7 @@ use crate::plan::model::Severity;
 
 fn at(line: usize) -> Location {
     Location {
-        file: "z.yaml".into(),
+        file: std::path::Path::new("z.yaml").into(),
         line,
         col: 1,
     }

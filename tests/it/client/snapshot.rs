@@ -1,4 +1,4 @@
-use std::path::PathBuf;
+use std::path::Path;
 
 use dnscron::api::ReadClient;
 use dnscron::cli::error::CommandError;
@@ -14,7 +14,7 @@ use super::stub::{Reply, Seen, Stub};
 
 fn loc(file: &str, line: usize) -> Location {
     Location {
-        file: PathBuf::from(file),
+        file: Path::new(file).into(),
         line,
         col: 1,
     }

@@ -1,6 +1,6 @@
 //! Builders for desired and live states, and the representative "example account" pair.
 
-use std::path::PathBuf;
+use std::path::Path;
 
 use dnscron::api::WriteRequest;
 use dnscron::api::wire;
@@ -14,7 +14,7 @@ use dnscron::plan::{Change, DiffOptions, Plan, PlanStamp, diff, request};
 
 pub fn loc(file: &str, line: usize) -> Location {
     Location {
-        file: PathBuf::from(file),
+        file: Path::new(file).into(),
         line,
         col: 3,
     }
