@@ -45,10 +45,29 @@ struct Args {
     bench: bool,
 }
 
+/// The command is written into BENCHMARKS.md, which must not name this machine's folders: an
+/// absolute path (e.g. `--octodns /home/me/venv/bin/octodns-sync`) is shown by its file name.
+fn portable_arg(arg: &str) -> String {
+    let (prefix, value) = match arg.split_once('=') {
+        Some((flag, value)) if flag.starts_with("--") => (format!("{flag}="), value),
+        _ => (String::new(), arg),
+    };
+    let path = std::path::Path::new(value);
+    match path.file_name() {
+        Some(name) if path.is_absolute() => format!("{prefix}…/{}", name.to_string_lossy()),
+        _ => arg.to_string(),
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let command = std::iter::once(COMMAND.to_string())
-        .chain(std::env::args().skip(1).filter(|a| a != "--bench"))
+        .chain(
+            std::env::args()
+                .skip(1)
+                .filter(|a| a != "--bench")
+                .map(|a| portable_arg(&a)),
+        )
         .collect::<Vec<_>>()
         .join(" ");
     let opts = suite::Options {
