@@ -4,13 +4,13 @@
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use dnscron::emulator::{BackgroundEmulator, CronSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
 
 use super::support::*;
-use crate::common::{Test, command};
+use crate::common::{Test, command, send_signal};
 
 const RECORDS: usize = 150;
 
@@ -123,11 +123,7 @@ fn ctrl_c_stops_after_the_change_in_flight_and_a_rerun_converges() {
         .unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
     wait_for_a_held_write(&emu);
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    send_signal(child.id(), "INT");
     // Released only once apply has taken the signal, so the write in flight is its last.
     let taken = stderr.by_ref().map(Result::unwrap).find(|line| {
         line == "interrupted: finishing the change in flight, then stopping (send it again to stop at once)"

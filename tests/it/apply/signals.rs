@@ -4,7 +4,7 @@
 //! progress lines, never by sleeping.
 
 use std::io::{BufRead, BufReader, Lines, Read};
-use std::process::{Child, ChildStderr, Command, Stdio};
+use std::process::{Child, ChildStderr, Stdio};
 use std::time::{Duration, Instant};
 
 use dnscron::emulator::{BackgroundEmulator, RateLimit};
@@ -12,7 +12,7 @@ use tempfile::TempDir;
 
 use super::crash::bulk_case;
 use super::support::*;
-use crate::common::command;
+use crate::common::{command, send_signal};
 
 /// Far longer than any of these tests may take: waiting it out would fail them.
 const LONG: Duration = Duration::from_secs(60);
@@ -31,11 +31,7 @@ fn spawn(emu: &BackgroundEmulator, root: &std::path::Path) -> Child {
 }
 
 fn term(pid: u32) {
-    let sent = Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    send_signal(pid, "TERM");
 }
 
 /// Reads progress lines until one contains `needle`; returns the lines read.

@@ -21,6 +21,15 @@ pub fn repo_root() -> PathBuf {
 /// `dnscron` with an empty environment but PATH, HOME (the system's temporary directory),
 /// NO_COLOR, COLUMNS and [`NO_DNS`], started in the repository root: for tests that drive the
 /// process themselves (signals, pipes); the others use [`Test`].
+/// Sends signal `name` (`INT`, `TERM`, …) to process `pid`, as CI cancellation or Ctrl-C would.
+pub fn send_signal(pid: u32, name: &str) {
+    let sent = Command::new("kill")
+        .args([&format!("-{name}"), &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{name} {pid} failed");
+}
+
 pub fn command() -> Command {
     let mut cmd = Command::new(dnscron_bin());
     cmd.env_clear()

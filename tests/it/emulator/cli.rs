@@ -1,8 +1,8 @@
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use crate::common::emulator::Api;
-use crate::common::{Test, assert_cli_snapshot, filters};
+use crate::common::{Test, assert_cli_snapshot, filters, send_signal};
 
 #[test]
 fn refuses_a_non_loopback_address() {
@@ -57,11 +57,7 @@ async fn serves_the_example_seed_and_prints_counters_on_ctrl_c() {
     let base_url = base_url.unwrap();
     let resp = Api::new(&base_url, "demo-token").get("/sites").await;
     assert_eq!(resp.status, 200);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    send_signal(child.id(), "INT");
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
     assert!(child.wait().unwrap().success());
