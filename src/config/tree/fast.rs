@@ -264,7 +264,8 @@ impl<'p> Driver<'p> {
     ) -> Result<(), GiveUp> {
         let (start, end) = (line.start as usize, line.end as usize);
         let text: &'s str = b.source().get(start..end).ok_or(GiveUp)?;
-        let at = |byte: usize, len: usize| at_byte(text, line, byte, len);
+        let ascii = text.is_ascii();
+        let at = |byte: usize, len: usize| at_byte(text, ascii, line, byte, len);
         let flow = || Event::MappingStart(StructureStyle::Flow, 0, None);
         self.forward(b, flow(), at(item.open, 1))?;
         for token in item.tokens() {
@@ -346,8 +347,8 @@ impl<'p> Driver<'p> {
 }
 
 /// The position of the bytes `byte..byte + len` of an accepted line (columns count characters).
-fn at_byte(text: &str, line: &Line, byte: usize, len: usize) -> Pos {
-    let col = if text.is_ascii() {
+fn at_byte(text: &str, ascii: bool, line: &Line, byte: usize, len: usize) -> Pos {
+    let col = if ascii {
         byte + 1
     } else {
         text.get(..byte).map_or(0, |t| t.chars().count()) + 1

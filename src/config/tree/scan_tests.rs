@@ -267,10 +267,14 @@ fn generated_documents_read_the_same() {
         "...\n",
         "  - tail\n",
         "# end\n",
+        " odd: 1\n",
+        "   - deeper\n",
+        "\tx: 1\n",
+        "records:\n- { dup: key }\n",
     ];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut scanned = 0;
-    for _ in 0..3000 {
+    for _ in 0..6000 {
         let indent = ["", "  ", "    "][rng.below(3)];
         let mut source = format!("{}{}", rng.pick(&heads), rng.pick(&keys));
         for _ in 0..1 + rng.below(5) {
@@ -279,6 +283,8 @@ fn generated_documents_read_the_same() {
             } else {
                 rng.pick(ACCEPTED)
             };
+            // Now and then a line out of step with the others.
+            let indent = [indent, indent, indent, indent, indent, " ", "      "][rng.below(7)];
             source.push_str(&format!("{indent}{line}\n{}", rng.pick(AFTER)));
         }
         source.push_str(rng.pick(&tails));
@@ -288,7 +294,7 @@ fn generated_documents_read_the_same() {
         scanned += usize::from(same_with_scanner(&source));
     }
     // Most documents are read by the scanner, not given up.
-    assert!(scanned > 1000, "{scanned}");
+    assert!(scanned > 600, "{scanned}");
 }
 
 #[test]
