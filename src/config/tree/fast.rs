@@ -271,7 +271,7 @@ impl<'p> Driver<'p> {
         for token in item.tokens() {
             let value = Cow::Borrowed(token.text(text));
             let event = Event::Scalar(value, token.style, 0, None);
-            self.forward(b, event, at(token.start, token.len))?;
+            self.forward(b, event, at(token.start as usize, token.len as usize))?;
         }
         self.forward(b, Event::MappingEnd, at(item.close, 1))
     }
@@ -377,7 +377,7 @@ fn rebase<'s>(plan: &Plan, source: &'s str, text: Cow<'_, str>) -> Cow<'s, str> 
     if let Some(offset) = within(source) {
         return source
             .get(offset..offset + t.len())
-            .map_or(Cow::Owned(t.to_owned()), Cow::Borrowed);
+            .map_or_else(|| Cow::Owned(t.to_owned()), Cow::Borrowed);
     }
     let Some(offset) = within(&plan.compact) else {
         return Cow::Owned(t.to_owned());

@@ -8,14 +8,14 @@
 
 use granit_parser::ScalarStyle;
 
-/// Pairs one line may hold; a longer mapping goes to the parser.
-const MAX_PAIRS: usize = 16;
+/// Pairs one line may hold (a record has four keys); a longer mapping goes to the parser.
+const MAX_PAIRS: usize = 8;
 
 /// One scalar of a line: where it is written (quotes included) and how.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Token {
-    pub start: usize,
-    pub len: usize,
+    pub start: u32,
+    pub len: u32,
     pub style: ScalarStyle,
 }
 
@@ -28,11 +28,16 @@ impl Token {
 
     /// The scalar's text: between the quotes of a quoted one.
     pub fn text<'a>(&self, line: &'a str) -> &'a str {
+        let (start, end) = (self.start as usize, self.end());
         let (from, to) = match self.style {
-            ScalarStyle::Plain => (self.start, self.start + self.len),
-            _ => (self.start + 1, self.start + self.len - 1),
+            ScalarStyle::Plain => (start, end),
+            _ => (start + 1, end - 1),
         };
         line.get(from..to).unwrap_or_default()
+    }
+
+    pub fn end(&self) -> usize {
+        (self.start + self.len) as usize
     }
 }
 
@@ -73,13 +78,13 @@ pub(super) fn item(line: &str, dash: usize) -> Option<Item> {
                 return None;
             }
             let key = scalar(line, i)?;
-            i = key.start + key.len;
+            i = key.end();
             // `key: value`, the colon right after the key and a space after it.
             if b.get(i..i + 2) != Some(b": ") {
                 return None;
             }
             let value = scalar(line, skip_spaces(b, i + 1))?;
-            i = skip_spaces(b, value.start + value.len);
+            i = skip_spaces(b, value.end());
             item.tokens[item.count] = key;
             item.tokens[item.count + 1] = value;
             item.count += 2;
@@ -119,11 +124,7 @@ fn quoted(line: &str, start: usize, quote: u8, style: ScalarStyle) -> Option<Tok
     loop {
         let c = *b.get(j)?;
         if c == quote {
-            return Some(Token {
-                start,
-                len: j + 1 - start,
-                style,
-            });
+            return token(start, j + 1, style);
         }
         if c == b'\\' || c < 0x20 || c == 0x7f {
             return None;
@@ -182,9 +183,14 @@ fn plain(b: &[u8], start: usize) -> Option<Token> {
     if b.get(end) == Some(&b':') && b.get(end + 1).is_some_and(|n| *n == b':') {
         return None;
     }
+    token(start, end, ScalarStyle::Plain)
+}
+
+/// The token of bytes `start..end` (a line longer than 4 GiB goes to the parser).
+fn token(start: usize, end: usize, style: ScalarStyle) -> Option<Token> {
     Some(Token {
-        start,
-        len: end - start,
-        style: ScalarStyle::Plain,
+        start: u32::try_from(start).ok()?,
+        len: u32::try_from(end - start).ok()?,
+        style,
     })
 }
