@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 mod build;
 mod fast;
+mod mapping;
 mod plan;
 mod scalar;
 mod scan;

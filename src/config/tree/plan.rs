@@ -3,6 +3,7 @@
 //! item shortened to a lone `#` (a comment) so that the parser skips it quickly while every line
 //! keeps its number and every other line its columns; offsets are mapped back.
 
+use super::build::limits::MAX_EVENTS;
 use super::scan;
 
 /// A top-level `records:` key the parser must confirm, and the column of its items' dashes.
@@ -74,6 +75,11 @@ impl Plan {
                 && indent == dashes
                 && scan::item(text, indent).is_some()
             {
+                // Each item is at least two events: past this many the file is over the limit
+                // anyway, and the parser alone says so without this table growing further.
+                if plan.lines.len() == MAX_EVENTS / 2 {
+                    return None;
+                }
                 plan.lines.push(Line {
                     start: small(start),
                     end: small(start + text.len()),
