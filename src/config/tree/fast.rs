@@ -14,11 +14,11 @@
 
 use std::borrow::Cow;
 
-use granit_parser::{Event, Parser, ScalarStyle, Span, StructureStyle};
+use granit_parser::{Event, ScalarStyle, Span, StructureStyle};
 
-use super::build::{Body, Builder, parser_options, pos};
+use super::build::{Body, Builder, each_event, pos};
 use super::plan::{Line, Plan};
-use super::{Node, Pos, scan};
+use super::{Node, Pos, SyntaxError, scan};
 
 #[cfg(test)]
 thread_local! {
@@ -81,10 +81,17 @@ pub(super) fn build<'s>(mut builder: Builder<'s, '_>, plan: &Plan) -> Option<Vec
         phase: Phase::Idle,
         last_end: 0,
     };
-    for item in Parser::new_from_str_with_options(&plan.compact, parser_options()) {
-        let (event, span) = item.ok()?;
-        driver.event(&mut builder, event, &span).ok()?;
-    }
+    // Any error gives the reading up: the parser alone reports it.
+    let given_up = || SyntaxError {
+        message: String::new(),
+        pos: None,
+    };
+    each_event(&plan.compact, &mut |event, span| {
+        driver
+            .event(&mut builder, event, span)
+            .map_err(|GiveUp| given_up())
+    })
+    .ok()?;
     if driver.line != plan.lines.len() {
         return None;
     }

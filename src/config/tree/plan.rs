@@ -45,6 +45,10 @@ impl Plan {
     /// scanner does not follow: a lone carriage return, a byte-order mark past the start).
     pub fn new(source: &str) -> Option<Plan> {
         u32::try_from(source.len()).ok()?;
+        // A file without a flow item (a block-style zone, a site) costs one quick search.
+        if !source.contains("- {") {
+            return None;
+        }
         if source.find('\u{feff}').is_some_and(|i| i > 0) || lone_cr(source) {
             return None;
         }
