@@ -1,5 +1,5 @@
 //! Reading a file with the record-line scanner: the parser reads the plan's text (each accepted
-//! line a lone `#`), and each accepted line's item enters the builder as the events the parser
+//! line's item a lone `#`), and each accepted line's item enters the builder as the events the parser
 //! would have produced for it, at the point where the parser passes its `#`. The builder is the
 //! same, so values, positions and limits are the same.
 //!
@@ -49,9 +49,9 @@ enum Phase {
     Key,
     /// The parser read the value as nothing at `Pos`; the lines may still make it a list.
     Null(Pos),
-    /// The list is open. `parser_list`: the parser saw it start; `awaits_start`: it was opened
-    /// for the scanner's lines and the parser's own start (at the next item) is still to come;
-    /// `null`: the parser read the value as nothing, so the list ends before its next event.
+    /// The list is open. `awaits_start`: it was opened for the scanner's lines and the parser's
+    /// own start (at the next item, which it read) is still to come; `null`: the parser read the
+    /// value as nothing, so the list ends before the parser's next event.
     List { awaits_start: bool, null: bool },
 }
 
