@@ -128,10 +128,11 @@ pub fn idna_label_problem(label: &str) -> Option<String> {
 pub fn rrset_ttl_conflicts<'a>(
     records: impl IntoIterator<Item = (&'a str, RecordType, u32)>,
 ) -> Vec<(usize, usize)> {
-    let mut first: std::collections::HashMap<(&str, RecordType), (usize, u32)> =
-        std::collections::HashMap::new();
+    let records = records.into_iter();
+    let mut first: foldhash::HashMap<(&str, RecordType), (usize, u32)> =
+        foldhash::HashMapExt::with_capacity(records.size_hint().0);
     let mut out = Vec::new();
-    for (i, (name, rtype, ttl)) in records.into_iter().enumerate() {
+    for (i, (name, rtype, ttl)) in records.enumerate() {
         let (at, first_ttl) = *first.entry((name, rtype)).or_insert((i, ttl));
         if first_ttl != ttl {
             out.push((i, at));

@@ -3,12 +3,14 @@
 //! it copies, so a billion-laughs file stops at a known size instead of exhausting memory.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span};
 
+use super::fast;
+use super::mapping::{MapBuild, check_duplicate, merge};
 use super::subtree::{measure, relocate};
-use super::{Node, Pos, SyntaxError, Value, byte_offset, scalar};
+use super::{Diverted, Node, Pos, SyntaxError, Value, byte_offset, scalar};
 
 /// What one file may cost. 4 M nodes / 8 M events admit a zone of 500,000 records (7 nodes each in
 /// flow style); the others are serde-saphyr's defaults, which the loader used before.
@@ -35,24 +37,53 @@ pub fn documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
 /// Like [`documents`], but each item of a document's top-level `key:` list goes to `sink` (with
 /// the document's index) as soon as it is complete, and the list stays empty in the tree: the
 /// tree of a large list is never whole. A list with an anchor is kept (an alias copies it).
+///
+/// One-line flow items of a `records:` list are read by the record-line scanner (`fast`) and
+/// the rest by the parser; if the scanner's reading cannot be proven to be the parser's, the
+/// sink hears [`Diverted::Restart`] and the file is read again the parser's way.
 pub fn documents_streaming<'s>(
     source: &'s str,
     key: &str,
-    sink: &mut dyn FnMut(usize, Node<'s>),
+    sink: &mut dyn FnMut(Diverted<'s>),
 ) -> Result<Vec<Node<'s>>, SyntaxError> {
+    if fast::enabled(key)
+        && let Some(plan) = super::plan::Plan::new(source)
+    {
+        let mut builder = Builder::new(source);
+        builder.divert = Some(Divert {
+            key,
+            sink: &mut *sink,
+        });
+        if let Some(docs) = fast::build(builder, &plan) {
+            return Ok(docs);
+        }
+        sink(Diverted::Restart);
+    }
     let mut builder = Builder::new(source);
     builder.divert = Some(Divert { key, sink });
     build(builder)
 }
 
 fn build<'s>(mut builder: Builder<'s, '_>) -> Result<Vec<Node<'s>>, SyntaxError> {
-    let source = builder.source;
-    let options = granit_parser::options! { emit_comments: false };
-    for item in Parser::new_from_str_with_options(source, options) {
-        let (event, span) = item.map_err(|e| scan_error(source, &e))?;
-        builder.event(event, span)?;
-    }
+    each_event(builder.source, &mut |event, span| {
+        builder.event(event, pos(span), |text| text)
+    })?;
     Ok(builder.docs)
+}
+
+/// Every event of `text`, to `on` until it fails. The one place the parser runs, with and without
+/// the scanner: with two, the compiler stopped inlining the parser's step into the loop (≈ 2 % of
+/// a block-style zone's `validate`).
+pub(super) fn each_event<'t>(
+    text: &'t str,
+    on: &mut dyn FnMut(Event<'t>, &Span) -> Result<(), SyntaxError>,
+) -> Result<(), SyntaxError> {
+    let options = granit_parser::options! { emit_comments: false };
+    for item in Parser::new_from_str_with_options(text, options) {
+        let (event, span) = item.map_err(|e| scan_error(text, &e))?;
+        on(event, &span)?;
+    }
+    Ok(())
 }
 
 fn scan_error(source: &str, err: &ScanError) -> SyntaxError {
@@ -63,7 +94,7 @@ fn scan_error(source: &str, err: &ScanError) -> SyntaxError {
     }
 }
 
-fn pos(span: &Span) -> Pos {
+pub(super) fn pos(span: &Span) -> Pos {
     let offset = span.start.byte_offset().unwrap_or(0);
     let end = span.end.byte_offset().unwrap_or(offset);
     Pos::new(
@@ -83,43 +114,29 @@ struct Anchored<'s> {
 }
 
 /// A list or mapping still being read.
-struct Open<'s> {
-    pos: Pos,
-    anchor: usize,
-    body: Body<'s>,
+pub(super) struct Open<'s> {
+    pub(super) pos: Pos,
+    pub(super) anchor: usize,
+    pub(super) body: Body<'s>,
 }
 
-enum Body<'s> {
+pub(super) enum Body<'s> {
     Seq(Vec<Node<'s>>),
     Map(MapBuild<'s>),
 }
 
-#[derive(Default)]
-struct MapBuild<'s> {
-    entries: Vec<(Node<'s>, Node<'s>)>,
-    /// The key read, waiting for its value; `true` when it is a merge key (`<<`).
-    key: Option<(Node<'s>, bool)>,
-    /// Values of `<<` keys, merged when the mapping ends.
-    merges: Vec<Node<'s>>,
-    /// String keys seen, once the mapping is too long for a linear scan.
-    index: Option<HashSet<Cow<'s, str>>>,
-}
-
-/// Mappings up to this many keys check duplicates by scanning.
-const SCAN_KEYS: usize = 16;
-
 /// Where the items of a top-level list go instead of the tree.
 struct Divert<'s, 'k> {
     key: &'k str,
-    sink: &'k mut dyn FnMut(usize, Node<'s>),
+    sink: &'k mut dyn FnMut(Diverted<'s>),
 }
 
-struct Builder<'s, 'k> {
+pub(super) struct Builder<'s, 'k> {
     source: &'s str,
     divert: Option<Divert<'s, 'k>>,
-    open: Vec<Open<'s>>,
+    pub(super) open: Vec<Open<'s>>,
     anchors: HashMap<usize, Anchored<'s>>,
-    docs: Vec<Node<'s>>,
+    pub(super) docs: Vec<Node<'s>>,
     root: Option<Node<'s>>,
     events: usize,
     nodes: usize,
@@ -131,7 +148,7 @@ struct Builder<'s, 'k> {
 }
 
 impl<'s, 'k> Builder<'s, 'k> {
-    fn new(source: &'s str) -> Self {
+    pub(super) fn new(source: &'s str) -> Self {
         Builder {
             source,
             divert: None,
@@ -149,9 +166,19 @@ impl<'s, 'k> Builder<'s, 'k> {
         }
     }
 
-    fn event(&mut self, event: Event<'s>, span: Span) -> Result<(), SyntaxError> {
+    pub(super) fn source(&self) -> &'s str {
+        self.source
+    }
+
+    /// One event at `at`; `rebase` turns a scalar's text into one that borrows the source (the
+    /// scanner's parser reads another string).
+    pub(super) fn event<'e>(
+        &mut self,
+        event: Event<'e>,
+        at: Pos,
+        rebase: impl FnOnce(Cow<'e, str>) -> Cow<'s, str>,
+    ) -> Result<(), SyntaxError> {
         self.events += 1;
-        let at = pos(&span);
         limit(self.events <= MAX_EVENTS, at, || {
             format!("the file has more than {MAX_EVENTS} YAML events")
         })?;
@@ -172,7 +199,7 @@ impl<'s, 'k> Builder<'s, 'k> {
                 self.count_nodes(1, at)?;
                 self.count_bytes(text.len(), at)?;
                 let merge_key = style == ScalarStyle::Plain && tag.is_none() && text == "<<";
-                let value = scalar::resolve(text, style, tag.as_deref())
+                let value = scalar::resolve(rebase(text), style, tag.as_deref())
                     .map_err(|message| located(message, at))?;
                 self.complete(Node { value, pos: at }, anchor, merge_key)?;
             }
@@ -187,7 +214,12 @@ impl<'s, 'k> Builder<'s, 'k> {
         Ok(())
     }
 
-    fn start(&mut self, at: Pos, anchor: usize, body: Body<'s>) -> Result<(), SyntaxError> {
+    pub(super) fn start(
+        &mut self,
+        at: Pos,
+        anchor: usize,
+        body: Body<'s>,
+    ) -> Result<(), SyntaxError> {
         self.count_nodes(1, at)?;
         limit(self.open.len() < MAX_DEPTH, at, || {
             format!("lists and mappings are nested more than {MAX_DEPTH} deep")
@@ -200,7 +232,7 @@ impl<'s, 'k> Builder<'s, 'k> {
         Ok(())
     }
 
-    fn end(&mut self) -> Result<(), SyntaxError> {
+    pub(super) fn end(&mut self) -> Result<(), SyntaxError> {
         let Some(open) = self.open.pop() else {
             return Ok(());
         };
@@ -262,7 +294,7 @@ impl<'s, 'k> Builder<'s, 'k> {
         if self.diverts() {
             let doc = self.docs.len();
             if let Some(divert) = &mut self.divert {
-                (divert.sink)(doc, node);
+                (divert.sink)(Diverted::Item(doc, node));
             }
             return Ok(());
         }
@@ -288,7 +320,7 @@ impl<'s, 'k> Builder<'s, 'k> {
 
     /// Whether a node completing now is an item of the diverted list: the open containers are
     /// the document's mapping, waiting for the value of the key, and that value, an unanchored list.
-    fn diverts(&self) -> bool {
+    pub(super) fn diverts(&self) -> bool {
         let (Some(divert), [root, list]) = (&self.divert, self.open.as_slice()) else {
             return false;
         };
@@ -335,7 +367,7 @@ impl<'s, 'k> Builder<'s, 'k> {
     }
 }
 
-fn located(message: String, at: Pos) -> SyntaxError {
+pub(super) fn located(message: String, at: Pos) -> SyntaxError {
     SyntaxError {
         message,
         pos: Some(at),
@@ -348,95 +380,4 @@ fn limit(ok: bool, at: Pos, message: impl FnOnce() -> String) -> Result<(), Synt
     } else {
         Err(located(message(), at))
     }
-}
-
-/// Scalar keys are compared by value (`1` and `"1"` differ); other keys are not checked.
-fn is_scalar(value: &Value<'_>) -> bool {
-    !matches!(value, Value::Seq(_) | Value::Map(_))
-}
-
-fn same_key(a: &Value<'_>, b: &Value<'_>) -> bool {
-    match (a, b) {
-        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
-        _ => is_scalar(a) && a == b,
-    }
-}
-
-fn check_duplicate<'s>(map: &mut MapBuild<'s>, key: &Node<'s>) -> Result<(), SyntaxError> {
-    let duplicate = match (&key.value, &mut map.index) {
-        (Value::Str(s), Some(index)) => !index.insert(s.clone()),
-        (Value::Str(_), None) if map.entries.len() >= SCAN_KEYS => {
-            let mut index: HashSet<Cow<'s, str>> = map
-                .entries
-                .iter()
-                .filter_map(|(k, _)| match &k.value {
-                    Value::Str(s) => Some(s.clone()),
-                    _ => None,
-                })
-                .collect();
-            let Value::Str(s) = &key.value else {
-                return Ok(());
-            };
-            let duplicate = !index.insert(s.clone());
-            map.index = Some(index);
-            duplicate
-        }
-        _ => map
-            .entries
-            .iter()
-            .any(|(k, _)| same_key(&k.value, &key.value)),
-    };
-    if !duplicate {
-        return Ok(());
-    }
-    let shown = match &key.value {
-        Value::Str(s) => s.to_string(),
-        other => other.kind(),
-    };
-    Err(located(
-        format!("the key `{shown}` appears twice in the same mapping"),
-        key.pos,
-    ))
-}
-
-/// The mapping's own keys, then those of its `<<` values that it does not set itself (the
-/// first merged mapping wins), as YAML merge keys define.
-fn merge(map: MapBuild<'_>) -> Result<Vec<(Node<'_>, Node<'_>)>, SyntaxError> {
-    let MapBuild {
-        mut entries,
-        merges,
-        ..
-    } = map;
-    for source in merges {
-        let sources = match source.value {
-            Value::Map(from) => vec![(source.pos, from)],
-            Value::Seq(items) => items
-                .into_iter()
-                .map(|item| match item.value {
-                    Value::Map(from) => Ok((item.pos, from)),
-                    _ => Err(not_mergeable(item.pos)),
-                })
-                .collect::<Result<_, _>>()?,
-            _ => return Err(not_mergeable(source.pos)),
-        };
-        for (at, from) in sources {
-            for (mut key, mut value) in from {
-                if entries.iter().any(|(k, _)| same_key(&k.value, &key.value)) {
-                    continue;
-                }
-                // Merged entries are reported where the merged mapping is written, as before.
-                relocate(&mut key, at);
-                relocate(&mut value, at);
-                entries.push((key, value));
-            }
-        }
-    }
-    Ok(entries)
-}
-
-fn not_mergeable(at: Pos) -> SyntaxError {
-    located(
-        "a merge key `<<` takes a mapping or a list of mappings".into(),
-        at,
-    )
 }

@@ -1,6 +1,6 @@
 //! Zone documents: names, contents, TTLs, duplicates, CNAME rules, ignore rules, nameservers.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use super::Checker;
 use crate::config::model::{
