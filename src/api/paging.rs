@@ -55,6 +55,10 @@ pub enum PageFault {
         rows: usize,
         request_id: Option<String>,
     },
+    #[error(
+        "the listing is larger than dnscron can hold (its text passes {max} bytes); report this to the API provider"
+    )]
+    TooLarge { max: u64 },
 }
 
 fn no_new_rows(rows: usize) -> String {

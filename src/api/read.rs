@@ -18,6 +18,7 @@ use super::pacer::RateHeaders;
 use super::page::{Page, PageSeed};
 use super::paging::{PageFault, PageView, Pager, RowId};
 use super::retry::Safety;
+use super::rows::{RecordRef, RecordRows};
 use super::stats::Stats;
 use super::untrusted::escape;
 use super::wire::{self, list_keys};
@@ -36,7 +37,7 @@ pub struct ReadClient {
 /// All records of a zone plus the service's own nameservers that come with the listing.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RecordListing {
-    pub records: Vec<wire::Record>,
+    pub records: RecordRows,
     pub nameservers: Vec<String>,
 }
 
@@ -193,19 +194,19 @@ impl ReadClient {
     /// Follows `next_cursor` with `limit=100` until `has_more` is false. Returns the items under
     /// `key` from every page and the first value of `extra` seen on any page. Every page goes
     /// through the `Pager`'s checks, so a listing planned on is one list of distinct rows.
-    async fn list<T: DeserializeOwned + RowId>(
+    async fn list<T: DeserializeOwned + RowId, R: Rows<T>>(
         &self,
         route: &'static str,
         segments: &[&str],
         key: &str,
         extra: Option<&str>,
-    ) -> Result<(Vec<T>, Option<Value>), ApiError> {
+    ) -> Result<(R, Option<Value>), ApiError> {
         let path = format!("/{}", segments.join("/"));
         let fault = |fault| ApiError::Pagination {
             path: path.clone(),
             fault,
         };
-        let mut items = Vec::new();
+        let mut items = R::default();
         let mut extra_value = None;
         let mut cursor: Option<String> = None;
         let mut pager = Pager::default();
@@ -226,7 +227,7 @@ impl ReadClient {
                 request_id: reply.request_id.as_deref(),
             };
             pager.check(&view, PAGE_LIMIT as usize).map_err(fault)?;
-            items.extend(batch);
+            items.append(batch).map_err(fault)?;
             if extra_value.is_none() {
                 extra_value = page.extra;
             }
@@ -265,6 +266,28 @@ impl ReadClient {
             });
         }
         Ok(page)
+    }
+}
+
+/// Where a listing's pages go: a `Vec`, or the compact rows of a zone's records.
+trait Rows<T>: Default {
+    fn append(&mut self, batch: Vec<T>) -> Result<(), PageFault>;
+}
+
+impl<T> Rows<T> for Vec<T> {
+    fn append(&mut self, batch: Vec<T>) -> Result<(), PageFault> {
+        self.extend(batch);
+        Ok(())
+    }
+}
+
+impl Rows<wire::Record> for RecordRows {
+    fn append(&mut self, batch: Vec<wire::Record>) -> Result<(), PageFault> {
+        for r in &batch {
+            self.push(RecordRef::from(r))
+                .map_err(|e| PageFault::TooLarge { max: e.max })?;
+        }
+        Ok(())
     }
 }
 

@@ -38,12 +38,12 @@ fn field(text: &str) -> String {
 pub fn zone(zone: &LiveZone) -> String {
     let mut text = String::new();
     let mut lines = Vec::with_capacity(zone.records.len());
-    for r in &zone.records {
+    for r in zone.records.iter() {
         let start = text.len();
         let _ = write!(text, "record|{}|", r.id);
         push_field(
             &mut text,
-            crate::dns::live_name_relative(&r.name, &zone.zone).chars(),
+            crate::dns::live_name_relative(r.name, &zone.zone).chars(),
         );
         text.push('|');
         push_field(
@@ -143,27 +143,20 @@ pub fn stale_targets(plan: &Plan, live: &LiveSnapshot) -> Vec<TargetRef> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::api::rows_tests::record;
     use crate::dns::ZoneName;
-
-    fn record(id: i64, name: &str, rtype: &str, content: &str) -> wire::Record {
-        wire::Record {
-            id,
-            name: name.into(),
-            rtype: rtype.into(),
-            ttl: 300,
-            content: content.into(),
-        }
-    }
 
     #[test]
     fn a_zone_is_the_digest_of_its_sorted_escaped_lines() {
         let live = LiveZone {
             zone: ZoneName::parse("example.com").unwrap(),
-            records: vec![
+            records: [
                 record(12, "WWW.example.com.", " a ", "192.0.2.1"),
                 record(3, "@", "TXT", "a|b\\c\nd"),
                 record(123, "x|y", "txt", "\"q\""),
-            ],
+            ]
+            .into_iter()
+            .collect(),
             service_nameservers: Vec::new(),
         };
         // Sorted as text: `123|` before `12|` ('3' < '|') before `3|`.
@@ -174,10 +167,13 @@ mod tests {
             "record|3|@|TXT|300|a\\|b\\\\c\\nd".into(),
         ]);
         assert_eq!(zone(&live), want);
+        let mut rows = live.records.to_wire();
+        rows.reverse();
         let mut reordered = live.clone();
-        reordered.records.reverse();
+        reordered.records = rows.iter().collect();
         assert_eq!(zone(&reordered), want);
-        reordered.records[0].ttl = 301;
+        rows[0].ttl = 301;
+        reordered.records = rows.iter().collect();
         assert_ne!(zone(&reordered), want);
     }
 }

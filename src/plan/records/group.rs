@@ -34,7 +34,7 @@ pub(super) fn for_each_group<'a>(
     });
     // Record ids are unique in a listing (the pager refuses repeats), so this order is total.
     haves.sort_unstable_by(|a, b| {
-        (&*a.place.0, a.place.1, a.raw.id).cmp(&(&*b.place.0, b.place.1, b.raw.id))
+        (&*a.place.0, a.place.1, a.id).cmp(&(&*b.place.0, b.place.1, b.id))
     });
     let mut wants = wants.into_iter().peekable();
     let mut haves = haves.into_iter().peekable();
