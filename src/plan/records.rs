@@ -17,11 +17,14 @@ use super::safety::ZoneStats;
 use super::snapshot::LiveZone;
 
 mod group;
-use group::{Side, borrow_if_same, for_each_group};
+pub(super) use group::prefix_key;
+use group::{Side, for_each_group};
 
 /// A live record after normalization.
 #[derive(Clone, Debug)]
 pub(super) struct LiveRec<'a> {
+    /// `prefix_key` of the name, for sorting.
+    key: u64,
     id: i64,
     ttl: u32,
     /// Its relative name and type, kept once in the diff's list of places.
@@ -34,6 +37,8 @@ pub(super) struct LiveRec<'a> {
 /// A desired record after normalization.
 #[derive(Clone, Debug)]
 pub(super) struct WantRec<'a> {
+    /// `prefix_key` of the name, for sorting.
+    key: u64,
     spec: &'a RecordSpec,
     name: Cow<'a, str>,
 }
@@ -70,15 +75,13 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         let (name, rtype) = (&place.0, place.1);
         // Server data never crashes the plan: content that doesn't canonicalize compares as
         // trimmed text, so it shows as an update to the declared form rather than an error.
-        let canonical = borrow_if_same(
-            dns::canonical_live_content(rtype, raw.content, &spec.zone),
-            raw.content,
-        );
+        let canonical = dns::canonical_live_borrowed(rtype, raw.content, &spec.zone);
         let ignored = spec
             .ignore
             .iter()
             .any(|rule| rule.matches(name, rtype, &canonical));
         let rec = LiveRec {
+            key: prefix_key(name.as_bytes()),
             id: raw.id,
             ttl: raw.ttl,
             place,
@@ -103,7 +106,11 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
             ));
             continue;
         }
-        wants.push(WantRec { spec: rec, name });
+        wants.push(WantRec {
+            key: prefix_key(name.as_bytes()),
+            spec: rec,
+            name,
+        });
     }
 
     let mut drafts: Vec<Draft> = Vec::new();
