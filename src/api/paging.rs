@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::fmt::Display;
 use std::hash::Hash;
 
+use super::rows::RecordRows;
 use super::wire;
 
 /// Why a listing was refused. Pages are 1-based, as a person counts them.
@@ -125,6 +126,43 @@ impl RowId for wire::Zone {
     }
 }
 
+/// One page's rows as the pager needs them: how many, and each one's identity.
+pub(super) trait Batch {
+    type Row: RowId;
+    fn rows(&self) -> usize;
+    fn ids(&self) -> impl Iterator<Item = <Self::Row as RowId>::Id>;
+}
+
+impl<T: RowId> Batch for [T] {
+    type Row = T;
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn ids(&self) -> impl Iterator<Item = T::Id> {
+        self.iter().map(RowId::row_id)
+    }
+}
+
+impl<T: RowId> Batch for Vec<T> {
+    type Row = T;
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn ids(&self) -> impl Iterator<Item = T::Id> {
+        self.iter().map(RowId::row_id)
+    }
+}
+
+impl Batch for RecordRows {
+    type Row = wire::Record;
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn ids(&self) -> impl Iterator<Item = i64> {
+        self.ids()
+    }
+}
+
 /// The state of one listing being paged: rows (by their `RowId::Id`) and cursors seen so far.
 pub(super) struct Pager<K> {
     /// The page being checked (1-based).
@@ -144,8 +182,8 @@ impl<K> Default for Pager<K> {
 }
 
 /// One page as the pager needs it.
-pub(super) struct PageView<'a, T> {
-    pub rows: &'a [T],
+pub(super) struct PageView<'a, B: ?Sized> {
+    pub rows: &'a B,
     pub has_meta: bool,
     pub has_more: bool,
     pub request_id: Option<&'a str>,
@@ -154,25 +192,28 @@ pub(super) struct PageView<'a, T> {
 impl<K: Hash + Eq + Display> Pager<K> {
     /// Checks the next page: a full page must say whether more follow, no row may repeat one
     /// already seen, and a page that promises more must bring something new.
-    pub fn check<T: RowId<Id = K>>(
+    pub fn check<B: Batch + ?Sized>(
         &mut self,
-        view: &PageView<'_, T>,
+        view: &PageView<'_, B>,
         limit: usize,
-    ) -> Result<(), PageFault> {
+    ) -> Result<(), PageFault>
+    where
+        B::Row: RowId<Id = K>,
+    {
         self.page += 1;
         let page = self.page;
         let request_id = view.request_id.map(str::to_string);
-        if !view.has_meta && view.rows.len() >= limit {
+        let rows = view.rows.rows();
+        if !view.has_meta && rows >= limit {
             return Err(PageFault::FullPageWithoutMeta {
                 page,
-                rows: view.rows.len(),
+                rows,
                 request_id,
             });
         }
         let mut repeated = None;
         let mut new_rows = 0;
-        for row in view.rows {
-            let id = row.row_id();
+        for id in view.rows.ids() {
             match self.first_page_of.get(&id) {
                 Some(&first_page) => {
                     repeated.get_or_insert((id, first_page));
@@ -186,13 +227,13 @@ impl<K: Hash + Eq + Display> Pager<K> {
         if view.has_more && new_rows == 0 {
             return Err(PageFault::NoNewRows {
                 page,
-                rows: view.rows.len(),
+                rows,
                 request_id,
             });
         }
         match repeated {
             Some((id, first_page)) => Err(PageFault::RepeatedRow {
-                what: T::WHAT,
+                what: <B::Row as RowId>::WHAT,
                 id: id.to_string(),
                 first_page,
                 page,
@@ -227,7 +268,11 @@ mod tests {
         }
     }
 
-    fn view(rows: &[wire::CronJob], has_meta: bool, has_more: bool) -> PageView<'_, wire::CronJob> {
+    fn view(
+        rows: &[wire::CronJob],
+        has_meta: bool,
+        has_more: bool,
+    ) -> PageView<'_, [wire::CronJob]> {
         PageView {
             rows,
             has_meta,

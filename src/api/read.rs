@@ -16,9 +16,9 @@ use super::decode::{decode, decode_error};
 use super::error::ApiError;
 use super::pacer::RateHeaders;
 use super::page::{Page, PageSeed};
-use super::paging::{PageFault, PageView, Pager, RowId};
+use super::paging::{Batch, PageFault, PageView, Pager, RowId};
 use super::retry::Safety;
-use super::rows::{RecordRef, RecordRows};
+use super::rows::RecordRows;
 use super::stats::Stats;
 use super::untrusted::escape;
 use super::wire::{self, list_keys};
@@ -84,7 +84,7 @@ impl ReadClient {
             extra: None,
             marker: PhantomData,
         };
-        let page: Page<wire::Site> = seed
+        let page: Page<Vec<wire::Site>> = seed
             .parse(&reply.body)
             .map_err(|e| decode_error::<wire::Site>(&reply, "GET", "/sites", Some(key), &e))?;
         Ok(page.items.unwrap_or_default())
@@ -217,7 +217,7 @@ impl ReadClient {
             }
             let reply = self.get(route, segments, query).await?;
             self.core.stats.page();
-            let page = self.parse_page::<T>(&reply, &path, key, extra)?;
+            let page = self.parse_page::<T, R::Batch>(&reply, &path, key, extra)?;
             let batch = page.items.unwrap_or_default();
             let has_more = page.meta.as_ref().is_some_and(|m| m.has_more);
             let view = PageView {
@@ -241,19 +241,19 @@ impl ReadClient {
     }
 
     /// One page, refused when it has no array under `key`.
-    fn parse_page<T: DeserializeOwned>(
+    fn parse_page<T: DeserializeOwned, B: DeserializeOwned>(
         &self,
         reply: &Reply,
         path: &str,
         key: &str,
         extra: Option<&str>,
-    ) -> Result<Page<T>, ApiError> {
+    ) -> Result<Page<B>, ApiError> {
         let seed = PageSeed {
             key,
             extra,
             marker: PhantomData,
         };
-        let page: Page<T> = seed
+        let page: Page<B> = seed
             .parse(&reply.body)
             .map_err(|e| decode_error::<T>(reply, "GET", path, Some(key), &e))?;
         if page.items.is_none() {
@@ -269,12 +269,15 @@ impl ReadClient {
     }
 }
 
-/// Where a listing's pages go: a `Vec`, or the compact rows of a zone's records.
+/// Where a listing's pages go, and what one page's array is read into: a `Vec`, or the compact
+/// rows of a zone's records.
 trait Rows<T>: Default {
-    fn append(&mut self, batch: Vec<T>) -> Result<(), PageFault>;
+    type Batch: DeserializeOwned + Default + Batch<Row = T>;
+    fn append(&mut self, batch: Self::Batch) -> Result<(), PageFault>;
 }
 
-impl<T> Rows<T> for Vec<T> {
+impl<T: DeserializeOwned + RowId> Rows<T> for Vec<T> {
+    type Batch = Vec<T>;
     fn append(&mut self, batch: Vec<T>) -> Result<(), PageFault> {
         self.extend(batch);
         Ok(())
@@ -282,12 +285,9 @@ impl<T> Rows<T> for Vec<T> {
 }
 
 impl Rows<wire::Record> for RecordRows {
-    fn append(&mut self, batch: Vec<wire::Record>) -> Result<(), PageFault> {
-        for r in &batch {
-            self.push(RecordRef::from(r))
-                .map_err(|e| PageFault::TooLarge { max: e.max })?;
-        }
-        Ok(())
+    type Batch = RecordRows;
+    fn append(&mut self, batch: RecordRows) -> Result<(), PageFault> {
+        RecordRows::append(self, batch).map_err(|e| PageFault::TooLarge { max: e.max })
     }
 }
 

@@ -4,8 +4,9 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
+use serde::{Deserialize, Serialize};
 
 use super::wire;
 
@@ -48,6 +49,10 @@ pub struct RecordRows {
     text: String,
     rows: Vec<Row>,
 }
+
+const TOO_LARGE: TooLarge = TooLarge {
+    max: u32::MAX as u64,
+};
 
 /// The rows' text would pass the 4 GiB the compact offsets can address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -120,6 +125,33 @@ impl RecordRows {
         Ok(())
     }
 
+    /// Appends every row of `other` (the next page), refused whole when the text would not fit.
+    pub fn append(&mut self, other: RecordRows) -> Result<(), TooLarge> {
+        if self.rows.is_empty() {
+            *self = other;
+            return Ok(());
+        }
+        let base = self.text.len();
+        let Ok(shift) = u32::try_from(base) else {
+            return Err(TOO_LARGE);
+        };
+        if u32::try_from(base + other.text.len()).is_err() {
+            return Err(TOO_LARGE);
+        }
+        self.text.push_str(&other.text);
+        self.rows.extend(other.rows.iter().map(|r| Row {
+            name_end: r.name_end + shift,
+            rtype_end: r.rtype_end + shift,
+            content_end: r.content_end + shift,
+            ..*r
+        }));
+        Ok(())
+    }
+
+    pub(super) fn ids(&self) -> impl Iterator<Item = i64> + '_ {
+        self.rows.iter().map(|r| r.id)
+    }
+
     /// Drops the slack of growing while pages arrived.
     pub fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();
@@ -171,6 +203,55 @@ impl fmt::Debug for RecordRows {
     }
 }
 
+/// A listed record as `wire::Record` reads it (same fields, same errors: hence its name), its
+/// texts borrowed from the page unless they hold escapes.
+mod input {
+    use std::borrow::Cow;
+
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    pub(super) struct Record<'a> {
+        pub id: i64,
+        #[serde(borrow)]
+        pub name: Cow<'a, str>,
+        #[serde(rename = "type", borrow)]
+        pub rtype: Cow<'a, str>,
+        pub ttl: u32,
+        #[serde(borrow)]
+        pub content: Cow<'a, str>,
+    }
+}
+
+/// Read straight from a page's array, as a `Vec<wire::Record>` would be, without a string
+/// allocation per field.
+impl<'de> Deserialize<'de> for RecordRows {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct Rows;
+        impl<'de> Visitor<'de> for Rows {
+            type Value = RecordRows;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RecordRows, A::Error> {
+                let mut rows = RecordRows::default();
+                while let Some(r) = seq.next_element::<input::Record<'de>>()? {
+                    let record = RecordRef {
+                        id: r.id,
+                        name: &r.name,
+                        rtype: &r.rtype,
+                        ttl: r.ttl,
+                        content: &r.content,
+                    };
+                    rows.push(record).map_err(A::Error::custom)?;
+                }
+                Ok(rows)
+            }
+        }
+        de.deserialize_seq(Rows)
+    }
+}
+
 /// The same shape as a `Vec<wire::Record>`.
 impl Serialize for RecordRows {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -218,6 +299,51 @@ pub(crate) mod tests {
             format!("{rows:?}"),
             format!("{:?}", wire.iter().map(RecordRef::from).collect::<Vec<_>>())
         );
+    }
+
+    #[test]
+    fn rows_read_what_wire_records_read_and_refuse_what_they_refuse() {
+        let bodies = [
+            r#"[{"id": 1, "name": "www", "type": "A", "ttl": 60, "content": "192.0.2.1", "x": [1]},
+                {"content": "t\"q\u00e9", "ttl": 0, "type": "TXT", "name": "@", "id": -5}]"#,
+            "[]",
+            r#"[[2, "a", "A", 1, "x"]]"#,
+            r#"[{"id": 1, "name": "a", "type": "A", "ttl": 1}]"#,
+            r#"[{"id": 1, "name": "a", "type": "A", "ttl": -1, "content": "x"}]"#,
+            r#"[{"id": "1", "name": "a", "type": "A", "ttl": 1, "content": "x"}]"#,
+            r#"[{"id": 1, "name": null, "type": "A", "ttl": 1, "content": "x"}]"#,
+            r#"[{"id": 1, "id": 2, "name": "a", "type": "A", "ttl": 1, "content": "x"}]"#,
+            r#"[1]"#,
+            r#""x""#,
+            r#"{"id": 1}"#,
+        ];
+        for body in bodies {
+            let wire = serde_json::from_str::<Vec<wire::Record>>(body);
+            let rows = serde_json::from_str::<RecordRows>(body);
+            match (wire, rows) {
+                (Ok(wire), Ok(rows)) => assert_eq!(rows.to_wire(), wire, "{body}"),
+                (Err(w), Err(r)) => assert_eq!(r.to_string(), w.to_string(), "{body}"),
+                (w, r) => panic!("{body}: {w:?} against {r:?}"),
+            }
+        }
+        let rows: RecordRows = serde_json::from_str(bodies[0]).unwrap();
+        assert_eq!(rows.get(1).unwrap().content, "t\"qé");
+    }
+
+    #[test]
+    fn pages_append_as_their_rows_would() {
+        let a: RecordRows = [record(1, "a", "A", "x"), record(2, "bb", "TXT", "yy")]
+            .into_iter()
+            .collect();
+        let b: RecordRows = [record(3, "c", "A", "z")].into_iter().collect();
+        let mut all = RecordRows::default();
+        all.append(a.clone()).unwrap();
+        all.append(RecordRows::default()).unwrap();
+        all.append(b.clone()).unwrap();
+        let mut want = a.to_wire();
+        want.extend(b.to_wire());
+        assert_eq!(all.to_wire(), want);
+        assert_eq!(all.ids().collect::<Vec<_>>(), [1, 2, 3]);
     }
 
     #[test]
