@@ -81,7 +81,7 @@ pub(super) trait RowId {
     /// How the identity is named in an error (`record id`, `cron job index`).
     const WHAT: &'static str;
     /// A number where the row has one: a zone listing checks every one of its rows.
-    type Id: Hash + Eq + Display;
+    type Id: Hash + Ord + Display;
     fn row_id(&self) -> Self::Id;
 }
 
@@ -167,6 +167,10 @@ impl Batch for RecordRows {
 pub(super) struct Pager<K> {
     /// The page being checked (1-based).
     page: usize,
+    /// Every row so far with its first page, while the ids came in ascending order (a server
+    /// listing by id): a new row is then one above the last, checked without hashing.
+    ascending: Vec<(K, usize)>,
+    /// Every row so far with its first page, once an id came out of order.
     first_page_of: HashMap<K, usize>,
     cursors: HashSet<String>,
 }
@@ -175,6 +179,7 @@ impl<K> Default for Pager<K> {
     fn default() -> Self {
         Pager {
             page: 0,
+            ascending: Vec::new(),
             first_page_of: HashMap::new(),
             cursors: HashSet::new(),
         }
@@ -189,7 +194,7 @@ pub(super) struct PageView<'a, B: ?Sized> {
     pub request_id: Option<&'a str>,
 }
 
-impl<K: Hash + Eq + Display> Pager<K> {
+impl<K: Hash + Ord + Display> Pager<K> {
     /// Checks the next page: a full page must say whether more follow, no row may repeat one
     /// already seen, and a page that promises more must bring something new.
     pub fn check<B: Batch + ?Sized>(
@@ -214,6 +219,16 @@ impl<K: Hash + Eq + Display> Pager<K> {
         let mut repeated = None;
         let mut new_rows = 0;
         for id in view.rows.ids() {
+            if self.first_page_of.is_empty()
+                && self.ascending.last().is_none_or(|(last, _)| *last < id)
+            {
+                self.ascending.push((id, page));
+                new_rows += 1;
+                continue;
+            }
+            if !self.ascending.is_empty() {
+                self.first_page_of = self.ascending.drain(..).collect();
+            }
             match self.first_page_of.get(&id) {
                 Some(&first_page) => {
                     repeated.get_or_insert((id, first_page));
@@ -302,6 +317,31 @@ mod tests {
                 id: "1".into(),
                 first_page: 1,
                 page: 2,
+                request_id: Some("req_1".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn rows_out_of_order_are_checked_as_strictly_as_ascending_ones() {
+        let mut pager = Pager::default();
+        pager
+            .check(&view(&[job(5), job(7)], true, true), 2)
+            .unwrap();
+        pager
+            .check(&view(&[job(6), job(2)], true, true), 2)
+            .unwrap();
+        pager.check(&view(&[job(9)], true, true), 2).unwrap();
+        let err = pager
+            .check(&view(&[job(8), job(7)], true, false), 2)
+            .unwrap_err();
+        assert_eq!(
+            err,
+            PageFault::RepeatedRow {
+                what: "cron job index",
+                id: "7".into(),
+                first_page: 1,
+                page: 4,
                 request_id: Some("req_1".into()),
             }
         );
