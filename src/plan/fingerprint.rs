@@ -44,9 +44,9 @@ pub fn zone(zone: &LiveZone) -> String {
         text.push_str(PREFIX);
         text.push_str(number.format(r.id));
         text.push('|');
-        push_field(
+        push_text(
             &mut text,
-            crate::dns::live_name_relative(r.name, &zone.zone).chars(),
+            &crate::dns::live_name_relative(r.name, &zone.zone),
         );
         text.push('|');
         push_field(
@@ -56,7 +56,7 @@ pub fn zone(zone: &LiveZone) -> String {
         text.push('|');
         text.push_str(number.format(r.ttl));
         text.push('|');
-        push_field(&mut text, r.content.chars());
+        push_text(&mut text, r.content);
         lines.push((
             prefix_key(&text.as_bytes()[start + PREFIX.len()..]),
             start,
@@ -76,6 +76,15 @@ pub fn zone(zone: &LiveZone) -> String {
         hasher.update(b"\n");
     }
     format!("sha256:{}", hex(&hasher.finalize()))
+}
+
+/// [`field`] of `text`, written to `out`: copied whole when there is nothing to escape.
+fn push_text(out: &mut String, text: &str) {
+    if text.bytes().any(|b| matches!(b, b'\\' | b'|' | b'\n')) {
+        push_field(out, text.chars());
+    } else {
+        out.push_str(text);
+    }
 }
 
 /// [`field`] of `chars`, written to `out`.
