@@ -16,6 +16,7 @@ mod page;
 mod paging;
 mod read;
 pub mod retry;
+mod rows;
 mod stats;
 mod token;
 mod untrusted;
@@ -29,6 +30,9 @@ pub use pacer::WaitEvent;
 pub use paging::PageFault;
 pub use read::{PAGE_LIMIT, ReadClient, RecordListing};
 pub use retry::RetryPolicy;
+#[cfg(test)]
+pub(crate) use rows::tests as rows_tests;
+pub use rows::{RecordRef, RecordRows};
 pub use stats::{Stats, StatsSnapshot};
 pub use token::{TOKEN_ENV, Token, TokenError};
 pub use write::{IdempotencyKey, IdempotencyKeyError, WriteClient, WriteRequest, WriteResponse};

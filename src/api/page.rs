@@ -11,22 +11,23 @@ use serde_json::Value;
 
 use super::wire::Meta;
 
-pub(super) struct Page<T> {
+/// `B` is the whole array: a `Vec` of rows, or `RecordRows`.
+pub(super) struct Page<B> {
     /// `None` when the page has no array under the key.
-    pub items: Option<Vec<T>>,
+    pub items: Option<B>,
     /// `None` when the page has no `meta` (or `meta: null`).
     pub meta: Option<Meta>,
     pub extra: Option<Value>,
 }
 
-pub(super) struct PageSeed<'a, T> {
+pub(super) struct PageSeed<'a, B> {
     pub key: &'a str,
     pub extra: Option<&'a str>,
-    pub marker: PhantomData<T>,
+    pub marker: PhantomData<B>,
 }
 
-impl<T: DeserializeOwned> PageSeed<'_, T> {
-    pub fn parse(self, body: &[u8]) -> Result<Page<T>, serde_json::Error> {
+impl<B: DeserializeOwned> PageSeed<'_, B> {
+    pub fn parse(self, body: &[u8]) -> Result<Page<B>, serde_json::Error> {
         let mut de = serde_json::Deserializer::from_slice(body);
         let page = self.deserialize(&mut de)?;
         de.end()?;
@@ -34,22 +35,22 @@ impl<T: DeserializeOwned> PageSeed<'_, T> {
     }
 }
 
-impl<'de, T: DeserializeOwned> DeserializeSeed<'de> for PageSeed<'_, T> {
-    type Value = Page<T>;
+impl<'de, B: DeserializeOwned> DeserializeSeed<'de> for PageSeed<'_, B> {
+    type Value = Page<B>;
 
-    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<Page<T>, D::Error> {
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<Page<B>, D::Error> {
         de.deserialize_map(self)
     }
 }
 
-impl<'de, T: DeserializeOwned> Visitor<'de> for PageSeed<'_, T> {
-    type Value = Page<T>;
+impl<'de, B: DeserializeOwned> Visitor<'de> for PageSeed<'_, B> {
+    type Value = Page<B>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "an object with a `{}` array and `meta`", self.key)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Page<T>, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Page<B>, A::Error> {
         let mut page = Page {
             items: None,
             meta: None,
@@ -103,7 +104,7 @@ mod tests {
     use super::*;
     use crate::api::wire::Record;
 
-    fn seed<'a>(key: &'a str, extra: Option<&'a str>) -> PageSeed<'a, Record> {
+    fn seed<'a>(key: &'a str, extra: Option<&'a str>) -> PageSeed<'a, Vec<Record>> {
         PageSeed {
             key,
             extra,

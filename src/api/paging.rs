@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::fmt::Display;
 use std::hash::Hash;
 
+use super::rows::RecordRows;
 use super::wire;
 
 /// Why a listing was refused. Pages are 1-based, as a person counts them.
@@ -55,6 +56,10 @@ pub enum PageFault {
         rows: usize,
         request_id: Option<String>,
     },
+    #[error(
+        "the listing is larger than dnscron can hold (its text passes {max} bytes); report this to the API provider"
+    )]
+    TooLarge { max: u64 },
 }
 
 fn no_new_rows(rows: usize) -> String {
@@ -76,7 +81,7 @@ pub(super) trait RowId {
     /// How the identity is named in an error (`record id`, `cron job index`).
     const WHAT: &'static str;
     /// A number where the row has one: a zone listing checks every one of its rows.
-    type Id: Hash + Eq + Display;
+    type Id: Hash + Ord + Display;
     fn row_id(&self) -> Self::Id;
 }
 
@@ -121,10 +126,51 @@ impl RowId for wire::Zone {
     }
 }
 
+/// One page's rows as the pager needs them: how many, and each one's identity.
+pub(super) trait Batch {
+    type Row: RowId;
+    fn rows(&self) -> usize;
+    fn ids(&self) -> impl Iterator<Item = <Self::Row as RowId>::Id>;
+}
+
+impl<T: RowId> Batch for [T] {
+    type Row = T;
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn ids(&self) -> impl Iterator<Item = T::Id> {
+        self.iter().map(RowId::row_id)
+    }
+}
+
+impl<T: RowId> Batch for Vec<T> {
+    type Row = T;
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn ids(&self) -> impl Iterator<Item = T::Id> {
+        self.iter().map(RowId::row_id)
+    }
+}
+
+impl Batch for RecordRows {
+    type Row = wire::Record;
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn ids(&self) -> impl Iterator<Item = i64> {
+        self.ids()
+    }
+}
+
 /// The state of one listing being paged: rows (by their `RowId::Id`) and cursors seen so far.
 pub(super) struct Pager<K> {
     /// The page being checked (1-based).
     page: usize,
+    /// Every row so far with its first page, while the ids came in ascending order (a server
+    /// listing by id): a new row is then one above the last, checked without hashing.
+    ascending: Vec<(K, usize)>,
+    /// Every row so far with its first page, once an id came out of order.
     first_page_of: HashMap<K, usize>,
     cursors: HashSet<String>,
 }
@@ -133,6 +179,7 @@ impl<K> Default for Pager<K> {
     fn default() -> Self {
         Pager {
             page: 0,
+            ascending: Vec::new(),
             first_page_of: HashMap::new(),
             cursors: HashSet::new(),
         }
@@ -140,35 +187,48 @@ impl<K> Default for Pager<K> {
 }
 
 /// One page as the pager needs it.
-pub(super) struct PageView<'a, T> {
-    pub rows: &'a [T],
+pub(super) struct PageView<'a, B: ?Sized> {
+    pub rows: &'a B,
     pub has_meta: bool,
     pub has_more: bool,
     pub request_id: Option<&'a str>,
 }
 
-impl<K: Hash + Eq + Display> Pager<K> {
+impl<K: Hash + Ord + Display> Pager<K> {
     /// Checks the next page: a full page must say whether more follow, no row may repeat one
     /// already seen, and a page that promises more must bring something new.
-    pub fn check<T: RowId<Id = K>>(
+    pub fn check<B: Batch + ?Sized>(
         &mut self,
-        view: &PageView<'_, T>,
+        view: &PageView<'_, B>,
         limit: usize,
-    ) -> Result<(), PageFault> {
+    ) -> Result<(), PageFault>
+    where
+        B::Row: RowId<Id = K>,
+    {
         self.page += 1;
         let page = self.page;
         let request_id = view.request_id.map(str::to_string);
-        if !view.has_meta && view.rows.len() >= limit {
+        let rows = view.rows.rows();
+        if !view.has_meta && rows >= limit {
             return Err(PageFault::FullPageWithoutMeta {
                 page,
-                rows: view.rows.len(),
+                rows,
                 request_id,
             });
         }
         let mut repeated = None;
         let mut new_rows = 0;
-        for row in view.rows {
-            let id = row.row_id();
+        for id in view.rows.ids() {
+            if self.first_page_of.is_empty()
+                && self.ascending.last().is_none_or(|(last, _)| *last < id)
+            {
+                self.ascending.push((id, page));
+                new_rows += 1;
+                continue;
+            }
+            if !self.ascending.is_empty() {
+                self.first_page_of = self.ascending.drain(..).collect();
+            }
             match self.first_page_of.get(&id) {
                 Some(&first_page) => {
                     repeated.get_or_insert((id, first_page));
@@ -182,13 +242,13 @@ impl<K: Hash + Eq + Display> Pager<K> {
         if view.has_more && new_rows == 0 {
             return Err(PageFault::NoNewRows {
                 page,
-                rows: view.rows.len(),
+                rows,
                 request_id,
             });
         }
         match repeated {
             Some((id, first_page)) => Err(PageFault::RepeatedRow {
-                what: T::WHAT,
+                what: <B::Row as RowId>::WHAT,
                 id: id.to_string(),
                 first_page,
                 page,
@@ -223,7 +283,11 @@ mod tests {
         }
     }
 
-    fn view(rows: &[wire::CronJob], has_meta: bool, has_more: bool) -> PageView<'_, wire::CronJob> {
+    fn view(
+        rows: &[wire::CronJob],
+        has_meta: bool,
+        has_more: bool,
+    ) -> PageView<'_, [wire::CronJob]> {
         PageView {
             rows,
             has_meta,
@@ -253,6 +317,31 @@ mod tests {
                 id: "1".into(),
                 first_page: 1,
                 page: 2,
+                request_id: Some("req_1".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn rows_out_of_order_are_checked_as_strictly_as_ascending_ones() {
+        let mut pager = Pager::default();
+        pager
+            .check(&view(&[job(5), job(7)], true, true), 2)
+            .unwrap();
+        pager
+            .check(&view(&[job(6), job(2)], true, true), 2)
+            .unwrap();
+        pager.check(&view(&[job(9)], true, true), 2).unwrap();
+        let err = pager
+            .check(&view(&[job(8), job(7)], true, false), 2)
+            .unwrap_err();
+        assert_eq!(
+            err,
+            PageFault::RepeatedRow {
+                what: "cron job index",
+                id: "7".into(),
+                first_page: 1,
+                page: 4,
                 request_id: Some("req_1".into()),
             }
         );

@@ -16,8 +16,9 @@ use super::decode::{decode, decode_error};
 use super::error::ApiError;
 use super::pacer::RateHeaders;
 use super::page::{Page, PageSeed};
-use super::paging::{PageFault, PageView, Pager, RowId};
+use super::paging::{Batch, PageFault, PageView, Pager, RowId};
 use super::retry::Safety;
+use super::rows::RecordRows;
 use super::stats::Stats;
 use super::untrusted::escape;
 use super::wire::{self, list_keys};
@@ -36,7 +37,7 @@ pub struct ReadClient {
 /// All records of a zone plus the service's own nameservers that come with the listing.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RecordListing {
-    pub records: Vec<wire::Record>,
+    pub records: RecordRows,
     pub nameservers: Vec<String>,
 }
 
@@ -83,7 +84,7 @@ impl ReadClient {
             extra: None,
             marker: PhantomData,
         };
-        let page: Page<wire::Site> = seed
+        let page: Page<Vec<wire::Site>> = seed
             .parse(&reply.body)
             .map_err(|e| decode_error::<wire::Site>(&reply, "GET", "/sites", Some(key), &e))?;
         Ok(page.items.unwrap_or_default())
@@ -193,19 +194,19 @@ impl ReadClient {
     /// Follows `next_cursor` with `limit=100` until `has_more` is false. Returns the items under
     /// `key` from every page and the first value of `extra` seen on any page. Every page goes
     /// through the `Pager`'s checks, so a listing planned on is one list of distinct rows.
-    async fn list<T: DeserializeOwned + RowId>(
+    async fn list<T: DeserializeOwned + RowId, R: Rows<T>>(
         &self,
         route: &'static str,
         segments: &[&str],
         key: &str,
         extra: Option<&str>,
-    ) -> Result<(Vec<T>, Option<Value>), ApiError> {
+    ) -> Result<(R, Option<Value>), ApiError> {
         let path = format!("/{}", segments.join("/"));
         let fault = |fault| ApiError::Pagination {
             path: path.clone(),
             fault,
         };
-        let mut items = Vec::new();
+        let mut items = R::default();
         let mut extra_value = None;
         let mut cursor: Option<String> = None;
         let mut pager = Pager::default();
@@ -216,7 +217,7 @@ impl ReadClient {
             }
             let reply = self.get(route, segments, query).await?;
             self.core.stats.page();
-            let page = self.parse_page::<T>(&reply, &path, key, extra)?;
+            let page = self.parse_page::<T, R::Batch>(&reply, &path, key, extra)?;
             let batch = page.items.unwrap_or_default();
             let has_more = page.meta.as_ref().is_some_and(|m| m.has_more);
             let view = PageView {
@@ -226,7 +227,7 @@ impl ReadClient {
                 request_id: reply.request_id.as_deref(),
             };
             pager.check(&view, PAGE_LIMIT as usize).map_err(fault)?;
-            items.extend(batch);
+            items.append(batch).map_err(fault)?;
             if extra_value.is_none() {
                 extra_value = page.extra;
             }
@@ -240,19 +241,19 @@ impl ReadClient {
     }
 
     /// One page, refused when it has no array under `key`.
-    fn parse_page<T: DeserializeOwned>(
+    fn parse_page<T: DeserializeOwned, B: DeserializeOwned>(
         &self,
         reply: &Reply,
         path: &str,
         key: &str,
         extra: Option<&str>,
-    ) -> Result<Page<T>, ApiError> {
+    ) -> Result<Page<B>, ApiError> {
         let seed = PageSeed {
             key,
             extra,
             marker: PhantomData,
         };
-        let page: Page<T> = seed
+        let page: Page<B> = seed
             .parse(&reply.body)
             .map_err(|e| decode_error::<T>(reply, "GET", path, Some(key), &e))?;
         if page.items.is_none() {
@@ -265,6 +266,28 @@ impl ReadClient {
             });
         }
         Ok(page)
+    }
+}
+
+/// Where a listing's pages go, and what one page's array is read into: a `Vec`, or the compact
+/// rows of a zone's records.
+trait Rows<T>: Default {
+    type Batch: DeserializeOwned + Default + Batch<Row = T>;
+    fn append(&mut self, batch: Self::Batch) -> Result<(), PageFault>;
+}
+
+impl<T: DeserializeOwned + RowId> Rows<T> for Vec<T> {
+    type Batch = Vec<T>;
+    fn append(&mut self, batch: Vec<T>) -> Result<(), PageFault> {
+        self.extend(batch);
+        Ok(())
+    }
+}
+
+impl Rows<wire::Record> for RecordRows {
+    type Batch = RecordRows;
+    fn append(&mut self, batch: RecordRows) -> Result<(), PageFault> {
+        RecordRows::append(self, batch).map_err(|e| PageFault::TooLarge { max: e.max })
     }
 }
 

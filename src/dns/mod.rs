@@ -24,7 +24,8 @@ pub mod rules;
 pub mod txt;
 
 pub use content::{
-    ContentError, Host, MAX_CONTENT_CHARS, canonical_content, canonical_live_content, wire_content,
+    ContentError, Host, MAX_CONTENT_CHARS, canonical_content, canonical_live_borrowed,
+    canonical_live_content, wire_content,
 };
 pub use name::{
     NameError, ZoneName, fold_host, live_name_relative, live_name_to_relative,

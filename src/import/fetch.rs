@@ -131,7 +131,7 @@ async fn zone_file(
     } else {
         NsChoice::Unmanaged(None)
     };
-    let mut file = build_zone(zone, &listing.records, nameservers);
+    let mut file = build_zone(zone, &listing.records.to_wire(), nameservers);
     file.header.push(super::render::IMPORTED.to_string());
     Ok(file)
 }

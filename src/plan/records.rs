@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::str::FromStr;
 
-use crate::api::wire;
+use crate::api::RecordRef;
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::{self, RecordType, ZoneName, rules};
 
@@ -17,12 +17,16 @@ use super::safety::ZoneStats;
 use super::snapshot::LiveZone;
 
 mod group;
-use group::{Side, borrow_if_same, for_each_group};
+pub(super) use group::prefix_key;
+use group::{Side, for_each_group};
 
 /// A live record after normalization.
 #[derive(Clone, Debug)]
 pub(super) struct LiveRec<'a> {
-    raw: &'a wire::Record,
+    /// `prefix_key` of the name, for sorting.
+    key: u64,
+    id: i64,
+    ttl: u32,
     /// Its relative name and type, kept once in the diff's list of places.
     place: &'a (Cow<'a, str>, RecordType),
     /// Borrowed from the listing when the server already sent the canonical form.
@@ -33,6 +37,8 @@ pub(super) struct LiveRec<'a> {
 /// A desired record after normalization.
 #[derive(Clone, Debug)]
 pub(super) struct WantRec<'a> {
+    /// `prefix_key` of the name, for sorting.
+    key: u64,
     spec: &'a RecordSpec,
     name: Cow<'a, str>,
 }
@@ -63,22 +69,21 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
     let mut haves: Vec<LiveRec> = Vec::with_capacity(live.records.len());
     for (raw, place) in live.records.iter().zip(&places) {
         let Some(place) = place else {
-            left_alone.add(&raw.rtype);
+            left_alone.add(raw.rtype);
             continue;
         };
         let (name, rtype) = (&place.0, place.1);
         // Server data never crashes the plan: content that doesn't canonicalize compares as
         // trimmed text, so it shows as an update to the declared form rather than an error.
-        let canonical = borrow_if_same(
-            dns::canonical_live_content(rtype, &raw.content, &spec.zone),
-            &raw.content,
-        );
+        let canonical = dns::canonical_live_borrowed(rtype, raw.content, &spec.zone);
         let ignored = spec
             .ignore
             .iter()
             .any(|rule| rule.matches(name, rtype, &canonical));
         let rec = LiveRec {
-            raw,
+            key: prefix_key(name.as_bytes()),
+            id: raw.id,
+            ttl: raw.ttl,
             place,
             canonical,
             ignored,
@@ -101,7 +106,11 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
             ));
             continue;
         }
-        wants.push(WantRec { spec: rec, name });
+        wants.push(WantRec {
+            key: prefix_key(name.as_bytes()),
+            spec: rec,
+            name,
+        });
     }
 
     let mut drafts: Vec<Draft> = Vec::new();
@@ -184,9 +193,9 @@ impl LeftAlone {
 
 /// The relative name and type if the plan may touch this live record: not for apex NS records
 /// (the service's own) nor types outside the nine (see `LeftAlone`).
-fn live_place<'a>(raw: &'a wire::Record, zone: &ZoneName) -> LivePlace<'a> {
-    let rtype = RecordType::from_str(&raw.rtype).ok()?;
-    let name = dns::live_name_relative(&raw.name, zone);
+fn live_place<'a>(raw: RecordRef<'a>, zone: &ZoneName) -> LivePlace<'a> {
+    let rtype = RecordType::from_str(raw.rtype).ok()?;
+    let name = dns::live_name_relative(raw.name, zone);
     (!rules::is_service_owned(rtype, &name)).then_some((name, rtype))
 }
 
@@ -220,7 +229,7 @@ fn diff_group(
     prune: bool,
 ) -> GroupOut {
     want.sort_by(|a, b| a.spec.canonical.cmp(&b.spec.canonical));
-    have.sort_by_key(|h| h.raw.id);
+    have.sort_by_key(|h| h.id);
     let mut drafts = Vec::new();
     let mut unmatched_want = Vec::new();
 
@@ -229,12 +238,12 @@ fn diff_group(
         let same = |h: &LiveRec| h.canonical == w.spec.canonical;
         let pick = have
             .iter()
-            .position(|h| same(h) && h.raw.ttl == w.spec.ttl)
+            .position(|h| same(h) && h.ttl == w.spec.ttl)
             .or_else(|| have.iter().position(same));
         match pick {
             Some(i) => {
                 let h = have.remove(i);
-                if h.raw.ttl != w.spec.ttl {
+                if h.ttl != w.spec.ttl {
                     drafts.push(update(target, &w, &h));
                 }
             }
@@ -245,7 +254,7 @@ fn diff_group(
     // 2. The rest pair into updates (sorted, so the pairing is deterministic); records matched by
     //    an ignore rule are never paired or deleted.
     let (ignored, mut candidates): (Vec<_>, Vec<_>) = have.into_iter().partition(|h| h.ignored);
-    candidates.sort_by(|a, b| (&a.canonical, a.raw.id).cmp(&(&b.canonical, b.raw.id)));
+    candidates.sort_by(|a, b| (&a.canonical, a.id).cmp(&(&b.canonical, b.id)));
     let mut candidates = candidates.into_iter();
     let mut unpruned = 0;
     for w in unmatched_want {
@@ -277,7 +286,7 @@ fn want_value(w: &WantRec) -> Value {
 
 fn have_value(h: &LiveRec) -> Value {
     Value::Record {
-        ttl: h.raw.ttl,
+        ttl: h.ttl,
         content: h.canonical.to_string(),
     }
 }
@@ -313,7 +322,7 @@ fn update(target: &TargetRef, w: &WantRec, h: &LiveRec) -> Draft {
     let resource = Resource::Record {
         name: w.name.to_string(),
         rtype: w.spec.rtype,
-        record_id: Some(h.raw.id),
+        record_id: Some(h.id),
     };
     let mut c = change(target, Action::Update, resource);
     c.before = Some(have_value(h));
@@ -326,7 +335,7 @@ fn delete(target: &TargetRef, name: &str, rtype: RecordType, h: &LiveRec) -> Dra
     let resource = Resource::Record {
         name: name.to_string(),
         rtype,
-        record_id: Some(h.raw.id),
+        record_id: Some(h.id),
     };
     let mut c = change(target, Action::Delete, resource);
     c.before = Some(have_value(h));

@@ -7,7 +7,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 
-use crate::api::{ApiError, ReadClient, RecordListing, wire};
+use crate::api::{ApiError, ReadClient, RecordListing, RecordRows, wire};
 use crate::config::model::{Desired, Location};
 use crate::dns::ZoneName;
 
@@ -26,7 +26,7 @@ pub struct LiveSnapshot {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LiveZone {
     pub zone: ZoneName,
-    pub records: Vec<wire::Record>,
+    pub records: RecordRows,
     /// The service's own nameservers, as returned with the record listing.
     pub service_nameservers: Vec<String>,
 }
@@ -177,7 +177,7 @@ pub async fn fetch(client: &ReadClient, desired: &Desired) -> Result<LiveSnapsho
             }
         })?;
         let mut records = listing.records;
-        // Pages were appended with the `Vec`'s doubling; the slack (up to a third of a large
+        // Pages were appended with the buffers' doubling; the slack (up to a third of a large
         // zone's rows) would stay allocated for the whole plan.
         records.shrink_to_fit();
         snapshot.zones.push(LiveZone {

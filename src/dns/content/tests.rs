@@ -224,3 +224,34 @@ fn live_content_never_fails() {
         canon(CNAME, "mail.example.com.")
     );
 }
+
+#[test]
+fn live_content_is_borrowed_only_when_already_canonical() {
+    use std::borrow::Cow;
+    let borrowed = |t, c: &str| match canonical_live_borrowed(t, c, &zone()) {
+        Cow::Borrowed(b) => Some(b.to_string()),
+        Cow::Owned(_) => None,
+    };
+    assert_eq!(borrowed(A, "192.0.2.1").as_deref(), Some("192.0.2.1"));
+    assert_eq!(borrowed(TXT, "v=spf1 -all").as_deref(), Some("v=spf1 -all"));
+    assert_eq!(
+        borrowed(CNAME, "mail.example.com.").as_deref(),
+        Some("mail.example.com.")
+    );
+    // Refused content is kept trimmed, as `canonical_live_content` keeps it.
+    assert_eq!(borrowed(CNAME, " mail ").as_deref(), Some("mail"));
+    for (t, c) in [
+        (AAAA, "2001:DB8::1"),
+        (TXT, "\"a\" \"b\""),
+        (CNAME, "Mail.example.com"),
+        (A, " 192.0.2.1"),
+    ] {
+        assert_eq!(borrowed(t, c), None, "{t} `{c}`");
+        assert_eq!(
+            canonical_live_borrowed(t, c, &zone()),
+            canonical_live_content(t, c, &zone()),
+            "{t} `{c}`"
+        );
+    }
+    assert_eq!(canonical_live_borrowed(TXT, "\"a\" \"b\"", &zone()), "ab");
+}

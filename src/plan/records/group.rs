@@ -25,8 +25,10 @@ pub(super) fn for_each_group<'a>(
     // Declaration order last, so that among identical declarations the first one is kept: the
     // specs lie in one slice in file order, so their addresses give it. This sort needs no
     // buffer, where a stable sort would allocate a copy of the list.
+    // The names' key settles most comparisons without reading the names (see `prefix_key`).
     wants.sort_unstable_by(|a, b| {
-        (&*a.name, a.spec.rtype, ptr::from_ref(a.spec)).cmp(&(
+        (a.key, &*a.name, a.spec.rtype, ptr::from_ref(a.spec)).cmp(&(
+            b.key,
             &*b.name,
             b.spec.rtype,
             ptr::from_ref(b.spec),
@@ -34,7 +36,7 @@ pub(super) fn for_each_group<'a>(
     });
     // Record ids are unique in a listing (the pager refuses repeats), so this order is total.
     haves.sort_unstable_by(|a, b| {
-        (&*a.place.0, a.place.1, a.raw.id).cmp(&(&*b.place.0, b.place.1, b.raw.id))
+        (a.key, &*a.place.0, a.place.1, a.id).cmp(&(b.key, &*b.place.0, b.place.1, b.id))
     });
     let mut wants = wants.into_iter().peekable();
     let mut haves = haves.into_iter().peekable();
@@ -66,12 +68,48 @@ pub(super) fn for_each_group<'a>(
     }
 }
 
-/// The live record's canonical content, kept as a borrow of the listing when it is the same text
-/// (A, AAAA, … usually are), so the diff holds no copy of it.
-pub(super) fn borrow_if_same<'a>(canonical: String, content: &'a str) -> Cow<'a, str> {
-    if canonical == content {
-        Cow::Borrowed(content)
-    } else {
-        Cow::Owned(canonical)
+/// The first eight bytes of `text`, zero-padded, as a number: two texts whose keys differ
+/// compare as their keys do (a shorter text pads with zeros, below any byte the longer one has
+/// there), so sorting by (key, text) is sorting by text, mostly without reading the texts.
+pub(in crate::plan) fn prefix_key(text: &[u8]) -> u64 {
+    let mut key = [0u8; 8];
+    for (k, b) in key.iter_mut().zip(text) {
+        *k = *b;
+    }
+    u64::from_be_bytes(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefix_key;
+
+    #[test]
+    fn sorting_by_key_then_text_is_sorting_by_text() {
+        let texts = [
+            "",
+            "a",
+            "a\0",
+            "a\0\0",
+            "ab",
+            "abcdefgh",
+            "abcdefgh\0",
+            "abcdefghi",
+            "abcdefgg~",
+            "b",
+            "é",
+            "n10",
+            "n2",
+            "record|12|",
+            "record|123|",
+            "\u{7f}",
+            "\0",
+        ];
+        let mut by_text = texts.to_vec();
+        by_text.sort_unstable();
+        let mut by_key = texts.to_vec();
+        by_key.sort_unstable_by_key(|t| (prefix_key(t.as_bytes()), *t));
+        assert_eq!(by_key, by_text);
+        assert_eq!(prefix_key(b"ab"), 0x6162_0000_0000_0000);
+        assert_eq!(prefix_key(b"abcdefghij"), prefix_key(b"abcdefgh"));
     }
 }

@@ -83,8 +83,7 @@ async fn all_pages_of_a_250_record_zone_in_three_requests() {
     let emu = emulator::start_background(seed(250, 120, 120)).unwrap();
     let client = ReadClient::new(config(&emu, "t-one")).unwrap();
     let listing = client.list_records("big.test").await.unwrap();
-    let names: std::collections::BTreeSet<_> =
-        listing.records.iter().map(|r| r.name.clone()).collect();
+    let names: std::collections::BTreeSet<_> = listing.records.iter().map(|r| r.name).collect();
     assert_eq!(names.len(), 250);
     assert_eq!(client.stats().snapshot().pages, 3);
     assert_eq!(emu.counters().requests, 3);

@@ -38,7 +38,7 @@ async fn lists_follow_cursors_with_limit_100_until_has_more_is_false() {
         let client = ReadClient::new(stub.config()).unwrap();
         let listing = client.list_records("example.com").await.unwrap();
         assert_eq!(listing.records.len(), 250);
-        assert_eq!(listing.records[249].id, 249);
+        assert_eq!(listing.records.get(249).unwrap().id, 249);
         assert_eq!(
             listing.nameservers,
             ["ns1.veldhost.net.", "NS2.veldhost.net"]

@@ -124,14 +124,17 @@ fn fingerprints_ignore_listing_order_but_see_every_change() {
     assert_eq!(plan.targets.len(), 3 + 3 + 3, "3 zones, 3 domains, 3 sites");
     assert!(fingerprint::stale_targets(&plan, &live).is_empty());
 
-    live.zones[0].records.reverse();
+    let mut rows = live.zones[0].records.to_wire();
+    rows.reverse();
+    live.zones[0].records = rows.iter().collect();
     live.sites[1].cron.as_mut().unwrap().reverse();
     assert!(
         fingerprint::stale_targets(&plan, &live).is_empty(),
         "order doesn't matter"
     );
 
-    live.zones[0].records[0].ttl += 1;
+    rows[0].ttl += 1;
+    live.zones[0].records = rows.iter().collect();
     live.domains[1].registrar.dnssec.state = Some(serde_json::json!("active"));
     live.sites[2].state = Some("active".into());
     live.sites.remove(0);
