@@ -24,6 +24,10 @@ pub struct EmulatorArgs {
     /// nameserver that stopped syncing). Default 0: at once, as the spec promises.
     #[arg(long, value_name = "MS|never", value_parser = DnsLag::parse)]
     pub dns_lag_ms: Option<DnsLag>,
+    /// Record writes are left out of the answers to this many DNS questions after them (any
+    /// name; with --dns-lag-ms too, a write waits for both). Default 0.
+    #[arg(long, value_name = "N")]
+    pub dns_lag_queries: Option<u64>,
     /// Allow a non-loopback --listen address (the emulator has demo tokens and no TLS).
     #[arg(long)]
     pub allow_remote: bool,
@@ -129,6 +133,9 @@ fn load_seed(args: &EmulatorArgs) -> Result<Seed, CommandError> {
     }
     if let Some(lag) = args.dns_lag_ms {
         faults.dns_lag_ms = lag;
+    }
+    if let Some(n) = args.dns_lag_queries {
+        faults.dns_lag_queries = n;
     }
     if let Some(s) = args.fault_seed {
         faults.seed = s;
