@@ -72,6 +72,35 @@ fn no_changes_in_every_format() {
     insta::assert_snapshot!(render::markdown(&plan));
 }
 
+/// A switch to custom nameservers says that apply asks them first (docs/health.md, "Before a
+/// nameserver switch"); a switch to the service's own nameservers is not checked, and says
+/// nothing more.
+#[test]
+fn only_a_switch_to_custom_nameservers_mentions_the_readiness_check() {
+    let mut to_custom = zone("example.org", &[]);
+    custom(&mut to_custom, &["ns1.other-dns.net", "ns2.other-dns.net"]);
+    let mut to_hosted = zone("example.com", &[]);
+    hosted(&mut to_hosted);
+    let desired = Desired {
+        zones: vec![to_hosted, to_custom],
+        sites: vec![],
+    };
+    let live = LiveSnapshot {
+        zones: vec![live_zone("example.com", &[]), live_zone("example.org", &[])],
+        domains: vec![
+            live_domain(
+                "example.com",
+                &["ns1.other-dns.net", "ns2.other-dns.net"],
+                "inactive",
+            ),
+            live_domain("example.org", &SERVICE_NS, "inactive"),
+        ],
+        ..Default::default()
+    };
+    let plan = plan_of(&desired, &live);
+    settings().bind(|| insta::assert_snapshot!(render::text(&plan, false)));
+}
+
 #[test]
 fn summary_line_wording() {
     use dnscron::plan::Summary;
