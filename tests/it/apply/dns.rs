@@ -225,3 +225,15 @@ fn a_nameserver_that_cant_be_resolved_is_a_warning_with_exit_0() {
     let out = test.snapshot();
     settings().bind(|| insta::assert_snapshot!("dns_unresolved", out));
 }
+
+/// `--resolver` is `check`'s (NS discovery); apply discovers no nameservers, so it refuses the
+/// flag before reading anything, rather than ignore it. Without it, every test above runs.
+#[test]
+fn apply_refuses_resolver_and_sends_nothing() {
+    let emu = dns_emulator(Seed::example());
+    let dir = tempfile::tempdir().unwrap();
+    let test = apply(&emu, ONE_RECORD, &dir).arg(format!("--resolver={}", dns_addr(&emu)));
+    let out = test.snapshot();
+    settings().bind(|| insta::assert_snapshot!("dns_resolver_refused", out));
+    assert_eq!(emu.counters().requests, 0);
+}
