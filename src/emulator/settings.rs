@@ -209,11 +209,20 @@ impl DnsLag {
         matches!(self, DnsLag::None | DnsLag::Millis(0))
     }
 
+    /// 0 is no lag, however written: the example seed spells it out.
+    fn from_millis(ms: u64) -> DnsLag {
+        if ms == 0 {
+            DnsLag::None
+        } else {
+            DnsLag::Millis(ms)
+        }
+    }
+
     /// `200`, `never`: the form the seed and `--dns-lag-ms` take.
     pub fn parse(text: &str) -> Result<DnsLag, String> {
         match text.trim() {
             "never" => Ok(DnsLag::Never),
-            ms => ms.parse::<u64>().map(DnsLag::Millis).map_err(|_| {
+            ms => ms.parse::<u64>().map(DnsLag::from_millis).map_err(|_| {
                 format!("dns_lag_ms `{ms}`: expected a number of milliseconds or `never`")
             }),
         }
@@ -241,7 +250,7 @@ impl<'de> Deserialize<'de> for DnsLag {
         match Raw::deserialize(deserializer).map_err(|_| {
             serde::de::Error::custom("dns_lag_ms: expected a number of milliseconds or `never`")
         })? {
-            Raw::Millis(ms) => Ok(DnsLag::Millis(ms)),
+            Raw::Millis(ms) => Ok(DnsLag::from_millis(ms)),
             Raw::Word(word) => DnsLag::parse(&word).map_err(serde::de::Error::custom),
         }
     }
