@@ -41,7 +41,7 @@ pub struct DnsView {
     lag: Lag,
     /// The zones DNS answers from while lagging; `None`: the live account.
     served: Option<State>,
-    /// DNS questions answered since the lag was set.
+    /// DNS questions answered while lagging; only the difference to a write's count matters.
     answered: u64,
     /// Writes in write order, not shown yet.
     pending: VecDeque<Pending>,
