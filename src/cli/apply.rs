@@ -78,11 +78,30 @@ pub struct ApplyArgs {
     pub allow_unready_nameservers: bool,
     #[command(flatten)]
     pub dns: DnsArgs,
+    /// `check`'s option, refused here (see [`refuse_resolver`]); taken as any text, and hidden,
+    /// so that a user who carries it over from `check` learns why rather than "unexpected
+    /// argument".
+    #[arg(long, hide = true, value_name = "IP[:PORT]")]
+    pub resolver: Option<String>,
     #[command(flatten)]
     pub api: ApiArgs,
 }
 
+/// Apply never discovers nameservers: the post-apply check asks the ones the API's record
+/// listing names, the switch check a switch's new ones; only their addresses are looked up.
+/// A resolver for NS discovery would be silently unused, so it is an error.
+fn refuse_resolver(args: &ApplyArgs) -> Result<(), CommandError> {
+    match &args.resolver {
+        None => Ok(()),
+        Some(_) => Err(CommandError::user(
+            "apply does not take --resolver: it discovers no nameservers (it asks the ones the API names for each zone, and a switch's new ones), so a resolver would go unused",
+        )
+        .with_hint("drop --resolver (it is `dnscron check`'s, for zones without custom nameservers); to reach a nameserver at a given address, pass --nameserver-address HOST=IP[:PORT]")),
+    }
+}
+
 pub fn run(args: ApplyArgs) -> CommandResult {
+    refuse_resolver(&args)?;
     let asks = args.plan.is_none() && args.reviewed.is_none();
     if asks && !args.yes && !std::io::stdin().is_terminal() {
         return Err(CommandError::user(

@@ -1,13 +1,14 @@
 //! `dnscron check [PATH]...`: ask each zone's nameservers what they serve and compare it with
 //! the files, without the API (no token, no request to it). Drift detection from the outside.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use crate::cli::dns_args::DnsArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{runtime, validate, write_stdout};
 use crate::config;
-use crate::dnscheck::{self, CheckSettings, Status};
+use crate::dnscheck::{self, CheckSettings, Status, parse_resolver};
 use crate::untrusted::Untrusted;
 
 #[derive(Debug, clap::Args)]
@@ -20,6 +21,11 @@ pub struct CheckArgs {
     pub format: CheckFormat,
     #[command(flatten)]
     pub dns: DnsArgs,
+    /// Ask this resolver for a zone's nameservers (the NS RRset), instead of the ones in
+    /// /etc/resolv.conf. Used for zones whose file does not list custom nameservers. Not an
+    /// apply option: apply asks the nameservers the API names and discovers none.
+    #[arg(long, value_name = "IP[:PORT]", value_parser = parse_resolver)]
+    pub resolver: Option<SocketAddr>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -39,7 +45,7 @@ pub fn run(args: CheckArgs) -> CommandResult {
     let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;
     let settings = CheckSettings::new(
         args.dns.address_book(),
-        args.dns.resolver,
+        args.resolver,
         args.dns.query_options(),
     );
     let report = runtime::block_on(dnscheck::check_zones(&desired, &settings))?;

@@ -72,9 +72,9 @@ pub fn run(args: DemoArgs) -> CommandResult {
         let config = ApiConfig::new(&emu.base_url(), token)?;
         let client = WriteClient::new(config)?;
         let color = use_color_on_stdout();
+        // The URL is left to the plan's own `Live account:` line, just below: said once.
         write_stdout(&format!(
-            "dnscron demo: the example account served by an in-process emulator at {}\n\n== 1. dnscron plan {}\n\n",
-            emu.base_url(),
+            "dnscron demo: the example account, served by an in-process emulator\n\n== 1. dnscron plan {}\n\n",
             shown_paths(&args.files)
         ))?;
         let planned = session::planned(client.read(), &desired, false).await?;

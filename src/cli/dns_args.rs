@@ -1,9 +1,9 @@
-//! How dnscron reaches nameservers over DNS: shared by `check` (and apply's DNS checks).
+//! How dnscron reaches nameservers over DNS: shared by `check` and apply's DNS checks.
+//! `--resolver` is `check`'s alone (it discovers nameservers; apply discovers none).
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::dnscheck::{AddressBook, NameserverAddress, QueryOptions, parse_resolver};
+use crate::dnscheck::{AddressBook, NameserverAddress, QueryOptions};
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct DnsArgs {
@@ -12,10 +12,6 @@ pub struct DnsArgs {
     /// dot.
     #[arg(long = "nameserver-address", value_name = "HOST=IP[:PORT]")]
     pub nameserver_address: Vec<NameserverAddress>,
-    /// Ask this resolver for a zone's nameservers (the NS RRset), instead of the ones in
-    /// /etc/resolv.conf. Used for zones whose file does not list custom nameservers.
-    #[arg(long, value_name = "IP[:PORT]", value_parser = parse_resolver)]
-    pub resolver: Option<SocketAddr>,
     /// Never ask the system's resolver: every nameserver needs --nameserver-address and NS
     /// discovery needs --resolver.
     #[arg(

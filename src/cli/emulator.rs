@@ -24,6 +24,10 @@ pub struct EmulatorArgs {
     /// nameserver that stopped syncing). Default 0: at once, as the spec promises.
     #[arg(long, value_name = "MS|never", value_parser = DnsLag::parse)]
     pub dns_lag_ms: Option<DnsLag>,
+    /// Record writes are left out of the answers to this many DNS questions after them (any
+    /// name; with --dns-lag-ms too, a write waits for both). Default 0.
+    #[arg(long, value_name = "N", value_parser = parse_questions)]
+    pub dns_lag_queries: Option<u64>,
     /// Allow a non-loopback --listen address (the emulator has demo tokens and no TLS).
     #[arg(long)]
     pub allow_remote: bool,
@@ -130,6 +134,9 @@ fn load_seed(args: &EmulatorArgs) -> Result<Seed, CommandError> {
     if let Some(lag) = args.dns_lag_ms {
         faults.dns_lag_ms = lag;
     }
+    if let Some(n) = args.dns_lag_queries {
+        faults.dns_lag_queries = n;
+    }
     if let Some(s) = args.fault_seed {
         faults.seed = s;
     }
@@ -150,6 +157,12 @@ fn load_seed(args: &EmulatorArgs) -> Result<Seed, CommandError> {
     Ok(seed)
 }
 
+fn parse_questions(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of DNS questions: give 0 or more, e.g. 2"))
+}
+
 fn parse_bursts(spec: &str) -> Result<Bursts, CommandError> {
     let parsed = spec
         .split_once(':')
@@ -163,5 +176,38 @@ fn parse_bursts(spec: &str) -> Result<Bursts, CommandError> {
         _ => Err(CommandError::user(format!(
             "--rate-limit-bursts `{spec}`: expected EVERY:LENGTH with 0 < LENGTH < EVERY, e.g. 20:3"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    fn seed_of(flags: &[&str]) -> Result<Seed, String> {
+        let argv = ["dnscron", "emulator"].iter().chain(flags);
+        let parsed = Cli::try_parse_from(argv)
+            .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_string())?;
+        match parsed.command {
+            Command::Emulator(args) => load_seed(&args).map_err(|e| e.to_string()),
+            _ => Err("not the emulator command".into()),
+        }
+    }
+
+    #[test]
+    fn the_dns_lag_flags_override_the_seed_and_refuse_what_is_not_a_count() {
+        let faults = seed_of(&["--dns-lag-queries", "2", "--dns-lag-ms", "never"])
+            .map(|s| (s.faults.dns_lag_queries, s.faults.dns_lag_ms));
+        assert_eq!(faults, Ok((2, DnsLag::Never)));
+        let untouched = seed_of(&[]).map(|s| (s.faults.dns_lag_queries, s.faults.dns_lag_ms));
+        assert_eq!(untouched, Ok((0, DnsLag::None)));
+        assert_eq!(
+            seed_of(&["--dns-lag-queries", "never"]).err().as_deref(),
+            Some(
+                "error: invalid value 'never' for '--dns-lag-queries <N>': `never` is not a number of DNS questions: give 0 or more, e.g. 2"
+            )
+        );
     }
 }

@@ -1,6 +1,7 @@
-//! What the DNS listener serves when it lags behind the API (`faults.dns_lag_ms`): a copy of
-//! the zones as DNS last saw them, and the record writes still on their way, each due at the
-//! time of the write plus the lag. With no lag there is no copy: DNS reads the account itself.
+//! What the DNS listener serves when it lags behind the API (`faults.dns_lag_ms`,
+//! `faults.dns_lag_queries`): a copy of the zones as DNS last saw them, and the record writes
+//! still on their way, each due once its time has passed and once enough DNS questions were
+//! answered after it. With no lag there is no copy: DNS reads the account itself.
 
 use std::collections::VecDeque;
 
@@ -9,19 +10,47 @@ use tokio::time::{Duration, Instant};
 use super::settings::DnsLag;
 use super::state::{State, ZoneState};
 
+/// How far DNS lags: in time, in questions answered, or both (a write waits for the later).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lag {
+    pub time: DnsLag,
+    /// A write is left out of the answers to this many DNS questions after it (any name, any
+    /// type, UDP or TCP): counting questions, not time, lets a test say exactly which answer
+    /// is the first to carry it.
+    pub queries: u64,
+}
+
+impl Lag {
+    fn is_none(&self) -> bool {
+        self.time.is_none() && self.queries == 0
+    }
+}
+
+/// A write on its way: the zone as it left it, shown once both `due` and `after_question`
+/// have passed.
+struct Pending {
+    due: Instant,
+    /// The number of questions answered after which it shows.
+    after_question: u64,
+    zone: String,
+    state: ZoneState,
+}
+
 #[derive(Default)]
 pub struct DnsView {
-    lag: DnsLag,
+    lag: Lag,
     /// The zones DNS answers from while lagging; `None`: the live account.
     served: Option<State>,
-    /// Zone contents after a write, in write order, with the time they show over DNS.
-    pending: VecDeque<(Instant, String, ZoneState)>,
+    /// DNS questions answered while lagging; only the difference to a write's count matters.
+    answered: u64,
+    /// Writes in write order, not shown yet.
+    pending: VecDeque<Pending>,
 }
 
 impl DnsView {
     /// Starts (or stops) lagging from the account as it is now: what was written before a
     /// lag was set is visible, later writes follow the new lag.
-    pub fn set_lag(&mut self, lag: DnsLag, live: &State) {
+    pub fn set_lag(&mut self, lag: Lag, live: &State) {
         let lagging = !lag.is_none();
         match (self.served.is_some(), lagging) {
             (false, true) => self.served = Some(copy_zones(live)),
@@ -40,19 +69,33 @@ impl DnsView {
         if self.served.is_none() {
             return;
         }
-        if let DnsLag::Millis(ms) = self.lag {
-            let due = Instant::now() + Duration::from_millis(ms);
-            self.pending.push_back((due, zone.to_string(), now.clone()));
-        }
+        let ms = match self.lag.time {
+            DnsLag::Never => return,
+            DnsLag::None => 0,
+            DnsLag::Millis(ms) => ms,
+        };
+        self.pending.push_back(Pending {
+            due: Instant::now() + Duration::from_millis(ms),
+            after_question: self.answered + self.lag.queries,
+            zone: zone.to_string(),
+            state: now.clone(),
+        });
     }
 
-    /// The zones to answer from now, due writes applied; `None` when DNS reads the account.
+    /// The zones to answer one DNS question from, due writes applied (this question counted);
+    /// `None` when DNS reads the account.
     pub fn served(&mut self) -> Option<&State> {
         let now = Instant::now();
         let served = self.served.as_mut()?;
-        while self.pending.front().is_some_and(|(due, ..)| *due <= now) {
-            if let Some((_, zone, zs)) = self.pending.pop_front() {
-                served.zones.insert(zone, zs);
+        self.answered += 1;
+        let answered = self.answered;
+        while self
+            .pending
+            .front()
+            .is_some_and(|p| p.due <= now && p.after_question < answered)
+        {
+            if let Some(p) = self.pending.pop_front() {
+                served.zones.insert(p.zone, p.state);
             }
         }
         Some(served)
@@ -99,8 +142,12 @@ mod tests {
         assert!(view.served().is_none());
     }
 
+    fn in_time(time: DnsLag) -> Lag {
+        Lag { time, queries: 0 }
+    }
+
     /// A view lagging by `lag` behind an account holding 192.0.2.1, after a write of 192.0.2.2.
-    fn lagging(lag: DnsLag) -> DnsView {
+    fn lagging(lag: Lag) -> DnsView {
         let mut live = State::default();
         live.zones
             .insert("example.com".into(), zone_with("192.0.2.1"));
@@ -112,7 +159,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_write_shows_once_the_lag_has_passed() {
-        let mut view = lagging(DnsLag::Millis(200));
+        let mut view = lagging(in_time(DnsLag::Millis(200)));
         assert_eq!(served_content(&mut view).as_deref(), Some("192.0.2.1"));
         tokio::time::advance(Duration::from_millis(199)).await;
         assert_eq!(served_content(&mut view).as_deref(), Some("192.0.2.1"));
@@ -122,11 +169,65 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn with_never_a_write_never_shows_until_the_lag_is_lifted() {
-        let mut view = lagging(DnsLag::Never);
+        let mut view = lagging(in_time(DnsLag::Never));
         tokio::time::advance(Duration::from_secs(86_400)).await;
         assert_eq!(served_content(&mut view).as_deref(), Some("192.0.2.1"));
-        view.set_lag(DnsLag::None, &State::default());
+        view.set_lag(Lag::default(), &State::default());
         assert!(view.served().is_none());
+    }
+
+    #[test]
+    fn a_write_shows_from_the_question_after_the_lag_in_questions() {
+        let mut view = lagging(Lag {
+            time: DnsLag::None,
+            queries: 2,
+        });
+        let answers: Vec<_> = (0..3).map(|_| served_content(&mut view)).collect();
+        assert_eq!(
+            answers,
+            [Some("192.0.2.1"), Some("192.0.2.1"), Some("192.0.2.2")].map(|c| c.map(String::from))
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn with_a_lag_in_time_and_questions_a_write_waits_for_the_later() {
+        let mut view = lagging(Lag {
+            time: DnsLag::Millis(200),
+            queries: 1,
+        });
+        assert_eq!(served_content(&mut view).as_deref(), Some("192.0.2.1"));
+        assert_eq!(served_content(&mut view).as_deref(), Some("192.0.2.1"));
+        tokio::time::advance(Duration::from_millis(200)).await;
+        assert_eq!(served_content(&mut view).as_deref(), Some("192.0.2.2"));
+    }
+
+    #[test]
+    fn with_never_and_a_lag_in_questions_a_write_never_shows() {
+        let mut view = lagging(Lag {
+            time: DnsLag::Never,
+            queries: 1,
+        });
+        let answers: Vec<_> = (0..5).map(|_| served_content(&mut view)).collect();
+        assert_eq!(answers, vec![Some("192.0.2.1".to_string()); 5]);
+    }
+
+    #[test]
+    fn the_seed_takes_a_count_of_questions_and_refuses_anything_else() {
+        use crate::emulator::Seed;
+        let lag = |yaml: &str| {
+            Seed::from_yaml_str(yaml)
+                .map(|s| s.faults.dns_lag_queries)
+                .map_err(|e| e.to_string().lines().next().map(String::from))
+        };
+        assert_eq!(lag("faults: {dns_lag_queries: 3}"), Ok(3));
+        assert_eq!(lag("faults: {}"), Ok(0));
+        assert_eq!(
+            lag("faults: {dns_lag_queries: never}"),
+            Err(Some(
+                "invalid emulator seed <seed>: error: line 1 column 27: dns_lag_queries: expected a number of DNS questions (0 or more), e.g. 2"
+                    .to_string()
+            ))
+        );
     }
 
     #[test]

@@ -148,6 +148,13 @@ impl EmulatorHandle {
         self.shared.update_settings(|s| s.faults.dns_lag_ms = lag);
     }
 
+    /// From now on, the `questions` DNS questions after a record write are answered without
+    /// it (0: at once); what was written before is visible.
+    pub fn set_dns_lag_queries(&self, questions: u64) {
+        self.shared
+            .update_settings(|s| s.faults.dns_lag_queries = questions);
+    }
+
     pub fn set_rate_limit_bursts(&self, bursts: Option<Bursts>) {
         self.shared
             .update_settings(|s| s.faults.rate_limit_bursts = bursts);

@@ -159,6 +159,23 @@ pub struct Faults {
     /// How long a record write takes to show over DNS (the spec: at once).
     #[serde(skip_serializing_if = "DnsLag::is_none")]
     pub dns_lag_ms: DnsLag,
+    /// How many DNS questions after a record write are still answered without it (the spec:
+    /// none); with `dns_lag_ms` too, a write waits for both.
+    #[serde(skip_serializing_if = "is_zero", deserialize_with = "question_count")]
+    pub dns_lag_queries: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A count with an error that names the key (serde's own says only "invalid u64").
+fn question_count<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    u64::deserialize(deserializer).map_err(|_| {
+        serde::de::Error::custom(
+            "dns_lag_queries: expected a number of DNS questions (0 or more), e.g. 2",
+        )
+    })
 }
 
 impl Default for Faults {
@@ -170,6 +187,7 @@ impl Default for Faults {
             drop_after_commit_share: 0.0,
             rate_limit_bursts: None,
             dns_lag_ms: DnsLag::None,
+            dns_lag_queries: 0,
         }
     }
 }
@@ -191,11 +209,20 @@ impl DnsLag {
         matches!(self, DnsLag::None | DnsLag::Millis(0))
     }
 
+    /// 0 is no lag, however written: the example seed spells it out.
+    fn from_millis(ms: u64) -> DnsLag {
+        if ms == 0 {
+            DnsLag::None
+        } else {
+            DnsLag::Millis(ms)
+        }
+    }
+
     /// `200`, `never`: the form the seed and `--dns-lag-ms` take.
     pub fn parse(text: &str) -> Result<DnsLag, String> {
         match text.trim() {
             "never" => Ok(DnsLag::Never),
-            ms => ms.parse::<u64>().map(DnsLag::Millis).map_err(|_| {
+            ms => ms.parse::<u64>().map(DnsLag::from_millis).map_err(|_| {
                 format!("dns_lag_ms `{ms}`: expected a number of milliseconds or `never`")
             }),
         }
@@ -223,7 +250,7 @@ impl<'de> Deserialize<'de> for DnsLag {
         match Raw::deserialize(deserializer).map_err(|_| {
             serde::de::Error::custom("dns_lag_ms: expected a number of milliseconds or `never`")
         })? {
-            Raw::Millis(ms) => Ok(DnsLag::Millis(ms)),
+            Raw::Millis(ms) => Ok(DnsLag::from_millis(ms)),
             Raw::Word(word) => DnsLag::parse(&word).map_err(serde::de::Error::custom),
         }
     }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, RwLock};
 
 use super::counters::Counters;
-use super::dns_lag::DnsView;
+use super::dns_lag::{DnsView, Lag};
 use super::faults::FaultState;
 use super::gate::WriteGate;
 use super::idempotency::IdempotencyStore;
@@ -35,7 +35,7 @@ pub struct Shared {
     pub buckets: Mutex<Buckets>,
     pub idempotency: Mutex<IdempotencyStore>,
     pub faults: Mutex<FaultState>,
-    /// What DNS serves while it lags behind the API (`faults.dns_lag_ms`). Lock order: the
+    /// What DNS serves while it lags behind the API (`faults.dns_lag_*`). Lock order: the
     /// account first, then this.
     dns: Mutex<DnsView>,
     /// Request ids count up from 1 per emulator, so tests can name them without masking.
@@ -46,7 +46,7 @@ impl Shared {
     pub fn new(seed: &Seed) -> Shared {
         let state = State::from_seed(seed);
         let mut dns = DnsView::default();
-        dns.set_lag(seed.faults.dns_lag_ms, &state);
+        dns.set_lag(dns_lag(&seed.faults), &state);
         Shared {
             state: Mutex::new(state),
             dns: Mutex::new(dns),
@@ -102,12 +102,12 @@ impl Shared {
         let lag = match self.settings.write() {
             Ok(mut guard) => {
                 change(&mut guard);
-                guard.faults.dns_lag_ms
+                dns_lag(&guard.faults)
             }
             Err(poisoned) => {
                 let mut guard = poisoned.into_inner();
                 change(&mut guard);
-                guard.faults.dns_lag_ms
+                dns_lag(&guard.faults)
             }
         };
         // Settings released first: a write holds the account and reads the settings.
@@ -129,6 +129,13 @@ impl Shared {
             }
         }
         answer(&lock(&self.state))
+    }
+}
+
+fn dns_lag(faults: &Faults) -> Lag {
+    Lag {
+        time: faults.dns_lag_ms,
+        queries: faults.dns_lag_queries,
     }
 }
 

@@ -100,6 +100,34 @@ fn plan_annotates_blocked_changes_as_errors_and_portal_steps_as_warnings() {
     );
 }
 
+/// Changes and error/warning findings: the closing notice's summary counts the findings too,
+/// as text and markdown do.
+#[test]
+fn the_notice_of_a_plan_with_changes_counts_its_findings() {
+    let mut seed = Seed::from_yaml_str(
+        "tokens: [{token: t, user: u, scopes: [read]}]\n\
+         sites: [{slug: shop, state: active}]\n",
+    )
+    .unwrap();
+    seed.rate_limit = RateLimit::off();
+    let emu = start_emulator(seed);
+    let dir = tempfile::tempdir().unwrap();
+    // A schedule that never runs (error) and one that runs every minute of an hour (warning).
+    std::fs::write(
+        dir.path().join("shop.yaml"),
+        "site: shop\ncron:\n  - {schedule: \"0 0 30 2 *\", command: php bin/leap.php}\n  \
+         - {schedule: \"* 3 * * *\", command: php bin/night.php}\n",
+    )
+    .unwrap();
+    assert_cli_snapshot!(
+        Test::new()
+            .args(["plan", "--format", "github", "."])
+            .api(&emu.base_url(), "t")
+            .current_dir(dir.path())
+            .plan_stamp()
+    );
+}
+
 #[test]
 fn a_plan_refused_by_the_safety_limits_is_annotated() {
     let (dir, emu) = blocked_account();

@@ -19,7 +19,9 @@ pub use text::render as text;
 const LONG: usize = 48;
 
 /// The summary sentence, e.g. `Plan: 3 to create, 1 to update, 2 to delete, 1 needs a portal step.`
-/// Without changes, error and warning `findings` still need someone (see [`no_changes_line`]).
+/// Error and warning `findings` are counted after it (`Findings need attention: 1 error.`), with
+/// changes or without (see [`no_changes_line`]): a reader skimming for the summary must not miss
+/// them.
 pub fn summary_line(summary: &Summary, findings: &[Finding]) -> String {
     if summary.create + summary.update + summary.delete == 0 {
         return no_changes_line(findings);
@@ -40,14 +42,28 @@ pub fn summary_line(summary: &Summary, findings: &[Finding]) -> String {
         line.push_str(&format!(", {} blocked", summary.blocked));
     }
     line.push('.');
+    if let Some(attention) = attention(findings) {
+        line.push_str(&format!(" {attention}"));
+    }
     line
 }
 
 /// `No changes. The live account matches the files.`, unless error or warning findings need
-/// attention: then a reader skimming for the summary must not take the plan for all clear.
+/// attention: then the all-clear sentence would mislead.
 fn no_changes_line(findings: &[Finding]) -> String {
+    match attention(findings) {
+        None => "No changes. The live account matches the files.".into(),
+        Some(attention) => {
+            format!("No changes: the live account matches the files. {attention}")
+        }
+    }
+}
+
+/// `Findings need attention: 2 errors, 1 warning.`; `None` without error or warning findings
+/// (info, portal-step and blocked ones come with their changes, which the summary counts).
+fn attention(findings: &[Finding]) -> Option<String> {
     let count = |severity| findings.iter().filter(|f| f.severity == severity).count();
-    let attention: Vec<String> = [
+    let counts: Vec<String> = [
         (count(Severity::Error), "error"),
         (count(Severity::Warning), "warning"),
     ]
@@ -55,13 +71,7 @@ fn no_changes_line(findings: &[Finding]) -> String {
     .filter(|(n, _)| *n > 0)
     .map(|(n, what)| format!("{n} {what}{}", if n == 1 { "" } else { "s" }))
     .collect();
-    if attention.is_empty() {
-        return "No changes. The live account matches the files.".into();
-    }
-    format!(
-        "No changes: the live account matches the files. Findings need attention: {}.",
-        attention.join(", ")
-    )
+    (!counts.is_empty()).then(|| format!("Findings need attention: {}.", counts.join(", ")))
 }
 
 pub(crate) fn marker(action: Action) -> char {

@@ -6,7 +6,7 @@ use super::{
     Described, changes_of, describe, marker, printable, status_label, summary_line,
     targets_with_changes, ttl_text,
 };
-use crate::plan::model::{Action, Change, Plan, Severity, Target};
+use crate::plan::model::{Action, Change, Plan, Resource, Severity, Target, Value};
 
 struct Paint {
     on: bool,
@@ -124,6 +124,7 @@ fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
         let mut lines = vec![format!("{head}{ttl}{status}")];
         lines.extend(word_diff_lines(&d, paint));
         lines.extend(next_runs_line(change, paint));
+        lines.extend(readiness_line(change, paint));
         return lines;
     }
     let value = match (&d.before, &d.after, change.action) {
@@ -134,7 +135,23 @@ fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
     };
     let mut lines = vec![format!("{head}{value}{ttl}{status}")];
     lines.extend(next_runs_line(change, paint));
+    lines.extend(readiness_line(change, paint));
     lines
+}
+
+/// Under a switch to custom nameservers: apply asks them first (docs/health.md, "Before a
+/// nameserver switch"), so a reviewer knows the switch may be held, and how to skip that.
+fn readiness_line(change: &Change, paint: &Paint) -> Option<String> {
+    let to_custom = matches!(
+        (&change.resource, &change.after),
+        (Resource::Nameservers, Some(Value::Nameservers { mode, .. })) if mode == "custom"
+    );
+    to_custom.then(|| {
+        paint.dim(&format!(
+            "    apply first asks the new nameservers whether they serve {} and holds the switch if they don't (--allow-unready-nameservers skips the check)",
+            printable(&change.target.name)
+        ))
+    })
 }
 
 /// A created cron job's next run times (UTC), under the change.

@@ -2,9 +2,11 @@
 //! zone is asked until it serves them (live, late, never, unreachable); before a switch to
 //! custom nameservers, those are asked whether they serve the zone (refused, allowed, ready).
 //!
-//! The waits are real: the question and its answer travel over loopback sockets, which a
-//! paused tokio clock would race (it jumps to the next timer while a reply is on its way), and
-//! the checks run in the `dnscron` process. So lags and deadlines are kept small.
+//! No outcome depends on the clock: the emulator's DNS lags by a count of questions, not time,
+//! and the deadline (`--dns-wait`) is far off, so it never ends a check that will succeed;
+//! where a nameserver is never live (a lag of `never`, a closed port) the deadline is 1 ms and
+//! the check ends after its first round, whatever the clock says. The only real wait left is
+//! the check's own 100 ms pause between two rounds, in the late case.
 
 use std::net::{SocketAddr, UdpSocket};
 
@@ -72,8 +74,14 @@ fn apply(emu: &BackgroundEmulator, zone_file: &str, dir: &tempfile::TempDir) -> 
         .api(&emu.base_url(), "demo-token")
         .plan_stamp()
         .env("DNSCRON_ALLOW_UNREADY_NAMESERVERS", "false")
-        .env("DNSCRON_DNS_WAIT", "2s")
+        .env("DNSCRON_DNS_WAIT", FAR)
 }
+
+/// A deadline no check that will succeed comes near: it never decides an outcome.
+const FAR: &str = "60s";
+
+/// A deadline the first round of questions always passes: the check ends after it.
+const AT_ONCE: &str = "1ms";
 
 fn service_at(test: Test, ns1: SocketAddr, ns2: SocketAddr) -> Test {
     test.arg(format!("--nameserver-address=ns1.veldhost.net={ns1}"))
@@ -86,10 +94,11 @@ fn other_dns_at(test: Test, ns1: SocketAddr, ns2: SocketAddr) -> Test {
 }
 
 /// The whole run of [`ONE_RECORD`] with both service nameservers answered by an emulator
-/// whose DNS lags `lag` behind its API, and a check deadline of `wait`.
-fn one_record_with_lag(lag: DnsLag, wait: &str) -> String {
+/// whose DNS lags `lag` and `questions` behind its API, and a check deadline of `wait`.
+fn one_record_with_lag(lag: DnsLag, questions: u64, wait: &str) -> String {
     let emu = dns_emulator(Seed::example());
     emu.set_dns_lag(lag);
+    emu.set_dns_lag_queries(questions);
     let dir = tempfile::tempdir().unwrap();
     let at = dns_addr(&emu);
     let test = service_at(apply(&emu, ONE_RECORD, &dir), at, at).env("DNSCRON_DNS_WAIT", wait);
@@ -98,21 +107,21 @@ fn one_record_with_lag(lag: DnsLag, wait: &str) -> String {
 
 #[test]
 fn written_records_are_reported_live_on_every_nameserver() {
-    let out = one_record_with_lag(DnsLag::None, "2s");
+    let out = one_record_with_lag(DnsLag::None, 0, FAR);
     settings().bind(|| insta::assert_snapshot!("dns_live", out));
 }
 
 #[test]
 fn a_lagging_nameserver_is_reported_live_after_the_wait() {
-    // Longer than apply takes from the write to its first question (verification reads the
-    // zone once in between), so that question still gets the old data.
-    let out = one_record_with_lag(DnsLag::Millis(1000), "4s");
+    // Both nameservers are the one emulator: the first round's two questions get the old
+    // data, the second round's the new.
+    let out = one_record_with_lag(DnsLag::None, 2, FAR);
     settings().bind(|| insta::assert_snapshot!("dns_late", out));
 }
 
 #[test]
 fn a_nameserver_that_never_serves_the_write_is_a_warning_with_exit_0() {
-    let out = one_record_with_lag(DnsLag::Never, "500ms");
+    let out = one_record_with_lag(DnsLag::Never, 0, AT_ONCE);
     settings().bind(|| insta::assert_snapshot!("dns_never", out));
 }
 
@@ -122,7 +131,7 @@ fn an_unreachable_nameserver_is_reported_in_json_and_never_fatal() {
     let dir = tempfile::tempdir().unwrap();
     let test = service_at(apply(&emu, ONE_RECORD, &dir), dns_addr(&emu), closed_port())
         .args(["--format", "json"])
-        .env("DNSCRON_DNS_WAIT", "500ms");
+        .env("DNSCRON_DNS_WAIT", AT_ONCE);
     let out = test.snapshot();
     settings().bind(|| insta::assert_snapshot!("dns_unreachable_json", out));
 }
@@ -199,7 +208,7 @@ fn an_apply_that_writes_no_record_skips_the_check_with_a_note() {
         .api(&emu.base_url(), "demo-token")
         .plan_stamp()
         .env("DNSCRON_ALLOW_UNREADY_NAMESERVERS", "false")
-        .env("DNSCRON_DNS_WAIT", "2s")
+        .env("DNSCRON_DNS_WAIT", FAR)
         .snapshot();
     settings().bind(|| insta::assert_snapshot!("dns_skipped", out));
 }
@@ -209,12 +218,22 @@ fn a_nameserver_that_cant_be_resolved_is_a_warning_with_exit_0() {
     let emu = dns_emulator(Seed::example());
     let dir = tempfile::tempdir().unwrap();
     // Only ns1 is mapped, and the harness turns the system resolver off.
-    let test = apply(&emu, ONE_RECORD, &dir)
-        .arg(format!(
-            "--nameserver-address=ns1.veldhost.net={}",
-            dns_addr(&emu)
-        ))
-        .env("DNSCRON_DNS_WAIT", "500ms");
+    let test = apply(&emu, ONE_RECORD, &dir).arg(format!(
+        "--nameserver-address=ns1.veldhost.net={}",
+        dns_addr(&emu)
+    ));
     let out = test.snapshot();
     settings().bind(|| insta::assert_snapshot!("dns_unresolved", out));
+}
+
+/// `--resolver` is `check`'s (NS discovery); apply discovers no nameservers, so it refuses the
+/// flag before reading anything, rather than ignore it. Without it, every test above runs.
+#[test]
+fn apply_refuses_resolver_and_sends_nothing() {
+    let emu = dns_emulator(Seed::example());
+    let dir = tempfile::tempdir().unwrap();
+    let test = apply(&emu, ONE_RECORD, &dir).arg(format!("--resolver={}", dns_addr(&emu)));
+    let out = test.snapshot();
+    settings().bind(|| insta::assert_snapshot!("dns_resolver_refused", out));
+    assert_eq!(emu.counters().requests, 0);
 }

@@ -72,6 +72,35 @@ fn no_changes_in_every_format() {
     insta::assert_snapshot!(render::markdown(&plan));
 }
 
+/// A switch to custom nameservers says that apply asks them first (docs/health.md, "Before a
+/// nameserver switch"); a switch to the service's own nameservers is not checked, and says
+/// nothing more.
+#[test]
+fn only_a_switch_to_custom_nameservers_mentions_the_readiness_check() {
+    let mut to_custom = zone("example.org", &[]);
+    custom(&mut to_custom, &["ns1.other-dns.net", "ns2.other-dns.net"]);
+    let mut to_hosted = zone("example.com", &[]);
+    hosted(&mut to_hosted);
+    let desired = Desired {
+        zones: vec![to_hosted, to_custom],
+        sites: vec![],
+    };
+    let live = LiveSnapshot {
+        zones: vec![live_zone("example.com", &[]), live_zone("example.org", &[])],
+        domains: vec![
+            live_domain(
+                "example.com",
+                &["ns1.other-dns.net", "ns2.other-dns.net"],
+                "inactive",
+            ),
+            live_domain("example.org", &SERVICE_NS, "inactive"),
+        ],
+        ..Default::default()
+    };
+    let plan = plan_of(&desired, &live);
+    settings().bind(|| insta::assert_snapshot!(render::text(&plan, false)));
+}
+
 #[test]
 fn summary_line_wording() {
     use dnscron::plan::Summary;
@@ -96,13 +125,10 @@ fn summary_line_wording() {
     );
 }
 
-/// Without changes, the summary still says when error or warning findings need attention; only
-/// with neither is it the all-clear sentence (info, portal-step and blocked findings don't count:
-/// they come with changes).
-#[test]
-fn a_summary_without_changes_counts_the_findings_that_need_attention() {
-    use dnscron::plan::{Finding, Severity, Summary, TargetKind, TargetRef};
-    let finding = |severity| Finding {
+/// A finding of `severity` about domain example.com, for the summary line's counts.
+fn finding(severity: dnscron::plan::Severity) -> dnscron::plan::Finding {
+    use dnscron::plan::{Finding, TargetKind, TargetRef};
+    Finding {
         target: TargetRef {
             kind: TargetKind::Domain,
             name: "example.com".into(),
@@ -111,7 +137,15 @@ fn a_summary_without_changes_counts_the_findings_that_need_attention() {
         message: "m".into(),
         change_ids: Vec::new(),
         declared_at: None,
-    };
+    }
+}
+
+/// Without changes, the summary still says when error or warning findings need attention; only
+/// with neither is it the all-clear sentence (info, portal-step and blocked findings don't count:
+/// they come with changes).
+#[test]
+fn a_summary_without_changes_counts_the_findings_that_need_attention() {
+    use dnscron::plan::{Finding, Severity, Summary};
     let none = Summary::default();
     let line = |severities: &[Severity]| {
         let findings: Vec<Finding> = severities.iter().map(|s| finding(*s)).collect();
@@ -140,14 +174,29 @@ fn a_summary_without_changes_counts_the_findings_that_need_attention() {
         ]),
         "No changes: the live account matches the files. Findings need attention: 2 errors, 1 warning."
     );
-    // With changes the plan line is the summary; the findings are listed above it.
-    let one = Summary {
+}
+
+/// With changes, the summary counts the error and warning findings after them, in the words of
+/// the summary without changes; other findings add nothing.
+#[test]
+fn a_summary_with_changes_counts_the_findings_that_need_attention() {
+    use dnscron::plan::{Finding, Severity, Summary};
+    let summary = Summary {
         create: 1,
+        portal_step: 1,
         ..Summary::default()
     };
+    let line = |severities: &[Severity]| {
+        let findings: Vec<Finding> = severities.iter().map(|s| finding(*s)).collect();
+        render::summary_line(&summary, &findings)
+    };
     assert_eq!(
-        render::summary_line(&one, &[finding(Severity::Error)]),
-        "Plan: 1 to create, 0 to update, 0 to delete."
+        line(&[Severity::Info, Severity::NeedsPortalStep, Severity::Blocked]),
+        "Plan: 1 to create, 0 to update, 0 to delete, 1 needs a portal step."
+    );
+    assert_eq!(
+        line(&[Severity::Error, Severity::Warning, Severity::Warning]),
+        "Plan: 1 to create, 0 to update, 0 to delete, 1 needs a portal step. Findings need attention: 1 error, 2 warnings."
     );
 }
 
