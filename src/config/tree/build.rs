@@ -30,6 +30,7 @@ pub(super) mod limits {
 use limits::*;
 
 /// Every non-null document of `source`.
+#[cfg(test)]
 pub fn documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
     build(Builder::new(source))
 }

@@ -88,6 +88,7 @@ pub struct SyntaxError {
 }
 
 /// Every non-empty document of a file.
+#[cfg(test)]
 pub fn parse_documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
     build::documents(source)
 }
