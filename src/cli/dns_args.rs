@@ -12,8 +12,8 @@ pub struct DnsArgs {
     /// dot.
     #[arg(long = "nameserver-address", value_name = "HOST=IP[:PORT]")]
     pub nameserver_address: Vec<NameserverAddress>,
-    /// Never ask the system's resolver: every nameserver needs --nameserver-address and NS
-    /// discovery needs --resolver.
+    /// Never ask the system's resolver: every nameserver needs --nameserver-address (and, for
+    /// `check`, NS discovery needs --resolver).
     #[arg(
         long,
         env = "DNSCRON_NO_SYSTEM_RESOLVER",

@@ -35,7 +35,7 @@ pub fn documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
     build(Builder::new(source))
 }
 
-/// Like [`documents`], but each item of a document's top-level `key:` list goes to `sink` (with
+/// Every non-null document of `source`, but each item of a document's top-level `key:` list goes to `sink` (with
 /// the document's index) as soon as it is complete, and the list stays empty in the tree: the
 /// tree of a large list is never whole. A list with an anchor is kept (an alias copies it).
 ///
