@@ -35,9 +35,9 @@ pub fn documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
     build(Builder::new(source))
 }
 
-/// Every non-null document of `source`, but each item of a document's top-level `key:` list goes to `sink` (with
-/// the document's index) as soon as it is complete, and the list stays empty in the tree: the
-/// tree of a large list is never whole. A list with an anchor is kept (an alias copies it).
+/// Every non-null document of `source`, but each item of a document's top-level `key:` list goes
+/// to `sink` (with the document's index) as soon as it is complete, and the list stays empty in
+/// the tree: the tree of a large list is never whole. A list with an anchor is kept (an alias copies it).
 ///
 /// One-line flow items of a `records:` list are read by the record-line scanner (`fast`) and
 /// the rest by the parser; if the scanner's reading cannot be proven to be the parser's, the
