@@ -307,8 +307,8 @@ impl<'p> Driver<'p> {
     /// Whether the parser's list starts on a line whose dash stands where the lines' dashes do.
     fn starts_at_dashes(&self, b: &Builder<'_, '_>, at: Pos) -> bool {
         let source = b.source();
-        let offset = (at.offset as usize).min(source.len());
-        let line_start = source[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let before = source.get(..at.offset as usize).unwrap_or(source);
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let dash = self.region_dash_col() - 1;
         source.get(line_start..).is_some_and(|line| {
             line.as_bytes()
