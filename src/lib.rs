@@ -1,21 +1,5 @@
-//! dnscron: keep a hosting customer's DNS zones, registrar nameserver mode and cron jobs in git,
-//! and make the live account match.
-//!
-//! Data flows one way: files (`config`) → desired state → live snapshot (`api`, `plan::snapshot`)
-//! → plan (`plan`) → requests (`apply`) → result. `emulator` serves the API locally for tests
-//! and the demo; `cli` holds one file per command and alone words errors and decides exit codes.
-//! The map: docs/architecture.md.
+//! The `dnscron` command line: one file per command, every renderer, all wording, hints and exit
+//! codes. The stages themselves live in `dnscron-core`; the local API server in
+//! `dnscron-emulator`. The map: docs/architecture.md.
 
-pub mod api;
-pub mod apply;
 pub mod cli;
-pub mod config;
-pub mod cron;
-pub mod dns;
-pub mod dnscheck;
-#[cfg(feature = "emulator")]
-pub mod emulator;
-pub mod github;
-pub mod import;
-pub mod plan;
-pub mod untrusted;

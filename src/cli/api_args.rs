@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::api::{ApiConfig, Token, check_url_policy, parse_base_url};
 use crate::cli::error::CommandError;
+use dnscron_core::api::{ApiConfig, Token, check_url_policy, parse_base_url};
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ApiArgs {

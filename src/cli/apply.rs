@@ -6,9 +6,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::api::{ApiConfig, WriteClient};
-use crate::apply::dns::DnsOptions;
-use crate::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Bar, Lines, Progress, review};
 use crate::cli::api_args::{ApiArgs, parse_duration};
 use crate::cli::dns_args::DnsArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind};
@@ -16,9 +13,14 @@ use crate::cli::logging::use_color_on_stdout;
 use crate::cli::session;
 use crate::cli::signals::Signals;
 use crate::cli::write_stdout;
-use crate::plan::render::text::plain_change_lines;
-use crate::plan::snapshot::LiveSnapshot;
-use crate::plan::{Change, Plan, render};
+use dnscron_core::api::{ApiConfig, WriteClient};
+use dnscron_core::apply::dns::DnsOptions;
+use dnscron_core::apply::{
+    self, ApplyOptions, ApplyReport, ApplyResult, Bar, Lines, Progress, review,
+};
+use dnscron_core::plan::render::text::plain_change_lines;
+use dnscron_core::plan::snapshot::LiveSnapshot;
+use dnscron_core::plan::{Change, Plan, render};
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
 #[cfg(any(feature = "emulator", test))]
@@ -230,7 +232,7 @@ fn read_plan_file(file: &Path) -> Result<Plan, CommandError> {
         let context = format!("cannot read the plan file {}", file.display());
         CommandError::quoting(ErrorKind::User, &context, e)
     })?;
-    crate::plan::file::load(&text, &file.display().to_string())
+    dnscron_core::plan::file::load(&text, &file.display().to_string())
         .map_err(|e| CommandError::from(e).with_hint(format!("file: {}", file.display())))
 }
 
@@ -256,7 +258,8 @@ async fn review_bound(
             (planned.plan, planned.live)
         }
         None => {
-            let live = crate::plan::snapshot::fetch(ctx.client.read(), &reviewed.desired).await?;
+            let live =
+                dnscron_core::plan::snapshot::fetch(ctx.client.read(), &reviewed.desired).await?;
             (apply::saved::replan(&reviewed, &live)?, live)
         }
     };

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use crate::cli::dns_args::DnsArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{runtime, validate, write_stdout};
-use crate::config;
-use crate::dnscheck::{self, CheckSettings, Status, parse_resolver};
-use crate::untrusted::Untrusted;
+use dnscron_core::config;
+use dnscron_core::dnscheck::{self, CheckSettings, Status, parse_resolver};
+use dnscron_core::untrusted::Untrusted;
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {

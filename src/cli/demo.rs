@@ -4,21 +4,21 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use crate::api::{ApiConfig, Token, WriteClient};
-use crate::apply::dns::DnsOptions;
-use crate::apply::{self, ApplyOptions, Silent, report};
 use crate::cli::apply::ending;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::validate::report_diagnostics;
 use crate::cli::write_stdout;
 use crate::cli::{runtime, session};
-use crate::config::model::{Desired, NameserverMode, NameserversSpec};
-use crate::dns::fold_host;
-use crate::dnscheck::{AddressBook, NameserverAddress};
-use crate::emulator::{self, Seed};
-use crate::plan::render;
-use crate::plan::snapshot::LiveSnapshot;
+use dnscron_core::api::{ApiConfig, Token, WriteClient};
+use dnscron_core::apply::dns::DnsOptions;
+use dnscron_core::apply::{self, ApplyOptions, Silent, report};
+use dnscron_core::config::model::{Desired, NameserverMode, NameserversSpec};
+use dnscron_core::dns::fold_host;
+use dnscron_core::dnscheck::{AddressBook, NameserverAddress};
+use dnscron_core::plan::render;
+use dnscron_core::plan::snapshot::LiveSnapshot;
+use dnscron_emulator::{self as emulator, Seed};
 
 /// The example seed's token with every scope.
 const DEMO_TOKEN: &str = "demo-token";
@@ -57,7 +57,7 @@ pub fn run(args: DemoArgs) -> CommandResult {
             .iter()
             .map(|(path, text)| (PathBuf::from(path), (*text).to_string()))
             .collect();
-        crate::config::load_texts(&texts).map_err(|d| report_diagnostics(&d))?
+        dnscron_core::config::load_texts(&texts).map_err(|d| report_diagnostics(&d))?
     } else {
         session::load_desired(&args.files)?
     };

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::dnscheck::{AddressBook, NameserverAddress, QueryOptions};
+use dnscron_core::dnscheck::{AddressBook, NameserverAddress, QueryOptions};
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct DnsArgs {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::write_stdout;
-use crate::emulator::{self, Bursts, DnsLag, Seed};
+use dnscron_emulator::{self as emulator, Bursts, DnsLag, Seed};
 
 #[derive(Debug, clap::Args)]
 pub struct EmulatorArgs {

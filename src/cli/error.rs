@@ -6,11 +6,11 @@
 use std::error::Error;
 use std::fmt::{self, Write as _};
 
-use crate::api::{ApiError, TokenError};
-use crate::import::ImportError;
-use crate::plan::PlanError;
-use crate::plan::make::MakePlanError;
-use crate::plan::snapshot::SnapshotError;
+use dnscron_core::api::{ApiError, TokenError};
+use dnscron_core::import::ImportError;
+use dnscron_core::plan::PlanError;
+use dnscron_core::plan::make::MakePlanError;
+use dnscron_core::plan::snapshot::SnapshotError;
 
 pub type BoxError = Box<dyn Error + Send + Sync>;
 

@@ -3,13 +3,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::api::{ReadClient, WriteClient};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, Outcome};
 use crate::cli::{runtime, write_stdout};
-use crate::config::{self, json_schema};
-use crate::dns::ZoneName;
-use crate::import::{self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SiteFile, ZoneFile};
+use dnscron_core::api::{ReadClient, WriteClient};
+use dnscron_core::config::{self, json_schema};
+use dnscron_core::dns::ZoneName;
+use dnscron_core::import::{
+    self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SiteFile, ZoneFile,
+};
 
 #[derive(Debug, clap::Args)]
 #[command(group(
@@ -223,10 +225,10 @@ fn next_step(out: &Path, next: &Next) -> String {
 fn zone_line(z: &ZoneFile) -> String {
     let mut parts = vec![count(z.records.len(), "record")];
     match &z.nameservers {
-        NsChoice::Managed(crate::config::model::NameserverMode::Hosted) => {
+        NsChoice::Managed(dnscron_core::config::model::NameserverMode::Hosted) => {
             parts.push("nameservers hosted".into());
         }
-        NsChoice::Managed(crate::config::model::NameserverMode::Custom(h)) => {
+        NsChoice::Managed(dnscron_core::config::model::NameserverMode::Custom(h)) => {
             parts.push(format!("nameservers custom ({})", h.join(", ")));
         }
         NsChoice::Unmanaged(Some(_)) => parts.push("nameservers left unmanaged".into()),

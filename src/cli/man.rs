@@ -111,7 +111,7 @@ fn exit_status() -> Roff {
 fn environment() -> Roff {
     let vars = [
         (
-            crate::api::TOKEN_ENV,
+            dnscron_core::api::TOKEN_ENV,
             "The API token, unless --token-file is given. It is never printed.",
         ),
         (

@@ -2,14 +2,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::api::ReadClient;
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{logging, runtime, validate, write_stdout};
-use crate::config;
-use crate::github::{Annotation, Level};
-use crate::plan::make::MakePlanError;
-use crate::plan::{MakeOptions, Plan, make_plan_owned, render};
+use dnscron_core::api::ReadClient;
+use dnscron_core::config;
+use dnscron_core::github::{Annotation, Level};
+use dnscron_core::plan::make::MakePlanError;
+use dnscron_core::plan::{MakeOptions, Plan, make_plan_owned, render};
 
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {

@@ -10,9 +10,10 @@ pub fn run() -> CommandResult {
 
 /// Exactly the text of the committed `schema/dnscron.schema.json`.
 pub fn schema_text() -> Result<String, CommandError> {
-    let mut text = serde_json::to_string_pretty(&crate::config::json_schema()).map_err(|e| {
-        CommandError::quoting(ErrorKind::Internal, "cannot serialize the schema", e)
-    })?;
+    let mut text =
+        serde_json::to_string_pretty(&dnscron_core::config::json_schema()).map_err(|e| {
+            CommandError::quoting(ErrorKind::Internal, "cannot serialize the schema", e)
+        })?;
     text.push('\n');
     Ok(text)
 }

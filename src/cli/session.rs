@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use crate::api::ReadClient;
 use crate::cli::error::{CommandError, ErrorKind};
 use crate::cli::validate::report_diagnostics;
-use crate::config::{self, model::Desired};
-use crate::plan::{MakeOptions, Planned, make_plan};
+use dnscron_core::api::ReadClient;
+use dnscron_core::config::{self, model::Desired};
+use dnscron_core::plan::{MakeOptions, Planned, make_plan};
 
 /// A runtime the command keeps (apply also spawns its Ctrl-C listener on it).
 pub fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use crate::apply::Interrupt;
+use dnscron_core::apply::Interrupt;
 
 pub const SIGINT: u8 = 2;
 pub const SIGTERM: u8 = 15;

@@ -1,7 +1,7 @@
 //! The id and time a command stamps on a new plan: random and now, unless the test-only
 //! variables fix them (docs/plan.md), so that CLI snapshots show real values without masks.
 
-use crate::plan::PlanStamp;
+use dnscron_core::plan::PlanStamp;
 
 /// Test-only: the plan id to use instead of a random one.
 pub const PLAN_ID_ENV: &str = "DNSCRON_PLAN_ID";

@@ -1,7 +1,7 @@
 //! `dnscron doctor` against a healthy emulator, a bad token, a wrong prefix, an unreachable URL,
 //! and a server that announces deprecation.
 
-use dnscron::emulator::Seed;
+use dnscron_emulator::Seed;
 use serde_json::json;
 
 use crate::client::stub::{Reply, Stub};

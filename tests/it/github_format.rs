@@ -1,6 +1,6 @@
 //! `--format github`: workflow-command annotations from validate and plan.
 
-use dnscron::emulator::{RateLimit, Seed, SiteSeed};
+use dnscron_emulator::{RateLimit, Seed, SiteSeed};
 
 use crate::common::emulator::start_emulator;
 use crate::common::{Test, assert_cli_snapshot, stdout_of};
@@ -49,7 +49,7 @@ const BLOCKED_SITE: &str = "cron:
 
 /// Three suspended sites (15 blocked cron creates and a blocked delete) and a nameserver change
 /// under active DNSSEC (a portal step).
-fn blocked_account() -> (tempfile::TempDir, dnscron::emulator::BackgroundEmulator) {
+fn blocked_account() -> (tempfile::TempDir, dnscron_emulator::BackgroundEmulator) {
     let mut seed = Seed::example()
         .with_site(SiteSeed::new("old1").with_state("suspended"))
         .with_site(SiteSeed::new("old2").with_state("suspended"));

@@ -1,10 +1,10 @@
 //! `dnscron plan` end to end: the binary against the emulator on 127.0.0.1.
 
-use dnscron::emulator::{
+use dnscron_core::plan::file;
+use dnscron_emulator::{
     CronIndexAfterDelete, Gaps, HostnameEcho, RecordNames, RecordSeed, Seed, SiteSeed, TokenSeed,
     TxtFormat, ZoneSeed,
 };
-use dnscron::plan::file;
 
 use crate::common::emulator::{example_emulator, start_emulator};
 use crate::common::{Test, assert_cli_snapshot, filters};
@@ -164,7 +164,7 @@ pub fn every_gap_setting() -> Vec<Gaps> {
 }
 
 /// A small account and files that describe it exactly.
-fn matching_account() -> (dnscron::emulator::BackgroundEmulator, tempfile::TempDir) {
+fn matching_account() -> (dnscron_emulator::BackgroundEmulator, tempfile::TempDir) {
     let seed = Seed::default()
         .with_token(TokenSeed::full("demo-token", "demo"))
         .with_zone(
@@ -196,7 +196,7 @@ fn a_ten_thousand_record_zone_plans_in_the_minimum_of_requests() {
         .with_token(TokenSeed::full("demo-token", "demo"))
         .with_zone(ZoneSeed::new("big.example").with_records(records));
     let mut seed = seed;
-    seed.rate_limit = dnscron::emulator::RateLimit::off();
+    seed.rate_limit = dnscron_emulator::RateLimit::off();
     let emu = start_emulator(seed);
     let dir = tempfile::tempdir().unwrap();
     let mut yaml = String::from("zone: big.example\nrecords:\n");

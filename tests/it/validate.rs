@@ -63,8 +63,8 @@ fn schema_command_prints_the_committed_schema() {
 
 #[test]
 fn schema_lists_exactly_the_keys_the_loader_accepts() {
-    use dnscron::config::raw::keys;
-    let schema = dnscron::config::json_schema();
+    use dnscron_core::config::raw::keys;
+    let schema = dnscron_core::config::json_schema();
     for (def, keys) in [
         ("ZoneDoc", keys::ZONE),
         ("Defaults", keys::DEFAULTS),

@@ -5,10 +5,10 @@
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 
-use dnscron::api::{StatsSnapshot, WriteClient};
-use dnscron::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Silent};
-use dnscron::emulator::{BackgroundEmulator, Faults, RateLimit, StateSnapshot};
-use dnscron::plan::{MakeOptions, Planned, make_plan};
+use dnscron_core::api::{StatsSnapshot, WriteClient};
+use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Silent};
+use dnscron_core::plan::{MakeOptions, Planned, make_plan};
+use dnscron_emulator::{BackgroundEmulator, Faults, RateLimit, StateSnapshot};
 
 use super::efficiency::{Routes, apply_minimum, plan_minimum, route_figures};
 use super::report::{Figure, Section, Verdict};

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use dnscron::api::StatsSnapshot;
-use dnscron::emulator::RateLimit;
-use dnscron::plan::{MakeOptions, make_plan};
+use dnscron_core::api::StatsSnapshot;
+use dnscron_core::plan::{MakeOptions, make_plan};
+use dnscron_emulator::RateLimit;
 
 use super::report::{Figure, Section, Verdict};
 use super::workload::{Account, workload_w};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use dnscron::emulator::RateLimit;
+use dnscron_emulator::RateLimit;
 
 use super::report::{Figure, Section, Verdict};
 use super::workload::{Account, SiteGen, TOKEN};

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use dnscron::emulator::RateLimit;
+use dnscron_emulator::RateLimit;
 
 use super::child::{self, ChildRun, DNSCRON_ENV, Runs, mib};
 use super::octodns_files::{Changes, dnscron_changes, octodns_changes, write_octodns};

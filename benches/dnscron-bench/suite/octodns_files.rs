@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use dnscron::emulator::RecordSeed;
+use dnscron_emulator::RecordSeed;
 
 use super::workload::ZoneGen;
 

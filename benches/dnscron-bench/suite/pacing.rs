@@ -5,15 +5,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use dnscron::api::ReadClient;
-use dnscron::emulator::RateLimit;
+use dnscron_core::api::ReadClient;
+use dnscron_emulator::RateLimit;
 
 use super::report::{Figure, Section, Verdict};
 use super::workload::{Account, TOKEN, TOKEN_2};
 use super::{BenchError, apply_runs, ratio, secs, setup};
 
 /// Requests in flight at once per client: the planner's read concurrency.
-const CONCURRENCY: usize = dnscron::plan::snapshot::READ_CONCURRENCY;
+const CONCURRENCY: usize = dnscron_core::plan::snapshot::READ_CONCURRENCY;
 
 /// The earliest the last of `n` requests can be answered: the bucket starts full (`burst`),
 /// then allows one request per `60 / per_minute` seconds.

@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use tokio::runtime::Runtime;
 
-use dnscron::emulator::RateLimit;
-use dnscron::plan::{DiffOptions, diff, render, snapshot};
+use dnscron_core::plan::{DiffOptions, diff, render, snapshot};
+use dnscron_emulator::RateLimit;
 
 use super::child::{self, Runs, median};
 use super::efficiency::plan_minimum;
@@ -130,7 +130,7 @@ fn one_size(
     let text = std::fs::read_to_string(dir.path().join("zones/big.example.com.yaml"))
         .map_err(|e| BenchError::Setup(e.to_string()))?;
     let parse = fastest(SPLIT_RUNS, || {
-        dnscron::config::parse_yaml(&text)
+        dnscron_core::config::parse_yaml(&text)
             .map(drop)
             .map_err(|e| BenchError::step("parsing the zone file", e))
     })?;

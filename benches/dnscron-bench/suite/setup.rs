@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use dnscron::api::{ApiConfig, PAGE_LIMIT, ReadClient, Token, WriteClient};
-use dnscron::config::model::Desired;
-use dnscron::emulator::{self, BackgroundEmulator, Counters, Seed};
+use dnscron_core::api::{ApiConfig, PAGE_LIMIT, ReadClient, Token, WriteClient};
+use dnscron_core::config::model::Desired;
+use dnscron_emulator::{self as emulator, BackgroundEmulator, Counters, Seed};
 
 use super::BenchError;
 use super::workload::{Account, TOKEN};
@@ -46,10 +46,10 @@ pub fn write_and_load(account: &Account, name: &str) -> Result<(Scratch, Desired
 }
 
 pub fn load(dir: &Path) -> Result<Desired, BenchError> {
-    dnscron::config::load(&[dir.to_path_buf()]).map_err(|d| {
+    dnscron_core::config::load(&[dir.to_path_buf()]).map_err(|d| {
         BenchError::step(
             "loading the generated files",
-            d.render(dnscron::config::Style::Plain)
+            d.render(dnscron_core::config::Style::Plain)
                 .lines()
                 .take(12)
                 .collect::<Vec<_>>()

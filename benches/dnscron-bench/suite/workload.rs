@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use dnscron::emulator::{RateLimit, RecordSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
+use dnscron_emulator::{RateLimit, RecordSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
 
 /// The token every benchmark client uses, and a second token of the same user.
 pub const TOKEN: &str = "bench-token";

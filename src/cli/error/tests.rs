@@ -3,7 +3,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::*;
-use crate::api::pacer::WaitTooLong;
+use dnscron_core::api::pacer::WaitTooLong;
 
 /// A library-style error whose message may or may not quote its source.
 #[derive(Debug, thiserror::Error)]
@@ -157,8 +157,8 @@ fn flags_are_named_by_the_cli_not_by_the_library() {
 
 #[test]
 fn every_apply_result_has_its_exit_code() {
-    use crate::apply::{ApplyResult, ErrorInfo};
     use crate::cli::apply::ending;
+    use dnscron_core::apply::{ApplyResult, ErrorInfo};
     let results = [
         (ApplyResult::Converged, 0),
         (ApplyResult::NoChanges, 0),

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use dnscron::api::{IdempotencyKey, wire};
-use dnscron::emulator::{BackgroundEmulator, Seed};
+use dnscron_core::api::{IdempotencyKey, wire};
+use dnscron_emulator::{BackgroundEmulator, Seed};
 
 use super::support::*;
 use crate::common::{Test, filters, repo_root};

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
-use dnscron::emulator::{BackgroundEmulator, CronSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
+use dnscron_emulator::{BackgroundEmulator, CronSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
 
 use super::support::*;
 use crate::common::{Test, command, send_signal};

@@ -10,7 +10,9 @@
 
 use std::net::{SocketAddr, UdpSocket};
 
-use dnscron::emulator::{self, BackgroundEmulator, DnsLag, RateLimit, RecordSeed, Seed, ZoneSeed};
+use dnscron_emulator::{
+    self as emulator, BackgroundEmulator, DnsLag, RateLimit, RecordSeed, Seed, ZoneSeed,
+};
 
 use super::support::write_files;
 use crate::common::{Test, filters};

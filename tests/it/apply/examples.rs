@@ -1,7 +1,7 @@
 //! plan → apply → plan is empty for the examples, in every gap setting.
 
-use dnscron::apply::{ApplyResult, ChangeOutcome};
-use dnscron::emulator::Seed;
+use dnscron_core::apply::{ApplyResult, ChangeOutcome};
+use dnscron_emulator::Seed;
 
 use super::support::*;
 

@@ -1,7 +1,7 @@
 //! Changes that fail or need a human: apply stops there, reports done / failed / not attempted.
 
-use dnscron::apply::{ApplyResult, ChangeOutcome};
-use dnscron::emulator::Seed;
+use dnscron_core::apply::{ApplyResult, ChangeOutcome};
+use dnscron_emulator::Seed;
 
 use super::support::*;
 use crate::common::Test;
@@ -71,7 +71,7 @@ fn exhausted_retries_stop_the_apply_and_a_rerun_finishes() {
     );
 }
 
-fn client_for(emu: &dnscron::emulator::BackgroundEmulator) -> dnscron::api::WriteClient {
+fn client_for(emu: &dnscron_emulator::BackgroundEmulator) -> dnscron_core::api::WriteClient {
     client(&emu.base_url(), "demo-token")
 }
 

@@ -2,7 +2,7 @@
 //! one round: no duplicate record or cron job, no wrong cron job deleted (a wrong delete or a
 //! duplicate would show in the emulator's state, or force a repair round).
 
-use dnscron::emulator::Faults;
+use dnscron_emulator::Faults;
 
 use super::generate;
 use super::support::*;

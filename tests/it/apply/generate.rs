@@ -2,7 +2,7 @@
 //! spellings), cron lists with duplicates and odd spacing, nameserver modes. The API refuses
 //! identical records, so only cron lists hold duplicates.
 
-use dnscron::emulator::{CronSeed, DomainSeed, RecordSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
+use dnscron_emulator::{CronSeed, DomainSeed, RecordSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
 
 pub const TOKEN: &str = "gen-token";
 pub const SERVICE_NS: [&str; 2] = ["ns1.veldhost.net", "ns2.veldhost.net"];

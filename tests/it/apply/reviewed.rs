@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use dnscron::api::{IdempotencyKey, wire};
-use dnscron::emulator::{BackgroundEmulator, Seed, TokenSeed, ZoneSeed};
+use dnscron_core::api::{IdempotencyKey, wire};
+use dnscron_emulator::{BackgroundEmulator, Seed, TokenSeed, ZoneSeed};
 
 use super::support::*;
 use crate::common::{Test, filters, repo_root};

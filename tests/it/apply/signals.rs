@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Lines, Read};
 use std::process::{Child, ChildStderr, Stdio};
 use std::time::{Duration, Instant};
 
-use dnscron::emulator::{BackgroundEmulator, RateLimit};
+use dnscron_emulator::{BackgroundEmulator, RateLimit};
 use tempfile::TempDir;
 
 use super::crash::bulk_case;

@@ -5,15 +5,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use dnscron::api::{ApiConfig, RetryPolicy, Token, WriteClient};
-use dnscron::apply::{self, ApplyOptions, ApplyReport, Silent};
-use dnscron::config::model::{Desired, NameserverMode};
-use dnscron::dns::{self, RecordType};
-use dnscron::emulator::{
+use dnscron_core::api::{ApiConfig, RetryPolicy, Token, WriteClient};
+use dnscron_core::apply::{self, ApplyOptions, ApplyReport, Silent};
+use dnscron_core::config::model::{Desired, NameserverMode};
+use dnscron_core::dns::{self, RecordType};
+use dnscron_core::plan::{self, Plan};
+use dnscron_emulator::{
     self, BackgroundEmulator, CronIndexAfterDelete, Gaps, HostnameEcho, RateLimit, RecordNames,
     Seed, StateSnapshot, TxtFormat,
 };
-use dnscron::plan::{self, Plan};
 
 /// Settings that together use every value of every gap the spec leaves open (cron index base
 /// and shift after delete, record name style, TXT format, host name echo, extra fields, the
@@ -59,7 +59,7 @@ pub fn gap_settings() -> Vec<Gaps> {
 pub fn emulator_with(mut seed: Seed, gaps: Gaps) -> BackgroundEmulator {
     seed.rate_limit = RateLimit::off();
     seed.gaps = gaps;
-    emulator::start_background(seed).unwrap()
+    dnscron_emulator::start_background(seed).unwrap()
 }
 
 pub fn runtime() -> tokio::runtime::Runtime {
@@ -99,7 +99,7 @@ pub fn run_apply(rt: &tokio::runtime::Runtime, client: &WriteClient, plan: &Plan
 }
 
 pub fn load(paths: &[PathBuf]) -> Desired {
-    dnscron::config::load(paths).unwrap_or_else(|d| panic!("{d}"))
+    dnscron_core::config::load(paths).unwrap_or_else(|d| panic!("{d}"))
 }
 
 pub fn examples() -> Desired {
@@ -189,7 +189,7 @@ pub fn writes(emu: &BackgroundEmulator) -> u64 {
 }
 
 /// Requests other than GETs (and unmatched paths) among `counters`.
-pub fn writes_in(counters: &dnscron::emulator::Counters) -> u64 {
+pub fn writes_in(counters: &dnscron_emulator::Counters) -> u64 {
     counters
         .per_route
         .iter()

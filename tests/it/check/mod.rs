@@ -11,7 +11,7 @@ mod misbehaving;
 use std::net::SocketAddr;
 use std::path::Path;
 
-use dnscron::emulator::{self, Emulator, RecordSeed, Seed, ZoneSeed};
+use dnscron_emulator::{self as emulator, Emulator, RecordSeed, Seed, ZoneSeed};
 use serde_json::json;
 
 use crate::common::emulator::Api;

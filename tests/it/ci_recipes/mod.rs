@@ -14,7 +14,7 @@ mod runner;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use dnscron::emulator::{BackgroundEmulator, Seed};
+use dnscron_emulator::{BackgroundEmulator, Seed};
 
 use crate::common::emulator::start_emulator;
 use runner::World;

@@ -2,12 +2,12 @@
 
 use std::fmt::Write as _;
 
-use dnscron::api::wire::RecordWrite;
-use dnscron::api::{ApiConfig, IdempotencyKey, ReadClient, Token, WriteClient};
-use dnscron::emulator::{self, Emulator, Seed};
-use dnscron::plan::snapshot;
+use dnscron_core::api::wire::RecordWrite;
+use dnscron_core::api::{ApiConfig, IdempotencyKey, ReadClient, Token, WriteClient};
+use dnscron_core::plan::snapshot;
+use dnscron_emulator::{self as emulator, Emulator, Seed};
 
-fn config(emu: &dnscron::emulator::EmulatorHandle, token: &str) -> ApiConfig {
+fn config(emu: &dnscron_emulator::EmulatorHandle, token: &str) -> ApiConfig {
     ApiConfig::new(&emu.base_url(), Token::new(token).unwrap()).unwrap()
 }
 
@@ -41,7 +41,7 @@ fn seed(records: usize, per_minute: u32, burst: u32) -> Seed {
 async fn snapshot_of_the_examples_sends_only_the_minimum_gets() {
     let emu = emulator::start_background(Seed::example()).unwrap();
     let desired =
-        dnscron::config::load(&[crate::common::repo_root().join("examples/dns")]).unwrap();
+        dnscron_core::config::load(&[crate::common::repo_root().join("examples/dns")]).unwrap();
     let client = ReadClient::new(config(&emu, "demo-token")).unwrap();
     emu.reset_counters();
     let live = snapshot::fetch(&client, &desired).await.unwrap();

@@ -1,13 +1,13 @@
 use std::path::Path;
 
-use dnscron::api::ReadClient;
 use dnscron::cli::error::CommandError;
-use dnscron::config::model::{
+use dnscron_core::api::ReadClient;
+use dnscron_core::config::model::{
     CronJobSpec, Desired, Location, NameserverMode, NameserversSpec, SafetyLimits, SiteSpec,
     ZoneSpec,
 };
-use dnscron::dns::ZoneName;
-use dnscron::plan::snapshot::{self, SnapshotError};
+use dnscron_core::dns::ZoneName;
+use dnscron_core::plan::snapshot::{self, SnapshotError};
 use serde_json::json;
 
 use super::stub::{Reply, Seen, Stub};

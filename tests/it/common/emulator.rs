@@ -1,6 +1,6 @@
 //! Start an emulator for a test and talk to it over real HTTP.
 
-use dnscron::emulator::{self, BackgroundEmulator, RateLimit, Seed};
+use dnscron_emulator::{self as emulator, BackgroundEmulator, RateLimit, Seed};
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 

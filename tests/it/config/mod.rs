@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use dnscron::config::{self, Diagnostics, model::Desired};
+use dnscron_core::config::{self, Diagnostics, model::Desired};
 
 mod nameservers;
 mod records;

@@ -1,5 +1,5 @@
 use super::{ok, one_error};
-use dnscron::config::model::NameserverMode;
+use dnscron_core::config::model::NameserverMode;
 
 fn ns(body: &str) -> String {
     format!("zone: example.com\nnameservers:\n{body}")

@@ -1,5 +1,5 @@
 use super::{errors, ok, one_error, zone_with};
-use dnscron::dns::RecordType;
+use dnscron_core::dns::RecordType;
 
 #[test]
 fn record_names_accepted_and_normalized() {

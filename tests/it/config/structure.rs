@@ -1,7 +1,7 @@
 //! File-level rules: paths, documents, keys, types, duplicates across files.
 
 use super::{Files, errors, ok, one_error, texts};
-use dnscron::config;
+use dnscron_core::config;
 
 #[test]
 fn multi_document_files_and_sorted_directory_walk() {

@@ -45,11 +45,11 @@ async fn admin_endpoint_serves_counters_state_and_settings_without_a_token() {
 
 #[tokio::test]
 async fn async_start_serves_and_shutdown_returns_the_counters() {
-    let seed = dnscron::emulator::Seed::from_path(
+    let seed = dnscron_emulator::Seed::from_path(
         crate::common::repo_root().join("examples/emulator-seed.yaml"),
     )
     .unwrap();
-    let emu = dnscron::emulator::start(seed, "127.0.0.1:0".parse().unwrap())
+    let emu = dnscron_emulator::start(seed, "127.0.0.1:0".parse().unwrap())
         .await
         .unwrap();
     assert!(emu.base_url().starts_with("http://127.0.0.1:") && emu.base_url().ends_with("/api/v1"));
@@ -62,12 +62,12 @@ async fn async_start_serves_and_shutdown_returns_the_counters() {
 
 #[test]
 fn a_seed_that_does_not_parse_names_the_problem() {
-    let err = dnscron::emulator::Seed::from_yaml_str(
+    let err = dnscron_emulator::Seed::from_yaml_str(
         "zones:\n  - zone: a.example\n    records: [{name: x}]\n",
     )
     .unwrap_err()
     .to_string();
-    let missing = dnscron::emulator::Seed::from_path("/nonexistent/seed.yaml")
+    let missing = dnscron_emulator::Seed::from_path("/nonexistent/seed.yaml")
         .unwrap_err()
         .to_string();
     // The missing key, and the path that was not found.

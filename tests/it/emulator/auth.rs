@@ -1,4 +1,4 @@
-use dnscron::emulator::{Scope, Seed, SiteSeed, TokenSeed};
+use dnscron_emulator::{Scope, Seed, SiteSeed, TokenSeed};
 use serde_json::json;
 
 use super::{demo, readonly};

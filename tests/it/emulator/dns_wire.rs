@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use dnscron::emulator::{self, Emulator, RecordSeed, Seed, ZoneSeed};
+use dnscron_emulator::{self as emulator, Emulator, RecordSeed, Seed, ZoneSeed};
 use hickory_proto::op::{Message, Query};
 use hickory_proto::rr::{Name, RData, RecordType};
 use serde_json::json;

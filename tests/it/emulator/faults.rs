@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use dnscron::emulator::{Bursts, Faults, RateLimit, Seed};
+use dnscron_emulator::{Bursts, Faults, RateLimit, Seed};
 use serde_json::json;
 
 use super::demo;

@@ -1,10 +1,10 @@
-use dnscron::emulator::{Gaps, HostnameEcho, RecordNames, TxtFormat};
+use dnscron_emulator::{Gaps, HostnameEcho, RecordNames, TxtFormat};
 use serde_json::{Value, json};
 
 use super::demo;
 use crate::common::emulator::example_emulator;
 
-async fn records(emu: &dnscron::emulator::EmulatorHandle) -> Vec<Value> {
+async fn records(emu: &dnscron_emulator::EmulatorHandle) -> Vec<Value> {
     demo(emu)
         .get_all("/dns/example.com/records", "records", 100)
         .await

@@ -1,10 +1,10 @@
-use dnscron::emulator::{Scope, Seed, TokenSeed};
+use dnscron_emulator::{Scope, Seed, TokenSeed};
 use serde_json::{Value, json};
 
 use super::demo;
 use crate::common::emulator::{Api, Resp, start_emulator};
 
-fn emulator() -> dnscron::emulator::BackgroundEmulator {
+fn emulator() -> dnscron_emulator::BackgroundEmulator {
     let seed = Seed::example().with_token(
         TokenSeed::full("second-demo-token", "demo").with_scopes(&[Scope::Dns, Scope::Manage]),
     );

@@ -19,7 +19,7 @@ mod sites;
 mod wire;
 
 use crate::common::emulator::Api;
-use dnscron::emulator::EmulatorHandle;
+use dnscron_emulator::EmulatorHandle;
 
 pub fn demo(emu: &EmulatorHandle) -> Api {
     Api::new(&emu.base_url(), "demo-token")

@@ -1,7 +1,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 
-use dnscron::emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
+use dnscron_emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 use serde_json::json;
 
 use super::demo;

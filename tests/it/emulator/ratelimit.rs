@@ -1,4 +1,4 @@
-use dnscron::emulator::{RateLimit, Seed, TokenSeed};
+use dnscron_emulator::{RateLimit, Seed, TokenSeed};
 
 use crate::common::emulator::{Api, start_emulator};
 

@@ -1,4 +1,4 @@
-use dnscron::emulator::{CronIndexAfterDelete, Gaps, Seed, SiteSeed, TokenSeed};
+use dnscron_emulator::{CronIndexAfterDelete, Gaps, Seed, SiteSeed, TokenSeed};
 use serde_json::{Value, json};
 
 use super::demo;

@@ -1,6 +1,6 @@
 //! The client's wire types (src/api/wire.rs) parse what the emulator sends.
 
-use dnscron::api::wire;
+use dnscron_core::api::wire;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use dnscron::emulator::{
+use dnscron_emulator::{
     BackgroundEmulator, DomainSeed, Gaps, RateLimit, RecordSeed, Seed, SiteSeed, ZoneSeed,
 };
 

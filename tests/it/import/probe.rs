@@ -1,6 +1,6 @@
 //! `import --probe`: POST /dns/zones/probe → a zone file with the registrar steps.
 
-use dnscron::emulator::Gaps;
+use dnscron_emulator::Gaps;
 
 use super::{dnscron, emulator, files_under, read, seed};
 use crate::common::assert_cli_snapshot;

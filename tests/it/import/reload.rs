@@ -1,6 +1,6 @@
-use dnscron::api::wire;
-use dnscron::dns::{self, RecordType, ZoneName};
-use dnscron::import::{NsChoice, build_zone, render_zone};
+use dnscron_core::api::wire;
+use dnscron_core::dns::{self, RecordType, ZoneName};
+use dnscron_core::import::{NsChoice, build_zone, render_zone};
 
 use super::tricky_records;
 
@@ -45,7 +45,7 @@ fn rendered_contents_reload_to_the_same_canonical_form() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("edge.yaml");
     std::fs::write(&path, render_zone(&file)).unwrap();
-    let desired = dnscron::config::load(std::slice::from_ref(&path))
+    let desired = dnscron_core::config::load(std::slice::from_ref(&path))
         .unwrap_or_else(|d| panic!("{}\n{}", d, std::fs::read_to_string(&path).unwrap()));
     let loaded: Vec<(String, RecordType, u32, String)> = desired.zones[0]
         .records

@@ -1,6 +1,6 @@
 //! Import, then `plan` on the result shows no changes, in every emulator gap setting.
 
-use dnscron::emulator::{CronIndexAfterDelete, Gaps, HostnameEcho, RecordNames, TxtFormat};
+use dnscron_emulator::{CronIndexAfterDelete, Gaps, HostnameEcho, RecordNames, TxtFormat};
 
 use super::{dnscron, emulator, head, read};
 

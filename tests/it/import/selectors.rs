@@ -1,6 +1,6 @@
 //! `--all`, `--zone`, `--site`, their errors, and overwrite protection.
 
-use dnscron::emulator::Gaps;
+use dnscron_emulator::Gaps;
 
 use super::{dnscron, emulator, files_under, read};
 use crate::common::{Test, assert_cli_snapshot};

@@ -2,7 +2,7 @@
 //! and the embedded desired state with the loader's own rules. Each refusal in full.
 
 use dnscron::cli::error::CommandError;
-use dnscron::plan::{PlanError, file, render};
+use dnscron_core::plan::{PlanError, file, render};
 
 use super::fixtures::*;
 

@@ -2,15 +2,15 @@
 
 use std::path::Path;
 
-use dnscron::api::WriteRequest;
-use dnscron::api::wire;
-use dnscron::config::model::{
+use dnscron_core::api::WriteRequest;
+use dnscron_core::api::wire;
+use dnscron_core::config::model::{
     CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
     SafetyLimits, SiteSpec, ZoneSpec,
 };
-use dnscron::dns::{RecordType, ZoneName, canonical_content};
-use dnscron::plan::snapshot::{LiveDomain, LiveSite, LiveSnapshot, LiveZone};
-use dnscron::plan::{Change, DiffOptions, Plan, PlanStamp, diff, request};
+use dnscron_core::dns::{RecordType, ZoneName, canonical_content};
+use dnscron_core::plan::snapshot::{LiveDomain, LiveSite, LiveSnapshot, LiveZone};
+use dnscron_core::plan::{Change, DiffOptions, Plan, PlanStamp, diff, request};
 
 pub fn loc(file: &str, line: usize) -> Location {
     Location {

@@ -1,7 +1,7 @@
 //! Registrar and cron findings (docs/health.md) end to end: `dnscron plan` against an emulator
 //! seeded with every registrar state, each finding present and absent, in every format.
 
-use dnscron::emulator::{BackgroundEmulator, RateLimit, Seed};
+use dnscron_emulator::{BackgroundEmulator, RateLimit, Seed};
 
 use crate::common::emulator::start_emulator;
 use crate::common::{Test, assert_cli_snapshot};

@@ -2,15 +2,17 @@
 //! by set; prune, ignore, system records, blocked sites, missing targets.
 
 use dnscron::cli::error::CommandError;
-use dnscron::config::model::Desired;
-use dnscron::plan::snapshot::LiveSnapshot;
-use dnscron::plan::{Action, Plan, PlanError, Resource, Severity, Status, Value, diff, request};
+use dnscron_core::config::model::Desired;
+use dnscron_core::plan::snapshot::LiveSnapshot;
+use dnscron_core::plan::{
+    Action, Plan, PlanError, Resource, Severity, Status, Value, diff, request,
+};
 
 use super::fixtures::*;
 
 fn one_zone(
-    desired: dnscron::config::model::ZoneSpec,
-    live: dnscron::plan::snapshot::LiveZone,
+    desired: dnscron_core::config::model::ZoneSpec,
+    live: dnscron_core::plan::snapshot::LiveZone,
 ) -> Plan {
     let desired = Desired {
         zones: vec![desired],
@@ -377,7 +379,7 @@ fn switching_to_hosted_uses_the_wire_value_and_dnssec_needs_a_portal_step() {
         )],
         sites: vec![],
     };
-    let opts = dnscron::plan::DiffOptions {
+    let opts = dnscron_core::plan::DiffOptions {
         hosted_mode_wire_value: "acmehost".into(),
         ..opts()
     };

@@ -1,7 +1,7 @@
 //! The plan model: JSON round trip and versioning, ids, idempotency keys, fingerprints.
 
-use dnscron::plan::model::canonical_json;
-use dnscron::plan::{
+use dnscron_core::plan::model::canonical_json;
+use dnscron_core::plan::{
     Action, Change, DiffOptions, PlanStamp, TargetKind, TargetRef, diff, file, fingerprint, render,
     request,
 };

@@ -2,9 +2,9 @@
 //! in both directions (either form in the files, the other returned by the server); truly
 //! different content is a change.
 
-use dnscron::config::model::Desired;
-use dnscron::plan::snapshot::LiveSnapshot;
-use dnscron::plan::{Action, Plan};
+use dnscron_core::config::model::Desired;
+use dnscron_core::plan::snapshot::LiveSnapshot;
+use dnscron_core::plan::{Action, Plan};
 
 use super::fixtures::*;
 

@@ -1,9 +1,9 @@
 //! Execution order: creates and updates before deletes, except CNAME replacements and the cron
 //! 5-job limit; ready changes before blocked ones and portal steps; nameservers last.
 
-use dnscron::config::model::Desired;
-use dnscron::plan::snapshot::LiveSnapshot;
-use dnscron::plan::{Action, Plan, Resource, Status};
+use dnscron_core::config::model::Desired;
+use dnscron_core::plan::snapshot::LiveSnapshot;
+use dnscron_core::plan::{Action, Plan, Resource, Status};
 
 use super::fixtures::*;
 

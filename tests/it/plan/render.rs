@@ -1,8 +1,8 @@
 //! Snapshots of the three formats on the representative example-account plan.
 
-use dnscron::config::model::Desired;
-use dnscron::plan::render;
-use dnscron::plan::snapshot::LiveSnapshot;
+use dnscron_core::config::model::Desired;
+use dnscron_core::plan::render;
+use dnscron_core::plan::snapshot::LiveSnapshot;
 
 use super::fixtures::*;
 
@@ -103,7 +103,7 @@ fn only_a_switch_to_custom_nameservers_mentions_the_readiness_check() {
 
 #[test]
 fn summary_line_wording() {
-    use dnscron::plan::Summary;
+    use dnscron_core::plan::Summary;
     let s = |create, update, delete, portal_step, blocked| Summary {
         create,
         update,
@@ -126,8 +126,8 @@ fn summary_line_wording() {
 }
 
 /// A finding of `severity` about domain example.com, for the summary line's counts.
-fn finding(severity: dnscron::plan::Severity) -> dnscron::plan::Finding {
-    use dnscron::plan::{Finding, TargetKind, TargetRef};
+fn finding(severity: dnscron_core::plan::Severity) -> dnscron_core::plan::Finding {
+    use dnscron_core::plan::{Finding, TargetKind, TargetRef};
     Finding {
         target: TargetRef {
             kind: TargetKind::Domain,
@@ -145,7 +145,7 @@ fn finding(severity: dnscron::plan::Severity) -> dnscron::plan::Finding {
 /// they come with changes).
 #[test]
 fn a_summary_without_changes_counts_the_findings_that_need_attention() {
-    use dnscron::plan::{Finding, Severity, Summary};
+    use dnscron_core::plan::{Finding, Severity, Summary};
     let none = Summary::default();
     let line = |severities: &[Severity]| {
         let findings: Vec<Finding> = severities.iter().map(|s| finding(*s)).collect();
@@ -180,7 +180,7 @@ fn a_summary_without_changes_counts_the_findings_that_need_attention() {
 /// the summary without changes; other findings add nothing.
 #[test]
 fn a_summary_with_changes_counts_the_findings_that_need_attention() {
-    use dnscron::plan::{Finding, Severity, Summary};
+    use dnscron_core::plan::{Finding, Severity, Summary};
     let summary = Summary {
         create: 1,
         portal_step: 1,

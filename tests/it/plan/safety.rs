@@ -2,9 +2,9 @@
 //! the way out; `allow_mass_changes` lets them through.
 
 use dnscron::cli::error::{CommandError, exit_code};
-use dnscron::config::model::{Desired, ZoneSpec};
-use dnscron::plan::snapshot::{LiveSnapshot, LiveZone};
-use dnscron::plan::{DiffOptions, PlanError, diff};
+use dnscron_core::config::model::{Desired, ZoneSpec};
+use dnscron_core::plan::snapshot::{LiveSnapshot, LiveZone};
+use dnscron_core::plan::{DiffOptions, PlanError, diff};
 
 use super::fixtures::*;
 
@@ -20,7 +20,10 @@ fn shrinking(name: &str, live: usize, kept: usize) -> (ZoneSpec, LiveZone) {
     (zone(name, &all[..kept]), live_zone(name, &all))
 }
 
-fn run(zones: Vec<(ZoneSpec, LiveZone)>, allow: bool) -> Result<dnscron::plan::Plan, PlanError> {
+fn run(
+    zones: Vec<(ZoneSpec, LiveZone)>,
+    allow: bool,
+) -> Result<dnscron_core::plan::Plan, PlanError> {
     let (want, have): (Vec<_>, Vec<_>) = zones.into_iter().unzip();
     let desired = Desired {
         zones: want,

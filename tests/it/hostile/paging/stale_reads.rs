@@ -6,9 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dnscron::api::WriteClient;
-use dnscron::apply::{self, ApplyOptions, ApplyResult, Silent};
-use dnscron::plan::{self, MakeOptions, PlanStamp};
+use dnscron_core::api::WriteClient;
+use dnscron_core::apply::{self, ApplyOptions, ApplyResult, Silent};
+use dnscron_core::plan::{self, MakeOptions, PlanStamp};
 use tokio::time::Instant;
 
 use super::stand_in::{Paging, StandIn, zone_file, zone_rows};
@@ -37,7 +37,7 @@ async fn apply_dir(
     let stub = Stub::start(move |seen| state.answer(seen)).await;
     let dir = tempfile::tempdir().unwrap();
     write(dir.path());
-    let desired = dnscron::config::load(&[dir.path().to_path_buf()]).unwrap();
+    let desired = dnscron_core::config::load(&[dir.path().to_path_buf()]).unwrap();
     let client = WriteClient::new(stub.config()).unwrap();
     let opts = MakeOptions {
         allow_mass_changes: true,

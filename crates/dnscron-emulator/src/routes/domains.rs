@@ -8,15 +8,15 @@ use axum::{Extension, Json};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::emulator::auth::Principal;
-use crate::emulator::error::{ApiError, ApiResult};
-use crate::emulator::pagination::{PageParams, page};
-use crate::emulator::render::{add_extra, hostnames};
-use crate::emulator::seed::{Gaps, Scope};
-use crate::emulator::shared::{Shared, lock};
-use crate::emulator::state::DomainState;
-use crate::emulator::validate::nameservers_input;
-use crate::emulator::wire::list_keys;
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::pagination::{PageParams, page};
+use crate::render::{add_extra, hostnames};
+use crate::seed::{Gaps, Scope};
+use crate::shared::{Shared, lock};
+use crate::state::DomainState;
+use crate::validate::nameservers_input;
+use crate::wire::list_keys;
 
 pub fn dnssec_word(active: bool) -> &'static str {
     if active { "active" } else { "inactive" }

@@ -11,12 +11,12 @@ use axum::extract::State;
 use axum::{Extension, Json};
 use serde_json::{Value, json};
 
-use crate::emulator::auth::Principal;
-use crate::emulator::error::{ApiError, ApiResult};
-use crate::emulator::seed::Scope;
-use crate::emulator::shared::{Settings, Shared, lock};
-use crate::emulator::state::{is_system_record, relative_name};
-use crate::emulator::validate::{check_hostname, json_object};
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::seed::Scope;
+use crate::shared::{Settings, Shared, lock};
+use crate::state::{is_system_record, relative_name};
+use crate::validate::{check_hostname, json_object};
 
 pub async fn probe(
     State(shared): State<Arc<Shared>>,

@@ -8,9 +8,9 @@ use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::emulator::error::{ApiError, ApiResult};
-use crate::emulator::seed::{Faults, Gaps, RateLimit, validate_settings};
-use crate::emulator::shared::{Shared, cron_index, lock};
+use crate::error::{ApiError, ApiResult};
+use crate::seed::{Faults, Gaps, RateLimit, validate_settings};
+use crate::shared::{Shared, cron_index, lock};
 
 pub async fn counters(State(shared): State<Arc<Shared>>) -> Json<Value> {
     Json(serde_json::to_value(lock(&shared.counters).clone()).unwrap_or_default())

@@ -9,15 +9,15 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde_json::{Value, json};
 
-use crate::emulator::auth::Principal;
-use crate::emulator::error::{ApiError, ApiResult};
-use crate::emulator::pagination::{PageParams, page};
-use crate::emulator::render::{self, add_extra, hostnames};
-use crate::emulator::seed::Scope;
-use crate::emulator::shared::{Shared, lock};
-use crate::emulator::state::{State as Account, StoredRecord, ZoneState};
-use crate::emulator::validate::{RecordInput, record_input};
-use crate::emulator::wire::list_keys;
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::pagination::{PageParams, page};
+use crate::render::{self, add_extra, hostnames};
+use crate::seed::Scope;
+use crate::shared::{Shared, lock};
+use crate::state::{State as Account, StoredRecord, ZoneState};
+use crate::validate::{RecordInput, record_input};
+use crate::wire::list_keys;
 
 use super::domains::dnssec_word;
 

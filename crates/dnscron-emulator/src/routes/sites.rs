@@ -8,15 +8,15 @@ use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde_json::{Value, json};
 
-use crate::emulator::auth::Principal;
-use crate::emulator::error::{ApiError, ApiResult};
-use crate::emulator::pagination::{PageParams, page};
-use crate::emulator::render::add_extra;
-use crate::emulator::seed::Scope;
-use crate::emulator::shared::{Shared, cron_index, cron_slot, lock};
-use crate::emulator::state::{CronEntry, SiteState};
-use crate::emulator::validate::{CRON_MAX, cron_input};
-use crate::emulator::wire::list_keys;
+use crate::auth::Principal;
+use crate::error::{ApiError, ApiResult};
+use crate::pagination::{PageParams, page};
+use crate::render::add_extra;
+use crate::seed::Scope;
+use crate::shared::{Shared, cron_index, cron_slot, lock};
+use crate::state::{CronEntry, SiteState};
+use crate::validate::{CRON_MAX, cron_input};
+use crate::wire::list_keys;
 
 pub async fn list(
     State(shared): State<Arc<Shared>>,

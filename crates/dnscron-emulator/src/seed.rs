@@ -14,7 +14,7 @@ pub use super::settings::{
 
 /// The example account of `examples/emulator-seed.yaml`, compiled in so `dnscron emulator`
 /// works without `--seed` and tests can start from the documented account.
-const EXAMPLE_SEED: &str = include_str!("../../examples/emulator-seed.yaml");
+const EXAMPLE_SEED: &str = include_str!("../../../examples/emulator-seed.yaml");
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -69,7 +69,7 @@ impl FaultState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emulator::seed::Bursts;
+    use crate::seed::Bursts;
 
     #[test]
     fn same_seed_same_faults() {

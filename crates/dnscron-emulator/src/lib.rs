@@ -2,7 +2,7 @@
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! use dnscron::emulator::{self, Seed};
+//! use dnscron_emulator::{self as emulator, Seed};
 //! let emu = emulator::start(Seed::example(), "127.0.0.1:0".parse()?).await?;
 //! println!("{}", emu.base_url()); // http://127.0.0.1:PORT/api/v1
 //! let counters = emu.shutdown().await;

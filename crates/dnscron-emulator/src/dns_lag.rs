@@ -111,7 +111,7 @@ fn copy_zones(live: &State) -> State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emulator::state::StoredRecord;
+    use crate::state::StoredRecord;
 
     fn zone_with(content: &str) -> ZoneState {
         let mut zs = ZoneState::default();
@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn the_seed_takes_a_count_of_questions_and_refuses_anything_else() {
-        use crate::emulator::Seed;
+        use crate::Seed;
         let lag = |yaml: &str| {
             Seed::from_yaml_str(yaml)
                 .map(|s| s.faults.dns_lag_queries)
@@ -232,7 +232,7 @@ mod tests {
 
     #[test]
     fn the_seed_takes_milliseconds_or_never_and_refuses_anything_else() {
-        use crate::emulator::Seed;
+        use crate::Seed;
         let lag = |yaml: &str| Seed::from_yaml_str(yaml).map(|s| s.faults.dns_lag_ms);
         assert_eq!(
             lag("faults: {dns_lag_ms: 250}").ok(),
