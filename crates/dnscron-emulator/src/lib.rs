@@ -26,6 +26,7 @@ mod error;
 mod faults;
 mod gate;
 mod idempotency;
+mod json_body;
 mod openapi;
 mod pagination;
 mod pipeline;
@@ -38,7 +39,6 @@ mod settings;
 mod shared;
 mod state;
 mod validate;
-mod wire;
 
 pub use counters::{Counters, FaultCounters};
 pub use error::EmulatorError;

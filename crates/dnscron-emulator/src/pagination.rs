@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use super::wire::Meta;
+use super::json_body::Meta;
 
 use super::error::{ApiError, ApiResult};
 

@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::wire::{ErrorBody, ErrorEnvelope, headers as h};
+use super::json_body::{ErrorBody, ErrorEnvelope, headers as h};
 
 use super::auth::{Principal, authenticate};
 use super::error::ApiError;

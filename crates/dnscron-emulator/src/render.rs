@@ -1,4 +1,4 @@
-//! How stored data is written on the wire, following the gap settings (`Gaps`).
+//! How stored data is written on the json_body, following the gap settings (`Gaps`).
 
 use serde_json::{Value, json};
 

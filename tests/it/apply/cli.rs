@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dnscron_core::api::{IdempotencyKey, wire};
+use dnscron_core::api::{IdempotencyKey, payload};
 use dnscron_emulator::{BackgroundEmulator, Seed};
 
 use super::support::*;
@@ -207,7 +207,7 @@ fn a_stale_saved_plan_is_refused() {
     // Someone adds a record to example.org after the plan was made.
     let rt = runtime();
     let c = client(&emu.base_url(), "demo-token");
-    let record = wire::RecordWrite {
+    let record = payload::RecordWrite {
         name: "new".into(),
         rtype: "A".into(),
         ttl: 300,
@@ -262,7 +262,7 @@ fn a_stale_replay_is_repaired_in_the_same_run() {
     // Revert both changes by hand.
     let rt = runtime();
     let c = client(&emu.base_url(), "demo-token");
-    let old = wire::RecordWrite {
+    let old = payload::RecordWrite {
         name: txt_before.name.clone(),
         rtype: "TXT".into(),
         ttl: txt_before.ttl,
@@ -275,7 +275,7 @@ fn a_stale_replay_is_repaired_in_the_same_run() {
         &IdempotencyKey::new("revert-1").unwrap(),
     ))
     .unwrap();
-    let hosted = wire::NameserversWrite {
+    let hosted = payload::NameserversWrite {
         mode: "veldhost".into(),
         nameservers: vec![],
     };

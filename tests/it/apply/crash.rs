@@ -88,7 +88,7 @@ fn killed_with_sigkill_mid_apply_then_rerun_converges_without_duplicates() {
         let dir = tempfile::tempdir().unwrap();
         let (seed, root) = bulk_case(dir.path());
         let emu = emulator_with(seed, gaps);
-        // Killed while the 41st write is on the wire, however fast the apply runs.
+        // Killed while the 41st write is on the payload, however fast the apply runs.
         emu.hold_writes_after(40);
         let mut child = spawn_apply(&emu, &root);
         wait_for_a_held_write(&emu);

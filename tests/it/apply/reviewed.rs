@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dnscron_core::api::{IdempotencyKey, wire};
+use dnscron_core::api::{IdempotencyKey, payload};
 use dnscron_emulator::{BackgroundEmulator, Seed, TokenSeed, ZoneSeed};
 
 use super::support::*;
@@ -175,7 +175,7 @@ fn an_ignored_record_added_after_the_plan_does_not_block_it() {
     let plan = dir.path().join("plan.json").display().to_string();
     let out = dnscron(&emu, &["-q", "plan", "--out", &plan, &zones, &sites]).snapshot();
     assert!(out.starts_with("exit: Some(0)"), "{out}");
-    let challenge = wire::RecordWrite {
+    let challenge = payload::RecordWrite {
         name: "_acme-challenge".into(),
         rtype: "TXT".into(),
         ttl: 60,

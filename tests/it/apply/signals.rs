@@ -103,7 +103,7 @@ fn sigterm_during_a_rate_limit_wait_stops_at_once_with_the_report() {
 
 #[test]
 fn a_second_sigterm_ends_apply_at_once_without_a_report() {
-    // The second write is on the wire, held until the emulator is dropped.
+    // The second write is on the payload, held until the emulator is dropped.
     let (_dir, _emu, mut child, mut lines) = applying();
     let sent = Instant::now();
     term(child.id());

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use dnscron_core::api::wire::RecordWrite;
+use dnscron_core::api::payload::RecordWrite;
 use dnscron_core::api::{ApiConfig, IdempotencyKey, ReadClient, Token, WriteClient};
 use dnscron_core::plan::snapshot;
 use dnscron_emulator::{self as emulator, Emulator, Seed};

@@ -2,7 +2,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dnscron::cli::error::CommandError;
-use dnscron_core::api::wire::{CronJobWrite, NameserversWrite, RecordWrite};
+use dnscron_core::api::payload::{CronJobWrite, NameserversWrite, RecordWrite};
 use dnscron_core::api::{ApiError, IdempotencyKey, WaitEvent, WriteClient};
 use serde_json::json;
 

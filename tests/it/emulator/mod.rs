@@ -4,6 +4,7 @@
 mod admin;
 mod auth;
 mod cli;
+mod client_payload;
 mod constraints;
 mod dns;
 mod dns_wire;
@@ -16,7 +17,6 @@ mod openapi;
 mod pagination;
 mod ratelimit;
 mod sites;
-mod wire;
 
 use crate::common::emulator::Api;
 use dnscron_emulator::EmulatorHandle;

@@ -375,7 +375,7 @@ async fn reads_ask_caches_to_revalidate_and_writes_carry_no_cache_header() {
     .await;
     client.list_sites().await.unwrap();
     let writer = WriteClient::new(stub.config()).unwrap();
-    let job = dnscron_core::api::wire::CronJobWrite {
+    let job = dnscron_core::api::payload::CronJobWrite {
         schedule: "* * * * *".into(),
         command: "true".into(),
     };

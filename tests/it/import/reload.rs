@@ -1,4 +1,4 @@
-use dnscron_core::api::wire;
+use dnscron_core::api::payload;
 use dnscron_core::dns::{self, RecordType, ZoneName};
 use dnscron_core::import::{NsChoice, build_zone, render_zone};
 
@@ -9,10 +9,10 @@ use super::tricky_records;
 #[test]
 fn rendered_contents_reload_to_the_same_canonical_form() {
     let zone = ZoneName::parse("edge.example").unwrap();
-    let mut live: Vec<wire::Record> = tricky_records()
+    let mut live: Vec<payload::Record> = tricky_records()
         .into_iter()
         .enumerate()
-        .map(|(i, r)| wire::Record {
+        .map(|(i, r)| payload::Record {
             id: i as i64,
             name: r.name,
             rtype: r.rtype,
@@ -33,7 +33,7 @@ fn rendered_contents_reload_to_the_same_canonical_form() {
     .iter()
     .enumerate()
     {
-        live.push(wire::Record {
+        live.push(payload::Record {
             id: 100 + i as i64,
             name: format!("odd{i}"),
             rtype: "TXT".into(),

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use dnscron_core::api::WriteRequest;
-use dnscron_core::api::wire;
+use dnscron_core::api::payload;
 use dnscron_core::config::model::{
     CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
     SafetyLimits, SiteSpec, ZoneSpec,
@@ -88,7 +88,7 @@ pub fn live_zone(name: &str, records: &[(&str, &str, u32, &str)]) -> LiveZone {
         records: records
             .iter()
             .enumerate()
-            .map(|(i, (n, ty, ttl, content))| wire::Record {
+            .map(|(i, (n, ty, ttl, content))| payload::Record {
                 id: i as i64 + 1,
                 name: n.to_string(),
                 rtype: ty.to_string(),
@@ -103,13 +103,13 @@ pub fn live_zone(name: &str, records: &[(&str, &str, u32, &str)]) -> LiveZone {
 pub fn live_domain(name: &str, registry: &[&str], dnssec: &str) -> LiveDomain {
     LiveDomain {
         domain: zname(name),
-        registrar: wire::Registrar {
-            nameservers: wire::RegistrarNameservers {
+        registrar: payload::Registrar {
+            nameservers: payload::RegistrarNameservers {
                 registry: registry.iter().map(|s| s.to_string()).collect(),
                 resolver: registry.iter().map(|s| s.to_string()).collect(),
                 state: None,
             },
-            dnssec: wire::RegistrarDnssec {
+            dnssec: payload::RegistrarDnssec {
                 state: Some(serde_json::json!(dnssec)),
                 our_ds: None,
                 registry_ds: None,
@@ -147,7 +147,7 @@ pub fn live_site(slug: &str, state: &str, base: i64, jobs: &[(&str, &str)]) -> L
         cron: Some(
             jobs.iter()
                 .enumerate()
-                .map(|(i, (s, c))| wire::CronJob {
+                .map(|(i, (s, c))| payload::CronJob {
                     index: base + i as i64,
                     schedule: s.to_string(),
                     command: c.to_string(),

@@ -10,8 +10,8 @@ use reqwest::header::{self, HeaderMap};
 use super::core::error_chain;
 use super::error::ApiError;
 use super::exchange::Cutoff;
+use super::payload::{ErrorEnvelope, headers as h};
 use super::untrusted::{escape, excerpt};
-use super::wire::{ErrorEnvelope, headers as h};
 
 /// How a request is named in errors and logs (never the full URL).
 pub(super) struct Named<'a> {

@@ -15,10 +15,10 @@ use super::config::{ApiConfig, check_url_policy};
 use super::error::ApiError;
 use super::exchange::{Cutoff, read_body, send_head};
 use super::pacer::{Pacer, RateHeaders, WaitTooLong};
+use super::payload::headers as h;
 use super::retry::{RetryPolicy, Safety, rate_headers, retryable_status, server_wait};
 use super::stats::Stats;
 use super::untrusted::escape;
-use super::wire::headers as h;
 use super::write::IdempotencyKey;
 
 pub const USER_AGENT: &str = concat!("dnscron/", env!("CARGO_PKG_VERSION"));

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::wire::ErrorEnvelope;
+use super::payload::ErrorEnvelope;
 use crate::untrusted::Untrusted as U;
 
 #[derive(Debug, thiserror::Error)]

@@ -14,13 +14,13 @@ pub mod openapi;
 pub mod pacer;
 mod page;
 mod paging;
+pub mod payload;
 mod read;
 pub mod retry;
 mod rows;
 mod stats;
 mod token;
 mod untrusted;
-pub mod wire;
 mod write;
 
 pub use config::{ApiConfig, DEFAULT_MAX_WAIT, WaitHook, check_url_policy, parse_base_url};

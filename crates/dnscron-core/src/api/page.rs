@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 
-use super::wire::Meta;
+use super::payload::Meta;
 
 /// `B` is the whole array: a `Vec` of rows, or `RecordRows`.
 pub(super) struct Page<B> {
@@ -102,7 +102,7 @@ impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Forward<V> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::api::wire::Record;
+    use crate::api::payload::Record;
 
     fn seed<'a>(key: &'a str, extra: Option<&'a str>) -> PageSeed<'a, Vec<Record>> {
         PageSeed {

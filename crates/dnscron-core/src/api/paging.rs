@@ -8,8 +8,8 @@ use std::collections::HashSet;
 use std::fmt::Display;
 use std::hash::Hash;
 
+use super::payload;
 use super::rows::RecordRows;
-use super::wire;
 
 /// Why a listing was refused. Pages are 1-based, as a person counts them.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -85,7 +85,7 @@ pub(super) trait RowId {
     fn row_id(&self) -> Self::Id;
 }
 
-impl RowId for wire::Record {
+impl RowId for payload::Record {
     const WHAT: &'static str = "record id";
     type Id = i64;
     fn row_id(&self) -> i64 {
@@ -93,7 +93,7 @@ impl RowId for wire::Record {
     }
 }
 
-impl RowId for wire::CronJob {
+impl RowId for payload::CronJob {
     const WHAT: &'static str = "cron job index";
     type Id = i64;
     fn row_id(&self) -> i64 {
@@ -102,7 +102,7 @@ impl RowId for wire::CronJob {
 }
 
 /// Names compare case-insensitively: a server may echo them in either case.
-impl RowId for wire::Site {
+impl RowId for payload::Site {
     const WHAT: &'static str = "site";
     type Id = String;
     fn row_id(&self) -> String {
@@ -110,7 +110,7 @@ impl RowId for wire::Site {
     }
 }
 
-impl RowId for wire::Domain {
+impl RowId for payload::Domain {
     const WHAT: &'static str = "domain";
     type Id = String;
     fn row_id(&self) -> String {
@@ -118,7 +118,7 @@ impl RowId for wire::Domain {
     }
 }
 
-impl RowId for wire::Zone {
+impl RowId for payload::Zone {
     const WHAT: &'static str = "zone";
     type Id = String;
     fn row_id(&self) -> String {
@@ -154,7 +154,7 @@ impl<T: RowId> Batch for Vec<T> {
 }
 
 impl Batch for RecordRows {
-    type Row = wire::Record;
+    type Row = payload::Record;
     fn rows(&self) -> usize {
         self.len()
     }
@@ -275,8 +275,8 @@ impl<K: Hash + Ord + Display> Pager<K> {
 mod tests {
     use super::*;
 
-    fn job(index: i64) -> wire::CronJob {
-        wire::CronJob {
+    fn job(index: i64) -> payload::CronJob {
+        payload::CronJob {
             index,
             schedule: "* * * * *".into(),
             command: "php a".into(),
@@ -284,10 +284,10 @@ mod tests {
     }
 
     fn view(
-        rows: &[wire::CronJob],
+        rows: &[payload::CronJob],
         has_meta: bool,
         has_more: bool,
-    ) -> PageView<'_, [wire::CronJob]> {
+    ) -> PageView<'_, [payload::CronJob]> {
         PageView {
             rows,
             has_meta,

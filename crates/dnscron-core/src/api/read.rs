@@ -17,11 +17,11 @@ use super::error::ApiError;
 use super::pacer::RateHeaders;
 use super::page::{Page, PageSeed};
 use super::paging::{Batch, PageFault, PageView, Pager, RowId};
+use super::payload::{self, list_keys};
 use super::retry::Safety;
 use super::rows::RecordRows;
 use super::stats::Stats;
 use super::untrusted::escape;
-use super::wire::{self, list_keys};
 
 /// Page size asked for on every list (the spec's maximum).
 pub const PAGE_LIMIT: u32 = 100;
@@ -66,7 +66,7 @@ impl ReadClient {
         self.core.stats.clone()
     }
 
-    pub async fn list_sites(&self) -> Result<Vec<wire::Site>, ApiError> {
+    pub async fn list_sites(&self) -> Result<Vec<payload::Site>, ApiError> {
         Ok(self
             .list("/sites", &["sites"], list_keys::SITES, None)
             .await?
@@ -75,7 +75,7 @@ impl ReadClient {
 
     /// One `GET /sites?limit=N` without following the cursor: the cheapest authenticated
     /// request (`doctor` checks the token with it).
-    pub async fn sites_page(&self, limit: u32) -> Result<Vec<wire::Site>, ApiError> {
+    pub async fn sites_page(&self, limit: u32) -> Result<Vec<payload::Site>, ApiError> {
         let query = vec![("limit", limit.to_string())];
         let reply = self.get("/sites", &["sites"], query).await?;
         let key = list_keys::SITES;
@@ -84,9 +84,9 @@ impl ReadClient {
             extra: None,
             marker: PhantomData,
         };
-        let page: Page<Vec<wire::Site>> = seed
+        let page: Page<Vec<payload::Site>> = seed
             .parse(&reply.body)
-            .map_err(|e| decode_error::<wire::Site>(&reply, "GET", "/sites", Some(key), &e))?;
+            .map_err(|e| decode_error::<payload::Site>(&reply, "GET", "/sites", Some(key), &e))?;
         Ok(page.items.unwrap_or_default())
     }
 
@@ -95,7 +95,7 @@ impl ReadClient {
         self.core.last_rate()
     }
 
-    pub async fn list_cron(&self, slug: &str) -> Result<Vec<wire::CronJob>, ApiError> {
+    pub async fn list_cron(&self, slug: &str) -> Result<Vec<payload::CronJob>, ApiError> {
         let segments = ["sites", slug, "cron"];
         Ok(self
             .list("/sites/{slug}/cron", &segments, list_keys::CRON_JOBS, None)
@@ -103,25 +103,25 @@ impl ReadClient {
             .0)
     }
 
-    pub async fn list_domains(&self) -> Result<Vec<wire::Domain>, ApiError> {
+    pub async fn list_domains(&self) -> Result<Vec<payload::Domain>, ApiError> {
         Ok(self
             .list("/domains", &["domains"], list_keys::DOMAINS, None)
             .await?
             .0)
     }
 
-    pub async fn get_domain(&self, domain: &str) -> Result<wire::Domain, ApiError> {
+    pub async fn get_domain(&self, domain: &str) -> Result<payload::Domain, ApiError> {
         self.get_object("/domains/{domain}", &["domains", domain], "domain")
             .await
     }
 
-    pub async fn get_registrar(&self, domain: &str) -> Result<wire::Registrar, ApiError> {
+    pub async fn get_registrar(&self, domain: &str) -> Result<payload::Registrar, ApiError> {
         let segments = ["domains", domain, "registrar"];
         self.get_object("/domains/{domain}/registrar", &segments, "registrar")
             .await
     }
 
-    pub async fn list_zones(&self) -> Result<Vec<wire::Zone>, ApiError> {
+    pub async fn list_zones(&self) -> Result<Vec<payload::Zone>, ApiError> {
         Ok(self.list("/dns", &["dns"], list_keys::ZONES, None).await?.0)
     }
 
@@ -284,7 +284,7 @@ impl<T: DeserializeOwned + RowId> Rows<T> for Vec<T> {
     }
 }
 
-impl Rows<wire::Record> for RecordRows {
+impl Rows<payload::Record> for RecordRows {
     type Batch = RecordRows;
     fn append(&mut self, batch: RecordRows) -> Result<(), PageFault> {
         RecordRows::append(self, batch).map_err(|e| PageFault::TooLarge { max: e.max })

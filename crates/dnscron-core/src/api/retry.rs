@@ -6,7 +6,7 @@ use reqwest::header::HeaderMap;
 
 use super::answer::header_str;
 use super::pacer::RateHeaders;
-use super::wire::headers as h;
+use super::payload::headers as h;
 
 /// Retry-After assumed for a 429 that doesn't say.
 const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(1);

@@ -1,4 +1,4 @@
-//! A zone's listed records, kept compactly: a zone of 100,000 rows held as `wire::Record`s costs
+//! A zone's listed records, kept compactly: a zone of 100,000 rows held as `payload::Record`s costs
 //! three heap strings and 88 bytes per row (≈ 19 MB); here the rows' text lies in one buffer and
 //! each row is 24 bytes of numbers (≈ 6 MB), while the plan reads them as borrowed views.
 
@@ -8,9 +8,9 @@ use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
-use super::wire;
+use super::payload;
 
-/// One listed record, borrowed from [`RecordRows`]; the fields of `wire::Record`.
+/// One listed record, borrowed from [`RecordRows`]; the fields of `payload::Record`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RecordRef<'a> {
     pub id: i64,
@@ -22,8 +22,8 @@ pub struct RecordRef<'a> {
 }
 
 impl RecordRef<'_> {
-    pub fn to_wire(self) -> wire::Record {
-        wire::Record {
+    pub fn to_wire(self) -> payload::Record {
+        payload::Record {
             id: self.id,
             name: self.name.to_string(),
             rtype: self.rtype.to_string(),
@@ -158,15 +158,15 @@ impl RecordRows {
         self.rows.shrink_to_fit();
     }
 
-    pub fn to_wire(&self) -> Vec<wire::Record> {
+    pub fn to_wire(&self) -> Vec<payload::Record> {
         self.iter().map(RecordRef::to_wire).collect()
     }
 }
 
-/// For tests and callers that hold `wire::Record`s; a row past 4 GiB of text would be dropped,
+/// For tests and callers that hold `payload::Record`s; a row past 4 GiB of text would be dropped,
 /// which no `Vec` in memory reaches.
-impl<'a> FromIterator<&'a wire::Record> for RecordRows {
-    fn from_iter<I: IntoIterator<Item = &'a wire::Record>>(iter: I) -> Self {
+impl<'a> FromIterator<&'a payload::Record> for RecordRows {
+    fn from_iter<I: IntoIterator<Item = &'a payload::Record>>(iter: I) -> Self {
         let mut rows = RecordRows::default();
         for r in iter {
             let _ = rows.push(RecordRef::from(r));
@@ -175,8 +175,8 @@ impl<'a> FromIterator<&'a wire::Record> for RecordRows {
     }
 }
 
-impl FromIterator<wire::Record> for RecordRows {
-    fn from_iter<I: IntoIterator<Item = wire::Record>>(iter: I) -> Self {
+impl FromIterator<payload::Record> for RecordRows {
+    fn from_iter<I: IntoIterator<Item = payload::Record>>(iter: I) -> Self {
         let mut rows = RecordRows::default();
         for r in iter {
             let _ = rows.push(RecordRef::from(&r));
@@ -185,8 +185,8 @@ impl FromIterator<wire::Record> for RecordRows {
     }
 }
 
-impl<'a> From<&'a wire::Record> for RecordRef<'a> {
-    fn from(r: &'a wire::Record) -> Self {
+impl<'a> From<&'a payload::Record> for RecordRef<'a> {
+    fn from(r: &'a payload::Record) -> Self {
         RecordRef {
             id: r.id,
             name: &r.name,
@@ -203,7 +203,7 @@ impl fmt::Debug for RecordRows {
     }
 }
 
-/// A listed record as `wire::Record` reads it (same fields, same errors: hence its name), its
+/// A listed record as `payload::Record` reads it (same fields, same errors: hence its name), its
 /// texts borrowed from the page unless they hold escapes.
 mod input {
     use std::borrow::Cow;
@@ -223,7 +223,7 @@ mod input {
     }
 }
 
-/// Read straight from a page's array, as a `Vec<wire::Record>` would be, without a string
+/// Read straight from a page's array, as a `Vec<payload::Record>` would be, without a string
 /// allocation per field.
 impl<'de> Deserialize<'de> for RecordRows {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
@@ -252,7 +252,7 @@ impl<'de> Deserialize<'de> for RecordRows {
     }
 }
 
-/// The same shape as a `Vec<wire::Record>`.
+/// The same shape as a `Vec<payload::Record>`.
 impl Serialize for RecordRows {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.len()))?;
@@ -269,8 +269,8 @@ pub(crate) mod tests {
     use super::*;
 
     /// A listed record with ttl 300.
-    pub(crate) fn record(id: i64, name: &str, rtype: &str, content: &str) -> wire::Record {
-        wire::Record {
+    pub(crate) fn record(id: i64, name: &str, rtype: &str, content: &str) -> payload::Record {
+        payload::Record {
             id,
             name: name.into(),
             rtype: rtype.into(),
@@ -318,7 +318,7 @@ pub(crate) mod tests {
             r#"{"id": 1}"#,
         ];
         for body in bodies {
-            let wire = serde_json::from_str::<Vec<wire::Record>>(body);
+            let wire = serde_json::from_str::<Vec<payload::Record>>(body);
             let rows = serde_json::from_str::<RecordRows>(body);
             match (wire, rows) {
                 (Ok(wire), Ok(rows)) => assert_eq!(rows.to_wire(), wire, "{body}"),

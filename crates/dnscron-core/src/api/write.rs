@@ -11,9 +11,9 @@ use super::config::ApiConfig;
 use super::core::{Call, Reply};
 use super::decode::decode;
 use super::error::ApiError;
+use super::payload;
 use super::read::ReadClient;
 use super::retry::Safety;
-use super::wire;
 
 /// 1 to 200 printable ASCII characters (spec, Idempotency 1), no space at either end (header
 /// values lose those).
@@ -129,7 +129,7 @@ impl WriteClient {
     pub async fn create_record(
         &self,
         zone: &str,
-        record: &wire::RecordWrite,
+        record: &payload::RecordWrite,
         key: &IdempotencyKey,
     ) -> Result<WriteResponse, ApiError> {
         let segments = ["dns", zone, "records"];
@@ -147,7 +147,7 @@ impl WriteClient {
         &self,
         zone: &str,
         id: i64,
-        record: &wire::RecordWrite,
+        record: &payload::RecordWrite,
         key: &IdempotencyKey,
     ) -> Result<WriteResponse, ApiError> {
         let id = id.to_string();
@@ -173,7 +173,7 @@ impl WriteClient {
     pub async fn create_cron(
         &self,
         slug: &str,
-        job: &wire::CronJobWrite,
+        job: &payload::CronJobWrite,
         key: &IdempotencyKey,
     ) -> Result<WriteResponse, ApiError> {
         let segments = ["sites", slug, "cron"];
@@ -204,7 +204,7 @@ impl WriteClient {
     pub async fn put_nameservers(
         &self,
         domain: &str,
-        body: &wire::NameserversWrite,
+        body: &payload::NameserversWrite,
         key: &IdempotencyKey,
     ) -> Result<WriteResponse, ApiError> {
         let segments = ["domains", domain, "nameservers"];

@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, wire};
+use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, payload};
 use crate::config::model::Desired;
 use crate::plan::request::{self, RequestError};
 use crate::plan::{Action, Change, PlanOptions, Resource, Status};
 
-use super::cron::{self, CronDelete};
+use super::cron_delete::{self, CronDelete};
 use super::dns::{DnsOptions, ready};
 use super::interrupt::Interrupt;
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
@@ -44,7 +44,7 @@ pub struct Executor<'a> {
     /// previous delete there yet (`ApplyOptions::visibility_waits`).
     pub visibility_waits: &'a [Duration],
     /// Per site, the listing this run's last fresh cron delete was made from.
-    pub cron_listings: Mutex<HashMap<String, Vec<wire::CronJob>>>,
+    pub cron_listings: Mutex<HashMap<String, Vec<payload::CronJob>>>,
     /// DNS checks: a switch to custom nameservers is sent only once they serve the zone.
     pub dns: Option<&'a DnsOptions>,
 }
@@ -203,7 +203,7 @@ impl Executor<'_> {
             // Well-formed but for the index, which only a fresh listing can tell.
             request_at(Some(0))?;
             let slug = change.target.name.as_str();
-            let remaining = cron::remaining_after(
+            let remaining = cron_delete::remaining_after(
                 self.desired,
                 round_changes,
                 slug,
@@ -212,7 +212,7 @@ impl Executor<'_> {
                 *occurrence,
             );
             let stale = self.cron_deleted_from(slug);
-            let job = cron::Job {
+            let job = cron_delete::Job {
                 slug,
                 schedule,
                 command,
@@ -221,7 +221,7 @@ impl Executor<'_> {
             };
             let waits = self.visibility_waits;
             let (done, listing) =
-                cron::delete(c, &job, key, waits, |i| request_at(Some(i))).await?;
+                cron_delete::delete(c, &job, key, waits, |i| request_at(Some(i))).await?;
             return match done {
                 CronDelete::Sent(resp) => {
                     if !resp.replayed {
@@ -266,12 +266,12 @@ impl Executor<'_> {
     }
 
     /// The listing this run's last fresh cron delete on `slug` was made from.
-    fn cron_deleted_from(&self, slug: &str) -> Option<Vec<wire::CronJob>> {
+    fn cron_deleted_from(&self, slug: &str) -> Option<Vec<payload::CronJob>> {
         let listings = self.cron_listings.lock().ok()?;
         listings.get(slug).cloned()
     }
 
-    fn remember_cron_listing(&self, slug: &str, listing: Vec<wire::CronJob>) {
+    fn remember_cron_listing(&self, slug: &str, listing: Vec<payload::CronJob>) {
         if let Ok(mut listings) = self.cron_listings.lock() {
             listings.insert(slug.to_string(), listing);
         }

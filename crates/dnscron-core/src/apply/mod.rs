@@ -8,7 +8,7 @@
 //! that got a fresh 2xx is never sent again (`verify::settle`): if re-reading after short
 //! waits still doesn't show it, apply stops with `NotVisible`.
 
-pub mod cron;
+pub mod cron_delete;
 pub mod dns;
 pub mod executor;
 pub mod interrupt;

@@ -1,4 +1,4 @@
-//! DNS on the wire, client side: ask a zone's nameservers what they serve and compare it with
+//! DNS on the message, client side: ask a zone's nameservers what they serve and compare it with
 //! the files. Used by `dnscron check` and by apply's DNS checks; it never talks to the API.
 //!
 //! # API
@@ -44,13 +44,13 @@ mod answer;
 mod batch;
 mod compare;
 mod discover;
+mod message;
 mod render;
 mod report;
 mod run;
 mod transport;
 #[cfg(test)]
 mod transport_tests;
-mod wire;
 
 pub use address::{AddressBook, AddressParseError, DNS_PORT, NameserverAddress, ResolveError};
 pub use answer::{Answer, Outcome, QueryType, Question, Served, Transport};

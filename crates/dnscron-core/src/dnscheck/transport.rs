@@ -9,7 +9,7 @@ use tokio::net::{TcpStream, UdpSocket};
 use tokio::time::{Instant, timeout, timeout_at};
 
 use super::answer::{Answer, Outcome, Question, Transport};
-use super::wire::{matching_answer, outcome, query_message};
+use super::message::{matching_answer, outcome, query_message};
 
 /// Without EDNS (dnscron sends none) a UDP answer is at most 512 octets (RFC 1035 4.2.1); a
 /// server that sends more is read up to this many and then judged by what arrived.

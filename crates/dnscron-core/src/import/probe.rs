@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::api::wire;
+use crate::api::payload;
 use crate::dns::{ZoneName, rules};
 
 use super::zone::{LeftOut, NsChoice, ZoneFile, build_zone};
@@ -55,8 +55,8 @@ pub fn zone_from_probe(domain: &ZoneName, body: &Value) -> Result<ZoneFile, Prob
     Ok(file)
 }
 
-fn record(i: usize, item: &Value) -> Option<wire::Record> {
-    Some(wire::Record {
+fn record(i: usize, item: &Value) -> Option<payload::Record> {
+    Some(payload::Record {
         id: i64::try_from(i).unwrap_or(i64::MAX),
         name: text(item, "name")?,
         rtype: text(item, "type")?,

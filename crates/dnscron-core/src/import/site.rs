@@ -1,6 +1,6 @@
 //! A site's live cron jobs → a site file.
 
-use crate::api::wire;
+use crate::api::payload;
 use crate::cron::{MAX_JOBS_PER_SITE, normalize_command, normalize_schedule};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,7 +13,7 @@ pub struct SiteFile {
     pub cron: Result<Vec<(String, String)>, String>,
 }
 
-pub fn build_site(slug: &str, state: Option<String>, live: &[wire::CronJob]) -> SiteFile {
+pub fn build_site(slug: &str, state: Option<String>, live: &[payload::CronJob]) -> SiteFile {
     SiteFile {
         slug: slug.to_string(),
         state,
@@ -21,8 +21,8 @@ pub fn build_site(slug: &str, state: Option<String>, live: &[wire::CronJob]) -> 
     }
 }
 
-fn cron_list(live: &[wire::CronJob]) -> Result<Vec<(String, String)>, String> {
-    let mut jobs: Vec<&wire::CronJob> = live.iter().collect();
+fn cron_list(live: &[payload::CronJob]) -> Result<Vec<(String, String)>, String> {
+    let mut jobs: Vec<&payload::CronJob> = live.iter().collect();
     jobs.sort_by_key(|j| j.index);
     if jobs.len() > MAX_JOBS_PER_SITE {
         return Err(format!(
@@ -53,8 +53,8 @@ fn cron_list(live: &[wire::CronJob]) -> Result<Vec<(String, String)>, String> {
 mod tests {
     use super::*;
 
-    fn job(index: i64, schedule: &str, command: &str) -> wire::CronJob {
-        wire::CronJob {
+    fn job(index: i64, schedule: &str, command: &str) -> payload::CronJob {
+        payload::CronJob {
             index,
             schedule: schedule.into(),
             command: command.into(),

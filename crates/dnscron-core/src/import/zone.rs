@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
-use crate::api::wire;
+use crate::api::payload;
 use crate::config::model::NameserverMode;
 use crate::dns::rules::{self, NameRule};
 use crate::dns::{self, RecordType, ZoneName};
@@ -115,8 +115,8 @@ fn custom_hosts_problem(zone: &ZoneName, hosts: &[String]) -> Option<String> {
 }
 
 /// Builds the zone file from every live record of the zone.
-pub fn build_zone(zone: &ZoneName, live: &[wire::Record], nameservers: NsChoice) -> ZoneFile {
-    let mut sorted: Vec<&wire::Record> = live.iter().collect();
+pub fn build_zone(zone: &ZoneName, live: &[payload::Record], nameservers: NsChoice) -> ZoneFile {
+    let mut sorted: Vec<&payload::Record> = live.iter().collect();
     sorted.sort_by_key(|r| r.id);
     let mut records = Vec::new();
     let mut ignore = Vec::new();
@@ -158,7 +158,7 @@ enum Class {
     LeftOut(LeftOut),
 }
 
-fn left(raw: &wire::Record, name: &str, reason: &str) -> LeftOut {
+fn left(raw: &payload::Record, name: &str, reason: &str) -> LeftOut {
     LeftOut {
         name: name.to_string(),
         rtype: raw.rtype.trim().to_ascii_uppercase(),
@@ -169,7 +169,7 @@ fn left(raw: &wire::Record, name: &str, reason: &str) -> LeftOut {
 
 /// Mirrors what the planner plans (`plan::records`): apex NS, the service's types and types
 /// outside the nine are left out; everything else must be declared exactly, or ignored when it can't be.
-fn classify(zone: &ZoneName, raw: &wire::Record) -> Class {
+fn classify(zone: &ZoneName, raw: &payload::Record) -> Class {
     let name = dns::live_name_to_relative(&raw.name, zone);
     let Ok(rtype) = RecordType::from_str(&raw.rtype) else {
         let reason = if dns::record::is_service_type(&raw.rtype) {
@@ -300,8 +300,8 @@ fn most_frequent_ttl(records: &[Imported]) -> Option<u32> {
 mod tests {
     use super::*;
 
-    fn rec(id: i64, name: &str, rtype: &str, ttl: u32, content: &str) -> wire::Record {
-        wire::Record {
+    fn rec(id: i64, name: &str, rtype: &str, ttl: u32, content: &str) -> payload::Record {
+        payload::Record {
             id,
             name: name.into(),
             rtype: rtype.into(),

@@ -13,7 +13,7 @@ use super::model::{
 };
 use super::order::{self, Draft};
 use super::snapshot::{LiveSite, LiveSnapshot};
-use super::{PlanError, cron, fingerprint, nameservers, records, safety};
+use super::{PlanError, cron_jobs, fingerprint, nameservers, records, safety};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiffOptions {
@@ -191,7 +191,7 @@ fn diff_site(
                 what: format!("the cron jobs of site `{}`", spec.slug),
                 declared_at,
             })?;
-        parts.drafts.extend(cron::diff_cron(
+        parts.drafts.extend(cron_jobs::diff_cron(
             spec,
             want,
             site.state.as_deref(),
@@ -201,7 +201,7 @@ fn diff_site(
         if let Some(now) = now {
             parts
                 .findings
-                .extend(cron::schedule_findings(spec, want, now));
+                .extend(cron_jobs::schedule_findings(spec, want, now));
         }
     }
     Ok(())

@@ -8,7 +8,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::api::wire;
+use crate::api::payload;
 
 use super::model::{Plan, TargetKind, TargetRef, hex};
 use super::norm::host_set;
@@ -104,7 +104,7 @@ pub fn domain(domain: &LiveDomain) -> String {
         .into_iter()
         .collect();
     let service: Vec<String> = host_set(&domain.service_nameservers).into_iter().collect();
-    let dnssec = wire::dnssec_is_active(domain.registrar.dnssec.state.as_ref());
+    let dnssec = payload::dnssec_is_active(domain.registrar.dnssec.state.as_ref());
     digest(&[
         format!("domain|{}", domain.domain),
         format!("registry|{}", registry.join(",")),
@@ -124,7 +124,7 @@ pub fn site(site: &LiveSite) -> String {
             let mut jobs: Vec<String> = jobs
                 .iter()
                 .map(|j| {
-                    let (schedule, command) = super::cron::job_key(&j.schedule, &j.command);
+                    let (schedule, command) = super::cron_jobs::job_key(&j.schedule, &j.command);
                     format!("job|{}|{}", field(&schedule), field(&command))
                 })
                 .collect();

@@ -17,13 +17,13 @@ pub mod request;
 pub mod safety;
 pub mod snapshot;
 
-mod cron;
+mod cron_jobs;
 mod error;
 mod nameservers;
 mod norm;
 mod records;
 
-pub use cron::job_key;
+pub use cron_jobs::job_key;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};

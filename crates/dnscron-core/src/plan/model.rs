@@ -265,6 +265,51 @@ pub struct Change {
 }
 
 impl Change {
+    /// A ready change with nothing declared: the one way changes are built. `plan::order`
+    /// numbers them (`id` 0 until then); `declared`, `with_status` and `with_next_runs` add the rest.
+    pub fn new(
+        action: Action,
+        target: TargetRef,
+        resource: Resource,
+        before: Option<Value>,
+        after: Option<Value>,
+    ) -> Change {
+        Change {
+            id: 0,
+            action,
+            target,
+            resource,
+            before,
+            after,
+            status: Status::Ready,
+            reason: None,
+            declared_at: None,
+            next_runs: Vec::new(),
+        }
+    }
+
+    /// The `file:line:col` of the desired item behind this change.
+    pub fn declared(self, at: impl ToString) -> Change {
+        Change {
+            declared_at: Some(at.to_string()),
+            ..self
+        }
+    }
+
+    /// A status other than ready, with the reason a reviewer reads.
+    pub fn with_status(self, status: Status, reason: Option<String>) -> Change {
+        Change {
+            status,
+            reason,
+            ..self
+        }
+    }
+
+    /// A new cron job's next run times (RFC 3339, UTC).
+    pub fn with_next_runs(self, next_runs: Vec<String>) -> Change {
+        Change { next_runs, ..self }
+    }
+
     /// The Idempotency-Key apply sends with this change's request, deterministic so that retries
     /// and re-applies of the same saved plan reuse it:
     ///
@@ -398,23 +443,17 @@ pub(crate) fn record_change(
         ttl: 300,
         content: content.into(),
     };
+    let zone = TargetRef {
+        kind: TargetKind::Zone,
+        name: "example.com".into(),
+    };
+    let resource = Resource::Record {
+        name: "www".into(),
+        rtype: RecordType::A,
+        record_id,
+    };
     Change {
         id: 1,
-        action,
-        target: TargetRef {
-            kind: TargetKind::Zone,
-            name: "example.com".into(),
-        },
-        resource: Resource::Record {
-            name: "www".into(),
-            rtype: RecordType::A,
-            record_id,
-        },
-        before: before.map(value),
-        after: after.map(value),
-        status: Status::Ready,
-        reason: None,
-        declared_at: None,
-        next_runs: Vec::new(),
+        ..Change::new(action, zone, resource, before.map(value), after.map(value))
     }
 }

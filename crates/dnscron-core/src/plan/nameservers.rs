@@ -2,7 +2,7 @@
 //! registry nameservers are the service's own (as listed with the zone's records), compared
 //! without regard to case, order or final dots.
 
-use crate::api::wire;
+use crate::api::payload;
 use crate::config::model::{NameserverMode, NameserversSpec};
 
 use super::model::{Action, Change, Resource, Status, TargetKind, TargetRef, Value};
@@ -50,7 +50,7 @@ pub(super) fn diff_nameservers(spec: &NameserversSpec, live: &LiveDomain) -> Opt
         nameservers: registry.into_iter().collect(),
     };
     let domain = live.domain.to_string();
-    let dnssec = wire::dnssec_is_active(live.registrar.dnssec.state.as_ref());
+    let dnssec = payload::dnssec_is_active(live.registrar.dnssec.state.as_ref());
     let (status, reason) = if dnssec {
         (
             Status::NeedsPortalStep,
@@ -61,19 +61,18 @@ pub(super) fn diff_nameservers(spec: &NameserversSpec, live: &LiveDomain) -> Opt
     } else {
         (Status::Ready, None)
     };
-    Some(Draft::new(Change {
-        id: 0,
-        action: Action::Update,
-        target: TargetRef {
-            kind: TargetKind::Domain,
-            name: domain.clone(),
-        },
-        resource: Resource::Nameservers,
-        before: Some(before),
-        after: Some(after),
-        status,
-        reason,
-        declared_at: Some(spec.location.to_string()),
-        next_runs: Vec::new(),
-    }))
+    let target = TargetRef {
+        kind: TargetKind::Domain,
+        name: domain.clone(),
+    };
+    let change = Change::new(
+        Action::Update,
+        target,
+        Resource::Nameservers,
+        Some(before),
+        Some(after),
+    );
+    Some(Draft::new(
+        change.declared(&spec.location).with_status(status, reason),
+    ))
 }

@@ -291,31 +291,15 @@ fn have_value(h: &LiveRec) -> Value {
     }
 }
 
-fn change(target: &TargetRef, action: Action, resource: Resource) -> Change {
-    Change {
-        id: 0,
-        action,
-        target: target.clone(),
-        resource,
-        before: None,
-        after: None,
-        status: Status::Ready,
-        reason: None,
-        declared_at: None,
-        next_runs: Vec::new(),
-    }
-}
-
 fn create(target: &TargetRef, w: &WantRec) -> Draft {
     let resource = Resource::Record {
         name: w.name.to_string(),
         rtype: w.spec.rtype,
         record_id: None,
     };
-    let mut c = change(target, Action::Create, resource);
-    c.after = Some(want_value(w));
-    c.declared_at = Some(w.spec.location.to_string());
-    Draft::new(c)
+    let after = Some(want_value(w));
+    let c = Change::new(Action::Create, target.clone(), resource, None, after);
+    Draft::new(c.declared(&w.spec.location))
 }
 
 fn update(target: &TargetRef, w: &WantRec, h: &LiveRec) -> Draft {
@@ -324,11 +308,9 @@ fn update(target: &TargetRef, w: &WantRec, h: &LiveRec) -> Draft {
         rtype: w.spec.rtype,
         record_id: Some(h.id),
     };
-    let mut c = change(target, Action::Update, resource);
-    c.before = Some(have_value(h));
-    c.after = Some(want_value(w));
-    c.declared_at = Some(w.spec.location.to_string());
-    Draft::new(c)
+    let (before, after) = (Some(have_value(h)), Some(want_value(w)));
+    let c = Change::new(Action::Update, target.clone(), resource, before, after);
+    Draft::new(c.declared(&w.spec.location))
 }
 
 fn delete(target: &TargetRef, name: &str, rtype: RecordType, h: &LiveRec) -> Draft {
@@ -337,9 +319,14 @@ fn delete(target: &TargetRef, name: &str, rtype: RecordType, h: &LiveRec) -> Dra
         rtype,
         record_id: Some(h.id),
     };
-    let mut c = change(target, Action::Delete, resource);
-    c.before = Some(have_value(h));
-    Draft::new(c)
+    let before = Some(have_value(h));
+    Draft::new(Change::new(
+        Action::Delete,
+        target.clone(),
+        resource,
+        before,
+        None,
+    ))
 }
 
 /// A name can't hold a CNAME beside other records. When the plan would end with both at a name

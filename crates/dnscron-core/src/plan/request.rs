@@ -5,7 +5,7 @@
 use reqwest::Method;
 use serde_json::Value as Json;
 
-use crate::api::{WriteRequest, wire};
+use crate::api::{WriteRequest, payload};
 use crate::dns;
 
 use super::model::{Action, Change, PlanOptions, Resource, Value};
@@ -68,7 +68,7 @@ pub fn method_and_body(
 fn body(change: &Change, options: &PlanOptions) -> Result<Json, RequestError> {
     let json = match (&change.resource, &change.after) {
         (Resource::Record { name, rtype, .. }, Some(Value::Record { ttl, content })) => {
-            serde_json::json!(wire::RecordWrite {
+            serde_json::json!(payload::RecordWrite {
                 name: name.clone(),
                 rtype: rtype.as_str().to_string(),
                 ttl: *ttl,
@@ -78,18 +78,18 @@ fn body(change: &Change, options: &PlanOptions) -> Result<Json, RequestError> {
             })
         }
         (Resource::CronJob { .. }, Some(Value::CronJob { schedule, command })) => {
-            serde_json::json!(wire::CronJobWrite {
+            serde_json::json!(payload::CronJobWrite {
                 schedule: schedule.clone(),
                 command: command.clone(),
             })
         }
         (Resource::Nameservers, Some(Value::Nameservers { mode, nameservers })) => {
             let write = match mode.as_str() {
-                "hosted" => wire::NameserversWrite {
+                "hosted" => payload::NameserversWrite {
                     mode: options.hosted_mode_wire_value.clone(),
                     nameservers: Vec::new(),
                 },
-                "custom" => wire::NameserversWrite {
+                "custom" => payload::NameserversWrite {
                     mode: "custom".into(),
                     nameservers: nameservers.clone(),
                 },

@@ -7,7 +7,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 
-use crate::api::{ApiError, ReadClient, RecordListing, RecordRows, wire};
+use crate::api::{ApiError, ReadClient, RecordListing, RecordRows, payload};
 use crate::config::model::{Desired, Location};
 use crate::dns::ZoneName;
 
@@ -35,7 +35,7 @@ pub struct LiveZone {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LiveDomain {
     pub domain: ZoneName,
-    pub registrar: wire::Registrar,
+    pub registrar: payload::Registrar,
     /// The service's own nameservers (from the zone's record listing), to tell hosted from
     /// custom: the registrar state has no mode field.
     pub service_nameservers: Vec<String>,
@@ -47,7 +47,7 @@ pub struct LiveSite {
     /// From `GET /sites`; cron changes on a site that is not `active` are blocked.
     pub state: Option<String>,
     /// `None` when the site document has no `cron` key (cron not read at all).
-    pub cron: Option<Vec<wire::CronJob>>,
+    pub cron: Option<Vec<payload::CronJob>>,
 }
 
 #[derive(Debug, thiserror::Error)]

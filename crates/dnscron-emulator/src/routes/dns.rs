@@ -11,13 +11,13 @@ use serde_json::{Value, json};
 
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
+use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
 use crate::render::{self, add_extra, hostnames};
 use crate::seed::Scope;
 use crate::shared::{Shared, lock};
 use crate::state::{State as Account, StoredRecord, ZoneState};
 use crate::validate::{RecordInput, record_input};
-use crate::wire::list_keys;
 
 use super::domains::dnssec_word;
 

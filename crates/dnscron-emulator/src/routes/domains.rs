@@ -10,13 +10,13 @@ use sha2::{Digest, Sha256};
 
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
+use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
 use crate::render::{add_extra, hostnames};
 use crate::seed::{Gaps, Scope};
 use crate::shared::{Shared, lock};
 use crate::state::DomainState;
 use crate::validate::nameservers_input;
-use crate::wire::list_keys;
 
 pub fn dnssec_word(active: bool) -> &'static str {
     if active { "active" } else { "inactive" }

@@ -10,13 +10,13 @@ use serde_json::{Value, json};
 
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
+use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
 use crate::render::add_extra;
 use crate::seed::Scope;
 use crate::shared::{Shared, cron_index, cron_slot, lock};
 use crate::state::{CronEntry, SiteState};
 use crate::validate::{CRON_MAX, cron_input};
-use crate::wire::list_keys;
 
 pub async fn list(
     State(shared): State<Arc<Shared>>,

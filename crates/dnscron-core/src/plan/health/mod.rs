@@ -17,7 +17,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use tokio::sync::Semaphore;
 
-use crate::api::{ReadClient, wire};
+use crate::api::{ReadClient, payload};
 use crate::config::model::{Desired, ZoneSpec};
 use crate::dns::fold_host;
 
@@ -28,8 +28,8 @@ use super::snapshot::{LiveSnapshot, READ_CONCURRENCY, SnapshotError, api_error, 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Registration {
     /// `None`: `GET /domains` does not list it (registered elsewhere, or DNS hosting only).
-    pub listing: Option<wire::Domain>,
-    pub registrar: Option<wire::Registrar>,
+    pub listing: Option<payload::Domain>,
+    pub registrar: Option<payload::Registrar>,
 }
 
 /// `GET /domains` (every page) when the files declare a zone; it needs no snapshot, so plan
@@ -37,7 +37,7 @@ pub struct Registration {
 pub async fn list(
     client: &ReadClient,
     desired: &Desired,
-) -> Result<Vec<wire::Domain>, SnapshotError> {
+) -> Result<Vec<payload::Domain>, SnapshotError> {
     let Some(first) = desired.zones.first() else {
         return Ok(Vec::new());
     };
@@ -53,7 +53,7 @@ pub async fn fetch(
     client: &ReadClient,
     desired: &Desired,
     live: &LiveSnapshot,
-    listed: &[wire::Domain],
+    listed: &[payload::Domain],
 ) -> Result<Vec<Registration>, SnapshotError> {
     let limit = Arc::new(Semaphore::new(READ_CONCURRENCY));
     let mut reads = Vec::new();
@@ -83,7 +83,7 @@ pub async fn fetch(
     Ok(out)
 }
 
-fn live_registrar(live: &LiveSnapshot, spec: &ZoneSpec) -> Option<wire::Registrar> {
+fn live_registrar(live: &LiveSnapshot, spec: &ZoneSpec) -> Option<payload::Registrar> {
     live.domains
         .iter()
         .find(|d| d.domain == spec.zone)

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::api::wire;
+use crate::api::payload;
 use crate::config::model::ZoneSpec;
 
 use super::Registration;
@@ -122,7 +122,7 @@ fn list(set: &BTreeSet<String>) -> String {
     }
 }
 
-fn dnssec(out: &mut Out<'_>, listing: &wire::Domain, registrar: &wire::Registrar) {
+fn dnssec(out: &mut Out<'_>, listing: &payload::Domain, registrar: &payload::Registrar) {
     let state = registrar.dnssec.state.as_ref().or(listing.dnssec.as_ref());
     if let Some(w) = state.and_then(word)
         && !DNSSEC_WORDS.contains(&w.as_str())
@@ -135,7 +135,7 @@ fn dnssec(out: &mut Out<'_>, listing: &wire::Domain, registrar: &wire::Registrar
             ),
         );
     }
-    let active = wire::dnssec_is_active(state);
+    let active = payload::dnssec_is_active(state);
     let ours = ds_set(registrar.dnssec.our_ds.as_ref());
     let registry = ds_set(registrar.dnssec.registry_ds.as_ref());
     let domain = &out.spec.zone;
@@ -170,7 +170,7 @@ fn dnssec(out: &mut Out<'_>, listing: &wire::Domain, registrar: &wire::Registrar
     }
 }
 
-fn nameservers(out: &mut Out<'_>, registrar: &wire::Registrar) {
+fn nameservers(out: &mut Out<'_>, registrar: &payload::Registrar) {
     let ns = &registrar.nameservers;
     let registry = host_set(&ns.registry);
     let resolver = host_set(&ns.resolver);
@@ -206,7 +206,7 @@ fn nameservers(out: &mut Out<'_>, registrar: &wire::Registrar) {
     }
 }
 
-fn transfer(out: &mut Out<'_>, listing: &wire::Domain) {
+fn transfer(out: &mut Out<'_>, listing: &payload::Domain) {
     let Some(value) = &listing.transfer_state else {
         return;
     };
@@ -237,7 +237,7 @@ fn transfer(out: &mut Out<'_>, listing: &wire::Domain) {
     out.push(severity, message);
 }
 
-fn expiry(out: &mut Out<'_>, listing: &wire::Domain, now: DateTime<Utc>) {
+fn expiry(out: &mut Out<'_>, listing: &payload::Domain, now: DateTime<Utc>) {
     let renews = listing.auto_renew.as_ref().map(|v| (v, flag(v)));
     match renews {
         Some((_, Some(true))) | None => return,

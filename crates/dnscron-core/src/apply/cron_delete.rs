@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteRequest, WriteResponse, wire};
+use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteRequest, WriteResponse, payload};
 use crate::config::model::Desired;
 use crate::plan::request::RequestError;
 use crate::plan::{Action, Change, Resource, job_key};
@@ -72,7 +72,7 @@ pub struct Job<'a> {
     pub remaining: usize,
     /// The listing this run's previous fresh delete on the site was made from: a listing equal
     /// to it has not seen that delete yet.
-    pub stale: Option<&'a [wire::CronJob]>,
+    pub stale: Option<&'a [payload::CronJob]>,
 }
 
 /// Re-lists the site's jobs and deletes one copy of the job at its current index, unless no
@@ -85,7 +85,7 @@ pub async fn delete(
     key: &IdempotencyKey,
     waits: &[Duration],
     request: impl Fn(i64) -> Result<WriteRequest, RequestError>,
-) -> Result<(CronDelete, Vec<wire::CronJob>), ApiError> {
+) -> Result<(CronDelete, Vec<payload::CronJob>), ApiError> {
     let mut attempt = 1;
     loop {
         let jobs = match listing(client, job, waits).await? {
@@ -113,7 +113,7 @@ async fn listing(
     client: &WriteClient,
     job: &Job<'_>,
     waits: &[Duration],
-) -> Result<Result<Vec<wire::CronJob>, Duration>, ApiError> {
+) -> Result<Result<Vec<payload::CronJob>, Duration>, ApiError> {
     let mut jobs = client.read().list_cron(job.slug).await?;
     let mut waited = Duration::ZERO;
     let mut waits = waits.iter();
@@ -135,7 +135,7 @@ const RELIST_ATTEMPTS: u32 = 3;
 /// copies are left. Identical jobs are interchangeable; the last is taken so that, where indexes
 /// renumber, the jobs before it keep theirs.
 fn index_to_delete(
-    jobs: &[wire::CronJob],
+    jobs: &[payload::CronJob],
     schedule: &str,
     command: &str,
     remaining: usize,
@@ -155,7 +155,7 @@ fn index_to_delete(
 mod tests {
     use super::*;
     use crate::config::model::{CronJobSpec, Location, SiteSpec};
-    use crate::plan::{Status, TargetKind, TargetRef};
+    use crate::plan::{TargetKind, TargetRef};
 
     fn loc() -> Location {
         Location {
@@ -166,24 +166,18 @@ mod tests {
     }
 
     fn delete_change(occurrence: u32) -> Change {
+        let site = TargetRef {
+            kind: TargetKind::Site,
+            name: "blog".into(),
+        };
+        let resource = Resource::CronJob {
+            schedule: "0 * * * *".into(),
+            command: "wp cache flush".into(),
+            occurrence,
+        };
         Change {
             id: 1,
-            action: Action::Delete,
-            target: TargetRef {
-                kind: TargetKind::Site,
-                name: "blog".into(),
-            },
-            resource: Resource::CronJob {
-                schedule: "0 * * * *".into(),
-                command: "wp cache flush".into(),
-                occurrence,
-            },
-            before: None,
-            after: None,
-            status: Status::Ready,
-            reason: None,
-            declared_at: None,
-            next_runs: Vec::new(),
+            ..Change::new(Action::Delete, site, resource, None, None)
         }
     }
 
@@ -225,7 +219,7 @@ mod tests {
 
     #[test]
     fn the_index_comes_from_the_listing_never_the_plan() {
-        let job = |index, schedule: &str, command: &str| wire::CronJob {
+        let job = |index, schedule: &str, command: &str| payload::CronJob {
             index,
             schedule: schedule.into(),
             command: command.into(),

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::api::wire;
+use crate::api::payload;
 use crate::config::model::{CronJobSpec, SiteSpec};
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -72,17 +72,17 @@ pub(super) fn diff_cron(
     site: &SiteSpec,
     want: &[CronJobSpec],
     state: Option<&str>,
-    have: &[wire::CronJob],
+    have: &[payload::CronJob],
     now: Option<DateTime<Utc>>,
 ) -> Vec<Draft> {
     let target = TargetRef {
         kind: TargetKind::Site,
         name: site.slug.clone(),
     };
-    let mut have: Vec<&wire::CronJob> = have.iter().collect();
+    let mut have: Vec<&payload::CronJob> = have.iter().collect();
     have.sort_by_key(|j| j.index);
     let key = job_key;
-    let mut unused: Vec<Option<&wire::CronJob>> = have.iter().copied().map(Some).collect();
+    let mut unused: Vec<Option<&payload::CronJob>> = have.iter().copied().map(Some).collect();
 
     let mut creates = Vec::new();
     for job in want {
@@ -95,7 +95,7 @@ pub(super) fn diff_cron(
             None => creates.push(job),
         }
     }
-    let deletes: Vec<&wire::CronJob> = unused.into_iter().flatten().collect();
+    let deletes: Vec<&payload::CronJob> = unused.into_iter().flatten().collect();
 
     // Deletes go after the creates unless the site would exceed the limit in between.
     let early = (have.len() + creates.len())
@@ -114,22 +114,19 @@ pub(super) fn diff_cron(
     for (i, job) in deletes.iter().enumerate() {
         let (schedule, command) = key(&job.schedule, &job.command);
         let occurrence = next_occurrence(Action::Delete, &schedule, &command);
-        let mut d = Draft::new(Change {
-            id: 0,
-            action: Action::Delete,
-            target: target.clone(),
-            resource: Resource::CronJob {
-                schedule: schedule.clone(),
-                command: command.clone(),
-                occurrence,
-            },
-            before: Some(Value::CronJob { schedule, command }),
-            after: None,
-            status: Status::Ready,
-            reason: None,
-            declared_at: None,
-            next_runs: Vec::new(),
-        });
+        let resource = Resource::CronJob {
+            schedule: schedule.clone(),
+            command: command.clone(),
+            occurrence,
+        };
+        let before = Some(Value::CronJob { schedule, command });
+        let mut d = Draft::new(Change::new(
+            Action::Delete,
+            target.clone(),
+            resource,
+            before,
+            None,
+        ));
         d.early = i < early;
         drafts.push(d);
     }
@@ -137,22 +134,16 @@ pub(super) fn diff_cron(
         let (schedule, command) = key(&job.schedule, &job.command);
         let occurrence = next_occurrence(Action::Create, &schedule, &command);
         let next_runs = now.map(|now| next_runs(&schedule, now)).unwrap_or_default();
-        drafts.push(Draft::new(Change {
-            id: 0,
-            action: Action::Create,
-            target: target.clone(),
-            resource: Resource::CronJob {
-                schedule: schedule.clone(),
-                command: command.clone(),
-                occurrence,
-            },
-            before: None,
-            after: Some(Value::CronJob { schedule, command }),
-            status: Status::Ready,
-            reason: None,
-            declared_at: Some(job.location.to_string()),
-            next_runs,
-        }));
+        let resource = Resource::CronJob {
+            schedule: schedule.clone(),
+            command: command.clone(),
+            occurrence,
+        };
+        let after = Some(Value::CronJob { schedule, command });
+        let change = Change::new(Action::Create, target.clone(), resource, None, after);
+        drafts.push(Draft::new(
+            change.declared(&job.location).with_next_runs(next_runs),
+        ));
     }
     if !is_active(state) {
         let shown = state.unwrap_or("in an unknown state");

@@ -1,6 +1,6 @@
 //! Wire types of the Hosting Customer API (docs/api.md).
 //!
-//! The client reads these shapes (the emulator writes its own, from the spec: `emulator::wire`).
+//! The client reads these shapes (the emulator writes its own, from the spec: `dnscron_emulator::json_body`).
 //! Deserialization is deliberately lenient:
 //! unknown fields are ignored (spec, Versioning 2), and where the spec leaves a field's name or
 //! format open the client accepts every plausible variant (see the `alias` attributes).
