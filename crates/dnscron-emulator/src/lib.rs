@@ -1,13 +1,4 @@
-//! A spec-faithful local server of the Hosting Customer API, with fault injection.
-//!
-//! ```no_run
-//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! use dnscron_emulator::{self as emulator, Seed};
-//! let emu = emulator::start(Seed::example(), "127.0.0.1:0".parse()?).await?;
-//! println!("{}", emu.base_url()); // http://127.0.0.1:PORT/api/v1
-//! let counters = emu.shutdown().await;
-//! # Ok(()) }
-//! ```
+#![doc = include_str!("../README.md")]
 
 use std::net::SocketAddr;
 use std::ops::Deref;
