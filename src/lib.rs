@@ -3,3 +3,4 @@
 //! `dnscron-emulator`. The map: docs/architecture.md.
 
 pub mod cli;
+pub mod render;

@@ -13,14 +13,13 @@ use crate::cli::logging::use_color_on_stdout;
 use crate::cli::session;
 use crate::cli::signals::Signals;
 use crate::cli::write_stdout;
+use crate::render::apply::{Bar, Lines};
+use crate::render::plan::{self as render, text::plain_change_lines};
 use dnscron_core::api::{ApiConfig, WriteClient};
 use dnscron_core::apply::dns::DnsOptions;
-use dnscron_core::apply::{
-    self, ApplyOptions, ApplyReport, ApplyResult, Bar, Lines, Progress, review,
-};
-use dnscron_core::plan::render::text::plain_change_lines;
+use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Progress, review};
 use dnscron_core::plan::snapshot::LiveSnapshot;
-use dnscron_core::plan::{Change, Plan, render};
+use dnscron_core::plan::{Change, Plan};
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
 #[cfg(any(feature = "emulator", test))]

@@ -6,7 +6,9 @@ use std::io::Write;
 use crate::cli::apply::{ApplyArgs, ApplyFormat};
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, exit_code, status_hint};
 use crate::cli::write_stdout;
-use dnscron_core::apply::{ApplyReport, ApplyResult, report};
+use dnscron_core::apply::{ApplyReport, ApplyResult};
+
+use crate::render::apply as report;
 
 /// Prints the report; `signal` is the first signal received during the apply, if any.
 pub fn finish(args: &ApplyArgs, report: &ApplyReport, signal: Option<u8>) -> CommandResult {

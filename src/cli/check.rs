@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use crate::cli::dns_args::DnsArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{runtime, validate, write_stdout};
+use crate::render::check;
 use dnscron_core::config;
 use dnscron_core::dnscheck::{self, CheckSettings, Status, parse_resolver};
 use dnscron_core::untrusted::Untrusted;
@@ -50,10 +51,10 @@ pub fn run(args: CheckArgs) -> CommandResult {
     );
     let report = runtime::block_on(dnscheck::check_zones(&desired, &settings))?;
     let rendered = match args.format {
-        CheckFormat::Text => dnscheck::text(&report),
-        CheckFormat::Json => dnscheck::json(&report)
+        CheckFormat::Text => check::text(&report),
+        CheckFormat::Json => check::json(&report)
             .map_err(|e| CommandError::quoting(ErrorKind::Internal, "writing the JSON", e))?,
-        CheckFormat::Github => dnscheck::github(&report),
+        CheckFormat::Github => check::github(&report),
     };
     write_stdout(&rendered)?;
     let totals = report.totals();

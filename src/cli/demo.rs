@@ -10,13 +10,14 @@ use crate::cli::logging::use_color_on_stdout;
 use crate::cli::validate::report_diagnostics;
 use crate::cli::write_stdout;
 use crate::cli::{runtime, session};
+use crate::render::apply as report;
+use crate::render::plan as render;
 use dnscron_core::api::{ApiConfig, Token, WriteClient};
 use dnscron_core::apply::dns::DnsOptions;
-use dnscron_core::apply::{self, ApplyOptions, Silent, report};
+use dnscron_core::apply::{self, ApplyOptions, Silent};
 use dnscron_core::config::model::{Desired, NameserverMode, NameserversSpec};
 use dnscron_core::dns::fold_host;
 use dnscron_core::dnscheck::{AddressBook, NameserverAddress};
-use dnscron_core::plan::render;
 use dnscron_core::plan::snapshot::LiveSnapshot;
 use dnscron_emulator::{self as emulator, Seed};
 

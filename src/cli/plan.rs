@@ -5,11 +5,12 @@ use std::path::{Path, PathBuf};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{logging, runtime, validate, write_stdout};
+use crate::render::github::{Annotation, Level};
+use crate::render::plan as render;
 use dnscron_core::api::ReadClient;
 use dnscron_core::config;
-use dnscron_core::github::{Annotation, Level};
 use dnscron_core::plan::make::MakePlanError;
-use dnscron_core::plan::{MakeOptions, Plan, make_plan_owned, render};
+use dnscron_core::plan::{MakeOptions, Plan, make_plan_owned};
 
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {

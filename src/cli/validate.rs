@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::write_stdout;
+use crate::render::github::{Annotation, Level, render_capped};
 use dnscron_core::config::{self, Style};
-use dnscron_core::github::{Annotation, Level, render_capped};
 
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {

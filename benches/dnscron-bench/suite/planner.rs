@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use tokio::runtime::Runtime;
 
-use dnscron_core::plan::{DiffOptions, diff, render, snapshot};
+use dnscron::render::plan as render;
+use dnscron_core::plan::{DiffOptions, diff, snapshot};
 use dnscron_emulator::RateLimit;
 
 use super::child::{self, Runs, median};

@@ -12,7 +12,6 @@ pub mod config;
 pub mod cron;
 pub mod dns;
 pub mod dnscheck;
-pub mod github;
 pub mod import;
 pub mod plan;
 pub mod untrusted;

@@ -2,7 +2,8 @@
 //! and the embedded desired state with the loader's own rules. Each refusal in full.
 
 use dnscron::cli::error::CommandError;
-use dnscron_core::plan::{PlanError, file, render};
+use dnscron::render::plan as render;
+use dnscron_core::plan::{PlanError, file};
 
 use super::fixtures::*;
 

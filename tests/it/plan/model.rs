@@ -1,9 +1,9 @@
 //! The plan model: JSON round trip and versioning, ids, idempotency keys, fingerprints.
 
+use dnscron::render::plan as render;
 use dnscron_core::plan::model::canonical_json;
 use dnscron_core::plan::{
-    Action, Change, DiffOptions, PlanStamp, TargetKind, TargetRef, diff, file, fingerprint, render,
-    request,
+    Action, Change, DiffOptions, PlanStamp, TargetKind, TargetRef, diff, file, fingerprint, request,
 };
 use sha2::{Digest, Sha256};
 

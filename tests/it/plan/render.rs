@@ -1,7 +1,7 @@
 //! Snapshots of the three formats on the representative example-account plan.
 
+use dnscron::render::plan as render;
 use dnscron_core::config::model::Desired;
-use dnscron_core::plan::render;
 use dnscron_core::plan::snapshot::LiveSnapshot;
 
 use super::fixtures::*;

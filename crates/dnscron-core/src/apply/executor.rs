@@ -14,7 +14,7 @@ use super::cron_delete::{self, CronDelete};
 use super::dns::{DnsOptions, ready};
 use super::interrupt::Interrupt;
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
-use super::progress::Progress;
+use super::progress::{Note, Progress};
 
 /// Why a round ended early.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,7 +89,7 @@ impl Executor<'_> {
                 reports.push(report);
                 continue;
             }
-            self.progress.begin(i + 1, &report.summary);
+            self.progress.begin(i + 1, change);
             stop = match key {
                 Ok(_) => self.run_one(change, changes, &key_text, &mut report).await,
                 Err(e) => Some(self.fail(change, &mut report, ErrorInfo::internal(e.to_string()))),
@@ -136,13 +136,6 @@ impl Executor<'_> {
                 report.request_id = resp.request_id;
                 report.replayed = resp.replayed;
                 report.attempts = resp.attempts;
-                if resp.replayed {
-                    tracing::info!(
-                        "change {} ({}): the server replayed the stored response for key {key_text}; verification will check it is in effect",
-                        change.id,
-                        report.summary
-                    );
-                }
                 None
             }
             Ok(Sent::AlreadyAbsent) => {
@@ -258,10 +251,9 @@ impl Executor<'_> {
             .zones
             .iter()
             .find(|z| z.zone.as_str() == change.target.name)?;
-        self.progress.note(&format!(
-            "asking the new nameservers of {} whether they serve it before switching",
-            zone.zone
-        ));
+        self.progress.note(&Note::CheckingReadiness {
+            zone: zone.zone.clone(),
+        });
         Some(ready::check(zone, hosts, dns).await)
     }
 

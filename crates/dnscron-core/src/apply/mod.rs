@@ -14,7 +14,6 @@ pub mod executor;
 pub mod interrupt;
 pub mod outcome;
 pub mod progress;
-pub mod report;
 pub mod review;
 pub mod saved;
 pub mod verify;
@@ -27,7 +26,7 @@ use crate::plan::{Change, DiffOptions, Plan};
 pub use executor::{Executor, Stop, execution_order};
 pub use interrupt::Interrupt;
 pub use outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
-pub use progress::{Bar, Lines, Progress, Silent};
+pub use progress::{Note, Progress, Silent};
 pub use review::Review;
 
 /// Rounds in all: the plan's own (0) plus up to two repairs after verification.
@@ -117,8 +116,7 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
                 Stop::Interrupted => ApplyResult::Interrupted,
             };
         }
-        opts.progress
-            .note("verifying: reading the changed targets again");
+        opts.progress.note(&Note::Verifying);
         let scope = verify::restrict(desired, &verify::touched(&changes));
         let settled = verify::settle(
             client.read(),
@@ -160,10 +158,10 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
                 remaining: replan.changes,
             };
         }
-        opts.progress.note(&format!(
-            "verification found {} change(s) not in effect (a replayed response whose effect is gone, or a concurrent edit); sending them again with round-{round} keys",
-            replan.changes.len()
-        ));
+        opts.progress.note(&Note::Repairing {
+            count: replan.changes.len(),
+            round,
+        });
         changes = execution_order(&replan.changes);
     };
     let interrupted = matches!(result, ApplyResult::Interrupted);
@@ -174,10 +172,7 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
         .filter(|d| !d.wait.is_zero() && !interrupted)
     {
         if !dns::expect::changed_rrsets(&written).is_empty() {
-            opts.progress.note(&format!(
-                "checking DNS: asking the zones' nameservers for the changed records (up to {}s)",
-                dns.wait.as_secs_f64()
-            ));
+            opts.progress.note(&Note::CheckingDns { wait: dns.wait });
         }
         report.dns_check = Some(dns::live::check(desired, &written, dns).await);
     }

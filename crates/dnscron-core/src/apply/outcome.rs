@@ -1,4 +1,4 @@
-//! What apply did: per change and overall. `report` renders these as text and JSON.
+//! What apply did: per change and overall, as data; the `dnscron` binary words it.
 
 use std::collections::BTreeMap;
 
@@ -116,8 +116,9 @@ pub struct ChangeReport {
     pub action: Action,
     pub target: TargetRef,
     pub resource: Resource,
-    /// The change in words, as the plan shows it (`- old A 192.0.2.99 (ttl 3600)`).
-    pub summary: String,
+    /// The change itself, for whoever words the report (its JSON adds a `summary` here).
+    #[serde(skip)]
+    pub change: Change,
     pub outcome: ChangeOutcome,
     pub idempotency_key: String,
     pub request_id: Option<String>,
@@ -130,19 +131,13 @@ pub struct ChangeReport {
 
 impl ChangeReport {
     pub fn new(change: &Change, round: u32, key: String) -> ChangeReport {
-        let summary = shorten(
-            &crate::plan::render::text::plain_change_lines(change)
-                .into_iter()
-                .next()
-                .unwrap_or_default(),
-        );
         ChangeReport {
             id: change.id,
             round,
             action: change.action,
             target: change.target.clone(),
             resource: change.resource.clone(),
-            summary,
+            change: change.clone(),
             outcome: ChangeOutcome::NotAttempted,
             idempotency_key: key,
             request_id: None,
@@ -152,18 +147,6 @@ impl ChangeReport {
             error: None,
         }
     }
-}
-
-/// Long contents (DKIM keys) would make a progress line unreadable; the plan shows them whole.
-const SUMMARY_CHARS: usize = 100;
-
-fn shorten(text: &str) -> String {
-    if text.chars().count() <= SUMMARY_CHARS {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(SUMMARY_CHARS - 1).collect();
-    out.push('…');
-    out
 }
 
 /// How the apply ended.

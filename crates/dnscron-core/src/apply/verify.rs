@@ -17,7 +17,7 @@ use crate::plan::{
 };
 
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
-use super::progress::Progress;
+use super::progress::{Note, Progress};
 
 /// Waits before each re-read when a freshly written change is not visible yet: 7 s in all,
 /// longer than the few seconds a caching proxy typically serves a GET from its cache.
@@ -56,8 +56,9 @@ pub struct Unseen {
     pub change_id: usize,
     pub round: u32,
     pub target: TargetRef,
-    /// The change in words, as sent.
-    pub summary: String,
+    /// The change as sent (its JSON adds a `summary` here).
+    #[serde(skip)]
+    pub change: Change,
     pub request_id: Option<String>,
     /// What the last read shows instead (`not in the listing`, `still in the listing`, `still
     /// <old value>`).
@@ -107,7 +108,7 @@ pub fn unseen(replan: &[Change], fresh: &[FreshWrite]) -> Vec<Unseen> {
                 change_id: f.report.id,
                 round: f.report.round,
                 target: f.report.target.clone(),
-                summary: f.report.summary.clone(),
+                change: f.change.clone(),
                 request_id: f.report.request_id.clone(),
                 read: what_was_read(again),
             })
@@ -153,11 +154,10 @@ pub async fn settle(
         if unseen.is_empty() {
             break;
         }
-        progress.note(&format!(
-            "{} change(s) the server accepted are not visible yet; reading again in {}s (never sending them twice)",
-            unseen.len(),
-            wait.as_secs_f64()
-        ));
+        progress.note(&Note::NotVisibleYet {
+            count: unseen.len(),
+            wait: *wait,
+        });
         tokio::time::sleep(*wait).await;
         waited += *wait;
         latest = replan(client, desired, opts).await?;

@@ -37,7 +37,7 @@
 //!   (unreachable: the check did not run).
 //! - `dnscron check` on top: [`check_zones`]`(&Desired, &CheckSettings) -> CheckReport`
 //!   (per zone: where its nameservers came from, per nameserver address its status and
-//!   [`RrsetDifference`]s), rendered by [`text`] and [`json`].
+//!   [`RrsetDifference`]s), rendered by the `dnscron` binary.
 
 mod address;
 mod answer;
@@ -45,7 +45,6 @@ mod batch;
 mod compare;
 mod discover;
 mod message;
-mod render;
 mod report;
 mod run;
 mod transport;
@@ -60,7 +59,6 @@ pub use discover::{
     DiscoverError, RESOLV_CONF, parse_resolv_conf, parse_resolver, system_resolvers,
     zone_nameservers,
 };
-pub use render::{JSON_VERSION, difference_line, difference_text, github, json, summary, text};
 pub use report::{
     CheckReport, NameserverSource, RrsetDifference, ServerReport, Status, Totals, ZoneReport,
 };

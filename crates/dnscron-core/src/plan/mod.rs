@@ -1,7 +1,7 @@
 //! Live snapshot → normalized diff against the desired state → a reviewable plan.
 //!
-//! `diff::diff` makes a [`Plan`] (the one plan model, also the plan file); `render::{text, json,
-//! markdown}` show it; `apply` reads it back with [`file::load`], binds a plan made now to it
+//! `diff::diff` makes a [`Plan`] (the one plan model, also the plan file); the `dnscron` binary
+//! renders it; `apply` reads it back with [`file::load`], binds a plan made now to it
 //! (`apply::review`) and sends the request [`request::derive`] makes for each change, with
 //! [`Change::idempotency_key`]. Format and rules: docs/plan.md.
 
@@ -12,7 +12,6 @@ pub mod health;
 pub mod make;
 pub mod model;
 pub mod order;
-pub mod render;
 pub mod request;
 pub mod safety;
 pub mod snapshot;

@@ -51,7 +51,7 @@ async fn apply_dir(
         .unwrap()
         .plan;
     let report = apply::apply(&client, &plan, &ApplyOptions::new(&plan, &Silent)).await;
-    let text = crate::common::mask_ports(&apply::report::text(&report));
+    let text = crate::common::mask_ports(&dnscron::render::apply::text(&report));
     (stub, text, report.result)
 }
 

@@ -3,7 +3,7 @@
 //! caps comments at 65,536 characters): sections that don't fit are cut with a note.
 
 use super::{changes_of, describe, summary_line, target_counts, targets_with_changes};
-use crate::plan::model::{Action, Change, Plan, Severity, TargetRef};
+use dnscron_core::plan::model::{Action, Change, Plan, Severity, TargetRef};
 
 use super::text::plain_change_lines;
 
@@ -196,8 +196,8 @@ fn escape(text: &str) -> String {
                 out.push(ch);
             }
             '\n' => out.push(' '),
-            c if crate::untrusted::is_unsafe_char(c) => {
-                out.push_str(&crate::untrusted::escape_char(c));
+            c if dnscron_core::untrusted::is_unsafe_char(c) => {
+                out.push_str(&dnscron_core::untrusted::escape_char(c));
             }
             c => out.push(c),
         }

@@ -3,10 +3,11 @@
 
 use std::fmt::Write as _;
 
-use super::compare::Difference;
-use super::report::{CheckReport, NameserverSource, RrsetDifference, ServerReport, Status};
-use crate::github::{Annotation, Level, render_capped};
-use crate::untrusted::{Untrusted, json_text};
+use crate::render::github::{Annotation, Level, render_capped};
+use dnscron_core::dnscheck::{
+    CheckReport, Difference, NameserverSource, RrsetDifference, ServerReport, Status,
+};
+use dnscron_core::untrusted::{Untrusted, json_text};
 
 /// The JSON output's shape version: bumped when a field changes meaning or goes away.
 pub const JSON_VERSION: u32 = 1;

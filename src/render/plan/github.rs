@@ -5,10 +5,10 @@
 //! warning findings (docs/health.md) follow at the same levels. Each kind is capped at ten
 //! annotations; a final `::notice` carries the summary line.
 
-use crate::github::{Annotation, Level, render_capped};
+use crate::render::github::{Annotation, Level, render_capped};
 
-use super::super::model::{Change, Finding, Plan, Severity, Status};
 use super::{describe, status_label, summary_line};
+use dnscron_core::plan::model::{Change, Finding, Plan, Severity, Status};
 
 pub fn render(plan: &Plan) -> String {
     let mut out = String::new();

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ErrorInfo};
-use super::{error_kind, tally};
+use super::{error_kind, summary, tally};
+use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeOutcome, ErrorInfo};
 
 /// Markdown of `report`; the heading names the result, the table lists every change.
 pub fn markdown(report: &ApplyReport) -> String {
@@ -66,7 +66,7 @@ pub fn markdown(report: &ApplyReport) -> String {
             "| {} | {}: `{}`{} | {} |",
             mark(r.outcome),
             r.target,
-            cell(&r.summary),
+            cell(&summary(&r.change)),
             if r.round > 0 {
                 format!(" (repair {})", r.round)
             } else {

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::apply::dns::{DnsCheck, NameserverCheck, ZoneCheck};
-use crate::untrusted::Untrusted as U;
+use dnscron_core::apply::dns::{DnsCheck, NameserverCheck, ZoneCheck};
+use dnscron_core::untrusted::Untrusted as U;
 
 /// Text lines after the result (empty when the check did not run).
 pub fn text(check: Option<&DnsCheck>) -> String {

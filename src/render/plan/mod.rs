@@ -7,7 +7,7 @@ pub mod markdown;
 pub mod text;
 mod words;
 
-use super::model::{
+use dnscron_core::plan::model::{
     Action, Change, Finding, Plan, Resource, Severity, Status, Summary, TargetRef, Value,
 };
 
@@ -108,7 +108,7 @@ pub(crate) fn describe(change: &Change) -> Described {
         Resource::CronJob { .. } => "cron".into(),
         Resource::Nameservers => "nameservers".into(),
     };
-    let is_txt = matches!(&change.resource, Resource::Record { rtype, .. } if *rtype == crate::dns::RecordType::TXT);
+    let is_txt = matches!(&change.resource, Resource::Record { rtype, .. } if *rtype == dnscron_core::dns::RecordType::TXT);
     let (before, ttl_before) = split(change.before.as_ref(), is_txt);
     let (after, ttl_after) = split(change.after.as_ref(), is_txt);
     let long = change.action == Action::Update
@@ -152,7 +152,7 @@ fn split(value: Option<&Value>, is_txt: bool) -> (Option<String>, Option<u32>) {
 /// Server data shown on a terminal or in a log: through the one escaping of untrusted text, so a
 /// hostile or broken value can't rewrite the screen, fake plan lines or run a workflow command.
 pub(crate) fn printable(text: &str) -> String {
-    crate::untrusted::escape(text).into_owned()
+    dnscron_core::untrusted::escape(text).into_owned()
 }
 
 /// TXT text shown quoted, with quotes, backslashes and unsafe characters escaped.
@@ -163,8 +163,8 @@ pub(crate) fn quote(text: &str) -> String {
         match ch {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if crate::untrusted::is_unsafe_char(c) => {
-                out.push_str(&crate::untrusted::escape_char(c));
+            c if dnscron_core::untrusted::is_unsafe_char(c) => {
+                out.push_str(&dnscron_core::untrusted::escape_char(c));
             }
             c => out.push(c),
         }

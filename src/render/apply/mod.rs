@@ -1,57 +1,40 @@
-//! The apply outcome as text (stdout of `apply`) and as JSON (`apply --format json`).
+//! The apply outcome for people and machines: text (stdout of `apply`), Markdown (`apply
+//! --format markdown`), JSON (`apply --format json`), and the progress lines while it runs.
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
-
 mod dns;
+mod json;
 mod markdown;
+pub mod progress;
 
+pub use json::{FORMAT_VERSION, json};
 pub use markdown::markdown;
+pub use progress::{Bar, Lines};
 
-use super::outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
-use super::verify::Unseen;
-use crate::plan::Action;
-use crate::plan::render::text::plain_change_lines;
-use crate::untrusted::Untrusted as U;
+use dnscron_core::apply::verify::Unseen;
+use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, ErrorInfo};
+use dnscron_core::plan::{Action, Change};
+use dnscron_core::untrusted::Untrusted as U;
 
-/// Version of the JSON outcome document.
-pub const FORMAT_VERSION: u32 = 1;
+use super::plan::text::plain_change_lines;
 
-/// Pretty JSON with a final newline: `format_version`, `plan_id`, `result` (+ its fields),
-/// `exit_code` (the caller's: the CLI decides exit codes), `rounds`, every change with its
-/// outcome, and `counts`.
-pub fn json(report: &ApplyReport, exit_code: u8) -> String {
-    let doc = JsonReport {
-        format_version: FORMAT_VERSION,
-        plan_id: &report.plan_id,
-        result: &report.result,
-        exit_code,
-        rounds: report.rounds,
-        changes: &report.changes,
-        counts: report.counts,
-        dns_check: report.dns_check.as_ref(),
-    };
-    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
-        serde_json::json!({ "result": "failed", "error": format!("cannot serialize the report: {e}") })
-            .to_string()
-    });
-    out.push('\n');
-    crate::untrusted::json_text(out)
-}
+/// Long contents (DKIM keys) would make a progress line unreadable; the plan shows them whole.
+const SUMMARY_CHARS: usize = 100;
 
-#[derive(Serialize)]
-struct JsonReport<'a> {
-    format_version: u32,
-    plan_id: &'a str,
-    #[serde(flatten)]
-    result: &'a ApplyResult,
-    exit_code: u8,
-    rounds: u32,
-    changes: &'a [ChangeReport],
-    counts: Counts,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    dns_check: Option<&'a super::dns::DnsCheck>,
+/// A change in one line, as the plan shows it (`- old A 192.0.2.99 (ttl 3600)`), cut to
+/// [`SUMMARY_CHARS`]: the progress lines, the report's lines and its JSON `summary`.
+pub fn summary(change: &Change) -> String {
+    let text = plain_change_lines(change)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    if text.chars().count() <= SUMMARY_CHARS {
+        return text;
+    }
+    let mut out: String = text.chars().take(SUMMARY_CHARS - 1).collect();
+    out.push('…');
+    out
 }
 
 /// ` (repair N)` after a change of a repair round.
@@ -76,7 +59,7 @@ fn change_line(out: &mut String, r: &ChangeReport, request_ids: bool) {
         "  {:<19} {}: {}{round}{request}",
         r.outcome.as_str(),
         r.target,
-        r.summary
+        summary(&r.change)
     );
 }
 
@@ -126,7 +109,7 @@ fn subject(report: &ApplyReport, change_id: usize) -> String {
         .iter()
         .rev()
         .find(|r| r.id == change_id && r.outcome != ChangeOutcome::NotAttempted)
-        .map(|r| format!("change {change_id} ({}: {})", r.target, r.summary))
+        .map(|r| format!("change {change_id} ({}: {})", r.target, summary(&r.change)))
         .unwrap_or_else(|| format!("change {change_id}"))
 }
 
@@ -142,7 +125,7 @@ fn not_visible(out: &mut String, report: &ApplyReport, unseen: &[Unseen], waited
             out,
             "  {}: {}{}: accepted {request}, read again: {}",
             u.target,
-            u.summary,
+            summary(&u.change),
             repair_note(u.round),
             u.read
         );
@@ -329,8 +312,8 @@ fn not_ready(out: &mut String, report: &ApplyReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::apply::outcome::{ChangeOutcome, ErrorInfo};
-    use crate::plan::{Action, Change, Resource, Status, TargetKind, TargetRef};
+    use dnscron_core::apply::{ChangeOutcome, Counts, ErrorInfo};
+    use dnscron_core::plan::{Action, Change, Resource, Status, TargetKind, TargetRef};
 
     fn change(id: usize) -> Change {
         Change {
@@ -342,11 +325,11 @@ mod tests {
             },
             resource: Resource::Record {
                 name: "www".into(),
-                rtype: crate::dns::RecordType::A,
+                rtype: dnscron_core::dns::RecordType::A,
                 record_id: None,
             },
             before: None,
-            after: Some(crate::plan::Value::Record {
+            after: Some(dnscron_core::plan::Value::Record {
                 ttl: 300,
                 content: "192.0.2.1".into(),
             }),

@@ -1,0 +1,89 @@
+//! The apply outcome as JSON (`apply --format json`).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use dnscron_core::apply::dns::DnsCheck;
+use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeReport, Counts};
+
+use super::summary;
+
+/// Version of the JSON outcome document.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Pretty JSON with a final newline: `format_version`, `plan_id`, `result` (+ its fields),
+/// `exit_code` (the caller's: the CLI decides exit codes), `rounds`, every change with its
+/// outcome, and `counts`.
+pub fn json(report: &ApplyReport, exit_code: u8) -> String {
+    let doc = JsonReport {
+        format_version: FORMAT_VERSION,
+        plan_id: &report.plan_id,
+        result: &report.result,
+        exit_code,
+        rounds: report.rounds,
+        changes: &report.changes,
+        counts: report.counts,
+        dns_check: report.dns_check.as_ref(),
+    };
+    let text = serde_json::to_value(&doc).and_then(|mut value| {
+        add_summaries(&mut value, report);
+        serde_json::to_string_pretty(&value)
+    });
+    let mut out = text.unwrap_or_else(|e| {
+        serde_json::json!({ "result": "failed", "error": format!("cannot serialize the report: {e}") })
+            .to_string()
+    });
+    out.push('\n');
+    dnscron_core::untrusted::json_text(out)
+}
+
+/// Each change's `summary`, after its `resource` (an unseen write's after its `target`): the
+/// core reports the change itself, the wording is ours.
+fn add_summaries(doc: &mut Value, report: &ApplyReport) {
+    let changes = report.changes.iter().map(|r| &r.change);
+    insert_after(doc.get_mut("changes"), "resource", changes);
+    if let ApplyResult::NotVisible { unseen, .. } = &report.result {
+        insert_after(
+            doc.get_mut("unseen"),
+            "target",
+            unseen.iter().map(|u| &u.change),
+        );
+    }
+}
+
+fn insert_after<'a>(
+    list: Option<&mut Value>,
+    key: &str,
+    changes: impl Iterator<Item = &'a dnscron_core::plan::Change>,
+) {
+    let Some(Value::Array(items)) = list else {
+        return;
+    };
+    for (item, change) in items.iter_mut().zip(changes) {
+        if let Value::Object(fields) = item {
+            insert_field(fields, key, "summary", Value::String(summary(change)));
+        }
+    }
+}
+
+fn insert_field(fields: &mut Map<String, Value>, after: &str, key: &str, value: Value) {
+    let at = fields
+        .keys()
+        .position(|k| k == after)
+        .map_or(fields.len(), |i| i + 1);
+    fields.shift_insert(at, key.to_string(), value);
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    format_version: u32,
+    plan_id: &'a str,
+    #[serde(flatten)]
+    result: &'a ApplyResult,
+    exit_code: u8,
+    rounds: u32,
+    changes: &'a [ChangeReport],
+    counts: Counts,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dns_check: Option<&'a DnsCheck>,
+}

@@ -1,0 +1,7 @@
+//! Every view of dnscron-core's data: text for terminals, Markdown for PR comments and job
+//! summaries, JSON for machines, GitHub workflow commands, and apply's progress on stderr.
+
+pub mod apply;
+pub mod check;
+pub mod github;
+pub mod plan;
