@@ -27,7 +27,8 @@ struct Size {
 struct Targets {
     /// Wall time (issue 7).
     wall: Duration,
-    /// User + system CPU time (issue 14).
+    /// User + system CPU time (issue 19, which relaxed issue 14's 50 ms and 500 ms: a real plan
+    /// waits on the API's 120 requests a minute, so the loader went back to the parser alone).
     cpu: Duration,
     /// Peak RSS in MiB (issue 14; issue 7 asked for 50 and 300).
     rss_mib: u64,
@@ -53,7 +54,7 @@ fn sizes(smoke: bool) -> Vec<Size> {
                 records: 10_000,
                 target: Some(Targets {
                     wall: Duration::from_millis(150),
-                    cpu: Duration::from_millis(50),
+                    cpu: Duration::from_millis(100),
                     rss_mib: 20,
                 }),
                 runs: 7,
@@ -62,7 +63,7 @@ fn sizes(smoke: bool) -> Vec<Size> {
                 records: 100_000,
                 target: Some(Targets {
                     wall: Duration::from_millis(1_500),
-                    cpu: Duration::from_millis(500),
+                    cpu: Duration::from_millis(1_000),
                     rss_mib: 64,
                 }),
                 runs: 3,
@@ -266,7 +267,7 @@ fn plan_figures(
         (
             "CPU (user + sys, median)".to_string(),
             runs.cpu.map(ms),
-            target.map(|t| (ms(t.cpu), "issue 14")),
+            target.map(|t| (ms(t.cpu), "issue 19")),
             "ms",
         ),
         (

@@ -150,14 +150,11 @@ pub(crate) fn read_source(source: &Arc<SourceFile>, diags: &mut Diagnostics, doc
     // A zone's records are read as the parser completes each one, so its whole tree is never
     // built (at 100,000 records that tree was the loader's peak memory).
     let mut streamed: Vec<Streamed> = Vec::new();
-    let mut sink = |diverted: tree::Diverted<'_>| match diverted {
-        tree::Diverted::Item(doc, node) => {
-            if streamed.len() <= doc {
-                streamed.resize_with(doc + 1, Streamed::default);
-            }
-            streamed[doc].add(source, &node);
+    let mut sink = |doc: usize, node: tree::Node<'_>| {
+        if streamed.len() <= doc {
+            streamed.resize_with(doc + 1, Streamed::default);
         }
-        tree::Diverted::Restart => streamed.clear(),
+        streamed[doc].add(source, &node);
     };
     let nodes = match tree::documents_streaming(&source.text, "records", &mut sink) {
         Ok(nodes) => nodes,

@@ -2,15 +2,13 @@
 //! the limits that bound what a hostile file can cost: alias expansion is charged by the nodes
 //! it copies, so a billion-laughs file stops at a known size instead of exhausting memory.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span};
 
-use super::fast;
 use super::mapping::{MapBuild, check_duplicate, merge};
 use super::subtree::{measure, relocate};
-use super::{Diverted, Node, Pos, SyntaxError, Value, byte_offset, scalar};
+use super::{Node, Pos, SyntaxError, Value, byte_offset, scalar};
 
 /// What one file may cost. 4 M nodes / 8 M events admit a zone of 500,000 records (7 nodes each in
 /// flow style); the others are serde-saphyr's defaults, which the loader used before.
@@ -38,53 +36,24 @@ pub fn documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
 /// Every non-null document of `source`, but each item of a document's top-level `key:` list goes
 /// to `sink` (with the document's index) as soon as it is complete, and the list stays empty in
 /// the tree: the tree of a large list is never whole. A list with an anchor is kept (an alias copies it).
-///
-/// One-line flow items of a `records:` list are read by the record-line scanner (`fast`) and
-/// the rest by the parser; if the scanner's reading cannot be proven to be the parser's, the
-/// sink hears [`Diverted::Restart`] and the file is read again the parser's way.
 pub fn documents_streaming<'s>(
     source: &'s str,
     key: &str,
-    sink: &mut dyn FnMut(Diverted<'s>),
+    sink: &mut dyn FnMut(usize, Node<'s>),
 ) -> Result<Vec<Node<'s>>, SyntaxError> {
-    if fast::enabled(key)
-        && let Some(plan) = super::plan::Plan::new(source)
-    {
-        let mut builder = Builder::new(source);
-        builder.divert = Some(Divert {
-            key,
-            sink: &mut *sink,
-        });
-        if let Some(docs) = fast::build(builder, &plan) {
-            return Ok(docs);
-        }
-        sink(Diverted::Restart);
-    }
     let mut builder = Builder::new(source);
     builder.divert = Some(Divert { key, sink });
     build(builder)
 }
 
 fn build<'s>(mut builder: Builder<'s, '_>) -> Result<Vec<Node<'s>>, SyntaxError> {
-    each_event(builder.source, &mut |event, span| {
-        builder.event(event, pos(span), |text| text)
-    })?;
-    Ok(builder.docs)
-}
-
-/// Every event of `text`, to `on` until it fails. The one place the parser runs, with and without
-/// the scanner: with two, the compiler stopped inlining the parser's step into the loop (≈ 2 % of
-/// a block-style zone's `validate`).
-pub(super) fn each_event<'t>(
-    text: &'t str,
-    on: &mut dyn FnMut(Event<'t>, &Span) -> Result<(), SyntaxError>,
-) -> Result<(), SyntaxError> {
+    let source = builder.source;
     let options = granit_parser::options! { emit_comments: false };
-    for item in Parser::new_from_str_with_options(text, options) {
-        let (event, span) = item.map_err(|e| scan_error(text, &e))?;
-        on(event, &span)?;
+    for item in Parser::new_from_str_with_options(source, options) {
+        let (event, span) = item.map_err(|e| scan_error(source, &e))?;
+        builder.event(event, pos(&span))?;
     }
-    Ok(())
+    Ok(builder.docs)
 }
 
 fn scan_error(source: &str, err: &ScanError) -> SyntaxError {
@@ -95,7 +64,7 @@ fn scan_error(source: &str, err: &ScanError) -> SyntaxError {
     }
 }
 
-pub(super) fn pos(span: &Span) -> Pos {
+fn pos(span: &Span) -> Pos {
     let offset = span.start.byte_offset().unwrap_or(0);
     let end = span.end.byte_offset().unwrap_or(offset);
     Pos::new(
@@ -115,13 +84,13 @@ struct Anchored<'s> {
 }
 
 /// A list or mapping still being read.
-pub(super) struct Open<'s> {
-    pub(super) pos: Pos,
-    pub(super) anchor: usize,
-    pub(super) body: Body<'s>,
+struct Open<'s> {
+    pos: Pos,
+    anchor: usize,
+    body: Body<'s>,
 }
 
-pub(super) enum Body<'s> {
+enum Body<'s> {
     Seq(Vec<Node<'s>>),
     Map(MapBuild<'s>),
 }
@@ -129,15 +98,15 @@ pub(super) enum Body<'s> {
 /// Where the items of a top-level list go instead of the tree.
 struct Divert<'s, 'k> {
     key: &'k str,
-    sink: &'k mut dyn FnMut(Diverted<'s>),
+    sink: &'k mut dyn FnMut(usize, Node<'s>),
 }
 
-pub(super) struct Builder<'s, 'k> {
+struct Builder<'s, 'k> {
     source: &'s str,
     divert: Option<Divert<'s, 'k>>,
-    pub(super) open: Vec<Open<'s>>,
+    open: Vec<Open<'s>>,
     anchors: HashMap<usize, Anchored<'s>>,
-    pub(super) docs: Vec<Node<'s>>,
+    docs: Vec<Node<'s>>,
     root: Option<Node<'s>>,
     events: usize,
     nodes: usize,
@@ -149,7 +118,7 @@ pub(super) struct Builder<'s, 'k> {
 }
 
 impl<'s, 'k> Builder<'s, 'k> {
-    pub(super) fn new(source: &'s str) -> Self {
+    fn new(source: &'s str) -> Self {
         Builder {
             source,
             divert: None,
@@ -167,18 +136,7 @@ impl<'s, 'k> Builder<'s, 'k> {
         }
     }
 
-    pub(super) fn source(&self) -> &'s str {
-        self.source
-    }
-
-    /// One event at `at`; `rebase` turns a scalar's text into one that borrows the source (the
-    /// scanner's parser reads another string).
-    pub(super) fn event<'e>(
-        &mut self,
-        event: Event<'e>,
-        at: Pos,
-        rebase: impl FnOnce(Cow<'e, str>) -> Cow<'s, str>,
-    ) -> Result<(), SyntaxError> {
+    fn event(&mut self, event: Event<'s>, at: Pos) -> Result<(), SyntaxError> {
         self.events += 1;
         limit(self.events <= MAX_EVENTS, at, || {
             format!("the file has more than {MAX_EVENTS} YAML events")
@@ -200,7 +158,7 @@ impl<'s, 'k> Builder<'s, 'k> {
                 self.count_nodes(1, at)?;
                 self.count_bytes(text.len(), at)?;
                 let merge_key = style == ScalarStyle::Plain && tag.is_none() && text == "<<";
-                let value = scalar::resolve(rebase(text), style, tag.as_deref())
+                let value = scalar::resolve(text, style, tag.as_deref())
                     .map_err(|message| located(message, at))?;
                 self.complete(Node { value, pos: at }, anchor, merge_key)?;
             }
@@ -215,12 +173,7 @@ impl<'s, 'k> Builder<'s, 'k> {
         Ok(())
     }
 
-    pub(super) fn start(
-        &mut self,
-        at: Pos,
-        anchor: usize,
-        body: Body<'s>,
-    ) -> Result<(), SyntaxError> {
+    fn start(&mut self, at: Pos, anchor: usize, body: Body<'s>) -> Result<(), SyntaxError> {
         self.count_nodes(1, at)?;
         limit(self.open.len() < MAX_DEPTH, at, || {
             format!("lists and mappings are nested more than {MAX_DEPTH} deep")
@@ -233,7 +186,7 @@ impl<'s, 'k> Builder<'s, 'k> {
         Ok(())
     }
 
-    pub(super) fn end(&mut self) -> Result<(), SyntaxError> {
+    fn end(&mut self) -> Result<(), SyntaxError> {
         let Some(open) = self.open.pop() else {
             return Ok(());
         };
@@ -295,7 +248,7 @@ impl<'s, 'k> Builder<'s, 'k> {
         if self.diverts() {
             let doc = self.docs.len();
             if let Some(divert) = &mut self.divert {
-                (divert.sink)(Diverted::Item(doc, node));
+                (divert.sink)(doc, node);
             }
             return Ok(());
         }
@@ -321,7 +274,7 @@ impl<'s, 'k> Builder<'s, 'k> {
 
     /// Whether a node completing now is an item of the diverted list: the open containers are
     /// the document's mapping, waiting for the value of the key, and that value, an unanchored list.
-    pub(super) fn diverts(&self) -> bool {
+    fn diverts(&self) -> bool {
         let (Some(divert), [root, list]) = (&self.divert, self.open.as_slice()) else {
             return false;
         };

@@ -6,13 +6,8 @@
 use std::borrow::Cow;
 
 mod build;
-mod fast;
 mod mapping;
-mod plan;
 mod scalar;
-mod scan;
-#[cfg(test)]
-mod scan_tests;
 mod subtree;
 #[cfg(test)]
 mod tests;
@@ -94,15 +89,6 @@ pub fn parse_documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
 }
 
 pub use build::documents_streaming;
-
-/// What [`documents_streaming`] hands its sink.
-#[derive(Debug)]
-pub enum Diverted<'s> {
-    /// An item of a document's list (the document's index among the non-empty ones).
-    Item(usize, Node<'s>),
-    /// Forget every item handed so far: the file is read again from its start.
-    Restart,
-}
 
 /// Byte offset of a 1-based line and (character) column.
 pub fn byte_offset(source: &str, line: usize, col: usize) -> usize {

@@ -327,15 +327,8 @@ fn only_a_documents_own_unanchored_list_under_the_key_is_streamed() {
     let src = "a: 1\nrecords: [x, q]\n---\nother: { records: [z] }\n---\nrecords: &l [w]\n---\n\
                records: [v]\n";
     let mut streamed = Vec::new();
-    let docs = super::documents_streaming(src, "records", &mut |diverted| {
-        if let Diverted::Item(
-            doc,
-            Node {
-                value: Value::Str(s),
-                ..
-            },
-        ) = diverted
-        {
+    let docs = super::documents_streaming(src, "records", &mut |doc, node| {
+        if let Value::Str(s) = node.value {
             streamed.push((doc, s.into_owned()));
         }
     })
