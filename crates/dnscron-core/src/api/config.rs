@@ -16,12 +16,12 @@ use super::token::Token;
 pub const DEFAULT_MAX_WAIT: Duration = Duration::from_secs(600);
 
 /// Default deadline of one attempt, connect to last body byte (`--timeout`).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Default cap on one response body: a 100-row page is under 300 KB.
-pub const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
+pub(super) const DEFAULT_MAX_BODY: u64 = 4 * 1024 * 1024;
 /// A request retries only while another attempt could still end within this many timeouts
 /// of its start (rate-limit waits aside): 2 minutes with the default 30 s.
-pub const BUDGET_TIMEOUTS: u32 = 4;
+pub(super) const BUDGET_TIMEOUTS: u32 = 4;
 
 /// Called for every rate-limit wait, before it starts (for progress bars with an ETA).
 pub type WaitHook = Arc<dyn Fn(&WaitEvent) + Send + Sync>;

@@ -134,7 +134,7 @@ struct Retry {
 }
 
 impl Core {
-    pub fn new(config: ApiConfig) -> Result<Core, ApiError> {
+    pub(super) fn new(config: ApiConfig) -> Result<Core, ApiError> {
         check_url_policy(&config.base_url, config.allow_insecure_http)?;
         install_crypto_provider();
         let http = client_builder(&config.base_url)
@@ -169,11 +169,11 @@ impl Core {
         })
     }
 
-    pub fn base_url(&self) -> &Url {
+    pub(super) fn base_url(&self) -> &Url {
         &self.base_url
     }
 
-    pub fn last_rate(&self) -> Option<RateHeaders> {
+    pub(super) fn last_rate(&self) -> Option<RateHeaders> {
         *self.last_rate.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -193,7 +193,7 @@ impl Core {
 
     /// Sends `call`, retrying what the policy and the retry budget allow, until a success or
     /// a final error.
-    pub async fn send(&self, call: Call<'_>) -> Result<Reply, ApiError> {
+    pub(super) async fn send(&self, call: Call<'_>) -> Result<Reply, ApiError> {
         let target = Target {
             url: self.url(&call),
             method: call.method.as_str().to_string(),

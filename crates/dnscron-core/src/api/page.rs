@@ -27,7 +27,7 @@ pub(super) struct PageSeed<'a, B> {
 }
 
 impl<B: DeserializeOwned> PageSeed<'_, B> {
-    pub fn parse(self, body: &[u8]) -> Result<Page<B>, serde_json::Error> {
+    pub(super) fn parse(self, body: &[u8]) -> Result<Page<B>, serde_json::Error> {
         let mut de = serde_json::Deserializer::from_slice(body);
         let page = self.deserialize(&mut de)?;
         de.end()?;

@@ -197,7 +197,7 @@ pub(super) struct PageView<'a, B: ?Sized> {
 impl<K: Hash + Ord + Display> Pager<K> {
     /// Checks the next page: a full page must say whether more follow, no row may repeat one
     /// already seen, and a page that promises more must bring something new.
-    pub fn check<B: Batch + ?Sized>(
+    pub(super) fn check<B: Batch + ?Sized>(
         &mut self,
         view: &PageView<'_, B>,
         limit: usize,
@@ -259,7 +259,7 @@ impl<K: Hash + Ord + Display> Pager<K> {
     }
 
     /// The cursor of the next page, refused when missing or already followed.
-    pub fn next_cursor(&mut self, cursor: Option<String>) -> Result<String, PageFault> {
+    pub(super) fn next_cursor(&mut self, cursor: Option<String>) -> Result<String, PageFault> {
         let cursor = cursor
             .filter(|c| !c.is_empty())
             .ok_or(PageFault::NoCursor)?;

@@ -1,11 +1,11 @@
 //! Server text on one line for an error: an excerpt of a body that is not the API's, escaped
 //! with the shared [`crate::untrusted::escape`].
 
-pub use crate::untrusted::escape;
+pub(super) use crate::untrusted::escape;
 
 /// At most `max` characters of `text` on one escaped line, whitespace runs folded to one
 /// space, `…` when cut.
-pub fn excerpt(text: &str, max: usize) -> String {
+pub(super) fn excerpt(text: &str, max: usize) -> String {
     let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut out: String = folded.chars().take(max).collect();
     if folded.chars().count() > max {

@@ -22,7 +22,7 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    pub fn error(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
+    pub(super) fn error(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
         self.diags.push(Diagnostic::at(&self.source, pos, message));
         let last = self.diags.items.len() - 1;
         &mut self.diags.items[last]

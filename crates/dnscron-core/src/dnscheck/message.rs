@@ -8,7 +8,11 @@ use super::answer::{Outcome, QueryType, Question, Served};
 use crate::dns::{RecordData, RecordType, ZoneName, canonical_live_content};
 
 /// The query message, or why the question can't be put on the wire (a name too long).
-pub fn query_message(id: u16, question: &Question, recursion: bool) -> Result<Vec<u8>, String> {
+pub(super) fn query_message(
+    id: u16,
+    question: &Question,
+    recursion: bool,
+) -> Result<Vec<u8>, String> {
     let name = Name::from_ascii(question.fqdn())
         .map_err(|e| format!("`{}` is not a DNS name: {e}", question.fqdn()))?;
     let mut message = Message::query();
@@ -20,7 +24,7 @@ pub fn query_message(id: u16, question: &Question, recursion: bool) -> Result<Ve
         .map_err(|e| format!("can't encode the query for {question}: {e}"))
 }
 
-pub fn wire_type(qtype: QueryType) -> WireType {
+pub(super) fn wire_type(qtype: QueryType) -> WireType {
     match qtype {
         QueryType::Soa => WireType::SOA,
         QueryType::Record(t) => match t {
@@ -39,7 +43,7 @@ pub fn wire_type(qtype: QueryType) -> WireType {
 
 /// The decoded message if it answers our query; `None` for anything else (a stray or forged
 /// packet, another query's answer, bytes that aren't DNS), which the caller ignores.
-pub fn matching_answer(bytes: &[u8], id: u16, question: &Question) -> Option<Message> {
+pub(super) fn matching_answer(bytes: &[u8], id: u16, question: &Question) -> Option<Message> {
     let message = Message::from_vec(bytes).ok()?;
     let meta = &message.metadata;
     if meta.id != id || meta.message_type != MessageType::Response || meta.op_code != OpCode::Query
@@ -64,7 +68,7 @@ pub fn matching_answer(bytes: &[u8], id: u16, question: &Question) -> Option<Mes
 }
 
 /// What the answer says about the question.
-pub fn outcome(message: &Message, question: &Question) -> Outcome {
+pub(super) fn outcome(message: &Message, question: &Question) -> Outcome {
     let authoritative = message.metadata.authoritative;
     match message.metadata.response_code {
         ResponseCode::NoError => {}
@@ -90,7 +94,7 @@ pub fn outcome(message: &Message, question: &Question) -> Outcome {
 }
 
 /// The DNS mnemonic (`REFUSED`), the form `dig` prints and operators search for.
-pub fn rcode_name(code: ResponseCode) -> String {
+pub(super) fn rcode_name(code: ResponseCode) -> String {
     match code {
         ResponseCode::NoError => "NOERROR".into(),
         ResponseCode::FormErr => "FORMERR".into(),
@@ -114,7 +118,7 @@ fn served(record: &Record, zone: &ZoneName) -> Served {
 
 /// The canonical form the files' content has (`RecordData`'s `Display`), built from the wire
 /// data; types dnscron does not manage keep hickory's presentation form.
-pub fn canonical_value(data: &RData, zone: &ZoneName) -> String {
+pub(super) fn canonical_value(data: &RData, zone: &ZoneName) -> String {
     let host = |rtype, name: &Name| canonical_live_content(rtype, &name.to_ascii(), zone);
     match data {
         RData::A(a) => a.0.to_string(),

@@ -14,7 +14,7 @@ use super::zone::{Imported, NsChoice, Unrepresentable, ZoneFile};
 pub const SCHEMA_FILE: &str = "dnscron.schema.json";
 const SCHEMA_COMMENT: &str = "# yaml-language-server: $schema=../dnscron.schema.json\n";
 /// The second line of every file `import` reads from the live account.
-pub const IMPORTED: &str =
+pub(super) const IMPORTED: &str =
     "Imported from the live account by `dnscron import`; `dnscron plan` on it shows no changes.";
 /// Records with longer content are written in block style, one key per line.
 const FLOW_CONTENT_MAX: usize = 80;

@@ -6,7 +6,7 @@
 //! document's structure or lose a character.
 
 /// `text` as a YAML scalar: plain when unambiguous, else double-quoted.
-pub fn scalar(text: &str) -> String {
+pub(super) fn scalar(text: &str) -> String {
     if is_plain_safe(text) {
         text.to_string()
     } else {
@@ -15,7 +15,7 @@ pub fn scalar(text: &str) -> String {
 }
 
 /// `text` double-quoted, escaped so it stays on one line.
-pub fn quoted(text: &str) -> String {
+pub(super) fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -57,7 +57,7 @@ fn is_plain_safe(text: &str) -> bool {
 
 /// Server text shown inside a `#` comment: control characters escaped, so a line break in it
 /// can't end the comment and inject YAML.
-pub fn comment_text(text: &str) -> String {
+pub(super) fn comment_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -225,7 +225,7 @@ fn classify(zone: &ZoneName, raw: &payload::Record) -> Class {
 }
 
 /// Apex first, then the wildcard, then names in byte order.
-pub fn name_order(a: &str, b: &str) -> Ordering {
+pub(super) fn name_order(a: &str, b: &str) -> Ordering {
     let rank = |n: &str| match n {
         "@" => 0,
         "*" => 1,

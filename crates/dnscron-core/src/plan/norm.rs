@@ -3,12 +3,12 @@
 use std::collections::BTreeSet;
 
 /// A host name compared without regard to case, surrounding space or the final dot.
-pub fn host(name: &str) -> String {
+pub(super) fn host(name: &str) -> String {
     crate::dns::fold_host(name)
 }
 
 /// A nameserver list as a set: case, order, final dots and duplicates don't matter.
-pub fn host_set(names: &[String]) -> BTreeSet<String> {
+pub(super) fn host_set(names: &[String]) -> BTreeSet<String> {
     names
         .iter()
         .map(|n| host(n))
@@ -17,7 +17,7 @@ pub fn host_set(names: &[String]) -> BTreeSet<String> {
 }
 
 /// Runs of whitespace collapsed to one space, ends trimmed (cron schedules and commands).
-pub fn collapse_ws(text: &str) -> String {
+pub(super) fn collapse_ws(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -6,7 +6,7 @@ use crate::untrusted::Untrusted as U;
 
 /// `192.0.2.1 (ttl 300), 192.0.2.2 (ttl 300)`, `nothing (NXDOMAIN)`, `REFUSED`: the answer to
 /// a question of `rtype`; records of other types (an alias) carry their type.
-pub fn served(outcome: &Outcome, rtype: RecordType) -> String {
+pub(super) fn served(outcome: &Outcome, rtype: RecordType) -> String {
     match outcome {
         Outcome::Records { records, .. } => records
             .iter()
@@ -27,7 +27,7 @@ pub fn served(outcome: &Outcome, rtype: RecordType) -> String {
 }
 
 /// `192.0.2.2 (ttl 300)`, or `nothing` for an RRset the files don't declare.
-pub fn values(expected: &[Expected]) -> String {
+pub(super) fn values(expected: &[Expected]) -> String {
     if expected.is_empty() {
         return "nothing".into();
     }
@@ -39,7 +39,7 @@ pub fn values(expected: &[Expected]) -> String {
 }
 
 /// Why a server that could not answer a question didn't: `None` when it answered.
-pub fn failure(outcome: &Outcome) -> Option<String> {
+pub(super) fn failure(outcome: &Outcome) -> Option<String> {
     match outcome {
         Outcome::Rcode(code) => Some(format!("answers {}", U(code))),
         o if o.unreachable() => Some(format!("could not be asked: {o}")),
@@ -48,7 +48,7 @@ pub fn failure(outcome: &Outcome) -> Option<String> {
 }
 
 /// One line for a server's answer to the zone's SOA that shows it does not serve the zone.
-pub fn authority(zone: &str, difference: &Difference) -> String {
+pub(super) fn authority(zone: &str, difference: &Difference) -> String {
     match difference {
         Difference::NotAuthoritative => {
             format!("not authoritative for {zone} (no SOA answer with the AA bit)")

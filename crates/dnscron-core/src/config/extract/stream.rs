@@ -18,7 +18,7 @@ pub(crate) struct Streamed {
 
 impl Streamed {
     /// Reads one item of the `records` list as soon as the parser completes it.
-    pub fn add(&mut self, source: &Arc<SourceFile>, node: &Node<'_>) {
+    pub(crate) fn add(&mut self, source: &Arc<SourceFile>, node: &Node<'_>) {
         let mut ctx = Ctx {
             source: Arc::clone(source),
             diags: &mut self.diags,

@@ -8,10 +8,10 @@ use serde_saphyr::Spanned;
 
 use super::{Node, Pos, Value};
 
-pub struct OldNode(pub Node<'static>);
+pub(super) struct OldNode(pub Node<'static>);
 
 /// The old tree of `source`, or serde-saphyr's error message.
-pub fn documents(source: &str) -> Result<Vec<Node<'static>>, String> {
+pub(super) fn documents(source: &str) -> Result<Vec<Node<'static>>, String> {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_nodes = 4_000_000;
     budget.max_events = 8_000_000;

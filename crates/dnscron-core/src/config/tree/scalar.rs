@@ -12,7 +12,7 @@ use granit_parser::{ScalarStyle, Tag};
 use super::Value;
 
 /// The value of one scalar event, or why its explicit tag does not fit (a syntax error).
-pub fn resolve<'s>(
+pub(super) fn resolve<'s>(
     text: Cow<'s, str>,
     style: ScalarStyle,
     tag: Option<&Tag>,

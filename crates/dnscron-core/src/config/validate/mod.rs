@@ -29,7 +29,7 @@ pub(crate) struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    pub fn location(&self, pos: Pos) -> Location {
+    pub(super) fn location(&self, pos: Pos) -> Location {
         Location {
             file: self.source.path.clone(),
             line: pos.line as usize,
@@ -37,7 +37,7 @@ impl Checker<'_> {
         }
     }
 
-    pub fn error(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
+    pub(super) fn error(&mut self, pos: Pos, message: impl Into<String>) -> &mut Diagnostic {
         self.diags.push(Diagnostic::at(&self.source, pos, message));
         let last = self.diags.items.len() - 1;
         &mut self.diags.items[last]
@@ -56,7 +56,7 @@ pub(crate) struct Validator {
 
 impl Validator {
     /// Checks one document (in file order: a second declaration is the later one).
-    pub fn add(&mut self, SourcedDoc { source, doc }: SourcedDoc, diags: &mut Diagnostics) {
+    pub(super) fn add(&mut self, SourcedDoc { source, doc }: SourcedDoc, diags: &mut Diagnostics) {
         let mut checker = Checker { diags, source };
         // Duplicates are checked on the declared name alone, so a second declaration is
         // reported even when the first one has errors of its own.
@@ -85,7 +85,7 @@ impl Validator {
         }
     }
 
-    pub fn finish(self) -> Desired {
+    pub(super) fn finish(self) -> Desired {
         self.desired
     }
 }

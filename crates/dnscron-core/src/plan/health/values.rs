@@ -7,7 +7,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::Value;
 
 /// A yes/no value: `Some` only for a boolean or an unmistakable word.
-pub fn flag(value: &Value) -> Option<bool> {
+pub(super) fn flag(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
         Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
@@ -24,7 +24,7 @@ pub fn flag(value: &Value) -> Option<bool> {
 }
 
 /// A value as one line of text for messages: strings without quotes, the rest as JSON.
-pub fn shown(value: &Value) -> String {
+pub(super) fn shown(value: &Value) -> String {
     match value {
         Value::String(s) => s.trim().to_string(),
         other => other.to_string(),
@@ -32,7 +32,7 @@ pub fn shown(value: &Value) -> String {
 }
 
 /// A state word folded for comparison (`In-Progress` → `in_progress`).
-pub fn word(value: &Value) -> Option<String> {
+pub(super) fn word(value: &Value) -> Option<String> {
     match value {
         Value::String(s) => Some(s.trim().to_ascii_lowercase().replace(['-', ' '], "_")),
         Value::Bool(b) => Some(b.to_string()),
@@ -43,7 +43,7 @@ pub fn word(value: &Value) -> Option<String> {
 }
 
 /// A date: `YYYY-MM-DD` (midnight UTC) or RFC 3339.
-pub fn date(value: &Value) -> Option<DateTime<Utc>> {
+pub(super) fn date(value: &Value) -> Option<DateTime<Utc>> {
     let text = value.as_str()?.trim();
     if let Ok(t) = DateTime::parse_from_rfc3339(text) {
         return Some(t.with_timezone(&Utc));
@@ -55,7 +55,7 @@ pub fn date(value: &Value) -> Option<DateTime<Utc>> {
 /// A DS set as written in any of the shapes a server may use (one string, a list of strings,
 /// a list of objects), each DS folded: case, runs of space, final dots and spaces inside the
 /// digest don't matter (`12345 13 2 AB CD.` = `12345 13 2 abcd`).
-pub fn ds_set(value: Option<&Value>) -> BTreeSet<String> {
+pub(super) fn ds_set(value: Option<&Value>) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let items: Vec<&Value> = match value {
         None | Some(Value::Null) => Vec::new(),
