@@ -12,7 +12,7 @@ pub use json::{FORMAT_VERSION, json};
 pub use markdown::markdown;
 pub use progress::{Bar, Lines};
 
-use dnscron_core::apply::verify::Unseen;
+use dnscron_core::apply::Unseen;
 use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, ErrorInfo};
 use dnscron_core::plan::{Action, Change};
 use dnscron_core::untrusted::Untrusted as U;

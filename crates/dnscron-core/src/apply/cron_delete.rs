@@ -23,7 +23,7 @@ fn same(schedule_a: &str, command_a: &str, schedule_b: &str, command_b: &str) ->
 
 /// What a cron delete did.
 #[derive(Debug)]
-pub enum CronDelete {
+pub(super) enum CronDelete {
     Sent(WriteResponse),
     /// No more copies than should remain: nothing to delete.
     AlreadyGone,
@@ -36,7 +36,7 @@ pub enum CronDelete {
 }
 
 /// How many copies of the job should remain once this delete is done.
-pub fn remaining_after(
+pub(super) fn remaining_after(
     desired: &Desired,
     round_changes: &[Change],
     slug: &str,
@@ -64,7 +64,7 @@ pub fn remaining_after(
 }
 
 /// The job a cron delete removes one copy of.
-pub struct Job<'a> {
+pub(super) struct Job<'a> {
     pub slug: &'a str,
     pub schedule: &'a str,
     pub command: &'a str,
@@ -79,7 +79,7 @@ pub struct Job<'a> {
 /// more than `job.remaining` copies are left. `request` is `plan::request::derive` at an index.
 /// A listing that is still `job.stale` is read again after each of `waits`. Returns what was
 /// done and the listing the delete was made from.
-pub async fn delete(
+pub(super) async fn delete(
     client: &WriteClient,
     job: &Job<'_>,
     key: &IdempotencyKey,

@@ -8,15 +8,15 @@
 //! that got a fresh 2xx is never sent again (`verify::settle`): if re-reading after short
 //! waits still doesn't show it, apply stops with `NotVisible`.
 
-pub mod cron_delete;
+mod cron_delete;
 pub mod dns;
-pub mod executor;
-pub mod interrupt;
-pub mod outcome;
-pub mod progress;
+mod executor;
+mod interrupt;
+mod outcome;
+mod progress;
 pub mod review;
 pub mod saved;
-pub mod verify;
+mod verify;
 
 use std::time::Duration;
 
@@ -28,6 +28,7 @@ pub use interrupt::Interrupt;
 pub use outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
 pub use progress::{Note, Progress, Silent};
 pub use review::Review;
+pub use verify::Unseen;
 
 /// Rounds in all: the plan's own (0) plus up to two repairs after verification.
 pub const MAX_ROUNDS: u32 = 3;

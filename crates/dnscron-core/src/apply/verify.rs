@@ -21,7 +21,7 @@ use super::progress::{Note, Progress};
 
 /// Waits before each re-read when a freshly written change is not visible yet: 7 s in all,
 /// longer than the few seconds a caching proxy typically serves a GET from its cache.
-pub const VISIBILITY_WAITS: [Duration; 3] = [
+pub(super) const VISIBILITY_WAITS: [Duration; 3] = [
     Duration::from_secs(1),
     Duration::from_secs(2),
     Duration::from_secs(4),
@@ -29,13 +29,13 @@ pub const VISIBILITY_WAITS: [Duration; 3] = [
 
 /// A change the server answered with a fresh (not replayed) 2xx.
 #[derive(Clone, Debug)]
-pub struct FreshWrite {
+pub(super) struct FreshWrite {
     pub change: Change,
     pub report: ChangeReport,
 }
 
 /// The fresh writes among one round's `reports` (of `changes`, the round's changes).
-pub fn fresh_writes(changes: &[Change], reports: &[ChangeReport]) -> Vec<FreshWrite> {
+pub(super) fn fresh_writes(changes: &[Change], reports: &[ChangeReport]) -> Vec<FreshWrite> {
     reports
         .iter()
         .filter(|r| r.outcome == ChangeOutcome::Done)
@@ -99,7 +99,7 @@ fn repeats(a: &Change, fresh: &Change) -> bool {
 }
 
 /// The fresh writes that `replan` asks for again.
-pub fn unseen(replan: &[Change], fresh: &[FreshWrite]) -> Vec<Unseen> {
+pub(super) fn unseen(replan: &[Change], fresh: &[FreshWrite]) -> Vec<Unseen> {
     fresh
         .iter()
         .filter_map(|f| {
@@ -139,7 +139,7 @@ fn value_text(value: &Value) -> String {
 /// Re-plans `desired` and, while the result asks again for a write in `fresh`, waits each of
 /// `waits` in turn and re-plans again (tokio's clock, so tests can pause it). Returns the last
 /// re-plan and the time waited in all.
-pub async fn settle(
+pub(super) async fn settle(
     client: &ReadClient,
     desired: &Desired,
     opts: &DiffOptions,
@@ -167,7 +167,7 @@ pub async fn settle(
 
 /// The part of `desired` that declares `targets` (a zone's document covers its zone and its
 /// domain's nameservers).
-pub fn restrict(desired: &Desired, targets: &BTreeSet<TargetRef>) -> Desired {
+pub(super) fn restrict(desired: &Desired, targets: &BTreeSet<TargetRef>) -> Desired {
     let has = |kind: TargetKind, name: &str| {
         targets
             .iter()
@@ -192,13 +192,13 @@ pub fn restrict(desired: &Desired, targets: &BTreeSet<TargetRef>) -> Desired {
 }
 
 /// The targets `changes` touch.
-pub fn touched(changes: &[Change]) -> BTreeSet<TargetRef> {
+pub(super) fn touched(changes: &[Change]) -> BTreeSet<TargetRef> {
     changes.iter().map(|c| c.target.clone()).collect()
 }
 
 /// Re-reads the live state of `desired`'s targets and plans them again. Safety limits are off:
 /// the plan being verified already passed them, and what remains is a subset of it.
-pub async fn replan(
+pub(super) async fn replan(
     client: &ReadClient,
     desired: &Desired,
     opts: &DiffOptions,

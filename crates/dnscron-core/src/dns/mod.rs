@@ -17,11 +17,11 @@
 //! schema (a test fails until it is). The emulator keeps its own list on purpose: it stands for
 //! the server, which is written from the API spec, not from this client.
 
-pub mod content;
-pub mod name;
-pub mod record;
-pub mod rules;
-pub mod txt;
+pub(crate) mod content;
+pub(crate) mod name;
+pub(crate) mod record;
+pub(crate) mod rules;
+pub(crate) mod txt;
 
 pub use content::{
     ContentError, Host, MAX_CONTENT_CHARS, canonical_content, canonical_live_borrowed,

@@ -77,7 +77,7 @@ impl FromStr for RecordType {
 /// (spec, DNS record): one leaked into a listing is the service's, not a type dnscron lacks.
 /// Every other type outside [`RecordType::ALL`] (HTTPS, SSHFP, ALIAS, …) is one dnscron does
 /// not manage.
-pub const SERVICE_TYPES: &[&str] = &[
+pub(crate) const SERVICE_TYPES: &[&str] = &[
     "SOA",
     "DNSKEY",
     "RRSIG",
@@ -90,7 +90,7 @@ pub const SERVICE_TYPES: &[&str] = &[
 ];
 
 /// Whether `rtype` (as a server spells it) is one of [`SERVICE_TYPES`].
-pub fn is_service_type(rtype: &str) -> bool {
+pub(crate) fn is_service_type(rtype: &str) -> bool {
     SERVICE_TYPES
         .iter()
         .any(|t| t.eq_ignore_ascii_case(rtype.trim()))

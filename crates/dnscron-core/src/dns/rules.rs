@@ -11,18 +11,18 @@ use super::RecordType;
 use super::name::check_host;
 
 /// TTLs the API accepts (spec, Limits).
-pub const TTL_MIN: u32 = 60;
-pub const TTL_MAX: u32 = 604_800;
-pub const TTL_RANGE: RangeInclusive<u32> = TTL_MIN..=TTL_MAX;
+pub(crate) const TTL_MIN: u32 = 60;
+pub(crate) const TTL_MAX: u32 = 604_800;
+pub(crate) const TTL_RANGE: RangeInclusive<u32> = TTL_MIN..=TTL_MAX;
 /// The API's TTL when a write doesn't state one.
-pub const DEFAULT_TTL: u32 = 3600;
+pub(crate) const DEFAULT_TTL: u32 = 3600;
 
 /// How many custom nameservers a registrar update takes (spec, Limits).
-pub const NAMESERVER_COUNT: RangeInclusive<usize> = 2..=6;
+pub(crate) const NAMESERVER_COUNT: RangeInclusive<usize> = 2..=6;
 
 /// A rule about the name a record of some type may have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NameRule {
+pub(crate) enum NameRule {
     /// Apex NS records belong to the service (hidden from listings); a zone's `nameservers:`
     /// chooses the domain's delegation instead.
     ServiceApexNs,
@@ -33,7 +33,7 @@ pub enum NameRule {
 }
 
 /// The name rule a record of `rtype` at the relative `name` breaks, if any.
-pub fn broken_name_rule(rtype: RecordType, name: &str) -> Option<NameRule> {
+pub(crate) fn broken_name_rule(rtype: RecordType, name: &str) -> Option<NameRule> {
     match rtype {
         RecordType::NS if name == "@" => Some(NameRule::ServiceApexNs),
         RecordType::CNAME if name == "@" => Some(NameRule::ApexCname),
@@ -43,7 +43,7 @@ pub fn broken_name_rule(rtype: RecordType, name: &str) -> Option<NameRule> {
 }
 
 /// Whether the service, not the files, owns this record (plan never touches it).
-pub fn is_service_owned(rtype: RecordType, name: &str) -> bool {
+pub(crate) fn is_service_owned(rtype: RecordType, name: &str) -> bool {
     broken_name_rule(rtype, name) == Some(NameRule::ServiceApexNs)
 }
 
@@ -55,25 +55,25 @@ fn is_srv_owner(name: &str) -> bool {
 }
 
 /// A record of this type must be the only record at its name (RFC 1034 §3.6.2).
-pub fn must_be_alone(rtype: RecordType) -> bool {
+pub(crate) fn must_be_alone(rtype: RecordType) -> bool {
     rtype == RecordType::CNAME
 }
 
 /// Whether the types present at one name break the alone rule.
-pub fn types_clash(types: &BTreeSet<RecordType>) -> bool {
+pub(crate) fn types_clash(types: &BTreeSet<RecordType>) -> bool {
     types.len() > 1 && types.iter().any(|t| must_be_alone(*t))
 }
 
 /// Why a custom nameserver host (lower case, no final dot) can't be declared.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NameserverHostProblem {
+pub(crate) enum NameserverHostProblem {
     /// Not a host name; the reason says why.
     Invalid(String),
     /// A single label: ambiguous, the registry needs a full name.
     NotFull,
 }
 
-pub fn check_nameserver_host(name: &str) -> Result<(), NameserverHostProblem> {
+pub(crate) fn check_nameserver_host(name: &str) -> Result<(), NameserverHostProblem> {
     check_host(name).map_err(NameserverHostProblem::Invalid)?;
     if !name.contains('.') {
         return Err(NameserverHostProblem::NotFull);
@@ -85,7 +85,7 @@ pub fn check_nameserver_host(name: &str) -> Result<(), NameserverHostProblem> {
 /// address. These records name a host, never an address (RFC 1035 §3.3.9), and a host name
 /// never has the dotted-decimal form (RFC 1123 §2.1): resolvers would look up a name
 /// `192.0.2.1.` that doesn't exist and mail would go nowhere.
-pub fn is_ip_address(target: &str) -> bool {
+pub(crate) fn is_ip_address(target: &str) -> bool {
     let text = target.trim();
     let text = text.strip_suffix('.').unwrap_or(text);
     text.parse::<std::net::IpAddr>().is_ok()
@@ -95,7 +95,7 @@ pub fn is_ip_address(target: &str) -> bool {
 /// A-label (`xn--`), which must be valid Punycode decoding to code points IDNA allows
 /// (RFC 5890 §2.3.2.1, RFC 5891 §5.4, checked by UTS-46 processing), or else a reserved label
 /// no registry accepts (UTS-46 CheckHyphens, RFC 5890 §2.3.1).
-pub fn idna_label_problem(label: &str) -> Option<String> {
+pub(crate) fn idna_label_problem(label: &str) -> Option<String> {
     // `-` has no case: the common label is passed without lower-casing a copy of it.
     if label.as_bytes().get(2..4) != Some(b"--") {
         return None;
@@ -125,7 +125,7 @@ pub fn idna_label_problem(label: &str) -> Option<String> {
 /// Records of one RRset (name and type) with different TTLs: one TTL per RRset (RFC 2181 §5.2).
 /// For each record after the first of its RRset whose TTL differs from the first's, the index
 /// of that record and of the first one (indexes into `records`: name, type, TTL).
-pub fn rrset_ttl_conflicts<'a>(
+pub(crate) fn rrset_ttl_conflicts<'a>(
     records: impl IntoIterator<Item = (&'a str, RecordType, u32)>,
 ) -> Vec<(usize, usize)> {
     let records = records.into_iter();

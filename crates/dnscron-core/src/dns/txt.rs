@@ -7,7 +7,7 @@
 use super::content::ContentError;
 
 /// Parses TXT content as written by a user or returned by a server into the logical text.
-pub fn parse_txt(content: &str) -> Result<String, ContentError> {
+pub(crate) fn parse_txt(content: &str) -> Result<String, ContentError> {
     let trimmed = content.trim();
     if !trimmed.starts_with('"') {
         return Ok(content.to_string());
@@ -88,7 +88,7 @@ fn bad_ddd(digits: &str) -> ContentError {
 
 /// The form to send for a logical text: as is, unless reading it back would change it (it
 /// starts with a quote, or has whitespace at either end); then one quoted, escaped string.
-pub fn txt_wire(text: &str) -> String {
+pub(crate) fn txt_wire(text: &str) -> String {
     let needs_quotes = text.starts_with('"') || text.trim() != text || text.is_empty();
     if !needs_quotes {
         return text.to_string();

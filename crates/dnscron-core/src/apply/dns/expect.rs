@@ -12,7 +12,7 @@ use super::describe;
 /// One changed RRset: the values it must hold now (with their TTL) and those it must no longer
 /// hold (deleted, or replaced by an update).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Rrset {
+pub(crate) struct Rrset {
     pub name: String,
     pub rtype: RecordType,
     pub present: Vec<Expected>,
@@ -21,7 +21,7 @@ pub struct Rrset {
 
 /// The RRsets the written record changes touched, per zone, in zone order. `written` are the
 /// record changes the server took (done, replayed, already absent), in the order they ran.
-pub fn changed_rrsets(written: &[Change]) -> BTreeMap<String, Vec<Rrset>> {
+pub(crate) fn changed_rrsets(written: &[Change]) -> BTreeMap<String, Vec<Rrset>> {
     let mut zones: BTreeMap<String, Vec<Rrset>> = BTreeMap::new();
     for change in written {
         let (TargetKind::Zone, Resource::Record { name, rtype, .. }) =
@@ -75,7 +75,7 @@ fn apply_change(rrset: &mut Rrset, change: &Change) {
 }
 
 /// Why `outcome` is not yet the new data of `rrset`; `None` when it is.
-pub fn judge(rrset: &Rrset, outcome: &Outcome) -> Option<String> {
+pub(crate) fn judge(rrset: &Rrset, outcome: &Outcome) -> Option<String> {
     let what = |detail: String| format!("{} {}: {detail}", rrset.name, rrset.rtype);
     if let Some(reason) = describe::failure(outcome) {
         return Some(what(reason));

@@ -108,7 +108,7 @@ struct Job {
 }
 
 /// Runs the check for the `written` record changes of `desired`'s zones.
-pub async fn check(desired: &Desired, written: &[Change], opts: &DnsOptions) -> DnsCheck {
+pub(crate) async fn check(desired: &Desired, written: &[Change], opts: &DnsOptions) -> DnsCheck {
     let zones = changed_rrsets(written);
     if zones.is_empty() {
         return DnsCheck::Skipped {

@@ -3,9 +3,9 @@
 //! domain is switched to custom nameservers, ask those whether they serve the zone ([`ready`]).
 //! Both go through `dnscheck`, never through the API.
 
-pub mod expect;
-pub mod live;
-pub mod ready;
+pub(super) mod expect;
+pub(super) mod live;
+pub(super) mod ready;
 
 mod describe;
 

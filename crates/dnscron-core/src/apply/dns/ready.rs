@@ -64,7 +64,7 @@ fn declared(zone: &ZoneSpec) -> Vec<(String, RecordType, Vec<Expected>)> {
 
 /// Asks `hosts` (the switch's new nameservers) about `zone`: the SOA from every address,
 /// then the declared RRsets from the addresses that are authoritative.
-pub async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) -> Readiness {
+pub(crate) async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) -> Readiness {
     let name = zone.zone.as_str().to_string();
     let mut servers = Vec::new();
     for host in hosts {
@@ -159,7 +159,7 @@ fn note(servers: &mut [ServerReadiness], addr: SocketAddr, line: String) {
 }
 
 /// The new nameservers of `change` when it switches its domain to custom nameservers.
-pub fn switch_hosts(change: &crate::plan::Change) -> Option<&[String]> {
+pub(crate) fn switch_hosts(change: &crate::plan::Change) -> Option<&[String]> {
     use crate::plan::{Resource, TargetKind, Value};
     match (&change.target.kind, &change.resource, &change.after) {
         (
@@ -172,7 +172,7 @@ pub fn switch_hosts(change: &crate::plan::Change) -> Option<&[String]> {
 }
 
 /// The refusal as the report shows it: what each server answered, and what to do.
-pub fn refusal(readiness: &Readiness) -> crate::apply::ErrorInfo {
+pub(crate) fn refusal(readiness: &Readiness) -> crate::apply::ErrorInfo {
     let mut error = crate::apply::ErrorInfo::internal(format!(
         "the new nameservers don't serve {} as the files declare it, so the switch was not sent (resolvers following it would get no answer or other data); load the zone on them, then run apply again, or pass --allow-unready-nameservers to switch anyway",
         readiness.zone
