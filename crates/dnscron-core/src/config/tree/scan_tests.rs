@@ -322,7 +322,7 @@ fn load(text: &str, scanner: bool) -> String {
     OFF.set(false);
     match loaded {
         Ok(desired) => format!("{desired:?}"),
-        Err(diags) => diags.render(crate::config::diagnostics::Style::Plain),
+        Err(diags) => diags.to_string(),
     }
 }
 
