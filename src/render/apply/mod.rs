@@ -1,6 +1,7 @@
 //! The apply outcome for people and machines: text (stdout of `apply`), Markdown (`apply
 //! --format markdown`), JSON (`apply --format json`), and the progress lines while it runs.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 mod dns;
@@ -280,6 +281,26 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
     out
 }
 
+/// What each new nameserver of a refused switch answered (`ready` when it serves the zone), by
+/// host; from the error's details when the report has no readiness (a library's own report).
+fn not_ready_answers(r: &ChangeReport) -> BTreeMap<String, Vec<String>> {
+    let Some(readiness) = &r.readiness else {
+        return r.error.iter().flat_map(|e| e.details.clone()).collect();
+    };
+    readiness
+        .servers
+        .iter()
+        .map(|server| {
+            let answered = if server.problems.is_empty() {
+                vec!["ready".to_string()]
+            } else {
+                server.problems.iter().map(dns::problem_text).collect()
+            };
+            (server.host.clone(), answered)
+        })
+        .collect()
+}
+
 /// Each refused switch with what its new nameservers answered, and what to do.
 fn not_ready(out: &mut String, report: &ApplyReport) {
     for r in report
@@ -287,16 +308,15 @@ fn not_ready(out: &mut String, report: &ApplyReport) {
         .iter()
         .filter(|r| r.outcome == ChangeOutcome::NotReady)
     {
-        let answers: Vec<(&String, &Vec<String>)> =
-            r.error.iter().flat_map(|e| &e.details).collect();
-        let hosts: Vec<String> = answers.iter().map(|(h, _)| U(h).to_string()).collect();
+        let answers = not_ready_answers(r);
+        let hosts: Vec<String> = answers.keys().map(|h| U(h).to_string()).collect();
         let _ = writeln!(
             out,
             "Not done: {} was not switched to {}: they don't serve the zone as the files declare it:",
             r.target,
             hosts.join(", ")
         );
-        for (host, lines) in answers {
+        for (host, lines) in &answers {
             for line in lines {
                 let _ = writeln!(out, "  {}: {}", U(host), U(line));
             }
