@@ -219,3 +219,41 @@ pub fn summary(report: &CheckReport) -> String {
 fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
+
+#[cfg(test)]
+mod tests {
+    use dnscron_core::dnscheck::{
+        CheckReport, DiscoverError, ResolveError, ServerReport, ZoneReport,
+    };
+
+    #[test]
+    fn errors_name_the_flags_the_core_leaves_out() {
+        let mut lost = ZoneReport::new("a.test");
+        lost.error = Some(DiscoverError::SystemResolverOff {
+            zone: "a.test".into(),
+        });
+        let mut unmapped = ServerReport::new("ns1.b.test", None);
+        unmapped.error = Some(ResolveError::NotMapped {
+            host: "ns1.b.test".into(),
+        });
+        unmapped.settle();
+        let mut found = ZoneReport::new("b.test");
+        found.nameservers.push(unmapped);
+        let report = CheckReport {
+            zones: vec![lost, found],
+            queries: 0,
+        };
+        let off = "no --resolver given and the system resolver is turned off; give --resolver \
+                   IP[:PORT], or list a.test's nameservers with `nameservers: {mode: custom, \
+                   hosts: [...]}`";
+        let no_address = "nameserver `ns1.b.test` has no --nameserver-address and the system \
+                          resolver is turned off; add --nameserver-address ns1.b.test=IP[:PORT]";
+        let text = super::text(&report);
+        assert!(text.contains(&format!("  x {off}\n")), "{text}");
+        assert!(text.contains(&format!("    x {no_address}\n")), "{text}");
+        let json: serde_json::Value =
+            serde_json::from_str(&super::json(&report).expect("serializes")).expect("valid JSON");
+        assert_eq!(json["zones"][0]["error"], off);
+        assert_eq!(json["zones"][1]["nameservers"][0]["error"], no_address);
+    }
+}

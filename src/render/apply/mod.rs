@@ -428,4 +428,61 @@ mod tests {
         assert_eq!(json["counts"]["not_attempted"], 1);
         assert_eq!(json["changes"][1]["outcome"], "not_attempted");
     }
+
+    #[test]
+    fn a_refused_switch_names_the_flags_the_core_leaves_out() {
+        use dnscron_core::apply::dns::{Problem, Readiness, ServerReadiness, ready};
+        use dnscron_core::dnscheck::ResolveError;
+        let readiness = Readiness {
+            zone: "example.com".into(),
+            servers: vec![
+                ServerReadiness {
+                    host: "ns1.other.net".into(),
+                    addresses: Vec::new(),
+                    problems: vec![Problem::Unresolved(ResolveError::NotMapped {
+                        host: "ns1.other.net".into(),
+                    })],
+                },
+                ServerReadiness {
+                    host: "ns2.other.net".into(),
+                    addresses: Vec::new(),
+                    problems: Vec::new(),
+                },
+            ],
+            queries: 1,
+        };
+        let mut refused = report(
+            ApplyResult::NameserversNotReady {
+                change_ids: vec![1],
+            },
+            &[],
+        );
+        let mut r = ChangeReport::new(&change(1), 0, "k".into());
+        r.outcome = ChangeOutcome::NotReady;
+        r.error = Some(ready::refusal(&readiness));
+        r.readiness = Some(readiness);
+        refused.changes.push(r);
+        let unmapped = "nameserver `ns1.other.net` has no --nameserver-address and the system \
+                        resolver is turned off; add --nameserver-address ns1.other.net=IP[:PORT]";
+
+        let text = text(&refused);
+        assert!(
+            text.contains(&format!(
+                "  ns1.other.net: {unmapped}\n  ns2.other.net: ready\n"
+            )),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&json(&refused, 1)).expect("valid JSON");
+        let error = &json["changes"][0]["error"];
+        assert_eq!(
+            error["message"],
+            "the new nameservers don't serve example.com as the files declare it, so the switch \
+             was not sent (resolvers following it would get no answer or other data); load the \
+             zone on them, then run apply again, or pass --allow-unready-nameservers to switch \
+             anyway"
+        );
+        assert_eq!(error["details"]["ns1.other.net"][0], unmapped);
+        assert_eq!(error["details"]["ns2.other.net"][0], "ready");
+        assert_eq!(error["type"], "nameservers_not_ready");
+    }
 }
