@@ -7,7 +7,8 @@ use std::error::Error;
 use std::fmt::{self, Write as _};
 
 use dnscron_core::api::{ApiError, TokenError};
-use dnscron_core::import::ImportError;
+use dnscron_core::dnscheck::{DiscoverError, ResolveError};
+use dnscron_core::import::{ImportError, Outside};
 use dnscron_core::plan::PlanError;
 use dnscron_core::plan::make::MakePlanError;
 use dnscron_core::plan::snapshot::SnapshotError;
@@ -436,9 +437,72 @@ impl From<ImportError> for CommandError {
                 Some("check that the --out directory is writable"),
             ),
         };
-        CommandError::from_error(kind, err).with_hint_opt(hint)
+        let error = match &err {
+            ImportError::OutsideOut { path, why } => {
+                let text = format!(
+                    "refusing to write {}: {}; nothing was written",
+                    path.display(),
+                    outside_out(why)
+                );
+                CommandError::worded(kind, text, err)
+            }
+            _ => CommandError::from_error(kind, err),
+        };
+        error.with_hint_opt(hint)
     }
 }
+
+/// Why a path is refused, naming the flag that chose the output directory.
+fn outside_out(why: &Outside) -> String {
+    match why {
+        Outside::NotPlain { relative } => format!(
+            "the path {} is not a plain path inside --out",
+            relative.display()
+        ),
+        Outside::LeadsOutside {
+            step,
+            resolved,
+            root,
+        } => format!(
+            "{} leads to {}, outside --out {}",
+            step.display(),
+            resolved.display(),
+            root.display()
+        ),
+        Outside::Dangling { .. } => why.to_string(),
+    }
+}
+
+/// A nameserver host without an address, and the flag that gives it one. Reports quote it.
+pub fn unresolved(err: &ResolveError) -> String {
+    match err {
+        ResolveError::NotMapped { host } => format!(
+            "nameserver `{host}` has no --nameserver-address and the system resolver is turned off; add --nameserver-address {host}=IP[:PORT]"
+        ),
+        ResolveError::Lookup { host, reason } => format!(
+            "the system resolver could not find nameserver `{host}`: {reason}; check the name, or give its address with --nameserver-address {host}=IP[:PORT]"
+        ),
+    }
+}
+
+/// A zone whose nameservers could not be found, and how to name a resolver or the
+/// nameservers. `check`'s report quotes it.
+pub fn undiscovered(err: &DiscoverError) -> String {
+    match err {
+        DiscoverError::NoResolver { .. } => format!(
+            "{err}; give one with --resolver IP[:PORT], or list the zone's nameservers with `nameservers: {{mode: custom, hosts: [...]}}`"
+        ),
+        DiscoverError::SystemResolverOff { zone } => format!(
+            "no --resolver given and the system resolver is turned off; give --resolver IP[:PORT], or list {zone}'s nameservers with `nameservers: {{mode: custom, hosts: [...]}}`"
+        ),
+        DiscoverError::NoAnswer { .. } => format!(
+            "{err}; check that the zone is delegated, or give a resolver that knows it with --resolver IP[:PORT]"
+        ),
+    }
+}
+
+/// What to do about a switch refused as not ready; after the refusal's own message.
+pub const NOT_READY_HINT: &str = "load the zone on them, then run apply again, or pass --allow-unready-nameservers to switch anyway";
 
 #[cfg(test)]
 mod tests;

@@ -150,8 +150,21 @@ async fn probe(
                 what: format!("the probe of {domain} (POST /dns/zones/probe, needs the dns scope)"),
                 source: Box::new(source),
             })?;
-    let zone = import::zone_from_probe(domain, &answer.body)?;
-    let next = if import::probe_found_hosted(&answer.body) {
+    let mut zone = import::zone_from_probe(domain, &answer.body)?;
+    let hosted = import::probe_found_hosted(&answer.body);
+    let what_next = if hosted {
+        format!(
+            "{domain} is already hosted here: `dnscron import --zone {domain}` reads the zone itself."
+        )
+    } else {
+        format!(
+            "The zone is not hosted here yet: `dnscron plan` can read it once {domain} is added to the account."
+        )
+    };
+    // Right under the line that says where the plan came from, before the registrar steps.
+    let at = zone.header.len().min(1);
+    zone.header.insert(at, what_next);
+    let next = if hosted {
         Next::Plan
     } else {
         Next::AddZone(domain.clone())

@@ -4,8 +4,9 @@ use std::path::PathBuf;
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::write_stdout;
+use crate::render::diagnostics::{self, Style};
 use crate::render::github::{Annotation, Level, render_capped};
-use dnscron_core::config::{self, Style};
+use dnscron_core::config;
 
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
@@ -78,7 +79,7 @@ pub fn github_annotations(diags: &config::Diagnostics) -> String {
 /// (plan, apply) call this after `config::load` fails.
 pub fn report_diagnostics(diags: &config::Diagnostics) -> CommandError {
     use std::io::Write;
-    let text = diags.render(Style::for_stderr());
+    let text = diagnostics::render(diags, Style::for_stderr());
     let _ = std::io::stderr().write_all(text.as_bytes());
     CommandError::new(ErrorKind::AlreadyReported, "invalid desired-state files")
 }

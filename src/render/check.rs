@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::cli::error::{undiscovered, unresolved};
 use crate::render::github::{Annotation, Level, render_capped};
 use dnscron_core::dnscheck::{
     CheckReport, Difference, NameserverSource, RrsetDifference, ServerReport, Status,
@@ -13,15 +14,35 @@ use dnscron_core::untrusted::{Untrusted, json_text};
 pub const JSON_VERSION: u32 = 1;
 
 pub fn json(report: &CheckReport) -> Result<String, serde_json::Error> {
-    let value = serde_json::json!({
+    let mut value = serde_json::json!({
         "version": JSON_VERSION,
         "zones": report.zones,
         "summary": report.totals(),
         "queries": report.queries,
     });
+    word_errors(&mut value, report);
     let mut text = json_text(serde_json::to_string_pretty(&value)?);
     text.push('\n');
     Ok(text)
+}
+
+/// The zones' and nameservers' errors in our words, naming the flags that help.
+fn word_errors(doc: &mut serde_json::Value, report: &CheckReport) {
+    for (z, zone) in report.zones.iter().enumerate() {
+        if let (Some(error), Some(field)) =
+            (&zone.error, doc.pointer_mut(&format!("/zones/{z}/error")))
+        {
+            *field = undiscovered(error).into();
+        }
+        for (n, server) in zone.nameservers.iter().enumerate() {
+            if let (Some(error), Some(field)) = (
+                &server.error,
+                doc.pointer_mut(&format!("/zones/{z}/nameservers/{n}/error")),
+            ) {
+                *field = unresolved(error).into();
+            }
+        }
+    }
 }
 
 pub fn text(report: &CheckReport) -> String {
@@ -36,7 +57,7 @@ pub fn text(report: &CheckReport) -> String {
         };
         let _ = writeln!(out, "{} ({from})", zone.zone);
         if let Some(error) = &zone.error {
-            let _ = writeln!(out, "  x {}", Untrusted(error));
+            let _ = writeln!(out, "  x {}", Untrusted(&undiscovered(error)));
         }
         for server in &zone.nameservers {
             server_text(&mut out, server, zone.rrsets);
@@ -66,7 +87,7 @@ fn server_text(out: &mut String, server: &ServerReport, rrsets: usize) {
         }
     }
     if let Some(error) = &server.error {
-        let _ = writeln!(out, "    x {}", Untrusted(error));
+        let _ = writeln!(out, "    x {}", Untrusted(&unresolved(error)));
     }
     for difference in &server.differences {
         let _ = writeln!(out, "    {}", difference_line(difference));
@@ -137,14 +158,14 @@ pub fn github(report: &CheckReport) -> String {
     let mut annotations = Vec::new();
     for zone in &report.zones {
         if let Some(error) = &zone.error {
-            let message = format!("{}: {}", zone.zone, Untrusted(error));
+            let message = format!("{}: {}", zone.zone, Untrusted(&undiscovered(error)));
             annotations.push(Annotation::new(Level::Error, message).title("dnscron check"));
         }
         for server in &zone.nameservers {
             let at = server.address.map(|a| format!(" {a}")).unwrap_or_default();
             let who = format!("{}{at}", Untrusted(&server.host));
             if let Some(error) = &server.error {
-                let message = format!("{who}: {}", Untrusted(error));
+                let message = format!("{who}: {}", Untrusted(&unresolved(error)));
                 annotations.push(Annotation::new(Level::Error, message).title("dnscron check"));
             }
             for d in &server.differences {
@@ -197,4 +218,42 @@ pub fn summary(report: &CheckReport) -> String {
 
 fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use dnscron_core::dnscheck::{
+        CheckReport, DiscoverError, ResolveError, ServerReport, ZoneReport,
+    };
+
+    #[test]
+    fn errors_name_the_flags_the_core_leaves_out() {
+        let mut lost = ZoneReport::new("a.test");
+        lost.error = Some(DiscoverError::SystemResolverOff {
+            zone: "a.test".into(),
+        });
+        let mut unmapped = ServerReport::new("ns1.b.test", None);
+        unmapped.error = Some(ResolveError::NotMapped {
+            host: "ns1.b.test".into(),
+        });
+        unmapped.settle();
+        let mut found = ZoneReport::new("b.test");
+        found.nameservers.push(unmapped);
+        let report = CheckReport {
+            zones: vec![lost, found],
+            queries: 0,
+        };
+        let off = "no --resolver given and the system resolver is turned off; give --resolver \
+                   IP[:PORT], or list a.test's nameservers with `nameservers: {mode: custom, \
+                   hosts: [...]}`";
+        let no_address = "nameserver `ns1.b.test` has no --nameserver-address and the system \
+                          resolver is turned off; add --nameserver-address ns1.b.test=IP[:PORT]";
+        let text = super::text(&report);
+        assert!(text.contains(&format!("  x {off}\n")), "{text}");
+        assert!(text.contains(&format!("    x {no_address}\n")), "{text}");
+        let json: serde_json::Value =
+            serde_json::from_str(&super::json(&report).expect("serializes")).expect("valid JSON");
+        assert_eq!(json["zones"][0]["error"], off);
+        assert_eq!(json["zones"][1]["nameservers"][0]["error"], no_address);
+    }
 }

@@ -3,5 +3,6 @@
 
 pub mod apply;
 pub mod check;
+pub mod diagnostics;
 pub mod github;
 pub mod plan;

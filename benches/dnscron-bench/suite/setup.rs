@@ -49,7 +49,7 @@ pub fn load(dir: &Path) -> Result<Desired, BenchError> {
     dnscron_core::config::load(&[dir.to_path_buf()]).map_err(|d| {
         BenchError::step(
             "loading the generated files",
-            d.render(dnscron_core::config::Style::Plain)
+            dnscron::render::diagnostics::render(&d, dnscron::render::diagnostics::Style::Plain)
                 .lines()
                 .take(12)
                 .collect::<Vec<_>>()

@@ -2,9 +2,9 @@
 //! and make the live account match.
 //!
 //! Data flows one way: files (`config`) → desired state → live snapshot (`api`, `plan::snapshot`)
-//! → plan (`plan`) → requests (`apply`) → result. `emulator` serves the API locally for tests
-//! and the demo; `cli` holds one file per command and alone words errors and decides exit codes.
-//! The map: docs/architecture.md.
+//! → plan (`plan`) → requests (`apply`) → result, as typed data and typed errors. The `dnscron`
+//! binary renders that data and words every error, hint and flag; `dnscron-emulator` serves the
+//! API locally for tests and the demo. The map: docs/architecture.md.
 
 pub mod api;
 pub mod apply;

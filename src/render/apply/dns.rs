@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use dnscron_core::apply::dns::{DnsCheck, NameserverCheck, ZoneCheck};
+use dnscron_core::apply::dns::{DnsCheck, NameserverCheck, Problem, ZoneCheck};
 use dnscron_core::untrusted::Untrusted as U;
 
 /// Text lines after the result (empty when the check did not run).
@@ -50,7 +50,7 @@ fn zone_text(out: &mut String, zone: &ZoneCheck, deadline_secs: f64) {
     }
     for ns in zone.nameservers.iter().filter(|n| !n.is_live()) {
         for problem in &ns.problems {
-            let _ = writeln!(out, "  {}: {}", who(ns), U(problem));
+            let _ = writeln!(out, "  {}: {}", who(ns), U(&problem_text(problem)));
         }
     }
     out.push_str("  This is a warning: apply's exit code does not change. Run `dnscron check` later to ask again.\n");
@@ -90,10 +90,19 @@ pub fn markdown(check: Option<&DnsCheck>) -> String {
                     out,
                     "  - `{}`: {}",
                     who(ns),
-                    super::markdown::cell(&U(problem).to_string())
+                    super::markdown::cell(&U(&problem_text(problem)).to_string())
                 );
             }
         }
     }
     out
+}
+
+/// Why a nameserver is not live or not ready, in words: an unresolved host names the flag that
+/// gives it an address.
+pub fn problem_text(problem: &Problem) -> String {
+    match problem {
+        Problem::Unresolved(err) => crate::cli::error::unresolved(err),
+        Problem::Answered(text) => text.clone(),
+    }
 }

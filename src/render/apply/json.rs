@@ -6,7 +6,9 @@ use serde_json::{Map, Value};
 use dnscron_core::apply::dns::DnsCheck;
 use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeReport, Counts};
 
+use super::dns::problem_text;
 use super::summary;
+use crate::cli::error::NOT_READY_HINT;
 
 /// Version of the JSON outcome document.
 pub const FORMAT_VERSION: u32 = 1;
@@ -27,6 +29,8 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
     };
     let text = serde_json::to_value(&doc).and_then(|mut value| {
         add_summaries(&mut value, report);
+        word_not_ready(&mut value, report);
+        word_problems(&mut value, report);
         serde_json::to_string_pretty(&value)
     });
     let mut out = text.unwrap_or_else(|e| {
@@ -48,6 +52,43 @@ fn add_summaries(doc: &mut Value, report: &ApplyReport) {
             "target",
             unseen.iter().map(|u| &u.change),
         );
+    }
+}
+
+/// A refused switch's message gets what to do, and its details what each server answered in
+/// our words (an unresolved host names the flag that gives it an address).
+fn word_not_ready(doc: &mut Value, report: &ApplyReport) {
+    let Some(Value::Array(items)) = doc.get_mut("changes") else {
+        return;
+    };
+    for (item, r) in items.iter_mut().zip(&report.changes) {
+        let (Some(error), Some(_)) = (&r.error, &r.readiness) else {
+            continue;
+        };
+        let Some(Value::Object(fields)) = item.get_mut("error") else {
+            continue;
+        };
+        let message = format!("{}; {}", error.message, NOT_READY_HINT);
+        fields.insert("message".into(), Value::String(message));
+        if let Ok(details) = serde_json::to_value(super::not_ready_answers(r)) {
+            fields.insert("details".into(), details);
+        }
+    }
+}
+
+/// The DNS check's problems in our words.
+fn word_problems(doc: &mut Value, report: &ApplyReport) {
+    let Some(DnsCheck::Ran { zones, .. }) = &report.dns_check else {
+        return;
+    };
+    for (z, zone) in zones.iter().enumerate() {
+        for (n, ns) in zone.nameservers.iter().enumerate() {
+            if let Some(problems) =
+                doc.pointer_mut(&format!("/dns_check/zones/{z}/nameservers/{n}/problems"))
+            {
+                *problems = ns.problems.iter().map(problem_text).collect();
+            }
+        }
     }
 }
 

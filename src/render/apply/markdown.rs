@@ -36,7 +36,7 @@ pub fn markdown(report: &ApplyReport) -> String {
                 .iter()
                 .filter(|r| r.outcome == ChangeOutcome::NotReady)
             {
-                for (host, answers) in r.error.iter().flat_map(|e| &e.details) {
+                for (host, answers) in &super::not_ready_answers(r) {
                     for answer in answers {
                         let _ = writeln!(out, "- `{}`: {}", cell(host), cell(answer));
                     }

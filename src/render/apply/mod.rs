@@ -1,6 +1,7 @@
 //! The apply outcome for people and machines: text (stdout of `apply`), Markdown (`apply
 //! --format markdown`), JSON (`apply --format json`), and the progress lines while it runs.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 mod dns;
@@ -280,6 +281,26 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
     out
 }
 
+/// What each new nameserver of a refused switch answered (`ready` when it serves the zone), by
+/// host; from the error's details when the report has no readiness (a library's own report).
+fn not_ready_answers(r: &ChangeReport) -> BTreeMap<String, Vec<String>> {
+    let Some(readiness) = &r.readiness else {
+        return r.error.iter().flat_map(|e| e.details.clone()).collect();
+    };
+    readiness
+        .servers
+        .iter()
+        .map(|server| {
+            let answered = if server.problems.is_empty() {
+                vec!["ready".to_string()]
+            } else {
+                server.problems.iter().map(dns::problem_text).collect()
+            };
+            (server.host.clone(), answered)
+        })
+        .collect()
+}
+
 /// Each refused switch with what its new nameservers answered, and what to do.
 fn not_ready(out: &mut String, report: &ApplyReport) {
     for r in report
@@ -287,16 +308,15 @@ fn not_ready(out: &mut String, report: &ApplyReport) {
         .iter()
         .filter(|r| r.outcome == ChangeOutcome::NotReady)
     {
-        let answers: Vec<(&String, &Vec<String>)> =
-            r.error.iter().flat_map(|e| &e.details).collect();
-        let hosts: Vec<String> = answers.iter().map(|(h, _)| U(h).to_string()).collect();
+        let answers = not_ready_answers(r);
+        let hosts: Vec<String> = answers.keys().map(|h| U(h).to_string()).collect();
         let _ = writeln!(
             out,
             "Not done: {} was not switched to {}: they don't serve the zone as the files declare it:",
             r.target,
             hosts.join(", ")
         );
-        for (host, lines) in answers {
+        for (host, lines) in &answers {
             for line in lines {
                 let _ = writeln!(out, "  {}: {}", U(host), U(line));
             }
@@ -310,102 +330,4 @@ fn not_ready(out: &mut String, report: &ApplyReport) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use dnscron_core::apply::{ChangeOutcome, Counts, ErrorInfo};
-    use dnscron_core::plan::{Action, Change, Resource, Status, TargetKind, TargetRef};
-
-    fn change(id: usize) -> Change {
-        Change {
-            id,
-            action: Action::Create,
-            target: TargetRef {
-                kind: TargetKind::Zone,
-                name: "example.com".into(),
-            },
-            resource: Resource::Record {
-                name: "www".into(),
-                rtype: dnscron_core::dns::RecordType::A,
-                record_id: None,
-            },
-            before: None,
-            after: Some(dnscron_core::plan::Value::Record {
-                ttl: 300,
-                content: "192.0.2.1".into(),
-            }),
-            status: Status::Ready,
-            reason: None,
-            declared_at: None,
-            next_runs: Vec::new(),
-        }
-    }
-
-    fn report(result: ApplyResult, outcomes: &[ChangeOutcome]) -> ApplyReport {
-        let changes = outcomes
-            .iter()
-            .enumerate()
-            .map(|(i, o)| {
-                let mut r = ChangeReport::new(&change(i + 1), 0, "k".into());
-                r.outcome = *o;
-                r
-            })
-            .collect::<Vec<_>>();
-        ApplyReport {
-            plan_id: "p1".into(),
-            api_url: "http://127.0.0.1:8080/v1".into(),
-            counts: Counts::of(&changes),
-            result,
-            rounds: 3,
-            changes,
-            dns_check: None,
-        }
-    }
-
-    #[test]
-    fn every_result_says_what_happened_and_what_to_do() {
-        use ChangeOutcome::*;
-        let differs = report(
-            ApplyResult::Differs {
-                remaining: vec![change(1)],
-            },
-            &[Done],
-        );
-        let text = text(&differs);
-        assert!(
-            text.contains("after 3 round(s) the live account still differs"),
-            "{text}"
-        );
-        assert!(
-            text.contains("zone example.com: + www A 192.0.2.1 (ttl 300)"),
-            "{text}"
-        );
-
-        let interrupted = report(ApplyResult::Interrupted, &[Done, NotAttempted]);
-        let text = self::text(&interrupted);
-        assert!(
-            text.contains("Interrupted: 1 done, 1 not attempted"),
-            "{text}"
-        );
-
-        let verify = report(
-            ApplyResult::VerifyFailed {
-                error: ErrorInfo::internal("GET /dns/example.com/records: timed out"),
-            },
-            &[Done],
-        );
-        let text = self::text(&verify);
-        assert!(
-            text.contains("verification could not read the live state"),
-            "{text}"
-        );
-        assert!(text.contains("timed out"), "{text}");
-
-        let json: serde_json::Value =
-            serde_json::from_str(&json(&interrupted, 1)).expect("valid JSON");
-        assert_eq!(json["format_version"], 1);
-        assert_eq!(json["exit_code"], 1);
-        assert_eq!(json["result"], "interrupted");
-        assert_eq!(json["counts"]["not_attempted"], 1);
-        assert_eq!(json["changes"][1]["outcome"], "not_attempted");
-    }
-}
+mod tests;

@@ -116,6 +116,7 @@ impl Executor<'_> {
         {
             report.outcome = ChangeOutcome::NotReady;
             report.error = Some(ready::refusal(&readiness));
+            report.readiness = Some(readiness);
             return None;
         }
         let sent = match self.interrupt {

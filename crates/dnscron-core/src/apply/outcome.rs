@@ -127,6 +127,10 @@ pub struct ChangeReport {
     pub attempts: u32,
     pub continue_url: Option<String>,
     pub error: Option<ErrorInfo>,
+    /// A switch refused as not ready: what its new nameservers answered (`error` has it in
+    /// words too).
+    #[serde(skip)]
+    pub readiness: Option<super::dns::Readiness>,
 }
 
 impl ChangeReport {
@@ -145,6 +149,7 @@ impl ChangeReport {
             attempts: 0,
             continue_url: None,
             error: None,
+            readiness: None,
         }
     }
 }

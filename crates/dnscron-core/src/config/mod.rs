@@ -1,7 +1,7 @@
 //! Desired-state files: YAML → validated [`model::Desired`].
 //!
 //! [`load`] is the one entry point for every command that reads the files; on failure it
-//! returns [`Diagnostics`] holding every problem, rendered with miette.
+//! returns [`Diagnostics`] holding every problem (the `dnscron` binary draws them).
 
 pub mod diagnostics;
 mod extract;
@@ -14,7 +14,7 @@ mod suggest;
 mod tree;
 mod validate;
 
-pub use diagnostics::{Diagnostic, Diagnostics, Style};
+pub use diagnostics::{Diagnostic, Diagnostics};
 pub use glob::glob_match;
 pub use load::{load, load_texts};
 pub use raw::json_schema;

@@ -67,15 +67,10 @@ impl fmt::Display for NameserverAddress {
 /// A host name that could not be turned into an address.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
-    #[error(
-        "nameserver `{host}` has no --nameserver-address and the system resolver is turned off; \
-         add --nameserver-address {host}=IP[:PORT]"
-    )]
+    /// No mapping for `host`, and the system resolver may not be asked.
+    #[error("nameserver `{host}` has no address given and the system resolver is turned off")]
     NotMapped { host: String },
-    #[error(
-        "the system resolver could not find nameserver `{host}`: {reason}; check the name, or \
-         give its address with --nameserver-address {host}=IP[:PORT]"
-    )]
+    #[error("the system resolver could not find nameserver `{host}`: {reason}")]
     Lookup { host: String, reason: String },
 }
 
@@ -210,8 +205,8 @@ mod tests {
                 .await
                 .unwrap_err()
                 .to_string(),
-            "nameserver `ns2.example.net` has no --nameserver-address and the system resolver \
-             is turned off; add --nameserver-address ns2.example.net=IP[:PORT]"
+            "nameserver `ns2.example.net` has no address given and the system resolver is turned \
+             off"
         );
     }
 }

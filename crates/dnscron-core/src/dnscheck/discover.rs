@@ -18,16 +18,14 @@ pub const RESOLV_CONF: &str = "/etc/resolv.conf";
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DiscoverError {
-    #[error(
-        "no resolver to ask for the nameservers of {zone}: {why}; give one with \
-         --resolver IP[:PORT], or list the zone's nameservers with `nameservers: {{mode: custom, \
-         hosts: [...]}}`"
-    )]
+    /// The system's resolver configuration names none (`why`).
+    #[error("no resolver to ask for the nameservers of {zone}: {why}")]
     NoResolver { zone: String, why: String },
-    #[error(
-        "no resolver could say which nameservers serve {zone}: {answers}; check that the zone \
-         is delegated, or give a resolver that knows it with --resolver IP[:PORT]"
-    )]
+    /// No resolver was given and the system resolver may not be asked.
+    #[error("no resolver given and the system resolver is turned off")]
+    SystemResolverOff { zone: String },
+    /// Every resolver asked answered without NS records (`answers` says what each said).
+    #[error("no resolver could say which nameservers serve {zone}: {answers}")]
     NoAnswer { zone: String, answers: String },
 }
 

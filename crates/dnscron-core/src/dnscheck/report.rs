@@ -5,7 +5,9 @@ use std::net::SocketAddr;
 
 use serde::{Serialize, Serializer};
 
+use super::address::ResolveError;
 use super::compare::Difference;
+use super::discover::DiscoverError;
 use crate::config::model::Location;
 
 /// The check of every zone of the files.
@@ -33,8 +35,8 @@ pub struct ZoneReport {
     pub zone: String,
     pub nameservers_from: NameserverSource,
     /// The nameservers could not be found: the check did not run for the zone.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    #[serde(serialize_with = "display", skip_serializing_if = "Option::is_none")]
+    pub error: Option<DiscoverError>,
     /// One per nameserver address.
     pub nameservers: Vec<ServerReport>,
     /// RRsets the files declare (each asked of every serving nameserver, after the SOA).
@@ -69,8 +71,8 @@ pub struct ServerReport {
     pub address: Option<SocketAddr>,
     pub status: Status,
     /// The host's address could not be found.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    #[serde(serialize_with = "display", skip_serializing_if = "Option::is_none")]
+    pub error: Option<ResolveError>,
     pub differences: Vec<RrsetDifference>,
 }
 
@@ -177,5 +179,16 @@ impl CheckReport {
             t.zones_in_line += usize::from(!failed && in_line);
         }
         t
+    }
+}
+
+/// An error as its message.
+fn display<E: std::fmt::Display, S: Serializer>(
+    error: &Option<E>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match error {
+        Some(error) => serializer.collect_str(error),
+        None => serializer.serialize_none(),
     }
 }

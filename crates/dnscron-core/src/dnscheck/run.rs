@@ -10,7 +10,7 @@ use super::address::{AddressBook, ResolveError};
 use super::answer::{Answer, Outcome, QueryType, Question};
 use super::batch::{DEFAULT_CONCURRENCY, ask_all, queries_sent};
 use super::compare::{Expected, authority, compare};
-use super::discover::{RESOLV_CONF, system_resolvers, zone_nameservers};
+use super::discover::{DiscoverError, RESOLV_CONF, system_resolvers, zone_nameservers};
 use super::report::{CheckReport, NameserverSource, RrsetDifference, ServerReport, ZoneReport};
 use super::transport::QueryOptions;
 use crate::config::model::{Desired, IgnoreRule, Location, NameserverMode, ZoneSpec};
@@ -175,7 +175,7 @@ async fn zone_servers(
                         .extend(addrs.into_iter().map(|a| ServerReport::new(&host, Some(a)))),
                     Err(e) => {
                         let mut server = ServerReport::new(&host, None);
-                        server.error = Some(e.to_string());
+                        server.error = Some(e);
                         report.nameservers.push(server);
                     }
                 }
@@ -189,28 +189,25 @@ async fn discover(
     spec: &ZoneSpec,
     settings: &CheckSettings,
     report: &mut ZoneReport,
-) -> (Result<Vec<String>, String>, u64) {
+) -> (Result<Vec<String>, DiscoverError>, u64) {
     let resolvers = match settings.resolver {
         Some(resolver) => vec![resolver],
         None if !settings.book.system_resolver_allowed() => {
-            let why = format!(
-                "no --resolver given and the system resolver is turned off; give --resolver \
-                 IP[:PORT], or list {}'s nameservers with `nameservers: {{mode: custom, \
-                 hosts: [...]}}`",
-                spec.zone.as_str()
-            );
-            return (Err(why), 0);
+            let off = DiscoverError::SystemResolverOff {
+                zone: spec.zone.as_str().to_string(),
+            };
+            return (Err(off), 0);
         }
         None => match system_resolvers(&settings.resolv_conf, &spec.zone) {
             Ok(found) => found,
-            Err(e) => return (Err(e.to_string()), 0),
+            Err(e) => return (Err(e), 0),
         },
     };
     let (hosts, answers) = zone_nameservers(&spec.zone, &resolvers, &settings.query).await;
     if let Some(address) = answered_by(&answers) {
         report.nameservers_from = NameserverSource::Resolver { address };
     }
-    (hosts.map_err(|e| e.to_string()), queries_sent(&answers))
+    (hosts, queries_sent(&answers))
 }
 
 fn answered_by(answers: &[Answer]) -> Option<SocketAddr> {

@@ -20,7 +20,7 @@ pub use fetch::{Fetched, Selection, fetch};
 pub use probe::{ProbeShapeError, probe_found_hosted, zone_from_probe};
 pub use render::{SCHEMA_FILE, render_site, render_zone};
 pub use site::{SiteFile, build_site};
-pub use write::{OutFile, write_files};
+pub use write::{OutFile, Outside, write_files};
 pub use zone::{
     Imported, LeftOut, NsChoice, Unrepresentable, ZoneFile, build_zone, nameserver_choice,
 };
@@ -56,13 +56,13 @@ pub enum ImportError {
         Untrusted(reason)
     )]
     UnsafeSlug { slug: String, reason: String },
-    /// A file whose place, symlinks resolved, is not under `--out`.
+    /// A file whose place, symlinks resolved, is not under the output directory.
     #[error(
         "refusing to write {}: {}; nothing was written",
         path.display(),
         why
     )]
-    OutsideOut { path: PathBuf, why: String },
+    OutsideOut { path: PathBuf, why: Outside },
     #[error("writing {path}: {source}")]
     Write {
         path: PathBuf,

@@ -54,7 +54,7 @@ pub fn write_files(
 /// `out` through a symlink already there: a folder on the way, the file or its temporary file.
 fn check_inside(out: &Path, relative: &Path) -> Result<(), ImportError> {
     let full = out.join(relative);
-    let refuse = |why: String| ImportError::OutsideOut {
+    let refuse = |why: Outside| ImportError::OutsideOut {
         path: full.clone(),
         why,
     };
@@ -63,10 +63,9 @@ fn check_inside(out: &Path, relative: &Path) -> Result<(), ImportError> {
             .components()
             .any(|c| !matches!(c, Component::Normal(_)))
     {
-        return Err(refuse(format!(
-            "the path {} is not a plain path inside --out",
-            relative.display()
-        )));
+        return Err(refuse(Outside::NotPlain {
+            relative: relative.to_path_buf(),
+        }));
     }
     let Ok(root) = out.canonicalize() else {
         // `out` doesn't exist yet: import creates it, so nothing in it can be a symlink.
@@ -85,22 +84,44 @@ fn check_inside(out: &Path, relative: &Path) -> Result<(), ImportError> {
         match step.canonicalize() {
             Ok(resolved) if resolved.starts_with(&root) => {}
             Ok(resolved) => {
-                return Err(refuse(format!(
-                    "{} leads to {}, outside --out {}",
-                    step.display(),
-                    resolved.display(),
-                    root.display()
-                )));
+                return Err(refuse(Outside::LeadsOutside {
+                    step,
+                    resolved,
+                    root,
+                }));
             }
             Err(_) => {
-                return Err(refuse(format!(
-                    "{} is a symlink that leads nowhere",
-                    step.display()
-                )));
+                return Err(refuse(Outside::Dangling { step }));
             }
         }
     }
     Ok(())
+}
+
+/// Why a file's place is not plainly under the output directory.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Outside {
+    /// `..`, a root, a prefix or nothing: not an ordinary relative path.
+    #[error(
+        "the path {} is not a plain path inside the output directory",
+        relative.display()
+    )]
+    NotPlain { relative: PathBuf },
+    /// `step` (the file, a folder on the way or the temporary file) is a symlink that resolves
+    /// outside `root`, the output directory.
+    #[error(
+        "{} leads to {}, outside the output directory {}",
+        step.display(),
+        resolved.display(),
+        root.display()
+    )]
+    LeadsOutside {
+        step: PathBuf,
+        resolved: PathBuf,
+        root: PathBuf,
+    },
+    #[error("{} is a symlink that leads nowhere", step.display())]
+    Dangling { step: PathBuf },
 }
 
 fn tmp_path(path: &Path) -> PathBuf {
@@ -163,12 +184,11 @@ mod tests {
             std::fs::write(&victim, "keep\n").unwrap();
             std::os::unix::fs::symlink(&victim, out.join(linked)).unwrap();
             let err = write_files(&out, &[file("zones/example.com.yaml")], true).unwrap_err();
-            let why = format!(
-                "{} leads to {}, outside --out {}",
-                out.join(linked).display(),
-                victim.canonicalize().unwrap().display(),
-                out.canonicalize().unwrap().display()
-            );
+            let why = Outside::LeadsOutside {
+                step: out.join(linked),
+                resolved: victim.canonicalize().unwrap(),
+                root: out.canonicalize().unwrap(),
+            };
             assert!(
                 matches!(&err, ImportError::OutsideOut { why: w, .. } if *w == why),
                 "{linked}: {err}"

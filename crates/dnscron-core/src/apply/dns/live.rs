@@ -14,7 +14,7 @@ use crate::dnscheck::{self, QueryOptions, QueryType, Question};
 use crate::plan::Change;
 
 use super::expect::{Rrset, changed_rrsets, judge};
-use super::{DnsOptions, FIRST_POLL_WAIT, MAX_POLL_WAIT};
+use super::{DnsOptions, FIRST_POLL_WAIT, MAX_POLL_WAIT, Problem};
 
 /// However little of the deadline is left, a question gets this long for its answer.
 const MIN_QUERY_TIMEOUT: Duration = Duration::from_millis(200);
@@ -59,7 +59,7 @@ pub struct NameserverCheck {
     /// Why it is not live: what it serves instead, per RRset (and address), or why it could
     /// not be asked.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
 }
 
 impl NameserverCheck {
@@ -143,7 +143,7 @@ pub(crate) async fn check(desired: &Desired, written: &[Change], opts: &DnsOptio
             };
             match opts.book.resolve(&host).await {
                 Ok(addresses) => ns.addresses = addresses,
-                Err(e) => ns.problems.push(e.to_string()),
+                Err(e) => ns.problems.push(e.into()),
             }
             for addr in &ns.addresses {
                 for (index, rrset) in rrsets.iter().enumerate() {
@@ -261,11 +261,11 @@ fn settle(mut checks: Vec<ZoneCheck>, jobs: &[Job]) -> Vec<ZoneCheck> {
                 if let Some(problem) = &j.problem
                     && j.live_at.is_none()
                 {
-                    ns.problems.push(if several {
+                    ns.problems.push(Problem::Answered(if several {
                         format!("at {}: {problem}", j.addr)
                     } else {
                         problem.clone()
-                    });
+                    }));
                 }
             }
             let live = !mine.is_empty() && mine.iter().all(|j| j.live_at.is_some());

@@ -11,7 +11,7 @@ use crate::config::model::ZoneSpec;
 use crate::dns::RecordType;
 use crate::dnscheck::{self, Answer, Expected, QueryType, Question};
 
-use super::{DnsOptions, describe};
+use super::{DnsOptions, Problem, describe};
 
 /// Lines kept per server; a zone served from the wrong data would otherwise list every RRset.
 const MAX_PROBLEMS: usize = 10;
@@ -30,7 +30,7 @@ pub struct ServerReadiness {
     pub host: String,
     pub addresses: Vec<SocketAddr>,
     /// Why it is not ready; empty: it serves the zone as the files declare it.
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
 }
 
 impl Readiness {
@@ -75,7 +75,7 @@ pub(crate) async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) 
         };
         match opts.book.resolve(host).await {
             Ok(addresses) => server.addresses = addresses,
-            Err(e) => server.problems.push(e.to_string()),
+            Err(e) => server.problems.push(e.into()),
         }
         servers.push(server);
     }
@@ -132,7 +132,9 @@ pub(crate) async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) 
         if server.problems.len() > MAX_PROBLEMS {
             let more = server.problems.len() - MAX_PROBLEMS;
             server.problems.truncate(MAX_PROBLEMS);
-            server.problems.push(format!("… and {more} more"));
+            server
+                .problems
+                .push(Problem::Answered(format!("… and {more} more")));
         }
     }
     Readiness {
@@ -154,7 +156,7 @@ fn note(servers: &mut [ServerReadiness], addr: SocketAddr, line: String) {
         } else {
             line
         };
-        server.problems.push(line);
+        server.problems.push(Problem::Answered(line));
     }
 }
 
@@ -171,18 +173,22 @@ pub(crate) fn switch_hosts(change: &crate::plan::Change) -> Option<&[String]> {
     }
 }
 
-/// The refusal as the report shows it: what each server answered, and what to do.
-pub(crate) fn refusal(readiness: &Readiness) -> crate::apply::ErrorInfo {
+/// The `type` of a refusal's [`ErrorInfo`](crate::apply::ErrorInfo).
+pub const NOT_READY: &str = "nameservers_not_ready";
+
+/// The refusal as data: what happened, and what each server answered (`details`); the
+/// change's report keeps the [`Readiness`] too, for whoever words what to do.
+pub fn refusal(readiness: &Readiness) -> crate::apply::ErrorInfo {
     let mut error = crate::apply::ErrorInfo::internal(format!(
-        "the new nameservers don't serve {} as the files declare it, so the switch was not sent (resolvers following it would get no answer or other data); load the zone on them, then run apply again, or pass --allow-unready-nameservers to switch anyway",
+        "the new nameservers don't serve {} as the files declare it, so the switch was not sent (resolvers following it would get no answer or other data)",
         readiness.zone
     ));
-    error.kind = Some("nameservers_not_ready".into());
+    error.kind = Some(NOT_READY.into());
     for server in &readiness.servers {
         let answered = if server.problems.is_empty() {
             vec!["ready".to_string()]
         } else {
-            server.problems.clone()
+            server.problems.iter().map(ToString::to_string).collect()
         };
         error.details.insert(server.host.clone(), answered);
     }
