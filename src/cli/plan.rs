@@ -66,7 +66,10 @@ pub fn run(args: PlanArgs) -> CommandResult {
         annotate_failure(CommandError::from(e), args.format, at)
     })?;
     if args.stats {
-        eprint!("{}", client.stats().render());
+        eprint!(
+            "{}",
+            crate::render::stats::stats(&client.stats().snapshot())
+        );
     }
     if let Some(path) = &args.out {
         write_plan_file(path, &render::json(&planned.plan)?)?;

@@ -6,3 +6,4 @@ pub mod check;
 pub mod diagnostics;
 pub mod github;
 pub mod plan;
+pub mod stats;

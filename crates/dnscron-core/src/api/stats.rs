@@ -1,7 +1,6 @@
 //! Request statistics shared by every clone of a client (`plan --stats`, benchmarks, tests).
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -32,10 +31,6 @@ pub struct StatsSnapshot {
 impl Stats {
     pub fn snapshot(&self) -> StatsSnapshot {
         self.lock().clone()
-    }
-
-    pub fn render(&self) -> String {
-        self.snapshot().render()
     }
 
     fn lock(&self) -> MutexGuard<'_, StatsSnapshot> {
@@ -81,26 +76,6 @@ impl StatsSnapshot {
             .map(|(_, n)| n)
             .sum()
     }
-
-    /// The `--stats` block (stderr).
-    pub fn render(&self) -> String {
-        let mut out = String::from("API requests by route:\n");
-        let width = self.requests.keys().map(String::len).max().unwrap_or(0);
-        for (route, n) in &self.requests {
-            let _ = writeln!(out, "  {route:<width$}  {n}");
-        }
-        let _ = writeln!(
-            out,
-            "requests: {}, pages: {}, retries: {}, 429s: {}, replays: {}, rate-limit wait: {:.1}s",
-            self.total_requests(),
-            self.pages,
-            self.retries,
-            self.rate_limited,
-            self.replays,
-            self.rate_limit_wait.as_secs_f64()
-        );
-        out
-    }
 }
 
 #[cfg(test)]
@@ -108,7 +83,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clones_share_counters_and_render() {
+    fn clones_share_counters() {
         let a = Stats::default();
         let b = a.clone();
         a.request("GET /dns/{zone}/records");
@@ -123,9 +98,9 @@ mod tests {
         assert_eq!(s.total_requests(), 3);
         assert_eq!(s.non_get_requests(), 1);
         assert_eq!(
-            s.render(),
-            "API requests by route:\n  GET /dns/{zone}/records   2\n  POST /dns/{zone}/records  1\n\
-             requests: 3, pages: 1, retries: 1, 429s: 1, replays: 1, rate-limit wait: 1.5s\n"
+            (s.pages, s.retries, s.rate_limited, s.replays),
+            (1, 1, 1, 1)
         );
+        assert_eq!(s.rate_limit_wait, Duration::from_millis(1500));
     }
 }
