@@ -39,7 +39,7 @@ pub struct ApiConfig {
     pub request_timeout: Duration,
     /// Failed attempts and backoffs of one request stop once another attempt could not end
     /// within this long of the request's start (rate-limit waits excluded: `max_wait` bounds
-    /// those). `None`: [`BUDGET_TIMEOUTS`] × `request_timeout`.
+    /// those). `None`: `BUDGET_TIMEOUTS` × `request_timeout`.
     pub give_up_after: Option<Duration>,
     /// Largest response body read; a larger one is refused (by Content-Length) or cut off.
     pub max_body: u64,

@@ -41,7 +41,7 @@ pub struct ApplyOptions<'a> {
     /// Raise it (SIGINT, SIGTERM) to stop after the change in flight.
     pub interrupt: Option<&'a Interrupt>,
     /// Waits before re-reading when a write that got a fresh 2xx is not visible yet
-    /// ([`verify::VISIBILITY_WAITS`]).
+    /// (`verify::VISIBILITY_WAITS`).
     pub visibility_waits: Vec<Duration>,
     /// Apply's DNS checks (`apply::dns`); `None`: neither runs.
     pub dns: Option<dns::DnsOptions>,

@@ -32,7 +32,7 @@ fn field(text: &str) -> String {
 }
 
 /// One line per record, sorted: `record|id|name|TYPE|ttl|content` (fields escaped as in
-/// [`field`]), after a `zone|name` line. The lines share one buffer: a zone of 100,000 records
+/// `field`), after a `zone|name` line. The lines share one buffer: a zone of 100,000 records
 /// would otherwise cost a dozen allocations per record.
 pub fn zone(zone: &LiveZone) -> String {
     const PREFIX: &str = "record|";
