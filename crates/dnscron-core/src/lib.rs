@@ -15,4 +15,5 @@ pub mod dnscheck;
 pub mod github;
 pub mod import;
 pub mod plan;
+pub mod plan_file;
 pub mod untrusted;
