@@ -13,6 +13,8 @@ mod desired;
 mod document;
 mod from_file;
 mod schema;
+#[cfg(test)]
+mod tests;
 mod to_file;
 
 use serde::Deserialize;
