@@ -87,7 +87,7 @@ pub enum Command {
     /// Plan, apply and re-plan the example files against an in-process emulator.
     Demo(demo::DemoArgs),
     /// Print the JSON Schema of the desired-state files.
-    Schema,
+    Schema(schema::SchemaArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff).
@@ -118,7 +118,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Emulator(args) => emulator::run(args),
         #[cfg(feature = "emulator")]
         Command::Demo(args) => demo::run(args),
-        Command::Schema => schema::run(),
+        Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man => man::run(),
     }

@@ -1,19 +1,40 @@
-//! `dnscron schema`: the JSON Schema of the YAML files, for editors (`yaml-language-server`).
+//! `dnscron schema`: the JSON Schema of the YAML files, for editors (`yaml-language-server`);
+//! `dnscron schema --plan`: the JSON Schema of the plan file, for tools that read saved plans.
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::write_stdout;
 
-pub fn run() -> CommandResult {
-    write_stdout(&schema_text()?)?;
+#[derive(Debug, clap::Args)]
+pub struct SchemaArgs {
+    /// Print the schema of the plan file (`plan --out FILE`, `plan --format json`) instead.
+    #[arg(long)]
+    pub plan: bool,
+}
+
+pub fn run(args: SchemaArgs) -> CommandResult {
+    let text = if args.plan {
+        plan_schema_text()?
+    } else {
+        schema_text()?
+    };
+    write_stdout(&text)?;
     Ok(Outcome::Success)
 }
 
 /// Exactly the text of the committed `schema/dnscron.schema.json`.
 pub fn schema_text() -> Result<String, CommandError> {
-    let mut text =
-        serde_json::to_string_pretty(&dnscron_core::config::json_schema()).map_err(|e| {
-            CommandError::quoting(ErrorKind::Internal, "cannot serialize the schema", e)
-        })?;
+    pretty(&dnscron_core::config::json_schema())
+}
+
+/// Exactly the text of the committed `schema/plan.schema.json`.
+pub fn plan_schema_text() -> Result<String, CommandError> {
+    pretty(&dnscron_core::plan_file::json_schema())
+}
+
+fn pretty(schema: &serde_json::Value) -> Result<String, CommandError> {
+    let mut text = serde_json::to_string_pretty(schema).map_err(|e| {
+        CommandError::quoting(ErrorKind::Internal, "cannot serialize the schema", e)
+    })?;
     text.push('\n');
     Ok(text)
 }

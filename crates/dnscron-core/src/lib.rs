@@ -14,4 +14,5 @@ pub mod dns;
 pub mod dnscheck;
 pub mod import;
 pub mod plan;
+pub mod plan_file;
 pub mod untrusted;

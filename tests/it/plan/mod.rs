@@ -1,6 +1,7 @@
 //! The planner: diff rules, ordering, safety, the plan model and its three renderings.
 
 mod file;
+mod file_schema;
 mod fixtures;
 mod health;
 mod matching;

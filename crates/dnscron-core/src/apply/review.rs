@@ -132,15 +132,20 @@ mod tests {
     }
 
     fn plan(changes: Vec<Change>) -> Plan {
-        let mut p: Plan = serde_json::from_value(serde_json::json!({
-            "format_version": 2, "plan_id": "p", "created_at": "t", "api_url": "u",
-            "options": {"hosted_mode_wire_value": "veldhost"}, "targets": [],
-            "summary": {"create": 0, "update": 0, "delete": 0, "portal_step": 0, "blocked": 0},
-            "changes": [], "findings": [], "desired": {"zones": [], "sites": []}
-        }))
-        .expect("a minimal plan");
-        p.changes = changes;
-        p
+        Plan {
+            format_version: 2,
+            plan_id: "p".into(),
+            created_at: "t".into(),
+            api_url: "u".into(),
+            options: crate::plan::PlanOptions {
+                hosted_mode_wire_value: "veldhost".into(),
+            },
+            targets: Vec::new(),
+            summary: crate::plan::Summary::default(),
+            changes,
+            findings: Vec::new(),
+            desired: crate::config::model::Desired::default(),
+        }
     }
 
     #[test]

@@ -1,17 +1,16 @@
 //! The validated desired state: what every later stage reads. Built by `config::load` from the
 //! YAML files; every value here has already passed `config::validate`, so later stages never
 //! re-check user input, and every item keeps the place it was declared for error messages.
+//! No serde form: a saved plan keeps the desired state in its own types (`plan_file::desired`).
 
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::dns::{RecordType, ZoneName};
 
 /// Where something was declared: `file:line:col`, 1-based.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Location {
     /// One allocation per file, shared by everything declared in it.
     pub file: Arc<Path>,
@@ -26,13 +25,13 @@ impl fmt::Display for Location {
 }
 
 /// Everything the files declare, in file order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Desired {
     pub zones: Vec<ZoneSpec>,
     pub sites: Vec<SiteSpec>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ZoneSpec {
     pub zone: ZoneName,
     pub location: Location,
@@ -44,13 +43,12 @@ pub struct ZoneSpec {
     pub records: Vec<RecordSpec>,
     pub safety: SafetyLimits,
     /// `None`: the file has no `registrar` key (findings use the defaults).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registrar: Option<RegistrarExpectations>,
 }
 
 /// What the file expects of the domain's registration; `None` fields are not checked. Plan
 /// reports live values that differ; nothing here is ever written.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegistrarExpectations {
     pub auto_renew: Option<bool>,
     pub lock: Option<bool>,
@@ -71,7 +69,7 @@ impl ZoneSpec {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordSpec {
     /// Relative form (`@`, `*`, `www`, `a.b`), see `dns::name`.
     pub name: String,
@@ -86,14 +84,13 @@ pub struct RecordSpec {
     pub location: Location,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NameserversSpec {
     pub mode: NameserverMode,
     pub location: Location,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "mode", content = "hosts", rename_all = "lowercase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NameserverMode {
     /// The service's own nameservers.
     Hosted,
@@ -102,7 +99,7 @@ pub enum NameserverMode {
 }
 
 /// A live record matching any rule is never touched, even with `prune`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IgnoreRule {
     /// Glob over the relative record name (`*` any run of characters, `?` one character).
     pub name: String,
@@ -114,7 +111,7 @@ pub struct IgnoreRule {
 }
 
 /// Mass-change protection for one zone; see `plan::safety`. Defaults from the plan issue.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SafetyLimits {
     /// Refuse when more than this many records would be deleted (default 50).
     pub max_deletes: usize,
@@ -141,7 +138,7 @@ impl Default for SafetyLimits {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SiteSpec {
     pub slug: String,
     pub location: Location,
@@ -149,7 +146,7 @@ pub struct SiteSpec {
     pub cron: Option<Vec<CronJobSpec>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CronJobSpec {
     /// Whitespace-normalized (single spaces), exactly 5 fields.
     pub schedule: String,

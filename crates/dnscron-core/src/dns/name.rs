@@ -142,14 +142,6 @@ impl ZoneName {
     }
 }
 
-/// Read back from saved plans: validated like a zone name in a file.
-impl<'de> serde::Deserialize<'de> for ZoneName {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        ZoneName::parse(&text).map_err(serde::de::Error::custom)
-    }
-}
-
 impl fmt::Display for ZoneName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

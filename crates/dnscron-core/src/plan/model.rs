@@ -1,10 +1,10 @@
-//! The plan: what `plan` shows, `plan --out` saves and `apply` executes. The JSON form of these
-//! types is the one versioned plan file described in docs/plan.md (format_version 2; read back
-//! with `plan::file::load`); changing a field's name or meaning needs a new format version.
+//! The plan: what `plan` shows, `plan --out` saves and `apply` executes. Saved, it is the plan
+//! file (`crate::plan_file`, docs/plan.md), a type of its own converted from and to this one:
+//! these types have no serde form of their own beyond what the apply report's JSON names.
 //! Changes are typed (action, target, resource, after value): `plan::request` alone derives the
 //! HTTP request of a change, for the executor and the idempotency key alike.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::config::model::Desired;
@@ -12,10 +12,9 @@ use crate::dns::RecordType;
 
 use super::request;
 
-/// The only format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub use crate::plan_file::FORMAT_VERSION;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     pub format_version: u32,
     /// 128 random bits in hex, new for every plan: idempotency keys derive from it, so a later
@@ -38,7 +37,7 @@ pub struct Plan {
 }
 
 /// The diff options a saved plan keeps, so that apply's re-plans and requests match the plan.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlanOptions {
     /// The `mode` value that selects the service's own nameservers on PUT nameservers (read
     /// from the server's /openapi.json when the plan switches a domain to hosted).
@@ -63,7 +62,8 @@ impl PlanStamp {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+// Serialize: the apply report's JSON names targets (`apply::report`); the plan file has its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TargetKind {
     Zone,
@@ -88,7 +88,7 @@ impl std::fmt::Display for TargetKind {
 }
 
 /// Which zone, domain (registrar side) or site a change belongs to.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct TargetRef {
     pub kind: TargetKind,
     pub name: String,
@@ -100,7 +100,7 @@ impl std::fmt::Display for TargetRef {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target {
     pub kind: TargetKind,
     pub name: String,
@@ -121,7 +121,7 @@ impl Target {
 
 /// Counts by action over all changes; `portal_step` and `blocked` count the changes with that
 /// status (they are also counted under their action).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     pub create: usize,
     pub update: usize,
@@ -149,7 +149,8 @@ impl Summary {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+// Serialize: the apply report's JSON (`apply::report`); the plan file has its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     Create,
@@ -167,7 +168,8 @@ impl Action {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Serialize: the apply report's JSON (`apply::outcome`); the plan file has its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Apply sends the request.
@@ -179,7 +181,8 @@ pub enum Status {
 }
 
 /// What a change is about.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// Serialize: the apply report's JSON (`apply::report`); the plan file has its own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Resource {
     Record {
@@ -188,7 +191,7 @@ pub enum Resource {
         #[serde(rename = "type")]
         rtype: RecordType,
         /// The live record's id for update and delete.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(skip_serializing_if = "Option::is_none")]
         record_id: Option<i64>,
     },
     CronJob {
@@ -196,7 +199,6 @@ pub enum Resource {
         command: String,
         /// 0 for the first of identical jobs, 1 for the second, …: keeps the idempotency keys of
         /// two identical deletes (or creates) apart.
-        #[serde(default)]
         occurrence: u32,
     },
     Nameservers,
@@ -225,7 +227,8 @@ impl Resource {
 }
 
 /// A human-meaningful canonical value on either side of a change.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// Serialize: the apply report's JSON (`apply::outcome`); the plan file has its own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     Record {
@@ -242,7 +245,10 @@ pub enum Value {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One change. Serialize: the apply report's JSON lists the changes verification still finds
+/// (`apply::outcome::ApplyResult::Differs`); the plan file has its own type
+/// (`plan_file::Change`), so a field added here shows in that report, never in the plan file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Change {
     /// 1-based position in execution order; stable within the plan.
     pub id: usize,
@@ -253,14 +259,14 @@ pub struct Change {
     pub after: Option<Value>,
     pub status: Status,
     /// Why the status is not `ready`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// `file:line:col` of the desired item behind a create or update, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub declared_at: Option<String>,
     /// For a cron job the plan creates: its next three run times after the plan's `created_at`
     /// (RFC 3339, UTC), so a reviewer sees when it will actually run.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub next_runs: Vec<String>,
 }
 
@@ -355,21 +361,18 @@ impl Change {
 /// Something the reviewer should know that is not itself a change: a change that needs a portal
 /// step or is blocked, records the plan leaves alone on purpose, or the health of a domain's
 /// registration or of a cron schedule (docs/health.md).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     pub target: TargetRef,
     pub severity: Severity,
     pub message: String,
     /// The changes this finding is about.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub change_ids: Vec<usize>,
     /// `file:line:col` of what the finding is about, when a file declares it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared_at: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
     Info,
     NeedsPortalStep,

@@ -1,0 +1,359 @@
+//! The plan file → the planner's model, checked: a value that deserialized is not yet a plan
+//! apply may run. Every change must have the data its request needs, and the desired state
+//! goes through the YAML loader's rules again (derived values such as canonical contents are
+//! recomputed, never trusted from the file).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::FORMAT_VERSION;
+use super::change::{Action, Change, Resource, Status, Value};
+use super::desired::{
+    CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
+    RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
+};
+use super::document::{
+    Finding, PlanFileV2, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+};
+use crate::config::{self, Diagnostics, model as cfg};
+use crate::plan::model as plan;
+use crate::plan::request::{self, RequestError};
+
+/// Why a plan file's content is not a plan; `plan_file::load` words each for the user.
+#[derive(Debug, thiserror::Error)]
+pub enum FromFileError {
+    #[error("format_version {found} is not {FORMAT_VERSION}")]
+    UnsupportedFormat { found: u32 },
+    #[error(transparent)]
+    Request(#[from] RequestError),
+    #[error("the `desired` section breaks the rules of the files: {0}")]
+    Desired(Diagnostics),
+}
+
+impl TryFrom<PlanFileV2> for plan::Plan {
+    type Error = FromFileError;
+
+    fn try_from(file: PlanFileV2) -> Result<Self, Self::Error> {
+        let PlanFileV2 {
+            format_version,
+            plan_id,
+            created_at,
+            api_url,
+            options: PlanOptions {
+                hosted_mode_wire_value,
+            },
+            targets,
+            summary,
+            changes,
+            findings,
+            desired,
+        } = file;
+        if format_version != FORMAT_VERSION {
+            return Err(FromFileError::UnsupportedFormat {
+                found: format_version,
+            });
+        }
+        let options = plan::PlanOptions {
+            hosted_mode_wire_value,
+        };
+        let changes: Vec<plan::Change> = changes.into_iter().map(change).collect();
+        for c in &changes {
+            request::method_and_body(c, &options)?;
+        }
+        let desired = config::revalidate(&desired_of(desired)).map_err(FromFileError::Desired)?;
+        Ok(plan::Plan {
+            format_version,
+            plan_id,
+            created_at,
+            api_url,
+            options,
+            targets: targets.into_iter().map(target).collect(),
+            summary: summary_of(summary),
+            changes,
+            findings: findings.into_iter().map(finding).collect(),
+            desired,
+        })
+    }
+}
+
+fn target_kind(kind: TargetKind) -> plan::TargetKind {
+    match kind {
+        TargetKind::Zone => plan::TargetKind::Zone,
+        TargetKind::Domain => plan::TargetKind::Domain,
+        TargetKind::Site => plan::TargetKind::Site,
+    }
+}
+
+fn target(t: Target) -> plan::Target {
+    let Target {
+        kind,
+        name,
+        fingerprint,
+        declared_at,
+    } = t;
+    plan::Target {
+        kind: target_kind(kind),
+        name,
+        fingerprint,
+        declared_at,
+    }
+}
+
+fn target_ref(t: TargetRef) -> plan::TargetRef {
+    let TargetRef { kind, name } = t;
+    plan::TargetRef {
+        kind: target_kind(kind),
+        name,
+    }
+}
+
+fn summary_of(s: Summary) -> plan::Summary {
+    let Summary {
+        create,
+        update,
+        delete,
+        portal_step,
+        blocked,
+    } = s;
+    plan::Summary {
+        create,
+        update,
+        delete,
+        portal_step,
+        blocked,
+    }
+}
+
+fn change(c: Change) -> plan::Change {
+    let Change {
+        id,
+        action,
+        target,
+        resource,
+        before,
+        after,
+        status,
+        reason,
+        declared_at,
+        next_runs,
+    } = c;
+    plan::Change {
+        id,
+        action: match action {
+            Action::Create => plan::Action::Create,
+            Action::Update => plan::Action::Update,
+            Action::Delete => plan::Action::Delete,
+        },
+        target: target_ref(target),
+        resource: match resource {
+            Resource::Record {
+                name,
+                rtype,
+                record_id,
+            } => plan::Resource::Record {
+                name,
+                rtype,
+                record_id,
+            },
+            Resource::CronJob {
+                schedule,
+                command,
+                occurrence,
+            } => plan::Resource::CronJob {
+                schedule,
+                command,
+                occurrence,
+            },
+            Resource::Nameservers => plan::Resource::Nameservers,
+        },
+        before: before.map(value),
+        after: after.map(value),
+        status: match status {
+            Status::Ready => plan::Status::Ready,
+            Status::NeedsPortalStep => plan::Status::NeedsPortalStep,
+            Status::Blocked => plan::Status::Blocked,
+        },
+        reason,
+        declared_at,
+        next_runs,
+    }
+}
+
+fn value(v: Value) -> plan::Value {
+    match v {
+        Value::Record { ttl, content } => plan::Value::Record { ttl, content },
+        Value::CronJob { schedule, command } => plan::Value::CronJob { schedule, command },
+        Value::Nameservers { mode, nameservers } => plan::Value::Nameservers { mode, nameservers },
+    }
+}
+
+fn finding(f: Finding) -> plan::Finding {
+    let Finding {
+        target,
+        severity,
+        message,
+        change_ids,
+        declared_at,
+    } = f;
+    plan::Finding {
+        target: target_ref(target),
+        severity: match severity {
+            Severity::Info => plan::Severity::Info,
+            Severity::NeedsPortalStep => plan::Severity::NeedsPortalStep,
+            Severity::Blocked => plan::Severity::Blocked,
+            Severity::Warning => plan::Severity::Warning,
+            Severity::Error => plan::Severity::Error,
+        },
+        message,
+        change_ids,
+        declared_at,
+    }
+}
+
+fn location(l: Location) -> cfg::Location {
+    let Location { file, line, col } = l;
+    cfg::Location {
+        file: Arc::<Path>::from(file),
+        line,
+        col,
+    }
+}
+
+/// Unchecked: `config::revalidate` checks the result before anyone uses it.
+fn desired_of(d: Desired) -> cfg::Desired {
+    let Desired { zones, sites } = d;
+    cfg::Desired {
+        zones: zones.into_iter().map(zone).collect(),
+        sites: sites.into_iter().map(site).collect(),
+    }
+}
+
+fn zone(z: ZoneSpec) -> cfg::ZoneSpec {
+    let ZoneSpec {
+        zone,
+        location: at,
+        nameservers,
+        prune,
+        ignore,
+        records,
+        safety,
+        registrar,
+    } = z;
+    cfg::ZoneSpec {
+        zone,
+        location: location(at),
+        nameservers: nameservers.map(nameservers_of),
+        prune,
+        ignore: ignore.into_iter().map(ignore_rule).collect(),
+        records: records.into_iter().map(record).collect(),
+        safety: safety_of(safety),
+        registrar: registrar.map(registrar_of),
+    }
+}
+
+fn nameservers_of(n: NameserversSpec) -> cfg::NameserversSpec {
+    let NameserversSpec { mode, location: at } = n;
+    cfg::NameserversSpec {
+        mode: match mode {
+            NameserverMode::Hosted => cfg::NameserverMode::Hosted,
+            NameserverMode::Custom(hosts) => cfg::NameserverMode::Custom(hosts),
+        },
+        location: location(at),
+    }
+}
+
+fn ignore_rule(r: IgnoreRule) -> cfg::IgnoreRule {
+    let IgnoreRule {
+        name,
+        rtype,
+        content,
+        location: at,
+    } = r;
+    cfg::IgnoreRule {
+        name,
+        rtype,
+        content,
+        location: location(at),
+    }
+}
+
+fn record(r: RecordSpec) -> cfg::RecordSpec {
+    let RecordSpec {
+        name,
+        rtype,
+        ttl,
+        content,
+        canonical,
+        location: at,
+    } = r;
+    cfg::RecordSpec {
+        name,
+        rtype,
+        ttl,
+        content,
+        canonical,
+        location: location(at),
+    }
+}
+
+fn safety_of(s: SafetyLimits) -> cfg::SafetyLimits {
+    let SafetyLimits {
+        max_deletes,
+        delete_floor,
+        max_delete_percent,
+        update_floor,
+        max_update_percent,
+        allow_empty,
+    } = s;
+    cfg::SafetyLimits {
+        max_deletes,
+        delete_floor,
+        max_delete_percent,
+        update_floor,
+        max_update_percent,
+        allow_empty,
+    }
+}
+
+fn registrar_of(r: RegistrarExpectations) -> cfg::RegistrarExpectations {
+    let RegistrarExpectations {
+        auto_renew,
+        lock,
+        whois_privacy,
+        expiry_warning_days,
+        location: at,
+    } = r;
+    cfg::RegistrarExpectations {
+        auto_renew,
+        lock,
+        whois_privacy,
+        expiry_warning_days,
+        location: location(at),
+    }
+}
+
+fn site(s: SiteSpec) -> cfg::SiteSpec {
+    let SiteSpec {
+        slug,
+        location: at,
+        cron,
+    } = s;
+    cfg::SiteSpec {
+        slug,
+        location: location(at),
+        cron: cron.map(|jobs| jobs.into_iter().map(cron_job).collect()),
+    }
+}
+
+fn cron_job(j: CronJobSpec) -> cfg::CronJobSpec {
+    let CronJobSpec {
+        schedule,
+        command,
+        location: at,
+    } = j;
+    cfg::CronJobSpec {
+        schedule,
+        command,
+        location: location(at),
+    }
+}

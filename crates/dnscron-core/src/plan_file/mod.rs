@@ -1,0 +1,107 @@
+//! The plan file: `plan --out FILE` and `plan --format json` write it, `apply --plan FILE` and
+//! `show` read it. It is its own versioned type, not the serde form of the planner's model:
+//! the structs here are exactly what format_version 2 holds (docs/plan.md), converted from the
+//! model when written (`to_file`) and to it, checked, when read (`from_file`). A field added to
+//! the model therefore changes nothing in the file until these types change, and a change of
+//! these types changes `schema/plan.schema.json`, which a test ties to [`FORMAT_VERSION`].
+//!
+//! Loading checks as strictly as `validate` checks YAML: the version first, then the JSON's
+//! shape with `line:col`, every change's request, and the desired state with the loader's rules.
+
+mod change;
+mod desired;
+mod document;
+mod from_file;
+mod schema;
+#[cfg(test)]
+mod tests;
+mod to_file;
+
+use serde::Deserialize;
+
+pub use change::{Action, Change, Resource, Status, Value};
+pub use desired::{
+    CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
+    RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
+};
+pub use document::{
+    Finding, PlanFileV2, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+};
+pub use from_file::FromFileError;
+pub use schema::json_schema;
+
+use crate::plan::{Plan, PlanError};
+
+/// The only format this build writes and reads. Bump it with any change of the file's shape
+/// (`schema/plan.schema.json`), and record the new shape in the test that checks this.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// Pretty JSON with a final newline.
+pub fn to_json(plan: &Plan) -> Result<String, PlanError> {
+    let file = PlanFileV2::from(plan);
+    let mut text = serde_json::to_string_pretty(&file).map_err(|e| PlanError::BadPlanFile {
+        message: format!("cannot serialize the plan: {e}"),
+    })?;
+    text.push('\n');
+    Ok(crate::untrusted::json_text(text))
+}
+
+/// Reads a plan file; `origin` names it in messages (a path, or `-`).
+pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
+    check_version(text, origin)?;
+    let file: PlanFileV2 = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
+    Plan::try_from(file).map_err(|e| match e {
+        FromFileError::UnsupportedFormat { found } => PlanError::UnsupportedFormat {
+            found: found.to_string(),
+        },
+        FromFileError::Request(e) => PlanError::BadPlanFile {
+            message: format!("{origin}: {e}"),
+        },
+        FromFileError::Desired(diags) => {
+            let problems: Vec<String> = diags
+                .items
+                .iter()
+                .map(|d| match &d.location {
+                    Some(at) => format!("\n  {at}: {}", d.message),
+                    None => format!("\n  {}", d.message),
+                })
+                .collect();
+            PlanError::BadPlanFile {
+                message: format!(
+                    "{origin}: its `desired` section breaks the rules of the files (places as recorded when the plan was made):{}",
+                    problems.concat()
+                ),
+            }
+        }
+    })
+}
+
+/// The version is checked before the shape, so an older or newer file gets "wrong version"
+/// rather than a confusing message about a field that moved.
+fn check_version(text: &str, origin: &str) -> Result<(), PlanError> {
+    #[derive(Deserialize)]
+    struct Probe {
+        format_version: Option<serde_json::Value>,
+    }
+    let probe: Probe = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
+    match probe.format_version {
+        Some(v) if v.as_u64() == Some(u64::from(FORMAT_VERSION)) => Ok(()),
+        Some(v) => Err(PlanError::UnsupportedFormat {
+            found: v.to_string(),
+        }),
+        None => Err(PlanError::UnsupportedFormat {
+            found: "none".into(),
+        }),
+    }
+}
+
+/// `plan.json:3:14: invalid type: …`, the position without serde's trailing " at line … column …".
+fn shape_error(origin: &str, err: &serde_json::Error) -> PlanError {
+    let text = err.to_string();
+    let what = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(head, _)| head);
+    PlanError::BadPlanFile {
+        message: format!("{origin}:{}:{}: {what}", err.line(), err.column()),
+    }
+}

@@ -1,0 +1,22 @@
+//! The plan file's JSON Schema, generated from its types: `dnscron schema --plan` prints it and
+//! `schema/plan.schema.json` is the committed copy.
+
+use schemars::generate::SchemaSettings;
+
+use super::document::PlanFileV2;
+
+/// The schema as a JSON value (draft-07, like the desired-state schema).
+pub fn json_schema() -> serde_json::Value {
+    let generator = SchemaSettings::draft07().into_generator();
+    let mut schema = generator.into_root_schema_for::<PlanFileV2>();
+    schema.insert("title".into(), "dnscron plan file".into());
+    schema.insert(
+        "description".into(),
+        format!(
+            "A saved dnscron plan, format_version {}: what `dnscron plan --out FILE` writes and `dnscron apply --plan FILE` reads (docs/plan.md).",
+            super::FORMAT_VERSION
+        )
+        .into(),
+    );
+    schema.to_value()
+}

@@ -1,0 +1,143 @@
+//! The plan file's JSON Schema: the committed copy is the generated one, the schema describes
+//! what is written, and its shape is tied to `FORMAT_VERSION` (a changed shape needs a bump).
+
+use dnscron_core::plan_file::{self, FORMAT_VERSION};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::fixtures::*;
+use crate::common::{Test, repo_root};
+
+/// The shape of every format this repository has written: version → sha256 of the generated
+/// schema without its descriptions and titles (rewording a doc comment changes no shape).
+/// Append only: a recorded version's shape never changes, since files written with it exist.
+const SHAPES: &[(u32, &str)] = &[(
+    2,
+    "a3c064e7f38b1a2b16f59aa4beee8ed6ffb29e13ea32df72642475160315e351",
+)];
+
+/// The schema without `description` and `title` texts, as compact JSON, hashed.
+fn shape_digest(schema: &Value) -> String {
+    fn strip(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.retain(|key, v| {
+                    !(matches!(key.as_str(), "description" | "title") && v.is_string())
+                });
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut shape = schema.clone();
+    strip(&mut shape);
+    Sha256::digest(shape.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Whether `schema` is the shape recorded for `version`, or what the developer must do.
+fn check_shape(version: u32, schema: &Value, shapes: &[(u32, &str)]) -> Result<(), String> {
+    let digest = shape_digest(schema);
+    match shapes.iter().find(|(v, _)| *v == version) {
+        Some((_, recorded)) if *recorded == digest => Ok(()),
+        Some(_) => Err(format!(
+            "the plan file's shape changed but FORMAT_VERSION is still {version}: files already \
+             written as format {version} would no longer read back. Bump \
+             plan_file::FORMAT_VERSION, describe the new format in docs/plan.md, regenerate \
+             schema/plan.schema.json (cargo run -- schema --plan > schema/plan.schema.json) and \
+             add ({}, \"{digest}\") to SHAPES in tests/it/plan/file_schema.rs",
+            version + 1
+        )),
+        None => Err(format!(
+            "no shape is recorded for FORMAT_VERSION {version}: once docs/plan.md describes it, \
+             add ({version}, \"{digest}\") to SHAPES in tests/it/plan/file_schema.rs"
+        )),
+    }
+}
+
+#[test]
+fn schema_plan_prints_the_committed_schema() {
+    let printed = Test::new().args(["schema", "--plan"]).run_for_stdout();
+    let committed = std::fs::read_to_string(repo_root().join("schema/plan.schema.json")).unwrap();
+    assert!(
+        printed == committed,
+        "schema/plan.schema.json is out of date; regenerate it with\n    \
+         cargo run -- schema --plan > schema/plan.schema.json"
+    );
+}
+
+#[test]
+fn the_shape_of_this_format_version_is_the_recorded_one() {
+    if let Err(message) = check_shape(FORMAT_VERSION, &plan_file::json_schema(), SHAPES) {
+        panic!("{message}");
+    }
+}
+
+#[test]
+fn a_changed_shape_without_a_version_bump_is_caught() {
+    let schema = plan_file::json_schema();
+    let mut added = schema.clone();
+    added["definitions"]["Change"]["properties"]["request"] = json!({"type": "object"});
+    let mut retyped = schema.clone();
+    retyped["definitions"]["Summary"]["properties"]["create"] = json!({"type": "string"});
+    for changed in [added, retyped] {
+        let message = check_shape(FORMAT_VERSION, &changed, SHAPES).unwrap_err();
+        assert!(
+            message.contains(&format!(
+                "FORMAT_VERSION is still {FORMAT_VERSION}: files already written"
+            )) && message.contains("Bump plan_file::FORMAT_VERSION"),
+            "{message}"
+        );
+    }
+    // A new version with its shape recorded passes; one without is told what to record.
+    let next = FORMAT_VERSION + 1;
+    let mut extended = schema.clone();
+    extended["definitions"]["Change"]["properties"]["request"] = json!({"type": "object"});
+    let digest = shape_digest(&extended);
+    assert_eq!(check_shape(next, &extended, &[(next, &digest)]), Ok(()));
+    assert!(
+        check_shape(next, &extended, SHAPES)
+            .is_err_and(|m| m.contains(&format!("add ({next}, \"{digest}\")")))
+    );
+}
+
+#[test]
+fn rewording_a_description_is_not_a_shape_change() {
+    let mut reworded = plan_file::json_schema();
+    reworded["definitions"]["Change"]["properties"]["id"]["description"] = "other words".into();
+    reworded["title"] = "another title".into();
+    assert_eq!(
+        shape_digest(&reworded),
+        shape_digest(&plan_file::json_schema())
+    );
+}
+
+/// The schema describes the file that is written: its top-level keys, and every key of every
+/// change, finding and target of a saved plan, are properties the schema lists.
+#[test]
+fn the_schema_lists_every_key_a_saved_plan_has() {
+    let (desired, live) = example_account();
+    let saved: Value =
+        serde_json::from_str(&plan_file::to_json(&plan_of(&desired, &live)).unwrap()).unwrap();
+    let schema = plan_file::json_schema();
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(keys(&saved), keys(&schema["properties"]));
+    for (section, def) in [
+        ("changes", "Change"),
+        ("findings", "Finding"),
+        ("targets", "Target"),
+    ] {
+        let listed = keys(&schema["definitions"][def]["properties"]);
+        for item in saved[section].as_array().unwrap() {
+            for key in keys(item) {
+                assert!(
+                    listed.contains(&key),
+                    "{section}: `{key}` is not in the schema's {def}"
+                );
+            }
+        }
+    }
+}
