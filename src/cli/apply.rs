@@ -231,7 +231,7 @@ fn read_plan_file(file: &Path) -> Result<Plan, CommandError> {
         let context = format!("cannot read the plan file {}", file.display());
         CommandError::quoting(ErrorKind::User, &context, e)
     })?;
-    dnscron_core::plan::file::load(&text, &file.display().to_string())
+    dnscron_core::plan_file::load(&text, &file.display().to_string())
         .map_err(|e| CommandError::from(e).with_hint(format!("file: {}", file.display())))
 }
 

@@ -9,8 +9,8 @@ use std::fmt::{self, Write as _};
 use dnscron_core::api::{ApiError, TokenError};
 use dnscron_core::dnscheck::{DiscoverError, ResolveError};
 use dnscron_core::import::{ImportError, Outside};
+use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::PlanError;
-use dnscron_core::plan::make::MakePlanError;
 use dnscron_core::plan::snapshot::SnapshotError;
 
 pub type BoxError = Box<dyn Error + Send + Sync>;

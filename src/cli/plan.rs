@@ -9,7 +9,7 @@ use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
 use dnscron_core::api::ReadClient;
 use dnscron_core::config;
-use dnscron_core::plan::make::MakePlanError;
+use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::{MakeOptions, Plan, make_plan_owned};
 
 #[derive(Debug, clap::Args)]

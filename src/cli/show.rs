@@ -25,7 +25,7 @@ pub fn run(args: ShowArgs) -> CommandResult {
             .with_hint("pass the file `dnscron plan --out FILE` wrote")
     })?;
     let origin = args.file.display().to_string();
-    let plan = dnscron_core::plan::file::load(&text, &origin)
+    let plan = dnscron_core::plan_file::load(&text, &origin)
         .map_err(|e| CommandError::from(e).with_hint(format!("file: {origin}")))?;
     write_stdout(&render_plan(&plan, args.format)?)?;
     Ok(Outcome::Success)

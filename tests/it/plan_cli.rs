@@ -1,6 +1,6 @@
 //! `dnscron plan` end to end: the binary against the emulator on 127.0.0.1.
 
-use dnscron_core::plan::file;
+use dnscron_core::plan_file as file;
 use dnscron_emulator::{
     CronIndexAfterDelete, Gaps, HostnameEcho, RecordNames, RecordSeed, Seed, SiteSeed, TokenSeed,
     TxtFormat, ZoneSeed,

@@ -8,7 +8,7 @@
 use crate::render::github::{Annotation, Level, render_capped};
 
 use super::{describe, status_label, summary_line};
-use dnscron_core::plan::model::{Change, Finding, Plan, Severity, Status};
+use dnscron_core::plan::{Change, Finding, Plan, Severity, Status};
 
 pub fn render(plan: &Plan) -> String {
     let mut out = String::new();

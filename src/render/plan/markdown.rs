@@ -3,7 +3,7 @@
 //! caps comments at 65,536 characters): sections that don't fit are cut with a note.
 
 use super::{changes_of, describe, summary_line, target_counts, targets_with_changes};
-use dnscron_core::plan::model::{Action, Change, Plan, Severity, TargetRef};
+use dnscron_core::plan::{Action, Change, Plan, Severity, TargetRef};
 
 use super::text::plain_change_lines;
 

@@ -7,7 +7,7 @@ pub mod markdown;
 pub mod text;
 mod words;
 
-use dnscron_core::plan::model::{
+use dnscron_core::plan::{
     Action, Change, Finding, Plan, Resource, Severity, Status, Summary, TargetRef, Value,
 };
 

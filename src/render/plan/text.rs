@@ -6,7 +6,7 @@ use super::{
     Described, changes_of, describe, marker, printable, status_label, summary_line,
     targets_with_changes, ttl_text,
 };
-use dnscron_core::plan::model::{Action, Change, Plan, Resource, Severity, Target, Value};
+use dnscron_core::plan::{Action, Change, Plan, Resource, Severity, Target, Value};
 
 struct Paint {
     on: bool,

@@ -3,7 +3,8 @@
 
 use dnscron::cli::error::CommandError;
 use dnscron::render::plan as render;
-use dnscron_core::plan::{PlanError, file};
+use dnscron_core::plan::PlanError;
+use dnscron_core::plan_file as file;
 
 use super::fixtures::*;
 

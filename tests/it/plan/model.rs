@@ -1,10 +1,11 @@
 //! The plan model: JSON round trip and versioning, ids, idempotency keys, fingerprints.
 
 use dnscron::render::plan as render;
-use dnscron_core::plan::model::canonical_json;
 use dnscron_core::plan::{
-    Action, Change, DiffOptions, PlanStamp, TargetKind, TargetRef, diff, file, fingerprint, request,
+    Action, Change, DiffOptions, PlanStamp, TargetKind, TargetRef, canonical_json, diff, request,
+    stale_targets,
 };
+use dnscron_core::plan_file as file;
 use sha2::{Digest, Sha256};
 
 use super::fixtures::*;
@@ -122,14 +123,14 @@ fn fingerprints_ignore_listing_order_but_see_every_change() {
             .all(|t| t.fingerprint.starts_with("sha256:") && t.fingerprint.len() == 71)
     );
     assert_eq!(plan.targets.len(), 3 + 3 + 3, "3 zones, 3 domains, 3 sites");
-    assert!(fingerprint::stale_targets(&plan, &live).is_empty());
+    assert!(stale_targets(&plan, &live).is_empty());
 
     let mut rows = live.zones[0].records.to_wire();
     rows.reverse();
     live.zones[0].records = rows.iter().collect();
     live.sites[1].cron.as_mut().unwrap().reverse();
     assert!(
-        fingerprint::stale_targets(&plan, &live).is_empty(),
+        stale_targets(&plan, &live).is_empty(),
         "order doesn't matter"
     );
 
@@ -138,7 +139,7 @@ fn fingerprints_ignore_listing_order_but_see_every_change() {
     live.domains[1].registrar.dnssec.state = Some(serde_json::json!("active"));
     live.sites[2].state = Some("active".into());
     live.sites.remove(0);
-    let stale = fingerprint::stale_targets(&plan, &live);
+    let stale = stale_targets(&plan, &live);
     let r = |kind, name: &str| TargetRef {
         kind,
         name: name.into(),

@@ -1,4 +1,4 @@
-//! Saved plans (`apply --plan FILE`, read with `plan::file::load`).
+//! Saved plans (`apply --plan FILE`, read with `plan_file::load`).
 //!
 //! A saved plan is not executed as it was saved: its embedded desired state is planned again
 //! against the live state now, and that plan runs only when every change of it is one of the

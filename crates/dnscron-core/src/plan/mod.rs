@@ -1,20 +1,21 @@
 //! Live snapshot → normalized diff against the desired state → a reviewable plan.
 //!
-//! `diff::diff` makes a [`Plan`] (the one plan model, also the plan file); the `dnscron` binary
-//! renders it; `apply` reads it back with [`file::load`], binds a plan made now to it
+//! [`diff`] makes a [`Plan`] (the one plan model; [`crate::plan_file`] writes and reads it); the
+//! `dnscron` binary renders it; `apply` binds a plan made now to a reviewed one
 //! (`apply::review`) and sends the request [`request::derive`] makes for each change, with
-//! [`Change::idempotency_key`]. Format and rules: docs/plan.md.
+//! [`Change::idempotency_key`]. [`snapshot`] is the live state a plan reads. Format and rules:
+//! docs/plan.md.
 
-pub mod diff;
-pub mod file;
-pub mod fingerprint;
-pub mod health;
-pub mod make;
-pub mod model;
-pub mod order;
 pub mod request;
-pub mod safety;
 pub mod snapshot;
+
+pub(crate) mod diff;
+pub(crate) mod fingerprint;
+pub(crate) mod health;
+pub(crate) mod make;
+pub(crate) mod model;
+pub(crate) mod order;
+pub(crate) mod safety;
 
 mod cron_jobs;
 mod error;
@@ -25,9 +26,10 @@ mod records;
 pub use cron_jobs::job_key;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
+pub use fingerprint::stale_targets;
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
 pub use model::{
     Action, Change, Finding, Plan, PlanOptions, PlanStamp, Resource, Severity, Status, Summary,
-    Target, TargetKind, TargetRef, Value,
+    Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
