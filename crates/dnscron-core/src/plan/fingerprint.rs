@@ -34,7 +34,7 @@ fn field(text: &str) -> String {
 /// One line per record, sorted: `record|id|name|TYPE|ttl|content` (fields escaped as in
 /// `field`), after a `zone|name` line. The lines share one buffer: a zone of 100,000 records
 /// would otherwise cost a dozen allocations per record.
-pub fn zone(zone: &LiveZone) -> String {
+pub(crate) fn zone(zone: &LiveZone) -> String {
     const PREFIX: &str = "record|";
     let mut text = String::new();
     let mut lines = Vec::with_capacity(zone.records.len());
@@ -99,7 +99,7 @@ fn push_field(out: &mut String, chars: impl Iterator<Item = char>) {
     }
 }
 
-pub fn domain(domain: &LiveDomain) -> String {
+pub(crate) fn domain(domain: &LiveDomain) -> String {
     let registry: Vec<String> = host_set(&domain.registrar.nameservers.registry)
         .into_iter()
         .collect();
@@ -113,7 +113,7 @@ pub fn domain(domain: &LiveDomain) -> String {
     ])
 }
 
-pub fn site(site: &LiveSite) -> String {
+pub(crate) fn site(site: &LiveSite) -> String {
     let mut lines = vec![
         format!("site|{}", field(&site.slug)),
         format!("state|{}", field(site.state.as_deref().unwrap_or("<none>"))),
@@ -136,7 +136,7 @@ pub fn site(site: &LiveSite) -> String {
 }
 
 /// The fingerprint of `target` in `live`, or `None` when the snapshot doesn't hold it.
-pub fn fingerprint(live: &LiveSnapshot, target: &TargetRef) -> Option<String> {
+pub(crate) fn fingerprint(live: &LiveSnapshot, target: &TargetRef) -> Option<String> {
     match target.kind {
         TargetKind::Zone => live
             .zones

@@ -109,7 +109,7 @@ fn switches_to_hosted(plan: &Plan, desired: &Desired) -> bool {
 }
 
 /// The server's hosted-mode value, or the documented default with a warning.
-pub async fn hosted_mode_value(client: &ReadClient) -> String {
+pub(crate) async fn hosted_mode_value(client: &ReadClient) -> String {
     match client.openapi().await {
         Ok(doc) => openapi::hosted_mode_value(&doc).unwrap_or_else(|| {
             tracing::warn!(

@@ -12,7 +12,7 @@ use crate::dns::RecordType;
 
 use super::request;
 
-pub use crate::plan_file::FORMAT_VERSION;
+pub(crate) use crate::plan_file::FORMAT_VERSION;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {

@@ -21,13 +21,13 @@ use super::model::{Action, Change, Resource, Status, TargetKind, Value};
 /// A change before ordering; `early` marks a delete that must precede the creates (set by the
 /// cron diff for the 5-job limit; CNAME conflicts are found here).
 #[derive(Clone, Debug)]
-pub struct Draft {
+pub(crate) struct Draft {
     pub change: Change,
     pub early: bool,
 }
 
 impl Draft {
-    pub fn new(change: Change) -> Draft {
+    pub(crate) fn new(change: Change) -> Draft {
         Draft {
             change,
             early: false,
@@ -36,7 +36,7 @@ impl Draft {
 }
 
 /// Orders the drafts and numbers the changes 1, 2, … in that order.
-pub fn order(mut drafts: Vec<Draft>) -> Vec<Change> {
+pub(crate) fn order(mut drafts: Vec<Draft>) -> Vec<Change> {
     mark_cname_replacements(&mut drafts);
     drafts.sort_by_cached_key(sort_key);
     drafts

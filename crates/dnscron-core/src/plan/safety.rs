@@ -16,7 +16,7 @@ use crate::config::model::SafetyLimits;
 /// Record counts of one zone's plan. `live` counts the records the diff saw (system records
 /// excluded, ignored records included).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ZoneStats {
+pub(crate) struct ZoneStats {
     pub live: usize,
     pub creates: usize,
     pub updates: usize,
@@ -24,7 +24,7 @@ pub struct ZoneStats {
 }
 
 impl ZoneStats {
-    pub fn remaining(&self) -> usize {
+    pub(crate) fn remaining(&self) -> usize {
         (self.live + self.creates).saturating_sub(self.deletes)
     }
 }
@@ -59,7 +59,7 @@ fn percent(a: usize, b: usize) -> usize {
 }
 
 /// Every limit of `limits` that `stats` breaks, as a sentence with the figures.
-pub fn violations(stats: &ZoneStats, limits: &SafetyLimits) -> Vec<String> {
+pub(crate) fn violations(stats: &ZoneStats, limits: &SafetyLimits) -> Vec<String> {
     let mut out = Vec::new();
     let ZoneStats {
         live,
@@ -98,7 +98,7 @@ pub fn violations(stats: &ZoneStats, limits: &SafetyLimits) -> Vec<String> {
 }
 
 /// The refusal for one zone, if any.
-pub fn check_zone(
+pub(crate) fn check_zone(
     zone: &str,
     declared_at: &str,
     stats: &ZoneStats,

@@ -26,7 +26,7 @@ use super::snapshot::{LiveSnapshot, READ_CONCURRENCY, SnapshotError, api_error, 
 
 /// What the account says about one declared zone's domain.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Registration {
+pub(crate) struct Registration {
     /// `None`: `GET /domains` does not list it (registered elsewhere, or DNS hosting only).
     pub listing: Option<payload::Domain>,
     pub registrar: Option<payload::Registrar>,
@@ -34,7 +34,7 @@ pub struct Registration {
 
 /// `GET /domains` (every page) when the files declare a zone; it needs no snapshot, so plan
 /// reads it alongside the snapshot.
-pub async fn list(
+pub(crate) async fn list(
     client: &ReadClient,
     desired: &Desired,
 ) -> Result<Vec<payload::Domain>, SnapshotError> {
@@ -49,7 +49,7 @@ pub async fn list(
 
 /// The registration of every zone `desired` declares, in file order: the listing from
 /// [`list`], and the registrar state from the snapshot or, when it lacks it, one GET.
-pub async fn fetch(
+pub(crate) async fn fetch(
     client: &ReadClient,
     desired: &Desired,
     live: &LiveSnapshot,
@@ -91,7 +91,7 @@ fn live_registrar(live: &LiveSnapshot, spec: &ZoneSpec) -> Option<payload::Regis
 }
 
 /// The findings of every declared zone's registration, judged at `now` (the plan's time).
-pub fn findings(
+pub(crate) fn findings(
     desired: &Desired,
     registrations: &[Registration],
     now: DateTime<Utc>,
