@@ -1,10 +1,24 @@
-//! dnscron: keep a hosting customer's DNS zones, registrar nameserver mode and cron jobs in git,
-//! and make the live account match.
+//! dnscron's stages: keep a hosting customer's DNS zones, registrar nameserver mode and cron
+//! jobs in git, and make the live account match.
 //!
-//! Data flows one way: files (`config`) → desired state → live snapshot (`api`, `plan::snapshot`)
-//! → plan (`plan`) → requests (`apply`) → result, as typed data and typed errors. The `dnscron`
-//! binary renders that data and words every error, hint and flag; `dnscron-emulator` serves the
-//! API locally for tests and the demo. The map: docs/architecture.md.
+//! Data flows one way, as typed data and typed errors: files → desired state → live snapshot →
+//! plan → requests → result. Nothing here words anything for a terminal or names a
+//! command-line flag: the `dnscron` binary renders this data and words every error, hint and
+//! exit code. The map: docs/architecture.md.
+//!
+//! The public API, stage by stage (each module's own re-exports; its files are private):
+//!
+//! | stage | entry points |
+//! |---|---|
+//! | files → desired state | [`config::load`], [`config::load_texts`] → [`config::model::Desired`] or every problem as [`config::Diagnostics`]; [`config::json_schema`] |
+//! | DNS and cron rules | [`dns::RecordType`], [`dns::ZoneName`], [`dns::RecordData`]; [`cron`]'s normal forms |
+//! | live state | [`api::ReadClient`] (GETs only), [`api::WriteClient`], [`api::ApiConfig`], [`api::Token`], [`api::ApiError`]; [`plan::snapshot::fetch`] → [`plan::snapshot::LiveSnapshot`] |
+//! | plan | [`plan::make_plan`] (read, then [`plan::diff`]) → [`plan::Plan`] of typed [`plan::Change`]s; [`plan::request::derive`] is a change's HTTP request |
+//! | plan file | [`plan_file::to_json`], [`plan_file::load`], [`plan_file::json_schema`], [`plan_file::FORMAT_VERSION`] |
+//! | apply | [`apply::apply`] → [`apply::ApplyReport`]; [`apply::review`] binds a plan made now to a reviewed one; [`apply::Progress`] is how a caller follows it |
+//! | DNS checks | [`dnscheck::check_zones`] → [`dnscheck::CheckReport`]; [`dnscheck::ask`] |
+//! | live → files | [`import::fetch`], [`import::build_zone`], [`import::render_zone`], [`import::write_files`] |
+//! | server text | [`untrusted::escape`], [`untrusted::json_text`] |
 
 pub mod api;
 pub mod apply;
