@@ -1,4 +1,10 @@
 //! Paths → files → YAML documents → validated [`Desired`].
+//!
+//! The loader's peak is most of a large plan's peak memory, so nothing is held longer than it
+//! must be: a zone's records are extracted as the parser completes each one (the tree of the
+//! list is never whole), and each document is validated as soon as it is extracted and then
+//! dropped. The measurements behind this are in docs/design/planner-performance.md (issue 14,
+//! parts 3 and 4).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -2,6 +2,13 @@
 //! at the first error; reading this tree instead lets the loader report every wrong value,
 //! each at its own `line:col`. The tree is built from the parser's events in one pass
 //! (`build`), typing scalars by the rules in `scalar`.
+//!
+//! granit-parser's events are the only way a file is read. A second reader for the common
+//! one-line flow record item (the record-line scanner, proven against the parser's events or the
+//! file re-read) once halved `validate`'s CPU at 100,000 records, but it was half of this module
+//! for a gain nobody feels: a real plan waits on the API's 120 requests a minute. Issue 19 removed
+//! it; it is at the tag `record-line-scanner` (commit 02e97ae), and why it was built and what it
+//! saved is in docs/design/planner-performance.md.
 
 use std::borrow::Cow;
 
