@@ -3,8 +3,10 @@
 
 use std::fmt::Write as _;
 
-use dnscron_core::apply::dns::{DnsCheck, NameserverCheck, Problem, ZoneCheck};
+use dnscron_core::apply::dns::{DnsCheck, NameserverCheck, ZoneCheck};
 use dnscron_core::untrusted::Untrusted as U;
+
+use super::dns_words::{problem_text, skip_reason};
 
 /// Text lines after the result (empty when the check did not run).
 pub fn text(check: Option<&DnsCheck>) -> String {
@@ -12,7 +14,7 @@ pub fn text(check: Option<&DnsCheck>) -> String {
     match check {
         None => {}
         Some(DnsCheck::Skipped { reason }) => {
-            let _ = writeln!(out, "DNS check: skipped, {reason}.");
+            let _ = writeln!(out, "DNS check: skipped, {}.", skip_reason(*reason));
         }
         Some(DnsCheck::Ran {
             deadline_secs,
@@ -72,7 +74,7 @@ pub fn markdown(check: Option<&DnsCheck>) -> String {
     let mut out = String::new();
     let Some(DnsCheck::Ran { zones, .. }) = check else {
         if let Some(DnsCheck::Skipped { reason }) = check {
-            let _ = writeln!(out, "\nDNS check: skipped, {reason}.");
+            let _ = writeln!(out, "\nDNS check: skipped, {}.", skip_reason(*reason));
         }
         return out;
     };
@@ -96,13 +98,4 @@ pub fn markdown(check: Option<&DnsCheck>) -> String {
         }
     }
     out
-}
-
-/// Why a nameserver is not live or not ready, in words: an unresolved host names the flag that
-/// gives it an address.
-pub fn problem_text(problem: &Problem) -> String {
-    match problem {
-        Problem::Unresolved(err) => crate::cli::error::unresolved(err),
-        Problem::Answered(text) => text.clone(),
-    }
 }

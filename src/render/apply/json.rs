@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 use dnscron_core::apply::dns::DnsCheck;
 use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeReport, Counts};
 
-use super::dns::problem_text;
-use super::summary;
+use super::dns_words::{problem_text, skip_reason};
+use super::{last_read, summary};
 use crate::cli::error::NOT_READY_HINT;
 
 /// Version of the JSON outcome document.
@@ -30,7 +30,8 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
     let text = serde_json::to_value(&doc).and_then(|mut value| {
         add_summaries(&mut value, report);
         word_not_ready(&mut value, report);
-        word_problems(&mut value, report);
+        word_dns_check(&mut value, report);
+        word_unseen(&mut value, report);
         serde_json::to_string_pretty(&value)
     });
     let mut out = text.unwrap_or_else(|e| {
@@ -71,23 +72,49 @@ fn word_not_ready(doc: &mut Value, report: &ApplyReport) {
         let message = format!("{}; {}", error.message, NOT_READY_HINT);
         fields.insert("message".into(), Value::String(message));
         if let Ok(details) = serde_json::to_value(super::not_ready_answers(r)) {
-            fields.insert("details".into(), details);
+            insert_field(fields, "message", "details", details);
         }
     }
 }
 
-/// The DNS check's problems in our words.
-fn word_problems(doc: &mut Value, report: &ApplyReport) {
-    let Some(DnsCheck::Ran { zones, .. }) = &report.dns_check else {
-        return;
+/// The DNS check's skip reason, and each nameserver's problems (when it has some), in our
+/// words.
+fn word_dns_check(doc: &mut Value, report: &ApplyReport) {
+    let zones = match &report.dns_check {
+        Some(DnsCheck::Skipped { reason }) => {
+            if let Some(Value::Object(fields)) = doc.get_mut("dns_check") {
+                let words = Value::String(skip_reason(*reason).into());
+                fields.insert("reason".into(), words);
+            }
+            return;
+        }
+        Some(DnsCheck::Ran { zones, .. }) => zones,
+        None => return,
     };
     for (z, zone) in zones.iter().enumerate() {
         for (n, ns) in zone.nameservers.iter().enumerate() {
-            if let Some(problems) =
-                doc.pointer_mut(&format!("/dns_check/zones/{z}/nameservers/{n}/problems"))
+            let pointer = format!("/dns_check/zones/{z}/nameservers/{n}");
+            if let (false, Some(Value::Object(fields))) =
+                (ns.problems.is_empty(), doc.pointer_mut(&pointer))
             {
-                *problems = ns.problems.iter().map(problem_text).collect();
+                let problems = ns.problems.iter().map(|p| problem_text(p).into()).collect();
+                insert_field(fields, "polls", "problems", Value::Array(problems));
             }
+        }
+    }
+}
+
+/// What the last read showed of each unseen write, after its `request_id`.
+fn word_unseen(doc: &mut Value, report: &ApplyReport) {
+    let (ApplyResult::NotVisible { unseen, .. }, Some(Value::Array(items))) =
+        (&report.result, doc.get_mut("unseen"))
+    else {
+        return;
+    };
+    for (item, u) in items.iter_mut().zip(unseen) {
+        if let Value::Object(fields) = item {
+            let read = Value::String(last_read(&u.read));
+            insert_field(fields, "request_id", "read", read);
         }
     }
 }

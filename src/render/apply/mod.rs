@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 mod dns;
+mod dns_words;
 mod json;
 mod markdown;
 pub mod progress;
@@ -13,9 +14,9 @@ pub use json::{FORMAT_VERSION, json};
 pub use markdown::markdown;
 pub use progress::{Bar, Lines};
 
-use dnscron_core::apply::Unseen;
 use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, ErrorInfo};
-use dnscron_core::plan::{Action, Change};
+use dnscron_core::apply::{LastRead, Unseen};
+use dnscron_core::plan::{Action, Change, Value};
 use dnscron_core::untrusted::Untrusted as U;
 
 use super::plan::text::plain_change_lines;
@@ -128,7 +129,7 @@ fn not_visible(out: &mut String, report: &ApplyReport, unseen: &[Unseen], waited
             u.target,
             summary(&u.change),
             repair_note(u.round),
-            u.read
+            last_read(&u.read)
         );
     }
     let _ = writeln!(
@@ -136,6 +137,27 @@ fn not_visible(out: &mut String, report: &ApplyReport, unseen: &[Unseen], waited
         "{}. They were not sent again, which could write them twice: something between dnscron and the API (a cache, a proxy, a lagging replica) may serve stale reads. Run `dnscron plan` in a minute to check.",
         tally(report)
     );
+}
+
+/// What the last read shows of an unseen write: `not in the listing`, `still in the listing`,
+/// `still <old value>`.
+fn last_read(read: &LastRead) -> String {
+    match read {
+        LastRead::NotListed => "not in the listing".into(),
+        LastRead::StillListed => "still in the listing".into(),
+        LastRead::StillBefore(Some(before)) => format!("still {}", value_text(before)),
+        LastRead::StillBefore(None) => "still as before".into(),
+    }
+}
+
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::Record { ttl, content } => format!("{content} (ttl {ttl})"),
+        Value::CronJob { schedule, command } => format!("{schedule} {command}"),
+        Value::Nameservers { mode, nameservers } => format!("{mode} {}", nameservers.join(" "))
+            .trim_end()
+            .to_string(),
+    }
 }
 
 /// `3 created, 2 updated, 4 deleted.`: what is in effect now that apply made (replays and
@@ -294,7 +316,11 @@ fn not_ready_answers(r: &ChangeReport) -> BTreeMap<String, Vec<String>> {
             let answered = if server.problems.is_empty() {
                 vec!["ready".to_string()]
             } else {
-                server.problems.iter().map(dns::problem_text).collect()
+                server
+                    .problems
+                    .iter()
+                    .map(dns_words::problem_text)
+                    .collect()
             };
             (server.host.clone(), answered)
         })

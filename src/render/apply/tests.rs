@@ -152,4 +152,66 @@ fn a_refused_switch_names_the_flags_the_core_leaves_out() {
     assert_eq!(error["details"]["ns1.other.net"][0], unmapped);
     assert_eq!(error["details"]["ns2.other.net"][0], "ready");
     assert_eq!(error["type"], "nameservers_not_ready");
+    let keys: Vec<&String> = error
+        .as_object()
+        .map(|o| o.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(
+        keys,
+        ["status", "type", "message", "details", "request_id"],
+        "the error's fields in the order ErrorInfo has them"
+    );
+}
+
+#[test]
+fn words_added_to_the_json_keep_their_place() {
+    use dnscron_core::apply::dns::{DnsCheck, SkipReason};
+    use dnscron_core::apply::{LastRead, Unseen};
+    let mut skipped = report(ApplyResult::Converged, &[ChangeOutcome::Done]);
+    skipped.dns_check = Some(DnsCheck::Skipped {
+        reason: SkipReason::NoRecordWritten,
+    });
+    let out = json(&skipped, 0);
+    assert!(
+        out.contains(
+            "  \"dns_check\": {\n    \"status\": \"skipped\",\n    \"reason\": \"no record was written\"\n  }\n}\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        text(&skipped).ends_with("DNS check: skipped, no record was written.\n"),
+        "{}",
+        text(&skipped)
+    );
+
+    let unseen = Unseen {
+        change_id: 1,
+        round: 0,
+        target: change(1).target,
+        change: change(1),
+        request_id: Some("req_1".into()),
+        read: LastRead::StillBefore(Some(dnscron_core::plan::Value::Record {
+            ttl: 300,
+            content: "192.0.2.9".into(),
+        })),
+    };
+    let not_visible = report(
+        ApplyResult::NotVisible {
+            unseen: vec![unseen],
+            waited_secs: 7.0,
+        },
+        &[ChangeOutcome::Done],
+    );
+    let out = json(&not_visible, 1);
+    assert!(
+        out.contains(
+            "      \"request_id\": \"req_1\",\n      \"read\": \"still 192.0.2.9 (ttl 300)\"\n    }\n  ],"
+        ),
+        "{out}"
+    );
+    let out = text(&not_visible);
+    assert!(
+        out.contains("accepted req_1, read again: still 192.0.2.9 (ttl 300)\n"),
+        "{out}"
+    );
 }

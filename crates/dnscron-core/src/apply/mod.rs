@@ -28,7 +28,7 @@ pub use interrupt::Interrupt;
 pub use outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
 pub use progress::{Note, Progress, Silent};
 pub use review::Review;
-pub use verify::Unseen;
+pub use verify::{LastRead, Unseen};
 
 /// Rounds in all: the plan's own (0) plus up to two repairs after verification.
 pub const MAX_ROUNDS: u32 = 3;

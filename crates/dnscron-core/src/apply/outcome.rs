@@ -25,7 +25,7 @@ pub enum ChangeOutcome {
     /// Apply stopped before this change.
     NotAttempted,
     /// A switch to custom nameservers that apply did not send: the new nameservers don't serve
-    /// the zone as the files declare it (`error` says what each answered).
+    /// the zone as the files declare it (`readiness` has what each answered).
     NotReady,
     /// A reviewed change the plan made now no longer needs: already in effect (an earlier,
     /// interrupted run of the same reviewed plan, or someone else made it). Nothing was sent.
@@ -127,8 +127,7 @@ pub struct ChangeReport {
     pub attempts: u32,
     pub continue_url: Option<String>,
     pub error: Option<ErrorInfo>,
-    /// A switch refused as not ready: what its new nameservers answered (`error` has it in
-    /// words too).
+    /// A switch refused as not ready: what its new nameservers answered.
     #[serde(skip)]
     pub readiness: Option<super::dns::Readiness>,
 }

@@ -60,9 +60,20 @@ pub struct Unseen {
     #[serde(skip)]
     pub change: Change,
     pub request_id: Option<String>,
-    /// What the last read shows instead (`not in the listing`, `still in the listing`, `still
-    /// <old value>`).
-    pub read: String,
+    /// What the last read shows instead (worded by the binary, in its JSON too).
+    #[serde(skip)]
+    pub read: LastRead,
+}
+
+/// What the last read shows of a write it does not show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LastRead {
+    /// A created thing is not in the listing.
+    NotListed,
+    /// A deleted thing is still in the listing.
+    StillListed,
+    /// An updated thing still holds its value from before (`None`: the re-plan has none).
+    StillBefore(Option<Value>),
 }
 
 /// Whether `a` (from a re-plan) asks for the very write `fresh` already made: same target,
@@ -117,22 +128,11 @@ pub(super) fn unseen(replan: &[Change], fresh: &[FreshWrite]) -> Vec<Unseen> {
 }
 
 /// What the read shows about a change it still asks for.
-fn what_was_read(again: &Change) -> String {
-    match (again.action, &again.before) {
-        (Action::Create, _) => "not in the listing".into(),
-        (Action::Delete, _) => "still in the listing".into(),
-        (Action::Update, Some(before)) => format!("still {}", value_text(before)),
-        (Action::Update, None) => "still as before".into(),
-    }
-}
-
-fn value_text(value: &Value) -> String {
-    match value {
-        Value::Record { ttl, content } => format!("{content} (ttl {ttl})"),
-        Value::CronJob { schedule, command } => format!("{schedule} {command}"),
-        Value::Nameservers { mode, nameservers } => format!("{mode} {}", nameservers.join(" "))
-            .trim_end()
-            .to_string(),
+fn what_was_read(again: &Change) -> LastRead {
+    match again.action {
+        Action::Create => LastRead::NotListed,
+        Action::Delete => LastRead::StillListed,
+        Action::Update => LastRead::StillBefore(again.before.clone()),
     }
 }
 
@@ -239,15 +239,13 @@ mod tests {
     }
 
     #[test]
-    fn the_read_is_described_by_what_it_still_shows() {
+    fn an_update_still_read_holds_its_value_from_before() {
         assert_eq!(
             what_was_read(&update(7, "192.0.2.1", "192.0.2.2")),
-            "still 192.0.2.1 (ttl 300)"
+            LastRead::StillBefore(Some(Value::Record {
+                ttl: 300,
+                content: "192.0.2.1".into()
+            }))
         );
-        let ns = Value::Nameservers {
-            mode: "custom".into(),
-            nameservers: vec!["ns1.x.net".into(), "ns2.x.net".into()],
-        };
-        assert_eq!(value_text(&ns), "custom ns1.x.net ns2.x.net");
     }
 }

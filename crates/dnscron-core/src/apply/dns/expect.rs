@@ -7,7 +7,7 @@ use crate::dns::RecordType;
 use crate::dnscheck::{Expected, Outcome};
 use crate::plan::{Action, Change, Resource, TargetKind, Value};
 
-use super::describe;
+use super::{Finding, RrsetKey};
 
 /// One changed RRset: the values it must hold now (with their TTL) and those it must no longer
 /// hold (deleted, or replaced by an update).
@@ -74,39 +74,46 @@ fn apply_change(rrset: &mut Rrset, change: &Change) {
     }
 }
 
+impl Rrset {
+    fn key(&self) -> RrsetKey {
+        RrsetKey {
+            name: self.name.clone(),
+            rtype: self.rtype,
+        }
+    }
+}
+
 /// Why `outcome` is not yet the new data of `rrset`; `None` when it is.
-pub(crate) fn judge(rrset: &Rrset, outcome: &Outcome) -> Option<String> {
-    let what = |detail: String| format!("{} {}: {detail}", rrset.name, rrset.rtype);
-    if let Some(reason) = describe::failure(outcome) {
-        return Some(what(reason));
+pub(crate) fn judge(rrset: &Rrset, outcome: &Outcome) -> Option<Finding> {
+    if matches!(outcome, Outcome::Rcode(_)) || outcome.unreachable() {
+        return Some(Finding::Failed {
+            rrset: rrset.key(),
+            outcome: outcome.clone(),
+        });
     }
     if outcome.authoritative() == Some(false) {
-        return Some(what(
-            "answers without authority (not serving the zone itself)".into(),
-        ));
+        return Some(Finding::NoAuthority { rrset: rrset.key() });
     }
     let served = outcome.values_of(rrset.rtype.as_str());
     let missing = rrset
         .present
         .iter()
         .any(|e| !served.iter().any(|s| s.value == e.value && s.ttl == e.ttl));
-    let lingering: Vec<&String> = rrset
+    let lingering: Vec<String> = rrset
         .absent
         .iter()
         .filter(|a| served.iter().any(|s| s.value == **a))
+        .cloned()
         .collect();
     if !missing && lingering.is_empty() {
         return None;
     }
-    let mut wanted = describe::values(&rrset.present);
-    if !lingering.is_empty() {
-        let gone: Vec<&str> = lingering.iter().map(|s| s.as_str()).collect();
-        wanted = format!("{wanted}, no longer {}", gone.join(", "));
-    }
-    Some(what(format!(
-        "serves {}; wanted {wanted}",
-        describe::served(outcome, rrset.rtype)
-    )))
+    Some(Finding::NotLive {
+        rrset: rrset.key(),
+        served: outcome.clone(),
+        wanted: rrset.present.clone(),
+        lingering,
+    })
 }
 
 #[cfg(test)]
@@ -123,6 +130,22 @@ mod tests {
             value: value.into(),
             ttl,
         }
+    }
+
+    fn www_a() -> RrsetKey {
+        RrsetKey {
+            name: "www".into(),
+            rtype: RecordType::A,
+        }
+    }
+
+    fn not_live(served: Outcome, wanted: Vec<Expected>, lingering: &[&str]) -> Option<Finding> {
+        Some(Finding::NotLive {
+            rrset: www_a(),
+            served,
+            wanted,
+            lingering: lingering.iter().map(|s| (*s).to_string()).collect(),
+        })
     }
 
     fn served(values: &[&str]) -> Outcome {
@@ -148,9 +171,11 @@ mod tests {
         assert_eq!(rrsets[0].absent, vec!["192.0.2.1".to_string()]);
         assert_eq!(judge(rrsets[0], &served(&["192.0.2.2", "192.0.2.9"])), None);
         assert_eq!(
-            judge(rrsets[0], &served(&["192.0.2.1"])).as_deref(),
-            Some(
-                "www A: serves 192.0.2.1 (ttl 300); wanted 192.0.2.2 (ttl 300), no longer 192.0.2.1"
+            judge(rrsets[0], &served(&["192.0.2.1"])),
+            not_live(
+                served(&["192.0.2.1"]),
+                vec![expected("192.0.2.2", 300)],
+                &["192.0.2.1"]
             )
         );
     }
@@ -179,12 +204,16 @@ mod tests {
         );
         assert_eq!(judge(rrset, &served(&["192.0.2.7"])), None);
         assert_eq!(
-            judge(rrset, &served(&["192.0.2.1"])).as_deref(),
-            Some("www A: serves 192.0.2.1 (ttl 300); wanted nothing, no longer 192.0.2.1")
+            judge(rrset, &served(&["192.0.2.1"])),
+            not_live(served(&["192.0.2.1"]), Vec::new(), &["192.0.2.1"])
         );
+        let refused = Outcome::Rcode("REFUSED".into());
         assert_eq!(
-            judge(rrset, &Outcome::Rcode("REFUSED".into())).as_deref(),
-            Some("www A: answers REFUSED")
+            judge(rrset, &refused),
+            Some(Finding::Failed {
+                rrset: www_a(),
+                outcome: refused.clone()
+            })
         );
     }
 
@@ -201,16 +230,16 @@ mod tests {
             }],
         };
         assert_eq!(
-            judge(rrset, &stale_ttl).as_deref(),
-            Some("www A: serves 192.0.2.2 (ttl 3600); wanted 192.0.2.2 (ttl 300)")
+            judge(rrset, &stale_ttl),
+            not_live(stale_ttl.clone(), vec![expected("192.0.2.2", 300)], &[])
         );
         let lame = Outcome::Records {
             authoritative: false,
             records: Vec::new(),
         };
         assert_eq!(
-            judge(rrset, &lame).as_deref(),
-            Some("www A: answers without authority (not serving the zone itself)")
+            judge(rrset, &lame),
+            Some(Finding::NoAuthority { rrset: www_a() })
         );
     }
 }

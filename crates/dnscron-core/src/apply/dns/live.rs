@@ -14,7 +14,7 @@ use crate::dnscheck::{self, QueryOptions, QueryType, Question};
 use crate::plan::Change;
 
 use super::expect::{Rrset, changed_rrsets, judge};
-use super::{DnsOptions, FIRST_POLL_WAIT, MAX_POLL_WAIT, Problem};
+use super::{DnsOptions, FIRST_POLL_WAIT, Finding, MAX_POLL_WAIT, Problem};
 
 /// However little of the deadline is left, a question gets this long for its answer.
 const MIN_QUERY_TIMEOUT: Duration = Duration::from_millis(200);
@@ -23,8 +23,8 @@ const MIN_QUERY_TIMEOUT: Duration = Duration::from_millis(200);
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum DnsCheck {
-    /// Not run, and why.
-    Skipped { reason: String },
+    /// Not run, and why (the binary words the reason in its JSON too).
+    Skipped { reason: SkipReason },
     Ran {
         /// The deadline (`--dns-wait`), seconds.
         deadline_secs: f64,
@@ -32,6 +32,14 @@ pub enum DnsCheck {
         queries: u64,
         zones: Vec<ZoneCheck>,
     },
+}
+
+/// Why the post-apply check did not run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// The apply wrote no record: there is nothing new to ask for.
+    NoRecordWritten,
 }
 
 /// One zone whose records were written.
@@ -57,8 +65,8 @@ pub struct NameserverCheck {
     /// Rounds of questions it was asked.
     pub polls: u32,
     /// Why it is not live: what it serves instead, per RRset (and address), or why it could
-    /// not be asked.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// not be asked. Data for whoever words the report, which adds them to its JSON.
+    #[serde(skip)]
     pub problems: Vec<Problem>,
 }
 
@@ -103,7 +111,7 @@ struct Job {
     rrset: usize,
     question: Question,
     live_at: Option<Duration>,
-    problem: Option<String>,
+    problem: Option<Finding>,
     polls: u32,
 }
 
@@ -112,7 +120,7 @@ pub(crate) async fn check(desired: &Desired, written: &[Change], opts: &DnsOptio
     let zones = changed_rrsets(written);
     if zones.is_empty() {
         return DnsCheck::Skipped {
-            reason: "no record was written".into(),
+            reason: SkipReason::NoRecordWritten,
         };
     }
     let mut checks = Vec::new();
@@ -261,11 +269,10 @@ fn settle(mut checks: Vec<ZoneCheck>, jobs: &[Job]) -> Vec<ZoneCheck> {
                 if let Some(problem) = &j.problem
                     && j.live_at.is_none()
                 {
-                    ns.problems.push(Problem::Answered(if several {
-                        format!("at {}: {problem}", j.addr)
-                    } else {
-                        problem.clone()
-                    }));
+                    ns.problems.push(Problem::Answered {
+                        at: several.then_some(j.addr),
+                        finding: problem.clone(),
+                    });
                 }
             }
             let live = !mine.is_empty() && mine.iter().all(|j| j.live_at.is_some());

@@ -7,35 +7,16 @@ pub(super) mod expect;
 pub(super) mod live;
 pub(super) mod ready;
 
-mod describe;
+mod problem;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use serde::{Serialize, Serializer};
+use crate::dnscheck::{AddressBook, QueryOptions};
 
-use crate::dnscheck::{AddressBook, QueryOptions, ResolveError};
-
-pub use live::{DnsCheck, NameserverCheck, ZoneCheck};
+pub use live::{DnsCheck, NameserverCheck, SkipReason, ZoneCheck};
+pub use problem::{Finding, Problem, RrsetKey};
 pub use ready::{NOT_READY, Readiness, ServerReadiness, refusal};
-
-/// Why a nameserver is not live, or not ready: what it serves instead, or why it could not be
-/// asked. Serialized as its message.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Problem {
-    /// Its host name has no address.
-    #[error(transparent)]
-    Unresolved(#[from] ResolveError),
-    /// What it answered (an RRset it serves otherwise, a timeout, …).
-    #[error("{0}")]
-    Answered(String),
-}
-
-impl Serialize for Problem {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
 
 /// How long the post-apply check waits for every nameserver by default.
 pub const DEFAULT_WAIT: Duration = Duration::from_secs(10);

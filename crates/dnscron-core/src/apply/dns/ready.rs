@@ -11,7 +11,7 @@ use crate::config::model::ZoneSpec;
 use crate::dns::RecordType;
 use crate::dnscheck::{self, Answer, Expected, QueryType, Question};
 
-use super::{DnsOptions, Problem, describe};
+use super::{DnsOptions, Finding, Problem, RrsetKey};
 
 /// Lines kept per server; a zone served from the wrong data would otherwise list every RRset.
 const MAX_PROBLEMS: usize = 10;
@@ -29,7 +29,9 @@ pub struct Readiness {
 pub struct ServerReadiness {
     pub host: String,
     pub addresses: Vec<SocketAddr>,
-    /// Why it is not ready; empty: it serves the zone as the files declare it.
+    /// Why it is not ready; empty: it serves the zone as the files declare it. Data for
+    /// whoever words the report.
+    #[serde(skip)]
     pub problems: Vec<Problem>,
 }
 
@@ -92,7 +94,10 @@ pub(crate) async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) 
             Some(difference) => note(
                 &mut servers,
                 answer.server,
-                describe::authority(&name, &difference),
+                Finding::NotServing {
+                    zone: name.clone(),
+                    difference,
+                },
             ),
             None => authoritative.push(answer.server),
         }
@@ -119,22 +124,22 @@ pub(crate) async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) 
             .iter()
             .any(|d| !d.is_minor());
         if differs {
-            let line = format!(
-                "{} {rtype}: serves {}; the files declare {}",
-                answer.question.name,
-                describe::served(&answer.outcome, *rtype),
-                describe::values(expected)
-            );
-            note(&mut servers, answer.server, line);
+            let finding = Finding::Differs {
+                rrset: RrsetKey {
+                    name: answer.question.name.clone(),
+                    rtype: *rtype,
+                },
+                served: answer.outcome.clone(),
+                declared: expected.clone(),
+            };
+            note(&mut servers, answer.server, finding);
         }
     }
     for server in &mut servers {
         if server.problems.len() > MAX_PROBLEMS {
             let more = server.problems.len() - MAX_PROBLEMS;
             server.problems.truncate(MAX_PROBLEMS);
-            server
-                .problems
-                .push(Problem::Answered(format!("… and {more} more")));
+            server.problems.push(Problem::More { count: more });
         }
     }
     Readiness {
@@ -148,15 +153,11 @@ async fn ask(jobs: Vec<(SocketAddr, Question)>, opts: &DnsOptions) -> Vec<Answer
     dnscheck::ask_all(jobs, &opts.query, dnscheck::DEFAULT_CONCURRENCY).await
 }
 
-/// Adds `line` to the server that has `addr` (with the address when it has several).
-fn note(servers: &mut [ServerReadiness], addr: SocketAddr, line: String) {
+/// Adds `finding` to the server that has `addr` (with the address when it has several).
+fn note(servers: &mut [ServerReadiness], addr: SocketAddr, finding: Finding) {
     if let Some(server) = servers.iter_mut().find(|s| s.addresses.contains(&addr)) {
-        let line = if server.addresses.len() > 1 {
-            format!("at {addr}: {line}")
-        } else {
-            line
-        };
-        server.problems.push(Problem::Answered(line));
+        let at = (server.addresses.len() > 1).then_some(addr);
+        server.problems.push(Problem::Answered { at, finding });
     }
 }
 
@@ -176,21 +177,13 @@ pub(crate) fn switch_hosts(change: &crate::plan::Change) -> Option<&[String]> {
 /// The `type` of a refusal's [`ErrorInfo`](crate::apply::ErrorInfo).
 pub const NOT_READY: &str = "nameservers_not_ready";
 
-/// The refusal as data: what happened, and what each server answered (`details`); the
-/// change's report keeps the [`Readiness`] too, for whoever words what to do.
+/// The refusal as data: what happened; the change's report keeps the [`Readiness`], what each
+/// server answered, for whoever words the report (its `details` in the JSON too).
 pub fn refusal(readiness: &Readiness) -> crate::apply::ErrorInfo {
     let mut error = crate::apply::ErrorInfo::internal(format!(
         "the new nameservers don't serve {} as the files declare it, so the switch was not sent (resolvers following it would get no answer or other data)",
         readiness.zone
     ));
     error.kind = Some(NOT_READY.into());
-    for server in &readiness.servers {
-        let answered = if server.problems.is_empty() {
-            vec!["ready".to_string()]
-        } else {
-            server.problems.iter().map(ToString::to_string).collect()
-        };
-        error.details.insert(server.host.clone(), answered);
-    }
     error
 }
