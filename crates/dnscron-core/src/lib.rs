@@ -20,6 +20,8 @@
 //! | live → files | [`import::fetch`], [`import::build_zone`], [`import::render_zone`], [`import::write_files`] |
 //! | server text | [`untrusted::escape`], [`untrusted::json_text`] |
 
+#![warn(unreachable_pub)]
+
 pub mod api;
 pub mod apply;
 pub mod config;

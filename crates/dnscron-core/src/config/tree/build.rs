@@ -13,30 +13,30 @@ use super::{Node, Pos, SyntaxError, Value, byte_offset, scalar};
 /// What one file may cost. 4 M nodes / 8 M events admit a zone of 500,000 records (7 nodes each in
 /// flow style); the others are serde-saphyr's defaults, which the loader used before.
 pub(super) mod limits {
-    pub const MAX_NODES: usize = 4_000_000;
-    pub const MAX_EVENTS: usize = 8_000_000;
+    pub(crate) const MAX_NODES: usize = 4_000_000;
+    pub(crate) const MAX_EVENTS: usize = 8_000_000;
     /// Nodes copied by alias expansion (serde-saphyr: 1,000,000 replayed events).
-    pub const MAX_ALIAS_NODES: usize = 1_000_000;
-    pub const MAX_ALIASES: usize = 50_000;
-    pub const MAX_ANCHORS: usize = 50_000;
+    pub(crate) const MAX_ALIAS_NODES: usize = 1_000_000;
+    pub(crate) const MAX_ALIASES: usize = 50_000;
+    pub(crate) const MAX_ANCHORS: usize = 50_000;
     /// Nested lists and mappings, aliases expanded.
-    pub const MAX_DEPTH: usize = 64;
-    pub const MAX_DOCUMENTS: usize = 1_024;
+    pub(crate) const MAX_DEPTH: usize = 64;
+    pub(crate) const MAX_DOCUMENTS: usize = 1_024;
     /// Bytes of scalar text, aliases expanded.
-    pub const MAX_SCALAR_BYTES: usize = 64 * 1024 * 1024;
+    pub(crate) const MAX_SCALAR_BYTES: usize = 64 * 1024 * 1024;
 }
 use limits::*;
 
 /// Every non-null document of `source`.
 #[cfg(test)]
-pub fn documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
+pub(super) fn documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
     build(Builder::new(source))
 }
 
 /// Every non-null document of `source`, but each item of a document's top-level `key:` list goes
 /// to `sink` (with the document's index) as soon as it is complete, and the list stays empty in
 /// the tree: the tree of a large list is never whole. A list with an anchor is kept (an alias copies it).
-pub fn documents_streaming<'s>(
+pub(crate) fn documents_streaming<'s>(
     source: &'s str,
     key: &str,
     sink: &mut dyn FnMut(usize, Node<'s>),

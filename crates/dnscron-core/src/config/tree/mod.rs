@@ -51,13 +51,13 @@ impl Pos {
 /// folding): a 100,000-record zone has about 800,000 of them, and copying each was most of the
 /// tree's memory.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Node<'s> {
+pub(super) struct Node<'s> {
     pub value: Value<'s>,
     pub pos: Pos,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value<'s> {
+pub(super) enum Value<'s> {
     Null,
     Bool(bool),
     Int(i128),
@@ -69,7 +69,7 @@ pub enum Value<'s> {
 
 impl Value<'_> {
     /// How the value is named in "expected X, found Y" messages.
-    pub fn kind(&self) -> String {
+    pub(super) fn kind(&self) -> String {
         match self {
             Value::Null => "nothing (null)".into(),
             Value::Bool(b) => format!("the boolean `{b}`"),
@@ -84,21 +84,21 @@ impl Value<'_> {
 
 /// A YAML syntax error: message and where, if known.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SyntaxError {
+pub(super) struct SyntaxError {
     pub message: String,
     pub pos: Option<Pos>,
 }
 
 /// Every non-empty document of a file.
 #[cfg(test)]
-pub fn parse_documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
+pub(super) fn parse_documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError> {
     build::documents(source)
 }
 
-pub use build::documents_streaming;
+pub(super) use build::documents_streaming;
 
 /// Byte offset of a 1-based line and (character) column.
-pub fn byte_offset(source: &str, line: usize, col: usize) -> usize {
+pub(super) fn byte_offset(source: &str, line: usize, col: usize) -> usize {
     let line_start: usize = source
         .split_inclusive('\n')
         .take(line.saturating_sub(1))
