@@ -13,7 +13,7 @@ pub fn json_schema() -> serde_json::Value {
     schema.insert(
         "description".into(),
         format!(
-            "A saved dnscron plan, format_version {}: what `dnscron plan --out FILE` writes and `dnscron apply --plan FILE` reads (docs/plan.md).",
+            "A saved dnscron plan, format_version {}: the file a plan is saved to for review and a review-bound apply reads (docs/plan.md).",
             super::FORMAT_VERSION
         )
         .into(),
