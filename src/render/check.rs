@@ -21,6 +21,7 @@ pub fn json(report: &CheckReport) -> Result<String, serde_json::Error> {
         "queries": report.queries,
     });
     word_errors(&mut value, report);
+    word_unreachable(&mut value, report);
     let mut text = json_text(serde_json::to_string_pretty(&value)?);
     text.push('\n');
     Ok(text)
@@ -40,6 +41,28 @@ fn word_errors(doc: &mut serde_json::Value, report: &CheckReport) {
                 doc.pointer_mut(&format!("/zones/{z}/nameservers/{n}/error")),
             ) {
                 *field = unresolved(error).into();
+            }
+        }
+    }
+}
+
+/// Why a server could not be asked, as `reason` after the difference's `kind`.
+fn word_unreachable(doc: &mut serde_json::Value, report: &CheckReport) {
+    for (z, zone) in report.zones.iter().enumerate() {
+        for (n, server) in zone.nameservers.iter().enumerate() {
+            for (d, difference) in server.differences.iter().enumerate() {
+                let Difference::Unreachable { outcome } = &difference.difference else {
+                    continue;
+                };
+                let at = format!("/zones/{z}/nameservers/{n}/differences/{d}");
+                if let Some(serde_json::Value::Object(fields)) = doc.pointer_mut(&at) {
+                    let place = fields
+                        .keys()
+                        .position(|k| k == "kind")
+                        .map_or(fields.len(), |i| i + 1);
+                    let reason = serde_json::Value::String(outcome.to_string());
+                    fields.shift_insert(place, "reason".into(), reason);
+                }
             }
         }
     }
@@ -146,7 +169,7 @@ pub fn difference_text(d: &RrsetDifference) -> String {
             "not authoritative for the zone (the answer's AA bit is clear)".to_string()
         }
         Difference::Refused { rcode } => format!("answers {rcode}"),
-        Difference::Unreachable { reason } => Untrusted(reason).to_string(),
+        Difference::Unreachable { outcome } => Untrusted(&outcome.to_string()).to_string(),
     };
     format!("{} {}: {what}", Untrusted(&d.name), d.rtype)
 }
@@ -255,5 +278,34 @@ mod tests {
             serde_json::from_str(&super::json(&report).expect("serializes")).expect("valid JSON");
         assert_eq!(json["zones"][0]["error"], off);
         assert_eq!(json["zones"][1]["nameservers"][0]["error"], no_address);
+    }
+
+    #[test]
+    fn a_server_that_could_not_be_asked_says_why_in_its_place() {
+        use dnscron_core::dnscheck::{Difference, RrsetDifference};
+        let mut silent = ServerReport::new(
+            "ns1.c.test",
+            Some("192.0.2.53:53".parse().expect("an address")),
+        );
+        silent.differences.push(RrsetDifference::new(
+            "@",
+            "SOA",
+            None,
+            Difference::Unreachable {
+                outcome: dnscron_core::dnscheck::Outcome::Timeout,
+            },
+        ));
+        silent.settle();
+        let mut zone = ZoneReport::new("c.test");
+        zone.nameservers.push(silent);
+        let report = CheckReport {
+            zones: vec![zone],
+            queries: 2,
+        };
+        let json = super::json(&report).expect("serializes");
+        let difference = "          \"differences\": [\n            {\n              \"name\": \"@\",\n              \"type\": \"SOA\",\n              \"kind\": \"unreachable\",\n              \"reason\": \"no answer (timeout)\"\n            }\n          ]\n";
+        assert!(json.contains(difference), "{json}");
+        let text = super::text(&report);
+        assert!(text.contains("    @ SOA: no answer (timeout)\n"), "{text}");
     }
 }

@@ -118,8 +118,10 @@ fn authority(zone: &str, difference: &Difference) -> String {
             format!("not authoritative for {zone} (no SOA answer with the AA bit)")
         }
         Difference::Refused { rcode } => format!("answers {} for {zone}", U(rcode)),
-        // Already escaped in `Outcome`'s words; escaped text stays as it is.
-        Difference::Unreachable { reason } => format!("could not be asked: {}", U(reason)),
+        // Escaped text stays as it is: escaping `Outcome`'s words (escaped already) is safe.
+        Difference::Unreachable { outcome } => {
+            format!("could not be asked: {}", U(&outcome.to_string()))
+        }
         other => format!("{other:?}"),
     }
 }

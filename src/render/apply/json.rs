@@ -93,10 +93,11 @@ fn word_dns_check(doc: &mut Value, report: &ApplyReport) {
     };
     for (z, zone) in zones.iter().enumerate() {
         for (n, ns) in zone.nameservers.iter().enumerate() {
+            if ns.problems.is_empty() {
+                continue;
+            }
             let pointer = format!("/dns_check/zones/{z}/nameservers/{n}");
-            if let (false, Some(Value::Object(fields))) =
-                (ns.problems.is_empty(), doc.pointer_mut(&pointer))
-            {
+            if let Some(Value::Object(fields)) = doc.pointer_mut(&pointer) {
                 let problems = ns.problems.iter().map(|p| problem_text(p).into()).collect();
                 insert_field(fields, "polls", "problems", Value::Array(problems));
             }

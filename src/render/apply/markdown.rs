@@ -72,7 +72,7 @@ pub fn markdown(report: &ApplyReport) -> String {
             } else {
                 String::new()
             },
-            r.outcome.as_str()
+            super::outcome_words(r.outcome)
         );
     }
     if let ApplyResult::NotVisible { unseen, .. } = &report.result {

@@ -39,6 +39,20 @@ pub fn summary(change: &Change) -> String {
     out
 }
 
+/// What became of a change, in the report's words.
+fn outcome_words(outcome: ChangeOutcome) -> &'static str {
+    match outcome {
+        ChangeOutcome::Done => "done",
+        ChangeOutcome::Replayed => "replayed",
+        ChangeOutcome::AlreadyAbsent => "already absent",
+        ChangeOutcome::Failed => "failed",
+        ChangeOutcome::NeedsPortalStep => "needs a portal step",
+        ChangeOutcome::NotAttempted => "not attempted",
+        ChangeOutcome::AlreadyLive => "already in effect",
+        ChangeOutcome::NotReady => "not done, not ready",
+    }
+}
+
 /// ` (repair N)` after a change of a repair round.
 fn repair_note(round: u32) -> String {
     if round > 0 {
@@ -59,7 +73,7 @@ fn change_line(out: &mut String, r: &ChangeReport, request_ids: bool) {
     let _ = writeln!(
         out,
         "  {:<19} {}: {}{round}{request}",
-        r.outcome.as_str(),
+        outcome_words(r.outcome),
         r.target,
         summary(&r.change)
     );

@@ -121,7 +121,7 @@ impl Progress for Lines {
             report.id,
             report.target,
             summary(&report.change),
-            report.outcome.as_str()
+            super::outcome_words(report.outcome)
         ));
     }
 

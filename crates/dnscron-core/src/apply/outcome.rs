@@ -33,19 +33,6 @@ pub enum ChangeOutcome {
 }
 
 impl ChangeOutcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChangeOutcome::Done => "done",
-            ChangeOutcome::Replayed => "replayed",
-            ChangeOutcome::AlreadyAbsent => "already absent",
-            ChangeOutcome::Failed => "failed",
-            ChangeOutcome::NeedsPortalStep => "needs a portal step",
-            ChangeOutcome::NotAttempted => "not attempted",
-            ChangeOutcome::AlreadyLive => "already in effect",
-            ChangeOutcome::NotReady => "not done, not ready",
-        }
-    }
-
     /// In effect on the server (as far as the response says).
     pub fn succeeded(self) -> bool {
         matches!(

@@ -45,8 +45,12 @@ pub enum Difference {
     NotAuthoritative,
     /// An answer code that is no answer (REFUSED, SERVFAIL, …).
     Refused { rcode: String },
-    /// The server could not be asked (timeout, network error, unusable answer).
-    Unreachable { reason: String },
+    /// The server could not be asked (timeout, network error, unusable answer): `outcome`
+    /// says which, for whoever words the report (its JSON `reason` too).
+    Unreachable {
+        #[serde(skip)]
+        outcome: Outcome,
+    },
 }
 
 impl Difference {
@@ -127,9 +131,7 @@ fn failure(outcome: &Outcome) -> Option<Difference> {
         Outcome::Rcode(rcode) => Some(Difference::Refused {
             rcode: rcode.clone(),
         }),
-        o if o.unreachable() => Some(Difference::Unreachable {
-            reason: o.to_string(),
-        }),
+        o if o.unreachable() => Some(Difference::Unreachable { outcome: o.clone() }),
         _ => None,
     }
 }
@@ -262,7 +264,7 @@ mod tests {
         assert_eq!(
             timeout,
             vec![Difference::Unreachable {
-                reason: "no answer (timeout)".into()
+                outcome: Outcome::Timeout
             }]
         );
         assert!(timeout[0].is_failure());

@@ -33,7 +33,7 @@
 //!   Vec<Difference>` (empty: in line); [`authority`]`(&Outcome of the SOA question) ->
 //!   Option<Difference>`. [`Difference`] `Missing { expected, answer: "NXDOMAIN"|"NODATA" } |
 //!   Values { missing, extra } | Ttl { value, expected, served } | NotAuthoritative |
-//!   Refused { rcode } | Unreachable { reason }`; `is_minor()` (TTL) and `is_failure()`
+//!   Refused { rcode } | Unreachable { outcome }`; `is_minor()` (TTL) and `is_failure()`
 //!   (unreachable: the check did not run).
 //! - `dnscron check` on top: [`check_zones`]`(&Desired, &CheckSettings) -> CheckReport`
 //!   (per zone: where its nameservers came from, per nameserver address its status and
