@@ -157,3 +157,34 @@ async fn empty_args_and_a_malformed_code_list_are_refused_without_running_dnscro
     assert_eq!(ran, expected);
     assert_eq!(step.output(), "");
 }
+
+/// With `reviewed-plans`, the plans reviewed-plans.sh found become one `--reviewed FILE`
+/// each (paths with spaces kept whole); when a person allowed an unreviewed apply, `--yes`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reviewed_plans_become_one_reviewed_flag_each() {
+    let step = Step::new();
+    let plans = "reviewed/21/plan.json\nreviewed/my pr/plan.json\n";
+    let extra = [
+        ("DNSCRON_REVIEWED_PLANS", plans),
+        ("DNSCRON_UNREVIEWED", "false"),
+    ];
+    let ran = step.run("apply dns/", "0", "0", &extra).await;
+    let expected = Ran {
+        status: 0,
+        stdout: "stub dnscron: apply dns/ --reviewed reviewed/21/plan.json --reviewed reviewed/my pr/plan.json\n".to_string(),
+        stderr: String::new(),
+    };
+    assert_eq!(ran, expected);
+
+    let extra = [
+        ("DNSCRON_REVIEWED_PLANS", ""),
+        ("DNSCRON_UNREVIEWED", "true"),
+    ];
+    let ran = step.run("apply dns/", "0", "0", &extra).await;
+    let expected = Ran {
+        status: 0,
+        stdout: "stub dnscron: apply dns/ --yes\n".to_string(),
+        stderr: String::new(),
+    };
+    assert_eq!(ran, expected);
+}

@@ -132,3 +132,19 @@ fn the_cronjob_runs_the_release_image_with_least_privilege() {
         ]
     );
 }
+
+/// The apply job reads runs, artifacts, pull requests and commits, and nothing more: the
+/// write token is DNSCRON_APPLY_TOKEN, behind the protected environment.
+#[test]
+fn the_apply_workflow_only_reads_from_github() {
+    let doc: Value = serde_saphyr::from_str(&workflow("dnscron-apply.yml")).unwrap();
+    assert_eq!(
+        doc["permissions"],
+        serde_json::json!({"contents": "read", "actions": "read", "pull-requests": "read"})
+    );
+    assert_eq!(
+        doc["concurrency"],
+        serde_json::json!({"group": "dnscron-apply", "cancel-in-progress": false})
+    );
+    assert_eq!(doc["jobs"]["apply"]["environment"], "dnscron-apply");
+}
