@@ -5,7 +5,8 @@
 # 1. Only main's newest commit is applied: when main moved on since this run's commit and the
 #    move touched DNSCRON_DIR, this run (e.g. a re-run of an old merge's job) would roll the
 #    newer merge back. It then sends nothing: a notice names main's head and the newest run of
-#    this workflow, `current=false`, exit 0.
+#    this workflow, `current=false`, exit 0. (GitHub's compare lists at most 300 files: a move
+#    of 300 files or more counts as touching DNSCRON_DIR.)
 # 2. The plans of every pull request merged since the last successful apply (the newest run of
 #    this workflow on main whose step DNSCRON_APPLY_STEP succeeded): GitHub cancels a pending
 #    run when a newer one is queued, so the newest run must apply every merge it stands for.
@@ -36,7 +37,7 @@ summary() { [ -z "${GITHUB_STEP_SUMMARY:-}" ] || echo "$1" >> "$GITHUB_STEP_SUMM
 head=$(gh api "repos/$repo/branches/$branch" --jq .commit.sha)
 if [ "$head" != "$sha" ]; then
   moved=$(gh api "repos/$repo/compare/$sha...$head" \
-    --jq "if .status == \"ahead\" then [.files[]? | select(.filename | startswith(\"$dir\"))] | length else \"diverged\" end")
+    --jq "if .status != \"ahead\" then \"diverged\" elif (.files | length) >= 300 then \"300 files or more, not all listed\" else [.files[]? | select(.filename | startswith(\"$dir\"))] | length end")
   if [ "$moved" != 0 ]; then
     newest=$(gh run list --workflow "$workflow" --branch "$branch" --limit 2 --json databaseId,url,headSha,status \
       --jq "map(select(.databaseId != ${GITHUB_RUN_ID:-0})) | .[0] // empty | \"\\(.url) (commit \\(.headSha), \\(.status))\"")

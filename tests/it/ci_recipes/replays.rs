@@ -141,3 +141,42 @@ fn run_at(story: &Story, id: u32, sha: &str, files: &Files) -> (super::runner::J
     let shown = shown(story, &run);
     (run, shown)
 }
+
+/// Main moving on without touching dns/ keeps a run current (the files it applies are main's);
+/// a move GitHub's compare can't list in full (300 files or more) counts as touching it.
+#[test]
+fn only_a_newer_change_under_dns_makes_a_run_old() {
+    let story = Story::new();
+    let files = with_record(Files::main(), "eleven", 11);
+    reviewed(&story, 11, "b11b11b1", &files);
+    let (run, _) = merge(&story, "e11e11e1", 11, "b11b11b1", &files);
+    assert!(run.succeeded(), "{}", run.log);
+    let old_run = 2;
+    let dir = story.commit("e11e11e1", &files);
+    let trigger = Trigger {
+        event: "push",
+        sha: "e11e11e1",
+        payload: json!({"ref": "refs/heads/main", "after": "e11e11e1"}),
+        files: &dir,
+    };
+    story.world.push_main("d0c5d0c5", &["README.md"]);
+    let run = story.world.run_as(old_run, APPLY, &trigger);
+    assert_eq!(
+        run.steps_text(),
+        "ok       actions/checkout\nok       Find the reviewed plans\nok       Apply\nok       Summary\n"
+    );
+    let many: Vec<String> = (0..300).map(|i| format!("docs/page{i}.md")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    story.world.push_main("d0c5d0c6", &many);
+    let run = story.world.run_as(old_run, APPLY, &trigger);
+    assert_eq!(
+        run.steps_text(),
+        "ok       actions/checkout\nok       Find the reviewed plans\nskipped  Apply\nok       Summary\n"
+    );
+    assert_eq!(
+        run.annotations,
+        format!(
+            "::notice title=dnscron apply skipped::nothing applied: this run is for e11e11e1, but main is at d0c5d0c6, which changed dns/ since; the newest run of this workflow applies it: none yet. To apply again, re-run the newest run, not this one.\n"
+        )
+    );
+}
