@@ -37,7 +37,7 @@ fn a_rerun_of_an_old_merges_job_sends_nothing_and_keeps_the_newer_merge() {
     reviewed(&story, 11, "b11b11b1", &eleven);
     let (run, _) = merge(&story, "e11e11e1", 11, "b11b11b1", &eleven);
     assert!(run.succeeded(), "{}", run.log);
-    let old_run = 2; // the plan check of PR 11 was run 1
+    let old_run = run.id;
     // PR 12 deletes it again; applied.
     reviewed(&story, 12, "b12b12b1", &Files::main());
     let (run, _) = merge(&story, "e12e12e1", 12, "b12b12b1", &Files::main());
@@ -151,7 +151,7 @@ fn only_a_newer_change_under_dns_makes_a_run_old() {
     reviewed(&story, 11, "b11b11b1", &files);
     let (run, _) = merge(&story, "e11e11e1", 11, "b11b11b1", &files);
     assert!(run.succeeded(), "{}", run.log);
-    let old_run = 2;
+    let old_run = run.id;
     let dir = story.commit("e11e11e1", &files);
     let trigger = Trigger {
         event: "push",
@@ -175,8 +175,6 @@ fn only_a_newer_change_under_dns_makes_a_run_old() {
     );
     assert_eq!(
         run.annotations,
-        format!(
-            "::notice title=dnscron apply skipped::nothing applied: this run is for e11e11e1, but main is at d0c5d0c6, which changed dns/ since; the newest run of this workflow applies it: none yet. To apply again, re-run the newest run, not this one.\n"
-        )
+        "::notice title=dnscron apply skipped::nothing applied: this run is for e11e11e1, but main is at d0c5d0c6, which changed dns/ since; the newest run of this workflow applies it: none yet. To apply again, re-run the newest run, not this one.\n"
     );
 }

@@ -55,6 +55,8 @@ pub enum Outcome {
 
 /// A finished job: each step's name and outcome, the job summary and everything it printed.
 pub struct JobRun {
+    /// The workflow run's id (`gh run list`'s `databaseId`): [`World::run_as`] runs it again.
+    pub id: u32,
     pub steps: Vec<(String, Outcome)>,
     pub summary: String,
     /// The workflow commands (`::error …`) the steps printed on stdout, as GitHub reads them.
@@ -311,6 +313,7 @@ impl<'a> Job<'a> {
             env,
             action_on_path: false,
             run: JobRun {
+                id: run_number,
                 steps: Vec::new(),
                 summary: String::new(),
                 annotations: String::new(),
