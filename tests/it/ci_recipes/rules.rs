@@ -17,7 +17,7 @@ fn violations(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text
         .lines()
-        .filter(|l| l.trim_start().starts_with("- uses:"))
+        .filter(|l| l.trim_start().trim_start_matches("- ").starts_with("uses:"))
     {
         let pinned = line
             .split_once('@')
@@ -78,6 +78,15 @@ fn a_broken_rule_is_caught() {
     assert_eq!(
         violations(&unpinned),
         ["not pinned by commit SHA with its tag: - uses: actions/checkout@v7"]
+    );
+    // A `uses:` under a step's `name:` is held to the same rule.
+    let named = apply.replace(
+        "        uses: dnscron/dnscron@0000000000000000000000000000000000000000 # v0.1.0 (placeholder: the commit of the release tag)",
+        "        uses: dnscron/dnscron@v0.1.0",
+    );
+    assert_eq!(
+        violations(&named),
+        ["not pinned by commit SHA with its tag: uses: dnscron/dnscron@v0.1.0"]
     );
     let job_level = apply.replace(
         "    environment: dnscron-apply\n",
