@@ -4,7 +4,7 @@
 //! then matched like a single reviewed plan (`review::check`, each reviewed change at most once)
 //! and runs under its own id (`review::bound`).
 //!
-//! The union's `plan_id` is deterministic: one plan keeps its own id (so a single `--reviewed`
+//! The union's `plan_id` is deterministic: one plan keeps its own id (so a single reviewed
 //! file sends the same keys as before), several get one derived from their sorted, distinct
 //! ids, so a re-run with the same set of plans, in any order, sends the same keys, and any
 //! other set never reuses them.
