@@ -188,3 +188,32 @@ async fn reviewed_plans_become_one_reviewed_flag_each() {
     };
     assert_eq!(ran, expected);
 }
+
+/// action.yml runs dnscron only when reviewed-plans.sh found this commit still current (or
+/// reviewed-plans is off), evaluated as Actions would (the recipes' expression subset).
+#[test]
+fn the_run_step_is_skipped_when_main_moved_on() {
+    use crate::ci_recipes::expr::Contexts;
+    let text = std::fs::read_to_string(crate::common::repo_root().join("action.yml")).unwrap();
+    let action: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let run_if = steps.iter().find(|s| s["id"] == "run").unwrap()["if"]
+        .as_str()
+        .unwrap();
+    let runs = |current: Option<&str>| {
+        let outputs = match current {
+            Some(c) => serde_json::json!({"reviewed": {"outputs": {"current": c}}}),
+            None => serde_json::json!({}),
+        };
+        let root = serde_json::json!({"inputs": {"args": "apply dns/"}, "steps": outputs});
+        Contexts {
+            root,
+            failed: false,
+        }
+        .condition(Some(run_if))
+    };
+    assert_eq!(
+        [runs(None), runs(Some("true")), runs(Some("false"))],
+        [true, true, false]
+    );
+}

@@ -4,7 +4,7 @@
 //! `merge`, `replays` and `drift`).
 
 mod drift;
-mod expr;
+pub(crate) mod expr;
 mod merge;
 mod parse;
 mod pull_request;
