@@ -5,7 +5,8 @@
 #
 # Environment: DNSCRON_BIN, DNSCRON_ARGS, DNSCRON_PLAN_FILE, DNSCRON_ALLOWED_EXIT_CODES
 # (comma-separated, default 0), DNSCRON_STDOUT_FILE (default: a new file in RUNNER_TEMP),
-# GITHUB_OUTPUT.
+# DNSCRON_REVIEWED_PLANS (plan files, one a line: one `--reviewed FILE` each) and
+# DNSCRON_UNREVIEWED (`true`: `--yes`), both from reviewed-plans.sh; GITHUB_OUTPUT.
 set -uo pipefail
 
 fail() {
@@ -25,6 +26,11 @@ if [[ -n ${DNSCRON_PLAN_FILE:-} ]]; then
   argv+=(--out "$DNSCRON_PLAN_FILE")
   [[ -z ${GITHUB_OUTPUT:-} ]] || echo "plan-file=$DNSCRON_PLAN_FILE" >>"$GITHUB_OUTPUT"
 fi
+
+while IFS= read -r plan; do
+  [[ -z $plan ]] || argv+=(--reviewed "$plan")
+done <<<"${DNSCRON_REVIEWED_PLANS:-}"
+[[ ${DNSCRON_UNREVIEWED:-} != true ]] || argv+=(--yes)
 
 allowed=${DNSCRON_ALLOWED_EXIT_CODES:-0}
 allowed=${allowed// /}

@@ -25,6 +25,7 @@ use dnscron_core::plan::{Change, Plan};
 #[cfg(any(feature = "emulator", test))]
 pub use super::apply_end::ending;
 use super::apply_end::finish;
+use super::apply_reviewed::{self, Reviewed};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ApplyFormat {
@@ -45,9 +46,10 @@ pub struct ApplyArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["paths", "reviewed"])]
     pub plan: Option<PathBuf>,
     /// Plan PATH now and apply only the changes this reviewed plan (from `plan --out`) holds;
-    /// any other change refuses the whole apply, with nothing sent. Never asks.
-    #[arg(long, value_name = "PLAN_FILE")]
-    pub reviewed: Option<PathBuf>,
+    /// any other change refuses the whole apply, with nothing sent. Never asks. Repeatable:
+    /// several reviewed plans (of one API URL) allow the changes of any of them.
+    #[arg(long, value_name = "PLAN_FILE", action = clap::ArgAction::Append)]
+    pub reviewed: Vec<PathBuf>,
     /// Don't ask for confirmation (required when stdin is not a terminal).
     #[arg(long, short = 'y')]
     pub yes: bool,
@@ -103,7 +105,7 @@ fn refuse_resolver(args: &ApplyArgs) -> Result<(), CommandError> {
 
 pub fn run(args: ApplyArgs) -> CommandResult {
     refuse_resolver(&args)?;
-    let asks = args.plan.is_none() && args.reviewed.is_none();
+    let asks = args.plan.is_none() && args.reviewed.is_empty();
     if asks && !args.yes && !std::io::stdin().is_terminal() {
         return Err(CommandError::user(
             "apply asks for confirmation, but stdin is not a terminal",
@@ -127,17 +129,21 @@ pub fn run(args: ApplyArgs) -> CommandResult {
         hook_progress.wait(event);
     }));
     let runtime = session::runtime()?;
-    let report = match (&args.plan, &args.reviewed) {
-        (Some(file), _) => runtime.block_on(review_bound(
-            &args, file, None, config, &*progress, &signals,
-        ))?,
-        (None, Some(file)) => {
-            let files = Some(args.paths.as_slice());
+    let report = match (&args.plan, args.reviewed.as_slice()) {
+        (Some(file), _) => {
+            let reviewed = apply_reviewed::load(std::slice::from_ref(file), read_plan_file)?;
             runtime.block_on(review_bound(
-                &args, file, files, config, &*progress, &signals,
+                &args, reviewed, None, config, &*progress, &signals,
             ))?
         }
-        (None, None) => fresh(&args, config, &runtime, &*progress, &signals)?,
+        (None, [_, ..]) => {
+            let reviewed = apply_reviewed::load(&args.reviewed, read_plan_file)?;
+            let files = Some(args.paths.as_slice());
+            runtime.block_on(review_bound(
+                &args, reviewed, files, config, &*progress, &signals,
+            ))?
+        }
+        (None, []) => fresh(&args, config, &runtime, &*progress, &signals)?,
     };
     progress.close();
     finish(&args, &report, signals.received())
@@ -236,17 +242,19 @@ fn read_plan_file(file: &Path) -> Result<Plan, CommandError> {
 }
 
 /// `apply --plan FILE` (`files`: None) plans the file's own desired state again;
-/// `apply --reviewed FILE PATH...` plans the (merged) files. Either way the plan made now is
-/// bound to the file's.
+/// `apply --reviewed FILE... PATH...` plans the (merged) files. Either way the plan made now is
+/// bound to the reviewed one (the union of several: `apply_reviewed`).
 async fn review_bound(
     args: &ApplyArgs,
-    file: &Path,
+    Reviewed {
+        plan: reviewed,
+        label: file,
+    }: Reviewed,
     files: Option<&[PathBuf]>,
     config: ApiConfig,
     progress: &dyn Progress,
     signals: &Arc<Signals>,
 ) -> Result<ApplyReport, CommandError> {
-    let reviewed = read_plan_file(file)?;
     check_api_url(&reviewed, &config)?;
     let desired = files.map(session::load_desired).transpose()?;
     let ctx = Ctx::new(args, config, progress, signals)?;
@@ -262,7 +270,7 @@ async fn review_bound(
             (apply::saved::replan(&reviewed, &live)?, live)
         }
     };
-    bound_apply(&ctx, args, &reviewed, file, now, &live).await
+    bound_apply(&ctx, args, &reviewed, &file, now, &live).await
 }
 
 /// Runs `now` only if every change of it is one of `reviewed`'s (docs/apply.md,
@@ -271,13 +279,13 @@ async fn bound_apply(
     ctx: &Ctx<'_>,
     args: &ApplyArgs,
     reviewed: &Plan,
-    file: &Path,
+    file: &str,
     now: Plan,
     live: &LiveSnapshot,
 ) -> Result<ApplyReport, CommandError> {
     let review = review::check(reviewed, &now);
     if !review.is_reviewed() {
-        return Err(unreviewed(file, &review.unreviewed));
+        return Err(unreviewed(file, &review.unreviewed, args.plan.is_none()));
     }
     let plan = review::bound(reviewed, now);
     if plan.is_empty() {
@@ -299,7 +307,8 @@ async fn bound_apply(
 }
 
 /// Every change nobody reviewed, one line each.
-fn unreviewed(file: &Path, changes: &[Change]) -> CommandError {
+/// `files`: the plan made now is of files (`--reviewed`), which may hold other reviewed plans'.
+fn unreviewed(file: &str, changes: &[Change], files: bool) -> CommandError {
     let lines: Vec<String> = changes
         .iter()
         .flat_map(|c| {
@@ -313,11 +322,14 @@ fn unreviewed(file: &Path, changes: &[Change]) -> CommandError {
         format!(
             "{} change(s) needed now are not among the reviewed changes of {}; nothing was sent:{}",
             changes.len(),
-            file.display(),
+            file,
             lines.concat()
         ),
     )
-    .with_hint("the live account or the files changed since the plan was reviewed: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that")
+    .with_hint(match files {
+        true => "the live account or the files changed since the plan was reviewed: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that; if the files also hold other reviewed changes not applied yet (pull requests merged since the last apply), pass their plans too: --reviewed is repeatable",
+        false => "the live account or the files changed since the plan was reviewed: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that",
+    })
 }
 
 /// A plan made against one API must not be applied to another.

@@ -157,3 +157,63 @@ async fn empty_args_and_a_malformed_code_list_are_refused_without_running_dnscro
     assert_eq!(ran, expected);
     assert_eq!(step.output(), "");
 }
+
+/// With `reviewed-plans`, the plans reviewed-plans.sh found become one `--reviewed FILE`
+/// each (paths with spaces kept whole); when a person allowed an unreviewed apply, `--yes`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reviewed_plans_become_one_reviewed_flag_each() {
+    let step = Step::new();
+    let plans = "reviewed/21/plan.json\nreviewed/my pr/plan.json\n";
+    let extra = [
+        ("DNSCRON_REVIEWED_PLANS", plans),
+        ("DNSCRON_UNREVIEWED", "false"),
+    ];
+    let ran = step.run("apply dns/", "0", "0", &extra).await;
+    let expected = Ran {
+        status: 0,
+        stdout: "stub dnscron: apply dns/ --reviewed reviewed/21/plan.json --reviewed reviewed/my pr/plan.json\n".to_string(),
+        stderr: String::new(),
+    };
+    assert_eq!(ran, expected);
+
+    let extra = [
+        ("DNSCRON_REVIEWED_PLANS", ""),
+        ("DNSCRON_UNREVIEWED", "true"),
+    ];
+    let ran = step.run("apply dns/", "0", "0", &extra).await;
+    let expected = Ran {
+        status: 0,
+        stdout: "stub dnscron: apply dns/ --yes\n".to_string(),
+        stderr: String::new(),
+    };
+    assert_eq!(ran, expected);
+}
+
+/// action.yml runs dnscron only when reviewed-plans.sh found this commit still current (or
+/// reviewed-plans is off), evaluated as Actions would (the recipes' expression subset).
+#[test]
+fn the_run_step_is_skipped_when_main_moved_on() {
+    use crate::ci_recipes::expr::Contexts;
+    let text = std::fs::read_to_string(crate::common::repo_root().join("action.yml")).unwrap();
+    let action: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let run_if = steps.iter().find(|s| s["id"] == "run").unwrap()["if"]
+        .as_str()
+        .unwrap();
+    let runs = |current: Option<&str>| {
+        let outputs = match current {
+            Some(c) => serde_json::json!({"reviewed": {"outputs": {"current": c}}}),
+            None => serde_json::json!({}),
+        };
+        let root = serde_json::json!({"inputs": {"args": "apply dns/"}, "steps": outputs});
+        Contexts {
+            root,
+            failed: false,
+        }
+        .condition(Some(run_if))
+    };
+    assert_eq!(
+        [runs(None), runs(Some("true")), runs(Some("false"))],
+        [true, true, false]
+    );
+}

@@ -10,5 +10,6 @@ mod faults;
 mod generate;
 mod random;
 mod reviewed;
+mod reviewed_many;
 mod signals;
 mod support;

@@ -3,6 +3,10 @@
 # recipes make, against files under $GH_STUB_STATE, each call logged to $GH_STUB_STATE/calls.log.
 #   pulls/N/K            comment K of pull request N (`pr comment --edit-last --create-if-none`)
 #   commits/SHA.json     what `api repos/R/commits/SHA/pulls` answers (default: [])
+#   main.log             main's commits, oldest first, `SHA FILE...` a line: `api
+#                        repos/R/branches/main` (the last), `api repos/R/compare/A...B`
+#   pulls-files/N        what `api repos/R/pulls/N/files` answers
+#   runs/ID.json         the workflow runs (`run list`, newest first; `run view ID`)
 #   issues/N/{title,labels,state,body,comments}
 #   $GH_STUB_ARTIFACTS/NAME/   what `run download --name NAME` finds
 # Any other call exits 2, so a recipe can't depend on behaviour this stub doesn't have.
@@ -21,7 +25,7 @@ declare -A opt=()
 pos=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --edit-last | --create-if-none | --force) opt[$1]=1; shift ;;
+    --edit-last | --create-if-none | --force | --paginate) opt[$1]=1; shift ;;
     --*) opt[$1]=$2; shift 2 ;;
     *) pos+=("$1"); shift ;;
   esac
@@ -33,6 +37,23 @@ case "$group" in
   api)
     if [[ $target =~ ^repos/[^/]+/[^/]+/commits/([0-9a-f]+)/pulls$ ]]; then
       cat "$state/commits/${BASH_REMATCH[1]}.json" 2> /dev/null || echo '[]'
+    elif [[ $target =~ ^repos/[^/]+/[^/]+/branches/main$ ]]; then
+      tail -n 1 "$state/main.log" | jq -R '{commit: {sha: split(" ")[0]}}'
+    elif [[ $target =~ ^repos/[^/]+/[^/]+/compare/([0-9a-f]+)\.\.\.([0-9a-f]+)$ ]]; then
+      from=$(grep -n "^${BASH_REMATCH[1]} " "$state/main.log" | cut -d: -f1)
+      to=$(grep -n "^${BASH_REMATCH[2]} " "$state/main.log" | cut -d: -f1)
+      if [ -z "$from" ] || [ -z "$to" ] || [ "$from" -gt "$to" ]; then
+        echo '{"status": "diverged", "commits": [], "files": []}'
+      elif [ "$from" = "$to" ]; then
+        echo '{"status": "identical", "commits": [], "files": []}'
+      else
+        sed -n "$((from + 1)),${to}p" "$state/main.log" | jq -R -s '
+          split("\n") | map(select(length > 0) | split(" ")) |
+          {status: "ahead", commits: map({sha: .[0]}),
+           files: (map(.[1:][]) | unique | map({filename: .}))}'
+      fi
+    elif [[ $target =~ ^repos/[^/]+/[^/]+/pulls/([0-9]+)/files$ ]]; then
+      cat "$state/pulls-files/${BASH_REMATCH[1]}" 2> /dev/null || echo '[]'
     else
       echo "gh stub: no stand-in for api $target" >&2; exit 2
     fi | filter ;;
@@ -47,6 +68,14 @@ case "$group" in
     src=$GH_STUB_ARTIFACTS/${opt[--name]}
     if [ ! -d "$src" ]; then echo "no valid artifacts found to download" >&2; exit 1; fi
     mkdir -p "${opt[--dir]:-.}"; cp -R "$src/." "${opt[--dir]:-.}/" ;;
+  "run list")
+    mkdir -p "$state/runs"
+    for f in "$state"/runs/*.json; do [ ! -e "$f" ] || cat "$f"; done |
+      jq -s --arg wf "${opt[--workflow]}" --arg branch "${opt[--branch]}" --arg st "${opt[--status]:-}" \
+        --argjson limit "${opt[--limit]}" '
+        map(select(.workflowName == $wf and .headBranch == $branch and ($st == "" or .conclusion == $st)))
+        | sort_by(-.databaseId) | .[:$limit] | map(del(.jobs))' | filter ;;
+  "run view") filter < "$state/runs/${pos[0]}.json" ;;
   "issue list")
     mkdir -p "$state/issues"
     for n in $(ls "$state/issues" | sort -rn); do

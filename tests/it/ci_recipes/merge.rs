@@ -1,5 +1,6 @@
 //! dnscron-apply.yml on main: the merged pull request's reviewed plan, found by its number and
 //! head commit, bounds what `apply --reviewed` may do; without one the job fails closed.
+//! (Re-runs of old jobs and quick merges: `replays`.)
 
 use serde_json::json;
 
@@ -25,14 +26,16 @@ fn spf(files: Files) -> Files {
     )
 }
 
-/// Runs the apply workflow for `sha` (with `payload`) and describes what it did.
-fn apply(
+/// Runs the apply workflow for `sha` (with `payload`; main's newest commit, pushed if it is
+/// new) and describes what it did.
+pub fn apply(
     story: &Story,
     sha: &str,
     files: &Files,
     event: &str,
     payload: serde_json::Value,
 ) -> (JobRun, String) {
+    story.world.push_main(sha, &[ZONE_FILE]);
     let dir = story.commit(sha, files);
     let trigger = Trigger {
         event,
@@ -41,20 +44,25 @@ fn apply(
         files: &dir,
     };
     let run = story.world.run("dnscron-apply.yml", &trigger);
-    let shown = format!(
+    let shown = shown(story, &run);
+    (run, shown)
+}
+
+/// A finished apply job, as the transcripts show it.
+pub fn shown(story: &Story, run: &JobRun) -> String {
+    format!(
         "== steps\n{}== annotations\n{}== gh\n{}== job summary\n{}== live\n{}",
         run.steps_text(),
         run.annotations,
         story.world.take_gh_calls(),
         run.summary,
         story.live(),
-    );
-    (run, shown)
+    )
 }
 
 /// Pull request `number` (head `head`) merged as `sha`, then the push to main.
-fn merge(story: &Story, sha: &str, number: u64, head: &str, files: &Files) -> (JobRun, String) {
-    story.world.merged(sha, number, head);
+pub fn merge(story: &Story, sha: &str, number: u64, head: &str, files: &Files) -> (JobRun, String) {
+    story.world.merged(sha, number, head, &[ZONE_FILE]);
     apply(
         story,
         sha,
@@ -65,7 +73,7 @@ fn merge(story: &Story, sha: &str, number: u64, head: &str, files: &Files) -> (J
 }
 
 /// Plans a pull request and checks its check passed; the transcript is the PR tests' business.
-fn reviewed(story: &Story, number: u64, head: &str, files: &Files) {
+pub fn reviewed(story: &Story, number: u64, head: &str, files: &Files) {
     let (run, _) = push(story, number, head, files);
     assert!(run.succeeded(), "{}", run.log);
     story.world.take_gh_calls();
@@ -95,8 +103,15 @@ fn without_a_reviewed_plan_the_job_fails_closed() {
     reviewed(&story, 3, "c3c3c3c3", &files);
     let (run, unreviewed) = merge(&story, "f3f3f3f3", 3, "c3c3c3c3", &spf(files.clone()));
     assert!(!run.succeeded());
+    // A person decides to apply main (now f3f3f3f3) as it is.
     let dispatch = json!({"ref": "refs/heads/main", "inputs": {"allow_unreviewed": true}});
-    let (run, opted_in) = apply(&story, "f1f1f1f1", &files, "workflow_dispatch", dispatch);
+    let (run, opted_in) = apply(
+        &story,
+        "f3f3f3f3",
+        &spf(files),
+        "workflow_dispatch",
+        dispatch,
+    );
     assert!(run.succeeded(), "{}", run.log);
     snapshot!(
         "merge_fails_closed",

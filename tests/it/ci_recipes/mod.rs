@@ -1,13 +1,14 @@
 //! The CI recipes of examples/ci/: every `dnscron` command parses with the real CLI (`parse`),
 //! the workflows follow the security rules (`rules`), and each workflow runs, step by step,
 //! against the emulator (`runner` with the stand-ins it documents; the stories in `pull_request`,
-//! `merge` and `drift`).
+//! `merge`, `replays` and `drift`).
 
 mod drift;
-mod expr;
+pub(crate) mod expr;
 mod merge;
 mod parse;
 mod pull_request;
+mod replays;
 mod rules;
 mod runner;
 

@@ -17,7 +17,7 @@ fn violations(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text
         .lines()
-        .filter(|l| l.trim_start().starts_with("- uses:"))
+        .filter(|l| l.trim_start().trim_start_matches("- ").starts_with("uses:"))
     {
         let pinned = line
             .split_once('@')
@@ -79,6 +79,15 @@ fn a_broken_rule_is_caught() {
         violations(&unpinned),
         ["not pinned by commit SHA with its tag: - uses: actions/checkout@v7"]
     );
+    // A `uses:` under a step's `name:` is held to the same rule.
+    let named = apply.replace(
+        "        uses: dnscron/dnscron@0000000000000000000000000000000000000000 # v0.1.0 (placeholder: the commit of the release tag)",
+        "        uses: dnscron/dnscron@v0.1.0",
+    );
+    assert_eq!(
+        violations(&named),
+        ["not pinned by commit SHA with its tag: uses: dnscron/dnscron@v0.1.0"]
+    );
     let job_level = apply.replace(
         "    environment: dnscron-apply\n",
         "    environment: dnscron-apply\n    env:\n      DNSCRON_TOKEN: ${{ secrets.DNSCRON_APPLY_TOKEN }}\n",
@@ -131,4 +140,20 @@ fn the_cronjob_runs_the_release_image_with_least_privilege() {
             false.into(),
         ]
     );
+}
+
+/// The apply job reads runs, artifacts, pull requests and commits, and nothing more: the
+/// write token is DNSCRON_APPLY_TOKEN, behind the protected environment.
+#[test]
+fn the_apply_workflow_only_reads_from_github() {
+    let doc: Value = serde_saphyr::from_str(&workflow("dnscron-apply.yml")).unwrap();
+    assert_eq!(
+        doc["permissions"],
+        serde_json::json!({"contents": "read", "actions": "read", "pull-requests": "read"})
+    );
+    assert_eq!(
+        doc["concurrency"],
+        serde_json::json!({"group": "dnscron-apply", "cancel-in-progress": false})
+    );
+    assert_eq!(doc["jobs"]["apply"]["environment"], "dnscron-apply");
 }

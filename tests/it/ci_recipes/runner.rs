@@ -6,9 +6,14 @@
 //! | step | stand-in |
 //! |---|---|
 //! | `actions/checkout` | copies the fixture repository into the workspace |
-//! | `dnscron/dnscron` (the action) | puts the `dnscron` cargo built for the tests on `PATH` |
+//! | `dnscron/dnscron` (the action) | puts the `dnscron` cargo built for the tests on `PATH`; with `reviewed-plans`, runs action.yml's `reviewed` step (`.github/action/reviewed-plans.sh`), its outputs the step's |
 //! | `actions/upload-artifact` | copies `with.path` into `artifacts/<with.name>/` |
 //! | `gh` (on `PATH` from the start, as on GitHub's runners) | `gh_stub.sh`: files under `gh/`, every call logged |
+//!
+//!
+//! Every job run is recorded as a workflow run under `gh/runs/<id>.json` (workflow file, branch,
+//! commit, conclusion, each step's name and conclusion), which the stub's `gh run list` and
+//! `gh run view` answer from; main's history is `gh/main.log` (see [`World::push_main`]).
 //!
 //! Secrets: `DNSCRON_READ_TOKEN` for every job; `DNSCRON_APPLY_TOKEN` only in a job that
 //! declares `environment: dnscron-apply` (an environment secret, as the recipe documents).
@@ -50,6 +55,8 @@ pub enum Outcome {
 
 /// A finished job: each step's name and outcome, the job summary and everything it printed.
 pub struct JobRun {
+    /// The workflow run's id (`gh run list`'s `databaseId`): [`World::run_as`] runs it again.
+    pub id: u32,
     pub steps: Vec<(String, Outcome)>,
     pub summary: String,
     /// The workflow commands (`::error …`) the steps printed on stdout, as GitHub reads them.
@@ -111,16 +118,78 @@ impl World {
     }
 
     /// Makes `gh api repos/R/commits/SHA/pulls` answer that pull request `number` (head
-    /// `head`) was merged as `sha`.
-    pub fn merged(&self, sha: &str, number: u64, head: &str) {
+    /// `head`, changing `files`) was merged as `sha`, and `sha` main's newest commit.
+    pub fn merged(&self, sha: &str, number: u64, head: &str, files: &[&str]) {
         let dir = self.gh_dir().join("commits");
         std::fs::create_dir_all(&dir).unwrap();
         let pulls = json!([{"number": number, "merge_commit_sha": sha, "head": {"sha": head}}]);
         std::fs::write(dir.join(format!("{sha}.json")), pulls.to_string()).unwrap();
+        let dir = self.gh_dir().join("pulls-files");
+        std::fs::create_dir_all(&dir).unwrap();
+        let listing: Vec<Value> = files.iter().map(|f| json!({"filename": f})).collect();
+        std::fs::write(dir.join(number.to_string()), json!(listing).to_string()).unwrap();
+        self.push_main(sha, files);
+    }
+
+    /// Makes `sha` (changing `files`) main's newest commit, unless main already holds it: one
+    /// line `SHA FILE...` of `gh/main.log`, oldest first, for `branches/main` and `compare`.
+    pub fn push_main(&self, sha: &str, files: &[&str]) {
+        let log = self.gh_dir().join("main.log");
+        let mut text = std::fs::read_to_string(&log).unwrap_or_default();
+        if !text.lines().any(|l| l.split(' ').next() == Some(sha)) {
+            text.push_str(&format!("{sha} {}\n", files.join(" ")));
+            std::fs::write(log, text).unwrap();
+        }
+    }
+
+    /// A run of `workflow` for `sha` that GitHub queued (a push to main): it waits, pending,
+    /// until [`World::run_as`] runs it or [`World::cancel`] cancels it.
+    pub fn queued(&self, workflow: &str, sha: &str) -> u32 {
+        let id = self.next_run_id();
+        self.record(id, workflow, sha, "queued", "", &[]);
+        id
+    }
+
+    /// GitHub cancelled pending run `id` when a newer one was queued: it never runs.
+    pub fn cancel(&self, id: u32, workflow: &str, sha: &str) {
+        self.record(id, workflow, sha, "completed", "cancelled", &[]);
     }
 
     /// Runs the only job of `examples/ci/github/<workflow>`.
     pub fn run(&self, workflow: &str, trigger: &Trigger) -> JobRun {
+        let id = self.next_run_id();
+        self.run_as(id, workflow, trigger)
+    }
+
+    fn next_run_id(&self) -> u32 {
+        self.runs.set(self.runs.get() + 1);
+        self.runs.get()
+    }
+
+    /// What `gh run list`/`gh run view` tell of run `id`.
+    fn record(
+        &self,
+        id: u32,
+        workflow: &str,
+        sha: &str,
+        status: &str,
+        conclusion: &str,
+        steps: &[Value],
+    ) {
+        let dir = self.gh_dir().join("runs");
+        std::fs::create_dir_all(&dir).unwrap();
+        let run = json!({
+            "databaseId": id, "workflowName": workflow, "headBranch": "main", "headSha": sha,
+            "status": status, "conclusion": conclusion,
+            "url": format!("https://github.com/acme/dns/actions/runs/{id}"),
+            "jobs": [{"steps": steps}],
+        });
+        std::fs::write(dir.join(format!("{id}.json")), run.to_string()).unwrap();
+    }
+
+    /// Runs run `id`: one [`World::queued`] earlier, or one that ran before (the "Re-run
+    /// jobs" button: the same run, its commit's files, again).
+    pub fn run_as(&self, id: u32, workflow: &str, trigger: &Trigger) -> JobRun {
         let path = repo_root().join("examples/ci/github").join(workflow);
         let text = std::fs::read_to_string(&path).unwrap();
         let doc: Value = serde_saphyr::from_str(&text).unwrap();
@@ -131,9 +200,29 @@ impl World {
             "{workflow}: the runner runs one-job workflows"
         );
         let (_, job) = jobs.iter().next().unwrap();
-        self.runs.set(self.runs.get() + 1);
-        let run_dir = self.dir.path().join(format!("run-{}", self.runs.get()));
-        Job::new(self, &run_dir, &doc, job, trigger, self.runs.get()).run()
+        let run_dir = self.dir.path().join(format!("run-{id}"));
+        let _ = std::fs::remove_dir_all(&run_dir);
+        self.record(id, workflow, trigger.sha, "in_progress", "", &[]);
+        let run = Job::new(self, &run_dir, &doc, job, trigger, id, workflow).run();
+        let steps: Vec<Value> = run
+            .steps
+            .iter()
+            .map(|(name, o)| {
+                let conclusion = match o {
+                    Outcome::Success => "success",
+                    Outcome::Failure(_) => "failure",
+                    Outcome::Skipped => "skipped",
+                };
+                json!({"name": name, "conclusion": conclusion})
+            })
+            .collect();
+        let conclusion = if run.succeeded() {
+            "success"
+        } else {
+            "failure"
+        };
+        self.record(id, workflow, trigger.sha, "completed", conclusion, &steps);
+        run
     }
 }
 
@@ -157,6 +246,7 @@ impl<'a> Job<'a> {
         job: &'a Value,
         t: &'a Trigger,
         run_number: u32,
+        workflow: &str,
     ) -> Job<'a> {
         let workspace = dir.join("workspace");
         std::fs::create_dir_all(&workspace).unwrap();
@@ -182,6 +272,11 @@ impl<'a> Job<'a> {
             ("GITHUB_ACTIONS", "true".into()),
             ("GITHUB_REPOSITORY", "acme/dns".into()),
             ("GITHUB_SHA", t.sha.into()),
+            ("GITHUB_RUN_ID", run_number.to_string()),
+            (
+                "GITHUB_WORKFLOW_REF",
+                format!("acme/dns/.github/workflows/{workflow}@refs/heads/main"),
+            ),
             ("GITHUB_EVENT_NAME", t.event.into()),
             ("GITHUB_EVENT_PATH", event_path.display().to_string()),
             ("GITHUB_WORKSPACE", workspace.display().to_string()),
@@ -218,6 +313,7 @@ impl<'a> Job<'a> {
             env,
             action_on_path: false,
             run: JobRun {
+                id: run_number,
                 steps: Vec::new(),
                 summary: String::new(),
                 annotations: String::new(),
@@ -250,6 +346,11 @@ impl<'a> Job<'a> {
             .map(|(k, v)| (k.clone(), self.ctx.interpolate(&as_string(v))))
             .collect();
         match (step["uses"].as_str(), step["run"].as_str()) {
+            (Some(uses), None) if with.get("reviewed-plans").is_some_and(|v| !v.is_empty()) => {
+                assert!(uses.starts_with("dnscron/dnscron@"), "{uses}");
+                self.action_on_path = true;
+                self.reviewed_plans(i, step, &with)
+            }
             (Some(uses), None) => self.uses(uses, &with),
             (None, Some(script)) => self.script(i, step, script),
             _ => panic!("step {i}: neither uses: nor run:"),
@@ -272,6 +373,49 @@ impl<'a> Job<'a> {
             other => panic!("no stand-in for uses: {other}"),
         }
         Outcome::Success
+    }
+
+    /// action.yml's `reviewed` step, run as the runner runs a composite action's step: its
+    /// `env:` interpolated with the action's inputs (`with:` over the defaults), the script at
+    /// `$GITHUB_ACTION_PATH` (the repository), its outputs the calling step's.
+    fn reviewed_plans(
+        &mut self,
+        i: usize,
+        step: &Value,
+        with: &BTreeMap<String, String>,
+    ) -> Outcome {
+        let text = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
+        let action: Value = serde_saphyr::from_str(&text).unwrap();
+        let mut inputs = serde_json::Map::new();
+        for (name, input) in action["inputs"].as_object().unwrap() {
+            let value = with
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| as_string(&input["default"]));
+            inputs.insert(name.clone(), Value::String(value));
+        }
+        let mut ctx = Contexts {
+            root: self.ctx.root.clone(),
+            failed: false,
+        };
+        ctx.root["inputs"] = Value::Object(inputs);
+        let inner = action["runs"]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == "reviewed")
+            .expect("action.yml has a step with id reviewed");
+        assert!(ctx.condition(inner["if"].as_str()), "{inner}");
+        let mut env = serde_json::Map::new();
+        for (k, v) in inner["env"].as_object().unwrap() {
+            env.insert(k.clone(), Value::String(ctx.interpolate(&as_string(v))));
+        }
+        env.insert(
+            "GITHUB_ACTION_PATH".into(),
+            Value::String(repo_root().display().to_string()),
+        );
+        let as_step = json!({"id": step["id"], "env": env});
+        self.script(i, &as_step, inner["run"].as_str().unwrap())
     }
 
     fn script(&mut self, i: usize, step: &Value, script: &str) -> Outcome {

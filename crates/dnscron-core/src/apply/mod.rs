@@ -15,6 +15,7 @@ mod interrupt;
 mod outcome;
 mod progress;
 pub mod review;
+pub mod review_union;
 pub mod saved;
 mod verify;
 

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Finds the reviewed plans an apply on main must be bound to (docs/ci.md, "Merge"), with the
+# GitHub CLI (GH_TOKEN: a token with actions: read, pull-requests: read, contents: read).
+#
+# 1. Only main's newest commit is applied: when main moved on since this run's commit and the
+#    move touched DNSCRON_DIR, this run (e.g. a re-run of an old merge's job) would roll the
+#    newer merge back. It then sends nothing: a notice names main's head and the newest run of
+#    this workflow, `current=false`, exit 0. (GitHub's compare lists at most 300 files: a move
+#    of 300 files or more counts as touching DNSCRON_DIR.)
+# 2. The plans of every pull request merged since the last successful apply (the newest run of
+#    this workflow on main whose step DNSCRON_APPLY_STEP succeeded): GitHub cancels a pending
+#    run when a newer one is queued, so the newest run must apply every merge it stands for.
+#    Each pull request that changed DNSCRON_DIR must have its plan artifact
+#    (dnscron-plan-<number>-<head commit>), else the job fails closed (exit 1) naming it.
+# DNSCRON_ALLOW_UNREVIEWED=true (a person's manual run) skips 2: `unreviewed=true`, a warning.
+#
+# Environment: GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_WORKFLOW_REF, GITHUB_RUN_ID, GITHUB_OUTPUT,
+# GITHUB_STEP_SUMMARY (optional); DNSCRON_BRANCH (main), DNSCRON_DIR (dns/),
+# DNSCRON_REVIEWED_DIR (reviewed), DNSCRON_APPLY_STEP (Apply), DNSCRON_ALLOW_UNREVIEWED.
+# Outputs: current=true|false; plans=<one plan file a line>; unreviewed=true|false.
+set -euo pipefail
+
+repo=$GITHUB_REPOSITORY
+sha=$GITHUB_SHA
+branch=${DNSCRON_BRANCH:-main}
+dir=${DNSCRON_DIR:-dns/}
+dir=${dir%/}/
+out=${DNSCRON_REVIEWED_DIR:-reviewed}
+apply_step=${DNSCRON_APPLY_STEP:-Apply}
+workflow=${GITHUB_WORKFLOW_REF%%@*}
+workflow=${workflow##*/}
+
+output() { echo "$1" >> "$GITHUB_OUTPUT"; }
+summary() { [ -z "${GITHUB_STEP_SUMMARY:-}" ] || echo "$1" >> "$GITHUB_STEP_SUMMARY"; }
+
+# 1. Is this run's commit still what main holds in $dir?
+head=$(gh api "repos/$repo/branches/$branch" --jq .commit.sha)
+if [ "$head" != "$sha" ]; then
+  moved=$(gh api "repos/$repo/compare/$sha...$head" \
+    --jq "if .status != \"ahead\" then \"diverged\" elif (.files | length) >= 300 then \"300 files or more, not all listed\" else [.files[]? | select(.filename | startswith(\"$dir\"))] | length end")
+  if [ "$moved" != 0 ]; then
+    newest=$(gh run list --workflow "$workflow" --branch "$branch" --limit 2 --json databaseId,url,headSha,status \
+      --jq "map(select(.databaseId != ${GITHUB_RUN_ID:-0})) | .[0] // empty | \"\\(.url) (commit \\(.headSha), \\(.status))\"")
+    msg="nothing applied: this run is for $sha, but $branch is at $head, which changed $dir since; the newest run of this workflow applies it: ${newest:-none yet}. To apply again, re-run the newest run, not this one."
+    echo "::notice title=dnscron apply skipped::$msg"
+    summary "### dnscron apply: skipped, $branch moved on"
+    summary ""
+    summary "$msg"
+    output current=false
+    exit 0
+  fi
+fi
+output current=true
+if [ "${DNSCRON_ALLOW_UNREVIEWED:-false}" = true ]; then
+  echo "::warning::applying $dir of $branch at $sha unreviewed (allow_unreviewed): no reviewed plan bounds it"
+  output unreviewed=true
+  exit 0
+fi
+
+# 2. The commit of the last successful apply: runs newest first (a re-run keeps its place).
+base=
+for run in $(gh run list --workflow "$workflow" --branch "$branch" --status success --limit 50 \
+  --json databaseId --jq '.[].databaseId'); do
+  base=$(gh run view "$run" --json headSha,jobs \
+    --jq "if any(.jobs[].steps[]; .name == \"$apply_step\" and .conclusion == \"success\") then .headSha else empty end")
+  [ -z "$base" ] || break
+done
+
+commits=()
+if [ -n "$base" ]; then
+  mapfile -t commits < <(gh api "repos/$repo/compare/$base...$sha" --paginate --jq '.commits[].sha')
+fi
+if [ ${#commits[@]} = 0 ] || [ "${commits[${#commits[@]} - 1]}" != "$sha" ]; then commits+=("$sha"); fi
+
+plans=()
+missing=()
+seen=" "
+for commit in "${commits[@]}"; do
+  pr=$(gh api "repos/$repo/commits/$commit/pulls" \
+    --jq "map(select(.merge_commit_sha == \"$commit\")) | .[0] // empty | \"\(.number) \(.head.sha)\"")
+  [ -n "$pr" ] || continue
+  # shellcheck disable=SC2086 # "NUMBER HEAD": split on purpose
+  set -- $pr
+  case $seen in *" $1 "*) continue ;; esac
+  seen="$seen$1 "
+  changed=$(gh api "repos/$repo/pulls/$1/files" --paginate \
+    --jq ".[] | select(.filename | startswith(\"$dir\")) | .filename")
+  [ -n "$changed" ] || continue
+  if gh run download --name "dnscron-plan-$1-$2" --dir "$out/$1" > /dev/null; then
+    plans+=("$out/$1/plan.json")
+  else
+    missing+=("#$1 at $2")
+  fi
+done
+
+since="since the last successful apply ${base:+of $base}"
+since=${since% }
+[ -n "$base" ] || since="$since (none yet)"
+if [ ${#missing[@]} = 0 ] && [ ${#plans[@]} -gt 0 ]; then
+  echo "reviewed plans of the pull requests merged $since: ${plans[*]}"
+  { echo "plans<<DNSCRON_PLANS"; printf '%s\n' "${plans[@]}"; echo DNSCRON_PLANS; } >> "$GITHUB_OUTPUT"
+  output unreviewed=false
+  exit 0
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  printf -v list '%s, ' "${missing[@]}"
+  why="no saved plan for pull request ${list%, }, merged $since: re-run its dnscron plan check, then re-run the newest run of this workflow"
+else
+  why="no pull request that changed $dir was merged $since, so no plan was reviewed"
+fi
+echo "::error::$why; nothing was applied (to apply $branch as it is, run this workflow by hand with allow_unreviewed)"
+exit 1

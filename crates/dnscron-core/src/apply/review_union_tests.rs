@@ -1,0 +1,92 @@
+use super::*;
+use crate::apply::review;
+use crate::plan::{Action, Change};
+
+fn record(action: Action, before: Option<&str>, after: Option<&str>) -> Change {
+    crate::plan::model::record_change(action, Some(1), before, after)
+}
+
+fn plan(id: &str, url: &str, changes: Vec<Change>) -> Plan {
+    Plan {
+        format_version: 2,
+        plan_id: id.into(),
+        created_at: format!("2026-01-0{}T00:00:00Z", id.len()),
+        api_url: url.into(),
+        options: crate::plan::PlanOptions {
+            hosted_mode_wire_value: "veldhost".into(),
+        },
+        targets: Vec::new(),
+        summary: crate::plan::Summary::of(&changes),
+        changes,
+        findings: Vec::new(),
+        desired: crate::config::model::Desired::default(),
+    }
+}
+
+const URL: &str = "http://127.0.0.1/api/v1";
+
+#[test]
+fn one_plan_keeps_its_id_and_changes() {
+    let one = plan("aa", URL, vec![record(Action::Create, None, Some("a"))]);
+    assert_eq!(union(std::slice::from_ref(&one)), Ok(one));
+}
+
+#[test]
+fn several_plans_hold_every_change_under_an_id_of_the_set() {
+    let a = plan("aa", URL, vec![record(Action::Create, None, Some("a"))]);
+    let b = plan(
+        "bbb",
+        &format!("{URL}/"),
+        vec![record(Action::Delete, Some("b"), None)],
+    );
+    let ab = union(&[a.clone(), b.clone()]).unwrap();
+    let ba = union(&[b.clone(), a.clone()]).unwrap();
+    assert_eq!(
+        ab.plan_id, ba.plan_id,
+        "the order of the files doesn't count"
+    );
+    assert_eq!(ab.plan_id.len(), 32);
+    assert!(ab.plan_id.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_ne!(ab.plan_id, a.plan_id);
+    assert_eq!(ab.changes.iter().map(|c| c.id).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(ab.summary.create + ab.summary.delete, 2);
+    assert_eq!(ab.created_at, b.created_at);
+    // Either plan's change is reviewed by the union, each once.
+    let now = plan("now", URL, vec![a.changes[0].clone(), b.changes[0].clone()]);
+    assert!(review::check(&ab, &now).is_reviewed());
+    let twice = plan("now", URL, vec![a.changes[0].clone(), a.changes[0].clone()]);
+    assert_eq!(
+        review::check(&ab, &twice).unreviewed,
+        vec![a.changes[0].clone()]
+    );
+}
+
+#[test]
+fn the_same_plan_twice_counts_once() {
+    let a = plan("aa", URL, vec![record(Action::Create, None, Some("a"))]);
+    assert_eq!(union(&[a.clone(), a.clone()]), Ok(a));
+}
+
+#[test]
+fn refused_forms() {
+    let a = plan("aa", URL, Vec::new());
+    let other = plan("bb", "http://127.0.0.2/api/v1", Vec::new());
+    assert_eq!(
+        union(&[a.clone(), other]),
+        Err(UnionError::MixedApiUrls {
+            index: 1,
+            api_url: "http://127.0.0.2/api/v1".into(),
+            first_url: URL.into(),
+        })
+    );
+    let forged = plan("aa", URL, vec![record(Action::Create, None, Some("x"))]);
+    assert_eq!(
+        union(&[a, forged]),
+        Err(UnionError::SharedPlanId {
+            first: 0,
+            index: 1,
+            plan_id: "aa".into(),
+        })
+    );
+    assert_eq!(union(&[]), Err(UnionError::Empty));
+}
