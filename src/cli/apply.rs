@@ -1,7 +1,7 @@
 //! `dnscron apply [PATH]...` (plan, confirm, execute, verify) and `dnscron apply --plan FILE`
 //! (execute a saved plan after the stale check). Flow, keys and exit codes: docs/apply.md.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,6 +20,7 @@ use dnscron_core::apply::dns::DnsOptions;
 use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Progress, review};
 use dnscron_core::plan::snapshot::LiveSnapshot;
 use dnscron_core::plan::{Change, Plan};
+use dnscron_core::untrusted::Untrusted;
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
 #[cfg(any(feature = "emulator", test))]
@@ -227,10 +228,16 @@ fn confirm(plan: &Plan) -> Result<bool, CommandError> {
 }
 
 fn read_plan_file(file: &Path) -> Result<Plan, CommandError> {
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        let context = format!("cannot read the plan file {}", file.display());
-        CommandError::quoting(ErrorKind::User, &context, e)
-    })?;
+    // One byte past the cap is enough for `load` to refuse the file as too large, without
+    // reading all of a runaway or hostile one into memory.
+    let cap = dnscron_core::plan_file::MAX_BYTES as u64 + 1;
+    let mut text = String::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(cap).read_to_string(&mut text))
+        .map_err(|e| {
+            let context = format!("cannot read the plan file {}", file.display());
+            CommandError::quoting(ErrorKind::User, &context, e)
+        })?;
     dnscron_core::plan_file::load(&text, &file.display().to_string())
         .map_err(|e| CommandError::from(e).with_hint(format!("file: {}", file.display())))
 }
@@ -246,14 +253,17 @@ async fn review_bound(
     progress: &dyn Progress,
     signals: &Arc<Signals>,
 ) -> Result<ApplyReport, CommandError> {
-    let reviewed = read_plan_file(file)?;
+    let mut reviewed = read_plan_file(file)?;
     check_api_url(&reviewed, &config)?;
+    // The limits are lifted only by what the reviewer saw ("mass changes allowed" in the
+    // plan) or by the flag given now; a plan that records neither keeps them (docs/apply.md).
+    reviewed.options.allow_mass_changes |= args.allow_mass_changes;
     let desired = files.map(session::load_desired).transpose()?;
     let ctx = Ctx::new(args, config, progress, signals)?;
     let (now, live) = match &desired {
         Some(desired) => {
-            let planned =
-                session::planned(ctx.client.read(), desired, args.allow_mass_changes).await?;
+            let allow = reviewed.options.allow_mass_changes;
+            let planned = session::planned(ctx.client.read(), desired, allow).await?;
             (planned.plan, planned.live)
         }
         None => {
@@ -305,7 +315,7 @@ fn unreviewed(file: &Path, changes: &[Change]) -> CommandError {
         .flat_map(|c| {
             plain_change_lines(c)
                 .into_iter()
-                .map(move |line| format!("\n  {}: {line}", c.target))
+                .map(move |line| format!("\n  {}: {line}", Untrusted(&c.target.to_string())))
         })
         .collect();
     CommandError::new(
@@ -323,12 +333,14 @@ fn unreviewed(file: &Path, changes: &[Change]) -> CommandError {
 /// A plan made against one API must not be applied to another.
 fn check_api_url(plan: &Plan, config: &ApiConfig) -> Result<(), CommandError> {
     let norm = |u: &str| u.trim().trim_end_matches('/').to_string();
-    if plan.api_url.is_empty() || norm(&plan.api_url) == norm(config.base_url.as_str()) {
+    // A loaded plan always has an API URL (`plan_file::load` refuses an empty one).
+    if norm(&plan.api_url) == norm(config.base_url.as_str()) {
         return Ok(());
     }
     Err(CommandError::user(format!(
         "the plan was made against {} but the API URL is {}",
-        plan.api_url, config.base_url
+        Untrusted(&plan.api_url),
+        config.base_url
     ))
     .with_hint(
         "pass the same --api-url / DNSCRON_API_URL as when the plan was made, or make a new plan",
