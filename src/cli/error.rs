@@ -11,8 +11,8 @@ use dnscron_core::dnscheck::{DiscoverError, ResolveError};
 use dnscron_core::import::{ImportError, Outside};
 use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::PlanError;
-use dnscron_core::plan_file::FromFileError;
 use dnscron_core::plan::snapshot::SnapshotError;
+use dnscron_core::plan_file::FromFileError;
 
 pub type BoxError = Box<dyn Error + Send + Sync>;
 

@@ -2,7 +2,9 @@
 //! one collapsible `<details>` section per target. Never longer than [`MAX_LEN`] bytes (GitHub
 //! caps comments at 65,536 characters): sections that don't fit are cut with a note.
 
-use super::{MASS_CHANGES_ALLOWED, changes_of, describe, summary_line, target_counts, targets_with_changes};
+use super::{
+    MASS_CHANGES_ALLOWED, changes_of, describe, summary_line, target_counts, targets_with_changes,
+};
 use dnscron_core::plan::{Action, Change, Plan, Severity, TargetRef};
 
 use super::text::plain_change_lines;
@@ -22,7 +24,10 @@ pub fn render(plan: &Plan) -> String {
         out.push_str(&format!("Live account: {}\n\n", code(&plan.api_url)));
     }
     if plan.options.allow_mass_changes {
-        out.push_str(&format!("> [!WARNING]\n> {}\n\n", escape(MASS_CHANGES_ALLOWED)));
+        out.push_str(&format!(
+            "> [!WARNING]\n> {}\n\n",
+            escape(MASS_CHANGES_ALLOWED)
+        ));
     }
     out.push_str(&format!(
         "**{}**\n\n",

@@ -3,8 +3,8 @@
 //! (the caller decides: a TTY and no NO_COLOR).
 
 use super::{
-    Described, MASS_CHANGES_ALLOWED, changes_of, describe, marker, printable, status_label, summary_line,
-    targets_with_changes, ttl_text,
+    Described, MASS_CHANGES_ALLOWED, changes_of, describe, marker, printable, status_label,
+    summary_line, targets_with_changes, ttl_text,
 };
 use dnscron_core::plan::{Action, Change, Plan, Resource, Severity, Target, Value};
 

@@ -89,7 +89,11 @@ fn q(text: &str) -> String {
 /// folds NEL as a line break), not a line or paragraph separator (YAML 1.1 breaks lines there),
 /// not a byte-order mark or a non-character.
 fn yaml_printable(c: char) -> bool {
-    !c.is_control() && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')
+    !c.is_control()
+        && !matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+        )
 }
 
 fn zone_doc(t: &mut Text, z: &ZoneSpec) {

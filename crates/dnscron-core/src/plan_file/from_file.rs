@@ -6,7 +6,6 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{FORMAT_VERSION, checks};
 use super::change::{Action, Change, Request, Resource, Status, Value};
 use super::desired::{
     CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
@@ -15,6 +14,7 @@ use super::desired::{
 use super::document::{
     Finding, PlanFileV3, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
 };
+use super::{FORMAT_VERSION, checks};
 use crate::config::{self, Diagnostics, model as cfg};
 use crate::plan::model as plan;
 use crate::plan::request::{self, RequestError};

@@ -178,19 +178,31 @@ fn generated_desired_states_come_back_from_the_plan_file_byte_for_byte() {
         // What the loader itself makes of these declarations: the desired state a plan holds.
         let loaded = config::revalidate(&files)
             .unwrap_or_else(|d| panic!("seed {seed}: the loader refused {files:#?}: {d}"));
-        assert_eq!(loaded, files, "seed {seed}: the loader changed a declaration");
+        assert_eq!(
+            loaded, files,
+            "seed {seed}: the loader changed a declaration"
+        );
         let plan = a_plan(loaded, rng.bool());
         let json = to_json(&plan).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let back = load(&json, "plan.json").unwrap_or_else(|e| panic!("seed {seed}: {e}\n{json}"));
         assert_eq!(back, plan, "seed {seed}");
         accepted += plan.desired.zones[0].records.len();
     }
-    assert!(accepted > 1000, "too few records survived generation: {accepted}");
+    assert!(
+        accepted > 1000,
+        "too few records survived generation: {accepted}"
+    );
 }
 
 #[test]
 fn the_reported_txt_values_round_trip() {
-    for content in ["\" hello \"", " hello ", "a\u{7f}b", "\"a\\127b\"", "tab\tend\u{85}"] {
+    for content in [
+        "\" hello \"",
+        " hello ",
+        "a\u{7f}b",
+        "\"a\\127b\"",
+        "tab\tend\u{85}",
+    ] {
         let canonical = dns::canonical_content(RecordType::TXT, content, &zone_name())
             .unwrap_or_else(|e| panic!("{content:?}: {e}"));
         let files = cfg::Desired {

@@ -230,7 +230,8 @@ fn each_change_shows_the_request_apply_derives_with_a_placeholder_for_the_cron_i
 fn a_request_that_differs_from_the_derived_one_is_not_a_plan() {
     let plan = update_and_cron_delete();
     assert!(plan::Plan::try_from(file_of(&plan)).is_ok());
-    let tamper: [(&str, fn(&mut super::Request)); 4] = [
+    type Edit = fn(&mut super::Request);
+    let tamper: [(&str, Edit); 4] = [
         ("method", |r| r.method = "DELETE".into()),
         ("path", |r| r.path = "/dns/example.com/records/8".into()),
         ("body", |r| {
@@ -254,7 +255,11 @@ fn a_request_that_differs_from_the_derived_one_is_not_a_plan() {
     file.changes[1].request.path = "/sites/shop/cron/0".into();
     assert!(matches!(
         plan::Plan::try_from(file),
-        Err(FromFileError::RequestDiffers { index: 1, field: "path", .. })
+        Err(FromFileError::RequestDiffers {
+            index: 1,
+            field: "path",
+            ..
+        })
     ));
 }
 

@@ -13,8 +13,8 @@ use super::desired::{
 use super::document::{
     Finding, PlanFileV3, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
 };
-use crate::config::model as config;
 use crate::api::WriteRequest;
+use crate::config::model as config;
 use crate::plan::model as plan;
 use crate::plan::request::{self, RequestError};
 
