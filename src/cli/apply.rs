@@ -1,7 +1,7 @@
 //! `dnscron apply [PATH]...` (plan, confirm, execute, verify) and `dnscron apply --plan FILE`
 //! (execute a saved plan after the stale check). Flow, keys and exit codes: docs/apply.md.
 
-use std::io::{BufRead, IsTerminal, Read, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -228,18 +228,7 @@ fn confirm(plan: &Plan) -> Result<bool, CommandError> {
 }
 
 fn read_plan_file(file: &Path) -> Result<Plan, CommandError> {
-    // One byte past the cap is enough for `load` to refuse the file as too large, without
-    // reading all of a runaway or hostile one into memory.
-    let cap = dnscron_core::plan_file::MAX_BYTES as u64 + 1;
-    let mut text = String::new();
-    std::fs::File::open(file)
-        .and_then(|f| f.take(cap).read_to_string(&mut text))
-        .map_err(|e| {
-            let context = format!("cannot read the plan file {}", file.display());
-            CommandError::quoting(ErrorKind::User, &context, e)
-        })?;
-    dnscron_core::plan_file::load(&text, &file.display().to_string())
-        .map_err(|e| CommandError::from(e).with_hint(format!("file: {}", file.display())))
+    super::plan_file::read(file, None)
 }
 
 /// `apply --plan FILE` (`files`: None) plans the file's own desired state again;

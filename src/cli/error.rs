@@ -389,7 +389,7 @@ impl From<PlanError> for CommandError {
 fn plan_file_hint(problem: &FromFileError) -> String {
     match problem {
         FromFileError::TooLarge { limit } => format!(
-            "nothing was sent. A plan file is what `dnscron plan --out FILE` writes, and even a 100,000-record zone's stays far below {} MiB: check that this is one; for more, plan the zones in parts (`dnscron plan --out FILE PATH...`)",
+            "nothing was sent. A plan file is what `dnscron plan --out FILE` writes (one that creates a 100,000-record zone is about 100 MB, under the {} MiB cap): check that this file is one; a larger plan can be made in parts, with some of the files as PATH",
             limit / (1024 * 1024)
         ),
         _ => "nothing was sent. The file was changed after `dnscron plan --out FILE` wrote it: make a new plan, have it reviewed, and apply that".into(),

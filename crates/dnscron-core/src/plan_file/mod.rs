@@ -54,12 +54,7 @@ pub fn to_json(plan: &Plan) -> Result<String, PlanError> {
 
 /// Reads a plan file; `origin` names it in messages (a path, or `-`).
 pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
-    if text.len() > MAX_BYTES {
-        return Err(PlanError::PlanFile {
-            at: origin.to_string(),
-            problem: FromFileError::TooLarge { limit: MAX_BYTES },
-        });
-    }
+    check_size(text.len() as u64, origin)?;
     check_version(text, origin)?;
     let file: PlanFileV3 = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
     Plan::try_from(file).map_err(|e| match e {
@@ -92,6 +87,18 @@ pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
                 ),
             }
         }
+    })
+}
+
+/// A plan file of `bytes` is refused above [`MAX_BYTES`]: a reader checks the size it knows
+/// before reading, and `load` the text it got.
+pub fn check_size(bytes: u64, origin: &str) -> Result<(), PlanError> {
+    if bytes <= MAX_BYTES as u64 {
+        return Ok(());
+    }
+    Err(PlanError::PlanFile {
+        at: origin.to_string(),
+        problem: FromFileError::TooLarge { limit: MAX_BYTES },
     })
 }
 
