@@ -1,7 +1,9 @@
 //! A plan file reproduces the files exactly: for generated desired states (TXT text with
-//! surrounding spaces, quotes, backslashes, control characters, non-ASCII; other record types
-//! with stray spacing; cron commands with odd characters), what the loader made of them goes
-//! through the plan file and back byte for byte, changes' values included.
+//! surrounding spaces, quotes, backslashes, control characters, non-ASCII, past one chunk; A,
+//! AAAA, MX, CNAME, CAA and SRV with stray spacing and case; cron commands and ignore globs with
+//! odd characters; nameservers, registrar expectations, safety limits), what the loader made of
+//! them goes through the plan file and back byte for byte, changes' values included, and what
+//! apply sends for each record reads back to its canonical value.
 //!
 //! Generated with a seeded `fastrand` (already a dependency) rather than a property-testing
 //! crate: the seeds are fixed, so a failure names the seed and reproduces.
@@ -47,9 +49,20 @@ fn zone_name() -> ZoneName {
 /// A record as a file could declare it: raw content, canonical as the loader computes it.
 /// `None` when the loader would refuse the content (e.g. an unclosed quoted TXT chunk).
 fn record(rng: &mut fastrand::Rng, i: usize) -> Option<cfg::RecordSpec> {
-    let (rtype, content) = match rng.usize(0..6) {
+    let (rtype, content) = match rng.usize(0..10) {
         0 | 1 => (RecordType::TXT, text(rng, 24)),
         2 => (RecordType::TXT, format!("\"{}\"", text(rng, 12))),
+        // Past one 255-octet chunk.
+        6 => (RecordType::TXT, text(rng, 600)),
+        7 => {
+            let caa = format!(
+                "0  ISSUE  \"{}\"",
+                ["letsencrypt.org", "ca.example; x=1"][rng.usize(0..2)]
+            );
+            (RecordType::CAA, spaced(rng, &caa))
+        }
+        8 => (RecordType::SRV, spaced(rng, "10 60  5060 Sip.Example.com.")),
+        9 => (RecordType::AAAA, spaced(rng, "2001:0DB8:0:0::10")),
         3 => {
             let address = format!("192.0.2.{}", rng.u8(..));
             (RecordType::A, spaced(rng, &address))
@@ -63,7 +76,10 @@ fn record(rng: &mut fastrand::Rng, i: usize) -> Option<cfg::RecordSpec> {
     let canonical = dns::canonical_content(rtype, &content, &zone_name()).ok()?;
     Some(cfg::RecordSpec {
         // One name per record: no duplicate or CNAME-beside-other rule drops one.
-        name: format!("r{i}"),
+        name: match rtype {
+            RecordType::SRV => format!("_s{i}._tcp"),
+            _ => format!("r{i}"),
+        },
         rtype,
         ttl: 60 + rng.u32(..600_000),
         content,
@@ -100,12 +116,32 @@ fn desired(rng: &mut fastrand::Rng) -> cfg::Desired {
         zones: vec![cfg::ZoneSpec {
             zone: zone_name(),
             location: at(1),
-            nameservers: None,
+            nameservers: Some(cfg::NameserversSpec {
+                mode: if rng.bool() {
+                    cfg::NameserverMode::Hosted
+                } else {
+                    cfg::NameserverMode::Custom(vec![
+                        "ns1.other-dns.net".into(),
+                        "ns2.other-dns.net".into(),
+                    ])
+                },
+                location: at(2),
+            }),
             prune: rng.bool(),
             ignore,
             records,
-            safety: cfg::SafetyLimits::default(),
-            registrar: None,
+            safety: cfg::SafetyLimits {
+                max_deletes: rng.usize(0..1000),
+                allow_empty: rng.bool(),
+                ..cfg::SafetyLimits::default()
+            },
+            registrar: Some(cfg::RegistrarExpectations {
+                auto_renew: Some(rng.bool()),
+                lock: None,
+                whois_privacy: Some(rng.bool()),
+                expiry_warning_days: Some(rng.u32(1..365)),
+                location: at(3),
+            }),
         }],
         sites: vec![cfg::SiteSpec {
             slug: "shop".into(),
