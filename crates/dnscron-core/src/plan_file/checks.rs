@@ -60,12 +60,19 @@ pub(super) fn api_url(url: &str) -> Result<(), ApiUrlProblem> {
     if url.trim().is_empty() {
         return Err(ApiUrlProblem::Empty);
     }
+    if url.trim() != url {
+        // The URL parser would drop them; a plan writes none, so the file was edited.
+        return Err(ApiUrlProblem::NotUrl {
+            url: url.to_string(),
+            reason: "it has spaces at either end".into(),
+        });
+    }
     let parsed = reqwest::Url::parse(url).map_err(|e| ApiUrlProblem::NotUrl {
         url: url.to_string(),
         reason: e.to_string(),
     })?;
     let http = matches!(parsed.scheme(), "http" | "https");
-    if !http || parsed.host_str().is_none_or(str::is_empty) || url.trim() != url {
+    if !http || parsed.host_str().is_none_or(str::is_empty) {
         return Err(ApiUrlProblem::NotHttp {
             url: url.to_string(),
         });
@@ -116,7 +123,7 @@ mod tests {
         ));
         assert!(matches!(
             api_url(" http://127.0.0.1/"),
-            Err(ApiUrlProblem::NotHttp { .. })
+            Err(ApiUrlProblem::NotUrl { .. })
         ));
     }
 }
