@@ -19,7 +19,7 @@ use dnscron_core::api::{ApiConfig, WriteClient};
 use dnscron_core::apply::dns::DnsOptions;
 use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Progress, review};
 use dnscron_core::plan::snapshot::LiveSnapshot;
-use dnscron_core::plan::{Change, Plan};
+use dnscron_core::plan::{Change, Plan, PlanError};
 use dnscron_core::untrusted::Untrusted;
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
@@ -258,10 +258,23 @@ async fn review_bound(
         None => {
             let live =
                 dnscron_core::plan::snapshot::fetch(ctx.client.read(), &reviewed.desired).await?;
-            (apply::saved::replan(&reviewed, &live)?, live)
+            let now = apply::saved::replan(&reviewed, &live).map_err(limits_held)?;
+            (now, live)
         }
     };
     bound_apply(&ctx, args, &reviewed, file, now, &live).await
+}
+
+/// A saved plan's re-plan refused by the safety limits: the file did not record them lifted
+/// (`reviewed.options.allow_mass_changes` is or-ed with the flag before the re-plan).
+fn limits_held(err: PlanError) -> CommandError {
+    let held = matches!(err, PlanError::Unsafe(_));
+    let err = CommandError::from(err);
+    if held {
+        err.with_hint("the plan file does not record --allow-mass-changes, so its reviewer did not see the limits lifted: make the plan again with the flag and have it reviewed")
+    } else {
+        err
+    }
 }
 
 /// Runs `now` only if every change of it is one of `reviewed`'s (docs/apply.md,
