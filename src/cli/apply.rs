@@ -19,7 +19,8 @@ use dnscron_core::api::{ApiConfig, WriteClient};
 use dnscron_core::apply::dns::DnsOptions;
 use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Progress, review};
 use dnscron_core::plan::snapshot::LiveSnapshot;
-use dnscron_core::plan::{Change, Plan};
+use dnscron_core::plan::{Change, Plan, PlanError};
+use dnscron_core::untrusted::Untrusted;
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
 #[cfg(any(feature = "emulator", test))]
@@ -233,12 +234,7 @@ fn confirm(plan: &Plan) -> Result<bool, CommandError> {
 }
 
 fn read_plan_file(file: &Path) -> Result<Plan, CommandError> {
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        let context = format!("cannot read the plan file {}", file.display());
-        CommandError::quoting(ErrorKind::User, &context, e)
-    })?;
-    dnscron_core::plan_file::load(&text, &file.display().to_string())
-        .map_err(|e| CommandError::from(e).with_hint(format!("file: {}", file.display())))
+    super::plan_file::read(file, None)
 }
 
 /// `apply --plan FILE` (`files`: None) plans the file's own desired state again;
@@ -247,7 +243,7 @@ fn read_plan_file(file: &Path) -> Result<Plan, CommandError> {
 async fn review_bound(
     args: &ApplyArgs,
     Reviewed {
-        plan: reviewed,
+        plan: mut reviewed,
         label: file,
     }: Reviewed,
     files: Option<&[PathBuf]>,
@@ -256,21 +252,37 @@ async fn review_bound(
     signals: &Arc<Signals>,
 ) -> Result<ApplyReport, CommandError> {
     check_api_url(&reviewed, &config)?;
+    // The limits are lifted only by what the reviewer saw ("mass changes allowed" in the
+    // plan) or by the flag given now; a plan that records neither keeps them (docs/apply.md).
+    reviewed.options.allow_mass_changes |= args.allow_mass_changes;
     let desired = files.map(session::load_desired).transpose()?;
     let ctx = Ctx::new(args, config, progress, signals)?;
     let (now, live) = match &desired {
         Some(desired) => {
-            let planned =
-                session::planned(ctx.client.read(), desired, args.allow_mass_changes).await?;
+            let allow = reviewed.options.allow_mass_changes;
+            let planned = session::planned(ctx.client.read(), desired, allow).await?;
             (planned.plan, planned.live)
         }
         None => {
             let live =
                 dnscron_core::plan::snapshot::fetch(ctx.client.read(), &reviewed.desired).await?;
-            (apply::saved::replan(&reviewed, &live)?, live)
+            let now = apply::saved::replan(&reviewed, &live).map_err(limits_held)?;
+            (now, live)
         }
     };
     bound_apply(&ctx, args, &reviewed, &file, now, &live).await
+}
+
+/// A saved plan's re-plan refused by the safety limits: the file did not record them lifted
+/// (`reviewed.options.allow_mass_changes` is or-ed with the flag before the re-plan).
+fn limits_held(err: PlanError) -> CommandError {
+    let held = matches!(err, PlanError::Unsafe(_));
+    let err = CommandError::from(err);
+    if held {
+        err.with_hint("the plan file does not record --allow-mass-changes, so its reviewer did not see the limits lifted: make the plan again with the flag and have it reviewed")
+    } else {
+        err
+    }
 }
 
 /// Runs `now` only if every change of it is one of `reviewed`'s (docs/apply.md,
@@ -314,7 +326,7 @@ fn unreviewed(file: &str, changes: &[Change], files: bool) -> CommandError {
         .flat_map(|c| {
             plain_change_lines(c)
                 .into_iter()
-                .map(move |line| format!("\n  {}: {line}", c.target))
+                .map(move |line| format!("\n  {}: {line}", Untrusted(&c.target.to_string())))
         })
         .collect();
     CommandError::new(
@@ -335,12 +347,14 @@ fn unreviewed(file: &str, changes: &[Change], files: bool) -> CommandError {
 /// A plan made against one API must not be applied to another.
 fn check_api_url(plan: &Plan, config: &ApiConfig) -> Result<(), CommandError> {
     let norm = |u: &str| u.trim().trim_end_matches('/').to_string();
-    if plan.api_url.is_empty() || norm(&plan.api_url) == norm(config.base_url.as_str()) {
+    // A loaded plan always has an API URL (`plan_file::load` refuses an empty one).
+    if norm(&plan.api_url) == norm(config.base_url.as_str()) {
         return Ok(());
     }
     Err(CommandError::user(format!(
         "the plan was made against {} but the API URL is {}",
-        plan.api_url, config.base_url
+        Untrusted(&plan.api_url),
+        config.base_url
     ))
     .with_hint(
         "pass the same --api-url / DNSCRON_API_URL as when the plan was made, or make a new plan",

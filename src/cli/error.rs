@@ -12,6 +12,7 @@ use dnscron_core::import::{ImportError, Outside};
 use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::PlanError;
 use dnscron_core::plan::snapshot::SnapshotError;
+use dnscron_core::plan_file::FromFileError;
 
 pub type BoxError = Box<dyn Error + Send + Sync>;
 
@@ -378,8 +379,20 @@ impl From<PlanError> for CommandError {
                 "make a new plan with `dnscron plan --out FILE` using this version of dnscron"
                     .into(),
             ),
+            PlanError::PlanFile { problem, .. } => (ErrorKind::User, plan_file_hint(problem)),
         };
         CommandError::from_error(kind, err).with_hint(hint)
+    }
+}
+
+/// A plan file refused for what it holds: nothing was sent, and the way out is a fresh plan.
+fn plan_file_hint(problem: &FromFileError) -> String {
+    match problem {
+        FromFileError::TooLarge { limit } => format!(
+            "nothing was sent. A plan file is what `dnscron plan --out FILE` writes (one that creates a 100,000-record zone is about 100 MB, under the {} MiB cap): check that this file is one; a larger plan can be made in parts, with some of the files as PATH",
+            limit / (1024 * 1024)
+        ),
+        _ => "nothing was sent. The file was changed after `dnscron plan --out FILE` wrote it: make a new plan, have it reviewed, and apply that".into(),
     }
 }
 

@@ -27,6 +27,7 @@ pub mod logging;
 mod man;
 mod output;
 pub mod plan;
+mod plan_file;
 mod runtime;
 pub mod schema;
 mod session;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
+use crate::cli::error::{CommandResult, Outcome};
 use crate::cli::plan::{PlanFormat, render_plan};
 use crate::cli::write_stdout;
 
@@ -19,14 +19,10 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: ShowArgs) -> CommandResult {
-    let text = std::fs::read_to_string(&args.file).map_err(|e| {
-        let context = format!("cannot read the plan file {}", args.file.display());
-        CommandError::quoting(ErrorKind::User, &context, e)
-            .with_hint("pass the file `dnscron plan --out FILE` wrote")
-    })?;
-    let origin = args.file.display().to_string();
-    let plan = dnscron_core::plan_file::load(&text, &origin)
-        .map_err(|e| CommandError::from(e).with_hint(format!("file: {origin}")))?;
+    let plan = super::plan_file::read(
+        &args.file,
+        Some("pass the file `dnscron plan --out FILE` wrote"),
+    )?;
     write_stdout(&render_plan(&plan, args.format)?)?;
     Ok(Outcome::Success)
 }

@@ -7,11 +7,18 @@
 
 use crate::render::github::{Annotation, Level, render_capped};
 
-use super::{describe, status_label, summary_line};
+use super::{MASS_CHANGES_ALLOWED, describe, status_label, summary_line};
 use dnscron_core::plan::{Change, Finding, Plan, Severity, Status};
 
 pub fn render(plan: &Plan) -> String {
     let mut out = String::new();
+    if plan.options.allow_mass_changes {
+        out.push_str(
+            &Annotation::new(Level::Warning, MASS_CHANGES_ALLOWED)
+                .title("dnscron plan: mass changes allowed")
+                .render(),
+        );
+    }
     for (status, level, kind) in [
         (Status::Blocked, Level::Error, "blocked changes"),
         (

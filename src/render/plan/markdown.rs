@@ -2,7 +2,9 @@
 //! one collapsible `<details>` section per target. Never longer than [`MAX_LEN`] bytes (GitHub
 //! caps comments at 65,536 characters): sections that don't fit are cut with a note.
 
-use super::{changes_of, describe, summary_line, target_counts, targets_with_changes};
+use super::{
+    MASS_CHANGES_ALLOWED, changes_of, describe, summary_line, target_counts, targets_with_changes,
+};
 use dnscron_core::plan::{Action, Change, Plan, Severity, TargetRef};
 
 use super::text::plain_change_lines;
@@ -20,6 +22,12 @@ pub fn render(plan: &Plan) -> String {
     let mut out = String::from("### dnscron plan\n\n");
     if !plan.api_url.is_empty() {
         out.push_str(&format!("Live account: {}\n\n", code(&plan.api_url)));
+    }
+    if plan.options.allow_mass_changes {
+        out.push_str(&format!(
+            "> [!WARNING]\n> {}\n\n",
+            escape(MASS_CHANGES_ALLOWED)
+        ));
     }
     out.push_str(&format!(
         "**{}**\n\n",
@@ -80,7 +88,11 @@ fn deletions(plan: &Plan) -> String {
     for c in dels.iter().take(MAX_LISTED) {
         let d = describe(c);
         let what = format!("{} {}", d.subject, d.before.unwrap_or_default());
-        out.push_str(&format!("> - {}: {}\n", c.target, code(what.trim())));
+        out.push_str(&format!(
+            "> - {}: {}\n",
+            escape(&c.target.to_string()),
+            code(what.trim())
+        ));
     }
     if dels.len() > MAX_LISTED {
         out.push_str(&format!("> - … and {} more\n", dels.len() - MAX_LISTED));
@@ -104,7 +116,7 @@ fn findings(plan: &Plan) -> String {
         };
         out.push_str(&format!(
             "- {label} · {}: {}\n",
-            f.target,
+            escape(&f.target.to_string()),
             escape(&f.message)
         ));
     }

@@ -15,6 +15,10 @@ pub use json::render as json;
 pub use markdown::render as markdown;
 pub use text::render as text;
 
+/// Shown by every view of a plan made with `--allow-mass-changes`: the reviewer approves the
+/// lifted limits along with the changes (apply keeps them lifted for this plan only).
+pub(crate) const MASS_CHANGES_ALLOWED: &str = "Mass changes allowed: this plan was made with --allow-mass-changes, so the zones' safety limits were not applied, and an apply of this plan does not apply them either.";
+
 /// Contents longer than this (and every TXT) get a word diff instead of `old → new` on one line.
 const LONG: usize = 48;
 

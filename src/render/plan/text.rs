@@ -3,8 +3,8 @@
 //! (the caller decides: a TTY and no NO_COLOR).
 
 use super::{
-    Described, changes_of, describe, marker, printable, status_label, summary_line,
-    targets_with_changes, ttl_text,
+    Described, MASS_CHANGES_ALLOWED, changes_of, describe, marker, printable, status_label,
+    summary_line, targets_with_changes, ttl_text,
 };
 use dnscron_core::plan::{Action, Change, Plan, Resource, Severity, Target, Value};
 
@@ -47,12 +47,19 @@ pub fn render(plan: &Plan, color: bool) -> String {
         // What was read, and what an apply of this plan writes to.
         out.push_str(&format!("Live account: {}\n\n", printable(&plan.api_url)));
     }
+    if plan.options.allow_mass_changes {
+        out.push_str(&format!("{}\n\n", paint.wrap("1;33", MASS_CHANGES_ALLOWED)));
+    }
     for target in targets_with_changes(plan) {
         let declared = plan
             .target(&target)
-            .map(|t: &Target| format!(" {}", paint.dim(&format!("({})", t.declared_at))))
+            .map(|t: &Target| {
+                let at = printable(&t.declared_at);
+                format!(" {}", paint.dim(&format!("({at})")))
+            })
             .unwrap_or_default();
-        out.push_str(&format!("{}{declared}\n", paint.bold(&target.to_string())));
+        let name = printable(&target.to_string());
+        out.push_str(&format!("{}{declared}\n", paint.bold(&name)));
         for change in changes_of(plan, &target) {
             for line in change_lines(change, &paint) {
                 out.push_str(&format!("  {line}\n"));
@@ -159,7 +166,7 @@ fn next_runs_line(change: &Change, paint: &Paint) -> Option<String> {
     (!change.next_runs.is_empty()).then(|| {
         paint.dim(&format!(
             "    next runs (UTC): {}",
-            change.next_runs.join(", ")
+            printable(&change.next_runs.join(", "))
         ))
     })
 }

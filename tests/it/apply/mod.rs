@@ -8,6 +8,7 @@ mod examples;
 mod failures;
 mod faults;
 mod generate;
+mod plan_file;
 mod random;
 mod reviewed;
 mod reviewed_many;

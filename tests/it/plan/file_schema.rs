@@ -11,10 +11,16 @@ use crate::common::{Test, repo_root};
 /// The shape of every format this repository has written: version → sha256 of the generated
 /// schema without its descriptions and titles (rewording a doc comment changes no shape).
 /// Append only: a recorded version's shape never changes, since files written with it exist.
-const SHAPES: &[(u32, &str)] = &[(
-    2,
-    "a3c064e7f38b1a2b16f59aa4beee8ed6ffb29e13ea32df72642475160315e351",
-)];
+const SHAPES: &[(u32, &str)] = &[
+    (
+        2,
+        "a3c064e7f38b1a2b16f59aa4beee8ed6ffb29e13ea32df72642475160315e351",
+    ),
+    (
+        3,
+        "e3b87809d9dfa3ba324b7459bedfbd3d73626d21b6eb87ce7cc5d5e75e278305",
+    ),
+];
 
 /// The schema without `description` and `title` texts, as compact JSON, hashed.
 fn shape_digest(schema: &Value) -> String {
@@ -80,7 +86,7 @@ fn the_shape_of_this_format_version_is_the_recorded_one() {
 fn a_changed_shape_without_a_version_bump_is_caught() {
     let schema = plan_file::json_schema();
     let mut added = schema.clone();
-    added["definitions"]["Change"]["properties"]["request"] = json!({"type": "object"});
+    added["definitions"]["Change"]["properties"]["scope"] = json!({"type": "object"});
     let mut retyped = schema.clone();
     retyped["definitions"]["Summary"]["properties"]["create"] = json!({"type": "string"});
     for changed in [added, retyped] {
@@ -95,7 +101,7 @@ fn a_changed_shape_without_a_version_bump_is_caught() {
     // A new version with its shape recorded passes; one without is told what to record.
     let next = FORMAT_VERSION + 1;
     let mut extended = schema.clone();
-    extended["definitions"]["Change"]["properties"]["request"] = json!({"type": "object"});
+    extended["definitions"]["Change"]["properties"]["scope"] = json!({"type": "object"});
     let digest = shape_digest(&extended);
     assert_eq!(check_shape(next, &extended, &[(next, &digest)]), Ok(()));
     assert!(

@@ -62,13 +62,14 @@ impl<'a> ApplyOptions<'a> {
     }
 }
 
-/// The diff options to re-plan `plan`'s targets with: its API URL, no safety limits (the plan
-/// already passed them; what remains is a subset), and the hosted nameserver mode's wire value
-/// the plan records (`plan::make_plan` reads it from /openapi.json when needed).
+/// The diff options to re-plan `plan`'s targets with: its API URL, the safety limits unless
+/// the plan records that it was made with them lifted (a saved plan's re-plan must not lift
+/// limits its reviewer never saw lifted), and the hosted nameserver mode's wire value the plan records
+/// (`plan::make_plan` reads it from /openapi.json when needed).
 pub fn diff_options_for(plan: &Plan) -> DiffOptions {
     DiffOptions {
         api_url: plan.api_url.clone(),
-        allow_mass_changes: true,
+        allow_mass_changes: plan.options.allow_mass_changes,
         hosted_mode_wire_value: plan.options.hosted_mode_wire_value.clone(),
         ..DiffOptions::default()
     }

@@ -139,6 +139,7 @@ mod tests {
             api_url: "u".into(),
             options: crate::plan::PlanOptions {
                 hosted_mode_wire_value: "veldhost".into(),
+                allow_mass_changes: false,
             },
             targets: Vec::new(),
             summary: crate::plan::Summary::default(),

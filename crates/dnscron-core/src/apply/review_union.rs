@@ -35,7 +35,8 @@ pub enum UnionError {
 }
 
 /// The plans as one: every change of each (renumbered in order, findings following their
-/// changes), the first plan's options and desired state, the latest `created_at`. The same plan
+/// changes), the first plan's options (safety limits lifted only when every plan lifted them)
+/// and desired state, the latest `created_at`. The same plan
 /// given twice counts once (it would otherwise allow its changes twice).
 pub fn union(plans: &[Plan]) -> Result<Plan, UnionError> {
     let first = plans.first().ok_or(UnionError::Empty)?;
@@ -67,6 +68,9 @@ pub fn union(plans: &[Plan]) -> Result<Plan, UnionError> {
     for plan in &distinct {
         append(&mut out, plan);
     }
+    // Each reviewer saw only their own plan: the limits are lifted for the union only when
+    // every plan in it was made (and shown) with them lifted.
+    out.options.allow_mass_changes = distinct.iter().all(|p| p.options.allow_mass_changes);
     out.summary = crate::plan::Summary::of(&out.changes);
     Ok(out)
 }

@@ -14,6 +14,7 @@ fn plan(id: &str, url: &str, changes: Vec<Change>) -> Plan {
         api_url: url.into(),
         options: crate::plan::PlanOptions {
             hosted_mode_wire_value: "veldhost".into(),
+            allow_mass_changes: false,
         },
         targets: Vec::new(),
         summary: crate::plan::Summary::of(&changes),
@@ -89,4 +90,18 @@ fn refused_forms() {
         })
     );
     assert_eq!(union(&[]), Err(UnionError::Empty));
+}
+
+#[test]
+fn the_limits_are_lifted_for_the_union_only_when_every_plan_lifted_them() {
+    let lifted = |id: &str, on: bool| {
+        let mut p = plan(id, URL, vec![record(Action::Create, None, Some(id))]);
+        p.options.allow_mass_changes = on;
+        p
+    };
+    let all = union(&[lifted("aa", true), lifted("bbb", true)]);
+    assert_eq!(all.map(|u| u.options.allow_mass_changes), Ok(true));
+    // Refused form: one reviewer saw the limits hold.
+    let mixed = union(&[lifted("aa", true), lifted("bbb", false)]);
+    assert_eq!(mixed.map(|u| u.options.allow_mass_changes), Ok(false));
 }

@@ -76,7 +76,8 @@ pub struct RecordSpec {
     pub rtype: RecordType,
     /// Resolved: the record's own ttl, else `defaults.ttl`, else 3600.
     pub ttl: u32,
-    /// As the user wrote it (trimmed), for messages. To send it on create/update use
+    /// Exactly as the user wrote it (not trimmed: `canonical` is made from this text, and a
+    /// saved plan's desired state is re-checked from it), for messages. To send it on create/update use
     /// `dns::wire_content(rtype, &canonical)`, which reads back to the same canonical form.
     pub content: String,
     /// `dns::canonical_content` of `content`; what the diff compares.

@@ -65,9 +65,35 @@ impl Text {
     }
 }
 
-/// A YAML double-quoted scalar (JSON's escapes are YAML's).
+/// A YAML double-quoted scalar that reads back as exactly `text`. JSON's escapes are YAML's,
+/// but JSON leaves characters raw that YAML does not allow in a document (DEL, the C1
+/// controls, line separators, U+FEFF, U+FFFE, U+FFFF): those are escaped too, or a TXT such as `a\x7fb` would
+/// make the saved plan unloadable.
 fn q(text: &str) -> String {
-    serde_json::Value::String(text.to_string()).to_string()
+    let json = serde_json::Value::String(text.to_string()).to_string();
+    if json.chars().all(yaml_printable) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        if yaml_printable(c) {
+            out.push(c);
+        } else {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        }
+    }
+    out
+}
+
+/// What stays raw in the double-quoted scalar: not a control character (YAML forbids most and
+/// folds NEL as a line break), not a line or paragraph separator (YAML 1.1 breaks lines there),
+/// not a byte-order mark or a non-character.
+fn yaml_printable(c: char) -> bool {
+    !c.is_control()
+        && !matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+        )
 }
 
 fn zone_doc(t: &mut Text, z: &ZoneSpec) {

@@ -87,9 +87,14 @@ fn bad_ddd(digits: &str) -> ContentError {
 }
 
 /// The form to send for a logical text: as is, unless reading it back would change it (it
-/// starts with a quote, or has whitespace at either end); then one quoted, escaped string.
+/// starts with a quote, or has whitespace at either end) or the API would refuse it (a control
+/// character); then one quoted string, with `\"`, `\\` and a control character's bytes as
+/// `\DDD`, so what is sent holds no control character and reads back to the same text.
 pub(crate) fn txt_wire(text: &str) -> String {
-    let needs_quotes = text.starts_with('"') || text.trim() != text || text.is_empty();
+    let needs_quotes = text.starts_with('"')
+        || text.trim() != text
+        || text.is_empty()
+        || text.chars().any(char::is_control);
     if !needs_quotes {
         return text.to_string();
     }
@@ -98,8 +103,15 @@ pub(crate) fn txt_wire(text: &str) -> String {
     for c in text.chars() {
         if c == '"' || c == '\\' {
             out.push('\\');
+            out.push(c);
+        } else if c.is_control() {
+            let mut buf = [0u8; 4];
+            for byte in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("\\{byte:03}"));
+            }
+        } else {
+            out.push(c);
         }
-        out.push(c);
     }
     out.push('"');
     out
@@ -150,9 +162,15 @@ mod tests {
             "trail ",
             "a\\b \"c\"",
             "",
+            "a\u{7f}b",
+            "tab\there\nand\u{85}next",
         ] {
-            assert_eq!(parse_txt(&txt_wire(text)).unwrap(), text, "{text}");
+            let wire = txt_wire(text);
+            assert_eq!(parse_txt(&wire).unwrap(), text, "{text}");
+            assert!(!wire.chars().any(char::is_control), "{wire:?}");
         }
+        assert_eq!(txt_wire("a\u{7f}b"), r#""a\127b""#);
+        assert_eq!(txt_wire("\u{85}"), r#""\194\133""#);
         assert_eq!(txt_wire("v=spf1 -all"), "v=spf1 -all");
     }
 }

@@ -86,6 +86,7 @@ pub(super) fn diff_lent(
         api_url: opts.api_url.clone(),
         options: PlanOptions {
             hosted_mode_wire_value: opts.hosted_mode_wire_value.clone(),
+            allow_mass_changes: opts.allow_mass_changes,
         },
         targets: parts.targets,
         summary: Summary::of(&changes),

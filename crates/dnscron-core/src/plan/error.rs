@@ -24,6 +24,13 @@ pub enum PlanError {
         super::model::FORMAT_VERSION
     )]
     UnsupportedFormat { found: String },
+    /// A plan file refused for what it holds; `at` is `FILE:line:col` where that is known,
+    /// else `FILE`.
+    #[error("the plan file is not a valid dnscron plan: {at}: {problem}")]
+    PlanFile {
+        at: String,
+        problem: crate::plan_file::FromFileError,
+    },
 }
 
 fn refusal_message(refusals: &[Refusal]) -> String {

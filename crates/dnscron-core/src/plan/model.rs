@@ -42,6 +42,9 @@ pub struct PlanOptions {
     /// The `mode` value that selects the service's own nameservers on PUT nameservers (read
     /// from the server's /openapi.json when the plan switches a domain to hosted).
     pub hosted_mode_wire_value: String,
+    /// Made with the safety limits lifted (`allow_mass_changes`): the reviewer sees it, and
+    /// apply's re-plans keep the limits for a plan that doesn't say so.
+    pub allow_mass_changes: bool,
 }
 
 /// Who and when: the plan id and creation time, injected so that tests can fix them.

@@ -38,7 +38,24 @@ pub fn derive(
     cron_index: Option<i64>,
 ) -> Result<WriteRequest, RequestError> {
     let (method, body) = method_and_body(change, options)?;
-    let (route, segments) = route(change, cron_index)?;
+    let index = cron_index.map(|i| i.to_string());
+    let (route, segments) = route(change, index)?;
+    Ok(WriteRequest {
+        method,
+        route,
+        segments,
+        body,
+    })
+}
+
+/// What a cron delete's path shows in place of the index, known only when apply sends it.
+pub const CRON_INDEX_PLACEHOLDER: &str = "{index}";
+
+/// The request as a plan shows it to its readers (the plan file's `request`): [`derive`]'s,
+/// with [`CRON_INDEX_PLACEHOLDER`] for a cron delete's index.
+pub fn preview(change: &Change, options: &PlanOptions) -> Result<WriteRequest, RequestError> {
+    let (method, body) = method_and_body(change, options)?;
+    let (route, segments) = route(change, Some(CRON_INDEX_PLACEHOLDER.to_string()))?;
     Ok(WriteRequest {
         method,
         route,
@@ -109,7 +126,7 @@ fn body(change: &Change, options: &PlanOptions) -> Result<Json, RequestError> {
 
 type Route = (&'static str, Vec<String>);
 
-fn route(change: &Change, cron_index: Option<i64>) -> Result<Route, RequestError> {
+fn route(change: &Change, cron_index: Option<String>) -> Result<Route, RequestError> {
     let target = change.target.name.clone();
     let segments = |rest: &[String]| {
         let mut all = vec![target.clone()];
@@ -136,7 +153,7 @@ fn route(change: &Change, cron_index: Option<i64>) -> Result<Route, RequestError
             let index = cron_index.ok_or_else(|| missing(change, "current cron index"))?;
             (
                 "/sites/{slug}/cron/{index}",
-                prefixed("sites", segments(&["cron".into(), index.to_string()])),
+                prefixed("sites", segments(&["cron".into(), index])),
             )
         }
         (Resource::Nameservers, _) => (

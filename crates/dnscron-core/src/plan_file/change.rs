@@ -1,6 +1,7 @@
 //! A change as the plan file writes it: typed per kind of resource (record, cron job,
-//! nameservers), each with its canonical value before and after. No HTTP request is stored;
-//! `plan::request::derive` makes it from these fields.
+//! nameservers), each with its canonical value before and after, and the HTTP request apply
+//! sends for it: written for readers by `plan::request::preview` (the derivation apply sends
+//! with), and on load derived again and compared, so a file's request is never what is sent.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,22 @@ pub struct Change {
     /// A created cron job's next three run times after `created_at` (RFC 3339, UTC).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub next_runs: Vec<String>,
+    /// The request apply sends for this change. Derived from the fields above; a file whose
+    /// request differs from the derived one is refused.
+    pub request: Request,
+}
+
+/// An HTTP request to the API, as apply sends it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Request {
+    /// `POST`, `PUT` or `DELETE`.
+    pub method: String,
+    /// After the API base URL, e.g. `/dns/example.com/records/5`. A cron delete shows
+    /// `{index}`: the API deletes by position, known only from the listing apply reads right
+    /// before sending.
+    pub path: String,
+    /// The JSON body; `null` for a delete.
+    pub body: Option<serde_json::Value>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

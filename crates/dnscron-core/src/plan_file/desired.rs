@@ -66,7 +66,7 @@ pub struct RecordSpec {
     pub name: String,
     pub rtype: RecordType,
     pub ttl: u32,
-    /// As the user wrote it (trimmed).
+    /// Exactly as the user wrote it (not trimmed: a TXT's surrounding spaces are content).
     pub content: String,
     /// Recomputed from `content` when the plan is loaded.
     pub canonical: String,

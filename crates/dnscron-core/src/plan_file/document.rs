@@ -1,4 +1,4 @@
-//! The plan file's top level (format_version 2): the plan's identity, the targets it read, the
+//! The plan file's top level (format_version 3): the plan's identity, the targets it read, the
 //! summary and the findings. Every field is written in this order, as docs/plan.md shows it.
 
 use schemars::JsonSchema;
@@ -13,7 +13,7 @@ use super::desired::Desired;
 // refusals `apply --plan` prints, so the name stays what it was before this type existed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename = "Plan")]
-pub struct PlanFileV2 {
+pub struct PlanFileV3 {
     /// The plan file's format. A reader refuses any other value; make a new plan.
     #[schemars(extend("const" = super::FORMAT_VERSION))]
     pub format_version: u32,
@@ -42,6 +42,9 @@ pub struct PlanFileV2 {
 pub struct PlanOptions {
     /// The nameserver `mode` value that selects the service's own nameservers.
     pub hosted_mode_wire_value: String,
+    /// The plan was made with the safety limits lifted (`--allow-mass-changes`); apply keeps
+    /// the limits for a plan where this is `false`.
+    pub allow_mass_changes: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

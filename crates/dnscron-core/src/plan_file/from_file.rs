@@ -6,15 +6,15 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::FORMAT_VERSION;
-use super::change::{Action, Change, Resource, Status, Value};
+use super::change::{Action, Change, Request, Resource, Status, Value};
 use super::desired::{
     CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
     RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
 };
 use super::document::{
-    Finding, PlanFileV2, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+    Finding, PlanFileV3, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
 };
+use super::{FORMAT_VERSION, checks};
 use crate::config::{self, Diagnostics, model as cfg};
 use crate::plan::model as plan;
 use crate::plan::request::{self, RequestError};
@@ -28,20 +28,38 @@ pub enum FromFileError {
     Request(#[from] RequestError),
     #[error("the `desired` section breaks the rules of the files: {0}")]
     Desired(Diagnostics),
+    /// The `request` written for readers is not the one the change derives (an edited file).
+    /// `index` is the change's position in `changes`.
+    #[error(
+        "change {id}'s request `{field}` differs from the request its change derives; apply sends only derived requests"
+    )]
+    RequestDiffers {
+        id: usize,
+        index: usize,
+        field: &'static str,
+    },
+    #[error("`plan_id` {0}; it must be 1 to {max} ASCII letters, digits, `-` or `_`", max = checks::PLAN_ID_MAX)]
+    PlanId(checks::PlanIdProblem),
+    #[error("`api_url` {0}; it must be the http(s) URL of the API the plan was made against")]
+    ApiUrl(checks::ApiUrlProblem),
+    #[error("the file is larger than {limit} bytes, the most a plan file may have")]
+    TooLarge { limit: usize },
 }
 
-impl TryFrom<PlanFileV2> for plan::Plan {
+impl TryFrom<PlanFileV3> for plan::Plan {
     type Error = FromFileError;
 
-    fn try_from(file: PlanFileV2) -> Result<Self, Self::Error> {
-        let PlanFileV2 {
+    fn try_from(file: PlanFileV3) -> Result<Self, Self::Error> {
+        let PlanFileV3 {
             format_version,
             plan_id,
             created_at,
             api_url,
-            options: PlanOptions {
-                hosted_mode_wire_value,
-            },
+            options:
+                PlanOptions {
+                    hosted_mode_wire_value,
+                    allow_mass_changes,
+                },
             targets,
             summary,
             changes,
@@ -53,12 +71,16 @@ impl TryFrom<PlanFileV2> for plan::Plan {
                 found: format_version,
             });
         }
+        checks::plan_id(&plan_id).map_err(FromFileError::PlanId)?;
+        checks::api_url(&api_url).map_err(FromFileError::ApiUrl)?;
         let options = plan::PlanOptions {
             hosted_mode_wire_value,
+            allow_mass_changes,
         };
-        let changes: Vec<plan::Change> = changes.into_iter().map(change).collect();
-        for c in &changes {
-            request::method_and_body(c, &options)?;
+        let (changes, requests): (Vec<plan::Change>, Vec<Request>) =
+            changes.into_iter().map(change).unzip();
+        for (index, (c, written)) in changes.iter().zip(&requests).enumerate() {
+            check_request(index, c, written, &options)?;
         }
         let desired = config::revalidate(&desired_of(desired)).map_err(FromFileError::Desired)?;
         Ok(plan::Plan {
@@ -74,6 +96,31 @@ impl TryFrom<PlanFileV2> for plan::Plan {
             desired,
         })
     }
+}
+
+/// The request a file shows must be the one apply derives (it is there for readers and tools;
+/// what is sent is always derived again).
+fn check_request(
+    index: usize,
+    c: &plan::Change,
+    written: &Request,
+    options: &plan::PlanOptions,
+) -> Result<(), FromFileError> {
+    let derived = super::to_file::request_of(&request::preview(c, options)?);
+    let field = if written.method != derived.method {
+        "method"
+    } else if written.path != derived.path {
+        "path"
+    } else if written.body != derived.body {
+        "body"
+    } else {
+        return Ok(());
+    };
+    Err(FromFileError::RequestDiffers {
+        id: c.id,
+        index,
+        field,
+    })
 }
 
 fn target_kind(kind: TargetKind) -> plan::TargetKind {
@@ -124,7 +171,7 @@ fn summary_of(s: Summary) -> plan::Summary {
     }
 }
 
-fn change(c: Change) -> plan::Change {
+fn change(c: Change) -> (plan::Change, Request) {
     let Change {
         id,
         action,
@@ -136,8 +183,9 @@ fn change(c: Change) -> plan::Change {
         reason,
         declared_at,
         next_runs,
+        request,
     } = c;
-    plan::Change {
+    let change = plan::Change {
         id,
         action: match action {
             Action::Create => plan::Action::Create,
@@ -176,7 +224,8 @@ fn change(c: Change) -> plan::Change {
         reason,
         declared_at,
         next_runs,
-    }
+    };
+    (change, request)
 }
 
 fn value(v: Value) -> plan::Value {

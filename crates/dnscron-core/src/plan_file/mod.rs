@@ -1,6 +1,6 @@
 //! The plan file: `plan --out FILE` and `plan --format json` write it, `apply --plan FILE` and
 //! `show` read it. It is its own versioned type, not the serde form of the planner's model:
-//! the structs here are exactly what format_version 2 holds (docs/plan.md), converted from the
+//! the structs here are exactly what format_version 3 holds (docs/plan.md), converted from the
 //! model when written (`to_file`) and to it, checked, when read (`from_file`). A field added to
 //! the model therefore changes nothing in the file until these types change, and a change of
 //! these types changes `schema/plan.schema.json`, which a test ties to [`FORMAT_VERSION`].
@@ -9,9 +9,12 @@
 //! shape with `line:col`, every change's request, and the desired state with the loader's rules.
 
 mod change;
+mod checks;
 mod desired;
 mod document;
 mod from_file;
+#[cfg(test)]
+mod roundtrip_tests;
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -19,13 +22,14 @@ mod to_file;
 
 use serde::Deserialize;
 
-pub use change::{Action, Change, Resource, Status, Value};
+pub use change::{Action, Change, Request, Resource, Status, Value};
+pub use checks::{ApiUrlProblem, MAX_BYTES, PLAN_ID_MAX, PlanIdProblem};
 pub use desired::{
     CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
     RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
 };
 pub use document::{
-    Finding, PlanFileV2, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+    Finding, PlanFileV3, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
 };
 pub use from_file::FromFileError;
 pub use schema::json_schema;
@@ -34,11 +38,13 @@ use crate::plan::{Plan, PlanError};
 
 /// The only format this build writes and reads. Bump it with any change of the file's shape
 /// (`schema/plan.schema.json`), and record the new shape in the test that checks this.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Pretty JSON with a final newline.
 pub fn to_json(plan: &Plan) -> Result<String, PlanError> {
-    let file = PlanFileV2::from(plan);
+    let file = PlanFileV3::try_from(plan).map_err(|e| PlanError::BadPlanFile {
+        message: format!("cannot write the plan: {e}"),
+    })?;
     let mut text = serde_json::to_string_pretty(&file).map_err(|e| PlanError::BadPlanFile {
         message: format!("cannot serialize the plan: {e}"),
     })?;
@@ -48,14 +54,22 @@ pub fn to_json(plan: &Plan) -> Result<String, PlanError> {
 
 /// Reads a plan file; `origin` names it in messages (a path, or `-`).
 pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
+    check_size(text.len() as u64, origin)?;
     check_version(text, origin)?;
-    let file: PlanFileV2 = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
+    let file: PlanFileV3 = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
     Plan::try_from(file).map_err(|e| match e {
         FromFileError::UnsupportedFormat { found } => PlanError::UnsupportedFormat {
             found: found.to_string(),
         },
         FromFileError::Request(e) => PlanError::BadPlanFile {
             message: format!("{origin}: {e}"),
+        },
+        problem @ (FromFileError::PlanId(_)
+        | FromFileError::ApiUrl(_)
+        | FromFileError::RequestDiffers { .. }
+        | FromFileError::TooLarge { .. }) => PlanError::PlanFile {
+            at: located(text, origin, &problem),
+            problem,
         },
         FromFileError::Desired(diags) => {
             let problems: Vec<String> = diags
@@ -74,6 +88,51 @@ pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
             }
         }
     })
+}
+
+/// A plan file of `bytes` is refused above [`MAX_BYTES`]: a reader checks the size it knows
+/// before reading, and `load` the text it got.
+pub fn check_size(bytes: u64, origin: &str) -> Result<(), PlanError> {
+    if bytes <= MAX_BYTES as u64 {
+        return Ok(());
+    }
+    Err(PlanError::PlanFile {
+        at: origin.to_string(),
+        problem: FromFileError::TooLarge { limit: MAX_BYTES },
+    })
+}
+
+/// `FILE:line:col` of the key the problem is about, or `FILE` when it is about no one key.
+fn located(text: &str, origin: &str, problem: &FromFileError) -> String {
+    let place = match problem {
+        FromFileError::PlanId(_) => key_position(text, "plan_id", 0),
+        FromFileError::ApiUrl(_) => key_position(text, "api_url", 0),
+        FromFileError::RequestDiffers { index, .. } => key_position(text, "request", *index),
+        _ => None,
+    };
+    match place {
+        Some((line, col)) => format!("{origin}:{line}:{col}"),
+        None => origin.to_string(),
+    }
+}
+
+/// Line and column (1-based, in characters) of the `nth` (0-based) `"key":` in `text`, skipping
+/// the same words escaped inside a string value (`\"key\"`).
+fn key_position(text: &str, key: &str, nth: usize) -> Option<(usize, usize)> {
+    let quoted = format!("\"{key}\"");
+    let offset = text
+        .match_indices(&quoted)
+        .filter(|(at, _)| {
+            let escaped = text[..*at].ends_with('\\');
+            let colon = text[at + quoted.len()..].trim_start().starts_with(':');
+            !escaped && colon
+        })
+        .nth(nth)?
+        .0;
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Some((line, col))
 }
 
 /// The version is checked before the shape, so an older or newer file gets "wrong version"

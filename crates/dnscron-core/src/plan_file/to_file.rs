@@ -5,48 +5,60 @@
 use std::path::PathBuf;
 
 use super::FORMAT_VERSION;
-use super::change::{Action, Change, Resource, Status, Value};
+use super::change::{Action, Change, Request, Resource, Status, Value};
 use super::desired::{
     CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
     RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
 };
 use super::document::{
-    Finding, PlanFileV2, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+    Finding, PlanFileV3, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
 };
+use crate::api::WriteRequest;
 use crate::config::model as config;
 use crate::plan::model as plan;
+use crate::plan::request::{self, RequestError};
 
-impl From<&plan::Plan> for PlanFileV2 {
-    fn from(p: &plan::Plan) -> Self {
+impl TryFrom<&plan::Plan> for PlanFileV3 {
+    type Error = RequestError;
+
+    /// Fails only for a change that names no request (which no planner makes).
+    fn try_from(p: &plan::Plan) -> Result<Self, RequestError> {
         let plan::Plan {
-            // The file states its own format: this type writes version 2 whatever the model holds.
+            // The file states its own format: this type writes its version whatever the model holds.
             format_version: _,
             plan_id,
             created_at,
             api_url,
-            options: plan::PlanOptions {
-                hosted_mode_wire_value,
-            },
+            options:
+                options @ plan::PlanOptions {
+                    hosted_mode_wire_value,
+                    allow_mass_changes,
+                },
             targets,
             summary,
             changes,
             findings,
             desired,
         } = p;
-        PlanFileV2 {
+        let changes = changes
+            .iter()
+            .map(|c| change(c, options))
+            .collect::<Result<_, _>>()?;
+        Ok(PlanFileV3 {
             format_version: FORMAT_VERSION,
             plan_id: plan_id.clone(),
             created_at: created_at.clone(),
             api_url: api_url.clone(),
             options: PlanOptions {
                 hosted_mode_wire_value: hosted_mode_wire_value.clone(),
+                allow_mass_changes: *allow_mass_changes,
             },
             targets: targets.iter().map(target).collect(),
             summary: summary_of(*summary),
-            changes: changes.iter().map(change).collect(),
+            changes,
             findings: findings.iter().map(finding).collect(),
             desired: desired_of(desired),
-        }
+        })
     }
 }
 
@@ -98,7 +110,7 @@ fn summary_of(s: plan::Summary) -> Summary {
     }
 }
 
-fn change(c: &plan::Change) -> Change {
+fn change(c: &plan::Change, options: &plan::PlanOptions) -> Result<Change, RequestError> {
     let plan::Change {
         id,
         action,
@@ -111,7 +123,7 @@ fn change(c: &plan::Change) -> Change {
         declared_at,
         next_runs,
     } = c;
-    Change {
+    Ok(Change {
         id: *id,
         action: match action {
             plan::Action::Create => Action::Create,
@@ -130,6 +142,17 @@ fn change(c: &plan::Change) -> Change {
         reason: reason.clone(),
         declared_at: declared_at.clone(),
         next_runs: next_runs.clone(),
+        request: request_of(&request::preview(c, options)?),
+    })
+}
+
+/// The request as the file shows it; `from_file::request_of` makes the same from a loaded
+/// change, for the comparison.
+pub(super) fn request_of(r: &WriteRequest) -> Request {
+    Request {
+        method: r.method.to_string(),
+        path: r.path(),
+        body: r.body.clone(),
     }
 }
 

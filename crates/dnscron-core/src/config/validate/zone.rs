@@ -111,7 +111,10 @@ fn record(
         name,
         rtype,
         ttl: r.ttl.as_ref().map_or(default_ttl, |t| t.value),
-        content: trimmed(r.content.value),
+        // As written, untrimmed: the canonical form above came from exactly this text, and a
+        // saved plan's desired state is re-checked from `content` (`config::revalidate`), so a
+        // trimmed copy would reload a TXT `" hello "` as `hello`.
+        content: r.content.value,
         canonical: canonical?,
         location: c.location(r.pos),
     };
@@ -119,15 +122,6 @@ fn record(
         spec,
         name_pos: r.name.pos,
     })
-}
-
-/// `text` without surrounding whitespace, reusing its allocation in the usual case of none.
-fn trimmed(text: String) -> String {
-    if text.trim().len() == text.len() {
-        text
-    } else {
-        text.trim().to_string()
-    }
 }
 
 /// What a file's author reads when a record breaks a name rule: the problem and the fix.

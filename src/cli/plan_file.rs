@@ -1,0 +1,33 @@
+//! Reading a plan file for `apply --plan`, `apply --reviewed` and `show`: untrusted input, so
+//! never more of it than `plan_file::MAX_BYTES` (docs/plan.md, "Loading a plan file").
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::cli::error::{CommandError, ErrorKind};
+use dnscron_core::plan::Plan;
+use dnscron_core::plan_file::{self, MAX_BYTES};
+
+/// The plan in `file`, checked by `plan_file::load`; `io_hint` is added when the file can't be
+/// read at all.
+pub fn read(file: &Path, io_hint: Option<&str>) -> Result<Plan, CommandError> {
+    let origin = file.display().to_string();
+    let refused = |e| CommandError::from(e).with_hint(format!("file: {origin}"));
+    // A file that says it is too large is refused unread; one byte past the cap is enough for
+    // `load` to refuse one that didn't say (a pipe), without reading all of it.
+    if let Ok(meta) = std::fs::metadata(file) {
+        plan_file::check_size(meta.len(), &origin).map_err(refused)?;
+    }
+    let mut text = String::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_BYTES as u64 + 1).read_to_string(&mut text))
+        .map_err(|e| {
+            let context = format!("cannot read the plan file {}", file.display());
+            let err = CommandError::quoting(ErrorKind::User, &context, e);
+            match io_hint {
+                Some(hint) => err.with_hint(hint),
+                None => err,
+            }
+        })?;
+    plan_file::load(&text, &origin).map_err(refused)
+}
