@@ -240,6 +240,13 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
     }
     out.push('\n');
     match &report.result {
+        ApplyResult::Converged if !report.changed_during_apply.is_empty() => {
+            let _ = writeln!(
+                out,
+                "Apply complete: every change of this plan is in effect ({}); someone else changed the account during the apply (see the warning below).",
+                tally(report)
+            );
+        }
         ApplyResult::Converged => {
             let _ = writeln!(
                 out,

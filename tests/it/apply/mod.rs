@@ -4,6 +4,7 @@
 mod cli;
 mod crash;
 mod dns;
+mod during;
 mod examples;
 mod failures;
 mod faults;
