@@ -107,7 +107,7 @@ fn headline(result: &ApplyResult) -> &'static str {
         ApplyResult::NotVisible { .. } => "accepted but not visible yet",
         ApplyResult::Interrupted => "interrupted",
         ApplyResult::NameserversNotReady { .. } => "nameserver switch not done, not ready",
-        ApplyResult::ChangedSinceReview { .. } => "changed since review, nothing sent",
+        ApplyResult::ChangedSinceReview { .. } => "reviewed plan no longer holds, nothing sent",
         ApplyResult::ChangedDuringApply { .. } => "changed again during the apply",
     }
 }

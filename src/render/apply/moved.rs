@@ -68,14 +68,14 @@ pub(super) fn since_review_text(
 ) {
     let _ = writeln!(
         out,
-        "Changed since review: the reviewed plan {} no longer holds against the live account at {}; nothing was sent.",
+        "Not applied: the reviewed plan {} no longer holds against the live account at {}; nothing was sent.",
         report.plan_id,
         U(&report.api_url)
     );
     if !changed.is_empty() {
         let _ = writeln!(
             out,
-            "{} reviewed change(s) would overwrite a value nobody reviewed:",
+            "Changed since review: {} reviewed change(s) would overwrite a value nobody reviewed:",
             changed.len()
         );
         for m in changed {
@@ -85,7 +85,7 @@ pub(super) fn since_review_text(
     if !not_made.is_empty() {
         let _ = writeln!(
             out,
-            "{} reviewed change(s) are not in effect, and what is applied now does not make them:",
+            "Not made: {} reviewed change(s) are not in effect, and the desired state applied now does not make them:",
             not_made.len()
         );
         for c in not_made {
@@ -143,11 +143,11 @@ pub(super) fn markdown(out: &mut String, report: &ApplyReport) {
     match &report.result {
         ApplyResult::ChangedSinceReview { changed, not_made } => {
             list(
-                "Changed since review: nothing was sent. These reviewed changes would overwrite a value nobody reviewed:",
+                "Changed since review (nothing was sent): these reviewed changes would overwrite a value nobody reviewed:",
                 changed.iter().map(since_review_line).collect(),
             );
             list(
-                "Not in effect, and not made by what is applied now:",
+                "Not made (nothing was sent): these reviewed changes are not in effect, and the desired state applied now does not make them:",
                 not_made
                     .iter()
                     .map(|c| format!("{}: {}", c.target, U(&summary(c))))

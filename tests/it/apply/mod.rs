@@ -2,6 +2,7 @@
 //! portal steps, saved plans, output snapshots.
 
 mod cli;
+mod contract;
 mod crash;
 mod dns;
 mod during;
