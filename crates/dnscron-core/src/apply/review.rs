@@ -132,15 +132,18 @@ pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Re
     if review.already_live.is_empty() {
         return Ok(review);
     }
-    let mut needed = against_live(reviewed, &review.already_live, live)?;
+    let mut needed: Vec<(MatchKey, Change)> = against_live(reviewed, &review.already_live, live)?
+        .into_iter()
+        .map(|q| (MatchKey::of(&q), q))
+        .collect();
     // What the changes made now do is no longer needed: with identical cron jobs, the copies
     // they create or delete would otherwise look missing.
     for r in &consumed {
         let key = MatchKey::of(r);
         if let Some(i) = needed
             .iter()
-            .position(|q| MatchKey::of(q) == key)
-            .or_else(|| needed.iter().position(|q| same_intent(q, r)))
+            .position(|(k, _)| *k == key)
+            .or_else(|| needed.iter().position(|(_, q)| same_intent(q, r)))
         {
             needed.remove(i);
         }
@@ -148,11 +151,11 @@ pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Re
     let mut in_effect = Vec::new();
     for r in std::mem::take(&mut review.already_live) {
         let key = MatchKey::of(&r);
-        if let Some(i) = needed.iter().position(|q| MatchKey::of(q) == key) {
+        if let Some(i) = needed.iter().position(|(k, _)| *k == key) {
             needed.remove(i);
             review.not_made.push(r);
-        } else if let Some(i) = needed.iter().position(|q| same_intent(q, &r)) {
-            let q = needed.remove(i);
+        } else if let Some(i) = needed.iter().position(|(_, q)| same_intent(q, &r)) {
+            let (_, q) = needed.remove(i);
             review
                 .changed
                 .push(Moved::new(&r, r.before.clone(), q.before));

@@ -342,6 +342,39 @@ mod tests {
         assert!(!repeats(&delete, &sent));
     }
 
+    fn planned(change: Change, outcome: ChangeOutcome) -> Planned {
+        Planned { change, outcome }
+    }
+
+    #[test]
+    fn only_a_planned_change_whose_write_did_not_take_is_repaired_from_its_before() {
+        let ours = update(7, "192.0.2.1", "192.0.2.2");
+        // Accepted: replayed, its effect gone, the live value still its `before`.
+        let verdict = judge(
+            &[planned(ours.clone(), ChangeOutcome::Replayed)],
+            &[ours.clone()],
+        );
+        assert_eq!(verdict.repairs, vec![(0, ours.clone())]);
+        assert!(verdict.overwritten.is_empty() && verdict.moved.is_empty());
+        // Refused: someone set another value meanwhile; not sent, reported as ours overwritten.
+        let moved = update(7, "192.0.2.9", "192.0.2.2");
+        let verdict = judge(&[planned(ours.clone(), ChangeOutcome::Replayed)], &[moved]);
+        assert!(verdict.repairs.is_empty());
+        assert_eq!(verdict.overwritten.len(), 1);
+        // Refused: a done write found again with another value is overwritten, not repaired.
+        let verdict = judge(
+            &[planned(ours.clone(), ChangeOutcome::Done)],
+            &[update(7, "192.0.2.9", "192.0.2.2")],
+        );
+        assert!(verdict.repairs.is_empty());
+        assert_eq!(verdict.overwritten.len(), 1);
+        // Anything else is someone else's: never sent, reported as moved.
+        let other = update(8, "192.0.2.5", "192.0.2.6");
+        let verdict = judge(&[planned(ours, ChangeOutcome::Done)], &[other]);
+        assert!(verdict.repairs.is_empty() && verdict.overwritten.is_empty());
+        assert_eq!(verdict.moved.len(), 1);
+    }
+
     #[test]
     fn an_update_still_read_holds_its_value_from_before() {
         assert_eq!(
