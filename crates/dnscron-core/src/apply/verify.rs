@@ -352,7 +352,7 @@ mod tests {
         // Accepted: replayed, its effect gone, the live value still its `before`.
         let verdict = judge(
             &[planned(ours.clone(), ChangeOutcome::Replayed)],
-            &[ours.clone()],
+            std::slice::from_ref(&ours),
         );
         assert_eq!(verdict.repairs, vec![(0, ours.clone())]);
         assert!(verdict.overwritten.is_empty() && verdict.moved.is_empty());
