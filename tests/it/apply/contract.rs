@@ -252,3 +252,60 @@ fn the_second_of_two_prs_updating_the_same_record_is_changed_since_review() {
     assert_eq!(doc["changed"][0]["live"]["content"], "192.0.2.11");
     assert_eq!(content_of(&emu, "www"), ["192.0.2.11"]);
 }
+
+/// Three identical cron jobs, the files keep one: the reviewed plan deletes two copies. Someone
+/// deletes one copy by hand; the plan made now needs one delete, and the other reviewed delete
+/// is in effect (the copies are counted, not looked up one by one). Refused form: files that
+/// keep no copy need two deletes, each like a reviewed one, but together they leave another
+/// number of copies than reviewed: unreviewed, nothing sent.
+#[test]
+fn identical_cron_jobs_are_counted_against_the_reviewed_deletes() {
+    const JOB: (&str, &str) = ("*/5 * * * *", "php artisan schedule:run");
+    let seed = Seed::default()
+        .with_token(TokenSeed::full("demo-token", "demo"))
+        .with_site(
+            dnscron_emulator::SiteSeed::new("blog")
+                .with_cron(JOB.0, JOB.1)
+                .with_cron(JOB.0, JOB.1)
+                .with_cron(JOB.0, JOB.1),
+        );
+    let emu = emulator_with(seed, gap_settings()[0].clone());
+    let dir = tempfile::tempdir().unwrap();
+    let site = |folder: &str, cron: &str| {
+        let root = dir.path().join(folder);
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("blog.yaml"), format!("site: blog\ncron:{cron}")).unwrap();
+        root.display().to_string()
+    };
+    let one = site(
+        "one",
+        &format!(
+            "\n  - {{ schedule: \"{}\", command: \"{}\" }}\n",
+            JOB.0, JOB.1
+        ),
+    );
+    let none = site("none", " []\n");
+    let plan = plan(&emu, dir.path(), &one);
+    let index = emu.state().cron("blog")[0].index;
+    let c = client(&emu.base_url(), "demo-token");
+    let key = IdempotencyKey::new("by-hand-cron").unwrap();
+    runtime()
+        .block_on(c.delete_cron("blog", index, &key))
+        .unwrap();
+    let writes_before = writes(&emu);
+
+    let refused = dnscron(&emu, &["apply", "--reviewed", &plan, &none]).snapshot();
+    settings().bind(|| insta::assert_snapshot!("cron_copies_not_as_reviewed", refused));
+    assert_eq!(writes(&emu), writes_before, "nothing sent");
+
+    let out = dnscron(
+        &emu,
+        &["apply", "--reviewed", &plan, &one, "--format", "json"],
+    )
+    .snapshot();
+    let doc = json_of(&out);
+    assert_eq!(doc["result"], "converged", "{out}");
+    assert_eq!(doc["counts"]["done"], 1, "{out}");
+    assert_eq!(doc["counts"]["already_live"], 1, "{out}");
+    assert_eq!(emu.state().cron("blog").len(), 1);
+}

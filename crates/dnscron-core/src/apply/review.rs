@@ -180,6 +180,10 @@ fn pair(reviewed: &Plan, now: &Plan) -> (Review, Vec<Change>) {
     let mut review = Review::default();
     let mut consumed = Vec::new();
     for change in &now.changes {
+        if declared_copies(&reviewed.desired, change) != declared_copies(&now.desired, change) {
+            review.unreviewed.push(change.clone());
+            continue;
+        }
         let key = MatchKey::of(change);
         if let Some(i) = unused.iter().position(|(k, _)| *k == key) {
             consumed.push(unused.remove(i).1.clone());
@@ -195,6 +199,30 @@ fn pair(reviewed: &Plan, now: &Plan) -> (Review, Vec<Change>) {
     }
     review.already_live = unused.into_iter().map(|(_, c)| c.clone()).collect();
     (review, consumed)
+}
+
+/// For a cron change, how many copies of its job the desired state keeps on its site (`None`:
+/// cron not managed there; other changes: `None`). A cron delete matches any copy of its job, so
+/// two plans could agree change by change and still end with another number of copies (the
+/// reviewed plan deleting 2 of 3, the plan now deleting all): the count declared is the intent.
+fn declared_copies(desired: &Desired, change: &Change) -> Option<usize> {
+    let Resource::CronJob {
+        schedule, command, ..
+    } = &change.resource
+    else {
+        return None;
+    };
+    let key = plan::job_key(schedule, command);
+    let site = desired
+        .sites
+        .iter()
+        .find(|s| s.slug == change.target.name)?;
+    let jobs = site.cron.as_ref()?;
+    Some(
+        jobs.iter()
+            .filter(|j| plan::job_key(&j.schedule, &j.command) == key)
+            .count(),
+    )
 }
 
 /// What the reviewed desired state still needs against `live`, for the targets of `left`
