@@ -273,6 +273,46 @@ fn a_record_added_and_one_changed_in_the_portal_during_apply_are_left_and_report
       zone pr.example: api A: was 192.0.2.20 (ttl 300), live now 192.0.2.21 (ttl 300)
       zone pr.example: hotfix A: was absent, live now 192.0.2.50 (ttl 300)
     "#);
+    let json: serde_json::Value =
+        serde_json::from_str(&dnscron::render::apply::json(&report, 0)).unwrap();
+    assert_eq!(
+        json["changed_during_apply"],
+        serde_json::json!([
+            {
+                "target": {"kind": "zone", "name": "pr.example"},
+                "resource": {"kind": "record", "name": "api", "type": "A", "record_id": record_id(&emu, "api")},
+                "summary": "~ api A 192.0.2.21 → 192.0.2.20 (ttl 300)",
+                "expected": {"ttl": 300, "content": "192.0.2.20"},
+                "live": {"ttl": 300, "content": "192.0.2.21"}
+            },
+            {
+                "target": {"kind": "zone", "name": "pr.example"},
+                "resource": {"kind": "record", "name": "hotfix", "type": "A", "record_id": record_id(&emu, "hotfix")},
+                "summary": "- hotfix A 192.0.2.50 (ttl 300)",
+                "expected": null,
+                "live": {"ttl": 300, "content": "192.0.2.50"}
+            }
+        ])
+    );
+    assert_eq!(json["result"], "converged");
+    let mut fixed = report.clone();
+    fixed.plan_id = "PLAN".into();
+    insta::assert_snapshot!(mask_ports(&dnscron::render::apply::markdown(&fixed)), @r#"
+    ### dnscron apply: converged
+
+    Apply of plan `PLAN` to `http://127.0.0.1:[PORT]/api/v1`: 3 done.
+
+    **Warning: changed during apply outside this plan, left as it is:**
+
+    - zone pr.example: api A: was 192.0.2.20 (ttl 300), live now 192.0.2.21 (ttl 300)
+    - zone pr.example: hotfix A: was absent, live now 192.0.2.50 (ttl 300)
+
+    | | change | outcome |
+    |---|---|---|
+    | ✅ | zone pr.example: `+ two A 192.0.2.2 (ttl 300)` | done |
+    | ✅ | zone pr.example: `~ www A 192.0.2.10 → 192.0.2.11 (ttl 300)` | done |
+    | ✅ | site blog: `+ cron "0 3 * * *" php bin/report.php` | done |
+    "#);
 }
 
 #[test]
