@@ -431,3 +431,34 @@ fn a_stale_replay_of_the_plans_own_change_is_repaired() {
     assert_eq!(content_of(&emu, "two"), ["192.0.2.2"]);
     assert!(report.changed_during_apply.is_empty());
 }
+
+/// Someone deletes `two` right after apply created it (a fresh 2xx): apply does not create it
+/// again (it can't tell that from a stale read, and a second create could duplicate it); it
+/// stops with "not visible", exit 1 in the binary.
+#[test]
+fn a_record_deleted_right_after_apply_created_it_is_not_created_again() {
+    let Case { emu, plan, .. } = case();
+    let person = Person::new(&emu);
+    let progress = AtVerify::new(|| person.delete("two"));
+    let mut opts = ApplyOptions::new(&plan, &progress);
+    opts.visibility_waits = Vec::new();
+    let c = client(&emu.base_url(), "demo-token");
+    let report = runtime().block_on(apply::apply(&c, &plan, &opts));
+    assert!(
+        matches!(report.result, ApplyResult::NotVisible { .. }),
+        "{report:#?}"
+    );
+    assert!(content_of(&emu, "two").is_empty());
+    let counters = emu.counters();
+    let creates: u64 = counters
+        .per_route
+        .iter()
+        .filter(|(route, _)| route.starts_with("POST /api/v1/dns/"))
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(
+        creates, 1,
+        "one create, never a second: {:?}",
+        counters.per_route
+    );
+}
