@@ -132,6 +132,7 @@ pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Re
     if review.already_live.is_empty() {
         return Ok(review);
     }
+    let records = live_records(reviewed, &review.already_live, live)?;
     let mut needed: Vec<(MatchKey, Change)> = against_live(reviewed, &review.already_live, live)?
         .into_iter()
         .map(|q| (MatchKey::of(&q), q))
@@ -159,7 +160,7 @@ pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Re
             review
                 .changed
                 .push(Moved::new(&r, r.before.clone(), q.before));
-        } else if live_covers(live, &r.target) {
+        } else if live_covers(live, &r.target) && live_after_state(&records, &r) {
             in_effect.push(r);
         } else {
             review.not_made.push(r);
@@ -225,15 +226,11 @@ fn declared_copies(desired: &Desired, change: &Change) -> Option<usize> {
     )
 }
 
-/// What the reviewed desired state still needs against `live`, for the targets of `left`
-/// (those `live` has read): a reviewed change found again in it still waits for its effect.
-fn against_live(
-    reviewed: &Plan,
-    left: &[Change],
-    live: &LiveSnapshot,
-) -> Result<Vec<Change>, PlanError> {
+/// The part of the reviewed desired state that declares the targets of `left` and that `live`
+/// has read.
+fn scope(reviewed: &Plan, left: &[Change], live: &LiveSnapshot) -> Desired {
     let scope = super::verify::restrict(&reviewed.desired, &super::verify::touched(left));
-    let desired = Desired {
+    Desired {
         zones: scope
             .zones
             .into_iter()
@@ -254,12 +251,66 @@ fn against_live(
                     .any(|l| l.slug == s.slug && (s.cron.is_none() || l.cron.is_some()))
             })
             .collect(),
-    };
+    }
+}
+
+fn live_diff(
+    reviewed: &Plan,
+    desired: &Desired,
+    live: &LiveSnapshot,
+) -> Result<Vec<Change>, PlanError> {
     let opts = DiffOptions {
         allow_mass_changes: true,
         ..super::diff_options_for(reviewed)
     };
-    Ok(plan::diff(&desired, live, &opts)?.changes)
+    Ok(plan::diff(desired, live, &opts)?.changes)
+}
+
+/// What the reviewed desired state still needs against `live`, for the targets of `left`: a
+/// reviewed change found again in it still waits for its effect.
+fn against_live(
+    reviewed: &Plan,
+    left: &[Change],
+    live: &LiveSnapshot,
+) -> Result<Vec<Change>, PlanError> {
+    live_diff(reviewed, &scope(reviewed, left, live), live)
+}
+
+/// Every live record of the zones of `left`, canonical, as the `before` of a delete (a desired
+/// zone declaring nothing and ignoring nothing deletes them all): the live values themselves,
+/// whatever the desired state says.
+fn live_records(
+    reviewed: &Plan,
+    left: &[Change],
+    live: &LiveSnapshot,
+) -> Result<Vec<Change>, PlanError> {
+    let mut bare = scope(reviewed, left, live);
+    bare.sites.clear();
+    for zone in &mut bare.zones {
+        zone.records.clear();
+        zone.ignore.clear();
+        zone.prune = true;
+        zone.nameservers = None;
+    }
+    live_diff(reviewed, &bare, live)
+}
+
+/// Whether a reviewed record change's after-state is what `records` (from [`live_records`])
+/// hold: its value for a create or update, no record with the removed value for a delete.
+/// Other changes are left to the re-plan of the reviewed desired state.
+fn live_after_state(records: &[Change], r: &Change) -> bool {
+    if !matches!(r.resource, Resource::Record { .. }) {
+        return true;
+    }
+    let holds = |value: &Option<Value>| {
+        records
+            .iter()
+            .any(|l| l.target == r.target && subject_of(l) == subject_of(r) && l.before == *value)
+    };
+    match r.action {
+        Action::Delete => !holds(&r.before),
+        Action::Create | Action::Update => holds(&r.after),
+    }
 }
 
 /// Whether `live` read `target`: only then can a reviewed change there be known in effect.
