@@ -212,10 +212,36 @@ fn fresh(
     if args.format == ApplyFormat::Text {
         write_stdout(&render::text(&plan, use_color_on_stdout()))?;
     }
-    if !plan.is_empty() && !args.yes && !confirm(&plan)? {
+    if plan.is_empty() || args.yes {
+        return Ok(runtime.block_on(execute(&ctx, &plan, &planned.live)));
+    }
+    if !confirm(&plan)? {
         return Err(CommandError::user("apply cancelled; nothing was changed"));
     }
-    Ok(runtime.block_on(execute(&ctx, &plan, &planned.live)))
+    runtime.block_on(as_confirmed(&ctx, args, &desired, plan))
+}
+
+/// The plan shown and confirmed is the contract (docs/apply.md, "The contract"): the account is
+/// read again after the answer, which may have taken minutes, and the plan made then runs only
+/// if it is the shown plan's changes from the values shown.
+async fn as_confirmed(
+    ctx: &Ctx<'_>,
+    args: &ApplyArgs,
+    desired: &dnscron_core::config::model::Desired,
+    shown: Plan,
+) -> Result<ApplyReport, CommandError> {
+    let again = session::planned(ctx.client.read(), desired, args.allow_mass_changes).await?;
+    let review = review::check_live(&shown, &again.plan, &again.live)?;
+    if !review.is_reviewed() {
+        return Err(unreviewed("the plan shown", &review.unreviewed, false));
+    }
+    let plan = review::bound(&shown, again.plan);
+    if !review.holds() {
+        return Ok(changed_since_review(&plan, review));
+    }
+    Ok(execute(ctx, &plan, &again.live)
+        .await
+        .with_already_live(&review.already_live))
 }
 
 /// Asks on the terminal; only `yes` goes ahead.
@@ -295,11 +321,14 @@ async fn bound_apply(
     now: Plan,
     live: &LiveSnapshot,
 ) -> Result<ApplyReport, CommandError> {
-    let review = review::check(reviewed, &now);
+    let review = review::check_live(reviewed, &now, live)?;
     if !review.is_reviewed() {
         return Err(unreviewed(file, &review.unreviewed, args.plan.is_none()));
     }
     let plan = review::bound(reviewed, now);
+    if !review.holds() {
+        return Ok(changed_since_review(&plan, review));
+    }
     if plan.is_empty() {
         let result = if reviewed.is_empty() {
             ApplyResult::NoChanges
@@ -316,6 +345,15 @@ async fn bound_apply(
     Ok(execute(ctx, &plan, live)
         .await
         .with_already_live(&review.already_live))
+}
+
+/// The report of a reviewed plan whose preconditions no longer hold: nothing sent.
+fn changed_since_review(plan: &Plan, review: review::Review) -> ApplyReport {
+    let result = ApplyResult::ChangedSinceReview {
+        changed: review.changed,
+        not_made: review.not_made,
+    };
+    ApplyReport::new(plan, result, 0, Vec::new()).with_already_live(&review.already_live)
 }
 
 /// Every change nobody reviewed, one line each.

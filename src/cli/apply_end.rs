@@ -4,7 +4,10 @@
 use std::io::Write;
 
 use crate::cli::apply::{ApplyArgs, ApplyFormat};
-use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, exit_code, status_hint};
+use crate::cli::error::{
+    CHANGED_DURING_APPLY_HINT, CHANGED_SINCE_REVIEW_HINT, CommandError, CommandResult, ErrorKind,
+    Outcome, exit_code, status_hint,
+};
 use crate::cli::write_stdout;
 use dnscron_core::apply::{ApplyReport, ApplyResult};
 
@@ -22,6 +25,8 @@ pub fn finish(args: &ApplyArgs, report: &ApplyReport, signal: Option<u8>) -> Com
         // The plan shown above already said so.
         (ApplyFormat::Text, ApplyResult::NoChanges) => String::new(),
         (ApplyFormat::Text, ApplyResult::AlreadyApplied) => text(report),
+        // Nothing was sent, and a review-bound apply showed no plan above.
+        (ApplyFormat::Text, ApplyResult::ChangedSinceReview { .. }) => text(report),
         // A blank line after the plan shown above.
         (ApplyFormat::Text, _) => format!("\n{}", text(report)),
         (ApplyFormat::Json, _) => report::json(report, exit_code(&ending)),
@@ -40,6 +45,8 @@ fn stop_hint(result: &ApplyResult) -> Option<&'static str> {
         ApplyResult::Failed { error, .. } | ApplyResult::VerifyFailed { error } => {
             status_hint(error.status?, None)
         }
+        ApplyResult::ChangedSinceReview { .. } => Some(CHANGED_SINCE_REVIEW_HINT),
+        ApplyResult::ChangedDuringApply { .. } => Some(CHANGED_DURING_APPLY_HINT),
         _ => None,
     }
 }
@@ -69,6 +76,16 @@ fn ending_after(result: &ApplyResult, signal: Option<u8>) -> CommandResult {
         | ApplyResult::NameserversNotReady { .. } => Err(CommandError::new(
             ErrorKind::AlreadyReported,
             "apply did not converge",
+        )),
+        // Nothing was sent: the reviewed plan's preconditions no longer hold.
+        ApplyResult::ChangedSinceReview { .. } => Err(CommandError::new(
+            ErrorKind::AlreadyReported,
+            "the reviewed plan no longer holds",
+        )),
+        // A change of the plan took and was changed again by someone: not what was reviewed.
+        ApplyResult::ChangedDuringApply { .. } => Err(CommandError::new(
+            ErrorKind::AlreadyReported,
+            "a change of the plan was changed again during the apply",
         )),
     }
 }

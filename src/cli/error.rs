@@ -517,5 +517,12 @@ pub fn undiscovered(err: &DiscoverError) -> String {
 /// What to do about a switch refused as not ready; after the refusal's own message.
 pub const NOT_READY_HINT: &str = "load the zone on them, then run apply again, or pass --allow-unready-nameservers to switch anyway";
 
+/// What to do when a reviewed plan no longer holds against the live account (an apply's
+/// `changed_since_review`).
+pub const CHANGED_SINCE_REVIEW_HINT: &str = "the live account (someone edited it, another plan changed the same thing first, or it is another account at the same URL) or the files applied are not what the plan was reviewed against: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that";
+
+/// What to do when someone changed a change of the plan again during the apply.
+pub const CHANGED_DURING_APPLY_HINT: &str = "someone changed the account while apply ran and dnscron did not revert it: find out who, then run `dnscron plan` to see what the files would do now";
+
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use dnscron_core::apply::dns::DnsCheck;
-use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeReport, Counts};
+use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeReport, Counts, Moved};
 
 use super::dns_words::{problem_text, skip_reason};
 use super::{last_read, summary};
@@ -26,6 +26,7 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
         changes: &report.changes,
         counts: report.counts,
         dns_check: report.dns_check.as_ref(),
+        changed_during_apply: &report.changed_during_apply,
     };
     let text = serde_json::to_value(&doc).and_then(|mut value| {
         add_summaries(&mut value, report);
@@ -44,6 +45,7 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
 
 /// Each change's `summary`, after its `resource` (an unseen write's after its `target`): the
 /// core reports the change itself, the wording is ours.
+/// A moved thing's (`changed`, `overwritten`, `changed_during_apply`) after its `resource`.
 fn add_summaries(doc: &mut Value, report: &ApplyReport) {
     let changes = report.changes.iter().map(|r| &r.change);
     insert_after(doc.get_mut("changes"), "resource", changes);
@@ -54,6 +56,29 @@ fn add_summaries(doc: &mut Value, report: &ApplyReport) {
             unseen.iter().map(|u| &u.change),
         );
     }
+    match &report.result {
+        ApplyResult::ChangedSinceReview { changed, not_made } => {
+            insert_after(
+                doc.get_mut("changed"),
+                "resource",
+                changed.iter().map(|m| &m.change),
+            );
+            insert_after(doc.get_mut("not_made"), "resource", not_made.iter());
+        }
+        ApplyResult::ChangedDuringApply { overwritten } => {
+            insert_after(
+                doc.get_mut("overwritten"),
+                "resource",
+                overwritten.iter().map(|m| &m.change),
+            );
+        }
+        _ => {}
+    }
+    insert_after(
+        doc.get_mut("changed_during_apply"),
+        "resource",
+        report.changed_during_apply.iter().map(|m| &m.change),
+    );
 }
 
 /// A refused switch's message gets what to do, and its details what each server answered in
@@ -155,4 +180,6 @@ struct JsonReport<'a> {
     counts: Counts,
     #[serde(skip_serializing_if = "Option::is_none")]
     dns_check: Option<&'a DnsCheck>,
+    #[serde(skip_serializing_if = "<[Moved]>::is_empty")]
+    changed_during_apply: &'a [Moved],
 }

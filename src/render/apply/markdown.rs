@@ -56,6 +56,7 @@ pub fn markdown(report: &ApplyReport) -> String {
         }
         _ => {}
     }
+    super::moved::markdown(&mut out, report);
     if report.changes.is_empty() {
         return out;
     }
@@ -106,6 +107,8 @@ fn headline(result: &ApplyResult) -> &'static str {
         ApplyResult::NotVisible { .. } => "accepted but not visible yet",
         ApplyResult::Interrupted => "interrupted",
         ApplyResult::NameserversNotReady { .. } => "nameserver switch not done, not ready",
+        ApplyResult::ChangedSinceReview { .. } => "reviewed plan no longer holds, nothing sent",
+        ApplyResult::ChangedDuringApply { .. } => "changed again during the apply",
     }
 }
 

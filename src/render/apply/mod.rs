@@ -8,6 +8,7 @@ mod dns;
 mod dns_words;
 mod json;
 mod markdown;
+mod moved;
 pub mod progress;
 
 pub use json::{FORMAT_VERSION, json};
@@ -222,6 +223,10 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
             }
             return out;
         }
+        ApplyResult::ChangedSinceReview { changed, not_made } => {
+            moved::since_review_text(&mut out, report, changed, not_made);
+            return out;
+        }
         _ => {}
     }
     let _ = writeln!(
@@ -235,6 +240,13 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
     }
     out.push('\n');
     match &report.result {
+        ApplyResult::Converged if !report.changed_during_apply.is_empty() => {
+            let _ = writeln!(
+                out,
+                "Apply complete: every change of this plan is in effect ({}); someone else changed the account during the apply (see the warning below).",
+                tally(report)
+            );
+        }
         ApplyResult::Converged => {
             let _ = writeln!(
                 out,
@@ -307,12 +319,18 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
             );
         }
         ApplyResult::NameserversNotReady { .. } => not_ready(&mut out, report),
-        ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {}
+        ApplyResult::ChangedDuringApply { overwritten } => {
+            moved::overwritten_text(&mut out, report, overwritten)
+        }
+        ApplyResult::NoChanges
+        | ApplyResult::AlreadyApplied
+        | ApplyResult::ChangedSinceReview { .. } => {}
     }
     // Accepted but not seen is not in effect as far as anyone can tell: no count for it.
     if !matches!(report.result, ApplyResult::NotVisible { .. }) {
         out.push_str(&effect_line(report));
     }
+    out.push_str(&moved::during_apply_text(report));
     out.push_str(&dns::text(report.dns_check.as_ref()));
     out
 }

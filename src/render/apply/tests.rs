@@ -47,6 +47,7 @@ fn report(result: ApplyResult, outcomes: &[ChangeOutcome]) -> ApplyReport {
         rounds: 3,
         changes,
         dns_check: None,
+        changed_during_apply: Vec::new(),
     }
 }
 

@@ -2,8 +2,10 @@
 //! portal steps, saved plans, output snapshots.
 
 mod cli;
+mod contract;
 mod crash;
 mod dns;
+mod during;
 mod examples;
 mod failures;
 mod faults;

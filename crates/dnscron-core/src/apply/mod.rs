@@ -3,10 +3,12 @@
 //! [`apply`] runs the plan's changes in order (ready ones first, then the ones the plan expects
 //! a human step for), each write with `Change::idempotency_key(plan_id, round)`; stops at the
 //! first change that fails or needs the portal; then re-reads the touched targets and re-plans
-//! them. Whatever is still not in effect (a stale replay, or someone else's change meanwhile)
-//! runs again as round 1, 2, … with new keys, up to [`MAX_ROUNDS`] rounds in all; but a write
-//! that got a fresh 2xx is never sent again (`verify::settle`): if re-reading after short
-//! waits still doesn't show it, apply stops with `NotVisible`.
+//! them. Only the plan is repaired (`verify::judge`): a change of it whose write did not take
+//! (a stale replay) runs again as round 1, 2, … with new keys, up to [`MAX_ROUNDS`] rounds in
+//! all, while the live value still is its `before`; anything else that moved during the apply
+//! is reported, never reverted. A write that got a fresh 2xx is never sent again
+//! (`verify::settle`): if re-reading after short waits still doesn't show it, apply stops with
+//! `NotVisible`.
 
 mod cron_delete;
 pub mod dns;
@@ -26,7 +28,9 @@ use crate::plan::{Change, DiffOptions, Plan};
 
 pub use executor::{Executor, Stop, execution_order};
 pub use interrupt::Interrupt;
-pub use outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
+pub use outcome::{
+    ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo, Moved,
+};
 pub use progress::{Note, Progress, Silent};
 pub use review::Review;
 pub use verify::{LastRead, Unseen};
@@ -94,18 +98,30 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
     };
     let mut reports = Vec::new();
     let mut changes = execution_order(&plan.changes);
+    // The plan's changes, each with what its last write gave: the only changes ever sent.
+    let mut planned: Vec<verify::Planned> = changes
+        .iter()
+        .map(|c| verify::Planned {
+            change: c.clone(),
+            outcome: ChangeOutcome::NotAttempted,
+        })
+        .collect();
+    // Which planned change each change of the round is.
+    let mut of_planned: Vec<usize> = (0..planned.len()).collect();
     let mut fresh = Vec::new();
     let mut written = Vec::new();
-    let mut refused = Vec::new();
+    let mut moved = Vec::new();
     let mut round = 0;
     let mut rounds_run = 0;
     let result = loop {
         let first = reports.len();
         let stop = exec.run_round(&changes, round, &mut reports).await;
         rounds_run += 1;
+        for (r, &i) in reports[first..].iter().zip(&of_planned) {
+            planned[i].outcome = r.outcome;
+        }
         fresh.extend(verify::fresh_writes(&changes, &reports[first..]));
         written.extend(taken(&changes, &reports[first..]));
-        refused.extend(not_ready(&changes, &reports[first..]));
         if let Some(stop) = stop {
             break match stop {
                 Stop::NeedsPortalStep {
@@ -120,7 +136,7 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
             };
         }
         opts.progress.note(&Note::Verifying);
-        let scope = verify::restrict(desired, &verify::touched(&changes));
+        let scope = verify::restrict(desired, &verify::touched(&plan.changes));
         let settled = verify::settle(
             client.read(),
             &scope,
@@ -130,24 +146,10 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
             opts.progress,
         )
         .await;
-        let (mut replan, waited) = match settled {
+        let (replan, waited) = match settled {
             Ok(p) => p,
             Err(error) => break ApplyResult::VerifyFailed { error },
         };
-        // A refused switch is still needed, by design: not a change to repair.
-        replan.changes.retain(|c| {
-            !refused
-                .iter()
-                .any(|r: &Change| r.target == c.target && r.resource == c.resource)
-        });
-        if replan.is_empty() {
-            break match refused.is_empty() {
-                true => ApplyResult::Converged,
-                false => ApplyResult::NameserversNotReady {
-                    change_ids: refused.iter().map(|c| c.id).collect(),
-                },
-            };
-        }
         let unseen = verify::unseen(&replan.changes, &fresh);
         if !unseen.is_empty() {
             break ApplyResult::NotVisible {
@@ -155,20 +157,47 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
                 waited_secs: waited.as_secs_f64(),
             };
         }
+        let verdict = verify::judge(&planned, &replan.changes);
+        moved = verdict.moved;
+        if !verdict.overwritten.is_empty() {
+            break ApplyResult::ChangedDuringApply {
+                overwritten: verdict.overwritten,
+            };
+        }
+        if verdict.repairs.is_empty() {
+            let refused: Vec<usize> = planned
+                .iter()
+                .filter(|p| p.outcome == ChangeOutcome::NotReady)
+                .map(|p| p.change.id)
+                .collect();
+            break match refused.is_empty() {
+                true => ApplyResult::Converged,
+                false => ApplyResult::NameserversNotReady {
+                    change_ids: refused,
+                },
+            };
+        }
         round += 1;
         if round >= opts.max_rounds {
             break ApplyResult::Differs {
-                remaining: replan.changes,
+                remaining: verdict.repairs.into_iter().map(|(_, c)| c).collect(),
             };
         }
         opts.progress.note(&Note::Repairing {
-            count: replan.changes.len(),
+            count: verdict.repairs.len(),
             round,
         });
-        changes = execution_order(&replan.changes);
+        let repairs: Vec<Change> = verdict.repairs.iter().map(|(_, c)| c.clone()).collect();
+        changes = execution_order(&repairs);
+        of_planned = changes
+            .iter()
+            .filter_map(|c| verdict.repairs.iter().find(|(_, r)| r.id == c.id))
+            .map(|(i, _)| *i)
+            .collect();
     };
     let interrupted = matches!(result, ApplyResult::Interrupted);
     let mut report = ApplyReport::new(plan, result, rounds_run, reports);
+    report.changed_during_apply = moved;
     if let Some(dns) = opts
         .dns
         .as_ref()
@@ -193,15 +222,6 @@ fn taken(changes: &[Change], reports: &[ChangeReport]) -> Vec<Change> {
                 ChangeOutcome::Done | ChangeOutcome::Replayed | ChangeOutcome::AlreadyAbsent
             )
         })
-        .filter_map(|r| changes.iter().find(|c| c.id == r.id).cloned())
-        .collect()
-}
-
-/// The switches of one round that were refused as not ready.
-fn not_ready(changes: &[Change], reports: &[ChangeReport]) -> Vec<Change> {
-    reports
-        .iter()
-        .filter(|r| r.outcome == ChangeOutcome::NotReady)
         .filter_map(|r| changes.iter().find(|c| c.id == r.id).cloned())
         .collect()
 }

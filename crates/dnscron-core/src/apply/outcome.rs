@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::dns::DnsCheck;
 use crate::api::ApiError;
-use crate::plan::{Action, Change, Plan, Resource, TargetRef};
+use crate::plan::{Action, Change, Plan, Resource, TargetRef, Value};
 
 /// What happened to one change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -174,6 +174,46 @@ pub enum ApplyResult {
     /// sent: the new nameservers don't serve the zone yet (`--allow-unready-nameservers`
     /// switches anyway).
     NameserversNotReady { change_ids: Vec<usize> },
+    /// The reviewed plan no longer holds against the live account (docs/apply.md, "The
+    /// contract"): nothing was sent. `changed`: reviewed changes whose thing holds another value
+    /// now than the one reviewed (their precondition); `not_made`: reviewed changes not in effect
+    /// that the desired state applied now does not produce.
+    ChangedSinceReview {
+        changed: Vec<Moved>,
+        not_made: Vec<Change>,
+    },
+    /// A change of the plan was in effect and someone changed it again while apply ran: left as
+    /// it is (never reverted), reported with the value apply wrote and the live one.
+    ChangedDuringApply { overwritten: Vec<Moved> },
+}
+
+/// A thing whose live value is not the one a plan expected.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Moved {
+    pub target: TargetRef,
+    pub resource: Resource,
+    /// The value expected: a reviewed change's `before` (changed since review), the value a
+    /// change of the plan wrote (overwritten during apply), or what the plan read (anything
+    /// else that changed during apply). `None`: no such thing.
+    pub expected: Option<Value>,
+    /// The value the live account holds now; `None`: no such thing.
+    pub live: Option<Value>,
+    /// The change concerned, for whoever words it (its JSON adds a `summary`): the reviewed or
+    /// planned change, or for anything else what the files would need now.
+    #[serde(skip)]
+    pub change: Change,
+}
+
+impl Moved {
+    pub fn new(change: &Change, expected: Option<Value>, live: Option<Value>) -> Moved {
+        Moved {
+            target: change.target.clone(),
+            resource: change.resource.clone(),
+            expected,
+            live,
+            change: change.clone(),
+        }
+    }
 }
 
 /// Everything apply reports. What exit code it means is the CLI's to decide.
@@ -193,6 +233,10 @@ pub struct ApplyReport {
     /// The DNS check after the writes (docs/health.md, "After apply"); `None` when it was
     /// turned off or nothing was applied.
     pub dns_check: Option<DnsCheck>,
+    /// What verification found changed during the apply outside the plan (someone else's
+    /// edits): left as it is, never reverted; a warning.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed_during_apply: Vec<Moved>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -245,6 +289,7 @@ impl ApplyReport {
             rounds,
             changes,
             dns_check: None,
+            changed_during_apply: Vec::new(),
         }
     }
 

@@ -4,6 +4,11 @@
 //! of the API). A write that got a fresh 2xx was committed: if a read doesn't show it, the read
 //! is what's stale, so such a write is never sent again (that would multiply it): the targets
 //! are read again after short waits, and if it still doesn't show, apply stops (`Unseen`).
+//!
+//! Only the plan is repaired ([`judge`]): a change of the plan whose write did not take (a stale
+//! replay) is sent again while its precondition still holds; a change of the plan someone undid
+//! or changed again after it took is reported, not reverted; anything else that moved is
+//! reported as changed during the apply and left as it is.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -16,7 +21,7 @@ use crate::plan::{
     self, Action, Change, DiffOptions, Plan, Resource, TargetKind, TargetRef, Value,
 };
 
-use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
+use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo, Moved};
 use super::progress::{Note, Progress};
 
 /// Waits before each re-read when a freshly written change is not visible yet: 7 s in all,
@@ -77,7 +82,8 @@ pub enum LastRead {
 }
 
 /// Whether `a` (from a re-plan) asks for the very write `fresh` already made: same target,
-/// action, thing and value.
+/// action, thing, starting value and value (a live value that is neither the one before nor
+/// the one written is someone else's, not a stale read).
 fn repeats(a: &Change, fresh: &Change) -> bool {
     let same_thing = match (&a.resource, &fresh.resource) {
         (
@@ -106,7 +112,105 @@ fn repeats(a: &Change, fresh: &Change) -> bool {
         (Resource::Nameservers, Resource::Nameservers) => true,
         _ => false,
     };
-    same_thing && a.target == fresh.target && a.action == fresh.action && a.after == fresh.after
+    same_thing
+        && a.target == fresh.target
+        && a.action == fresh.action
+        && a.before == fresh.before
+        && a.after == fresh.after
+}
+
+/// Whether `a` (from a re-plan) would undo or redo what the planned change `p` does with
+/// another starting value: put `p`'s value in place again, or delete again the value `p`
+/// deleted.
+fn about(a: &Change, p: &Change) -> bool {
+    let same_subject = match (&a.resource, &p.resource) {
+        (
+            Resource::Record { name, rtype, .. },
+            Resource::Record {
+                name: n2,
+                rtype: t2,
+                ..
+            },
+        ) => name == n2 && rtype == t2,
+        (
+            Resource::CronJob {
+                schedule, command, ..
+            },
+            Resource::CronJob {
+                schedule: s2,
+                command: c2,
+                ..
+            },
+        ) => schedule == s2 && command == c2,
+        (Resource::Nameservers, Resource::Nameservers) => true,
+        _ => false,
+    };
+    let same_effect = match p.action {
+        Action::Delete => a.action == Action::Delete && a.before == p.before,
+        Action::Create | Action::Update => a.after.is_some() && a.after == p.after,
+    };
+    a.target == p.target && same_subject && same_effect
+}
+
+/// A change of the plan and what its last write gave.
+#[derive(Clone, Debug)]
+pub(super) struct Planned {
+    pub change: Change,
+    pub outcome: ChangeOutcome,
+}
+
+/// What verification makes of a re-plan: what to send again, what of ours was undone, what
+/// else moved.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Verdict {
+    /// Changes of the plan to send again (index into the planned changes, the change as the
+    /// re-plan has it now).
+    pub repairs: Vec<(usize, Change)>,
+    /// Changes of the plan that took and were changed again by someone during the apply.
+    pub overwritten: Vec<Moved>,
+    /// Everything else the re-plan finds: someone else's edits during the apply.
+    pub moved: Vec<Moved>,
+}
+
+/// Sorts each change of `replan` (the files against the live state after the writes): a
+/// planned change whose write did not take (replayed from an earlier run, its effect gone) is
+/// repaired when the live value still is its `before`; a planned change otherwise found again
+/// was undone or changed by someone after it took; the rest is not the plan's to send.
+/// Switches refused as not ready are still needed, by design: not judged.
+pub(super) fn judge(planned: &[Planned], replan: &[Change]) -> Verdict {
+    let mut verdict = Verdict::default();
+    for a in replan {
+        let ours = planned
+            .iter()
+            .position(|p| repeats(a, &p.change))
+            .map(|i| (i, true))
+            .or_else(|| {
+                planned
+                    .iter()
+                    .position(|p| about(a, &p.change))
+                    .map(|i| (i, false))
+            });
+        match ours {
+            Some((i, _)) if planned[i].outcome == ChangeOutcome::NotReady => {}
+            Some((i, true)) if planned[i].outcome == ChangeOutcome::Replayed => {
+                verdict.repairs.push((i, a.clone()));
+            }
+            Some((i, _)) => {
+                let p = &planned[i].change;
+                let wrote = match p.action {
+                    Action::Delete => None,
+                    Action::Create | Action::Update => p.after.clone(),
+                };
+                verdict
+                    .overwritten
+                    .push(Moved::new(p, wrote, a.before.clone()));
+            }
+            None => verdict
+                .moved
+                .push(Moved::new(a, a.after.clone(), a.before.clone())),
+        }
+    }
+    verdict
 }
 
 /// The fresh writes that `replan` asks for again.
@@ -236,6 +340,39 @@ mod tests {
         let mut delete = sent.clone();
         delete.action = Action::Delete;
         assert!(!repeats(&delete, &sent));
+    }
+
+    fn planned(change: Change, outcome: ChangeOutcome) -> Planned {
+        Planned { change, outcome }
+    }
+
+    #[test]
+    fn only_a_planned_change_whose_write_did_not_take_is_repaired_from_its_before() {
+        let ours = update(7, "192.0.2.1", "192.0.2.2");
+        // Accepted: replayed, its effect gone, the live value still its `before`.
+        let verdict = judge(
+            &[planned(ours.clone(), ChangeOutcome::Replayed)],
+            std::slice::from_ref(&ours),
+        );
+        assert_eq!(verdict.repairs, vec![(0, ours.clone())]);
+        assert!(verdict.overwritten.is_empty() && verdict.moved.is_empty());
+        // Refused: someone set another value meanwhile; not sent, reported as ours overwritten.
+        let moved = update(7, "192.0.2.9", "192.0.2.2");
+        let verdict = judge(&[planned(ours.clone(), ChangeOutcome::Replayed)], &[moved]);
+        assert!(verdict.repairs.is_empty());
+        assert_eq!(verdict.overwritten.len(), 1);
+        // Refused: a done write found again with another value is overwritten, not repaired.
+        let verdict = judge(
+            &[planned(ours.clone(), ChangeOutcome::Done)],
+            &[update(7, "192.0.2.9", "192.0.2.2")],
+        );
+        assert!(verdict.repairs.is_empty());
+        assert_eq!(verdict.overwritten.len(), 1);
+        // Anything else is someone else's: never sent, reported as moved.
+        let other = update(8, "192.0.2.5", "192.0.2.6");
+        let verdict = judge(&[planned(ours, ChangeOutcome::Done)], &[other]);
+        assert!(verdict.repairs.is_empty() && verdict.overwritten.is_empty());
+        assert_eq!(verdict.moved.len(), 1);
     }
 
     #[test]

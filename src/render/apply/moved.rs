@@ -1,0 +1,167 @@
+//! Things whose live value is not the one a plan expected, in words: reviewed changes that no
+//! longer hold (changed since review, not made), changes of the plan someone changed again
+//! during the apply, and anything else that moved meanwhile (left as it is).
+
+use std::fmt::Write as _;
+
+use dnscron_core::apply::{ApplyReport, Moved};
+use dnscron_core::plan::{Change, Resource, Value};
+use dnscron_core::untrusted::Untrusted as U;
+
+use super::markdown::cell;
+use super::{summary, tally};
+
+/// `192.0.2.10 (ttl 300)`, or `absent` for no such thing.
+pub(super) fn value_or_absent(value: Option<&Value>) -> String {
+    match value {
+        Some(v) => U(&super::value_text(v)).to_string(),
+        None => "absent".into(),
+    }
+}
+
+/// What a moved thing is: `www A`, `cron job`, `nameservers`.
+fn what(resource: &Resource) -> String {
+    match resource {
+        Resource::Record { name, rtype, .. } => format!("{} {}", U(name), rtype.as_str()),
+        Resource::CronJob { .. } => "cron job".into(),
+        Resource::Nameservers => "nameservers".into(),
+    }
+}
+
+/// `zone x: ~ www A … : reviewed from 192.0.2.10 (ttl 300), live now 203.0.113.77 (ttl 300)`.
+fn since_review_line(m: &Moved) -> String {
+    format!(
+        "{}: {}: reviewed with {}, live now {}",
+        m.target,
+        U(&summary(&m.change)),
+        value_or_absent(m.expected.as_ref()),
+        value_or_absent(m.live.as_ref())
+    )
+}
+
+fn overwritten_line(m: &Moved) -> String {
+    format!(
+        "{}: {}: apply made it {}, live now {}",
+        m.target,
+        U(&summary(&m.change)),
+        value_or_absent(m.expected.as_ref()),
+        value_or_absent(m.live.as_ref())
+    )
+}
+
+fn moved_line(m: &Moved) -> String {
+    format!(
+        "{}: {}: was {}, live now {}",
+        m.target,
+        what(&m.resource),
+        value_or_absent(m.expected.as_ref()),
+        value_or_absent(m.live.as_ref())
+    )
+}
+
+/// The text of a `changed_since_review` result.
+pub(super) fn since_review_text(
+    out: &mut String,
+    report: &ApplyReport,
+    changed: &[Moved],
+    not_made: &[Change],
+) {
+    let _ = writeln!(
+        out,
+        "Not applied: the reviewed plan {} no longer holds against the live account at {}; nothing was sent.",
+        report.plan_id,
+        U(&report.api_url)
+    );
+    if !changed.is_empty() {
+        let _ = writeln!(
+            out,
+            "Changed since review: {} reviewed change(s) would overwrite a value nobody reviewed:",
+            changed.len()
+        );
+        for m in changed {
+            let _ = writeln!(out, "  {}", since_review_line(m));
+        }
+    }
+    if !not_made.is_empty() {
+        let _ = writeln!(
+            out,
+            "Not made: {} reviewed change(s) are not in effect, and the desired state applied now does not make them:",
+            not_made.len()
+        );
+        for c in not_made {
+            let _ = writeln!(out, "  {}: {}", c.target, U(&summary(c)));
+        }
+    }
+    for r in &report.changes {
+        super::change_line(out, r, false);
+    }
+}
+
+/// The text of a `changed_during_apply` result.
+pub(super) fn overwritten_text(out: &mut String, report: &ApplyReport, overwritten: &[Moved]) {
+    let _ = writeln!(
+        out,
+        "Changed during apply: {} change(s) of this plan were changed again by someone while apply ran; left as they are, not reverted:",
+        overwritten.len()
+    );
+    for m in overwritten {
+        let _ = writeln!(out, "  {}", overwritten_line(m));
+    }
+    let _ = writeln!(out, "{}.", tally(report));
+}
+
+/// The warning about everything else that moved during the apply (nothing when nothing did).
+pub(super) fn during_apply_text(report: &ApplyReport) -> String {
+    let mut out = String::new();
+    if report.changed_during_apply.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "warning: changed during apply, left as it is ({} thing(s) outside this plan; dnscron did not touch them):",
+        report.changed_during_apply.len()
+    );
+    for m in &report.changed_during_apply {
+        let _ = writeln!(out, "  {}", moved_line(m));
+    }
+    out
+}
+
+/// The Markdown of the same: a list under a bold line, for each kind present.
+pub(super) fn markdown(out: &mut String, report: &ApplyReport) {
+    use dnscron_core::apply::ApplyResult;
+    let mut list = |title: &str, lines: Vec<String>| {
+        if lines.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "**{title}**\n");
+        for line in lines {
+            let _ = writeln!(out, "- {}", cell(&line));
+        }
+        out.push('\n');
+    };
+    match &report.result {
+        ApplyResult::ChangedSinceReview { changed, not_made } => {
+            list(
+                "Changed since review (nothing was sent): these reviewed changes would overwrite a value nobody reviewed:",
+                changed.iter().map(since_review_line).collect(),
+            );
+            list(
+                "Not made (nothing was sent): these reviewed changes are not in effect, and the desired state applied now does not make them:",
+                not_made
+                    .iter()
+                    .map(|c| format!("{}: {}", c.target, U(&summary(c))))
+                    .collect(),
+            );
+        }
+        ApplyResult::ChangedDuringApply { overwritten } => list(
+            "Changed again by someone during the apply, left as it is:",
+            overwritten.iter().map(overwritten_line).collect(),
+        ),
+        _ => {}
+    }
+    list(
+        "Warning: changed during apply outside this plan, left as it is:",
+        report.changed_during_apply.iter().map(moved_line).collect(),
+    );
+}
