@@ -504,5 +504,8 @@ pub fn undiscovered(err: &DiscoverError) -> String {
 /// What to do about a switch refused as not ready; after the refusal's own message.
 pub const NOT_READY_HINT: &str = "load the zone on them, then run apply again, or pass --allow-unready-nameservers to switch anyway";
 
+/// What to do after a cron delete reached another job (someone is changing the site's jobs).
+pub const CRON_INDEX_MOVED_HINT: &str = "someone is changing this site's cron jobs: check them in the portal, then run apply again (it lists the jobs right before each delete; docs/apply.md, \"Cron deletes\")";
+
 #[cfg(test)]
 mod tests;

@@ -54,6 +54,9 @@ pub fn markdown(report: &ApplyReport) -> String {
                 unseen.len()
             );
         }
+        ApplyResult::CronIndexMoved { change_id } => {
+            super::cron_race::markdown(&mut out, report, *change_id);
+        }
         _ => {}
     }
     if report.changes.is_empty() {
@@ -106,6 +109,7 @@ fn headline(result: &ApplyResult) -> &'static str {
         ApplyResult::NotVisible { .. } => "accepted but not visible yet",
         ApplyResult::Interrupted => "interrupted",
         ApplyResult::NameserversNotReady { .. } => "nameserver switch not done, not ready",
+        ApplyResult::CronIndexMoved { .. } => "stopped, a cron delete reached another job",
     }
 }
 
@@ -117,6 +121,7 @@ fn mark(outcome: ChangeOutcome) -> &'static str {
         ChangeOutcome::NeedsPortalStep => "✋",
         ChangeOutcome::NotAttempted => "⏸️",
         ChangeOutcome::NotReady => "🚫",
+        ChangeOutcome::IndexMoved => "⚠️",
     }
 }
 

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+mod cron_race;
 mod dns;
 mod dns_words;
 mod json;
@@ -50,6 +51,7 @@ fn outcome_words(outcome: ChangeOutcome) -> &'static str {
         ChangeOutcome::NotAttempted => "not attempted",
         ChangeOutcome::AlreadyLive => "already in effect",
         ChangeOutcome::NotReady => "not done, not ready",
+        ChangeOutcome::IndexMoved => "index moved",
     }
 }
 
@@ -111,6 +113,7 @@ fn tally(report: &ApplyReport) -> String {
         (c.not_attempted, "not attempted"),
         (c.already_live, "already in effect"),
         (c.not_ready, "not done, not ready"),
+        (c.index_moved, "index moved"),
     ] {
         if n > 0 {
             parts.push(format!("{n} {label}"));
@@ -307,6 +310,7 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
             );
         }
         ApplyResult::NameserversNotReady { .. } => not_ready(&mut out, report),
+        ApplyResult::CronIndexMoved { change_id } => cron_race::text(&mut out, report, *change_id),
         ApplyResult::NoChanges | ApplyResult::AlreadyApplied => {}
     }
     // Accepted but not seen is not in effect as far as anyone can tell: no count for it.

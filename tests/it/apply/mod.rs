@@ -3,6 +3,7 @@
 
 mod cli;
 mod crash;
+mod cron_race;
 mod dns;
 mod examples;
 mod failures;

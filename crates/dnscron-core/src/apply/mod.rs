@@ -9,6 +9,7 @@
 //! waits still doesn't show it, apply stops with `NotVisible`.
 
 mod cron_delete;
+mod cron_removed;
 pub mod dns;
 mod executor;
 mod interrupt;
@@ -26,6 +27,7 @@ use crate::plan::{Change, DiffOptions, Plan};
 pub use executor::{Executor, Stop, execution_order};
 pub use interrupt::Interrupt;
 pub use outcome::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo};
+pub use outcome::{CronMixUp, ListedJob, Recreate};
 pub use progress::{Note, Progress, Silent};
 pub use review::Review;
 pub use verify::{LastRead, Unseen};
@@ -115,6 +117,7 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
                 },
                 Stop::Failed { change_id, error } => ApplyResult::Failed { change_id, error },
                 Stop::Interrupted => ApplyResult::Interrupted,
+                Stop::CronIndexMoved { change_id } => ApplyResult::CronIndexMoved { change_id },
             };
         }
         opts.progress.note(&Note::Verifying);
