@@ -54,29 +54,60 @@ fn recreate_words(recreate: &Recreate) -> String {
     }
 }
 
-/// `(label, what)` lines: the meant job, then what the delete removed.
-fn lines(r: &ChangeReport, mixup: &CronMixUp) -> Vec<(&'static str, String)> {
-    let mut out = vec![("meant", format!("{}: {}", meant(r), meant_words(mixup)))];
-    match (&mixup.removed, &mixup.recreate) {
-        (Some(job), Some(recreate)) => {
-            out.push(("removed", format!("{}: {}", listed(job), recreate_words(recreate))));
+/// One line of the account: a label (empty under a list), the job it is about, and words.
+struct Line {
+    label: &'static str,
+    job: Option<String>,
+    words: &'static str,
+    more: String,
+}
+
+impl Line {
+    fn new(label: &'static str, job: Option<String>, words: &'static str) -> Line {
+        Line {
+            label,
+            job,
+            words,
+            more: String::new(),
         }
-        (Some(job), None) => out.push(("removed", listed(job))),
-        (None, _) if mixup.vanished.is_empty() => out.push((
+    }
+}
+
+/// The meant job, then what the delete removed.
+fn lines(r: &ChangeReport, mixup: &CronMixUp) -> Vec<Line> {
+    let mut out = vec![Line::new("meant", Some(meant(r)), meant_words(mixup))];
+    match (&mixup.removed, &mixup.recreate) {
+        (Some(job), Some(recreate)) => out.push(Line {
+            more: recreate_words(recreate),
+            ..Line::new("removed", Some(listed(job)), "")
+        }),
+        (Some(job), None) => out.push(Line::new("removed", Some(listed(job)), "")),
+        (None, _) if mixup.candidates.is_empty() => out.push(Line::new(
             "removed",
-            "no job the listing right after the delete misses, though the server answered that it removed one; nothing was re-created".into(),
+            None,
+            "no job the listing right after the delete misses, though the server answered that it removed one; nothing was re-created",
         )),
         (None, _) => {
-            out.push((
+            out.push(Line::new(
                 "removed",
-                "one of these, which one cannot be told, so none was re-created; add back the one that should be there:".into(),
+                None,
+                "one of these, which one cannot be told, so none was re-created; add back the one that should be there:",
             ));
-            for job in &mixup.vanished {
-                out.push(("", listed(job)));
+            for job in &mixup.candidates {
+                out.push(Line::new("", Some(listed(job)), ""));
             }
         }
     }
     out
+}
+
+/// `job: words`, `job`, or `words`.
+fn joined(job: Option<String>, words: &str) -> String {
+    match (job, words) {
+        (Some(job), "") => job,
+        (Some(job), words) => format!("{job}: {words}"),
+        (None, words) => words.to_string(),
+    }
 }
 
 fn mixup_of(report: &ApplyReport, change_id: usize) -> Option<(&ChangeReport, &CronMixUp)> {
@@ -96,13 +127,13 @@ pub(super) fn text(out: &mut String, report: &ApplyReport, change_id: usize) {
         subject(report, change_id)
     );
     if let Some((r, mixup)) = mixup_of(report, change_id) {
-        for (label, what) in lines(r, mixup) {
-            let label = if label.is_empty() {
-                String::new()
-            } else {
-                format!("{label}:")
+        for line in lines(r, mixup) {
+            let label = match line.label {
+                "" => String::new(),
+                label => format!("{label}:"),
             };
-            let _ = writeln!(out, "  {label:<9}{what}");
+            let words = format!("{}{}", line.words, line.more);
+            let _ = writeln!(out, "  {label:<9}{}", joined(line.job, &words));
         }
     }
     let _ = writeln!(
@@ -119,14 +150,17 @@ pub(super) fn markdown(out: &mut String, report: &ApplyReport, change_id: usize)
         "**The site's cron jobs changed between the listing and a delete, and the API deletes by index: the delete reached another job.** Nothing after it was attempted; {CRON_INDEX_MOVED_HINT}.\n"
     );
     if let Some((r, mixup)) = mixup_of(report, change_id) {
-        for (label, what) in lines(r, mixup) {
-            let what = super::markdown::cell(&what);
-            match label {
+        for line in lines(r, mixup) {
+            let job = line
+                .job
+                .map(|job| format!("`{}`", super::markdown::cell(&job)));
+            let words = format!("{}{}", line.words, super::markdown::cell(&line.more));
+            match line.label {
                 "" => {
-                    let _ = writeln!(out, "  - `{what}`");
+                    let _ = writeln!(out, "  - {}", joined(job, &words));
                 }
                 label => {
-                    let _ = writeln!(out, "- {label}: {what}");
+                    let _ = writeln!(out, "- {label}: {}", joined(job, &words));
                 }
             }
         }
@@ -193,10 +227,11 @@ mod tests {
     fn which_job_went_cannot_be_told_so_none_is_recreated() {
         let out = ending(&report(CronMixUp {
             removed: None,
-            vanished: vec![
+            candidates: vec![
                 job("1 * * * *", "php two.php"),
                 job("3 * * * *", "php\u{1b}[2J three.php"),
             ],
+            vanished: vec![],
             meant_still_there: false,
             recreate: None,
         }));
@@ -216,6 +251,7 @@ mod tests {
         let out = ending(&report(CronMixUp {
             removed: None,
             vanished: vec![],
+            candidates: vec![],
             meant_still_there: true,
             recreate: None,
         }));
@@ -236,6 +272,7 @@ mod tests {
         let out = ending(&report(CronMixUp {
             removed: Some(job("3 * * * *", "php three.php")),
             vanished: vec![job("3 * * * *", "php three.php")],
+            candidates: vec![job("3 * * * *", "php three.php")],
             meant_still_there: true,
             recreate: Some(Recreate {
                 idempotency_key: "k-re1".into(),

@@ -206,7 +206,8 @@ async fn check(
         return Ok(CronDelete::Sent(Deleted::Meant { resp, key }));
     }
     let after = listing_after(client, job.slug, before, waits).await?;
-    let (took, vanished) = cron_removed::judge(meant, index, before, &after, &resp.body);
+    let (took, vanished, candidates) =
+        cron_removed::judge(meant, index, before, &after, &resp.body);
     let removed = match took {
         Took::Meant => return Ok(CronDelete::Sent(Deleted::Meant { resp, key })),
         Took::Other(removed) => Some(removed),
@@ -219,6 +220,7 @@ async fn check(
     let mixup = CronMixUp {
         removed,
         vanished,
+        candidates,
         meant_still_there: cron_removed::still_there(&after, meant, job.remaining),
         recreate,
     };

@@ -86,7 +86,7 @@ pub(super) fn judge(
     before: &[payload::CronJob],
     after: &[payload::CronJob],
     answer: &Value,
-) -> (Took, Vec<ListedJob>) {
+) -> (Took, Vec<ListedJob>, Vec<ListedJob>) {
     let gone = vanished(before, after);
     let jobs: Vec<ListedJob> = gone.iter().map(|(j, _)| j.clone()).collect();
     let key_of = |j: &ListedJob| job_key(&j.schedule, &j.command);
@@ -107,7 +107,8 @@ pub(super) fn judge(
         (Some(job), _) | (None, [job]) => Took::Other((*job).clone()),
         _ => Took::Unclear,
     };
-    (took, jobs)
+    let candidates = candidates.into_iter().cloned().collect();
+    (took, jobs, candidates)
 }
 
 /// The meant job still has more than `remaining` copies listed: the delete is still needed.
@@ -181,19 +182,19 @@ mod tests {
 
     #[test]
     fn the_answer_picks_among_the_jobs_that_vanished() {
-        let (took, gone) = judge(MEANT, 2, &before(), &raced(), &answer("three"));
+        let (took, gone, _) = judge(MEANT, 2, &before(), &raced(), &answer("three"));
         assert_eq!(took, Took::Other(listed("three")));
         assert_eq!(gone, vec![listed("zero"), listed("three")]);
         // Zero vanished too, but it was listed before the meant job: no index the delete
         // could hit pointed at it, so an answer naming it is not believed (re-creating it
         // would undo the person's delete).
-        let (took, _) = judge(MEANT, 2, &before(), &raced(), &answer("zero"));
+        let (took, _, _) = judge(MEANT, 2, &before(), &raced(), &answer("zero"));
         assert_eq!(took, Took::Other(listed("three")));
         // Two candidates: the answer picks one.
         let after = vec![job(0, "zero"), job(1, "one")];
-        let (took, _) = judge(MEANT, 2, &before(), &after, &answer("three"));
+        let (took, _, _) = judge(MEANT, 2, &before(), &after, &answer("three"));
         assert_eq!(took, Took::Other(listed("three")));
-        let (took, _) = judge(MEANT, 2, &before(), &after, &answer("two"));
+        let (took, _, _) = judge(MEANT, 2, &before(), &after, &answer("two"));
         assert_eq!(took, Took::Meant);
     }
 
@@ -207,7 +208,7 @@ mod tests {
             json!({"schedule": "0 * * * *", "command": "php one.php"}),
             json!("\u{1b}[2Jremoved"),
         ] {
-            let (took, gone) = judge(MEANT, 2, &before(), &raced(), &answer);
+            let (took, gone, _) = judge(MEANT, 2, &before(), &raced(), &answer);
             assert_eq!(took, Took::Other(listed("three")), "{answer}");
             assert_eq!(gone, vec![listed("zero"), listed("three")]);
         }
@@ -216,11 +217,11 @@ mod tests {
     #[test]
     fn the_meant_job_alone_gone_is_the_delete_done() {
         let after = vec![job(0, "zero"), job(1, "one"), job(2, "three")];
-        let (took, gone) = judge(MEANT, 2, &before(), &after, &json!({}));
+        let (took, gone, _) = judge(MEANT, 2, &before(), &after, &json!({}));
         assert_eq!((took, gone), (Took::Meant, vec![listed("two")]));
         // Someone removed zero after the delete took two: two is the only candidate.
         let after = vec![job(0, "one"), job(1, "three")];
-        let (took, _) = judge(MEANT, 2, &before(), &after, &json!({}));
+        let (took, _, _) = judge(MEANT, 2, &before(), &after, &json!({}));
         assert_eq!(took, Took::Meant);
     }
 
@@ -228,19 +229,27 @@ mod tests {
     fn two_candidates_or_none_cannot_be_told_apart() {
         // Two and three both gone, no answer: either could be the delete's.
         let after = vec![job(0, "zero"), job(1, "one")];
-        let (took, gone) = judge(MEANT, 2, &before(), &after, &json!({}));
+        let (took, gone, _) = judge(MEANT, 2, &before(), &after, &json!({}));
         assert_eq!(took, Took::Unclear);
         assert_eq!(gone, vec![listed("two"), listed("three")]);
+        // Zero gone too (someone's), three and four after the meant job: zero is no candidate.
+        let mut five = before();
+        five.push(job(4, "four"));
+        let after = vec![job(0, "one"), job(1, "two")];
+        let (took, gone, candidates) = judge(MEANT, 2, &five, &after, &json!({}));
+        assert_eq!(took, Took::Unclear);
+        assert_eq!(gone, vec![listed("zero"), listed("three"), listed("four")]);
+        assert_eq!(candidates, vec![listed("three"), listed("four")]);
         // Nothing gone although the server said removed.
-        let (took, gone) = judge(MEANT, 2, &before(), &before(), &answer("three"));
-        assert_eq!((took, gone), (Took::Unclear, vec![]));
+        let (took, gone, candidates) = judge(MEANT, 2, &before(), &before(), &answer("three"));
+        assert_eq!((took, gone, candidates), (Took::Unclear, vec![], vec![]));
     }
 
     #[test]
     fn identical_copies_count_as_one_job() {
         let before = vec![job(0, "two"), job(1, "two"), job(2, "three")];
         let after = vec![job(0, "two"), job(1, "three")];
-        let (took, gone) = judge(MEANT, 1, &before, &after, &json!(null));
+        let (took, gone, _) = judge(MEANT, 1, &before, &after, &json!(null));
         assert_eq!((took, gone), (Took::Meant, vec![listed("two")]));
         assert!(still_there(&after, MEANT, 0));
         assert!(!still_there(&after, MEANT, 1));

@@ -137,12 +137,14 @@ pub struct ListedJob {
 /// (and its answer, where it names a job that vanished) tell.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CronMixUp {
-    /// The job the delete removed, when it can be told; `None`: one of `vanished`, which one
+    /// The job the delete removed, when it can be told; `None`: one of `candidates`, which one
     /// cannot be told, so nothing was re-created.
     pub removed: Option<ListedJob>,
     /// The jobs listed before the delete and missing right after it (the delete's and whatever
     /// someone else removed meanwhile).
     pub vanished: Vec<ListedJob>,
+    /// The vanished jobs the delete could have reached (listed at or after the meant job).
+    pub candidates: Vec<ListedJob>,
     /// The meant job is still listed after the delete (false: gone, though not by this delete).
     pub meant_still_there: bool,
     /// The re-create of `removed`.
