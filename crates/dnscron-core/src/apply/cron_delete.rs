@@ -206,6 +206,12 @@ async fn check(
         return Ok(CronDelete::Sent(Deleted::Meant { resp, key }));
     }
     let after = listing_after(client, job.slug, before, waits).await?;
+    if after.as_slice() == before {
+        // Still the listing the delete was made from after every wait: a read that has not
+        // seen the delete (a cache), which can tell nothing. The 200 is taken as before; the
+        // next delete on the site refuses that stale listing, and verification reads again.
+        return Ok(CronDelete::Sent(Deleted::Meant { resp, key }));
+    }
     let (took, vanished, candidates) =
         cron_removed::judge(meant, index, before, &after, &resp.body);
     let removed = match took {
