@@ -73,7 +73,8 @@ fn ending_after(result: &ApplyResult, signal: Option<u8>) -> CommandResult {
         | ApplyResult::Differs { .. }
         | ApplyResult::VerifyFailed { .. }
         | ApplyResult::NotVisible { .. }
-        | ApplyResult::NameserversNotReady { .. } => Err(CommandError::new(
+        | ApplyResult::NameserversNotReady { .. }
+        | ApplyResult::CronIndexMoved { .. } => Err(CommandError::new(
             ErrorKind::AlreadyReported,
             "apply did not converge",
         )),

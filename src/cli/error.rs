@@ -524,5 +524,8 @@ pub const CHANGED_SINCE_REVIEW_HINT: &str = "the live account (someone edited it
 /// What to do when someone changed a change of the plan again during the apply.
 pub const CHANGED_DURING_APPLY_HINT: &str = "someone changed the account while apply ran and dnscron did not revert it: find out who, then run `dnscron plan` to see what the files would do now";
 
+/// What to do after a cron delete reached another job (someone is changing the site's jobs).
+pub const CRON_INDEX_MOVED_HINT: &str = "someone is changing this site's cron jobs: check them in the portal, then run apply again (it lists the jobs right before each delete; docs/apply.md, \"Cron deletes\")";
+
 #[cfg(test)]
 mod tests;

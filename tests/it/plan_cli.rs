@@ -156,6 +156,8 @@ pub fn every_gap_setting() -> Vec<Gaps> {
                     cron_index_after_delete: CronIndexAfterDelete::Stable,
                     extra_fields: true,
                     hosted_mode_value: "acmehost".into(),
+                    // Plan sends no delete: its answer's shape plays no part.
+                    ..Gaps::default()
                 });
             }
         }

@@ -34,9 +34,9 @@ mod validate;
 pub use counters::{Counters, FaultCounters};
 pub use error::EmulatorError;
 pub use seed::{
-    Bursts, CronIndexAfterDelete, CronSeed, DnsLag, DomainSeed, ExternalZoneSeed, Faults, Gaps,
-    HostnameEcho, RateLimit, RecordNames, RecordSeed, Scope, Seed, SiteSeed, TokenSeed, TxtFormat,
-    ZoneSeed,
+    Bursts, CronDeleteAnswer, CronIndexAfterDelete, CronSeed, DnsLag, DomainSeed, ExternalZoneSeed,
+    Faults, Gaps, HostnameEcho, RateLimit, RecordNames, RecordSeed, Scope, Seed, SiteSeed,
+    TokenSeed, TxtFormat, ZoneSeed,
 };
 pub use state::{CronSnapshot, DomainSnapshot, RecordSnapshot, SiteSnapshot, StateSnapshot};
 
@@ -193,6 +193,24 @@ impl EmulatorHandle {
     /// account has no such domain. `PUT /_admin/domains/{domain}/dnssec` does the same.
     pub fn set_dnssec(&self, domain: &str, active: bool) -> bool {
         self.shared.set_dnssec(domain, active)
+    }
+
+    /// Removes the site's cron job at list position `position` (0 = first listed) the way a
+    /// person in the portal does: past the write gate and the idempotency store, so a test can
+    /// change the list while a held write waits. The removed job (with the index it had), or
+    /// `None` when there is none.
+    pub fn remove_cron_job_in_portal(&self, slug: &str, position: usize) -> Option<CronSnapshot> {
+        let gaps = self.gaps();
+        let mut state = lock(&self.shared.state);
+        let site = state.sites.get_mut(slug)?;
+        let slot = site.cron.keys().nth(position).copied()?;
+        let index = cron_index(&gaps, site, slot);
+        let job = site.cron.remove(&slot)?;
+        Some(CronSnapshot {
+            index,
+            schedule: job.schedule,
+            command: job.command,
+        })
     }
 
     /// The OpenAPI document the server serves.

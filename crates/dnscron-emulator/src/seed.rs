@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::EmulatorError;
 pub use super::settings::{
-    Bursts, CronIndexAfterDelete, DnsLag, Faults, Gaps, HostnameEcho, RateLimit, RecordNames,
-    TxtFormat, validate_settings,
+    Bursts, CronDeleteAnswer, CronIndexAfterDelete, DnsLag, Faults, Gaps, HostnameEcho, RateLimit,
+    RecordNames, TxtFormat, validate_settings,
 };
 
 /// The example account of `examples/emulator-seed.yaml`, compiled in so `dnscron emulator`

@@ -55,6 +55,8 @@ pub struct Gaps {
     pub hosted_mode_value: String,
     /// How host names in record content and registrar nameserver lists are echoed.
     pub hostname_echo: HostnameEcho,
+    /// What `DELETE /sites/{slug}/cron/{index}` answers besides 200 (the spec: "removed").
+    pub cron_delete_answer: CronDeleteAnswer,
 }
 
 impl Default for Gaps {
@@ -67,8 +69,20 @@ impl Default for Gaps {
             extra_fields: true,
             hosted_mode_value: "veldhost".into(),
             hostname_echo: HostnameEcho::AsStored,
+            cron_delete_answer: CronDeleteAnswer::Job,
         }
     }
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CronDeleteAnswer {
+    /// The removed job (`index`, `schedule`, `command`) plus `"result": "removed"`.
+    Job,
+    /// `{"result": "removed"}`: which job went, the answer doesn't say.
+    Result,
+    /// No body at all.
+    Empty,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]

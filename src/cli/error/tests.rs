@@ -193,6 +193,7 @@ fn every_apply_result_has_its_exit_code() {
         ),
         // Without a signal recorded (the library's own interrupt flag), as for SIGINT.
         (ApplyResult::Interrupted, 130),
+        (ApplyResult::CronIndexMoved { change_id: 1 }, 1),
     ];
     for (result, code) in results {
         let ended = ending(&result);

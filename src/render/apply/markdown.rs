@@ -54,6 +54,9 @@ pub fn markdown(report: &ApplyReport) -> String {
                 unseen.len()
             );
         }
+        ApplyResult::CronIndexMoved { change_id } => {
+            super::cron_race::markdown(&mut out, report, *change_id);
+        }
         _ => {}
     }
     super::moved::markdown(&mut out, report);
@@ -109,6 +112,7 @@ fn headline(result: &ApplyResult) -> &'static str {
         ApplyResult::NameserversNotReady { .. } => "nameserver switch not done, not ready",
         ApplyResult::ChangedSinceReview { .. } => "reviewed plan no longer holds, nothing sent",
         ApplyResult::ChangedDuringApply { .. } => "changed again during the apply",
+        ApplyResult::CronIndexMoved { .. } => "stopped, a cron delete reached another job",
     }
 }
 
@@ -120,6 +124,7 @@ fn mark(outcome: ChangeOutcome) -> &'static str {
         ChangeOutcome::NeedsPortalStep => "✋",
         ChangeOutcome::NotAttempted => "⏸️",
         ChangeOutcome::NotReady => "🚫",
+        ChangeOutcome::IndexMoved => "⚠️",
     }
 }
 

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+mod cron_race;
 mod dns;
 mod dns_words;
 mod json;
@@ -51,6 +52,7 @@ fn outcome_words(outcome: ChangeOutcome) -> &'static str {
         ChangeOutcome::NotAttempted => "not attempted",
         ChangeOutcome::AlreadyLive => "already in effect",
         ChangeOutcome::NotReady => "not done, not ready",
+        ChangeOutcome::IndexMoved => "index moved",
     }
 }
 
@@ -112,6 +114,7 @@ fn tally(report: &ApplyReport) -> String {
         (c.not_attempted, "not attempted"),
         (c.already_live, "already in effect"),
         (c.not_ready, "not done, not ready"),
+        (c.index_moved, "index moved"),
     ] {
         if n > 0 {
             parts.push(format!("{n} {label}"));
@@ -322,6 +325,7 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
         ApplyResult::ChangedDuringApply { overwritten } => {
             moved::overwritten_text(&mut out, report, overwritten)
         }
+        ApplyResult::CronIndexMoved { change_id } => cron_race::text(&mut out, report, *change_id),
         ApplyResult::NoChanges
         | ApplyResult::AlreadyApplied
         | ApplyResult::ChangedSinceReview { .. } => {}

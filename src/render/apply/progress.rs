@@ -8,7 +8,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use dnscron_core::api::WaitEvent;
-use dnscron_core::apply::{ChangeReport, Note, Progress};
+use dnscron_core::apply::{ChangeOutcome, ChangeReport, Note, Progress};
 use dnscron_core::plan::Change;
 
 use super::summary;
@@ -17,8 +17,9 @@ use super::summary;
 const VISIBLE_WAIT: Duration = Duration::from_secs(1);
 
 /// A replayed write is worth a log line: verification then checks that its effect is real.
+/// (A cron delete that reached another job says so in its outcome, replayed or not.)
 fn log_replay(report: &ChangeReport) {
-    if report.replayed {
+    if report.replayed && report.outcome == ChangeOutcome::Replayed {
         tracing::info!(
             "change {} ({}): the server replayed the stored response for key {}; verification will check it is in effect",
             report.id,

@@ -1,7 +1,7 @@
 //! plan → apply → plan is empty for the examples, in every gap setting.
 
 use dnscron_core::apply::{ApplyResult, ChangeOutcome};
-use dnscron_emulator::Seed;
+use dnscron_emulator::{CronDeleteAnswer, Seed};
 
 use super::support::*;
 
@@ -10,6 +10,11 @@ fn examples_converge_in_every_gap_setting() {
     let desired = examples();
     for gaps in gap_settings() {
         let label = format!("{gaps:?}");
+        // A delete's answer that doesn't name the job it removed is checked by listing again.
+        let checks = match gaps.cron_delete_answer {
+            CronDeleteAnswer::Job => 0,
+            CronDeleteAnswer::Result | CronDeleteAnswer::Empty => 2,
+        };
         let emu = emulator_with(Seed::example(), gaps);
         let rt = runtime();
         let client = client(&emu.base_url(), "demo-token");
@@ -30,10 +35,11 @@ fn examples_converge_in_every_gap_setting() {
         );
         // One write per change, and one cron listing per cron delete (plus the reads).
         assert_eq!(writes(&emu), 10, "{label}");
-        // Cron listings: 2 for the plan, 1 per cron delete (2), 2 for verification.
+        // Cron listings: 2 for the plan, 1 per cron delete (2) and the checks, 2 for
+        // verification.
         assert_eq!(
             emu.counters().route("GET /api/v1/sites/{slug}/cron"),
-            6,
+            6 + checks,
             "{label}"
         );
         assert!(make_plan(&rt, &client, &desired).is_empty(), "{label}");

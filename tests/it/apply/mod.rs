@@ -4,6 +4,7 @@
 mod cli;
 mod contract;
 mod crash;
+mod cron_race;
 mod dns;
 mod during;
 mod examples;

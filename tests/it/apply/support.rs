@@ -11,13 +11,13 @@ use dnscron_core::config::model::{Desired, NameserverMode};
 use dnscron_core::dns::{self, RecordType};
 use dnscron_core::plan::{self, Plan};
 use dnscron_emulator::{
-    self, BackgroundEmulator, CronIndexAfterDelete, Gaps, HostnameEcho, RateLimit, RecordNames,
-    Seed, StateSnapshot, TxtFormat,
+    self, BackgroundEmulator, CronDeleteAnswer, CronIndexAfterDelete, Gaps, HostnameEcho,
+    RateLimit, RecordNames, Seed, StateSnapshot, TxtFormat,
 };
 
 /// Settings that together use every value of every gap the spec leaves open (cron index base
 /// and shift after delete, record name style, TXT format, host name echo, extra fields, the
-/// hosted nameserver mode's wire value).
+/// hosted nameserver mode's wire value, what a cron delete answers).
 #[allow(clippy::needless_update)]
 pub fn gap_settings() -> Vec<Gaps> {
     use CronIndexAfterDelete::{Renumber, Stable};
@@ -49,6 +49,11 @@ pub fn gap_settings() -> Vec<Gaps> {
         txt_format: txt,
         hostname_echo: echo,
         extra_fields: extra,
+        cron_delete_answer: [
+            CronDeleteAnswer::Job,
+            CronDeleteAnswer::Result,
+            CronDeleteAnswer::Empty,
+        ][i % 3],
         // Gaps the emulator adds later keep their defaults.
         ..Gaps::default()
     })

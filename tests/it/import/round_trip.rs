@@ -114,5 +114,6 @@ fn round_trip_with_every_setting_changed_at_once() {
         extra_fields: false,
         hosted_mode_value: "acmehost".into(),
         hostname_echo: HostnameEcho::Upper,
+        cron_delete_answer: dnscron_emulator::CronDeleteAnswer::Empty,
     });
 }

@@ -8,9 +8,18 @@
 //! `m + d - o - 1` copies remain. So a delete is already in effect when the listing holds no more than that
 //! many: the retry of an interrupted apply then deletes nothing more, and never a job the files
 //! want kept.
+//!
+//! The index can still move between that listing and the DELETE (someone removes a job listed
+//! before it): what the delete removed is then checked (`cron_removed`), and a job removed by
+//! mistake is put back at once.
 
 use std::time::Duration;
 
+use sha2::{Digest, Sha256};
+
+use super::cron_removed::{self, Took};
+use super::executor::Stop;
+use super::outcome::{ChangeOutcome, ChangeReport, CronMixUp, ErrorInfo, ListedJob, Recreate};
 use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteRequest, WriteResponse, payload};
 use crate::config::model::Desired;
 use crate::plan::request::RequestError;
@@ -24,7 +33,7 @@ fn same(schedule_a: &str, command_a: &str, schedule_b: &str, command_b: &str) ->
 /// What a cron delete did.
 #[derive(Debug)]
 pub(super) enum CronDelete {
-    Sent(WriteResponse),
+    Sent(Deleted),
     /// No more copies than should remain: nothing to delete.
     AlreadyGone,
     /// Every listing, the last one after waiting this long, was exactly the one this run's
@@ -33,6 +42,55 @@ pub(super) enum CronDelete {
     StaleListing {
         waited: Duration,
     },
+}
+
+/// A cron delete the server answered 2xx, under `key` (the change's key bound to the listing
+/// the delete was made from).
+#[derive(Debug)]
+pub(super) enum Deleted {
+    /// The meant job was deleted.
+    Meant {
+        resp: WriteResponse,
+        key: IdempotencyKey,
+    },
+    /// The index pointed at another job when the delete arrived: the meant job was not
+    /// deleted by it; what was, and its re-create, are in `mixup`.
+    IndexMoved {
+        resp: WriteResponse,
+        key: IdempotencyKey,
+        mixup: Box<CronMixUp>,
+    },
+}
+
+impl Deleted {
+    /// The server ran the delete now (not a replay of a stored answer).
+    pub(super) fn fresh(&self) -> bool {
+        match self {
+            Deleted::Meant { resp, .. } | Deleted::IndexMoved { resp, .. } => !resp.replayed,
+        }
+    }
+
+    /// Words nothing: fills in `report` and says whether the round stops here.
+    pub(super) fn report(self, change: &Change, report: &mut ChangeReport) -> Option<Stop> {
+        let (resp, key, mixup) = match self {
+            Deleted::Meant { resp, key } => (resp, key, None),
+            Deleted::IndexMoved { resp, key, mixup } => (resp, key, Some(*mixup)),
+        };
+        report.idempotency_key = key.as_str().to_string();
+        report.request_id = resp.request_id;
+        report.replayed = resp.replayed;
+        report.attempts = resp.attempts;
+        report.outcome = match (&mixup, resp.replayed) {
+            (Some(_), _) => ChangeOutcome::IndexMoved,
+            (None, true) => ChangeOutcome::Replayed,
+            (None, false) => ChangeOutcome::Done,
+        };
+        let stop = mixup.as_ref().map(|_| Stop::CronIndexMoved {
+            change_id: change.id,
+        });
+        report.cron_mixup = mixup;
+        stop
+    }
 }
 
 /// How many copies of the job should remain once this delete is done.
@@ -76,9 +134,9 @@ pub(super) struct Job<'a> {
 }
 
 /// Re-lists the site's jobs and deletes one copy of the job at its current index, unless no
-/// more than `job.remaining` copies are left. `request` is `plan::request::derive` at an index.
-/// A listing that is still `job.stale` is read again after each of `waits`. Returns what was
-/// done and the listing the delete was made from.
+/// more than `job.remaining` copies are left; then checks what the delete removed. `request` is
+/// `plan::request::derive` at an index. A listing that is still `job.stale` is read again after
+/// each of `waits`. Returns what was done and the listing the delete was made from.
 pub(super) async fn delete(
     client: &WriteClient,
     job: &Job<'_>,
@@ -98,13 +156,146 @@ pub(super) async fn delete(
         let req = request(index).map_err(|e| ApiError::Client {
             message: e.to_string(),
         })?;
-        match client.send(&req, key).await {
+        let key = bound_key(key, &jobs)?;
+        match client.send(&req, &key).await {
             // The index moved between the listing and the delete (someone else changed the
             // list): nothing was deleted, and a 404 is not stored under the key, so list again.
             Err(e) if e.is_not_found() && attempt < RELIST_ATTEMPTS => attempt += 1,
-            other => return other.map(|resp| (CronDelete::Sent(resp), jobs)),
+            Err(e) => return Err(e),
+            Ok(resp) => {
+                let done = check(client, job, index, &jobs, resp, key, waits).await?;
+                return Ok((done, jobs));
+            }
         }
     }
+}
+
+/// The change's key bound to the listing its delete was made from. A delete made from another
+/// listing is another request: after a delete that took another job (the meant one still
+/// there), a re-run of the same plan must not get that delete's stored answer replayed. A
+/// retry of the same request (same listing) keeps the key, so a lost answer is replayed.
+fn bound_key(key: &IdempotencyKey, jobs: &[payload::CronJob]) -> Result<IdempotencyKey, ApiError> {
+    let mut hash = Sha256::new();
+    for j in jobs {
+        hash.update(format!("{}|{}|{}\n", j.index, j.schedule, j.command).as_bytes());
+    }
+    let digest = format!("{:x}", hash.finalize());
+    client_key(format!("{key}-l{}", &digest[..16]))
+}
+
+fn client_key(text: String) -> Result<IdempotencyKey, ApiError> {
+    IdempotencyKey::new(text).map_err(|e| ApiError::Client {
+        message: e.to_string(),
+    })
+}
+
+/// What the delete sent to `index` of `before` removed: the meant job (its answer names it, or
+/// the listing right after shows it alone gone where the delete could reach), or another one,
+/// which is re-created at once.
+async fn check(
+    client: &WriteClient,
+    job: &Job<'_>,
+    index: i64,
+    before: &[payload::CronJob],
+    resp: WriteResponse,
+    key: IdempotencyKey,
+    waits: &[Duration],
+) -> Result<CronDelete, ApiError> {
+    let meant = (job.schedule, job.command);
+    if cron_removed::names_meant(&resp.body, meant) {
+        return Ok(CronDelete::Sent(Deleted::Meant { resp, key }));
+    }
+    let after = listing_after(client, job.slug, before, waits).await?;
+    if after.as_slice() == before {
+        // Still the listing the delete was made from after every wait: a read that has not
+        // seen the delete (a cache), which can tell nothing. The 200 is taken as before; the
+        // next delete on the site refuses that stale listing, and verification reads again.
+        return Ok(CronDelete::Sent(Deleted::Meant { resp, key }));
+    }
+    let (took, vanished, candidates) =
+        cron_removed::judge(meant, index, before, &after, &resp.body);
+    let removed = match took {
+        Took::Meant => return Ok(CronDelete::Sent(Deleted::Meant { resp, key })),
+        Took::Other(removed) => Some(removed),
+        Took::Unclear => None,
+    };
+    let recreate = match &removed {
+        Some(removed) => Some(recreate(client, job.slug, removed, &key).await),
+        None => None,
+    };
+    let mixup = CronMixUp {
+        removed,
+        vanished,
+        candidates,
+        meant_still_there: cron_removed::still_there(&after, meant, job.remaining),
+        recreate,
+    };
+    Ok(CronDelete::Sent(Deleted::IndexMoved {
+        resp,
+        key,
+        mixup: Box::new(mixup),
+    }))
+}
+
+/// The site's jobs right after a delete; while they are still exactly `before` (a read that
+/// has not seen the delete yet), read again after each of `waits`.
+async fn listing_after(
+    client: &WriteClient,
+    slug: &str,
+    before: &[payload::CronJob],
+    waits: &[Duration],
+) -> Result<Vec<payload::CronJob>, ApiError> {
+    let mut jobs = client.read().list_cron(slug).await?;
+    for wait in waits {
+        if jobs.as_slice() != before {
+            break;
+        }
+        tokio::time::sleep(*wait).await;
+        jobs = client.read().list_cron(slug).await?;
+    }
+    Ok(jobs)
+}
+
+/// Puts back a job a delete removed by mistake, as it was listed, under a key derived from the
+/// delete's (plan id, change, listing) and the job: a retry or a re-run after a lost answer
+/// gets the stored answer instead of a second copy.
+async fn recreate(
+    client: &WriteClient,
+    slug: &str,
+    removed: &ListedJob,
+    delete_key: &IdempotencyKey,
+) -> Recreate {
+    let digest = format!(
+        "{:x}",
+        Sha256::digest(format!("{}|{}", removed.schedule, removed.command).as_bytes())
+    );
+    let key_text = format!("{delete_key}-re{}", &digest[..12]);
+    let mut done = Recreate {
+        idempotency_key: key_text.clone(),
+        path: format!("/sites/{slug}/cron"),
+        request_id: None,
+        replayed: false,
+        error: None,
+    };
+    let body = payload::CronJobWrite {
+        schedule: removed.schedule.clone(),
+        command: removed.command.clone(),
+    };
+    let sent = match client_key(key_text) {
+        Ok(key) => client.create_cron(slug, &body, &key).await,
+        Err(e) => Err(e),
+    };
+    match sent {
+        Ok(resp) => {
+            done.request_id = resp.request_id;
+            done.replayed = resp.replayed;
+        }
+        Err(e) => {
+            done.request_id = e.request_id().map(str::to_string);
+            done.error = Some(ErrorInfo::from_api(&e));
+        }
+    }
+    done
 }
 
 /// The site's jobs; while they are exactly `job.stale`, read again after each of `waits`.

@@ -10,7 +10,7 @@ use crate::config::model::Desired;
 use crate::plan::request::{self, RequestError};
 use crate::plan::{Action, Change, PlanOptions, Resource, Status};
 
-use super::cron_delete::{self, CronDelete};
+use super::cron_delete::{self, CronDelete, Deleted};
 use super::dns::{DnsOptions, ready};
 use super::interrupt::Interrupt;
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo};
@@ -28,6 +28,11 @@ pub enum Stop {
         error: ErrorInfo,
     },
     Interrupted,
+    /// A cron delete took another job (re-created if it could be told which): someone is
+    /// changing the site's jobs, so nothing more is sent.
+    CronIndexMoved {
+        change_id: usize,
+    },
 }
 
 pub struct Executor<'a> {
@@ -61,6 +66,8 @@ pub fn execution_order(changes: &[Change]) -> Vec<Change> {
 enum Sent {
     Response(WriteResponse),
     AlreadyAbsent,
+    /// A cron delete, under its listing-bound key (`cron_delete`).
+    CronDelete(Deleted),
 }
 
 impl Executor<'_> {
@@ -143,6 +150,7 @@ impl Executor<'_> {
                 report.outcome = ChangeOutcome::AlreadyAbsent;
                 None
             }
+            Ok(Sent::CronDelete(deleted)) => deleted.report(change, report),
             Err(SendError::Api(err)) => {
                 report.request_id = err.request_id().map(str::to_string);
                 report.attempts = attempts_of(&err);
@@ -217,11 +225,11 @@ impl Executor<'_> {
             let (done, listing) =
                 cron_delete::delete(c, &job, key, waits, |i| request_at(Some(i))).await?;
             return match done {
-                CronDelete::Sent(resp) => {
-                    if !resp.replayed {
+                CronDelete::Sent(deleted) => {
+                    if deleted.fresh() {
                         self.remember_cron_listing(slug, listing);
                     }
-                    Ok(Sent::Response(resp))
+                    Ok(Sent::CronDelete(deleted))
                 }
                 CronDelete::AlreadyGone => Ok(Sent::AlreadyAbsent),
                 CronDelete::StaleListing { waited } => Err(SendError::Stale(format!(

@@ -11,6 +11,7 @@
 //! `NotVisible`.
 
 mod cron_delete;
+mod cron_removed;
 pub mod dns;
 mod executor;
 mod interrupt;
@@ -31,6 +32,7 @@ pub use interrupt::Interrupt;
 pub use outcome::{
     ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo, Moved,
 };
+pub use outcome::{CronMixUp, ListedJob, Recreate};
 pub use progress::{Note, Progress, Silent};
 pub use review::Review;
 pub use verify::{LastRead, Unseen};
@@ -133,6 +135,7 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
                 },
                 Stop::Failed { change_id, error } => ApplyResult::Failed { change_id, error },
                 Stop::Interrupted => ApplyResult::Interrupted,
+                Stop::CronIndexMoved { change_id } => ApplyResult::CronIndexMoved { change_id },
             };
         }
         opts.progress.note(&Note::Verifying);

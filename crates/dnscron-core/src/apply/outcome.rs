@@ -30,6 +30,9 @@ pub enum ChangeOutcome {
     /// A reviewed change the plan made now no longer needs: already in effect (an earlier,
     /// interrupted run of the same reviewed plan, or someone else made it). Nothing was sent.
     AlreadyLive,
+    /// A cron delete whose index pointed at another job by the time it arrived (someone changed
+    /// the site's jobs meanwhile): this job was not deleted by it; `cron_mixup` says what was.
+    IndexMoved,
 }
 
 impl ChangeOutcome {
@@ -117,6 +120,53 @@ pub struct ChangeReport {
     /// A switch refused as not ready: what its new nameservers answered.
     #[serde(skip)]
     pub readiness: Option<super::dns::Readiness>,
+    /// A cron delete that removed another job (outcome `IndexMoved`): what it removed and
+    /// what apply did about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cron_mixup: Option<CronMixUp>,
+}
+
+/// A cron job as a listing showed it (server strings: escape them to show them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ListedJob {
+    pub schedule: String,
+    pub command: String,
+}
+
+/// What a cron delete removed instead of the job it meant, as the listings before and after it
+/// (and its answer, where it names a job that vanished) tell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CronMixUp {
+    /// The job the delete removed, when it can be told; `None`: one of `candidates`, which one
+    /// cannot be told, so nothing was re-created.
+    pub removed: Option<ListedJob>,
+    /// The jobs listed before the delete and missing right after it (the delete's and whatever
+    /// someone else removed meanwhile).
+    pub vanished: Vec<ListedJob>,
+    /// The vanished jobs the delete could have reached (listed at or after the meant job).
+    pub candidates: Vec<ListedJob>,
+    /// The meant job is still listed after the delete (false: gone, though not by this delete).
+    pub meant_still_there: bool,
+    /// The re-create of `removed`.
+    pub recreate: Option<Recreate>,
+}
+
+/// The POST that put a wrongly removed cron job back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Recreate {
+    pub idempotency_key: String,
+    /// `POST /sites/{slug}/cron`'s path.
+    pub path: String,
+    pub request_id: Option<String>,
+    pub replayed: bool,
+    /// Set when the re-create failed: the job is missing until someone adds it back.
+    pub error: Option<ErrorInfo>,
+}
+
+impl Recreate {
+    pub fn succeeded(&self) -> bool {
+        self.error.is_none()
+    }
 }
 
 impl ChangeReport {
@@ -136,6 +186,7 @@ impl ChangeReport {
             continue_url: None,
             error: None,
             readiness: None,
+            cron_mixup: None,
         }
     }
 }
@@ -185,6 +236,9 @@ pub enum ApplyResult {
     /// A change of the plan was in effect and someone changed it again while apply ran: left as
     /// it is (never reverted), reported with the value apply wrote and the live one.
     ChangedDuringApply { overwritten: Vec<Moved> },
+    /// Stopped at a cron delete whose index pointed at another job by the time it arrived
+    /// (the change's `cron_mixup` has what was removed and re-created).
+    CronIndexMoved { change_id: usize },
 }
 
 /// A thing whose live value is not the one a plan expected.
@@ -253,6 +307,9 @@ pub struct Counts {
     /// Switches refused because the new nameservers were not ready; left out when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub not_ready: usize,
+    /// Cron deletes that removed another job (`ChangeOutcome::IndexMoved`); left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub index_moved: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -272,6 +329,7 @@ impl Counts {
                 ChangeOutcome::NotAttempted => c.not_attempted += 1,
                 ChangeOutcome::AlreadyLive => c.already_live += 1,
                 ChangeOutcome::NotReady => c.not_ready += 1,
+                ChangeOutcome::IndexMoved => c.index_moved += 1,
             }
         }
         c

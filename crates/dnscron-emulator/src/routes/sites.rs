@@ -5,6 +5,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde_json::{Value, json};
 
@@ -13,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
 use crate::render::add_extra;
-use crate::seed::Scope;
+use crate::seed::{CronDeleteAnswer, Scope};
 use crate::shared::{Shared, cron_index, cron_slot, lock};
 use crate::state::{CronEntry, SiteState};
 use crate::validate::{CRON_MAX, cron_input};
@@ -153,7 +154,7 @@ pub async fn delete_cron(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     Path((slug, index)): Path<(String, String)>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Response> {
     who.require(Scope::Manage)?;
     let gaps = shared.settings().gaps;
     with_site(&shared, &who, &slug, |site| {
@@ -170,8 +171,14 @@ pub async fn delete_cron(
             .cron
             .remove(&slot)
             .ok_or_else(|| ApiError::server("cron slot vanished"))?;
-        let mut value = cron_json(index, &job);
-        value["result"] = json!("removed");
-        Ok(Json(value))
+        Ok(match gaps.cron_delete_answer {
+            CronDeleteAnswer::Job => {
+                let mut value = cron_json(index, &job);
+                value["result"] = json!("removed");
+                Json(value).into_response()
+            }
+            CronDeleteAnswer::Result => Json(json!({ "result": "removed" })).into_response(),
+            CronDeleteAnswer::Empty => StatusCode::OK.into_response(),
+        })
     })
 }
