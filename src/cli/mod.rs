@@ -12,6 +12,7 @@ use error::{CommandResult, ErrorKind};
 pub mod api_args;
 mod apply;
 mod apply_end;
+mod changed;
 mod check;
 mod completions;
 #[cfg(feature = "emulator")]

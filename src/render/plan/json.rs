@@ -1,4 +1,4 @@
-//! The plan as the plan file's JSON (format_version 2, docs/plan.md): `--format json` and
+//! The plan as the plan file's JSON (format_version 3, docs/plan.md): `--format json` and
 //! `plan --out` write the same bytes, and `apply --plan` reads them with `plan_file::load`.
 
 use dnscron_core::plan::Plan;

@@ -21,6 +21,9 @@ pub fn render(plan: &Plan) -> String {
     if !plan.api_url.is_empty() {
         out.push_str(&format!("Live account: {}\n\n", code(&plan.api_url)));
     }
+    if let Some(line) = super::scope_line(plan, code) {
+        out.push_str(&format!("{line}\n\n"));
+    }
     out.push_str(&format!(
         "**{}**\n\n",
         summary_line(&plan.summary, &plan.findings)

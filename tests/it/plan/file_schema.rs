@@ -11,10 +11,16 @@ use crate::common::{Test, repo_root};
 /// The shape of every format this repository has written: version → sha256 of the generated
 /// schema without its descriptions and titles (rewording a doc comment changes no shape).
 /// Append only: a recorded version's shape never changes, since files written with it exist.
-const SHAPES: &[(u32, &str)] = &[(
-    2,
-    "a3c064e7f38b1a2b16f59aa4beee8ed6ffb29e13ea32df72642475160315e351",
-)];
+const SHAPES: &[(u32, &str)] = &[
+    (
+        2,
+        "a3c064e7f38b1a2b16f59aa4beee8ed6ffb29e13ea32df72642475160315e351",
+    ),
+    (
+        3,
+        "cb7cabdfb664667f394327d2721c7e79160d2c76479f336d4d945125d0366ced",
+    ),
+];
 
 /// The schema without `description` and `title` texts, as compact JSON, hashed.
 fn shape_digest(schema: &Value) -> String {
@@ -120,8 +126,14 @@ fn rewording_a_description_is_not_a_shape_change() {
 #[test]
 fn the_schema_lists_every_key_a_saved_plan_has() {
     let (desired, live) = example_account();
-    let saved: Value =
-        serde_json::from_str(&plan_file::to_json(&plan_of(&desired, &live)).unwrap()).unwrap();
+    let mut plan = plan_of(&desired, &live);
+    // Written only for a plan of what changed (`plan --changed-since`).
+    plan.scope = Some(dnscron_core::plan::Scope {
+        since: "HEAD~1".into(),
+        commit: "c".repeat(40),
+        targets: Vec::new(),
+    });
+    let saved: Value = serde_json::from_str(&plan_file::to_json(&plan).unwrap()).unwrap();
     let schema = plan_file::json_schema();
     let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
     assert_eq!(keys(&saved), keys(&schema["properties"]));

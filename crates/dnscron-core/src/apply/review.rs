@@ -145,6 +145,7 @@ mod tests {
             changes,
             findings: Vec::new(),
             desired: crate::config::model::Desired::default(),
+            scope: None,
         }
     }
 

@@ -13,7 +13,7 @@ use super::desired::{
     RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
 };
 use super::document::{
-    Finding, PlanFileV2, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+    Finding, PlanFileV2, PlanOptions, Scope, Severity, Summary, Target, TargetKind, TargetRef,
 };
 use crate::config::{self, Diagnostics, model as cfg};
 use crate::plan::model as plan;
@@ -47,6 +47,7 @@ impl TryFrom<PlanFileV2> for plan::Plan {
             changes,
             findings,
             desired,
+            scope,
         } = file;
         if format_version != FORMAT_VERSION {
             return Err(FromFileError::UnsupportedFormat {
@@ -72,7 +73,21 @@ impl TryFrom<PlanFileV2> for plan::Plan {
             changes,
             findings: findings.into_iter().map(finding).collect(),
             desired,
+            scope: scope.map(scope_of),
         })
+    }
+}
+
+fn scope_of(s: Scope) -> crate::plan::Scope {
+    let Scope {
+        since,
+        commit,
+        targets,
+    } = s;
+    crate::plan::Scope {
+        since,
+        commit,
+        targets: targets.into_iter().map(target_ref).collect(),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The plan file: `plan --out FILE` and `plan --format json` write it, `apply --plan FILE` and
 //! `show` read it. It is its own versioned type, not the serde form of the planner's model:
-//! the structs here are exactly what format_version 2 holds (docs/plan.md), converted from the
+//! the structs here are exactly what format_version 3 holds (docs/plan.md), converted from the
 //! model when written (`to_file`) and to it, checked, when read (`from_file`). A field added to
 //! the model therefore changes nothing in the file until these types change, and a change of
 //! these types changes `schema/plan.schema.json`, which a test ties to [`FORMAT_VERSION`].
@@ -25,7 +25,7 @@ pub use desired::{
     RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
 };
 pub use document::{
-    Finding, PlanFileV2, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+    Finding, PlanFileV2, PlanOptions, Scope, Severity, Summary, Target, TargetKind, TargetRef,
 };
 pub use from_file::FromFileError;
 pub use schema::json_schema;
@@ -34,7 +34,7 @@ use crate::plan::{Plan, PlanError};
 
 /// The only format this build writes and reads. Bump it with any change of the file's shape
 /// (`schema/plan.schema.json`), and record the new shape in the test that checks this.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Pretty JSON with a final newline.
 pub fn to_json(plan: &Plan) -> Result<String, PlanError> {

@@ -72,6 +72,7 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
                 cron: None,
             }],
         },
+        scope: None,
     }
 }
 

@@ -11,7 +11,7 @@ use super::desired::{
     RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
 };
 use super::document::{
-    Finding, PlanFileV2, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+    Finding, PlanFileV2, PlanOptions, Scope, Severity, Summary, Target, TargetKind, TargetRef,
 };
 use crate::config::model as config;
 use crate::plan::model as plan;
@@ -19,7 +19,7 @@ use crate::plan::model as plan;
 impl From<&plan::Plan> for PlanFileV2 {
     fn from(p: &plan::Plan) -> Self {
         let plan::Plan {
-            // The file states its own format: this type writes version 2 whatever the model holds.
+            // The file states its own format: this type writes its own version whatever the model holds.
             format_version: _,
             plan_id,
             created_at,
@@ -32,6 +32,7 @@ impl From<&plan::Plan> for PlanFileV2 {
             changes,
             findings,
             desired,
+            scope,
         } = p;
         PlanFileV2 {
             format_version: FORMAT_VERSION,
@@ -46,7 +47,21 @@ impl From<&plan::Plan> for PlanFileV2 {
             changes: changes.iter().map(change).collect(),
             findings: findings.iter().map(finding).collect(),
             desired: desired_of(desired),
+            scope: scope.as_ref().map(scope_of),
         }
+    }
+}
+
+fn scope_of(s: &crate::plan::Scope) -> Scope {
+    let crate::plan::Scope {
+        since,
+        commit,
+        targets,
+    } = s;
+    Scope {
+        since: since.clone(),
+        commit: commit.clone(),
+        targets: targets.iter().map(target_ref).collect(),
     }
 }
 
