@@ -18,7 +18,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         3,
-        "cb7cabdfb664667f394327d2721c7e79160d2c76479f336d4d945125d0366ced",
+        "1b43de702f4eea3664084005fab1ae7e8243351ee62e0f31f5856abd143ec71f",
     ),
 ];
 

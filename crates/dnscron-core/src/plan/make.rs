@@ -88,7 +88,7 @@ async fn plan_lent(
     let health_of = if opts.health { desired } else { &no_zones };
     let (live, listed) = tokio::join!(
         snapshot::fetch(client, desired),
-        health::list(client, health_of)
+        health::list(client, health_of, opts.scope.is_some())
     );
     let live = live?;
     let registrations = health::fetch(client, health_of, &live, &listed?).await?;

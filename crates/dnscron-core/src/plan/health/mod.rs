@@ -2,8 +2,8 @@
 //! `GET /domains/{domain}/registrar` say, turned into findings. Nothing here is ever written:
 //! the API can't change these values, and plan only reads.
 //!
-//! Cost: one paged `GET /domains` per plan (when more than one zone is declared; for a single
-//! zone, one `GET /domains/{domain}` instead, which never costs more than the listing), plus one
+//! Cost: one paged `GET /domains` per plan (when a zone is declared; a plan limited to a change
+//! of a single zone sends one `GET /domains/{domain}` instead, which never costs more), plus one
 //! `GET /domains/{domain}/registrar` per declared zone that the account registers and whose
 //! file has no `nameservers` key (the snapshot already read the others).
 
@@ -39,17 +39,19 @@ pub(crate) struct Registration {
 /// more than the listing of an account with at most 100 domains.
 const LOOKUPS_MAX: usize = 1;
 
-/// The account's domains that `desired` declares a zone for: `GET /domains` (every page), or
-/// one lookup per zone when there are few (see [`LOOKUPS_MAX`]). It needs no snapshot, so plan
-/// reads it alongside the snapshot.
+/// The account's domains that `desired` declares a zone for: `GET /domains` (every page), or,
+/// in a plan limited to a change (`scoped`: the account likely holds more domains than the
+/// change touches), one lookup per zone when there are few (see [`LOOKUPS_MAX`]). It needs no
+/// snapshot, so plan reads it alongside the snapshot.
 pub(crate) async fn list(
     client: &ReadClient,
     desired: &Desired,
+    scoped: bool,
 ) -> Result<Vec<payload::Domain>, SnapshotError> {
     let Some(first) = desired.zones.first() else {
         return Ok(Vec::new());
     };
-    if desired.zones.len() <= LOOKUPS_MAX {
+    if scoped && desired.zones.len() <= LOOKUPS_MAX {
         return lookup(client, first).await;
     }
     client
