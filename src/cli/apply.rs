@@ -288,7 +288,10 @@ async fn review_bound(
         None => {
             let live =
                 dnscron_core::plan::snapshot::fetch(ctx.client.read(), &reviewed.desired).await?;
-            (apply::saved::replan(&reviewed, &live)?, live)
+            let mut now = apply::saved::replan(&reviewed, &live)?;
+            // The saved desired state is the scope's already; the plan shown says so.
+            now.scope = reviewed.scope.clone();
+            (now, live)
         }
     };
     bound_apply(&ctx, args, &reviewed, file, now, &live).await

@@ -133,3 +133,89 @@ fn drift_in_another_zone_neither_blocks_nor_is_touched_by_the_apply() {
         .run_for_stdout();
     assert!(drift.contains(&format!("zone {drifted}")), "{drift}");
 }
+
+#[test]
+fn apply_of_a_saved_scoped_plan_reads_only_its_scope() {
+    let repo = one_record_added();
+    let emu = emulator();
+    repo.dnscron(
+        &emu,
+        &[
+            "plan",
+            "dns",
+            "--changed-since",
+            "HEAD~1",
+            "--out",
+            "p.json",
+        ],
+    )
+    .run_for_stdout();
+    emu.reset_counters();
+    assert_cli_snapshot!(
+        "saved_scoped_plan_apply",
+        repo.dnscron(&emu, &["apply", "--plan", "p.json"])
+    );
+    assert_eq!(
+        routes(&emu.counters()),
+        route_counts(&[
+            ("GET /dns/{zone}/records", 2),
+            ("POST /dns/{zone}/records", 1),
+        ])
+    );
+}
+
+#[test]
+fn apply_changed_since_refuses_a_change_of_another_changed_file_nobody_reviewed() {
+    let repo = one_record_added();
+    let emu = emulator();
+    repo.dnscron(
+        &emu,
+        &[
+            "plan",
+            "dns",
+            "--changed-since",
+            "HEAD~1",
+            "--out",
+            "p.json",
+        ],
+    )
+    .run_for_stdout();
+    // Another pull request, merged without its plan being applied, changed zone 8.
+    repo.write(
+        &format!("dns/{}.yaml", zone(8)),
+        &zone_yaml(8, &[("other", "192.0.2.201")]),
+    );
+    repo.commit("another change");
+    emu.reset_counters();
+    assert_cli_snapshot!(
+        "changed_since_unreviewed",
+        repo.dnscron(
+            &emu,
+            &[
+                "apply",
+                "dns",
+                "--reviewed",
+                "p.json",
+                "--changed-since",
+                "HEAD~2"
+            ]
+        )
+    );
+    assert!(
+        routes(&emu.counters()).keys().all(|r| r.starts_with("GET")),
+        "nothing was sent"
+    );
+    // Without the flag the reviewed scope alone is read: zone 8 is not seen.
+    emu.reset_counters();
+    assert_cli_snapshot!(
+        "reviewed_scope_alone",
+        repo.dnscron(&emu, &["apply", "dns", "--reviewed", "p.json"])
+    );
+    assert_eq!(
+        routes(&emu.counters()),
+        route_counts(&[
+            ("GET /dns/{zone}/records", 2),
+            ("POST /dns/{zone}/records", 1),
+        ])
+    );
+}
