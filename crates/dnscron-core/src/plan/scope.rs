@@ -81,3 +81,40 @@ impl Scope {
         self.targets.iter().filter(|t| t.kind == kind).count()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_zone_or_its_domain_brings_the_document_and_sites_come_by_slug() {
+        let desired = crate::config::load_texts(&[
+            ("a.yaml".into(), "zone: a.example\nrecords: []\n".into()),
+            ("b.yaml".into(), "zone: b.example\nrecords: []\n".into()),
+            ("c.yaml".into(), "zone: c.example\nrecords: []\n".into()),
+            ("s.yaml".into(), "site: shop\n---\nsite: blog\n".into()),
+        ])
+        .unwrap_or_else(|d| panic!("{d}"));
+        let changed = ChangedTargets {
+            since: "HEAD~1".into(),
+            commit: "c".repeat(40),
+            zones: [("a.example".to_string(), false)].into_iter().collect(),
+            sites: ["blog".to_string()].into_iter().collect(),
+        };
+        let with_domain = Scope {
+            targets: vec![TargetRef {
+                kind: TargetKind::Domain,
+                name: "C.example".into(),
+            }],
+            ..Scope::of(&changed)
+        };
+        let scope = Scope::of(&changed).union(&with_domain);
+        let kept = scope.restrict(desired);
+        let zones: Vec<_> = kept.zones.iter().map(|z| z.zone.to_string()).collect();
+        let sites: Vec<_> = kept.sites.iter().map(|s| s.slug.as_str()).collect();
+        assert_eq!(zones, ["a.example", "c.example"]);
+        assert_eq!(sites, ["blog"]);
+        assert_eq!(scope.count(TargetKind::Zone), 1);
+        assert_eq!(scope.count(TargetKind::Domain), 1);
+    }
+}
