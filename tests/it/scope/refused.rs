@@ -46,3 +46,20 @@ fn without_git_it_is_refused() {
     );
     assert_eq!(emu.counters().requests, 0);
 }
+
+#[test]
+fn a_file_that_did_not_load_at_the_revision_is_refused() {
+    let repo = Repo::with_zone_files();
+    repo.write("dns/broken.yaml", "zone: [\n");
+    repo.commit("a broken file");
+    repo.write(
+        "dns/broken.yaml",
+        &super::zone_yaml(1, &[]).replace("z001", "z900"),
+    );
+    let emu = emulator();
+    assert_cli_snapshot!(
+        "old_file_invalid",
+        repo.dnscron(&emu, &["plan", "dns", "--changed-since", "HEAD"])
+    );
+    assert_eq!(emu.counters().requests, 0);
+}
