@@ -18,8 +18,9 @@ use crate::render::plan::{self as render, text::plain_change_lines};
 use dnscron_core::api::{ApiConfig, WriteClient};
 use dnscron_core::apply::dns::DnsOptions;
 use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Progress, review};
+use dnscron_core::config::model::Desired;
 use dnscron_core::plan::snapshot::LiveSnapshot;
-use dnscron_core::plan::{Change, Plan, PlanError};
+use dnscron_core::plan::{Change, Plan, PlanError, Scope};
 use dnscron_core::untrusted::Untrusted;
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
@@ -89,6 +90,11 @@ pub struct ApplyArgs {
     pub resolver: Option<String>,
     #[command(flatten)]
     pub api: ApiArgs,
+    /// Apply only the zones, domains and sites declared (now or at REF) in files that differ
+    /// from git revision REF, as `plan --changed-since` does; with --reviewed, added to the
+    /// reviewed plan's own scope. Takes no --plan (a saved plan keeps its scope).
+    #[arg(long, value_name = "REF", conflicts_with = "plan")]
+    pub changed_since: Option<String>,
 }
 
 /// Apply never discovers nameservers: the post-apply check asks the ones the API's record
@@ -202,11 +208,14 @@ fn fresh(
     signals: &Arc<Signals>,
 ) -> Result<ApplyReport, CommandError> {
     let desired = session::load_desired(&args.paths)?;
+    let scope = changed_scope(args, &desired)?;
     let ctx = Ctx::new(args, config, progress, signals)?;
     let planned = runtime.block_on(session::planned(
         ctx.client.read(),
         &desired,
         args.allow_mass_changes,
+        scope,
+        true,
     ))?;
     let plan = planned.plan;
     if args.format == ApplyFormat::Text {
@@ -230,7 +239,15 @@ async fn as_confirmed(
     desired: &dnscron_core::config::model::Desired,
     shown: Plan,
 ) -> Result<ApplyReport, CommandError> {
-    let again = session::planned(ctx.client.read(), desired, args.allow_mass_changes).await?;
+    let scope = shown.scope.clone();
+    let again = session::planned(
+        ctx.client.read(),
+        desired,
+        args.allow_mass_changes,
+        scope,
+        false,
+    )
+    .await?;
     let review = review::check_live(&shown, &again.plan, &again.live)?;
     if !review.is_reviewed() {
         return Err(unreviewed("the plan shown", &review.unreviewed, false));
@@ -242,6 +259,14 @@ async fn as_confirmed(
     Ok(execute(ctx, &plan, &again.live)
         .await
         .with_already_live(&review.already_live))
+}
+
+/// The scope `--changed-since` names, if given.
+fn changed_scope(args: &ApplyArgs, desired: &Desired) -> Result<Option<Scope>, CommandError> {
+    args.changed_since
+        .as_deref()
+        .map(|since| super::changed::scope(&args.paths, desired, since))
+        .transpose()
 }
 
 /// Asks on the terminal; only `yes` goes ahead.
@@ -285,14 +310,28 @@ async fn review_bound(
     let ctx = Ctx::new(args, config, progress, signals)?;
     let (now, live) = match &desired {
         Some(desired) => {
-            let allow = reviewed.options.allow_mass_changes;
-            let planned = session::planned(ctx.client.read(), desired, allow).await?;
+            // The reviewed plan's scope, and what changed since the flag's revision: reading
+            // only those is what makes an apply on merge cost the change, not the account.
+            let scope = match (reviewed.scope.clone(), changed_scope(args, desired)?) {
+                (Some(a), Some(b)) => Some(a.union(&b)),
+                (a, b) => a.or(b),
+            };
+            let planned = session::planned(
+                ctx.client.read(),
+                desired,
+                reviewed.options.allow_mass_changes,
+                scope,
+                false,
+            )
+            .await?;
             (planned.plan, planned.live)
         }
         None => {
             let live =
                 dnscron_core::plan::snapshot::fetch(ctx.client.read(), &reviewed.desired).await?;
-            let now = apply::saved::replan(&reviewed, &live).map_err(limits_held)?;
+            let mut now = apply::saved::replan(&reviewed, &live).map_err(limits_held)?;
+            // The saved desired state is the scope's already; the plan shown says so.
+            now.scope = reviewed.scope.clone();
             (now, live)
         }
     };

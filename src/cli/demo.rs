@@ -78,7 +78,7 @@ pub fn run(args: DemoArgs) -> CommandResult {
             "dnscron demo: the example account, served by an in-process emulator\n\n== 1. dnscron plan {}\n\n",
             shown_paths(&args.files)
         ))?;
-        let planned = session::planned(client.read(), &desired, false).await?;
+        let planned = session::planned(client.read(), &desired, false, None, true).await?;
         let plan = planned.plan;
         write_stdout(&render::text(&plan, color))?;
 
@@ -92,7 +92,9 @@ pub fn run(args: DemoArgs) -> CommandResult {
         write_stdout(&report::text(&outcome))?;
 
         write_stdout("\n== 3. dnscron plan (again)\n\n")?;
-        let again = session::planned(client.read(), &desired, false).await?.plan;
+        let again = session::planned(client.read(), &desired, false, None, true)
+            .await?
+            .plan;
         write_stdout(&render::text(&again, color))?;
         emu.shutdown().await;
         if matches!(ending(&outcome.result), Ok(Outcome::Success)) && again.is_empty() {

@@ -7,6 +7,7 @@ use std::error::Error;
 use std::fmt::{self, Write as _};
 
 use dnscron_core::api::{ApiError, TokenError};
+use dnscron_core::config::changed::ChangedError;
 use dnscron_core::dnscheck::{DiscoverError, ResolveError};
 use dnscron_core::import::{ImportError, Outside};
 use dnscron_core::plan::MakePlanError;
@@ -402,6 +403,33 @@ impl From<MakePlanError> for CommandError {
             MakePlanError::Snapshot(e) => e.into(),
             MakePlanError::Plan(e) => e.into(),
         }
+    }
+}
+
+impl From<ChangedError> for CommandError {
+    fn from(err: ChangedError) -> Self {
+        let hint = match &err {
+            ChangedError::GitMissing { .. } => {
+                "--changed-since asks git which files changed: install git and put it on PATH, or plan without --changed-since (everything the files declare is read)".to_string()
+            }
+            ChangedError::NotARepository { .. } => {
+                "--changed-since compares the files with a git commit: run it in a clone of the repository that holds them, or plan without --changed-since".to_string()
+            }
+            ChangedError::UnknownRevision { since, .. } => format!(
+                "name a commit, branch or tag the clone has; fetch `{since}` first if it is remote (in GitHub Actions, `actions/checkout` with `fetch-depth: 0`)"
+            ),
+            ChangedError::Git { args, .. } => {
+                format!("run `git {args}` in the repository to see why, or plan without --changed-since")
+            }
+            ChangedError::OldFileInvalid { commit, .. } => format!(
+                "the targets a file declared at {commit} are needed to plan only what changed: pick a later revision for --changed-since, or plan without it"
+            ),
+        };
+        let kind = match &err {
+            ChangedError::OldFileInvalid { .. } => ErrorKind::Config,
+            _ => ErrorKind::User,
+        };
+        CommandError::from_error(kind, err).with_hint(hint)
     }
 }
 

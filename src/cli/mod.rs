@@ -13,6 +13,7 @@ pub mod api_args;
 mod apply;
 mod apply_end;
 mod apply_reviewed;
+mod changed;
 mod check;
 mod completions;
 #[cfg(feature = "emulator")]

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
-use crate::cli::{logging, runtime, validate, write_stdout};
+use crate::cli::{changed, logging, runtime, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
 use dnscron_core::api::ReadClient;
@@ -35,6 +35,11 @@ pub struct PlanArgs {
     pub allow_mass_changes: bool,
     #[command(flatten)]
     pub api: ApiArgs,
+    /// Plan only the zones, domains and sites declared (now or at REF) in files that differ
+    /// from git revision REF, e.g. the merge base of a pull request; nothing else is read.
+    /// Uncommitted and untracked files count as changed. See docs/plan.md.
+    #[arg(long, value_name = "REF")]
+    pub changed_since: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -56,10 +61,17 @@ pub fn run(args: PlanArgs) -> CommandResult {
         PlanFormat::Github => validate::report_diagnostics_github(&d),
         _ => validate::report_diagnostics(&d),
     })?;
+    let scope = args
+        .changed_since
+        .as_deref()
+        .map(|since| changed::scope(&args.paths, &desired, since))
+        .transpose()?;
     let client = ReadClient::new(args.api.into_config()?)?;
     let opts = MakeOptions {
         allow_mass_changes: args.allow_mass_changes,
         stamp: super::stamp::plan_stamp(),
+        scope,
+        health: true,
     };
     let planned = runtime::block_on(make_plan_owned(&client, desired, &opts))?.map_err(|e| {
         let at = failure_location(&e);

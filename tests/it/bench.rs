@@ -87,3 +87,63 @@ fn without_octodns_the_side_by_side_section_says_how_to_enable_it() {
     );
     assert_eq!(report.text(), expected);
 }
+
+/// Section 7 at smoke size (30 zones): a scoped plan and apply of one record stay within the
+/// issue's 6 and 8 requests, 10 zones' change within what reading everything costs, and the
+/// drift job still reads everything.
+#[test]
+fn the_big_account_section_meets_its_request_targets() {
+    let opts = Options {
+        smoke: true,
+        only: vec![Part::BigAccount],
+        ..Options::default()
+    };
+    let report = suite::run(&opts).unwrap();
+    let section = &report.sections[0];
+    let values: Vec<(&str, &str)> = section
+        .figures
+        .iter()
+        .filter(|f| f.verdict != Verdict::Info)
+        .map(|f| (f.name.as_str(), f.value.as_str()))
+        .collect();
+    assert_eq!(
+        values,
+        [
+            (
+                "one record: plan in the PR: requests, everything read → scope read",
+                "61 → 3"
+            ),
+            (
+                "one record: apply --reviewed on merge: requests, everything read → scope read",
+                "63 → 3"
+            ),
+            (
+                "one record: nightly drift detection: requests, everything read → scope read",
+                "61 → 61"
+            ),
+            (
+                "one record: changes planned and applied",
+                "1 (converged: true)"
+            ),
+            (
+                "100 records in 10 zones: plan in the PR: requests, everything read → scope read",
+                "61 → 21"
+            ),
+            (
+                "100 records in 10 zones: apply --reviewed on merge: requests, everything read → scope read",
+                "171 → 120"
+            ),
+            (
+                "100 records in 10 zones: nightly drift detection: requests, everything read → scope read",
+                "61 → 61"
+            ),
+            (
+                "100 records in 10 zones: changes planned and applied",
+                "100 (converged: true)"
+            ),
+        ],
+        "{}",
+        report.text()
+    );
+    assert_eq!(report.missed(), 0, "{}", report.text());
+}

@@ -22,6 +22,7 @@ mod github_format;
 mod hostile;
 mod import;
 mod plan_cli;
+mod scope;
 mod show;
 mod static_binary;
 mod validate;

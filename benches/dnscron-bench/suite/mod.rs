@@ -1,5 +1,6 @@
 //! The benchmark suite (issue 7): request efficiency, rate-limit pacing, planner speed and memory,
-//! apply under faults, the emulator's GET throughput, and dnscron beside octoDNS (issue 14).
+//! apply under faults, the emulator's GET throughput, dnscron beside octoDNS (issue 14), and a big
+//! account changed in a few zones (issue 21).
 //!
 //! Every section generates its workload ([`workload`]), starts the emulator in this process on
 //! 127.0.0.1:0 and runs dnscron's public library API (config loading, `make_plan`, the apply
@@ -10,6 +11,7 @@
 //! size and its unit tests.
 
 mod apply_runs;
+mod big_account;
 mod child;
 mod efficiency;
 mod gets;
@@ -36,16 +38,18 @@ pub enum Part {
     Faults,
     Emulator,
     Octodns,
+    BigAccount,
 }
 
 impl Part {
-    pub const ALL: [Part; 6] = [
+    pub const ALL: [Part; 7] = [
         Part::Efficiency,
         Part::Pacing,
         Part::Planner,
         Part::Faults,
         Part::Emulator,
         Part::Octodns,
+        Part::BigAccount,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -56,6 +60,7 @@ impl Part {
             Part::Faults => "faults",
             Part::Emulator => "emulator",
             Part::Octodns => "octodns",
+            Part::BigAccount => "bigaccount",
         }
     }
 }
@@ -128,6 +133,7 @@ pub fn run(opts: &Options) -> Result<Report, BenchError> {
             Part::Faults => runtime.block_on(apply_runs::faults(opts.smoke))?,
             Part::Emulator => runtime.block_on(gets::run(opts.smoke))?,
             Part::Octodns => octodns::run(opts)?,
+            Part::BigAccount => runtime.block_on(big_account::run(opts.smoke))?,
         };
         section.load = format!("{load_before} → {}", machine::load_1min());
         sections.push(section);

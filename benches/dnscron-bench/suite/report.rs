@@ -75,6 +75,8 @@ pub struct Section {
     pub method: String,
     pub figures: Vec<Figure>,
     pub notes: Vec<String>,
+    /// A summary table of the section's own shape (Markdown lines), after the figures.
+    pub summary: Vec<String>,
     /// 1-minute load average when the section started and ended: other work skews timings.
     pub load: String,
 }
@@ -143,6 +145,12 @@ impl Report {
                 }
                 let _ = writeln!(out, "{}", line.trim_end());
             }
+            if !s.summary.is_empty() {
+                let _ = writeln!(out);
+                for line in &s.summary {
+                    let _ = writeln!(out, "  {line}");
+                }
+            }
             for n in &s.notes {
                 let _ = writeln!(out, "  note: {n}");
             }
@@ -197,6 +205,12 @@ impl Report {
                     cell(&f.bound),
                     f.verdict.mark()
                 );
+            }
+            if !s.summary.is_empty() {
+                out.push('\n');
+                for line in &s.summary {
+                    let _ = writeln!(out, "{line}");
+                }
             }
             if !s.notes.is_empty() {
                 out.push('\n');

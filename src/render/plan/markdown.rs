@@ -23,6 +23,9 @@ pub fn render(plan: &Plan) -> String {
     if !plan.api_url.is_empty() {
         out.push_str(&format!("Live account: {}\n\n", code(&plan.api_url)));
     }
+    if let Some(line) = super::scope_line(plan, code) {
+        out.push_str(&format!("{line}\n\n"));
+    }
     if plan.options.allow_mass_changes {
         out.push_str(&format!(
             "> [!WARNING]\n> {}\n\n",

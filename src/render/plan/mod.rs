@@ -155,6 +155,40 @@ fn split(value: Option<&Value>, is_txt: bool) -> (Option<String>, Option<u32>) {
 
 /// Server data shown on a terminal or in a log: through the one escaping of untrusted text, so a
 /// hostile or broken value can't rewrite the screen, fake plan lines or run a workflow command.
+/// What a plan limited to a change covers, in words; `shown` draws the file-given revision and
+/// commit (escaped for the view). `None` for a plan of everything.
+pub(crate) fn scope_line(plan: &Plan, shown: impl Fn(&str) -> String) -> Option<String> {
+    use dnscron_core::plan::TargetKind;
+    let scope = plan.scope.as_ref()?;
+    let commit: String = scope.commit.chars().take(12).collect();
+    let parts: Vec<String> = [
+        (TargetKind::Zone, "zone", "zones"),
+        (
+            TargetKind::Domain,
+            "domain's nameservers",
+            "domains' nameservers",
+        ),
+        (TargetKind::Site, "site", "sites"),
+    ]
+    .into_iter()
+    .filter_map(|(kind, one, many)| match scope.count(kind) {
+        0 => None,
+        1 => Some(format!("1 {one}")),
+        n => Some(format!("{n} {many}")),
+    })
+    .collect();
+    let covered = if parts.is_empty() {
+        "no zone or site".to_string()
+    } else {
+        parts.join(", ")
+    };
+    Some(format!(
+        "Only what changed since {} ({}): {covered}. Nothing else was read: drift elsewhere is a full plan's to find.",
+        shown(&scope.since),
+        shown(&commit),
+    ))
+}
+
 pub(crate) fn printable(text: &str) -> String {
     dnscron_core::untrusted::escape(text).into_owned()
 }

@@ -47,6 +47,9 @@ pub fn render(plan: &Plan, color: bool) -> String {
         // What was read, and what an apply of this plan writes to.
         out.push_str(&format!("Live account: {}\n\n", printable(&plan.api_url)));
     }
+    if let Some(line) = super::scope_line(plan, printable) {
+        out.push_str(&format!("{line}\n\n"));
+    }
     if plan.options.allow_mass_changes {
         out.push_str(&format!("{}\n\n", paint.wrap("1;33", MASS_CHANGES_ALLOWED)));
     }

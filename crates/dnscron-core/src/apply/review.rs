@@ -379,6 +379,7 @@ mod tests {
             changes,
             findings: Vec::new(),
             desired: crate::config::model::Desired::default(),
+            scope: None,
         }
     }
 

@@ -11,7 +11,8 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::plan::Plan;
+use crate::config::model::Desired;
+use crate::plan::{Plan, Scope};
 
 /// Why plans can't be combined. Indexes are positions in the slice given to [`union`].
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub enum UnionError {
 
 /// The plans as one: every change of each (renumbered in order, findings following their
 /// changes), the first plan's options (safety limits lifted only when every plan lifted them)
-/// and desired state, the latest `created_at`. The same plan
+/// and its scope and desired state joined (`joint_scope`, `latest_declarations`), the latest `created_at`. The same plan
 /// given twice counts once (it would otherwise allow its changes twice).
 pub fn union(plans: &[Plan]) -> Result<Plan, UnionError> {
     let first = plans.first().ok_or(UnionError::Empty)?;
@@ -71,8 +72,40 @@ pub fn union(plans: &[Plan]) -> Result<Plan, UnionError> {
     // Each reviewer saw only their own plan: the limits are lifted for the union only when
     // every plan in it was made (and shown) with them lifted.
     out.options.allow_mass_changes = distinct.iter().all(|p| p.options.allow_mass_changes);
+    out.desired = latest_declarations(&distinct);
+    out.scope = joint_scope(&distinct);
     out.summary = crate::plan::Summary::of(&out.changes);
     Ok(out)
+}
+
+/// Every document any plan declares, each as the last plan (in the order given: the order the
+/// pull requests merged) declares it. A scoped plan holds only its own targets' documents, and a
+/// later reviewer saw the later state of a document: the review checks use this state.
+fn latest_declarations(plans: &[&Plan]) -> Desired {
+    let mut out = Desired::default();
+    for plan in plans {
+        for zone in &plan.desired.zones {
+            match out.zones.iter_mut().find(|z| z.zone == zone.zone) {
+                Some(known) => *known = zone.clone(),
+                None => out.zones.push(zone.clone()),
+            }
+        }
+        for site in &plan.desired.sites {
+            match out.sites.iter_mut().find(|s| s.slug == site.slug) {
+                Some(known) => *known = site.clone(),
+                None => out.sites.push(site.clone()),
+            }
+        }
+    }
+    out
+}
+
+/// The targets the union covers: every plan's scope, or everything when one plan covered
+/// everything.
+fn joint_scope(plans: &[&Plan]) -> Option<Scope> {
+    let mut scopes = plans.iter().map(|p| p.scope.as_ref());
+    let first = scopes.next().flatten()?.clone();
+    scopes.try_fold(first, |joint, next| next.map(|s| joint.union(s)))
 }
 
 /// The id the union of plans with these ids runs under (see the module's note).

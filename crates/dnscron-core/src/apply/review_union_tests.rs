@@ -21,6 +21,7 @@ fn plan(id: &str, url: &str, changes: Vec<Change>) -> Plan {
         changes,
         findings: Vec::new(),
         desired: crate::config::model::Desired::default(),
+        scope: None,
     }
 }
 
@@ -104,4 +105,33 @@ fn the_limits_are_lifted_for_the_union_only_when_every_plan_lifted_them() {
     // Refused form: one reviewer saw the limits hold.
     let mixed = union(&[lifted("aa", true), lifted("bbb", false)]);
     assert_eq!(mixed.map(|u| u.options.allow_mass_changes), Ok(false));
+}
+
+#[test]
+fn the_union_covers_every_scope_or_everything() {
+    let scoped = |id: &str, zone: &str| {
+        let mut p = plan(id, URL, vec![record(Action::Create, None, Some(id))]);
+        p.scope = Some(crate::plan::Scope {
+            since: "HEAD~1".into(),
+            commit: "c".repeat(40),
+            targets: vec![crate::plan::TargetRef {
+                kind: crate::plan::TargetKind::Zone,
+                name: zone.into(),
+            }],
+        });
+        p
+    };
+    let both = union(&[scoped("aa", "a.example"), scoped("bbb", "b.example")]);
+    let names = both.map(|u| {
+        u.scope
+            .map(|s| s.targets.into_iter().map(|t| t.name).collect::<Vec<_>>())
+    });
+    assert_eq!(
+        names,
+        Ok(Some(vec!["a.example".to_string(), "b.example".to_string()]))
+    );
+    // One plan that read everything: the union reads everything.
+    let whole = plan("cccc", URL, vec![record(Action::Create, None, Some("c"))]);
+    let mixed = union(&[scoped("aa", "a.example"), whole]);
+    assert_eq!(mixed.map(|u| u.scope), Ok(None));
 }

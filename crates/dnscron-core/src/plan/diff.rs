@@ -93,6 +93,7 @@ pub(super) fn diff_lent(
         changes,
         findings,
         desired: Desired::default(),
+        scope: None,
     })
 }
 

@@ -6,6 +6,7 @@ use crate::api::{ApiError, ReadClient, openapi};
 use crate::config::model::{Desired, NameserverMode};
 
 use super::diff::diff_lent;
+use super::scope::Scope;
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
 use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, health};
 
@@ -14,6 +15,11 @@ pub struct MakeOptions {
     pub allow_mass_changes: bool,
     /// The plan's id and time: the CLI passes random + now (or the test-only overrides).
     pub stamp: PlanStamp,
+    /// Plan only these targets (the files changed since a commit); the plan records it.
+    pub scope: Option<Scope>,
+    /// Read each declared domain's registration for the health findings. Apply turns it off:
+    /// findings change nothing it sends, and the reviewed plan's are kept (`apply::review`).
+    pub health: bool,
 }
 
 impl Default for MakeOptions {
@@ -21,6 +27,8 @@ impl Default for MakeOptions {
         MakeOptions {
             allow_mass_changes: false,
             stamp: PlanStamp::fresh(),
+            scope: None,
+            health: true,
         }
     }
 }
@@ -45,8 +53,12 @@ pub async fn make_plan(
     desired: &Desired,
     opts: &MakeOptions,
 ) -> Result<Planned, MakePlanError> {
-    let mut planned = plan_lent(client, desired, opts).await?;
-    planned.plan.desired = desired.clone();
+    let desired = match &opts.scope {
+        Some(scope) => scope.restrict(desired.clone()),
+        None => desired.clone(),
+    };
+    let mut planned = plan_lent(client, &desired, opts).await?;
+    planned.plan.desired = desired;
     Ok(planned)
 }
 
@@ -57,6 +69,10 @@ pub async fn make_plan_owned(
     desired: Desired,
     opts: &MakeOptions,
 ) -> Result<Planned, MakePlanError> {
+    let desired = match &opts.scope {
+        Some(scope) => scope.restrict(desired),
+        None => desired,
+    };
     let mut planned = plan_lent(client, &desired, opts).await?;
     planned.plan.desired = desired;
     Ok(planned)
@@ -68,12 +84,14 @@ async fn plan_lent(
     desired: &Desired,
     opts: &MakeOptions,
 ) -> Result<Planned, MakePlanError> {
+    let no_zones = Desired::default();
+    let health_of = if opts.health { desired } else { &no_zones };
     let (live, listed) = tokio::join!(
         snapshot::fetch(client, desired),
-        health::list(client, desired)
+        health::list(client, health_of, opts.scope.is_some())
     );
     let live = live?;
-    let registrations = health::fetch(client, desired, &live, &listed?).await?;
+    let registrations = health::fetch(client, health_of, &live, &listed?).await?;
     let diff_opts = DiffOptions {
         api_url: client.base_url().to_string(),
         allow_mass_changes: opts.allow_mass_changes,
@@ -84,8 +102,9 @@ async fn plan_lent(
     if let Ok(now) = chrono::DateTime::parse_from_rfc3339(&plan.created_at) {
         let now = now.with_timezone(&chrono::Utc);
         plan.findings
-            .extend(health::findings(desired, &registrations, now));
+            .extend(health::findings(health_of, &registrations, now));
     }
+    plan.scope = opts.scope.clone();
     // The hosted mode's wire value is server-specific; /openapi.json is read only when a plan
     // actually switches a domain to hosted, so plans without one cost no extra request. The
     // value only shapes requests (`plan::request`), never the diff, so no re-diff is needed.

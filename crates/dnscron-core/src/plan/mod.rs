@@ -7,6 +7,7 @@
 //! docs/plan.md.
 
 pub mod request;
+pub mod scope;
 pub mod snapshot;
 
 pub(crate) mod diff;
@@ -33,3 +34,4 @@ pub use model::{
     Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
+pub use scope::Scope;

@@ -34,6 +34,9 @@ pub struct Plan {
     /// The validated desired state the plan was made from: apply re-plans it for the review
     /// check, verification and repairs without the files.
     pub desired: Desired,
+    /// `Some` when the plan covers only the targets whose files changed since a commit
+    /// (`plan::scope`); `None`: everything the files declare.
+    pub scope: Option<super::scope::Scope>,
 }
 
 /// The diff options a saved plan keeps, so that apply's re-plans and requests match the plan.

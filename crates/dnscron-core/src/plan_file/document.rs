@@ -35,6 +35,22 @@ pub struct PlanFileV3 {
     pub findings: Vec<Finding>,
     /// The validated desired state the plan was made from; apply re-plans with it.
     pub desired: Desired,
+    /// Present when the plan covers only the targets whose files changed since a commit:
+    /// `desired` holds only their declarations, and apply reads only them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Scope>,
+}
+
+/// What a plan limited to a change covers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Scope {
+    /// The git revision as given.
+    pub since: String,
+    /// The commit it named when the plan was made.
+    pub commit: String,
+    /// The zones, domains (nameserver mode) and sites declared, now or at the commit, in a file
+    /// that changed.
+    pub targets: Vec<TargetRef>,
 }
 
 /// The diff options a saved plan keeps.

@@ -12,7 +12,7 @@ use super::desired::{
     RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
 };
 use super::document::{
-    Finding, PlanFileV3, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+    Finding, PlanFileV3, PlanOptions, Scope, Severity, Summary, Target, TargetKind, TargetRef,
 };
 use super::{FORMAT_VERSION, checks};
 use crate::config::{self, Diagnostics, model as cfg};
@@ -65,6 +65,7 @@ impl TryFrom<PlanFileV3> for plan::Plan {
             changes,
             findings,
             desired,
+            scope,
         } = file;
         if format_version != FORMAT_VERSION {
             return Err(FromFileError::UnsupportedFormat {
@@ -94,6 +95,7 @@ impl TryFrom<PlanFileV3> for plan::Plan {
             changes,
             findings: findings.into_iter().map(finding).collect(),
             desired,
+            scope: scope.map(scope_of),
         })
     }
 }
@@ -121,6 +123,19 @@ fn check_request(
         index,
         field,
     })
+}
+
+fn scope_of(s: Scope) -> crate::plan::Scope {
+    let Scope {
+        since,
+        commit,
+        targets,
+    } = s;
+    crate::plan::Scope {
+        since,
+        commit,
+        targets: targets.into_iter().map(target_ref).collect(),
+    }
 }
 
 fn target_kind(kind: TargetKind) -> plan::TargetKind {

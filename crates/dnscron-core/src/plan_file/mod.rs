@@ -29,7 +29,7 @@ pub use desired::{
     RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
 };
 pub use document::{
-    Finding, PlanFileV3, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+    Finding, PlanFileV3, PlanOptions, Scope, Severity, Summary, Target, TargetKind, TargetRef,
 };
 pub use from_file::FromFileError;
 pub use schema::json_schema;

@@ -202,6 +202,7 @@ fn a_plan(desired: cfg::Desired, allow_mass_changes: bool) -> plan::Plan {
         changes,
         findings: Vec::new(),
         desired,
+        scope: None,
     }
 }
 

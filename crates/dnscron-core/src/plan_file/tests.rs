@@ -74,6 +74,7 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
                 cron: None,
             }],
         },
+        scope: None,
     }
 }
 
@@ -129,18 +130,28 @@ fn optional_fields_are_written_or_left_out_as_format_2_did() {
 
 #[test]
 fn a_plan_goes_through_the_file_and_back_unchanged() {
-    let plan = a_plan(vec![blocked_create()]);
+    let mut plan = a_plan(vec![blocked_create()]);
     let back = plan::Plan::try_from(file_of(&plan)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, plan);
+    plan.scope = Some(crate::plan::Scope {
+        since: "origin/main".into(),
+        commit: "c".repeat(40),
+        targets: vec![plan::TargetRef {
+            kind: plan::TargetKind::Domain,
+            name: "example.com".into(),
+        }],
+    });
+    let back = plan::Plan::try_from(file_of(&plan)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back, plan, "the scope reads back");
 }
 
 #[test]
 fn another_version_or_a_change_without_its_request_data_is_not_a_plan() {
     let mut file = file_of(&a_plan(Vec::new()));
-    file.format_version = 2;
+    file.format_version = FORMAT_VERSION + 1;
     assert!(matches!(
         plan::Plan::try_from(file),
-        Err(FromFileError::UnsupportedFormat { found: 2 })
+        Err(FromFileError::UnsupportedFormat { found }) if found == FORMAT_VERSION + 1
     ));
     let update = record_change(
         Action::Update,

@@ -11,7 +11,7 @@ use super::desired::{
     RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
 };
 use super::document::{
-    Finding, PlanFileV3, PlanOptions, Severity, Summary, Target, TargetKind, TargetRef,
+    Finding, PlanFileV3, PlanOptions, Scope, Severity, Summary, Target, TargetKind, TargetRef,
 };
 use crate::api::WriteRequest;
 use crate::config::model as config;
@@ -39,6 +39,7 @@ impl TryFrom<&plan::Plan> for PlanFileV3 {
             changes,
             findings,
             desired,
+            scope,
         } = p;
         let changes = changes
             .iter()
@@ -58,7 +59,21 @@ impl TryFrom<&plan::Plan> for PlanFileV3 {
             changes,
             findings: findings.iter().map(finding).collect(),
             desired: desired_of(desired),
+            scope: scope.as_ref().map(scope_of),
         })
+    }
+}
+
+fn scope_of(s: &crate::plan::Scope) -> Scope {
+    let crate::plan::Scope {
+        since,
+        commit,
+        targets,
+    } = s;
+    Scope {
+        since: since.clone(),
+        commit: commit.clone(),
+        targets: targets.iter().map(target_ref).collect(),
     }
 }
 

@@ -45,6 +45,7 @@ async fn apply_dir(
             id: format!("{:032x}", 1),
             created_at: "2026-01-02T03:04:05Z".into(),
         },
+        ..MakeOptions::default()
     };
     let plan = plan::make_plan(client.read(), &desired, &opts)
         .await

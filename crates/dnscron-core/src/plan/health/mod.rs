@@ -2,7 +2,8 @@
 //! `GET /domains/{domain}/registrar` say, turned into findings. Nothing here is ever written:
 //! the API can't change these values, and plan only reads.
 //!
-//! Cost: one paged `GET /domains` per plan (when a zone is declared), plus one
+//! Cost: one paged `GET /domains` per plan (when a zone is declared; a plan limited to a change
+//! of a single zone sends one `GET /domains/{domain}` instead, which never costs more), plus one
 //! `GET /domains/{domain}/registrar` per declared zone that the account registers and whose
 //! file has no `nameservers` key (the snapshot already read the others).
 
@@ -32,19 +33,48 @@ pub(crate) struct Registration {
     pub registrar: Option<payload::Registrar>,
 }
 
-/// `GET /domains` (every page) when the files declare a zone; it needs no snapshot, so plan
-/// reads it alongside the snapshot.
+/// Up to this many declared zones, each domain is looked up (`GET /domains/{domain}`) rather
+/// than the account's domains listed: the listing is at least one request and one more per
+/// 100 domains, so a lookup for a single zone never costs more, while two lookups would cost
+/// more than the listing of an account with at most 100 domains.
+const LOOKUPS_MAX: usize = 1;
+
+/// The account's domains that `desired` declares a zone for: `GET /domains` (every page), or,
+/// in a plan limited to a change (`scoped`: the account likely holds more domains than the
+/// change touches), one lookup per zone when there are few (see [`LOOKUPS_MAX`]). It needs no
+/// snapshot, so plan reads it alongside the snapshot.
 pub(crate) async fn list(
     client: &ReadClient,
     desired: &Desired,
+    scoped: bool,
 ) -> Result<Vec<payload::Domain>, SnapshotError> {
     let Some(first) = desired.zones.first() else {
         return Ok(Vec::new());
     };
+    if scoped && desired.zones.len() <= LOOKUPS_MAX {
+        return lookup(client, first).await;
+    }
     client
         .list_domains()
         .await
         .map_err(|e| api_error("the domain list (GET /domains)".into(), &first.location, e))
+}
+
+/// The zone's domain as the account registers it; none when it answers 404 (not registered
+/// here), as the listing would not list it.
+async fn lookup(
+    client: &ReadClient,
+    spec: &ZoneSpec,
+) -> Result<Vec<payload::Domain>, SnapshotError> {
+    match client.get_domain(spec.zone.as_str()).await {
+        Ok(domain) => Ok(vec![domain]),
+        Err(e) if e.is_not_found() => Ok(Vec::new()),
+        Err(e) => Err(api_error(
+            format!("the domain {} (GET /domains/{{domain}})", spec.zone),
+            &spec.location,
+            e,
+        )),
+    }
 }
 
 /// The registration of every zone `desired` declares, in file order: the listing from

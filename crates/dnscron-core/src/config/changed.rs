@@ -1,0 +1,172 @@
+//! Which declarations the files changed since a git commit touch: the targets a plan limited to
+//! a change covers (docs/plan.md, "Planning only what changed").
+//!
+//! Git itself is run by the binary (it is a command-line tool with its own flags, and this
+//! crate names none); what it found comes here as [`FileChanges`]. A target is in scope when a
+//! changed file declares it now, or declared it at the commit: so a deleted file's zones, a
+//! renamed file's and a zone moved from one file to another are all in scope. A changed file
+//! puts every target it declares in scope whole.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use super::diagnostics::Diagnostics;
+use super::load::load_texts;
+use super::model::Desired;
+
+/// What git says changed between a commit and the working tree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileChanges {
+    /// The revision as the user gave it (`origin/main`, `HEAD~1`).
+    pub since: String,
+    /// The commit it names (40 hex digits).
+    pub commit: String,
+    /// Absolute paths of files that differ now: modified, added, renamed or copied to, or
+    /// untracked.
+    pub now: Vec<PathBuf>,
+    /// Files as they were at the commit, for each modified, deleted or renamed file the
+    /// loader would read: their absolute path then and their text.
+    pub before: Vec<OldFile>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OldFile {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// The names a change touches: zones (with whether a version of their document sets
+/// `nameservers`, i.e. the domain's registrar side is managed too) and sites.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChangedTargets {
+    pub since: String,
+    pub commit: String,
+    pub zones: BTreeMap<String, bool>,
+    pub sites: BTreeSet<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ChangedError {
+    #[error("git could not be run: {source}")]
+    GitMissing {
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("`{}` is not inside a git repository: {message}", dir.display())]
+    NotARepository { dir: PathBuf, message: String },
+    #[error("`{since}` does not name a commit of the repository at `{}`", repo.display())]
+    UnknownRevision { since: String, repo: PathBuf },
+    #[error("`git {args}` failed in `{}`: {message}", repo.display())]
+    Git {
+        args: String,
+        repo: PathBuf,
+        message: String,
+    },
+    #[error("`{}` as it was at commit {commit} does not load, so the targets it declared are unknown: {problems}", path.display())]
+    OldFileInvalid {
+        path: PathBuf,
+        commit: String,
+        problems: Diagnostics,
+    },
+}
+
+/// The targets `desired` (the files now) and `changes.before` (the files then) declare in a
+/// changed file.
+pub fn targets(desired: &Desired, changes: &FileChanges) -> Result<ChangedTargets, ChangedError> {
+    let mut out = ChangedTargets {
+        since: changes.since.clone(),
+        commit: changes.commit.clone(),
+        ..ChangedTargets::default()
+    };
+    let now: BTreeSet<&Path> = changes.now.iter().map(PathBuf::as_path).collect();
+    let mut canonical = BTreeMap::new();
+    let mut changed_now = |file: &Path| -> bool {
+        let path = canonical
+            .entry(file.to_path_buf())
+            .or_insert_with(|| absolute(file));
+        now.contains(path.as_path())
+    };
+    for zone in &desired.zones {
+        if changed_now(&zone.location.file) {
+            add_zone(&mut out, zone.zone.as_str(), zone.nameservers.is_some());
+        }
+    }
+    for site in &desired.sites {
+        if changed_now(&site.location.file) {
+            out.sites.insert(site.slug.clone());
+        }
+    }
+    for old in &changes.before {
+        let then = load_texts(&[(old.path.clone(), old.text.clone())]).map_err(|problems| {
+            ChangedError::OldFileInvalid {
+                path: old.path.clone(),
+                commit: changes.commit.clone(),
+                problems,
+            }
+        })?;
+        for zone in &then.zones {
+            add_zone(&mut out, zone.zone.as_str(), zone.nameservers.is_some());
+        }
+        out.sites.extend(then.sites.iter().map(|s| s.slug.clone()));
+    }
+    Ok(out)
+}
+
+fn add_zone(out: &mut ChangedTargets, zone: &str, nameservers: bool) {
+    *out.zones.entry(zone.to_string()).or_default() |= nameservers;
+}
+
+/// The path git would name: symlinks resolved, so that `./dns/a.yaml` and the repository's
+/// `/work/repo/dns/a.yaml` compare equal.
+pub fn absolute(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| match std::env::current_dir() {
+        Ok(cwd) => cwd.join(path),
+        Err(_) => path.to_path_buf(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zone_file(dir: &Path, name: &str, zone: &str) -> PathBuf {
+        let path = dir.join(name);
+        let text =
+            format!("zone: {zone}\nrecords:\n  - {{name: www, type: A, content: 192.0.2.1}}\n");
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write: {e}"));
+        path
+    }
+
+    #[test]
+    fn now_and_then_both_count() {
+        let dir = std::env::temp_dir().join(format!("dnscron-changed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        let a = zone_file(&dir, "a.yaml", "a.example");
+        let b = zone_file(&dir, "b.yaml", "b.example");
+        let desired = crate::config::load(&[a.clone(), b]).unwrap_or_else(|d| panic!("{d}"));
+        let changes = FileChanges {
+            since: "HEAD~1".into(),
+            commit: "c".repeat(40),
+            now: vec![absolute(&a)],
+            before: vec![OldFile {
+                path: dir.join("gone.yaml"),
+                text: "zone: gone.example\nnameservers: {mode: hosted}\nrecords: []\n".into(),
+            }],
+        };
+        let got = targets(&desired, &changes).unwrap_or_else(|e| panic!("{e}"));
+        let zones: Vec<_> = got.zones.iter().map(|(z, ns)| (z.as_str(), *ns)).collect();
+        assert_eq!(zones, [("a.example", false), ("gone.example", true)]);
+        let bad = FileChanges {
+            before: vec![OldFile {
+                path: dir.join("bad.yaml"),
+                text: "zone: [\n".into(),
+            }],
+            ..changes
+        };
+        assert!(matches!(
+            targets(&desired, &bad),
+            Err(ChangedError::OldFileInvalid { .. })
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,120 @@
+//! A plan limited to what changed: the targets it covers and the commit they changed since
+//! (docs/plan.md, "Planning only what changed"). The plan reads, diffs and records only these;
+//! apply of a scoped plan reads only these too. Drift elsewhere is the full plan's to find.
+
+use std::collections::BTreeSet;
+
+use crate::config::changed::ChangedTargets;
+use crate::config::model::Desired;
+
+use super::model::{TargetKind, TargetRef};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scope {
+    /// The revision as the user gave it.
+    pub since: String,
+    /// The commit it named when the plan was made.
+    pub commit: String,
+    /// Sorted. A zone target covers the zone's records and its domain's registrar health; a
+    /// domain target (present when a version of the zone's document sets `nameservers`) its
+    /// nameserver mode; a site target its cron jobs.
+    pub targets: Vec<TargetRef>,
+}
+
+impl Scope {
+    pub fn of(changed: &ChangedTargets) -> Scope {
+        let mut targets = BTreeSet::new();
+        for (zone, nameservers) in &changed.zones {
+            targets.insert(TargetRef {
+                kind: TargetKind::Zone,
+                name: zone.clone(),
+            });
+            if *nameservers {
+                targets.insert(TargetRef {
+                    kind: TargetKind::Domain,
+                    name: zone.clone(),
+                });
+            }
+        }
+        for site in &changed.sites {
+            targets.insert(TargetRef {
+                kind: TargetKind::Site,
+                name: site.clone(),
+            });
+        }
+        Scope {
+            since: changed.since.clone(),
+            commit: changed.commit.clone(),
+            targets: targets.into_iter().collect(),
+        }
+    }
+
+    /// Both scopes' targets; `self`'s revision and commit.
+    pub fn union(mut self, other: &Scope) -> Scope {
+        let mut all: BTreeSet<TargetRef> = self.targets.into_iter().collect();
+        all.extend(other.targets.iter().cloned());
+        self.targets = all.into_iter().collect();
+        self
+    }
+
+    pub fn covers(&self, kind: TargetKind, name: &str) -> bool {
+        self.targets
+            .iter()
+            .any(|t| t.kind == kind && t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The declarations of `desired` in scope, in file order. A zone's document comes whole
+    /// when its zone or its domain is in scope.
+    pub fn restrict(&self, mut desired: Desired) -> Desired {
+        desired.zones.retain(|z| {
+            self.covers(TargetKind::Zone, z.zone.as_str())
+                || self.covers(TargetKind::Domain, z.zone.as_str())
+        });
+        desired
+            .sites
+            .retain(|s| self.covers(TargetKind::Site, &s.slug));
+        desired
+    }
+
+    /// How many targets of `kind` the scope names.
+    pub fn count(&self, kind: TargetKind) -> usize {
+        self.targets.iter().filter(|t| t.kind == kind).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_zone_or_its_domain_brings_the_document_and_sites_come_by_slug() {
+        let desired = crate::config::load_texts(&[
+            ("a.yaml".into(), "zone: a.example\nrecords: []\n".into()),
+            ("b.yaml".into(), "zone: b.example\nrecords: []\n".into()),
+            ("c.yaml".into(), "zone: c.example\nrecords: []\n".into()),
+            ("s.yaml".into(), "site: shop\n---\nsite: blog\n".into()),
+        ])
+        .unwrap_or_else(|d| panic!("{d}"));
+        let changed = ChangedTargets {
+            since: "HEAD~1".into(),
+            commit: "c".repeat(40),
+            zones: [("a.example".to_string(), false)].into_iter().collect(),
+            sites: ["blog".to_string()].into_iter().collect(),
+        };
+        let with_domain = Scope {
+            targets: vec![TargetRef {
+                kind: TargetKind::Domain,
+                name: "C.example".into(),
+            }],
+            ..Scope::of(&changed)
+        };
+        let scope = Scope::of(&changed).union(&with_domain);
+        let kept = scope.restrict(desired);
+        let zones: Vec<_> = kept.zones.iter().map(|z| z.zone.to_string()).collect();
+        let sites: Vec<_> = kept.sites.iter().map(|s| s.slug.as_str()).collect();
+        assert_eq!(zones, ["a.example", "c.example"]);
+        assert_eq!(sites, ["blog"]);
+        assert_eq!(scope.count(TargetKind::Zone), 1);
+        assert_eq!(scope.count(TargetKind::Domain), 1);
+    }
+}

@@ -1,0 +1,235 @@
+//! `--changed-since REF`: asks git which files differ from REF and turns them into the scope of a
+//! plan (`dnscron_core::config::changed`, docs/plan.md "Planning only what changed").
+//!
+//! Git is run as a command (`git` on PATH), with the user's own configuration: no library
+//! reimplements it as faithfully, and the repository is one the user already works in. What
+//! counts as changed is the working tree against REF, so a file edited but not committed, or not
+//! yet added, is in scope too: the plan shows what the files say now.
+
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
+use std::process::Command;
+
+use dnscron_core::config::changed::{self, ChangedError, FileChanges, OldFile};
+use dnscron_core::config::model::Desired;
+use dnscron_core::plan::Scope;
+
+use crate::cli::error::CommandError;
+
+/// The scope of `desired` (loaded from `paths`) changed since `since`.
+pub fn scope(paths: &[PathBuf], desired: &Desired, since: &str) -> Result<Scope, CommandError> {
+    let changes = file_changes(paths, since)?;
+    let targets = changed::targets(desired, &changes)?;
+    Ok(Scope::of(&targets))
+}
+
+fn file_changes(paths: &[PathBuf], since: &str) -> Result<FileChanges, ChangedError> {
+    let dir = repo_dir(paths);
+    let top = git(&dir, &["rev-parse", "--show-toplevel"]).map_err(|e| match e {
+        Failure::Spawn(source) => ChangedError::GitMissing { source },
+        Failure::Exit(message) => ChangedError::NotARepository {
+            dir: dir.clone(),
+            message,
+        },
+    })?;
+    let top = changed::absolute(Path::new(top.trim_end_matches(['\n', '\r'])));
+    let commit = resolve(&top, since)?;
+    let diff = run(
+        &top,
+        &[
+            "diff",
+            "--name-status",
+            "-z",
+            "--find-renames",
+            "--no-ext-diff",
+            &commit,
+            "--",
+        ],
+    )?;
+    let untracked = run(&top, &["ls-files", "--others", "--exclude-standard", "-z"])?;
+    let roots: Vec<PathBuf> = paths.iter().map(|p| changed::absolute(p)).collect();
+    let mut out = FileChanges {
+        since: since.to_string(),
+        commit: commit.clone(),
+        ..FileChanges::default()
+    };
+    for entry in name_status(&diff) {
+        if let Some(new) = entry.new {
+            out.now.push(top.join(new));
+        }
+        if let Some(old) = entry.old {
+            let path = top.join(old);
+            if loader_reads(&roots, &path) {
+                let text = run(&top, &["show", &format!("{commit}:{old}")])?;
+                out.before.push(OldFile { path, text });
+            }
+        }
+    }
+    out.now.extend(
+        untracked
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(|p| top.join(p)),
+    );
+    Ok(out)
+}
+
+/// Where to ask git: the first PATH's directory (the files may live in another repository
+/// than the working directory).
+fn repo_dir(paths: &[PathBuf]) -> PathBuf {
+    let first = paths.first().map_or(Path::new("."), PathBuf::as_path);
+    let dir = if first.is_dir() {
+        first
+    } else {
+        first.parent().unwrap_or(Path::new("."))
+    };
+    if dir.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        dir.to_path_buf()
+    }
+}
+
+fn resolve(top: &Path, since: &str) -> Result<String, ChangedError> {
+    let unknown = || ChangedError::UnknownRevision {
+        since: since.to_string(),
+        repo: top.to_path_buf(),
+    };
+    // A revision starting with `-` would be read as an option.
+    if since.is_empty() || since.starts_with('-') {
+        return Err(unknown());
+    }
+    let spec = format!("{since}^{{commit}}");
+    match git(top, &["rev-parse", "--verify", "--quiet", &spec]) {
+        Ok(sha) => Ok(sha.trim().to_string()),
+        Err(Failure::Spawn(source)) => Err(ChangedError::GitMissing { source }),
+        Err(Failure::Exit(_)) => Err(unknown()),
+    }
+}
+
+/// One line of `git diff --name-status -z`: the path before (modified, deleted, renamed from)
+/// and after (modified, added, renamed or copied to).
+#[derive(Debug, PartialEq, Eq)]
+struct Entry<'a> {
+    old: Option<&'a str>,
+    new: Option<&'a str>,
+}
+
+fn name_status(out: &str) -> Vec<Entry<'_>> {
+    let mut fields = out.split('\0').filter(|f| !f.is_empty());
+    let mut entries = Vec::new();
+    while let Some(status) = fields.next() {
+        let Some(first) = fields.next() else { break };
+        let entry = match status.chars().next() {
+            Some('R') => Entry {
+                old: Some(first),
+                new: fields.next(),
+            },
+            Some('C') => Entry {
+                old: None,
+                new: fields.next(),
+            },
+            Some('A') => Entry {
+                old: None,
+                new: Some(first),
+            },
+            Some('D') => Entry {
+                old: Some(first),
+                new: None,
+            },
+            // M, T (type change), U (unmerged), X: both sides.
+            _ => Entry {
+                old: Some(first),
+                new: Some(first),
+            },
+        };
+        entries.push(entry);
+    }
+    entries
+}
+
+/// Whether `config::load(roots)` would have read `path`: a root itself, or a `.yaml`/`.yml`
+/// file under a root directory that is not inside a hidden directory.
+fn loader_reads(roots: &[PathBuf], path: &Path) -> bool {
+    let yaml = path
+        .extension()
+        .and_then(OsStr::to_str)
+        .is_some_and(|e| e == "yaml" || e == "yml");
+    roots.iter().any(|root| {
+        if root == path {
+            return true;
+        }
+        let Ok(rest) = path.strip_prefix(root) else {
+            return false;
+        };
+        let dirs: Vec<_> = rest.components().collect();
+        let hidden = dirs[..dirs.len().saturating_sub(1)].iter().any(
+            |c| matches!(c, Component::Normal(n) if n.to_str().is_some_and(|n| n.starts_with('.'))),
+        );
+        yaml && !hidden
+    })
+}
+
+enum Failure {
+    Spawn(std::io::Error),
+    Exit(String),
+}
+
+fn git(dir: &Path, args: &[&str]) -> Result<String, Failure> {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .map_err(Failure::Spawn)?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        Err(Failure::Exit(stderr.trim().to_string()))
+    }
+}
+
+fn run(top: &Path, args: &[&str]) -> Result<String, ChangedError> {
+    git(top, args).map_err(|e| match e {
+        Failure::Spawn(source) => ChangedError::GitMissing { source },
+        Failure::Exit(message) => ChangedError::Git {
+            args: args.join(" "),
+            repo: top.to_path_buf(),
+            message,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_status_reads_every_kind() {
+        let out = "M\0a.yaml\0R087\0old.yaml\0new.yaml\0D\0gone.yaml\0A\0added.yaml\0C100\0src.yaml\0copy.yaml\0";
+        let got = name_status(out);
+        let e = |old, new| Entry { old, new };
+        assert_eq!(
+            got,
+            [
+                e(Some("a.yaml"), Some("a.yaml")),
+                e(Some("old.yaml"), Some("new.yaml")),
+                e(Some("gone.yaml"), None),
+                e(None, Some("added.yaml")),
+                e(None, Some("copy.yaml")),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_loader_reads_yaml_under_a_root_outside_hidden_directories() {
+        let roots = [PathBuf::from("/r/dns"), PathBuf::from("/r/one.yml")];
+        assert!(loader_reads(&roots, Path::new("/r/dns/zones/a.yaml")));
+        assert!(loader_reads(&roots, Path::new("/r/dns/.a.yaml")));
+        assert!(loader_reads(&roots, Path::new("/r/one.yml")));
+        assert!(!loader_reads(&roots, Path::new("/r/dns/.git/a.yaml")));
+        assert!(!loader_reads(&roots, Path::new("/r/dns/readme.md")));
+        assert!(!loader_reads(&roots, Path::new("/r/other/a.yaml")));
+    }
+}

@@ -1,0 +1,156 @@
+//! `--changed-since` (issue 21): a plan of what changed reads only that, its plan file records
+//! its scope, and apply of it reads only that too. The account: 300 zones of 4 records, one
+//! registered domain per zone, in a git repository of one file per zone.
+
+mod refused;
+mod requests;
+mod targets;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use dnscron_emulator::{
+    BackgroundEmulator, Counters, DomainSeed, RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed,
+};
+
+use crate::common::Test;
+
+pub const TOKEN: &str = "scope-token";
+pub const ZONES: usize = 300;
+
+pub fn zone(i: usize) -> String {
+    format!("z{i:03}.example")
+}
+
+/// The 4 records every zone has, live and in its file.
+fn records(i: usize) -> [(&'static str, String); 4] {
+    let n = i % 250 + 1;
+    [
+        ("@", format!("192.0.2.{n}")),
+        ("www", format!("198.51.100.{n}")),
+        ("mail", format!("203.0.113.{n}")),
+        ("api", format!("192.0.2.{}", n + 1)),
+    ]
+}
+
+pub fn zone_yaml(i: usize, extra: &[(&str, &str)]) -> String {
+    let mut text = format!("zone: {}\nrecords:\n", zone(i));
+    let extra = extra.iter().map(|(n, c)| (*n, c.to_string()));
+    for (name, content) in records(i).into_iter().chain(extra) {
+        text.push_str(&format!(
+            "  - {{ name: \"{name}\", type: A, content: {content} }}\n"
+        ));
+    }
+    text
+}
+
+/// The account as the files at the first commit declare it, rate limit off.
+pub fn emulator() -> BackgroundEmulator {
+    let mut seed = Seed::default().with_token(TokenSeed::full(TOKEN, "owner"));
+    seed.rate_limit = RateLimit::off();
+    for i in 0..ZONES {
+        let mut z = ZoneSeed::new(&zone(i));
+        for (name, content) in records(i) {
+            z = z.with_record(RecordSeed::new(name, "A", &content));
+        }
+        seed = seed.with_zone(z).with_domain(DomainSeed::new(&zone(i)));
+    }
+    dnscron_emulator::start_background(seed).unwrap()
+}
+
+/// A git repository in a temporary directory, run with no configuration but its own.
+pub struct Repo {
+    pub dir: tempfile::TempDir,
+}
+
+impl Repo {
+    /// `dns/zNNN.example.yaml` for every zone, committed.
+    pub fn with_zone_files() -> Repo {
+        let repo = Repo {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        for i in 0..ZONES {
+            repo.write(&format!("dns/{}.yaml", zone(i)), &zone_yaml(i, &[]));
+        }
+        repo.commit("all zones");
+        repo
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        let path = self.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    pub fn commit(&self, message: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", message]);
+    }
+
+    /// Fixed names and dates, so that commit ids (shown in plans) are the same every run.
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_DATE", "2026-01-02T03:04:05Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-02T03:04:05Z")
+            .args([
+                "-c",
+                "user.name=dnscron tests",
+                "-c",
+                "user.email=tests@example.com",
+            ])
+            .args([
+                "-c",
+                "commit.gpgsign=false",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .arg("-C")
+            .arg(self.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// `dnscron ARGS` in the repository against `emu`, with a fixed plan stamp.
+    pub fn dnscron(&self, emu: &BackgroundEmulator, args: &[&str]) -> Test {
+        Test::new()
+            .current_dir(self.path())
+            .args(args)
+            .api(&emu.base_url(), TOKEN)
+            .env("DNSCRON_PLAN_ID", "0123456789abcdef0123456789abcdef")
+            .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
+    }
+
+    pub fn file(&self, rel: &str) -> PathBuf {
+        self.path().join(rel)
+    }
+}
+
+/// The emulator's requests by route, without the `/api/v1` prefix.
+pub fn routes(counters: &Counters) -> BTreeMap<String, u64> {
+    counters
+        .per_route
+        .iter()
+        .map(|(route, n)| (route.replacen("/api/v1", "", 1), *n))
+        .collect()
+}
+
+pub fn route_counts(pairs: &[(&str, u64)]) -> BTreeMap<String, u64> {
+    pairs.iter().map(|(r, n)| (r.to_string(), *n)).collect()
+}

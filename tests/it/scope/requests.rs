@@ -1,0 +1,221 @@
+//! The "done when": one record added in one of 300 zone files.
+
+use super::{Repo, emulator, route_counts, routes, zone, zone_yaml};
+use crate::common::{assert_cli_snapshot, filters};
+
+/// The repository after a commit that adds `new.z007.example` to zone 7.
+fn one_record_added() -> Repo {
+    let repo = Repo::with_zone_files();
+    repo.write(
+        &format!("dns/{}.yaml", zone(7)),
+        &zone_yaml(7, &[("new", "192.0.2.200")]),
+    );
+    repo.commit("one record");
+    repo
+}
+
+#[test]
+fn a_one_record_change_plans_in_3_requests_and_applies_in_3() {
+    let repo = one_record_added();
+    let emu = emulator();
+    let plan = repo.dnscron(
+        &emu,
+        &[
+            "plan",
+            "dns",
+            "--changed-since",
+            "HEAD~1",
+            "--out",
+            "p.json",
+        ],
+    );
+    assert_cli_snapshot!("one_record_plan", plan);
+    assert_eq!(
+        routes(&emu.counters()),
+        route_counts(&[
+            ("GET /dns/{zone}/records", 1),
+            ("GET /domains/{domain}", 1),
+            ("GET /domains/{domain}/registrar", 1),
+        ]),
+        "the plan reads the changed zone, its domain and its registrar state: no more"
+    );
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.file("p.json")).unwrap()).unwrap();
+    insta::assert_json_snapshot!("one_record_plan_file_scope", saved["scope"]);
+    assert_eq!(saved["desired"]["zones"].as_array().map(Vec::len), Some(1));
+
+    emu.reset_counters();
+    let apply = repo.dnscron(&emu, &["apply", "dns", "--reviewed", "p.json"]);
+    assert_cli_snapshot!("one_record_apply", apply);
+    assert_eq!(
+        routes(&emu.counters()),
+        route_counts(&[
+            ("GET /dns/{zone}/records", 2),
+            ("POST /dns/{zone}/records", 1),
+        ]),
+        "apply reads the zone, writes once and re-reads the zone: no registrar, no domain list"
+    );
+    let live = emu.state();
+    assert!(
+        live.zones[&zone(7)]
+            .iter()
+            .any(|r| r.name.starts_with("new"))
+    );
+}
+
+#[test]
+fn a_full_plan_still_reads_everything() {
+    let repo = one_record_added();
+    let emu = emulator();
+    let out = repo.dnscron(&emu, &["plan", "dns"]).run_for_stdout();
+    assert_eq!(
+        routes(&emu.counters()),
+        route_counts(&[
+            ("GET /dns/{zone}/records", 300),
+            ("GET /domains", 3),
+            ("GET /domains/{domain}/registrar", 300),
+        ])
+    );
+    insta::with_settings!({ filters => filters() }, {
+        insta::assert_snapshot!("full_plan_one_record", out);
+    });
+}
+
+#[test]
+fn drift_in_another_zone_neither_blocks_nor_is_touched_by_the_apply() {
+    let repo = one_record_added();
+    let emu = emulator();
+    repo.dnscron(
+        &emu,
+        &[
+            "plan",
+            "dns",
+            "--changed-since",
+            "HEAD~1",
+            "--out",
+            "p.json",
+        ],
+    )
+    .run_for_stdout();
+    // Someone adds a record to zone 8 in the portal after the review.
+    let drifted = zone(8);
+    let api = crate::common::emulator::Api::new(&emu.base_url(), super::TOKEN);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let resp = rt.block_on(api.post(
+        &format!("/dns/{drifted}/records"),
+        serde_json::json!({"name": "drift", "type": "A", "content": "192.0.2.99", "ttl": 300}),
+    ));
+    assert_eq!(resp.status, 201, "{:?}", resp.body);
+    let before = emu.state();
+    emu.reset_counters();
+    assert_cli_snapshot!(
+        "drift_elsewhere_apply",
+        repo.dnscron(&emu, &["apply", "dns", "--reviewed", "p.json"])
+    );
+    let after = emu.state();
+    assert_eq!(
+        after.zones[&drifted], before.zones[&drifted],
+        "zone 8 is not touched"
+    );
+    assert!(
+        routes(&emu.counters())
+            .keys()
+            .all(|r| !r.starts_with("DELETE")),
+        "nothing deleted"
+    );
+    // A full plan (the nightly drift job) is what finds it.
+    let drift = repo
+        .dnscron(&emu, &["plan", "dns", "--detailed-exitcode"])
+        .expect_status(2)
+        .run_for_stdout();
+    assert!(drift.contains(&format!("zone {drifted}")), "{drift}");
+}
+
+#[test]
+fn apply_of_a_saved_scoped_plan_reads_only_its_scope() {
+    let repo = one_record_added();
+    let emu = emulator();
+    repo.dnscron(
+        &emu,
+        &[
+            "plan",
+            "dns",
+            "--changed-since",
+            "HEAD~1",
+            "--out",
+            "p.json",
+        ],
+    )
+    .run_for_stdout();
+    emu.reset_counters();
+    assert_cli_snapshot!(
+        "saved_scoped_plan_apply",
+        repo.dnscron(&emu, &["apply", "--plan", "p.json"])
+    );
+    assert_eq!(
+        routes(&emu.counters()),
+        route_counts(&[
+            ("GET /dns/{zone}/records", 2),
+            ("POST /dns/{zone}/records", 1),
+        ])
+    );
+}
+
+#[test]
+fn apply_changed_since_refuses_a_change_of_another_changed_file_nobody_reviewed() {
+    let repo = one_record_added();
+    let emu = emulator();
+    repo.dnscron(
+        &emu,
+        &[
+            "plan",
+            "dns",
+            "--changed-since",
+            "HEAD~1",
+            "--out",
+            "p.json",
+        ],
+    )
+    .run_for_stdout();
+    // Another pull request, merged without its plan being applied, changed zone 8.
+    repo.write(
+        &format!("dns/{}.yaml", zone(8)),
+        &zone_yaml(8, &[("other", "192.0.2.201")]),
+    );
+    repo.commit("another change");
+    emu.reset_counters();
+    assert_cli_snapshot!(
+        "changed_since_unreviewed",
+        repo.dnscron(
+            &emu,
+            &[
+                "apply",
+                "dns",
+                "--reviewed",
+                "p.json",
+                "--changed-since",
+                "HEAD~2"
+            ]
+        )
+    );
+    assert!(
+        routes(&emu.counters()).keys().all(|r| r.starts_with("GET")),
+        "nothing was sent"
+    );
+    // Without the flag the reviewed scope alone is read: zone 8 is not seen.
+    emu.reset_counters();
+    assert_cli_snapshot!(
+        "reviewed_scope_alone",
+        repo.dnscron(&emu, &["apply", "dns", "--reviewed", "p.json"])
+    );
+    assert_eq!(
+        routes(&emu.counters()),
+        route_counts(&[
+            ("GET /dns/{zone}/records", 2),
+            ("POST /dns/{zone}/records", 1),
+        ])
+    );
+}
