@@ -6,26 +6,10 @@ use dnscron_core::api::{IdempotencyKey, payload};
 use dnscron_emulator::{BackgroundEmulator, Seed};
 
 use super::support::*;
-use crate::common::{Test, filters, repo_root};
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    for (re, with) in filters() {
-        s.add_filter(re, with);
-    }
-    s.set_snapshot_path("snapshots");
-    s
-}
+use crate::common::{Test, repo_root};
 
 fn example_emulator() -> BackgroundEmulator {
     emulator_with(Seed::example(), gap_settings()[0].clone())
-}
-
-fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> Test {
-    Test::new()
-        .args(args)
-        .api(&emu.base_url(), "demo-token")
-        .plan_stamp()
 }
 
 /// The whole run (status, stdout, stderr) for a snapshot under `settings()`.

@@ -9,25 +9,9 @@ use dnscron_core::api::{IdempotencyKey, payload};
 use dnscron_emulator::{BackgroundEmulator, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 use super::support::*;
-use crate::common::{Test, filters, stdout_of};
+use crate::common::stdout_of;
 
 const ZONE: &str = "pr.example";
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    for (re, with) in filters() {
-        s.add_filter(re, with);
-    }
-    s.set_snapshot_path("snapshots");
-    s
-}
-
-fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> Test {
-    Test::new()
-        .args(args)
-        .api(&emu.base_url(), "demo-token")
-        .plan_stamp()
-}
 
 /// An account whose `www` holds `www` and that has an `old` record.
 fn account(www: &str) -> BackgroundEmulator {

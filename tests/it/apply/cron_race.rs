@@ -68,13 +68,6 @@ fn emulator_of(
     emulator_with(seed, gaps)
 }
 
-fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> Test {
-    Test::new()
-        .args(args)
-        .api(&emu.base_url(), "demo-token")
-        .plan_stamp()
-}
-
 /// The files in `dir` and the plan saved from them (`plan --out`), whose path it returns.
 fn saved_plan(emu: &BackgroundEmulator, dir: &Path) -> String {
     saved_plan_of(emu, dir, FILES)

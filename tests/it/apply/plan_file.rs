@@ -8,23 +8,7 @@ use dnscron_core::dns::{RecordType, ZoneName, canonical_content};
 use dnscron_emulator::{BackgroundEmulator, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 use super::support::*;
-use crate::common::{Test, filters};
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    for (re, with) in filters() {
-        s.add_filter(re, with);
-    }
-    s.set_snapshot_path("snapshots");
-    s
-}
-
-fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> Test {
-    Test::new()
-        .args(args)
-        .api(&emu.base_url(), "demo-token")
-        .plan_stamp()
-}
+use crate::common::Test;
 
 fn emulator_of(zone: ZoneSeed) -> BackgroundEmulator {
     let seed = Seed::default()

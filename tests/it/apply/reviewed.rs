@@ -9,23 +9,7 @@ use dnscron_core::api::{IdempotencyKey, payload};
 use dnscron_emulator::{BackgroundEmulator, Seed, TokenSeed, ZoneSeed};
 
 use super::support::*;
-use crate::common::{Test, filters, repo_root};
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    for (re, with) in filters() {
-        s.add_filter(re, with);
-    }
-    s.set_snapshot_path("snapshots");
-    s
-}
-
-fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> Test {
-    Test::new()
-        .args(args)
-        .api(&emu.base_url(), "demo-token")
-        .plan_stamp()
-}
+use crate::common::repo_root;
 
 const MAIN: &str =
     "zone: pr.example\nrecords:\n  - { name: \"@\", type: A, content: 192.0.2.10 }\n";

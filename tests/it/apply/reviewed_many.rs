@@ -9,16 +9,7 @@ use std::path::Path;
 use dnscron_emulator::{BackgroundEmulator, Seed, TokenSeed, ZoneSeed};
 
 use super::support::*;
-use crate::common::{Test, filters};
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    for (re, with) in filters() {
-        s.add_filter(re, with);
-    }
-    s.set_snapshot_path("snapshots");
-    s
-}
+use crate::common::Test;
 
 fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> String {
     Test::new()

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::common::{Test, filters};
 use dnscron_core::api::{ApiConfig, RetryPolicy, Token, WriteClient};
 use dnscron_core::apply::{self, ApplyOptions, ApplyReport, Silent};
 use dnscron_core::config::model::{Desired, NameserverMode};
@@ -247,4 +248,22 @@ pub fn apply_generated_case(case: super::generate::Case, gaps: Gaps, seed: u64) 
         planned_changes: plan.changes.len(),
         report,
     }
+}
+
+/// Insta settings of the apply tests: the harness's filters, snapshots beside the tests.
+pub fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    for (re, with) in filters() {
+        s.add_filter(re, with);
+    }
+    s.set_snapshot_path("snapshots");
+    s
+}
+
+/// `dnscron` against `emu` with the demo token and a fixed plan id and time.
+pub fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> Test {
+    Test::new()
+        .args(args)
+        .api(&emu.base_url(), "demo-token")
+        .plan_stamp()
 }

@@ -117,7 +117,7 @@ fn add_zone(out: &mut ChangedTargets, zone: &str, nameservers: bool) {
 }
 
 /// The path git would name: symlinks resolved, so that `./dns/a.yaml` and the repository's
-/// `/work/repo/dns/a.yaml` compare equal.
+/// absolute `<repository>/dns/a.yaml` compare equal.
 pub fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| match std::env::current_dir() {
         Ok(cwd) => cwd.join(path),
