@@ -17,9 +17,7 @@ use serde::Serialize;
 
 use crate::api::ReadClient;
 use crate::config::model::Desired;
-use crate::plan::{
-    self, Action, Change, DiffOptions, Plan, Resource, TargetKind, TargetRef, Value,
-};
+use crate::plan::{self, Action, Change, DiffOptions, Plan, TargetKind, TargetRef, Value};
 
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo, Moved};
 use super::progress::{Note, Progress};
@@ -85,33 +83,8 @@ pub enum LastRead {
 /// action, thing, starting value and value (a live value that is neither the one before nor
 /// the one written is someone else's, not a stale read).
 fn repeats(a: &Change, fresh: &Change) -> bool {
-    let same_thing = match (&a.resource, &fresh.resource) {
-        (
-            Resource::Record {
-                name,
-                rtype,
-                record_id,
-            },
-            Resource::Record {
-                name: n2,
-                rtype: t2,
-                record_id: id2,
-            },
-        ) => name == n2 && rtype == t2 && record_id == id2,
-        // The occurrence depends on how many copies a listing shows, not on the job.
-        (
-            Resource::CronJob {
-                schedule, command, ..
-            },
-            Resource::CronJob {
-                schedule: s2,
-                command: c2,
-                ..
-            },
-        ) => schedule == s2 && command == c2,
-        (Resource::Nameservers, Resource::Nameservers) => true,
-        _ => false,
-    };
+    let same_thing = a.resource.same_subject(&fresh.resource)
+        && a.resource.record_id() == fresh.resource.record_id();
     same_thing
         && a.target == fresh.target
         && a.action == fresh.action
@@ -123,28 +96,7 @@ fn repeats(a: &Change, fresh: &Change) -> bool {
 /// another starting value: put `p`'s value in place again, or delete again the value `p`
 /// deleted.
 fn about(a: &Change, p: &Change) -> bool {
-    let same_subject = match (&a.resource, &p.resource) {
-        (
-            Resource::Record { name, rtype, .. },
-            Resource::Record {
-                name: n2,
-                rtype: t2,
-                ..
-            },
-        ) => name == n2 && rtype == t2,
-        (
-            Resource::CronJob {
-                schedule, command, ..
-            },
-            Resource::CronJob {
-                schedule: s2,
-                command: c2,
-                ..
-            },
-        ) => schedule == s2 && command == c2,
-        (Resource::Nameservers, Resource::Nameservers) => true,
-        _ => false,
-    };
+    let same_subject = a.resource.same_subject(&p.resource);
     let same_effect = match p.action {
         Action::Delete => a.action == Action::Delete && a.before == p.before,
         Action::Create | Action::Update => a.after.is_some() && a.after == p.after,

@@ -211,6 +211,42 @@ pub enum Resource {
 }
 
 impl Resource {
+    /// Whether both name the same thing whatever its copy: the same record name and type (any
+    /// id), the same cron job (any occurrence: that depends on how many copies a listing
+    /// shows), or the nameservers.
+    pub fn same_subject(&self, other: &Resource) -> bool {
+        match (self, other) {
+            (
+                Resource::Record { name, rtype, .. },
+                Resource::Record {
+                    name: n2,
+                    rtype: t2,
+                    ..
+                },
+            ) => name == n2 && rtype == t2,
+            (
+                Resource::CronJob {
+                    schedule, command, ..
+                },
+                Resource::CronJob {
+                    schedule: s2,
+                    command: c2,
+                    ..
+                },
+            ) => schedule == s2 && command == c2,
+            (Resource::Nameservers, Resource::Nameservers) => true,
+            _ => false,
+        }
+    }
+
+    /// The live record's id, for a record.
+    pub fn record_id(&self) -> Option<i64> {
+        match self {
+            Resource::Record { record_id, .. } => *record_id,
+            _ => None,
+        }
+    }
+
     /// The part of the idempotency key that says which thing is changed.
     fn identity(&self) -> String {
         match self {
