@@ -28,32 +28,25 @@ fn what(resource: &Resource) -> String {
     }
 }
 
-/// `zone x: ~ www A … : reviewed from 192.0.2.10 (ttl 300), live now 203.0.113.77 (ttl 300)`.
+/// `zone x: ~ www A …: reviewed with 192.0.2.10 (ttl 300), live now 203.0.113.77 (ttl 300)`.
 fn since_review_line(m: &Moved) -> String {
-    format!(
-        "{}: {}: reviewed with {}, live now {}",
-        m.target,
-        U(&summary(&m.change)),
-        value_or_absent(m.expected.as_ref()),
-        value_or_absent(m.live.as_ref())
-    )
+    line(m, &U(&summary(&m.change)).to_string(), "reviewed with")
 }
 
 fn overwritten_line(m: &Moved) -> String {
-    format!(
-        "{}: {}: apply made it {}, live now {}",
-        m.target,
-        U(&summary(&m.change)),
-        value_or_absent(m.expected.as_ref()),
-        value_or_absent(m.live.as_ref())
-    )
+    line(m, &U(&summary(&m.change)).to_string(), "apply made it")
 }
 
 fn moved_line(m: &Moved) -> String {
+    line(m, &what(&m.resource), "was")
+}
+
+/// `<target>: <what>: <how> <expected>, live now <live>`; the target comes from a plan file
+/// too, so it is escaped like every other part.
+fn line(m: &Moved, what: &str, how: &str) -> String {
     format!(
-        "{}: {}: was {}, live now {}",
-        m.target,
-        what(&m.resource),
+        "{}: {what}: {how} {}, live now {}",
+        U(&m.target.to_string()),
         value_or_absent(m.expected.as_ref()),
         value_or_absent(m.live.as_ref())
     )
