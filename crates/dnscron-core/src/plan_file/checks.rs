@@ -80,9 +80,66 @@ pub(super) fn api_url(url: &str) -> Result<(), ApiUrlProblem> {
     Ok(())
 }
 
+/// The longest `scope.since` accepted: a revision as typed (`origin/main`, a sha, `HEAD~1`).
+pub(super) const SINCE_MAX: usize = 256;
+
+/// What is wrong with a file's `scope`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScopeProblem {
+    #[error("`commit` `{}` is not a git commit id (40 or 64 hexadecimal digits)", Untrusted(.0))]
+    Commit(String),
+    #[error("`since` has {chars} characters, more than {SINCE_MAX}")]
+    SinceTooLong { chars: usize },
+    #[error("`since` contains a control character")]
+    SinceControl,
+}
+
+/// A scope is shown to reviewers and decides what apply reads: its commit is a commit id, its
+/// revision printable text of a sane length.
+pub(super) fn scope(since: &str, commit: &str) -> Result<(), ScopeProblem> {
+    let hex = commit.bytes().all(|b| b.is_ascii_hexdigit());
+    if !hex || !matches!(commit.len(), 40 | 64) {
+        return Err(ScopeProblem::Commit(commit.to_string()));
+    }
+    let chars = since.chars().count();
+    if chars > SINCE_MAX {
+        return Err(ScopeProblem::SinceTooLong { chars });
+    }
+    if since.chars().any(char::is_control) {
+        return Err(ScopeProblem::SinceControl);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scopes_accepted_and_refused() {
+        let sha = "0123456789abcdef0123456789abcdef01234567";
+        assert_eq!(scope("HEAD~1", sha), Ok(()));
+        assert_eq!(scope("origin/main", &"a".repeat(64)), Ok(()));
+        assert_eq!(
+            scope("HEAD~1", "abc"),
+            Err(ScopeProblem::Commit("abc".into()))
+        );
+        let escape = format!("{}\u{1b}", &sha[..39]);
+        assert!(matches!(
+            scope("HEAD~1", &escape),
+            Err(ScopeProblem::Commit(_))
+        ));
+        assert_eq!(
+            scope(&"x".repeat(SINCE_MAX + 1), sha),
+            Err(ScopeProblem::SinceTooLong {
+                chars: SINCE_MAX + 1
+            })
+        );
+        assert_eq!(
+            scope("main\n# forged", sha),
+            Err(ScopeProblem::SinceControl)
+        );
+    }
 
     #[test]
     fn plan_ids_accepted_and_refused() {

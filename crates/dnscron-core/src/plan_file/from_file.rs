@@ -42,6 +42,8 @@ pub enum FromFileError {
     PlanId(checks::PlanIdProblem),
     #[error("`api_url` {0}; it must be the http(s) URL of the API the plan was made against")]
     ApiUrl(checks::ApiUrlProblem),
+    #[error("`scope` {0}; a plan writes the revision it was given and the commit it named")]
+    Scope(checks::ScopeProblem),
     #[error("the file is larger than {limit} bytes, the most a plan file may have")]
     TooLarge { limit: usize },
 }
@@ -74,6 +76,9 @@ impl TryFrom<PlanFileV3> for plan::Plan {
         }
         checks::plan_id(&plan_id).map_err(FromFileError::PlanId)?;
         checks::api_url(&api_url).map_err(FromFileError::ApiUrl)?;
+        if let Some(s) = &scope {
+            checks::scope(&s.since, &s.commit).map_err(FromFileError::Scope)?;
+        }
         let options = plan::PlanOptions {
             hosted_mode_wire_value,
             allow_mass_changes,

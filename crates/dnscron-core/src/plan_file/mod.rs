@@ -66,6 +66,7 @@ pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
         },
         problem @ (FromFileError::PlanId(_)
         | FromFileError::ApiUrl(_)
+        | FromFileError::Scope(_)
         | FromFileError::RequestDiffers { .. }
         | FromFileError::TooLarge { .. }) => PlanError::PlanFile {
             at: located(text, origin, &problem),
@@ -107,6 +108,7 @@ fn located(text: &str, origin: &str, problem: &FromFileError) -> String {
     let place = match problem {
         FromFileError::PlanId(_) => key_position(text, "plan_id", 0),
         FromFileError::ApiUrl(_) => key_position(text, "api_url", 0),
+        FromFileError::Scope(_) => key_position(text, "scope", 0),
         FromFileError::RequestDiffers { index, .. } => key_position(text, "request", *index),
         _ => None,
     };
