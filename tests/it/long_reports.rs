@@ -84,6 +84,16 @@ fn a_problem_at_column_70000_in_validate_plan_and_apply_in_every_format() {
     }
 }
 
+#[test]
+fn a_yaml_syntax_error_past_column_65535_is_drawn_in_a_window_of_its_line() {
+    // The flow mapping closed by `]`: the parser stops at the end of the 70,000-column line.
+    let zone = zone_with_bad_ip_at(70_000).replace("203.0.113.300 }]", "203.0.113.300 ]]");
+    assert_report!(
+        "column_70000_syntax_error",
+        run_on_zone(&zone, &["validate", "--format", "github"])
+    );
+}
+
 /// `n` records, each with an invalid A content.
 fn zone_with_bad_records(n: usize) -> String {
     let mut text = String::from("zone: example.com\nnameservers:\n  mode: hosted\nrecords:\n");
