@@ -58,9 +58,10 @@ pub fn github_annotations(diags: &config::Diagnostics) -> String {
         .items
         .iter()
         .map(|d| {
+            let message = diagnostics::cut(&d.message, diagnostics::TEXT_CHARS);
             let message = match &d.hint {
-                Some(hint) => format!("{}\nhint: {hint}", d.message),
-                None => d.message.clone(),
+                Some(hint) => format!("{message}\nhint: {hint}"),
+                None => message.into_owned(),
             };
             let a = Annotation::new(Level::Error, message).title("dnscron validate");
             match &d.location {

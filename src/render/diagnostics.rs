@@ -1,10 +1,13 @@
 //! Problems in the desired-state files, drawn with miette: message, `file:line:col`, a source
 //! snippet with the offending value underlined, and a hint.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use dnscron_core::config::{Diagnostic, Diagnostics};
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
+
+use crate::render::excerpt::Excerpt;
 
 /// How to draw diagnostics: tests and pipes get plain text; terminals may get color.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,8 +28,19 @@ impl Style {
     }
 }
 
-/// Every diagnostic with its snippet, then a count line. Fixed width (100 columns) so the
-/// output is the same in every terminal and in snapshots.
+/// Problems drawn in full, with the excerpt of their file; the next ones get a line each.
+pub const SHOWN_IN_FULL: usize = 50;
+/// Problems listed in all, in full or on one line; the rest are only counted. A generated file
+/// gone wrong can hold 100,000 problems: its report stays short and takes time linear in the
+/// file, and fixing the first ones shows the next on the next run (the order is by place).
+pub const LISTED: usize = 500;
+/// A message, label or hint longer than this many characters is cut: some quote a value, and a
+/// value can be a 10 MB line.
+pub const TEXT_CHARS: usize = 400;
+
+/// The first [`SHOWN_IN_FULL`] diagnostics with their snippet, the next up to [`LISTED`] on one
+/// line each, a count of the rest, then a count line. Fixed width (100 columns) so the output
+/// is the same in every terminal and in snapshots.
 pub fn render(diags: &Diagnostics, style: Style) -> String {
     let theme = match style {
         Style::Plain => GraphicalTheme::unicode_nocolor(),
@@ -36,12 +50,13 @@ pub fn render(diags: &Diagnostics, style: Style) -> String {
         .with_width(100)
         .with_links(false);
     let mut out = String::new();
-    for item in &diags.items {
+    for item in diags.items.iter().take(SHOWN_IN_FULL) {
         let report = Report::from(item);
         if handler.render_report(&mut out, &report).is_err() {
-            out.push_str(&format!("error: {}\n", item.message));
+            out.push_str(&format!("error: {}\n", report.message));
         }
     }
+    render_one_line_each(&mut out, &diags.items);
     let n = diags.items.len();
     out.push_str(&format!(
         "error: {n} problem{} found; nothing was sent\n",
@@ -50,32 +65,76 @@ pub fn render(diags: &Diagnostics, style: Style) -> String {
     out
 }
 
+/// The problems after the first [`SHOWN_IN_FULL`]: `file:line:col: message`, up to [`LISTED`]
+/// in all, then how many are left.
+fn render_one_line_each(out: &mut String, items: &[Diagnostic]) {
+    let one_line = items.len().min(LISTED).saturating_sub(SHOWN_IN_FULL);
+    if one_line == 0 {
+        return;
+    }
+    out.push_str(&format!(
+        "{one_line} more problem{}, one line each:\n",
+        if one_line == 1 { "" } else { "s" }
+    ));
+    for item in items.iter().take(LISTED).skip(SHOWN_IN_FULL) {
+        out.push_str("  ");
+        if let Some(location) = &item.location {
+            out.push_str(&format!("{location}: "));
+        }
+        let message = cut(&item.message, TEXT_CHARS);
+        let mut lines = message.lines();
+        out.push_str(lines.next().unwrap_or_default());
+        for line in lines {
+            out.push(' ');
+            out.push_str(line.trim_start());
+        }
+        out.push('\n');
+    }
+    let unlisted = items.len().saturating_sub(LISTED);
+    if unlisted > 0 {
+        out.push_str(&format!(
+            "  …and {unlisted} more, not listed: fix the ones above and run again to see them\n"
+        ));
+    }
+}
+
+/// `text` cut to its first `max_chars` characters and `…`.
+pub fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max_chars) {
+        Some((at, _)) => Cow::Owned(format!("{}…", &text[..at])),
+        None => Cow::Borrowed(text),
+    }
+}
+
 /// The miette view of one diagnostic.
 #[derive(Debug)]
 struct Report {
     message: String,
     hint: Option<String>,
-    source: Option<NamedSource<String>>,
+    source: Option<Excerpt>,
     label: Option<LabeledSpan>,
 }
 
 impl From<&Diagnostic> for Report {
     fn from(d: &Diagnostic) -> Self {
-        let source = d.source.as_ref().map(|s| {
-            NamedSource::new(s.path.display().to_string(), s.text.clone()).with_language("yaml")
-        });
-        let label = d.span.map(|(offset, len)| {
-            LabeledSpan::new_primary_with_span(d.label.clone(), SourceSpan::new(offset.into(), len))
+        let cut_owned = |text: &str| cut(text, TEXT_CHARS).into_owned();
+        let source = match (&d.source, d.span) {
+            (Some(s), Some((offset, len))) => {
+                Some(Excerpt::new(s.path.display().to_string(), s, offset, len))
+            }
+            _ => None,
+        };
+        let label = source.as_ref().map(|excerpt| {
+            LabeledSpan::new_primary_with_span(d.label.as_deref().map(cut_owned), excerpt.span())
         });
         Report {
-            message: d.message.clone(),
-            hint: d.hint.clone(),
+            message: cut_owned(&d.message),
+            hint: d.hint.as_deref().map(cut_owned),
             source,
             label,
         }
     }
 }
-
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

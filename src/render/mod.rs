@@ -4,6 +4,7 @@
 pub mod apply;
 pub mod check;
 pub mod diagnostics;
+mod excerpt;
 pub mod github;
 pub mod plan;
 pub mod stats;

@@ -21,6 +21,7 @@ mod emulator;
 mod github_format;
 mod hostile;
 mod import;
+mod long_reports;
 mod plan_cli;
 mod scope;
 mod show;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::model::Location;
 use super::tree::Pos;
@@ -14,6 +14,83 @@ pub struct SourceFile {
     /// Shared with the `Location` of everything declared in the file.
     pub path: Arc<Path>,
     pub text: String,
+    /// Built on the first lookup, once per file: finding a diagnostic's line by scanning from
+    /// the file's start made reporting n problems cost n × the file's size.
+    line_starts: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    pub fn new(path: Arc<Path>, text: String) -> SourceFile {
+        SourceFile {
+            path,
+            text,
+            line_starts: OnceLock::new(),
+        }
+    }
+
+    /// Where every line starts. A line ends at `\n`, `\r\n` or a lone `\r`, as YAML reads
+    /// them (and miette, which draws the excerpts).
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let bytes = self.text.as_bytes();
+            let mut starts = vec![0];
+            let mut i = 0;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'\n' => starts.push(i + 1),
+                    b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                        starts.push(i + 2);
+                        i += 1;
+                    }
+                    b'\r' => starts.push(i + 1),
+                    _ => {}
+                }
+                i += 1;
+            }
+            starts
+        })
+    }
+
+    /// The number of lines (a text ending in a line break has an empty last line).
+    pub fn line_count(&self) -> usize {
+        self.line_starts().len()
+    }
+
+    /// The 0-based line that holds byte `offset` (a line break belongs to the line it ends).
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.line_starts()
+            .partition_point(|&start| start <= offset)
+            .saturating_sub(1)
+    }
+
+    /// Line `line`'s bytes: where it starts, where its text ends and where the next line
+    /// starts (after the line break); `None` past the last line.
+    pub fn line_bounds(&self, line: usize) -> Option<LineBounds> {
+        let starts = self.line_starts();
+        let start = *starts.get(line)?;
+        let next = starts.get(line + 1).copied().unwrap_or(self.text.len());
+        let text = &self.text.as_bytes()[start..next];
+        let break_len = match text {
+            [.., b'\r', b'\n'] => 2,
+            [.., b'\n' | b'\r'] => 1,
+            _ => 0,
+        };
+        Some(LineBounds {
+            start,
+            end: next - break_len,
+            next,
+        })
+    }
+}
+
+/// Byte offsets of one line in its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineBounds {
+    pub start: usize,
+    /// Where the line's text ends: its line break, or the end of the file.
+    pub end: usize,
+    /// Where the next line starts (the end of the file for the last line).
+    pub next: usize,
 }
 
 /// One problem.
@@ -130,3 +207,24 @@ impl fmt::Display for Diagnostics {
 }
 
 impl std::error::Error for Diagnostics {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        let source = SourceFile::new(Path::new("f").into(), "a\r\nbb\rc\n\nd".to_string());
+        assert_eq!(source.line_count(), 5);
+        let offsets_to_lines: Vec<usize> =
+            (0..=source.text.len()).map(|o| source.line_of(o)).collect();
+        assert_eq!(offsets_to_lines, [0, 0, 0, 1, 1, 1, 2, 2, 3, 4, 4]);
+        let bounds = |start, end, next| Some(LineBounds { start, end, next });
+        assert_eq!(source.line_bounds(0), bounds(0, 1, 3));
+        assert_eq!(source.line_bounds(1), bounds(3, 5, 6));
+        assert_eq!(source.line_bounds(2), bounds(6, 7, 8));
+        assert_eq!(source.line_bounds(3), bounds(8, 8, 9));
+        assert_eq!(source.line_bounds(4), bounds(9, 10, 10));
+        assert_eq!(source.line_bounds(5), None);
+    }
+}

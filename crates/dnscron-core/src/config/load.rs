@@ -33,10 +33,7 @@ pub fn load_texts(files: &[(PathBuf, String)]) -> Result<Desired, Diagnostics> {
     let mut diags = Diagnostics::default();
     let mut docs = Validator::default();
     for (path, text) in files {
-        let source = Arc::new(SourceFile {
-            path: path.as_path().into(),
-            text: text.clone(),
-        });
+        let source = Arc::new(SourceFile::new(path.as_path().into(), text.clone()));
         read_source(&source, &mut diags, &mut docs);
     }
     finish(docs, diags, !files.is_empty())
@@ -143,10 +140,7 @@ fn read_file(path: &Path, diags: &mut Diagnostics, docs: &mut Validator) {
             return;
         }
     };
-    let source = Arc::new(SourceFile {
-        path: path.into(),
-        text,
-    });
+    let source = Arc::new(SourceFile::new(path.into(), text));
     read_source(&source, diags, docs);
 }
 

@@ -15,7 +15,7 @@ mod suggest;
 mod tree;
 mod validate;
 
-pub use diagnostics::{Diagnostic, Diagnostics};
+pub use diagnostics::{Diagnostic, Diagnostics, LineBounds, SourceFile};
 pub use glob::glob_match;
 pub use load::{load, load_texts};
 pub use raw::json_schema;

@@ -23,10 +23,10 @@ pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
     for site in &desired.sites {
         site_doc(&mut text, site);
     }
-    let source = Arc::new(SourceFile {
-        path: Path::new("desired").into(),
-        text: text.out.clone(),
-    });
+    let source = Arc::new(SourceFile::new(
+        Path::new("desired").into(),
+        text.out.clone(),
+    ));
     let mut diags = Diagnostics::default();
     let mut docs = Validator::default();
     read_source(&source, &mut diags, &mut docs);

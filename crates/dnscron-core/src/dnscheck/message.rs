@@ -1,11 +1,34 @@
 //! Query and answer messages: building the one query, deciding whether a message is the answer
 //! to it (id, QR bit, opcode, question echoed) and reading it into an [`Outcome`].
 
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
 use hickory_proto::op::{Message, MessageType, OpCode, Query, ResponseCode};
 use hickory_proto::rr::{DNSClass, Name, RData, Record, RecordType as WireType};
 
 use super::answer::{Outcome, QueryType, Question, Served};
 use crate::dns::{RecordData, RecordType, ZoneName, canonical_live_content};
+
+/// A fresh query id, from a source that cannot fail.
+///
+/// hickory's `Message::query()` draws its id from `rand`'s `ThreadRng`, which panics when the
+/// OS gives no randomness: a static binary finds no `getrandom` in libc, falls back to
+/// `/dev/random`, and a root without device nodes has none. Here std's `RandomState` keys
+/// (drawn once per thread with the raw `getrandom` system call, or `/dev/urandom`: the source
+/// every `HashMap` dnscron builds before any query already needs) hash a process-wide counter,
+/// the clock and the process id. That is enough for a DNS id: it only has to be unguessable
+/// to an off-path sender of forged answers, and an answer must also echo our question
+/// ([`matching_answer`]).
+pub(super) fn query_id() -> u16 {
+    static QUERIES: AtomicU64 = AtomicU64::new(0);
+    let n = QUERIES.fetch_add(1, Ordering::Relaxed);
+    let hash = RandomState::new().hash_one((n, Instant::now(), std::process::id()));
+    let [a, b, ..] = hash.to_le_bytes();
+    u16::from_le_bytes([a, b])
+}
 
 /// The query message, or why the question can't be put on the wire (a name too long).
 pub(super) fn query_message(
@@ -15,8 +38,8 @@ pub(super) fn query_message(
 ) -> Result<Vec<u8>, String> {
     let name = Name::from_ascii(question.fqdn())
         .map_err(|e| format!("`{}` is not a DNS name: {e}", question.fqdn()))?;
-    let mut message = Message::query();
-    message.metadata.id = id;
+    // Not `Message::query()`: it draws an id from `rand` (see `query_id`).
+    let mut message = Message::new(id, MessageType::Query, OpCode::Query);
     message.metadata.recursion_desired = recursion;
     message.add_query(Query::query(name, wire_type(question.qtype)));
     message
@@ -184,6 +207,16 @@ mod tests {
     }
 
     #[test]
+    fn the_query_carries_the_id_given_and_ids_vary() {
+        let q = question("www", RecordType::A);
+        let bytes = query_message(0xbeef, &q, false).unwrap();
+        assert_eq!(Message::from_vec(&bytes).unwrap().metadata.id, 0xbeef);
+        let ids: std::collections::HashSet<u16> = (0..64).map(|_| query_id()).collect();
+        // 64 draws from 65,536 values: a collision or two at most, unless ids repeat.
+        assert!(ids.len() > 60, "{ids:?}");
+    }
+
+    #[test]
     fn only_the_answer_to_our_query_is_taken() {
         let q = question("www", RecordType::A);
         let ours = answer_to(7, "WWW.Example.COM.", WireType::A);
@@ -198,8 +231,7 @@ mod tests {
             .to_vec()
             .unwrap();
         assert!(matching_answer(&other_type, 7, &q).is_none());
-        let mut query = Message::query();
-        query.metadata.id = 7;
+        let mut query = Message::new(7, MessageType::Query, OpCode::Query);
         query.add_query(Query::query(
             Name::from_ascii("www.example.com.").unwrap(),
             WireType::A,

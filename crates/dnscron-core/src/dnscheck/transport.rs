@@ -9,7 +9,7 @@ use tokio::net::{TcpStream, UdpSocket};
 use tokio::time::{Instant, timeout, timeout_at};
 
 use super::answer::{Answer, Outcome, Question, Transport};
-use super::message::{matching_answer, outcome, query_message};
+use super::message::{matching_answer, outcome, query_id, query_message};
 
 /// Without EDNS (dnscron sends none) a UDP answer is at most 512 octets (RFC 1035 4.2.1); a
 /// server that sends more is read up to this many and then judged by what arrived.
@@ -40,7 +40,7 @@ impl Default for QueryOptions {
 /// Asks `server` the `question`. Never fails and never waits longer than
 /// `attempts × timeout + timeout`: every failure is an [`Outcome`].
 pub async fn ask(server: SocketAddr, question: &Question, options: &QueryOptions) -> Answer {
-    let id = fastrand::u16(..);
+    let id = query_id();
     let finish = |outcome: Outcome, transport, queries_sent| {
         // The outcome's Display escapes server text.
         tracing::debug!(%server, %question, ?transport, queries_sent, "DNS answer: {outcome}");
