@@ -11,6 +11,7 @@ mod plan;
 mod action;
 mod apply;
 mod bench;
+mod by_hand;
 mod check;
 mod ci_recipes;
 mod cli_basics;

@@ -5,6 +5,7 @@
 
 mod drift;
 pub(crate) mod expr;
+mod kubernetes;
 mod merge;
 mod parse;
 mod pull_request;

@@ -9,6 +9,7 @@ mod records;
 mod rfc_rules;
 mod sites;
 mod structure;
+mod yaml_line_breaks;
 
 /// A temporary directory holding the given files.
 pub struct Files {
