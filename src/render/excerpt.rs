@@ -57,13 +57,12 @@ impl Excerpt {
         if long {
             cut(name, text, &lines, first, first_line, (start, end))
         } else {
-            let from = lines.first().map_or(start, |(_, b)| b.start);
-            let to = lines.last().map_or(end, |(_, b)| b.next);
+            let (text, span) = with_lf_breaks(text, &lines, (start, end));
             Excerpt {
                 name,
-                text: text[from..to].to_string(),
+                text,
                 first_line,
-                span: SourceSpan::new((start - from).into(), end - start),
+                span,
                 cut_column: None,
             }
         }
@@ -72,6 +71,33 @@ impl Excerpt {
     pub fn span(&self) -> SourceSpan {
         self.span
     }
+}
+
+/// `lines` copied with a LF after each that has a line break (miette breaks lines at LF only: a file of lone CR
+/// breaks would be drawn as one line), and the span moved to match.
+fn with_lf_breaks(
+    text: &str,
+    lines: &[(usize, LineBounds)],
+    (start, end): (usize, usize),
+) -> (String, SourceSpan) {
+    let mut out = String::new();
+    let (mut from, mut to) = (None, None);
+    for (_, b) in lines {
+        let at = |p: usize| out.len() + (p.min(b.end) - b.start) + usize::from(p > b.end);
+        if (b.start..=b.next).contains(&start) && from.is_none() {
+            from = Some(at(start));
+        }
+        if (b.start..=b.next).contains(&end) && to.is_none() {
+            to = Some(at(end));
+        }
+        out.push_str(&text[b.start..b.end]);
+        if b.next > b.end {
+            out.push('\n');
+        }
+    }
+    let from = from.unwrap_or(0);
+    let to = to.unwrap_or(out.len()).max(from);
+    (out, SourceSpan::new(from.into(), to - from))
 }
 
 /// Every line of `lines` that is long cut to the window around the span on line `primary`;

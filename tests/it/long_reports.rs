@@ -122,3 +122,21 @@ fn a_1_mb_line_is_cut_around_each_problem() {
     );
     assert_report!("one_mb_line", run_on_zone(&text, &["validate"]));
 }
+
+/// miette breaks lines at LF only: a file of lone CR (old Mac) or CRLF breaks is drawn line by
+/// line all the same, numbered as the header locates it.
+#[test]
+fn a_file_with_cr_or_crlf_breaks_is_drawn_line_by_line() {
+    let lines = [
+        "zone: example.com",
+        "records:",
+        "  - { name: www, type: A, content: \"999.1.1.1\" }",
+        "  - { name: x, type: A, content: \"192.0.2.1\" }",
+    ];
+    let lf = run_on_zone(&(lines.join("\n") + "\n"), &["validate"]);
+    assert_report!("breaks_lf", lf);
+    for (breaks, name) in [("\r", "breaks_cr"), ("\r\n", "breaks_crlf")] {
+        let out = run_on_zone(&(lines.join(breaks) + breaks), &["validate"]);
+        assert_eq!(out, lf, "{name}: drawn as with LF breaks");
+    }
+}
