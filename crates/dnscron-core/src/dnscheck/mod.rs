@@ -7,7 +7,8 @@
 //!   [`QueryType`] `Soa | Record(dns::RecordType)`; `Question::soa(zone)`, `q.fqdn()`.
 //! - [`ask`]`(server: SocketAddr, &Question, &QueryOptions) -> Answer` (async, never fails,
 //!   never hangs): UDP first (no EDNS, so over 512 octets the server truncates), TCP when the
-//!   answer is truncated or the UDP socket fails; `attempts` UDP sends (same random id) of
+//!   answer is truncated (TC read from the header, so an answer cut mid-record counts), over
+//!   4,096 octets, or the UDP socket fails; `attempts` UDP sends (same random id) of
 //!   `timeout` each, then the TCP exchange within `timeout`. Strays (wrong id, question, not a
 //!   response, another source) are ignored. [`QueryOptions`] `{ timeout: 2 s, attempts: 2,
 //!   recursion_desired: false }` by default.
