@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use super::answer::{Outcome, Served};
+use crate::config::model::IgnoreRule;
 use crate::dns::RecordType;
 
 /// One value the files declare for an RRset.
@@ -111,6 +112,52 @@ pub fn compare(expected: &[Expected], rtype: RecordType, outcome: &Outcome) -> V
     }
     differences.extend(ttl_differences(expected, &served));
     differences
+}
+
+/// [`compare`] for the RRset `name` of a zone, after leaving out the served values the zone's
+/// `ignore` rules cover: what a plan ignores is no extra value here either. `check` and apply's
+/// check before a nameserver switch both compare through it, so they never disagree.
+pub fn compare_rrset(
+    expected: &[Expected],
+    rtype: RecordType,
+    name: &str,
+    ignore: &[IgnoreRule],
+    outcome: &Outcome,
+) -> Vec<Difference> {
+    compare(expected, rtype, &without_ignored(outcome, name, ignore))
+}
+
+/// The answer without the records the `ignore` rules cover.
+fn without_ignored(outcome: &Outcome, name: &str, ignore: &[IgnoreRule]) -> Outcome {
+    let Outcome::Records {
+        authoritative,
+        records,
+    } = outcome
+    else {
+        return outcome.clone();
+    };
+    let kept: Vec<_> = records
+        .iter()
+        .filter(|r| {
+            let Ok(rtype) = r.rtype.parse::<RecordType>() else {
+                return true;
+            };
+            !ignore
+                .iter()
+                .any(|rule| rule.matches(name, rtype, &r.value))
+        })
+        .cloned()
+        .collect();
+    if kept.is_empty() {
+        Outcome::NoData {
+            authoritative: *authoritative,
+        }
+    } else {
+        Outcome::Records {
+            authoritative: *authoritative,
+            records: kept,
+        }
+    }
 }
 
 /// Whether a server is authoritative for the zone, from its answer to the zone's SOA.
