@@ -338,4 +338,48 @@ mod tests {
             })
         );
     }
+
+    #[test]
+    fn values_the_ignore_rules_cover_are_no_difference() {
+        use crate::config::model::{IgnoreRule, Location};
+        let rule = IgnoreRule {
+            name: "@".into(),
+            rtype: Some(RecordType::TXT),
+            content: Some("google-site-verification=*".into()),
+            location: Location {
+                file: std::path::Path::new("z.yaml").into(),
+                line: 3,
+                col: 5,
+            },
+        };
+        let spf = expected(&[("v=spf1 -all", 3600)]);
+        let served = records(
+            true,
+            &[
+                ("TXT", "v=spf1 -all", 3600),
+                ("TXT", "google-site-verification=abc", 3600),
+            ],
+        );
+        let rules = [rule];
+        assert_eq!(
+            compare_rrset(&spf, RecordType::TXT, "@", &rules, &served),
+            vec![]
+        );
+        assert_eq!(
+            compare_rrset(&spf, RecordType::TXT, "www", &rules, &served),
+            vec![Difference::Values {
+                missing: vec![],
+                extra: vec!["google-site-verification=abc".into()],
+            }],
+            "the rule covers the apex only"
+        );
+        let only_ignored = records(true, &[("TXT", "google-site-verification=abc", 3600)]);
+        assert_eq!(
+            compare_rrset(&spf, RecordType::TXT, "@", &rules, &only_ignored),
+            vec![Difference::Missing {
+                expected: vec!["v=spf1 -all".into()],
+                answer: "NODATA".into(),
+            }]
+        );
+    }
 }
