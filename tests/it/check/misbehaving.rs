@@ -25,7 +25,10 @@ struct FakeServer {
 
 impl FakeServer {
     fn start(behaviour: Behaviour) -> FakeServer {
-        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+        FakeServer::start_on(UdpSocket::bind("127.0.0.1:0").unwrap(), behaviour)
+    }
+
+    fn start_on(socket: UdpSocket, behaviour: Behaviour) -> FakeServer {
         socket
             .set_read_timeout(Some(Duration::from_millis(20)))
             .unwrap();
@@ -203,7 +206,15 @@ struct CuttingServer {
 
 impl CuttingServer {
     fn start() -> CuttingServer {
-        let udp = FakeServer::start(|q| {
+        // TCP first, then UDP on its port: a free TCP port may be taken for UDP, so retry.
+        let (listener, socket) = (0..100)
+            .find_map(|_| {
+                let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+                let socket = UdpSocket::bind(listener.local_addr().unwrap()).ok()?;
+                Some((listener, socket))
+            })
+            .expect("a port free for both TCP and UDP");
+        let udp = FakeServer::start_on(socket, |q| {
             let mut m = dkim_answer(q);
             if q.queries[0].query_type() != RecordType::TXT {
                 return bytes(m);
@@ -214,7 +225,6 @@ impl CuttingServer {
             assert!(Message::from_vec(&cut).is_err(), "cut mid-record");
             vec![cut]
         });
-        let listener = std::net::TcpListener::bind(udp.addr).unwrap();
         let tcp_stop = Arc::new(AtomicBool::new(false));
         let stopped = tcp_stop.clone();
         std::thread::spawn(move || {

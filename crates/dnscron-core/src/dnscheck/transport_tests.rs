@@ -21,9 +21,17 @@ type Reply = Arc<dyn Fn(&Message) -> Vec<Vec<u8>> + Send + Sync>;
 /// A UDP server (and, when `tcp` is given, a TCP server on the same port) answering with
 /// `udp(query)` datagrams; returns its address.
 async fn server(udp: Reply, tcp: Option<Reply>) -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let socket = UdpSocket::bind(addr).await.unwrap();
+    // A free TCP port may be taken for UDP (by another process): try another.
+    let mut bound = None;
+    for _ in 0..100 {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        if let Ok(socket) = UdpSocket::bind(addr).await {
+            bound = Some((listener, addr, socket));
+            break;
+        }
+    }
+    let (listener, addr, socket) = bound.expect("a port free for both TCP and UDP");
     tokio::spawn(async move {
         let mut buf = vec![0u8; 4096];
         while let Ok((len, peer)) = socket.recv_from(&mut buf).await {
