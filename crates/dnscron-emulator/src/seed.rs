@@ -306,7 +306,7 @@ pub struct DomainSeed {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolver_nameservers: Option<Vec<String>>,
     /// The registrar's nameserver `state` word; absent: `synced` when registry and resolver
-    /// agree, else `pending`.
+    /// name the same hosts (order, case and final dots aside), else `pending`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nameserver_state: Option<String>,
     /// The DS set the service publishes for the zone; absent: one derived from the name.

@@ -58,6 +58,25 @@ pub struct DomainState {
     pub registry_ds: Option<Vec<String>>,
 }
 
+impl DomainState {
+    /// Registry and resolvers delegate to the same nameservers: order, case, a final dot and
+    /// duplicates are no difference, as no resolver sees one (the registrar's `synced`).
+    pub fn nameservers_synced(&self) -> bool {
+        same_hosts(&self.registry_ns, &self.resolver_ns)
+    }
+}
+
+/// Two nameserver lists name the same hosts, whatever their order, case, final dots.
+pub fn same_hosts(a: &[String], b: &[String]) -> bool {
+    let set = |hosts: &[String]| -> std::collections::BTreeSet<String> {
+        hosts
+            .iter()
+            .map(|h| h.trim_end_matches('.').to_ascii_lowercase())
+            .collect()
+    };
+    set(a) == set(b)
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct State {
     pub zones: BTreeMap<String, ZoneState>,

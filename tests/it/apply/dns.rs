@@ -239,3 +239,83 @@ fn apply_refuses_resolver_and_sends_nothing() {
     settings().bind(|| insta::assert_snapshot!("dns_resolver_refused", out));
     assert_eq!(emu.counters().requests, 0);
 }
+
+/// Two new nameserver names on one address that refuses the zone: each name's answers are its
+/// own, so both are REFUSED (not the first name twice and the second "ready").
+#[test]
+fn two_new_nameservers_on_one_address_each_get_their_own_answers() {
+    let emu = dns_emulator(Seed::example());
+    let (without, _) = elsewhere();
+    let dir = tempfile::tempdir().unwrap();
+    let at = dns_addr(&emu);
+    let test = service_at(apply(&emu, SWITCH, &dir), at, at);
+    let refusing = dns_addr(&without);
+    let out = other_dns_at(test, refusing, refusing).snapshot();
+    settings().bind(|| insta::assert_snapshot!("dns_switch_shared_address", out));
+    let registry = emu.state().domains["example.org"]
+        .registry_nameservers
+        .clone();
+    assert_eq!(registry, ["ns1.veldhost.net", "ns2.veldhost.net"]);
+}
+
+/// example.org's switch declaring an apex SPF, with `ignore` rules `rules` (YAML flow list).
+fn switch_with_spf(rules: &str) -> String {
+    format!(
+        "zone: example.org
+prune: false
+nameservers:
+  mode: custom
+  hosts: [ns1.other-dns.net, ns2.other-dns.net]
+ignore: {rules}
+records:
+  - {{ name: \"@\", type: A, content: 198.51.100.7 }}
+  - {{ name: \"@\", type: TXT, content: \"v=spf1 -all\" }}
+"
+    )
+}
+
+/// The apply of `zone_file` (a [`switch_with_spf`]) to nameservers that serve the declared
+/// records and, beside the SPF, a site-verification TXT at the apex; then `check` of the same
+/// file against them: (apply's run, check's run, the registry's nameservers afterwards).
+fn switch_to_spf_and_verification(zone_file: &str) -> (String, String, Vec<String>) {
+    let emu = dns_emulator(Seed::example());
+    let mut new = Seed::example();
+    new.zones.retain(|z| z.zone != "example.org");
+    let new = dns_emulator(new.with_zone(ZoneSeed::new("example.org").with_records([
+        RecordSeed::new("@", "A", "198.51.100.7"),
+        RecordSeed::new("@", "TXT", "v=spf1 -all"),
+        RecordSeed::new("@", "TXT", "google-site-verification=abc123"),
+    ])));
+    let dir = tempfile::tempdir().unwrap();
+    let at = dns_addr(&emu);
+    let elsewhere = dns_addr(&new);
+    let test = service_at(apply(&emu, zone_file, &dir), at, at);
+    let applied = other_dns_at(test, elsewhere, elsewhere).snapshot();
+    let check = Test::new().arg("check").arg(dir.path().join("zone.yaml"));
+    let checked = other_dns_at(check, elsewhere, elsewhere).snapshot();
+    let registry = emu.state().domains["example.org"]
+        .registry_nameservers
+        .clone();
+    (applied, checked, registry)
+}
+
+/// `check` and the check before a switch compare alike: a served value the zone's `ignore`
+/// rules cover is no difference to either (accepted form), an uncovered one is to both.
+#[test]
+fn the_check_before_a_switch_leaves_out_what_the_zone_ignores_as_check_does() {
+    let ignoring =
+        switch_with_spf("[{ name: \"@\", type: TXT, content: \"google-site-verification=*\" }]");
+    let (applied, checked, registry) = switch_to_spf_and_verification(&ignoring);
+    settings().bind(|| {
+        insta::assert_snapshot!("dns_switch_ignored_txt_ready", applied);
+        insta::assert_snapshot!("dns_switch_ignored_txt_check", checked);
+    });
+    assert_eq!(registry, ["ns1.other-dns.net", "ns2.other-dns.net"]);
+
+    let (applied, checked, registry) = switch_to_spf_and_verification(&switch_with_spf("[]"));
+    settings().bind(|| {
+        insta::assert_snapshot!("dns_switch_unignored_txt_not_ready", applied);
+        insta::assert_snapshot!("dns_switch_unignored_txt_check", checked);
+    });
+    assert_eq!(registry, ["ns1.veldhost.net", "ns2.veldhost.net"]);
+}

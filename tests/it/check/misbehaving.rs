@@ -1,5 +1,6 @@
 //! `check` against nameservers on 127.0.0.1 written here that misbehave: silent, the wrong id,
-//! garbage, not authoritative, REFUSED, and escape codes in a TXT answer.
+//! garbage, not authoritative, REFUSED, escape codes in a TXT answer, and an answer cut at 512
+//! octets that only TCP gives whole.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::Arc;
@@ -24,7 +25,10 @@ struct FakeServer {
 
 impl FakeServer {
     fn start(behaviour: Behaviour) -> FakeServer {
-        let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+        FakeServer::start_on(UdpSocket::bind("127.0.0.1:0").unwrap(), behaviour)
+    }
+
+    fn start_on(socket: UdpSocket, behaviour: Behaviour) -> FakeServer {
         socket
             .set_read_timeout(Some(Duration::from_millis(20)))
             .unwrap();
@@ -190,4 +194,129 @@ fn escape_codes_in_an_answer_are_printed_escaped() {
     let line = "@ TXT: serves \"\\u{1b}[31mred\\u{202e}\\u{a}::warning::x\" (not in the files), \
                 lacks \"hello\" (fake.test.yaml:4:5)";
     expect_difference(&hostile, line, 4);
+}
+
+/// A UDP answer cut at 512 octets (TC set, the rest dropped mid-record, as a server without
+/// EDNS sends a long DKIM key) and the whole answer over TCP on the same port, from threads
+/// that stop when dropped.
+struct CuttingServer {
+    udp: FakeServer,
+    tcp_stop: Arc<AtomicBool>,
+}
+
+impl CuttingServer {
+    fn start() -> CuttingServer {
+        // TCP first, then UDP on its port: a free TCP port may be taken for UDP, so retry.
+        let (listener, socket) = (0..100)
+            .find_map(|_| {
+                let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+                let socket = UdpSocket::bind(listener.local_addr().unwrap()).ok()?;
+                Some((listener, socket))
+            })
+            .expect("a port free for both TCP and UDP");
+        let udp = FakeServer::start_on(socket, |q| {
+            let mut m = dkim_answer(q);
+            if q.queries[0].query_type() != RecordType::TXT {
+                return bytes(m);
+            }
+            m.metadata.truncation = true;
+            let mut cut = m.to_vec().unwrap();
+            cut.truncate(512);
+            assert!(Message::from_vec(&cut).is_err(), "cut mid-record");
+            vec![cut]
+        });
+        let tcp_stop = Arc::new(AtomicBool::new(false));
+        let stopped = tcp_stop.clone();
+        std::thread::spawn(move || {
+            use std::io::{Read, Write};
+            for stream in listener.incoming() {
+                if stopped.load(Ordering::Relaxed) {
+                    return;
+                }
+                let Ok(mut stream) = stream else { continue };
+                let mut len = [0u8; 2];
+                if stream.read_exact(&mut len).is_err() {
+                    continue;
+                }
+                let mut query = vec![0u8; usize::from(u16::from_be_bytes(len))];
+                if stream.read_exact(&mut query).is_err() {
+                    continue;
+                }
+                let Ok(query) = Message::from_vec(&query) else {
+                    continue;
+                };
+                let whole = dkim_answer(&query).to_vec().unwrap();
+                let _ = stream.write_all(&(whole.len() as u16).to_be_bytes());
+                let _ = stream.write_all(&whole);
+            }
+        });
+        CuttingServer { udp, tcp_stop }
+    }
+}
+
+impl Drop for CuttingServer {
+    fn drop(&mut self) {
+        self.tcp_stop.store(true, Ordering::Relaxed);
+        // Wakes the blocked accept, which then sees the flag.
+        let _ = std::net::TcpStream::connect(self.udp.addr);
+    }
+}
+
+/// A DKIM-sized TXT: its answer does not fit in 512 octets.
+fn dkim() -> String {
+    format!("v=DKIM1; k=rsa; p={}", "A".repeat(600))
+}
+
+/// [`answer`] with [`dkim`] as the TXT, in 255-octet character-strings as on the wire.
+fn dkim_answer(query: &Message) -> Message {
+    let mut m = answer(query, "");
+    if query.queries[0].query_type() == RecordType::TXT {
+        let text = dkim();
+        let chunks: Vec<&[u8]> = text.as_bytes().chunks(255).collect();
+        let name = query.queries[0].name().clone();
+        m.answers.clear();
+        m.add_answer(Record::from_rdata(
+            name,
+            3600,
+            RData::TXT(TXT::from_bytes(chunks)),
+        ));
+    }
+    m
+}
+
+/// Before the header was read first, the cut answer was dropped as "not DNS" and both servers
+/// were reported silent (exit 1): now the TXT is asked again over TCP and found in line.
+#[test]
+fn an_answer_cut_at_512_octets_is_asked_again_over_tcp_and_in_line() {
+    let server = CuttingServer::start();
+    let addr = server.udp.addr;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "zone: fake.test\n\
+         nameservers: {{ mode: custom, hosts: [ns1.fake-dns.example, ns2.fake-dns.example] }}\n\
+         records:\n  \
+         - {{ name: \"@\", type: TXT, content: \"{}\", ttl: 3600 }}\n",
+        dkim()
+    );
+    std::fs::write(dir.path().join("fake.test.yaml"), text).unwrap();
+    Test::new()
+        .current_dir(dir.path())
+        .args([
+            "check".to_string(),
+            "fake.test.yaml".into(),
+            // Generous: the answer comes at once; only a regression would wait for it.
+            "--dns-timeout=5".into(),
+            format!("--nameserver-address=ns1.fake-dns.example={addr}"),
+            format!("--nameserver-address=ns2.fake-dns.example={addr}"),
+        ])
+        .expect_status(0)
+        .expect_stdout(format!(
+            "fake.test (nameservers from the files)\n  \
+             ns1.fake-dns.example {addr}: in line (SOA + 1 RRset)\n  \
+             ns2.fake-dns.example {addr}: in line (SOA + 1 RRset)\n\
+             check: 1 of 1 zone in line, 0 differences, 6 DNS queries to 2 nameserver \
+             addresses\n"
+        ))
+        .expect_stderr("")
+        .run();
 }

@@ -151,3 +151,82 @@ async fn nameserver_change_while_dnssec_is_active_needs_the_portal() {
         404
     );
 }
+
+/// The example account with example.org delegated to `registry` at the registry while
+/// resolvers see `resolver`, and no seeded state word: the emulator derives it.
+fn org_delegated(registry: &[&str], resolver: &[&str]) -> dnscron_emulator::BackgroundEmulator {
+    let mut seed = dnscron_emulator::Seed::example();
+    seed.rate_limit = dnscron_emulator::RateLimit::off();
+    let org = seed
+        .domains
+        .iter_mut()
+        .find(|d| d.domain == "example.org")
+        .unwrap();
+    org.nameservers = Some(registry.iter().map(|s| s.to_string()).collect());
+    org.resolver_nameservers = Some(resolver.iter().map(|s| s.to_string()).collect());
+    org.nameserver_state = None;
+    crate::common::emulator::start_emulator(seed)
+}
+
+/// Lists that differ only in order, case or a final dot name the same delegation: `synced`;
+/// another host is `pending`.
+#[tokio::test]
+async fn the_nameserver_state_ignores_order_and_case() {
+    let both = ["ns1.other-dns.net", "ns2.other-dns.net"];
+    let emu = org_delegated(&["NS2.Other-DNS.net.", "ns1.other-dns.net"], &both);
+    let resp = demo(&emu).get("/domains/example.org/registrar").await;
+    assert_eq!(
+        resp.body["nameservers"],
+        json!({
+            "registry": ["NS2.Other-DNS.net.", "ns1.other-dns.net"],
+            "resolver": both,
+            "state": "synced",
+        })
+    );
+    let emu = org_delegated(&["ns1.other-dns.net", "ns3.other-dns.net"], &both);
+    let resp = demo(&emu).get("/domains/example.org/registrar").await;
+    assert_eq!(resp.body["nameservers"]["state"], "pending");
+}
+
+/// The probe's registrar steps: a domain whose registry lists the service's nameservers in
+/// another order and case is delegated here already (no step); another list needs one.
+#[tokio::test]
+async fn the_probe_sees_the_service_nameservers_in_any_order_and_case() {
+    let steps = |registry: &'static [&'static str]| async move {
+        let emu = org_delegated(registry, registry);
+        let resp = demo(&emu)
+            .post("/dns/zones/probe", json!({"domain": "example.org"}))
+            .await;
+        assert_eq!(resp.status, 200, "{:?}", resp.body);
+        resp.body["registrar_steps"].clone()
+    };
+    assert_eq!(
+        steps(&["NS2.VELDHOST.NET.", "ns1.veldhost.net"]).await,
+        json!([])
+    );
+    let elsewhere = steps(&["ns1.other-dns.net", "ns2.other-dns.net"]).await;
+    assert_eq!(elsewhere[0]["step"], "set_nameservers", "{elsewhere}");
+}
+
+/// End to end: with registry and resolvers listing the same hosts in another order and case,
+/// `plan` reports no delegation under way and no unsettled state.
+#[test]
+fn a_plan_sees_no_delegation_change_when_lists_differ_only_in_order_and_case() {
+    let emu = org_delegated(
+        &["NS2.Other-DNS.net.", "ns1.other-dns.net"],
+        &["ns1.other-dns.net", "ns2.other-dns.net"],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("org.yaml");
+    std::fs::write(&file, "zone: example.org\nprune: false\nrecords: []\n").unwrap();
+    let out = crate::common::Test::new()
+        .arg("plan")
+        .arg(&file)
+        .api(&emu.base_url(), "demo-token")
+        .snapshot();
+    let mut settings = insta::Settings::clone_current();
+    for (re, with) in crate::common::filters() {
+        settings.add_filter(re, with);
+    }
+    settings.bind(|| insta::assert_snapshot!("plan_delegation_in_another_order", out));
+}

@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use super::answer::{Outcome, Served};
+use crate::config::model::IgnoreRule;
 use crate::dns::RecordType;
 
 /// One value the files declare for an RRset.
@@ -111,6 +112,52 @@ pub fn compare(expected: &[Expected], rtype: RecordType, outcome: &Outcome) -> V
     }
     differences.extend(ttl_differences(expected, &served));
     differences
+}
+
+/// [`compare`] for the RRset `name` of a zone, after leaving out the served values the zone's
+/// `ignore` rules cover: what a plan ignores is no extra value here either. `check` and apply's
+/// check before a nameserver switch both compare through it, so they never disagree.
+pub fn compare_rrset(
+    expected: &[Expected],
+    rtype: RecordType,
+    name: &str,
+    ignore: &[IgnoreRule],
+    outcome: &Outcome,
+) -> Vec<Difference> {
+    compare(expected, rtype, &without_ignored(outcome, name, ignore))
+}
+
+/// The answer without the records the `ignore` rules cover.
+fn without_ignored(outcome: &Outcome, name: &str, ignore: &[IgnoreRule]) -> Outcome {
+    let Outcome::Records {
+        authoritative,
+        records,
+    } = outcome
+    else {
+        return outcome.clone();
+    };
+    let kept: Vec<_> = records
+        .iter()
+        .filter(|r| {
+            let Ok(rtype) = r.rtype.parse::<RecordType>() else {
+                return true;
+            };
+            !ignore
+                .iter()
+                .any(|rule| rule.matches(name, rtype, &r.value))
+        })
+        .cloned()
+        .collect();
+    if kept.is_empty() {
+        Outcome::NoData {
+            authoritative: *authoritative,
+        }
+    } else {
+        Outcome::Records {
+            authoritative: *authoritative,
+            records: kept,
+        }
+    }
 }
 
 /// Whether a server is authoritative for the zone, from its answer to the zone's SOA.
@@ -289,6 +336,50 @@ mod tests {
             Some(Difference::Refused {
                 rcode: "SERVFAIL".into()
             })
+        );
+    }
+
+    #[test]
+    fn values_the_ignore_rules_cover_are_no_difference() {
+        use crate::config::model::{IgnoreRule, Location};
+        let rule = IgnoreRule {
+            name: "@".into(),
+            rtype: Some(RecordType::TXT),
+            content: Some("google-site-verification=*".into()),
+            location: Location {
+                file: std::path::Path::new("z.yaml").into(),
+                line: 3,
+                col: 5,
+            },
+        };
+        let spf = expected(&[("v=spf1 -all", 3600)]);
+        let served = records(
+            true,
+            &[
+                ("TXT", "v=spf1 -all", 3600),
+                ("TXT", "google-site-verification=abc", 3600),
+            ],
+        );
+        let rules = [rule];
+        assert_eq!(
+            compare_rrset(&spf, RecordType::TXT, "@", &rules, &served),
+            vec![]
+        );
+        assert_eq!(
+            compare_rrset(&spf, RecordType::TXT, "www", &rules, &served),
+            vec![Difference::Values {
+                missing: vec![],
+                extra: vec!["google-site-verification=abc".into()],
+            }],
+            "the rule covers the apex only"
+        );
+        let only_ignored = records(true, &[("TXT", "google-site-verification=abc", 3600)]);
+        assert_eq!(
+            compare_rrset(&spf, RecordType::TXT, "@", &rules, &only_ignored),
+            vec![Difference::Missing {
+                expected: vec!["v=spf1 -all".into()],
+                answer: "NODATA".into(),
+            }]
         );
     }
 }

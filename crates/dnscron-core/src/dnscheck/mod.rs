@@ -7,7 +7,8 @@
 //!   [`QueryType`] `Soa | Record(dns::RecordType)`; `Question::soa(zone)`, `q.fqdn()`.
 //! - [`ask`]`(server: SocketAddr, &Question, &QueryOptions) -> Answer` (async, never fails,
 //!   never hangs): UDP first (no EDNS, so over 512 octets the server truncates), TCP when the
-//!   answer is truncated or the UDP socket fails; `attempts` UDP sends (same random id) of
+//!   answer is truncated (TC read from the header, so an answer cut mid-record counts), over
+//!   4,096 octets, or the UDP socket fails; `attempts` UDP sends (same random id) of
 //!   `timeout` each, then the TCP exchange within `timeout`. Strays (wrong id, question, not a
 //!   response, another source) are ignored. [`QueryOptions`] `{ timeout: 2 s, attempts: 2,
 //!   recursion_desired: false }` by default.
@@ -30,7 +31,8 @@
 //!   from the first resolver answering NS (RD set); [`system_resolvers`]`(Path, &ZoneName)`
 //!   reads resolv.conf ([`RESOLV_CONF`]); [`parse_resolver`] reads a `--resolver` value.
 //! - [`compare`]`(&[Expected { value: canonical, ttl }], RecordType, &Outcome) ->
-//!   Vec<Difference>` (empty: in line); [`authority`]`(&Outcome of the SOA question) ->
+//!   Vec<Difference>` (empty: in line); [`compare_rrset`] the same after leaving out what the
+//!   zone's `ignore` rules cover (`check` and apply's pre-switch check); [`authority`]`(&Outcome of the SOA question) ->
 //!   Option<Difference>`. [`Difference`] `Missing { expected, answer: "NXDOMAIN"|"NODATA" } |
 //!   Values { missing, extra } | Ttl { value, expected, served } | NotAuthoritative |
 //!   Refused { rcode } | Unreachable { outcome }`; `is_minor()` (TTL) and `is_failure()`
@@ -54,7 +56,7 @@ mod transport_tests;
 pub use address::{AddressBook, AddressParseError, DNS_PORT, NameserverAddress, ResolveError};
 pub use answer::{Answer, Outcome, QueryType, Question, Served, Transport};
 pub use batch::{DEFAULT_CONCURRENCY, ask_all, queries_sent};
-pub use compare::{Difference, Expected, authority, compare};
+pub use compare::{Difference, Expected, authority, compare, compare_rrset};
 pub use discover::{
     DiscoverError, RESOLV_CONF, parse_resolv_conf, parse_resolver, system_resolvers,
     zone_nameservers,

@@ -7,13 +7,13 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use super::address::{AddressBook, ResolveError};
-use super::answer::{Answer, Outcome, QueryType, Question};
+use super::answer::{Answer, QueryType, Question};
 use super::batch::{DEFAULT_CONCURRENCY, ask_all, queries_sent};
-use super::compare::{Expected, authority, compare};
+use super::compare::{Expected, authority, compare_rrset};
 use super::discover::{DiscoverError, RESOLV_CONF, system_resolvers, zone_nameservers};
 use super::report::{CheckReport, NameserverSource, RrsetDifference, ServerReport, ZoneReport};
 use super::transport::QueryOptions;
-use crate::config::model::{Desired, IgnoreRule, Location, NameserverMode, ZoneSpec};
+use crate::config::model::{Desired, Location, NameserverMode, ZoneSpec};
 use crate::dns::RecordType;
 
 /// How `check` asks.
@@ -128,8 +128,10 @@ async fn ask_rrsets(
     let answers = ask_all(jobs, &settings.query, settings.concurrency).await;
     for ((zone, server, index), answer) in asked.into_iter().zip(&answers) {
         let rrset = &rrsets[zone][index];
-        let outcome = without_ignored(&answer.outcome, &rrset.name, &desired.zones[zone].ignore);
-        for difference in compare(&rrset.expected, rrset.rtype, &outcome) {
+        let ignore = &desired.zones[zone].ignore;
+        let outcome = &answer.outcome;
+        for difference in compare_rrset(&rrset.expected, rrset.rtype, &rrset.name, ignore, outcome)
+        {
             zones[zone].nameservers[server]
                 .differences
                 .push(RrsetDifference::new(
@@ -250,38 +252,4 @@ fn declared_rrsets(spec: &ZoneSpec) -> Vec<Rrset> {
         });
     }
     out
-}
-
-/// The answer without the records the zone's `ignore` rules cover: what is ignored in a plan
-/// is not an extra value here either.
-fn without_ignored(outcome: &Outcome, name: &str, ignore: &[IgnoreRule]) -> Outcome {
-    let Outcome::Records {
-        authoritative,
-        records,
-    } = outcome
-    else {
-        return outcome.clone();
-    };
-    let kept: Vec<_> = records
-        .iter()
-        .filter(|r| {
-            let Ok(rtype) = r.rtype.parse::<RecordType>() else {
-                return true;
-            };
-            !ignore
-                .iter()
-                .any(|rule| rule.matches(name, rtype, &r.value))
-        })
-        .cloned()
-        .collect();
-    if kept.is_empty() {
-        Outcome::NoData {
-            authoritative: *authoritative,
-        }
-    } else {
-        Outcome::Records {
-            authoritative: *authoritative,
-            records: kept,
-        }
-    }
 }

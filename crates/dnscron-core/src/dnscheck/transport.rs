@@ -11,9 +11,17 @@ use tokio::time::{Instant, timeout, timeout_at};
 use super::answer::{Answer, Outcome, Question, Transport};
 use super::message::{matching_answer, outcome, query_id, query_message};
 
-/// Without EDNS (dnscron sends none) a UDP answer is at most 512 octets (RFC 1035 4.2.1); a
-/// server that sends more is read up to this many and then judged by what arrived.
+/// Without EDNS (dnscron sends none) a UDP answer is at most 512 octets (RFC 1035 4.2.1). A
+/// server that sends more than this many is not trusted over UDP (on a real network such a
+/// datagram is fragmented and often lost): the question is asked again over TCP.
 const UDP_RECEIVE_LIMIT: usize = 4096;
+
+/// The receive buffer: the largest UDP payload, so the kernel never cuts a datagram silently
+/// and an oversized answer is seen as oversized, not as bytes that aren't DNS.
+const UDP_DATAGRAM_MAX: usize = 65_535;
+
+/// The fixed DNS header (RFC 1035 4.1.1): id, flags, four counts.
+const HEADER_LEN: usize = 12;
 
 /// How one question is asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,12 +68,20 @@ pub async fn ask(server: SocketAddr, question: &Question, options: &QueryOptions
     match udp {
         UdpResult::Answer(outcome) => finish(outcome, Transport::Udp, sent),
         UdpResult::Timeout => finish(Outcome::Timeout, Transport::Udp, sent),
-        UdpResult::Truncated | UdpResult::Failed(_) => {
+        UdpResult::Truncated | UdpResult::Oversized(_) | UdpResult::Failed(_) => {
             let outcome = over_tcp(server, &query, id, question, options.timeout).await;
             let outcome = match (udp, outcome) {
                 // Both failed: the UDP error is the first cause, and usually the same one.
                 (UdpResult::Failed(udp), Outcome::Network(tcp)) => {
                     Outcome::Network(format!("{udp} (UDP); {tcp} (TCP)"))
+                }
+                // The server did answer, so "timeout" or a bare TCP error would hide that the
+                // answer it sent could not be used.
+                (UdpResult::Oversized(len), tcp) if tcp.unreachable() => {
+                    Outcome::Malformed(format!(
+                        "the UDP answer has {len} octets, more than the {UDP_RECEIVE_LIMIT} \
+                         accepted without EDNS, and TCP gave no answer: {tcp}"
+                    ))
                 }
                 (_, outcome) => outcome,
             };
@@ -76,7 +92,10 @@ pub async fn ask(server: SocketAddr, question: &Question, options: &QueryOptions
 
 enum UdpResult {
     Answer(Outcome),
+    /// TC set: the answer did not fit (it may be cut mid-record, so not decodable).
     Truncated,
+    /// An answer to our query larger than [`UDP_RECEIVE_LIMIT`]; its length in octets.
+    Oversized(usize),
     Timeout,
     Failed(String),
 }
@@ -120,19 +139,53 @@ async fn over_udp(
 
 /// Reads datagrams until one answers our query; strays are dropped.
 async fn receive(socket: &UdpSocket, id: u16, question: &Question) -> UdpResult {
-    let mut buf = vec![0u8; UDP_RECEIVE_LIMIT];
+    let mut buf = vec![0u8; UDP_DATAGRAM_MAX];
     loop {
         let len = match socket.recv(&mut buf).await {
             Ok(len) => len,
             Err(e) => return UdpResult::Failed(e.to_string()),
         };
-        let Some(message) = matching_answer(&buf[..len], id, question) else {
-            continue;
-        };
-        if message.metadata.truncation {
-            return UdpResult::Truncated;
+        if let Some(result) = judge_datagram(&buf[..len], id, question) {
+            return result;
         }
-        return UdpResult::Answer(outcome(&message, question));
+    }
+}
+
+/// What one datagram means for our query; `None` for a stray. The header is read first: a
+/// server may cut a truncated answer anywhere (at 512 octets, mid-record), so its id, QR and
+/// TC bits are all there is to go by, and an oversized one is not worth decoding.
+fn judge_datagram(datagram: &[u8], id: u16, question: &Question) -> Option<UdpResult> {
+    let header = AnswerHeader::read(datagram, id)?;
+    if datagram.len() > UDP_RECEIVE_LIMIT {
+        return Some(UdpResult::Oversized(datagram.len()));
+    }
+    match matching_answer(datagram, id, question) {
+        Some(message) if message.metadata.truncation => Some(UdpResult::Truncated),
+        Some(message) => Some(UdpResult::Answer(outcome(&message, question))),
+        // Cut where it could not be decoded, or a truncated answer echoing no question: TCP
+        // asks again and checks the whole answer strictly.
+        None if header.truncated => Some(UdpResult::Truncated),
+        None => None,
+    }
+}
+
+/// The header bits of a datagram that claims to answer our query (our id, QR set, opcode
+/// QUERY); read without decoding the rest.
+struct AnswerHeader {
+    truncated: bool,
+}
+
+impl AnswerHeader {
+    fn read(datagram: &[u8], id: u16) -> Option<AnswerHeader> {
+        let header = datagram.get(..HEADER_LEN)?;
+        let flags = header[2];
+        let is_response = flags & 0x80 != 0;
+        let opcode = (flags >> 3) & 0x0f;
+        (u16::from_be_bytes([header[0], header[1]]) == id && is_response && opcode == 0).then_some(
+            AnswerHeader {
+                truncated: flags & 0x02 != 0,
+            },
+        )
     }
 }
 

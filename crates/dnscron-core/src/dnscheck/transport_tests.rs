@@ -21,9 +21,17 @@ type Reply = Arc<dyn Fn(&Message) -> Vec<Vec<u8>> + Send + Sync>;
 /// A UDP server (and, when `tcp` is given, a TCP server on the same port) answering with
 /// `udp(query)` datagrams; returns its address.
 async fn server(udp: Reply, tcp: Option<Reply>) -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let socket = UdpSocket::bind(addr).await.unwrap();
+    // A free TCP port may be taken for UDP (by another process): try another.
+    let mut bound = None;
+    for _ in 0..100 {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        if let Ok(socket) = UdpSocket::bind(addr).await {
+            bound = Some((listener, addr, socket));
+            break;
+        }
+    }
+    let (listener, addr, socket) = bound.expect("a port free for both TCP and UDP");
     tokio::spawn(async move {
         let mut buf = vec![0u8; 4096];
         while let Ok((len, peer)) = socket.recv_from(&mut buf).await {
@@ -329,4 +337,129 @@ async fn nameservers_come_from_the_first_resolver_that_names_them() {
              REFUSED"
         )
     );
+}
+
+/// `answer(q, 40)` with TC set, cut at 512 octets mid-record, as a server without EDNS sends it.
+fn cut_at_512(q: &Message) -> Vec<u8> {
+    let mut whole = answer(q, 40);
+    whole.metadata.truncation = true;
+    let mut bytes = whole.to_vec().unwrap();
+    bytes.truncate(512);
+    bytes
+}
+
+// One UDP attempt: before the header was read first, the cut answer was dropped and this
+// ended in a timeout.
+#[tokio::test]
+async fn an_answer_cut_at_512_octets_with_tc_is_asked_again_over_tcp() {
+    assert!(
+        Message::from_vec(&cut_at_512(&probe())).is_err(),
+        "the cut answer must not decode as a whole message"
+    );
+    let addr = server(
+        reply(|q| vec![cut_at_512(q)]),
+        Some(reply(|q| vec![answer(q, 40).to_vec().unwrap()])),
+    )
+    .await;
+    let got = ask(addr, &question(), &short()).await;
+    assert_eq!(
+        got,
+        Answer {
+            server: addr,
+            question: question(),
+            outcome: Outcome::Records {
+                authoritative: true,
+                records: (1..=40).map(served).collect(),
+            },
+            transport: Transport::Tcp,
+            queries_sent: 2,
+        }
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cut_datagram_without_tc_or_with_another_id_is_a_stray() {
+    let addr = server(
+        reply(|q| {
+            let mut no_tc = answer(q, 40).to_vec().unwrap();
+            no_tc.truncate(512);
+            let mut other_id = cut_at_512(q);
+            other_id[0] ^= 0xff;
+            vec![no_tc, other_id]
+        }),
+        Some(reply(|q| vec![answer(q, 40).to_vec().unwrap()])),
+    )
+    .await;
+    let got = ask(addr, &question(), &short()).await;
+    assert_eq!(
+        (got.outcome, got.transport, got.queries_sent),
+        (Outcome::Timeout, Transport::Udp, 1)
+    );
+}
+
+/// `answer(q, 2)` padded with a TXT record to more than 4,096 octets.
+fn oversized(q: &Message) -> Vec<u8> {
+    let mut m = answer(q, 2);
+    let chunk = [b'p'; 255];
+    let chunks: Vec<&[u8]> = (0..20).map(|_| &chunk[..]).collect();
+    let name = q.queries[0].name().clone();
+    m.add_answer(Record::from_rdata(
+        name,
+        300,
+        RData::TXT(TXT::from_bytes(chunks)),
+    ));
+    let bytes = m.to_vec().unwrap();
+    assert!(bytes.len() > 4096, "{} octets", bytes.len());
+    bytes
+}
+
+#[tokio::test]
+async fn an_answer_over_4096_octets_is_asked_again_over_tcp() {
+    let addr = server(
+        reply(|q| vec![oversized(q)]),
+        Some(reply(|q| vec![answer(q, 2).to_vec().unwrap()])),
+    )
+    .await;
+    let got = ask(addr, &question(), &short()).await;
+    assert_eq!(
+        (got.outcome, got.transport, got.queries_sent),
+        (
+            Outcome::Records {
+                authoritative: true,
+                records: vec![served(1), served(2)],
+            },
+            Transport::Tcp,
+            2
+        )
+    );
+}
+
+#[tokio::test]
+async fn an_answer_over_4096_octets_without_tcp_is_unusable_not_a_timeout() {
+    let addr = server(reply(|q| vec![oversized(q)]), None).await;
+    let got = ask(addr, &question(), &short()).await;
+    let len = oversized(&probe()).len();
+    assert_eq!(
+        (got.outcome, got.transport, got.queries_sent),
+        (
+            Outcome::Malformed(format!(
+                "the UDP answer has {len} octets, more than the 4096 accepted without EDNS, and TCP \
+                 gave no answer: network error: Connection refused (os error 111)"
+            )),
+            Transport::Tcp,
+            2
+        )
+    );
+}
+
+/// A query for [`question`], to build answers outside a server.
+fn probe() -> Message {
+    let mut m = Message::response(7, hickory_proto::op::OpCode::Query);
+    m.metadata.message_type = hickory_proto::op::MessageType::Query;
+    let name = hickory_proto::rr::Name::from_ascii(question().fqdn()).unwrap();
+    m.add_query(hickory_proto::op::Query::query(
+        name,
+        hickory_proto::rr::RecordType::A,
+    ));
+    m
 }

@@ -102,8 +102,12 @@ fn registrar_json(gaps: &Gaps, name: &str, d: &DomainState) -> Value {
         None => Vec::new(),
     };
     let state = d.ns_state.clone().unwrap_or_else(|| {
-        let synced = d.registry_ns == d.resolver_ns;
-        (if synced { "synced" } else { "pending" }).to_string()
+        let word = if d.nameservers_synced() {
+            "synced"
+        } else {
+            "pending"
+        };
+        word.to_string()
     });
     json!({
         "nameservers": {

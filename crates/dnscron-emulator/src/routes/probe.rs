@@ -15,7 +15,7 @@ use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::seed::Scope;
 use crate::shared::{Settings, Shared, lock};
-use crate::state::{is_system_record, relative_name};
+use crate::state::{is_system_record, relative_name, same_hosts};
 use crate::validate::{check_hostname, json_object};
 
 pub async fn probe(
@@ -48,7 +48,7 @@ pub async fn probe(
         let delegated_here = state
             .domains
             .get(&domain)
-            .is_none_or(|d| d.registry_ns == settings.service_nameservers);
+            .is_none_or(|d| same_hosts(&d.registry_ns, &settings.service_nameservers));
         let steps = if delegated_here {
             Vec::new()
         } else {

@@ -1,7 +1,8 @@
 //! Before a domain is switched to custom nameservers: ask each of them for the zone's SOA (is
 //! it authoritative?) and, if it is, for every RRset the zone's file declares. A server that
 //! can't be asked, is not authoritative or serves other data would take the domain dark (or
-//! wrong) the moment resolvers follow the delegation, so apply refuses that switch.
+//! wrong) the moment resolvers follow the delegation, so apply refuses that switch. Served
+//! values the zone's `ignore` rules cover don't count, as in `check`.
 
 use std::net::SocketAddr;
 
@@ -65,7 +66,8 @@ fn declared(zone: &ZoneSpec) -> Vec<(String, RecordType, Vec<Expected>)> {
 }
 
 /// Asks `hosts` (the switch's new nameservers) about `zone`: the SOA from every address,
-/// then the declared RRsets from the addresses that are authoritative.
+/// then the declared RRsets from the addresses that are authoritative. Each host is asked for
+/// itself, even when two share an address: an answer belongs to the (host, address) asked.
 pub(crate) async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) -> Readiness {
     let name = zone.zone.as_str().to_string();
     let mut servers = Vec::new();
@@ -82,57 +84,61 @@ pub(crate) async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) 
         servers.push(server);
     }
     let soa = Question::soa(zone.zone.clone());
-    let jobs: Vec<(SocketAddr, Question)> = servers
+    let targets: Vec<Target> = servers
         .iter()
-        .flat_map(|s| s.addresses.iter().map(|a| (*a, soa.clone())))
+        .enumerate()
+        .flat_map(|(server, s)| {
+            s.addresses.iter().map(move |addr| Target {
+                server,
+                addr: *addr,
+            })
+        })
         .collect();
+    let jobs = targets.iter().map(|t| (t.addr, soa.clone())).collect();
     let soa_answers = ask(jobs, opts).await;
     let mut queries = dnscheck::queries_sent(&soa_answers);
     let mut authoritative = Vec::new();
-    for answer in &soa_answers {
+    for (target, answer) in targets.into_iter().zip(&soa_answers) {
         match dnscheck::authority(&answer.outcome) {
             Some(difference) => note(
                 &mut servers,
-                answer.server,
+                &target,
                 Finding::NotServing {
                     zone: name.clone(),
                     difference,
                 },
             ),
-            None => authoritative.push(answer.server),
+            None => authoritative.push(target),
         }
     }
     let rrsets = declared(zone);
-    let jobs: Vec<(SocketAddr, Question)> = authoritative
-        .iter()
-        .flat_map(|addr| {
-            rrsets.iter().map(|(n, t, _)| {
-                let question = Question::new(zone.zone.clone(), n.clone(), QueryType::Record(*t));
-                (*addr, question)
-            })
-        })
-        .collect();
+    let mut asked = Vec::new();
+    let mut jobs = Vec::new();
+    for target in &authoritative {
+        for (index, (n, t, _)) in rrsets.iter().enumerate() {
+            let question = Question::new(zone.zone.clone(), n.clone(), QueryType::Record(*t));
+            jobs.push((target.addr, question));
+            asked.push((target, index));
+        }
+    }
     let answers = ask(jobs, opts).await;
     queries += dnscheck::queries_sent(&answers);
-    for answer in &answers {
-        let Some((_, rtype, expected)) = rrsets.iter().find(|(n, t, _)| {
-            *n == answer.question.name && QueryType::Record(*t) == answer.question.qtype
-        }) else {
-            continue;
-        };
-        let differs = dnscheck::compare(expected, *rtype, &answer.outcome)
-            .iter()
-            .any(|d| !d.is_minor());
+    for ((target, index), answer) in asked.into_iter().zip(&answers) {
+        let (rrset_name, rtype, expected) = &rrsets[index];
+        let differs =
+            dnscheck::compare_rrset(expected, *rtype, rrset_name, &zone.ignore, &answer.outcome)
+                .iter()
+                .any(|d| !d.is_minor());
         if differs {
             let finding = Finding::Differs {
                 rrset: RrsetKey {
-                    name: answer.question.name.clone(),
+                    name: rrset_name.clone(),
                     rtype: *rtype,
                 },
                 served: answer.outcome.clone(),
                 declared: expected.clone(),
             };
-            note(&mut servers, answer.server, finding);
+            note(&mut servers, target, finding);
         }
     }
     for server in &mut servers {
@@ -149,14 +155,20 @@ pub(crate) async fn check(zone: &ZoneSpec, hosts: &[String], opts: &DnsOptions) 
     }
 }
 
+/// One address of one new nameserver: `server` indexes the check's [`ServerReadiness`] list.
+struct Target {
+    server: usize,
+    addr: SocketAddr,
+}
+
 async fn ask(jobs: Vec<(SocketAddr, Question)>, opts: &DnsOptions) -> Vec<Answer> {
     dnscheck::ask_all(jobs, &opts.query, dnscheck::DEFAULT_CONCURRENCY).await
 }
 
-/// Adds `finding` to the server that has `addr` (with the address when it has several).
-fn note(servers: &mut [ServerReadiness], addr: SocketAddr, finding: Finding) {
-    if let Some(server) = servers.iter_mut().find(|s| s.addresses.contains(&addr)) {
-        let at = (server.addresses.len() > 1).then_some(addr);
+/// Adds `finding` to the server asked (with the address when it has several).
+fn note(servers: &mut [ServerReadiness], target: &Target, finding: Finding) {
+    if let Some(server) = servers.get_mut(target.server) {
+        let at = (server.addresses.len() > 1).then_some(target.addr);
         server.problems.push(Problem::Answered { at, finding });
     }
 }

@@ -121,3 +121,51 @@ fn a_zone_the_account_does_not_register_has_no_finding_without_expectations() {
     };
     assert_eq!(findings(&zone(None), &reg), Vec::new());
 }
+
+fn nameservers_json(registry: &[&str], resolver: &[&str], state: &str) -> Value {
+    let mut registrar = registrar_json(json!("active"), json!(true));
+    registrar["nameservers"] = json!({"registry": registry, "resolver": resolver, "state": state});
+    registrar
+}
+
+fn nameserver_findings(
+    registry: &[&str],
+    resolver: &[&str],
+    state: &str,
+) -> Vec<(Severity, String)> {
+    let reg = registration(
+        json!({"domain": "odd.example", "auto_renew": true}),
+        nameservers_json(registry, resolver, state),
+    );
+    findings(&zone(None), &reg)
+}
+
+/// Registry and resolver lists are compared as sets of hosts: another order, case or a final
+/// dot is the same delegation; another host is a change under way.
+#[test]
+fn nameserver_lists_compare_without_order_or_case() {
+    let resolver = ["ns1.dns.example", "ns2.dns.example"];
+    assert_eq!(
+        nameserver_findings(
+            &["NS2.DNS.example.", "ns1.dns.example"],
+            &resolver,
+            "synced"
+        ),
+        Vec::new()
+    );
+    assert_eq!(
+        nameserver_findings(&["ns1.dns.example", "ns3.dns.example"], &resolver, "synced"),
+        vec![(
+            Severity::Warning,
+            "the delegation of odd.example is changing: resolvers still see ns1.dns.example, ns2.dns.example (live), the registry delegates to ns1.dns.example, ns3.dns.example (pending); resolvers follow within the old NS records' TTL (up to 2 days), so both sets must serve the zone until then".to_string()
+        )]
+    );
+    // The same hosts with the registrar's own word for a change in progress: that word counts.
+    assert_eq!(
+        nameserver_findings(&["NS2.DNS.example.", "ns1.dns.example"], &resolver, "pending"),
+        vec![(
+            Severity::Warning,
+            "the nameserver state of odd.example is `pending`, not settled: registry and resolvers both list ns1.dns.example, ns2.dns.example, but the registrar has not finished the change; plan again later".to_string()
+        )]
+    );
+}
