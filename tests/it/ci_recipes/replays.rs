@@ -50,6 +50,7 @@ fn a_rerun_of_an_old_merges_job_sends_nothing_and_keeps_the_newer_merge() {
         sha: "e11e11e1",
         payload: json!({"ref": "refs/heads/main", "after": "e11e11e1"}),
         files: &dir,
+        base: None,
     };
     let run = story.world.run_as(old_run, "dnscron-apply.yml", &trigger);
     assert!(run.succeeded(), "{}", run.log);
@@ -136,6 +137,7 @@ fn run_at(story: &Story, id: u32, sha: &str, files: &Files) -> (super::runner::J
         sha,
         payload: json!({"ref": "refs/heads/main", "after": sha}),
         files: &dir,
+        base: None,
     };
     let run = story.world.run_as(id, APPLY, &trigger);
     let shown = shown(story, &run);
@@ -158,6 +160,7 @@ fn only_a_newer_change_under_dns_makes_a_run_old() {
         sha: "e11e11e1",
         payload: json!({"ref": "refs/heads/main", "after": "e11e11e1"}),
         files: &dir,
+        base: None,
     };
     story.world.push_main("d0c5d0c5", &["README.md"]);
     let run = story.world.run_as(old_run, APPLY, &trigger);
