@@ -155,7 +155,7 @@ fn the_apply_on_merge_reads_what_changed_since_the_last_apply() {
 }
 
 #[test]
-fn a_change_pushed_without_review_since_the_last_apply_is_refused() {
+fn a_change_pushed_without_review_is_refused_until_a_pull_request_shows_it() {
     let story = story();
     let first = with_net(three_zones(), "api", "192.0.2.41");
     reviewed(&story, 41, "b41b41b4", &first);
@@ -187,10 +187,25 @@ fn a_change_pushed_without_review_since_the_last_apply_is_refused() {
         "{}",
         story.live()
     );
+    // What the refusal asks for: a pull request touching example.org's file, so that its plan
+    // (the whole zone against the live account) shows the pushed change for review.
+    let again = files.edit(ORG, "records:\n", "# reviewed in #45\nrecords:\n");
+    let (run, replanned) = push(&story, 45, "b45b45b4", &again);
+    assert!(run.succeeded(), "{}", run.log);
+    story.world.take_gh_calls();
+    let (run, applied) = merge(&story, "e45e45e4", 45, "b45b45b4", &again);
+    assert!(run.succeeded(), "{}", run.log);
+    let state = story.emulator.state();
+    let org = state.visible_records("example.org");
+    assert!(
+        org.iter().any(|r| r.name.starts_with("direct")),
+        "{}",
+        story.live()
+    );
     snapshot!(
         "scoped_apply_refuses_unreviewed_push",
         &format!(
-            "### the direct push's own run\n{direct}\n### the next reviewed merge, since e41e41e4\n{refused}== requests\n{read}"
+            "### the direct push's own run\n{direct}\n### the next reviewed merge, since e41e41e4\n{refused}== requests\n{read}\n### a pull request touching example.org's file\n{replanned}\n### merged: both plans since e41e41e4\n{applied}"
         ),
     );
 }
