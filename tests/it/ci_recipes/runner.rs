@@ -209,7 +209,21 @@ impl World {
     pub fn run_as(&self, id: u32, workflow: &str, trigger: &Trigger) -> JobRun {
         let path = repo_root().join("examples/ci/github").join(workflow);
         let text = std::fs::read_to_string(&path).unwrap();
-        let doc: Value = serde_saphyr::from_str(&text).unwrap();
+        self.run_text(id, workflow, &text, trigger)
+    }
+
+    /// Runs `workflow` with `from` replaced by `to` in its text (which must contain it): the
+    /// refused form of a setting the recipe needs.
+    pub fn run_edited(&self, workflow: &str, from: &str, to: &str, trigger: &Trigger) -> JobRun {
+        let path = repo_root().join("examples/ci/github").join(workflow);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{workflow} has no {from:?}");
+        let id = self.next_run_id();
+        self.run_text(id, workflow, &text.replacen(from, to, 1), trigger)
+    }
+
+    fn run_text(&self, id: u32, workflow: &str, text: &str, trigger: &Trigger) -> JobRun {
+        let doc: Value = serde_saphyr::from_str(text).unwrap();
         let jobs = doc["jobs"].as_object().unwrap();
         assert_eq!(
             jobs.len(),

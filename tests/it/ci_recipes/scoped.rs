@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::merge::{apply, merge, reviewed};
-use super::pull_request::push;
+use super::pull_request::{opened, push};
 use super::runner::Trigger;
 use super::{Files, SEED, Story, read, snapshot};
 use crate::scope::routes;
@@ -207,5 +207,28 @@ fn a_change_pushed_without_review_is_refused_until_a_pull_request_shows_it() {
         &format!(
             "### the direct push's own run\n{direct}\n### the next reviewed merge, since e41e41e4\n{refused}== requests\n{read}\n### a pull request touching example.org's file\n{replanned}\n### merged: both plans since e41e41e4\n{applied}"
         ),
+    );
+}
+
+/// The plan needs the merge commit's first parent: with checkout's default `fetch-depth: 1`
+/// `HEAD^1` is not in the clone, and the check fails, saying so, instead of planning nothing.
+#[test]
+fn without_the_base_commit_the_pull_request_check_fails() {
+    let story = story();
+    let files = with_net(three_zones(), "api", "192.0.2.41");
+    let dir = story.commit("b41b41b4", &files);
+    let trigger = opened(41, super::FIRST, "b41b41b4", &dir);
+    let run = story.world.run_edited(
+        "dnscron-plan.yml",
+        "fetch-depth: 2",
+        "fetch-depth: 1",
+        &trigger,
+    );
+    assert!(!run.succeeded());
+    assert_eq!(listings(&story), 0, "nothing is read");
+    let comment = read(story.world.gh_dir().join("pulls/41/1"));
+    snapshot!(
+        "scoped_pr_without_base_commit",
+        &format!("== steps\n{}== comment\n{comment}", run.steps_text()),
     );
 }
