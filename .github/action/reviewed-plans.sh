@@ -17,7 +17,9 @@
 # Environment: GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_WORKFLOW_REF, GITHUB_RUN_ID, GITHUB_OUTPUT,
 # GITHUB_STEP_SUMMARY (optional); DNSCRON_BRANCH (main), DNSCRON_DIR (dns/),
 # DNSCRON_REVIEWED_DIR (reviewed), DNSCRON_APPLY_STEP (Apply), DNSCRON_ALLOW_UNREVIEWED.
-# Outputs: current=true|false; plans=<one plan file a line>; unreviewed=true|false.
+# Outputs: current=true|false; plans=<one plan file a line>; unreviewed=true|false; base=<the
+# commit of the last successful apply>, empty when there was none yet (the apply then passes no
+# `--changed-since`: the reviewed plans' scopes alone decide what is read).
 set -euo pipefail
 
 repo=$GITHUB_REPOSITORY
@@ -65,6 +67,7 @@ for run in $(gh run list --workflow "$workflow" --branch "$branch" --status succ
     --jq "if any(.jobs[].steps[]; .name == \"$apply_step\" and .conclusion == \"success\") then .headSha else empty end")
   [ -z "$base" ] || break
 done
+output "base=$base"
 
 commits=()
 if [ -n "$base" ]; then

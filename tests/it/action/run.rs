@@ -189,6 +189,40 @@ async fn reviewed_plans_become_one_reviewed_flag_each() {
     assert_eq!(ran, expected);
 }
 
+/// The last successful apply's commit (reviewed-plans.sh's `base`) becomes `--changed-since`
+/// beside the reviewed plans; without reviewed plans (an unreviewed run) it is not passed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_last_applied_commit_becomes_changed_since_beside_reviewed_plans() {
+    let step = Step::new();
+    let extra = [
+        ("DNSCRON_REVIEWED_PLANS", "reviewed/21/plan.json\n"),
+        ("DNSCRON_UNREVIEWED", "false"),
+        ("DNSCRON_BASE", "e20e20e2"),
+    ];
+    let ran = step.run("apply dns/", "0", "0", &extra).await;
+    let expected = Ran {
+        status: 0,
+        stdout:
+            "stub dnscron: apply dns/ --reviewed reviewed/21/plan.json --changed-since e20e20e2\n"
+                .to_string(),
+        stderr: String::new(),
+    };
+    assert_eq!(ran, expected);
+
+    let extra = [
+        ("DNSCRON_REVIEWED_PLANS", ""),
+        ("DNSCRON_UNREVIEWED", "true"),
+        ("DNSCRON_BASE", "e20e20e2"),
+    ];
+    let ran = step.run("apply dns/", "0", "0", &extra).await;
+    let expected = Ran {
+        status: 0,
+        stdout: "stub dnscron: apply dns/ --yes\n".to_string(),
+        stderr: String::new(),
+    };
+    assert_eq!(ran, expected);
+}
+
 /// action.yml runs dnscron only when reviewed-plans.sh found this commit still current (or
 /// reviewed-plans is off), evaluated as Actions would (the recipes' expression subset).
 #[test]

@@ -15,6 +15,7 @@ fn scheduled(story: &Story, when: &str) -> String {
         sha: "d0d0d0d0",
         payload: json!({"schedule": "17 6 * * *"}),
         files: &main,
+        base: None,
     };
     let run = story.world.run("dnscron-drift.yml", &trigger);
     assert!(run.succeeded(), "{}", run.log);

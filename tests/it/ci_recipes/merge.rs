@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::pull_request::{ZONE_FILE, push};
+use super::pull_request::{ZONE_FILE, push, push_onto};
 use super::runner::{JobRun, Trigger};
 use super::{Files, Story, snapshot};
 
@@ -42,6 +42,7 @@ pub fn apply(
         sha,
         payload,
         files: &dir,
+        base: None,
     };
     let run = story.world.run("dnscron-apply.yml", &trigger);
     let shown = shown(story, &run);
@@ -99,8 +100,11 @@ fn without_a_reviewed_plan_the_job_fails_closed() {
     // Merged from a pull request whose plan was never saved (its check failed or expired).
     let (run, no_artifact) = merge(&story, "f2f2f2f2", 9, "c9c9c9c9", &files);
     assert!(!run.succeeded());
-    // Reviewed: www. Also on main, pushed directly: SPF, which nobody saw.
-    reviewed(&story, 3, "c3c3c3c3", &files);
+    // Reviewed: www, on a branch from main's first commit. Also on main, pushed directly: SPF,
+    // which nobody saw.
+    let (run, _) = push_onto(&story, 3, super::FIRST, "c3c3c3c3", &files);
+    assert!(run.succeeded(), "{}", run.log);
+    story.world.take_gh_calls();
     let (run, unreviewed) = merge(&story, "f3f3f3f3", 3, "c3c3c3c3", &spf(files.clone()));
     assert!(!run.succeeded());
     // A person decides to apply main (now f3f3f3f3) as it is.

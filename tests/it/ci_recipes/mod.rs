@@ -12,6 +12,7 @@ mod pull_request;
 mod replays;
 mod rules;
 mod runner;
+mod scoped;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -51,11 +52,13 @@ records:
   - { name: www, type: CNAME, content: example.com. }
 ";
 
+/// main's first commit in every story: [`Files::main`], what the live account holds.
+pub const FIRST: &str = "c0c0c0c0";
+
 /// A test's emulator, its GitHub stand-ins and the commits it makes.
 pub struct Story {
     pub emulator: BackgroundEmulator,
     pub world: World,
-    commits: tempfile::TempDir,
 }
 
 /// The files of one commit, path → content.
@@ -82,6 +85,12 @@ impl Files {
         )
     }
 
+    /// These files and `path` holding `text`.
+    pub fn with(mut self, path: &str, text: &str) -> Files {
+        self.0.insert(path.to_string(), text.to_string());
+        self
+    }
+
     /// These files with `from` replaced by `to` in the file at `path` (which must contain it).
     pub fn edit(mut self, path: &str, from: &str, to: &str) -> Files {
         let text = self.0.get_mut(path).unwrap();
@@ -93,18 +102,24 @@ impl Files {
 
 impl Story {
     pub fn new() -> Story {
-        let emulator = start_emulator(Seed::from_yaml_str(SEED).unwrap());
+        Story::with_account(SEED, Files::main())
+    }
+
+    /// A story whose live account is `seed` and main's first commit `main`.
+    pub fn with_account(seed: &str, main: Files) -> Story {
+        let emulator = start_emulator(Seed::from_yaml_str(seed).unwrap());
         let world = World::new(&emulator.base_url());
-        Story {
-            emulator,
-            world,
-            commits: tempfile::tempdir().unwrap(),
-        }
+        let story = Story { emulator, world };
+        story.commit(FIRST, &main);
+        let paths: Vec<&str> = main.0.keys().map(String::as_str).collect();
+        story.world.push_main(FIRST, &paths);
+        story
     }
 
     /// Writes a commit's files to a folder of their own, for `actions/checkout`.
     pub fn commit(&self, sha: &str, files: &Files) -> PathBuf {
-        let dir = self.commits.path().join(sha);
+        let dir = self.world.commit(sha);
+        let _ = std::fs::remove_dir_all(&dir);
         for (path, text) in &files.0 {
             let file = dir.join(path);
             std::fs::create_dir_all(file.parent().unwrap()).unwrap();

@@ -10,22 +10,41 @@ use super::{Files, Story, read};
 
 pub const ZONE_FILE: &str = "dns/zones/example.com.yaml";
 
-/// The pull_request event of push `head` to pull request `number`.
-pub fn opened<'a>(number: u64, head: &'a str, files: &'a std::path::Path) -> Trigger<'a> {
+/// The pull_request event of push `head` to pull request `number`, to be merged into `base`.
+pub fn opened<'a>(
+    number: u64,
+    base: &'a str,
+    head: &'a str,
+    files: &'a std::path::Path,
+) -> Trigger<'a> {
     Trigger {
         event: "pull_request",
         sha: head,
         payload: json!({"number": number, "pull_request": {"number": number, "head": {"sha": head}}}),
         files,
+        base: Some(base),
     }
 }
 
-/// Runs the plan workflow for one push and describes everything it left behind.
+/// Runs the plan workflow for one push of a pull request into main's newest commit and
+/// describes everything it left behind.
 pub fn push(story: &Story, number: u64, head: &str, files: &Files) -> (JobRun, String) {
+    let base = story.world.main_history().pop().unwrap();
+    push_onto(story, number, &base, head, files)
+}
+
+/// [`push`] of a pull request whose base is main's commit `base`.
+pub fn push_onto(
+    story: &Story,
+    number: u64,
+    base: &str,
+    head: &str,
+    files: &Files,
+) -> (JobRun, String) {
     let dir = story.commit(head, files);
     let run = story
         .world
-        .run("dnscron-plan.yml", &opened(number, head, &dir));
+        .run("dnscron-plan.yml", &opened(number, base, head, &dir));
     let comments = story.world.gh_dir().join(format!("pulls/{number}"));
     let shown = format!(
         "== steps\n{}== annotations\n{}== gh\n{}== comment 1 of pull request {number}\n{}== job summary\n{}== artifact dnscron-plan-{number}-{head}\n{}",

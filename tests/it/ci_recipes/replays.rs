@@ -50,6 +50,7 @@ fn a_rerun_of_an_old_merges_job_sends_nothing_and_keeps_the_newer_merge() {
         sha: "e11e11e1",
         payload: json!({"ref": "refs/heads/main", "after": "e11e11e1"}),
         files: &dir,
+        base: None,
     };
     let run = story.world.run_as(old_run, "dnscron-apply.yml", &trigger);
     assert!(run.succeeded(), "{}", run.log);
@@ -136,6 +137,7 @@ fn run_at(story: &Story, id: u32, sha: &str, files: &Files) -> (super::runner::J
         sha,
         payload: json!({"ref": "refs/heads/main", "after": sha}),
         files: &dir,
+        base: None,
     };
     let run = story.world.run_as(id, APPLY, &trigger);
     let shown = shown(story, &run);
@@ -158,6 +160,7 @@ fn only_a_newer_change_under_dns_makes_a_run_old() {
         sha: "e11e11e1",
         payload: json!({"ref": "refs/heads/main", "after": "e11e11e1"}),
         files: &dir,
+        base: None,
     };
     story.world.push_main("d0c5d0c5", &["README.md"]);
     let run = story.world.run_as(old_run, APPLY, &trigger);
@@ -177,4 +180,64 @@ fn only_a_newer_change_under_dns_makes_a_run_old() {
         run.annotations,
         "::notice title=dnscron apply skipped::nothing applied: this run is for e11e11e1, but main is at d0c5d0c6, which changed dns/ since; the newest run of this workflow applies it: none yet. To apply again, re-run the newest run, not this one.\n"
     );
+}
+
+/// PR `n` changes main (at `base`, applied) to `first`; merged, its run still waiting. PR `n+1`,
+/// from main with it, changes it to `second`; merged, GitHub cancels the first run. The second
+/// run holds both reviewed plans, and one of PR `n`'s changes is neither made by main's files
+/// nor in effect: refused, nothing sent. Then a person, having looked, runs the workflow by hand
+/// with allow_unreviewed. Returns the transcript.
+fn crossing(n: u64, base: &Files, first: &Files, second: &Files) -> String {
+    let story = Story::new();
+    let [b0, b1, b2] = [n - 1, n, n + 1].map(|k| format!("b{k}b{k}b{k}"));
+    let [e0, e1, e2] = [n - 1, n, n + 1].map(|k| format!("e{k}e{k}e{k}"));
+    reviewed(&story, n - 1, &b0, base);
+    let (run, _) = merge(&story, &e0, n - 1, &b0, base);
+    assert!(run.succeeded(), "{}", run.log);
+    reviewed(&story, n, &b1, first);
+    story.world.merged(&e1, n, &b1, &[ZONE_FILE]);
+    story.commit(&e1, first);
+    let waiting = story.world.queued(APPLY, &e1);
+    reviewed(&story, n + 1, &b2, second);
+    story.world.merged(&e2, n + 1, &b2, &[ZONE_FILE]);
+    let last = story.world.queued(APPLY, &e2);
+    story.world.cancel(waiting, APPLY, &e1);
+    let writes_before = writes(&story.emulator);
+    let (run, refused) = run_at(&story, last, &e2, second);
+    assert!(!run.succeeded());
+    assert_eq!(writes(&story.emulator), writes_before, "nothing is sent");
+    let dispatch = json!({"ref": "refs/heads/main", "inputs": {"allow_unreviewed": true}});
+    let (run, by_hand) = super::merge::apply(&story, &e2, second, "workflow_dispatch", dispatch);
+    assert!(run.succeeded(), "{}", run.log);
+    format!(
+        "### PR {}'s run, with PR {n}'s plan too\n{refused}\n### by hand with allow_unreviewed\n{by_hand}",
+        n + 1
+    )
+}
+
+#[test]
+fn a_pull_request_removing_what_an_unapplied_one_added_is_refused_until_applied_by_hand() {
+    let base = with_record(Files::main(), "base", 50);
+    let added = with_record(base.clone(), "extra", 51);
+    let shown = crossing(51, &base, &added, &base);
+    snapshot!("replay_removed_before_applied", &shown);
+}
+
+#[test]
+fn two_pull_requests_changing_one_record_before_an_apply_are_refused_until_applied_by_hand() {
+    let base = with_record(Files::main(), "base", 60);
+    let www = |to: &str| {
+        base.clone().edit(
+            ZONE_FILE,
+            "content: example.com. }",
+            &format!("content: {to} }}"),
+        )
+    };
+    let shown = crossing(
+        61,
+        &base,
+        &www("web.example.com."),
+        &www("cdn.example.com."),
+    );
+    snapshot!("replay_one_record_twice", &shown);
 }

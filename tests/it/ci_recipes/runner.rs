@@ -5,7 +5,7 @@
 //!
 //! | step | stand-in |
 //! |---|---|
-//! | `actions/checkout` | copies the fixture repository into the workspace |
+//! | `actions/checkout` | a git clone of the commit ([`Job::checkout`]): main's history as `gh/main.log` knows it, each commit's files as [`World::commit`] stored them; for a pull request, the test merge commit of its head into its base; `fetch-depth` as asked |
 //! | `dnscron/dnscron` (the action) | puts the `dnscron` cargo built for the tests on `PATH`; with `reviewed-plans`, runs action.yml's `reviewed` step (`.github/action/reviewed-plans.sh`), its outputs the step's |
 //! | `actions/upload-artifact` | copies `with.path` into `artifacts/<with.name>/` |
 //! | `gh` (on `PATH` from the start, as on GitHub's runners) | `gh_stub.sh`: files under `gh/`, every call logged |
@@ -25,6 +25,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use super::expr::{Contexts, as_string};
+use crate::common::git::git;
 use crate::common::{dnscron_bin, repo_root};
 
 /// Tokens of the test seed: read scope, and read + dns + manage.
@@ -44,6 +45,8 @@ pub struct Trigger<'a> {
     pub sha: &'a str,
     pub payload: Value,
     pub files: &'a Path,
+    /// For a pull request, the commit of main it is merged into (its base branch's tip).
+    pub base: Option<&'a str>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -87,7 +90,7 @@ impl JobRun {
 impl World {
     pub fn new(api_url: &str) -> World {
         let dir = tempfile::tempdir().unwrap();
-        for sub in ["gh", "artifacts", "stub-bin", "action-bin"] {
+        for sub in ["gh", "artifacts", "stub-bin", "action-bin", "commits"] {
             std::fs::create_dir_all(dir.path().join(sub)).unwrap();
         }
         let gh = dir.path().join("stub-bin/gh");
@@ -107,6 +110,20 @@ impl World {
 
     pub fn artifacts(&self) -> PathBuf {
         self.dir.path().join("artifacts")
+    }
+
+    /// Where the files of commit `sha` are kept (written by the test), for `actions/checkout`.
+    pub fn commit(&self, sha: &str) -> PathBuf {
+        self.dir.path().join("commits").join(sha)
+    }
+
+    /// main's commits, oldest first (`gh/main.log`).
+    pub fn main_history(&self) -> Vec<String> {
+        let log = std::fs::read_to_string(self.gh_dir().join("main.log")).unwrap_or_default();
+        log.lines()
+            .filter_map(|l| l.split(' ').next())
+            .map(str::to_string)
+            .collect()
     }
 
     /// The stub `gh` calls since the last time this was asked, one per line.
@@ -192,7 +209,21 @@ impl World {
     pub fn run_as(&self, id: u32, workflow: &str, trigger: &Trigger) -> JobRun {
         let path = repo_root().join("examples/ci/github").join(workflow);
         let text = std::fs::read_to_string(&path).unwrap();
-        let doc: Value = serde_saphyr::from_str(&text).unwrap();
+        self.run_text(id, workflow, &text, trigger)
+    }
+
+    /// Runs `workflow` with `from` replaced by `to` in its text (which must contain it): the
+    /// refused form of a setting the recipe needs.
+    pub fn run_edited(&self, workflow: &str, from: &str, to: &str, trigger: &Trigger) -> JobRun {
+        let path = repo_root().join("examples/ci/github").join(workflow);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{workflow} has no {from:?}");
+        let id = self.next_run_id();
+        self.run_text(id, workflow, &text.replacen(from, to, 1), trigger)
+    }
+
+    fn run_text(&self, id: u32, workflow: &str, text: &str, trigger: &Trigger) -> JobRun {
+        let doc: Value = serde_saphyr::from_str(text).unwrap();
         let jobs = doc["jobs"].as_object().unwrap();
         assert_eq!(
             jobs.len(),
@@ -231,7 +262,7 @@ struct Job<'a> {
     dir: PathBuf,
     workspace: PathBuf,
     job: &'a Value,
-    files: &'a Path,
+    trigger: &'a Trigger<'a>,
     ctx: Contexts,
     env: BTreeMap<String, String>,
     action_on_path: bool,
@@ -308,7 +339,7 @@ impl<'a> Job<'a> {
             dir: dir.to_path_buf(),
             workspace,
             job,
-            files: t.files,
+            trigger: t,
             ctx,
             env,
             action_on_path: false,
@@ -360,7 +391,7 @@ impl<'a> Job<'a> {
     fn uses(&mut self, uses: &str, with: &BTreeMap<String, String>) -> Outcome {
         let action = uses.split('@').next().unwrap();
         match action {
-            "actions/checkout" => copy_dir(self.files, &self.workspace),
+            "actions/checkout" => self.checkout(with),
             "dnscron/dnscron" => self.action_on_path = true,
             "actions/upload-artifact" => {
                 let dest = self.world.artifacts().join(&with["name"]);
@@ -373,6 +404,84 @@ impl<'a> Job<'a> {
             other => panic!("no stand-in for uses: {other}"),
         }
         Outcome::Success
+    }
+
+    /// `actions/checkout`: builds the repository the trigger's commit belongs to in `origin/`
+    /// and clones it into the workspace as the action would (`fetch-depth` commits, 1 unless
+    /// asked; 0: all, with tags). main's commits are `gh/main.log`'s, up to this run's commit
+    /// (or all of them, then this commit, for a commit main doesn't hold), each tagged with its
+    /// name so that a script can name it as GitHub's sha; a commit the test stored no files for
+    /// keeps its parent's. A pull request's checkout is GitHub's test merge commit: its head
+    /// (the trigger's files, on top of `base`) merged into `base`, so HEAD^1 is the base.
+    fn checkout(&self, with: &BTreeMap<String, String>) {
+        let t = self.trigger;
+        let origin = self.dir.join("origin");
+        std::fs::create_dir_all(&origin).unwrap();
+        git(&origin, &["init", "-q"]);
+        let history = self.world.main_history();
+        let stop = match (t.event, t.base) {
+            ("pull_request", Some(base)) => base,
+            ("pull_request", None) => panic!("a pull_request trigger needs its base"),
+            _ => t.sha,
+        };
+        let held = history.iter().position(|c| c == stop);
+        for commit in &history[..held.map_or(history.len(), |i| i + 1)] {
+            let files = if commit == t.sha {
+                t.files.to_path_buf()
+            } else {
+                self.world.commit(commit)
+            };
+            self.commit_files(&origin, commit, &files);
+        }
+        let checkout = if t.event == "pull_request" {
+            let number = t.payload["number"].as_u64().unwrap();
+            git(&origin, &["checkout", "-q", "-b", "head"]);
+            self.commit_files(&origin, t.sha, t.files);
+            git(&origin, &["checkout", "-q", stop]);
+            let message = format!("Merge {} into {stop}", t.sha);
+            git(&origin, &["merge", "-q", "--no-ff", "-m", &message, "head"]);
+            let merge = format!("pull/{number}/merge");
+            git(&origin, &["tag", &merge]);
+            merge
+        } else {
+            if held.is_none() {
+                self.commit_files(&origin, t.sha, t.files);
+            }
+            t.sha.to_string()
+        };
+        let depth = with.get("fetch-depth").map_or("1", String::as_str);
+        let url = format!("file://{}", origin.display());
+        let workspace = self.workspace.display().to_string();
+        let mut clone = vec!["clone", "-q", "--branch", &checkout];
+        let depth_arg = format!("--depth={depth}");
+        if depth != "0" {
+            clone.push(&depth_arg);
+        }
+        clone.extend([url.as_str(), workspace.as_str()]);
+        std::fs::remove_dir_all(&self.workspace).unwrap();
+        git(&self.dir, &clone);
+    }
+
+    /// A commit of `from`'s files (`name` its message and tag), or of the parent's when the
+    /// test stored none.
+    fn commit_files(&self, repo: &Path, name: &str, from: &Path) {
+        if from.is_dir() {
+            for entry in std::fs::read_dir(repo).unwrap() {
+                let entry = entry.unwrap();
+                if entry.file_name() != ".git" {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        std::fs::remove_dir_all(path).unwrap();
+                    } else {
+                        std::fs::remove_file(path).unwrap();
+                    }
+                }
+            }
+            copy_dir(from, repo);
+        }
+        git(repo, &["add", "-A"]);
+        git(repo, &["commit", "-q", "--allow-empty", "-m", name]);
+        git(repo, &["tag", name]);
     }
 
     /// action.yml's `reviewed` step, run as the runner runs a composite action's step: its

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod emulator;
+pub mod git;
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write as _;

@@ -8,7 +8,6 @@ mod targets;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use dnscron_emulator::{
     BackgroundEmulator, Counters, DomainSeed, RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed,
@@ -95,36 +94,7 @@ impl Repo {
 
     /// Fixed names and dates, so that commit ids (shown in plans) are the same every run.
     pub fn git(&self, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.path())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_DATE", "2026-01-02T03:04:05Z")
-            .env("GIT_COMMITTER_DATE", "2026-01-02T03:04:05Z")
-            .args([
-                "-c",
-                "user.name=dnscron tests",
-                "-c",
-                "user.email=tests@example.com",
-            ])
-            .args([
-                "-c",
-                "commit.gpgsign=false",
-                "-c",
-                "init.defaultBranch=main",
-            ])
-            .arg("-C")
-            .arg(self.path())
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        crate::common::git::git(self.path(), args)
     }
 
     /// `dnscron ARGS` in the repository against `emu`, with a fixed plan stamp.
