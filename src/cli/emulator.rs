@@ -95,6 +95,9 @@ pub fn run(args: EmulatorArgs) -> CommandResult {
         let emu = emulator::start_with_dns(seed, args.listen, args.dns_listen)
             .await
             .map_err(|e| CommandError::from_error(ErrorKind::User, e))?;
+        // Listen for Ctrl-C before saying so: a SIGINT between the banner and the first poll
+        // of `ctrl_c()` would otherwise end the process without the counters.
+        let stop = ctrl_c_listener();
         let dns = emu
             .dns_addr()
             .map(|addr| format!("dns:      {addr} (UDP and TCP)\n"))
@@ -106,11 +109,34 @@ pub fn run(args: EmulatorArgs) -> CommandResult {
             emu.admin_url(),
             tokens.join("\n")
         ))?;
-        let _ = tokio::signal::ctrl_c().await;
+        stop.await;
         let counters = emu.shutdown().await;
         write_stdout(&format!("\nstopped; counters:\n{counters}\n"))?;
         Ok(Outcome::Success)
     })
+}
+
+/// A future that ends at Ctrl-C, its handler in place once this returns.
+#[cfg(unix)]
+fn ctrl_c_listener() -> impl std::future::Future<Output = ()> {
+    let signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt());
+    async move {
+        match signal {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn ctrl_c_listener() -> impl std::future::Future<Output = ()> {
+    async {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 fn load_seed(args: &EmulatorArgs) -> Result<Seed, CommandError> {
