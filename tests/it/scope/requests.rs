@@ -2,6 +2,7 @@
 
 use super::{Repo, emulator, route_counts, routes, zone, zone_yaml};
 use crate::common::{assert_cli_snapshot, filters};
+use dnscron_emulator::BackgroundEmulator;
 
 /// The repository after a commit that adds `new.z007.example` to zone 7.
 fn one_record_added() -> Repo {
@@ -85,18 +86,7 @@ fn a_full_plan_still_reads_everything() {
 fn drift_in_another_zone_neither_blocks_nor_is_touched_by_the_apply() {
     let repo = one_record_added();
     let emu = emulator();
-    repo.dnscron(
-        &emu,
-        &[
-            "plan",
-            "dns",
-            "--changed-since",
-            "HEAD~1",
-            "--out",
-            "p.json",
-        ],
-    )
-    .run_for_stdout();
+    save_scoped_plan(&repo, &emu);
     // Someone adds a record to zone 8 in the portal after the review.
     let drifted = zone(8);
     let api = crate::common::emulator::Api::new(&emu.base_url(), super::TOKEN);
@@ -138,18 +128,7 @@ fn drift_in_another_zone_neither_blocks_nor_is_touched_by_the_apply() {
 fn apply_of_a_saved_scoped_plan_reads_only_its_scope() {
     let repo = one_record_added();
     let emu = emulator();
-    repo.dnscron(
-        &emu,
-        &[
-            "plan",
-            "dns",
-            "--changed-since",
-            "HEAD~1",
-            "--out",
-            "p.json",
-        ],
-    )
-    .run_for_stdout();
+    save_scoped_plan(&repo, &emu);
     emu.reset_counters();
     assert_cli_snapshot!(
         "saved_scoped_plan_apply",
@@ -168,18 +147,7 @@ fn apply_of_a_saved_scoped_plan_reads_only_its_scope() {
 fn apply_changed_since_refuses_a_change_of_another_changed_file_nobody_reviewed() {
     let repo = one_record_added();
     let emu = emulator();
-    repo.dnscron(
-        &emu,
-        &[
-            "plan",
-            "dns",
-            "--changed-since",
-            "HEAD~1",
-            "--out",
-            "p.json",
-        ],
-    )
-    .run_for_stdout();
+    save_scoped_plan(&repo, &emu);
     // Another pull request, merged without its plan being applied, changed zone 8.
     repo.write(
         &format!("dns/{}.yaml", zone(8)),
@@ -218,4 +186,20 @@ fn apply_changed_since_refuses_a_change_of_another_changed_file_nobody_reviewed(
             ("POST /dns/{zone}/records", 1),
         ])
     );
+}
+
+/// `plan dns --changed-since HEAD~1 --out p.json`, as the PR check saves it.
+fn save_scoped_plan(repo: &Repo, emu: &BackgroundEmulator) {
+    repo.dnscron(
+        emu,
+        &[
+            "plan",
+            "dns",
+            "--changed-since",
+            "HEAD~1",
+            "--out",
+            "p.json",
+        ],
+    )
+    .run_for_stdout();
 }
