@@ -26,8 +26,9 @@ pub enum ValidateFormat {
 }
 
 pub fn run(args: ValidateArgs) -> CommandResult {
-    match config::load(&args.paths) {
-        Ok(desired) => {
+    match config::load_with_warnings(&args.paths) {
+        Ok(config::Loaded { desired, warnings }) => {
+            print_warnings(&warnings);
             let (zones, records, sites, jobs) = desired.counts();
             write_stdout(&format!(
                 "valid: {zones} {}, {records} {}, {sites} {}, {jobs} cron {}\n",
@@ -74,6 +75,25 @@ pub fn github_annotations(diags: &config::Diagnostics) -> String {
         &annotations,
         "validation errors (run `dnscron validate` to see all)",
     )
+}
+
+/// Prints the warnings about valid files to stderr (nothing when there are none).
+pub fn print_warnings(warnings: &config::Diagnostics) {
+    use std::io::Write;
+    if !warnings.is_empty() {
+        let text = diagnostics::render_warnings(warnings);
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    }
+}
+
+/// Loads the files like `config::load`, printing the warnings about valid ones to stderr.
+pub fn load_printing_warnings(
+    paths: &[PathBuf],
+) -> Result<dnscron_core::config::model::Desired, config::Diagnostics> {
+    config::load_with_warnings(paths).map(|loaded| {
+        print_warnings(&loaded.warnings);
+        loaded.desired
+    })
 }
 
 /// Prints every diagnostic to stderr; the returned error prints nothing more. Other commands

@@ -17,7 +17,7 @@ mod validate;
 
 pub use diagnostics::{Diagnostic, Diagnostics, LineBounds, SourceFile};
 pub use glob::glob_match;
-pub use load::{load, load_texts};
+pub use load::{Loaded, load, load_texts, load_with_warnings};
 pub use raw::json_schema;
 pub use revalidate::revalidate;
 pub use validate::check_slug;
