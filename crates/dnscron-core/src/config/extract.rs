@@ -334,7 +334,8 @@ fn set_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>, streamed: Streamed) -> Option<
         d.hint =
             Some("copy the records into this set, or list both sets in each zone's `use:`".into());
     }
-    let m = MapReader::new(ctx, &node, what, keys::RECORD_SET)?;
+    // `use` is known here only so that it gets the message above rather than "unknown key".
+    let m = MapReader::new(ctx, &node, what, &["record_set", "records", "use"])?;
     let name = m.req(ctx, what, "record_set", |c, n| c.str(n, "`record_set`"));
     let records = streamed_records(ctx, records, streamed);
     Some(raw::RecordSetDoc {

@@ -162,6 +162,8 @@ fn merge_sets(
     }
     // Per name and type: the first set record kept (an index into `kept`).
     let mut set_at: HashMap<(String, RecordType), usize> = HashMap::new();
+    // Names and types already reported as a clash: one report each, not one per record.
+    let mut clashed: Vec<(String, RecordType)> = Vec::new();
     let mut kept: Vec<Checked> = Vec::with_capacity(from_sets.len());
     for r in from_sets {
         let spec = &r.spec;
@@ -172,14 +174,21 @@ fn merge_sets(
             o.used = true;
             continue;
         }
+        let key = (spec.name.clone(), spec.rtype);
+        let reported = clashed.contains(&key);
         if let Some(mine) = own_at.get(&(spec.name.as_str(), spec.rtype)) {
-            zone_set_clash(c, zone, mine, &r);
+            if !reported {
+                zone_set_clash(c, zone, mine, &r);
+                clashed.push(key);
+            }
             continue;
         }
-        let key = (spec.name.clone(), spec.rtype);
         match set_at.get(&key) {
             Some(&first) if kept[first].spec.set != spec.set => {
-                set_set_clash(c, zone, &kept[first], &r);
+                if !reported {
+                    set_set_clash(c, zone, &kept[first], &r);
+                    clashed.push(key);
+                }
             }
             Some(_) => kept.push(r),
             None => {
