@@ -53,6 +53,23 @@ pub fn load_texts(files: &[(PathBuf, String)]) -> Result<Desired, Diagnostics> {
     finish(docs, diags, !files.is_empty()).map(|loaded| loaded.desired)
 }
 
+/// The zones and sites one file declares, read alone: a zone's `use:` is not resolved (its
+/// sets are in other files) and a file of record sets alone declares nothing. For the files as
+/// they were at an earlier commit (`config::changed`), where only the names matter.
+pub(crate) fn load_declarations(path: &Path, text: &str) -> Result<Desired, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut docs = Validator::without_sets();
+    let source = Arc::new(SourceFile::new(path.into(), text.to_string()));
+    read_source(&source, &mut diags, &mut docs);
+    let (desired, _) = docs.finish(&mut diags);
+    if diags.is_empty() {
+        Ok(desired)
+    } else {
+        diags.sort();
+        Err(diags)
+    }
+}
+
 fn finish(docs: Validator, mut diags: Diagnostics, any_file: bool) -> Result<Loaded, Diagnostics> {
     let (desired, warnings) = docs.finish(&mut diags);
     if diags.is_empty() && desired.zones.is_empty() && desired.sites.is_empty() && any_file {

@@ -57,6 +57,9 @@ pub(crate) struct Validator {
     sites_seen: HashMap<String, Location>,
     sets: sets::Sets,
     warnings: Diagnostics,
+    /// Read a zone's declarations without its record sets (`use:` is not resolved): for a file
+    /// read alone, whose sets are in other files.
+    without_sets: bool,
 }
 
 /// A zone in file order: checked, or waiting for the record sets it uses.
@@ -71,6 +74,14 @@ pub(super) struct SourcedZone {
 }
 
 impl Validator {
+    /// A validator that reads zones without their record sets (see `without_sets`).
+    pub(super) fn without_sets() -> Validator {
+        Validator {
+            without_sets: true,
+            ..Validator::default()
+        }
+    }
+
     /// Checks one document (in file order: a second declaration is the later one).
     pub(super) fn add(&mut self, SourcedDoc { source, doc }: SourcedDoc, diags: &mut Diagnostics) {
         let mut checker = Checker { diags, source };
@@ -82,7 +93,7 @@ impl Validator {
                 let first = key.as_ref().map_or(true, |key| {
                     first_declaration(&mut checker, &mut self.zones_seen, "zone", key, z.zone.pos)
                 });
-                if z.use_sets.as_ref().is_some_and(|u| !u.is_empty()) {
+                if !self.without_sets && z.use_sets.as_ref().is_some_and(|u| !u.is_empty()) {
                     if first {
                         self.zones.push(ZoneSlot::Waiting(SourcedZone {
                             source: checker.source,
@@ -113,6 +124,7 @@ impl Validator {
     /// The desired state, once every file is read (the zones that use record sets are checked
     /// now), and the warnings: unused sets, overrides of nothing.
     pub(super) fn finish(self, diags: &mut Diagnostics) -> (Desired, Diagnostics) {
+        let without_sets = self.without_sets;
         let Validator {
             mut desired,
             zones,
@@ -127,7 +139,9 @@ impl Validator {
             };
             desired.zones.extend(spec);
         }
-        sets.warn_unused(&mut warnings);
+        if !without_sets {
+            sets.warn_unused(&mut warnings);
+        }
         warnings.sort();
         (desired, warnings)
     }
