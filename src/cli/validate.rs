@@ -29,6 +29,13 @@ pub fn run(args: ValidateArgs) -> CommandResult {
     match config::load_with_warnings(&args.paths) {
         Ok(config::Loaded { desired, warnings }) => {
             print_warnings(&warnings);
+            if args.format == ValidateFormat::Github && !warnings.is_empty() {
+                write_stdout(&annotations(
+                    &warnings,
+                    Level::Warning,
+                    "validation warnings (run `dnscron validate` to see all)",
+                ))?;
+            }
             let (zones, records, sites, jobs) = desired.counts();
             write_stdout(&format!(
                 "valid: {zones} {}, {records} {}, {sites} {}, {jobs} cron {}\n",
@@ -55,6 +62,15 @@ pub fn report_diagnostics_github(diags: &config::Diagnostics) -> CommandError {
 }
 
 pub fn github_annotations(diags: &config::Diagnostics) -> String {
+    annotations(
+        diags,
+        Level::Error,
+        "validation errors (run `dnscron validate` to see all)",
+    )
+}
+
+/// One annotation per diagnostic at its place, at most 10, then `rest` counted.
+fn annotations(diags: &config::Diagnostics, level: Level, rest: &str) -> String {
     let annotations: Vec<Annotation> = diags
         .items
         .iter()
@@ -64,17 +80,14 @@ pub fn github_annotations(diags: &config::Diagnostics) -> String {
                 Some(hint) => format!("{message}\nhint: {hint}"),
                 None => message.into_owned(),
             };
-            let a = Annotation::new(Level::Error, message).title("dnscron validate");
+            let a = Annotation::new(level, message).title("dnscron validate");
             match &d.location {
                 Some(l) => a.at(&l.to_string()),
                 None => a,
             }
         })
         .collect();
-    render_capped(
-        &annotations,
-        "validation errors (run `dnscron validate` to see all)",
-    )
+    render_capped(&annotations, rest)
 }
 
 /// Prints the warnings about valid files to stderr (nothing when there are none).

@@ -235,4 +235,9 @@ fn validate_draws_set_problems_in_the_sets_file_and_prints_warnings() {
         .args(["validate", "."])
         .current_dir(files.dir.path());
     insta::assert_snapshot!(accepted.snapshot());
+    // For GitHub, the warnings are also `::warning` annotations at their place.
+    let github = crate::common::Test::new()
+        .args(["validate", "--format", "github", "."])
+        .current_dir(files.dir.path());
+    insta::assert_snapshot!(github.snapshot());
 }
