@@ -19,7 +19,7 @@ use super::zone::{Imported, ZoneFile};
 /// Fewer zones sharing an RRset than this leave it in each zone.
 pub const MIN_ZONES: usize = 3;
 
-const PLACEHOLDER: &str = "{zone}";
+use crate::config::ZONE_PLACEHOLDER as PLACEHOLDER;
 
 /// A record set to write to `sets/<name>.yaml`.
 #[derive(Clone, Debug, PartialEq, Eq)]

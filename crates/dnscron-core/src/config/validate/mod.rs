@@ -16,6 +16,7 @@ mod sets;
 mod site;
 mod zone;
 
+pub use sets::ZONE_PLACEHOLDER;
 pub use site::check_slug;
 
 /// One document and the file it came from.
