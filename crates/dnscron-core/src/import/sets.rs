@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::config::ZONE_PLACEHOLDER as PLACEHOLDER;
 use crate::dns::{self, RecordType, ZoneName};
 
 use super::render::SCHEMA_COMMENT;
@@ -18,8 +19,6 @@ use super::zone::{Imported, ZoneFile};
 
 /// Fewer zones sharing an RRset than this leave it in each zone.
 pub const MIN_ZONES: usize = 3;
-
-use crate::config::ZONE_PLACEHOLDER as PLACEHOLDER;
 
 /// A record set to write to `sets/<name>.yaml`.
 #[derive(Clone, Debug, PartialEq, Eq)]
