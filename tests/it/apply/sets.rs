@@ -1,5 +1,6 @@
 //! A repository of 50 zones sharing one mail set: the plan attributes every set record to the
-//! set and its file, apply writes them all, and the account then matches the files.
+//! set and its file, apply of the saved plan writes them all, and the account then matches the
+//! files.
 
 use dnscron_emulator::{RecordSeed, Seed, TokenSeed, ZoneSeed};
 
@@ -52,6 +53,7 @@ fn fifty_zones_sharing_a_mail_set_plan_with_attribution_and_apply() {
     let plan = dnscron(&emu, &["plan", "--format", "json", "."])
         .current_dir(dir.path())
         .run_for_stdout();
+    let saved = plan.clone();
     let plan: serde_json::Value = serde_json::from_str(&plan).unwrap();
     let changes = plan["changes"].as_array().unwrap();
     assert_eq!(changes.len(), ZONES * 6);
@@ -95,10 +97,16 @@ fn fifty_zones_sharing_a_mail_set_plan_with_attribution_and_apply() {
         ]
     );
 
-    let applied = dnscron(&emu, &["apply", "--yes", "--format", "json", "."])
-        .current_dir(dir.path())
-        .expect_stderr(apply_progress())
-        .run_for_stdout();
+    // The saved plan is applied: its desired state, set records included, goes back through the
+    // loader's rules (`config::revalidate`) before anything is sent.
+    std::fs::write(dir.path().join("plan.json"), saved).unwrap();
+    let applied = dnscron(
+        &emu,
+        &["apply", "--yes", "--format", "json", "--plan", "plan.json"],
+    )
+    .current_dir(dir.path())
+    .expect_stderr(apply_progress())
+    .run_for_stdout();
     let applied: serde_json::Value = serde_json::from_str(&applied).unwrap();
     assert_eq!(applied["result"], "converged", "{applied}");
     assert_eq!(writes(&emu), (ZONES * 6) as u64);
@@ -129,8 +137,10 @@ fn fifty_zones_sharing_a_mail_set_plan_with_attribution_and_apply() {
 fn apply_progress() -> String {
     let mut out = String::new();
     let total = ZONES * 6;
-    // The plan's reads took the first request ids.
-    let mut request = 103;
+    // The reads (the plan's, then apply's of the live state it checks the saved plan against)
+    // took the first request ids.
+    let first = 102;
+    let mut request = first;
     for i in 0..ZONES {
         let zone = zone_name(i);
         let lines = [
@@ -142,7 +152,7 @@ fn apply_progress() -> String {
             format!("www A 192.0.2.{i}"),
         ];
         for line in lines {
-            let n = request - 102;
+            let n = request - first + 1;
             out.push_str(&format!(
                 "apply [{n}/{total}] zone {zone}: + {line} (ttl 3600) — done (req_{request:06})\n"
             ));
