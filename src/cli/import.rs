@@ -10,7 +10,7 @@ use dnscron_core::api::{ReadClient, WriteClient};
 use dnscron_core::config::{self, json_schema};
 use dnscron_core::dns::ZoneName;
 use dnscron_core::import::{
-    self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SiteFile, ZoneFile,
+    self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SetFile, SiteFile, ZoneFile,
 };
 
 #[derive(Debug, clap::Args)]
@@ -38,6 +38,11 @@ pub struct ImportArgs {
     /// Overwrite files that already exist.
     #[arg(long)]
     pub force: bool,
+    /// Move records identical in 3 or more of the imported zones (whole name-and-type groups,
+    /// the zone's name in a content written `{zone}`) into record sets, sets/<name>.yaml, that
+    /// those zones `use:`.
+    #[arg(long, conflicts_with = "probe")]
+    pub extract_sets: bool,
     #[command(flatten)]
     pub api: ApiArgs,
 }
@@ -67,9 +72,15 @@ pub fn run(args: ImportArgs) -> CommandResult {
             )
         }
     };
-    let files = out_files(&fetched);
+    let mut zones = fetched.zones.clone();
+    let sets = if args.extract_sets {
+        import::extract_sets(&mut zones)
+    } else {
+        Vec::new()
+    };
+    let files = out_files(&zones, &sets, &fetched.sites);
     let written = import::write_files(&args.out, &files, args.force)?;
-    write_stdout(&summary(&args.out, &fetched, &written, &next))?;
+    write_stdout(&summary(&args.out, &fetched, &sets, &written, &next))?;
     self_check(&written, &fetched)?;
     Ok(Outcome::Success)
 }
@@ -100,7 +111,8 @@ fn self_check(written: &[PathBuf], fetched: &Fetched) -> Result<(), CommandError
     })?;
     for zone in &fetched.zones {
         let loaded = desired.zones.iter().find(|z| z.zone == zone.zone);
-        let got: Vec<(&str, String)> = loaded
+        // Sorted: records from a set load after the zone's own.
+        let mut got: Vec<(&str, String)> = loaded
             .map(|z| {
                 z.records
                     .iter()
@@ -108,11 +120,13 @@ fn self_check(written: &[PathBuf], fetched: &Fetched) -> Result<(), CommandError
                     .collect()
             })
             .unwrap_or_default();
-        let want: Vec<(&str, String)> = zone
+        got.sort();
+        let mut want: Vec<(&str, String)> = zone
             .records
             .iter()
             .map(|r| (r.name.as_str(), r.canonical.clone()))
             .collect();
+        want.sort();
         if got != want {
             return Err(bug(format!(
                 "declare other records for {} than were read",
@@ -176,16 +190,21 @@ async fn probe(
     Ok((fetched, next))
 }
 
-fn out_files(fetched: &Fetched) -> Vec<OutFile> {
-    let mut files: Vec<OutFile> = fetched
-        .zones
+fn out_files(zones: &[ZoneFile], sets: &[SetFile], sites: &[SiteFile]) -> Vec<OutFile> {
+    let mut files: Vec<OutFile> = zones
         .iter()
         .map(|z| OutFile {
             path: Path::new("zones").join(format!("{}.yaml", z.zone)),
             text: import::render_zone(z),
             keep_existing: false,
         })
-        .chain(fetched.sites.iter().map(|s| OutFile {
+        // Set names are made here (`shared`, `shared-2`, …), never read from the server.
+        .chain(sets.iter().map(|s| OutFile {
+            path: Path::new("sets").join(format!("{}.yaml", s.name)),
+            text: import::render_set(s),
+            keep_existing: false,
+        }))
+        .chain(sites.iter().map(|s| OutFile {
             path: Path::new("sites").join(format!("{}.yaml", s.slug)),
             text: import::render_site(s),
             keep_existing: false,
@@ -200,10 +219,24 @@ fn out_files(fetched: &Fetched) -> Vec<OutFile> {
     files
 }
 
-fn summary(out: &Path, fetched: &Fetched, written: &[PathBuf], next: &Next) -> String {
+fn summary(
+    out: &Path,
+    fetched: &Fetched,
+    sets: &[SetFile],
+    written: &[PathBuf],
+    next: &Next,
+) -> String {
     let mut text = String::new();
     for z in &fetched.zones {
         text.push_str(&format!("zone {}: {}\n", z.zone, zone_line(z)));
+    }
+    for s in sets {
+        text.push_str(&format!(
+            "record set {}: {}, identical in {} zones\n",
+            s.name,
+            count(s.records.len(), "record"),
+            s.zones.len()
+        ));
     }
     for s in &fetched.sites {
         text.push_str(&format!("site {}: {}\n", s.slug, site_line(s)));

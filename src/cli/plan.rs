@@ -8,7 +8,6 @@ use crate::cli::{changed, logging, runtime, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
 use dnscron_core::api::ReadClient;
-use dnscron_core::config;
 use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::{MakeOptions, Plan, make_plan_owned};
 
@@ -57,7 +56,7 @@ pub enum PlanFormat {
 }
 
 pub fn run(args: PlanArgs) -> CommandResult {
-    let desired = config::load(&args.paths).map_err(|d| match args.format {
+    let desired = validate::load_printing_warnings(&args.paths).map_err(|d| match args.format {
         PlanFormat::Github => validate::report_diagnostics_github(&d),
         _ => validate::report_diagnostics(&d),
     })?;

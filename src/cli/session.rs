@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::cli::error::{CommandError, ErrorKind};
 use crate::cli::validate::report_diagnostics;
 use dnscron_core::api::ReadClient;
-use dnscron_core::config::{self, model::Desired};
+use dnscron_core::config::model::Desired;
 use dnscron_core::plan::{MakeOptions, Planned, Scope, make_plan};
 
 /// A runtime the command keeps (apply also spawns its Ctrl-C listener on it).
@@ -21,7 +21,7 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
 
 /// Loads and validates the files; on failure every problem is printed to stderr.
 pub fn load_desired(paths: &[PathBuf]) -> Result<Desired, CommandError> {
-    config::load(paths).map_err(|diags| report_diagnostics(&diags))
+    super::validate::load_printing_warnings(paths).map_err(|diags| report_diagnostics(&diags))
 }
 
 /// Plans exactly like `dnscron plan` (`plan::make_plan`); with the live state it was made from

@@ -26,8 +26,16 @@ pub enum ValidateFormat {
 }
 
 pub fn run(args: ValidateArgs) -> CommandResult {
-    match config::load(&args.paths) {
-        Ok(desired) => {
+    match config::load_with_warnings(&args.paths) {
+        Ok(config::Loaded { desired, warnings }) => {
+            print_warnings(&warnings);
+            if args.format == ValidateFormat::Github && !warnings.is_empty() {
+                write_stdout(&annotations(
+                    &warnings,
+                    Level::Warning,
+                    "validation warnings (run `dnscron validate` to see all)",
+                ))?;
+            }
             let (zones, records, sites, jobs) = desired.counts();
             write_stdout(&format!(
                 "valid: {zones} {}, {records} {}, {sites} {}, {jobs} cron {}\n",
@@ -54,6 +62,15 @@ pub fn report_diagnostics_github(diags: &config::Diagnostics) -> CommandError {
 }
 
 pub fn github_annotations(diags: &config::Diagnostics) -> String {
+    annotations(
+        diags,
+        Level::Error,
+        "validation errors (run `dnscron validate` to see all)",
+    )
+}
+
+/// One annotation per diagnostic at its place, at most 10, then `rest` counted.
+fn annotations(diags: &config::Diagnostics, level: Level, rest: &str) -> String {
     let annotations: Vec<Annotation> = diags
         .items
         .iter()
@@ -63,17 +80,33 @@ pub fn github_annotations(diags: &config::Diagnostics) -> String {
                 Some(hint) => format!("{message}\nhint: {hint}"),
                 None => message.into_owned(),
             };
-            let a = Annotation::new(Level::Error, message).title("dnscron validate");
+            let a = Annotation::new(level, message).title("dnscron validate");
             match &d.location {
                 Some(l) => a.at(&l.to_string()),
                 None => a,
             }
         })
         .collect();
-    render_capped(
-        &annotations,
-        "validation errors (run `dnscron validate` to see all)",
-    )
+    render_capped(&annotations, rest)
+}
+
+/// Prints the warnings about valid files to stderr (nothing when there are none).
+pub fn print_warnings(warnings: &config::Diagnostics) {
+    use std::io::Write;
+    if !warnings.is_empty() {
+        let text = diagnostics::render_warnings(warnings);
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    }
+}
+
+/// Loads the files like `config::load`, printing the warnings about valid ones to stderr.
+pub fn load_printing_warnings(
+    paths: &[PathBuf],
+) -> Result<dnscron_core::config::model::Desired, config::Diagnostics> {
+    config::load_with_warnings(paths).map(|loaded| {
+        print_warnings(&loaded.warnings);
+        loaded.desired
+    })
 }
 
 /// Prints every diagnostic to stderr; the returned error prints nothing more. Other commands

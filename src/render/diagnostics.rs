@@ -65,6 +65,28 @@ pub fn render(diags: &Diagnostics, style: Style) -> String {
     out
 }
 
+/// Warnings about valid files, one line each with its hint: they stop nothing, so they stay
+/// short beside the command's own output.
+pub fn render_warnings(warnings: &Diagnostics) -> String {
+    let mut out = String::new();
+    for item in warnings.items.iter().take(LISTED) {
+        out.push_str("warning: ");
+        if let Some(location) = &item.location {
+            out.push_str(&format!("{location}: "));
+        }
+        out.push_str(&cut(&item.message, TEXT_CHARS));
+        out.push('\n');
+        if let Some(hint) = &item.hint {
+            out.push_str(&format!("  hint: {}\n", cut(hint, TEXT_CHARS)));
+        }
+    }
+    let unlisted = warnings.items.len().saturating_sub(LISTED);
+    if unlisted > 0 {
+        out.push_str(&format!("warning: …and {unlisted} more\n"));
+    }
+    out
+}
+
 /// The problems after the first [`SHOWN_IN_FULL`]: `file:line:col: message`, up to [`LISTED`]
 /// in all, then how many are left.
 fn render_one_line_each(out: &mut String, items: &[Diagnostic]) {

@@ -74,6 +74,7 @@ fn schema_lists_exactly_the_keys_the_loader_accepts() {
         ("Safety", keys::SAFETY),
         ("SiteDoc", keys::SITE),
         ("CronJob", keys::CRON),
+        ("RecordSetDoc", keys::RECORD_SET),
     ] {
         let props = schema["definitions"][def]["properties"]
             .as_object()

@@ -26,6 +26,7 @@ fn change(id: usize) -> Change {
         reason: None,
         declared_at: None,
         next_runs: Vec::new(),
+        from_set: None,
     }
 }
 

@@ -80,8 +80,13 @@ fn annotation(plan: &Plan, change: &Change, level: Level) -> Annotation {
         .map(|v| format!(" {v}"))
         .unwrap_or_default();
     let reason = change.reason.as_deref().unwrap_or(label);
+    let from_set = change
+        .from_set
+        .as_deref()
+        .map(|set| format!(" (from record set {})", super::printable(set)))
+        .unwrap_or_default();
     let message = format!(
-        "{} {} {}{value}: {reason}",
+        "{} {} {}{value}{from_set}: {reason}",
         change.action.as_str(),
         change.target,
         d.subject

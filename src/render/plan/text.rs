@@ -135,6 +135,7 @@ fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
         lines.extend(word_diff_lines(&d, paint));
         lines.extend(next_runs_line(change, paint));
         lines.extend(readiness_line(change, paint));
+        lines.extend(set_line(change, paint));
         return lines;
     }
     let value = match (&d.before, &d.after, change.action) {
@@ -146,7 +147,20 @@ fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
     let mut lines = vec![format!("{head}{value}{ttl}{status}")];
     lines.extend(next_runs_line(change, paint));
     lines.extend(readiness_line(change, paint));
+    lines.extend(set_line(change, paint));
     lines
+}
+
+/// For a record from a record set: which set, and where in its file, since the zone's own
+/// file does not show the record.
+fn set_line(change: &Change, paint: &Paint) -> Option<String> {
+    let set = change.from_set.as_deref()?;
+    let at = change
+        .declared_at
+        .as_deref()
+        .map(|at| format!(" ({})", printable(at)))
+        .unwrap_or_default();
+    Some(paint.dim(&format!("    from record set {}{at}", printable(set))))
 }
 
 /// Under a switch to custom nameservers: apply asks them first (docs/health.md, "Before a

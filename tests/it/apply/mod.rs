@@ -15,5 +15,6 @@ mod plan_file;
 mod random;
 mod reviewed;
 mod reviewed_many;
+mod sets;
 mod signals;
 mod support;

@@ -105,7 +105,7 @@ fn a_rerun_after_the_portal_step_finishes_the_reviewed_plan() {
     let dir = tempfile::tempdir().unwrap();
     let files = dir.path().join("dns");
     std::fs::create_dir_all(&files).unwrap();
-    for name in ["example.com.yaml", "example.org.yaml"] {
+    for name in ["example.com.yaml", "example.org.yaml", "mail-set.yaml"] {
         let text = std::fs::read_to_string(repo_root().join("examples/dns/zones").join(name))
             .unwrap()
             .replace(

@@ -7,6 +7,7 @@ use dnscron_core::config::{self, Diagnostics, model::Desired};
 mod nameservers;
 mod records;
 mod rfc_rules;
+mod sets;
 mod sites;
 mod structure;
 mod yaml_line_breaks;

@@ -18,7 +18,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         3,
-        "feeda6bd112f8c5795fa95546452656c905331eb94719de8a997a6a8518f1de8",
+        "a1c4e21dc8c477f42e8028f79250ecabc554d6ac5417077c2da11880cf3a02ad",
     ),
 ];
 

@@ -42,6 +42,7 @@ pub fn zone(name: &str, records: &[(&str, &str, u32, &str)]) -> ZoneSpec {
             content: content.to_string(),
             canonical: canonical_content(t(ty), content, &z).unwrap(),
             location: loc(&file, 10 + i),
+            set: None,
         })
         .collect();
     ZoneSpec {

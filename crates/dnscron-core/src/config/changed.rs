@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::diagnostics::Diagnostics;
-use super::load::load_texts;
+use super::load::load_declarations;
 use super::model::Desired;
 
 /// What git says changed between a commit and the working tree.
@@ -87,7 +87,17 @@ pub fn targets(desired: &Desired, changes: &FileChanges) -> Result<ChangedTarget
         now.contains(path.as_path())
     };
     for zone in &desired.zones {
-        if changed_now(&zone.location.file) {
+        // A changed record set file changes every zone that uses it.
+        let mut set_files: Vec<&Path> = zone
+            .records
+            .iter()
+            .filter(|r| r.set.is_some())
+            .map(|r| &*r.location.file)
+            .collect();
+        set_files.dedup();
+        let changed =
+            changed_now(&zone.location.file) || set_files.into_iter().any(&mut changed_now);
+        if changed {
             add_zone(&mut out, zone.zone.as_str(), zone.nameservers.is_some());
         }
     }
@@ -97,7 +107,7 @@ pub fn targets(desired: &Desired, changes: &FileChanges) -> Result<ChangedTarget
         }
     }
     for old in &changes.before {
-        let then = load_texts(&[(old.path.clone(), old.text.clone())]).map_err(|problems| {
+        let then = load_declarations(&old.path, &old.text).map_err(|problems| {
             ChangedError::OldFileInvalid {
                 path: old.path.clone(),
                 commit: changes.commit.clone(),
@@ -167,6 +177,41 @@ mod tests {
             targets(&desired, &bad),
             Err(ChangedError::OldFileInvalid { .. })
         ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A changed set file puts the zones using it in scope; a file of the commit that uses a set
+    /// or holds only sets is read for its declarations alone.
+    #[test]
+    fn record_sets_count_for_the_zones_that_use_them() {
+        let dir = std::env::temp_dir().join(format!("dnscron-changed-sets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        let set = dir.join("set.yaml");
+        let set_text =
+            "record_set: mail\nrecords:\n  - {name: \"@\", type: MX, content: \"10 mx.{zone}.\"}\n";
+        std::fs::write(&set, set_text).unwrap_or_else(|e| panic!("write: {e}"));
+        let a = dir.join("a.yaml");
+        std::fs::write(&a, "zone: a.example\nuse: [mail]\n").unwrap_or_else(|e| panic!("{e}"));
+        let b = zone_file(&dir, "b.yaml", "b.example");
+        let desired = crate::config::load(&[set.clone(), a, b]).unwrap_or_else(|d| panic!("{d}"));
+        let changes = FileChanges {
+            since: "HEAD~1".into(),
+            commit: "c".repeat(40),
+            now: vec![absolute(&set)],
+            before: vec![
+                OldFile {
+                    path: set.clone(),
+                    text: set_text.into(),
+                },
+                OldFile {
+                    path: dir.join("old.yaml"),
+                    text: "zone: old.example\nuse: [gone]\n".into(),
+                },
+            ],
+        };
+        let got = targets(&desired, &changes).unwrap_or_else(|e| panic!("{e}"));
+        let zones: Vec<_> = got.zones.keys().map(String::as_str).collect();
+        assert_eq!(zones, ["a.example", "old.example"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -264,41 +264,105 @@ fn rtype(ctx: &mut Ctx<'_>, node: &Node) -> Option<Sp<RecordType>> {
 const TTL_MIN: i128 = rules::TTL_MIN as i128;
 const TTL_MAX: i128 = rules::TTL_MAX as i128;
 
-/// Reads one document; `None` when it is neither a zone nor a site (reported).
+/// Reads one document; `None` when it is not a zone, a site or a record set (reported).
 pub(crate) fn document(
     ctx: &mut Ctx<'_>,
     node: Node<'_>,
     streamed: Streamed,
 ) -> Option<raw::Document> {
     let Value::Map(map) = &node.value else {
-        ctx.wrong_type(&node, "a document", "a mapping with `zone:` or `site:`");
+        ctx.wrong_type(
+            &node,
+            "a document",
+            "a mapping with `zone:`, `site:` or `record_set:`",
+        );
         return None;
     };
     let has = |key: &str| map.iter().any(|(k, _)| k.value == Value::Str(key.into()));
-    match (has("zone"), has("site")) {
-        (true, false) => zone_doc(ctx, node, streamed).map(|z| raw::Document::Zone(Box::new(z))),
-        (false, true) => site_doc(ctx, &node).map(raw::Document::Site),
-        (true, true) => {
-            let d = ctx.error(node.pos, "a document has both `zone:` and `site:`");
-            d.hint = Some(
-                "put the zone and the site in separate documents (separate them with `---`)".into(),
-            );
-            None
-        }
-        (false, false) => {
-            let known: Vec<&str> = keys::ZONE.iter().chain(keys::SITE).copied().collect();
+    let kinds: Vec<&str> = ["zone", "site", "record_set"]
+        .into_iter()
+        .filter(|k| has(k))
+        .collect();
+    match kinds.as_slice() {
+        ["zone"] => zone_doc(ctx, node, streamed).map(|z| raw::Document::Zone(Box::new(z))),
+        ["site"] => site_doc(ctx, &node).map(raw::Document::Site),
+        ["record_set"] => set_doc(ctx, node, streamed).map(raw::Document::RecordSet),
+        [] => {
+            let known: Vec<&str> = keys::ZONE
+                .iter()
+                .chain(keys::SITE)
+                .chain(keys::RECORD_SET)
+                .copied()
+                .collect();
             let guess = map.iter().find_map(|(k, _)| match &k.value {
-                Value::Str(s) => did_you_mean(s, &["zone", "site"]),
+                Value::Str(s) => did_you_mean(s, &["zone", "site", "record_set"]),
                 _ => None,
             });
-            let d = ctx.error(node.pos, "a document must start with `zone:` or `site:`");
+            let d = ctx.error(
+                node.pos,
+                "a document must start with `zone:`, `site:` or `record_set:`",
+            );
             d.hint = Some(match guess {
                 Some(g) => format!("did you mean `{g}`?"),
-                None => format!("documents are zones or sites; keys: {}", known.join(", ")),
+                None => format!(
+                    "documents are zones, sites or record sets; keys: {}",
+                    known.join(", ")
+                ),
             });
+            None
+        }
+        both => {
+            let listed: Vec<String> = both.iter().map(|k| format!("`{k}:`")).collect();
+            let d = ctx.error(
+                node.pos,
+                format!("a document has both {}", listed.join(" and ")),
+            );
+            d.hint = Some("put each in its own document (separate them with `---`)".into());
             None
         }
     }
+}
+
+/// A record set: its name and records. A `use:` key is refused with its own message, as sets
+/// cannot include sets.
+fn set_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>, streamed: Streamed) -> Option<raw::RecordSetDoc> {
+    let what = "a record set";
+    let records = take_value(&mut node, "records");
+    if let Some(uses) = take_value(&mut node, "use") {
+        let d = ctx.error(uses.pos, "a record set cannot `use:` other record sets");
+        d.label = Some("sets do not nest".into());
+        d.hint =
+            Some("copy the records into this set, or list both sets in each zone's `use:`".into());
+    }
+    // `use` is known here only so that it gets the message above rather than "unknown key".
+    let m = MapReader::new(ctx, &node, what, &["record_set", "records", "use"])?;
+    let name = m.req(ctx, what, "record_set", |c, n| c.str(n, "`record_set`"));
+    let records = streamed_records(ctx, records, streamed);
+    Some(raw::RecordSetDoc {
+        record_set: name?,
+        records,
+        pos: node.pos,
+    })
+}
+
+/// A document's `records`: those read while parsing, then any the tree still holds.
+fn streamed_records(
+    ctx: &mut Ctx<'_>,
+    records: Option<Node<'_>>,
+    streamed: Streamed,
+) -> Option<Vec<raw::Record>> {
+    // A streamed list is empty in the tree; one that was not streamed (anchored) is not.
+    records
+        .and_then(|n| ctx.list_owned(n, "`records`", record))
+        .map(|listed| {
+            let Streamed {
+                mut records,
+                mut diags,
+            } = streamed;
+            ctx.diags.items.append(&mut diags.items);
+            records.extend(listed);
+            records
+        })
 }
 
 fn zone_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>, streamed: Streamed) -> Option<raw::ZoneDoc> {
@@ -312,18 +376,10 @@ fn zone_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>, streamed: Streamed) -> Option
     let nameservers = m.opt(ctx, "nameservers", nameservers);
     let prune = m.opt(ctx, "prune", |c, n| c.bool(n, "`prune`"));
     let ignore = m.opt(ctx, "ignore", |c, n| c.list(n, "`ignore`", ignore_rule));
-    // A streamed list is empty in the tree; one that was not streamed (anchored) is not.
-    let records = records
-        .and_then(|n| ctx.list_owned(n, "`records`", record))
-        .map(|listed| {
-            let Streamed {
-                mut records,
-                mut diags,
-            } = streamed;
-            ctx.diags.items.append(&mut diags.items);
-            records.extend(listed);
-            records
-        });
+    let records = streamed_records(ctx, records, streamed);
+    let use_sets = m.opt(ctx, "use", |c, n| {
+        c.list(n, "`use`", |c, item| c.str(item, "a record set name"))
+    });
     let safety = m.opt(ctx, "safety", safety);
     let registrar = m.opt(ctx, "registrar", registrar);
     Some(raw::ZoneDoc {
@@ -333,6 +389,7 @@ fn zone_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>, streamed: Streamed) -> Option
         prune,
         ignore,
         records,
+        use_sets,
         safety,
         registrar,
         pos: node.pos,
@@ -385,11 +442,13 @@ fn record(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Record> {
     let rtype = m.req(ctx, what, "type", rtype);
     let content = m.req(ctx, what, "content", |c, n| c.str(n, "record `content`"));
     let ttl = m.opt(ctx, "ttl", |c, n| c.int(n, "`ttl`", TTL_MIN, TTL_MAX));
+    let override_sets = m.opt(ctx, "override", |c, n| c.bool(n, "`override`"));
     Some(raw::Record {
         name: name?,
         rtype: rtype?,
         content: content?,
         ttl,
+        override_sets,
         pos: node.pos,
     })
 }

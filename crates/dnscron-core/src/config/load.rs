@@ -18,6 +18,20 @@ use super::validate::{SourcedDoc, Validator};
 /// Loads and validates every zone and site in `paths` (files, or directories walked
 /// recursively for `*.yaml`/`*.yml` in sorted order). On any problem returns all of them.
 pub fn load(paths: &[PathBuf]) -> Result<Desired, Diagnostics> {
+    load_with_warnings(paths).map(|loaded| loaded.desired)
+}
+
+/// A valid desired state and what is worth a look without being wrong (a record set no zone
+/// uses, an `override: true` that replaces nothing).
+#[derive(Debug)]
+pub struct Loaded {
+    pub desired: Desired,
+    /// Sorted by file, line and column; empty when there is nothing to say.
+    pub warnings: Diagnostics,
+}
+
+/// Like [`load`], with the warnings about valid files.
+pub fn load_with_warnings(paths: &[PathBuf]) -> Result<Loaded, Diagnostics> {
     let mut diags = Diagnostics::default();
     let files = collect_files(paths, &mut diags);
     let mut docs = Validator::default();
@@ -36,19 +50,38 @@ pub fn load_texts(files: &[(PathBuf, String)]) -> Result<Desired, Diagnostics> {
         let source = Arc::new(SourceFile::new(path.as_path().into(), text.clone()));
         read_source(&source, &mut diags, &mut docs);
     }
-    finish(docs, diags, !files.is_empty())
+    finish(docs, diags, !files.is_empty()).map(|loaded| loaded.desired)
 }
 
-fn finish(docs: Validator, mut diags: Diagnostics, any_file: bool) -> Result<Desired, Diagnostics> {
-    let desired = docs.finish();
+/// The zones and sites one file declares, read alone: a zone's `use:` is not resolved (its
+/// sets are in other files) and a file of record sets alone declares nothing. For the files as
+/// they were at an earlier commit (`config::changed`), where only the names matter.
+pub(crate) fn load_declarations(path: &Path, text: &str) -> Result<Desired, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut docs = Validator::without_sets();
+    let source = Arc::new(SourceFile::new(path.into(), text.to_string()));
+    read_source(&source, &mut diags, &mut docs);
+    let (desired, _) = docs.finish(&mut diags);
+    if diags.is_empty() {
+        Ok(desired)
+    } else {
+        diags.sort();
+        Err(diags)
+    }
+}
+
+fn finish(docs: Validator, mut diags: Diagnostics, any_file: bool) -> Result<Loaded, Diagnostics> {
+    let (desired, warnings) = docs.finish(&mut diags);
     if diags.is_empty() && desired.zones.is_empty() && desired.sites.is_empty() && any_file {
         diags.push(
-            Diagnostic::general("the files hold no zone or site documents")
-                .with_hint("a document starts with `zone: example.com` or `site: my-site`"),
+            Diagnostic::general("the files hold no zone or site documents").with_hint(
+                "a document starts with `zone: example.com` or `site: my-site` (a \
+                     `record_set:` only adds records to the zones that `use:` it)",
+            ),
         );
     }
     if diags.is_empty() {
-        Ok(desired)
+        Ok(Loaded { desired, warnings })
     } else {
         diags.sort();
         Err(diags)

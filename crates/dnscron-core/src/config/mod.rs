@@ -17,10 +17,10 @@ mod validate;
 
 pub use diagnostics::{Diagnostic, Diagnostics, LineBounds, SourceFile};
 pub use glob::glob_match;
-pub use load::{load, load_texts};
+pub use load::{Loaded, load, load_texts, load_with_warnings};
 pub use raw::json_schema;
 pub use revalidate::revalidate;
-pub use validate::check_slug;
+pub use validate::{ZONE_PLACEHOLDER, check_slug};
 
 /// Parses `source` into its YAML documents the way the loader does (the `records:` items streamed,
 /// each item dropped as it comes) and returns how many documents

@@ -82,7 +82,11 @@ pub struct RecordSpec {
     pub content: String,
     /// `dns::canonical_content` of `content`; what the diff compares.
     pub canonical: String,
+    /// Where it is written: the zone's file, or for a record from a set, the set's file.
     pub location: Location,
+    /// The record set (`record_set:`) it comes from, `None` for the zone's own records. A set
+    /// record's `content` already has `{zone}` replaced.
+    pub set: Option<Arc<str>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -32,13 +32,31 @@ impl<T: JsonSchema> JsonSchema for Sp<T> {
     }
 }
 
-/// One YAML document of a dnscron file: a DNS zone or a site. A file may hold several
-/// documents separated by `---`.
+/// One YAML document of a dnscron file: a DNS zone, a site, or a record set zones share. A file
+/// may hold several documents separated by `---`.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(untagged)]
 pub enum Document {
     Zone(Box<ZoneDoc>),
     Site(SiteDoc),
+    RecordSet(RecordSetDoc),
+}
+
+/// Records shared by the zones that name this set in their `use:` list: each such zone gets
+/// every record here as if declared in it. `{zone}` in a record's `content` stands for the
+/// using zone's name, without a final dot (`rua=mailto:dmarc@{zone}`; write `mail.{zone}.` for
+/// a host name). A set cannot `use:` other sets.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordSetDoc {
+    /// The set's name, as zones list it in `use:`: letters, digits, `-` and `_`.
+    #[schemars(regex(pattern = r"^[A-Za-z0-9_-]+$"))]
+    pub record_set: Sp<String>,
+    /// The set's records, written as a zone's (`override` is for a zone's own records). A
+    /// record without `ttl` takes the using zone's `defaults.ttl`.
+    pub records: Option<Vec<Record>>,
+    #[schemars(skip)]
+    pub pos: Pos,
 }
 
 /// A DNS zone: its records, and optionally the registrar nameserver mode of the domain of the
@@ -60,6 +78,11 @@ pub struct ZoneDoc {
     pub ignore: Option<Vec<IgnoreRule>>,
     /// The zone's records: the whole set (with `prune`), in any order.
     pub records: Option<Vec<Record>>,
+    /// Record sets (`record_set:` documents) whose records this zone includes. A set's record
+    /// with the name and type of one of the zone's own records is an error, unless that record
+    /// says `override: true`.
+    #[serde(rename = "use")]
+    pub use_sets: Option<Vec<Sp<String>>>,
     /// Mass-change protection: plan refuses changes beyond these limits.
     pub safety: Option<Safety>,
     /// What the registrar state of the domain of the same name should be: `plan` reports a
@@ -153,6 +176,11 @@ pub struct Record {
     /// TTL in seconds (60–604800). Default: the zone's `defaults.ttl`, else 3600.
     #[schemars(range(min = rules::TTL_MIN, max = rules::TTL_MAX))]
     pub ttl: Option<Sp<u32>>,
+    /// In a zone that uses record sets: `true` makes the zone's records of this name and type
+    /// replace every record of that name and type the sets bring. Default `false` (a clash is
+    /// an error).
+    #[serde(rename = "override")]
+    pub override_sets: Option<Sp<bool>>,
     #[schemars(skip)]
     pub pos: Pos,
 }
@@ -215,14 +243,16 @@ pub mod keys {
         "prune",
         "ignore",
         "records",
+        "use",
         "safety",
         "registrar",
     ];
+    pub const RECORD_SET: &[&str] = &["record_set", "records"];
     pub const REGISTRAR: &[&str] = &["auto_renew", "lock", "whois_privacy", "expiry_warning_days"];
     pub const DEFAULTS: &[&str] = &["ttl"];
     pub const NAMESERVERS: &[&str] = &["mode", "hosts"];
     pub const IGNORE: &[&str] = &["name", "type", "content"];
-    pub const RECORD: &[&str] = &["name", "type", "content", "ttl"];
+    pub const RECORD: &[&str] = &["name", "type", "content", "ttl", "override"];
     pub const SAFETY: &[&str] = &[
         "max_deletes",
         "delete_floor",
@@ -243,7 +273,7 @@ pub fn json_schema() -> serde_json::Value {
     schema.insert("title".into(), "dnscron desired-state document".into());
     schema.insert(
         "description".into(),
-        "A dnscron YAML document: a DNS zone (`zone:`) or a site (`site:`).".into(),
+        "A dnscron YAML document: a DNS zone (`zone:`), a site (`site:`) or a record set shared by zones (`record_set:`).".into(),
     );
     let mut value = schema.to_value();
     drop_null(&mut value);

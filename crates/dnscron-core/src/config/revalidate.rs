@@ -30,7 +30,8 @@ pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
     let mut diags = Diagnostics::default();
     let mut docs = Validator::default();
     read_source(&source, &mut diags, &mut docs);
-    let mut checked = docs.finish();
+    // The text holds no sets (set records are written into their zones), so no warnings.
+    let (mut checked, _) = docs.finish(&mut diags);
     if !diags.is_empty() {
         for d in &mut diags.items {
             if let Some(at) = &mut d.location {
@@ -41,6 +42,7 @@ pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
         return Err(diags);
     }
     restore_all(&mut checked, &text);
+    restore_sets(&mut checked, desired);
     Ok(checked)
 }
 
@@ -215,6 +217,16 @@ fn restore_all(desired: &mut Desired, text: &Text) {
         text.restore(&mut s.location);
         for job in s.cron.iter_mut().flatten() {
             text.restore(&mut job.location);
+        }
+    }
+}
+
+/// A set record is written into its zone like the zone's own, so the set it came from is
+/// carried over: with no problems found, the loader kept every zone and record in order.
+fn restore_sets(checked: &mut Desired, desired: &Desired) {
+    for (out, given) in checked.zones.iter_mut().zip(&desired.zones) {
+        for (r, g) in out.records.iter_mut().zip(&given.records) {
+            r.set.clone_from(&g.set);
         }
     }
 }

@@ -8,6 +8,7 @@
 mod fetch;
 mod probe;
 mod render;
+mod sets;
 mod site;
 mod together;
 mod write;
@@ -19,6 +20,7 @@ use std::path::PathBuf;
 pub use fetch::{Fetched, Selection, fetch};
 pub use probe::{ProbeShapeError, probe_found_hosted, zone_from_probe};
 pub use render::{SCHEMA_FILE, render_site, render_zone};
+pub use sets::{MIN_ZONES, SetFile, SetRecord, extract_sets, render_set};
 pub use site::{SiteFile, build_site};
 pub use write::{OutFile, Outside, write_files};
 pub use zone::{

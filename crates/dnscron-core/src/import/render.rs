@@ -12,7 +12,7 @@ use super::zone::{Imported, NsChoice, Unrepresentable, ZoneFile};
 /// Where imported files point for their schema: written next to `zones/` and `sites/` by
 /// `import`, so the reference works in any repository layout.
 pub const SCHEMA_FILE: &str = "dnscron.schema.json";
-const SCHEMA_COMMENT: &str = "# yaml-language-server: $schema=../dnscron.schema.json\n";
+pub(super) const SCHEMA_COMMENT: &str = "# yaml-language-server: $schema=../dnscron.schema.json\n";
 /// The second line of every file `import` reads from the live account.
 pub(super) const IMPORTED: &str =
     "Imported from the live account by `dnscron import`; `dnscron plan` on it shows no changes.";
@@ -48,6 +48,10 @@ pub fn render_zone(f: &ZoneFile) -> String {
         }
     }
     records(&mut out, f);
+    if !f.uses.is_empty() {
+        let sets: Vec<String> = f.uses.iter().map(|s| scalar(s)).collect();
+        let _ = writeln!(out, "use: [{}]", sets.join(", "));
+    }
     if !f.left_out.is_empty() {
         out.push_str("# Live records not declared in this file:\n");
         for l in &f.left_out {

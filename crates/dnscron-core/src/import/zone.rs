@@ -27,6 +27,8 @@ pub struct ZoneFile {
     pub ignore: Vec<Unrepresentable>,
     /// Live records left out because dnscron never plans them (shown as comments).
     pub left_out: Vec<LeftOut>,
+    /// Record sets (`sets::extract_sets`) holding the rest of its records.
+    pub uses: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,6 +151,7 @@ pub fn build_zone(zone: &ZoneName, live: &[payload::Record], nameservers: NsChoi
         records,
         ignore,
         left_out,
+        uses: Vec::new(),
     }
 }
 

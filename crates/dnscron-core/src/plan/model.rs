@@ -310,9 +310,21 @@ pub struct Change {
     /// (RFC 3339, UTC), so a reviewer sees when it will actually run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub next_runs: Vec<String>,
+    /// For a record from a record set (`record_set:`): the set's name. `declared_at` is then
+    /// the place in the set's file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_set: Option<String>,
 }
 
 impl Change {
+    /// The record set behind this change, for a record that comes from one.
+    pub fn from_set(self, set: Option<&str>) -> Change {
+        Change {
+            from_set: set.map(str::to_string),
+            ..self
+        }
+    }
+
     /// A ready change with nothing declared: the one way changes are built. `plan::order`
     /// numbers them (`id` 0 until then); `declared`, `with_status` and `with_next_runs` add the rest.
     pub fn new(
@@ -333,6 +345,7 @@ impl Change {
             reason: None,
             declared_at: None,
             next_runs: Vec::new(),
+            from_set: None,
         }
     }
 

@@ -299,7 +299,7 @@ fn create(target: &TargetRef, w: &WantRec) -> Draft {
     };
     let after = Some(want_value(w));
     let c = Change::new(Action::Create, target.clone(), resource, None, after);
-    Draft::new(c.declared(&w.spec.location))
+    Draft::new(c.declared(&w.spec.location).from_set(w.spec.set.as_deref()))
 }
 
 fn update(target: &TargetRef, w: &WantRec, h: &LiveRec) -> Draft {
@@ -310,7 +310,7 @@ fn update(target: &TargetRef, w: &WantRec, h: &LiveRec) -> Draft {
     };
     let (before, after) = (Some(have_value(h)), Some(want_value(w)));
     let c = Change::new(Action::Update, target.clone(), resource, before, after);
-    Draft::new(c.declared(&w.spec.location))
+    Draft::new(c.declared(&w.spec.location).from_set(w.spec.set.as_deref()))
 }
 
 fn delete(target: &TargetRef, name: &str, rtype: RecordType, h: &LiveRec) -> Draft {

@@ -33,6 +33,9 @@ pub struct Change {
     /// The request apply sends for this change. Derived from the fields above; a file whose
     /// request differs from the derived one is refused.
     pub request: Request,
+    /// For a record from a record set: the set's name (`declared_at` is in the set's file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_set: Option<String>,
 }
 
 /// An HTTP request to the API, as apply sends it.

@@ -71,6 +71,10 @@ pub struct RecordSpec {
     /// Recomputed from `content` when the plan is loaded.
     pub canonical: String,
     pub location: Location,
+    /// The record set it comes from (`content` has `{zone}` already replaced); absent for
+    /// the zone's own records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -204,6 +204,7 @@ fn change(c: Change) -> (plan::Change, Request) {
         declared_at,
         next_runs,
         request,
+        from_set,
     } = c;
     let change = plan::Change {
         id,
@@ -244,6 +245,7 @@ fn change(c: Change) -> (plan::Change, Request) {
         reason,
         declared_at,
         next_runs,
+        from_set,
     };
     (change, request)
 }
@@ -354,6 +356,7 @@ fn record(r: RecordSpec) -> cfg::RecordSpec {
         content,
         canonical,
         location: at,
+        set,
     } = r;
     cfg::RecordSpec {
         name,
@@ -362,6 +365,7 @@ fn record(r: RecordSpec) -> cfg::RecordSpec {
         content,
         canonical,
         location: location(at),
+        set: set.map(Into::into),
     }
 }
 

@@ -85,6 +85,8 @@ fn record(rng: &mut fastrand::Rng, i: usize) -> Option<cfg::RecordSpec> {
         content,
         canonical,
         location: at(10 + i),
+        // Every third record as if from a record set: the set must survive the round trip.
+        set: i.is_multiple_of(3).then(|| "mail".into()),
     })
 }
 
@@ -182,6 +184,7 @@ fn creates(desired: &cfg::Desired) -> Vec<plan::Change> {
                 }),
             )
             .declared(&r.location)
+            .from_set(r.set.as_deref())
         })
         .collect()
 }
@@ -268,6 +271,7 @@ fn the_reported_txt_values_round_trip() {
                     content: content.into(),
                     canonical,
                     location: at(4),
+                    set: None,
                 }],
                 safety: cfg::SafetyLimits::default(),
                 registrar: None,

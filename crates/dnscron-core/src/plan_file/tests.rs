@@ -34,6 +34,7 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
             content: "192.0.2.1".into(),
             canonical: "192.0.2.1".into(),
             location: at(4),
+            set: None,
         }],
         safety: cfg::SafetyLimits::default(),
         registrar: Some(cfg::RegistrarExpectations {

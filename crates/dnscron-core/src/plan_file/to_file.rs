@@ -137,6 +137,7 @@ fn change(c: &plan::Change, options: &plan::PlanOptions) -> Result<Change, Reque
         reason,
         declared_at,
         next_runs,
+        from_set,
     } = c;
     Ok(Change {
         id: *id,
@@ -158,6 +159,7 @@ fn change(c: &plan::Change, options: &plan::PlanOptions) -> Result<Change, Reque
         declared_at: declared_at.clone(),
         next_runs: next_runs.clone(),
         request: request_of(&request::preview(c, options)?),
+        from_set: from_set.clone(),
     })
 }
 
@@ -309,6 +311,7 @@ fn record(r: &config::RecordSpec) -> RecordSpec {
         content,
         canonical,
         location: at,
+        set,
     } = r;
     RecordSpec {
         name: name.clone(),
@@ -317,6 +320,7 @@ fn record(r: &config::RecordSpec) -> RecordSpec {
         content: content.clone(),
         canonical: canonical.clone(),
         location: location(at),
+        set: set.as_deref().map(str::to_string),
     }
 }
 

@@ -8,8 +8,8 @@ use crate::config::raw;
 use crate::config::tree::{Node, Value};
 
 /// A document's records read while its file was parsed (`tree::documents_streaming`), and the
-/// problems found in them: kept only if the document turns out to be a zone, which reads its
-/// records (another document reports its `records` key and nothing under it, as before).
+/// problems found in them: kept only if the document turns out to be a zone or a record set,
+/// which read their records (another document reports its `records` key and nothing under it).
 #[derive(Default)]
 pub(crate) struct Streamed {
     pub(super) records: Vec<raw::Record>,

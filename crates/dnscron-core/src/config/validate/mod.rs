@@ -7,14 +7,16 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
-use super::model::{Desired, Location};
+use super::model::{Desired, Location, ZoneSpec};
 use super::raw;
 use super::tree::Pos;
 use crate::dns::ZoneName;
 
+mod sets;
 mod site;
 mod zone;
 
+pub use sets::ZONE_PLACEHOLDER;
 pub use site::check_slug;
 
 /// One document and the file it came from.
@@ -46,15 +48,41 @@ impl Checker<'_> {
 
 /// Builds the desired state one document at a time, so a document's raw structs (and the tree
 /// they came from) are dropped before the next is read: peak memory is one document's, not
-/// every file's at once. Every problem goes into `diags`.
+/// every file's at once. Every problem goes into `diags`. A zone that uses record sets waits
+/// until every file is read (a set may be declared after the zones that use it).
 #[derive(Default)]
 pub(crate) struct Validator {
     desired: Desired,
+    zones: Vec<ZoneSlot>,
     zones_seen: HashMap<String, Location>,
     sites_seen: HashMap<String, Location>,
+    sets: sets::Sets,
+    warnings: Diagnostics,
+    /// Read a zone's declarations without its record sets (`use:` is not resolved): for a file
+    /// read alone, whose sets are in other files.
+    without_sets: bool,
+}
+
+/// A zone in file order: checked, or waiting for the record sets it uses.
+enum ZoneSlot {
+    Done(Box<ZoneSpec>),
+    Waiting(SourcedZone),
+}
+
+pub(super) struct SourcedZone {
+    source: Arc<SourceFile>,
+    doc: Box<raw::ZoneDoc>,
 }
 
 impl Validator {
+    /// A validator that reads zones without their record sets (see `without_sets`).
+    pub(super) fn without_sets() -> Validator {
+        Validator {
+            without_sets: true,
+            ..Validator::default()
+        }
+    }
+
     /// Checks one document (in file order: a second declaration is the later one).
     pub(super) fn add(&mut self, SourcedDoc { source, doc }: SourcedDoc, diags: &mut Diagnostics) {
         let mut checker = Checker { diags, source };
@@ -66,10 +94,18 @@ impl Validator {
                 let first = key.as_ref().map_or(true, |key| {
                     first_declaration(&mut checker, &mut self.zones_seen, "zone", key, z.zone.pos)
                 });
-                if let Some(spec) = zone::check_zone(&mut checker, *z)
+                if !self.without_sets && z.use_sets.as_ref().is_some_and(|u| !u.is_empty()) {
+                    if first {
+                        self.zones.push(ZoneSlot::Waiting(SourcedZone {
+                            source: checker.source,
+                            doc: z,
+                        }));
+                    }
+                } else if let Some(spec) =
+                    zone::check_zone(&mut checker, *z, &[], &mut self.warnings)
                     && first
                 {
-                    self.desired.zones.push(spec);
+                    self.zones.push(ZoneSlot::Done(Box::new(spec)));
                 }
             }
             raw::Document::Site(s) => {
@@ -82,11 +118,33 @@ impl Validator {
                     self.desired.sites.push(spec);
                 }
             }
+            raw::Document::RecordSet(set) => self.sets.add(&mut checker, set),
         }
     }
 
-    pub(super) fn finish(self) -> Desired {
-        self.desired
+    /// The desired state, once every file is read (the zones that use record sets are checked
+    /// now), and the warnings: unused sets, overrides of nothing.
+    pub(super) fn finish(self, diags: &mut Diagnostics) -> (Desired, Diagnostics) {
+        let without_sets = self.without_sets;
+        let Validator {
+            mut desired,
+            zones,
+            mut sets,
+            mut warnings,
+            ..
+        } = self;
+        for slot in zones {
+            let spec = match slot {
+                ZoneSlot::Done(spec) => Some(*spec),
+                ZoneSlot::Waiting(zone) => sets.expand(zone, diags, &mut warnings),
+            };
+            desired.zones.extend(spec);
+        }
+        if !without_sets {
+            sets.warn_unused(&mut warnings);
+        }
+        warnings.sort();
+        (desired, warnings)
     }
 }
 

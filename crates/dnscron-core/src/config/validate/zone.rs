@@ -2,7 +2,11 @@
 
 use foldhash::{HashMap, HashMapExt};
 
+use std::sync::Arc;
+
 use super::Checker;
+use super::sets::{self, UsedSet};
+use crate::config::diagnostics::{Diagnostic, Diagnostics, SourceFile};
 use crate::config::model::{
     IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec, RegistrarExpectations,
     SafetyLimits, ZoneSpec,
@@ -12,7 +16,13 @@ use crate::config::tree::Pos;
 use crate::dns::rules::{self, DEFAULT_TTL, NameRule, NameserverHostProblem};
 use crate::dns::{RecordType, ZoneName, canonical_content, fold_host, record_name_to_relative};
 
-pub(super) fn check_zone(c: &mut Checker<'_>, mut z: raw::ZoneDoc) -> Option<ZoneSpec> {
+/// A zone's records with those of the sets it uses (`sets`, in `use:` order).
+pub(super) fn check_zone(
+    c: &mut Checker<'_>,
+    mut z: raw::ZoneDoc,
+    sets: &[UsedSet<'_>],
+    warnings: &mut Diagnostics,
+) -> Option<ZoneSpec> {
     let zone = match ZoneName::parse(&z.zone.value) {
         Ok(zone) => zone,
         Err(err) => {
@@ -39,11 +49,25 @@ pub(super) fn check_zone(c: &mut Checker<'_>, mut z: raw::ZoneDoc) -> Option<Zon
     // Each raw record is dropped as soon as it is checked.
     let raw_records = z.records.take().unwrap_or_default();
     let mut checked: Vec<Checked> = Vec::with_capacity(raw_records.len());
-    checked.extend(
-        raw_records
-            .into_iter()
-            .filter_map(|r| record(c, &zone, r, default_ttl)),
-    );
+    let mut overrides: Vec<Override> = Vec::new();
+    checked.extend(raw_records.into_iter().filter_map(|r| {
+        let over = r.override_sets.as_ref().filter(|o| o.value).map(|o| o.pos);
+        let checked = record(c, &zone, r, default_ttl)?;
+        if let Some(pos) = over {
+            overrides.push(Override {
+                key: (checked.spec.name.clone(), checked.spec.rtype),
+                pos,
+                used: false,
+            });
+        }
+        Some(checked)
+    }));
+    if !sets.is_empty() || !overrides.is_empty() {
+        let from_sets = set_records(c, &zone, sets, default_ttl);
+        let kept = merge_sets(c, &zone, &checked, &mut overrides, from_sets);
+        warn_idle_overrides(c, &overrides, warnings);
+        checked.extend(kept);
+    }
     check_duplicates(c, &mut checked);
     check_rrset_ttls(c, &checked);
     check_cnames(c, &checked);
@@ -76,6 +100,174 @@ pub(super) fn check_zone(c: &mut Checker<'_>, mut z: raw::ZoneDoc) -> Option<Zon
 struct Checked {
     spec: RecordSpec,
     name_pos: Pos,
+    /// The record set's file, for a record that comes from a set (`None`: the zone's file).
+    set_file: Option<Arc<SourceFile>>,
+}
+
+/// A zone record with `override: true`: its name and type, where the flag is written, and
+/// whether a set record was replaced by it.
+struct Override {
+    key: (String, RecordType),
+    pos: Pos,
+    used: bool,
+}
+
+/// The used sets' records as this zone reads them (`{zone}` replaced), each checked once per
+/// zone; a problem in a set record is reported once, however many zones use the set.
+fn set_records(
+    c: &mut Checker<'_>,
+    zone: &ZoneName,
+    sets: &[UsedSet<'_>],
+    default_ttl: u32,
+) -> Vec<Checked> {
+    let mut out = Vec::new();
+    for set in sets {
+        let mut scratch = Diagnostics::default();
+        let mut sc = Checker {
+            diags: &mut scratch,
+            source: Arc::clone(set.source),
+        };
+        for r in set.records {
+            let mut r = r.clone();
+            r.content.value = sets::substitute(&r.content.value, zone.as_str());
+            if let Some(mut checked) = record(&mut sc, zone, r, default_ttl) {
+                checked.spec.set = Some(Arc::clone(set.name));
+                checked.set_file = Some(Arc::clone(set.source));
+                out.push(checked);
+            }
+        }
+        for d in scratch.items {
+            let d = d.with_label(format!("in zone `{zone}`, which uses set `{}`", set.name));
+            sets::push_once(c.diags, d);
+        }
+    }
+    out
+}
+
+/// The set records this zone keeps: a name and type the zone declares itself is an error at
+/// both places, unless the zone's record says `override: true` (then every set record of that
+/// name and type is left out); two sets declaring one name and type is an error at both.
+fn merge_sets(
+    c: &mut Checker<'_>,
+    zone: &ZoneName,
+    own: &[Checked],
+    overrides: &mut [Override],
+    from_sets: Vec<Checked>,
+) -> Vec<Checked> {
+    let mut own_at: HashMap<(&str, RecordType), &Checked> = HashMap::new();
+    for r in own {
+        own_at
+            .entry((r.spec.name.as_str(), r.spec.rtype))
+            .or_insert(r);
+    }
+    // Per name and type: the first set record kept (an index into `kept`).
+    let mut set_at: HashMap<(String, RecordType), usize> = HashMap::new();
+    // Names and types already reported as a clash: one report each, not one per record.
+    let mut clashed: Vec<(String, RecordType)> = Vec::new();
+    let mut kept: Vec<Checked> = Vec::with_capacity(from_sets.len());
+    for r in from_sets {
+        let spec = &r.spec;
+        if let Some(o) = overrides
+            .iter_mut()
+            .find(|o| o.key.0 == spec.name && o.key.1 == spec.rtype)
+        {
+            o.used = true;
+            continue;
+        }
+        let key = (spec.name.clone(), spec.rtype);
+        let reported = clashed.contains(&key);
+        if let Some(mine) = own_at.get(&(spec.name.as_str(), spec.rtype)) {
+            if !reported {
+                zone_set_clash(c, zone, mine, &r);
+                clashed.push(key);
+            }
+            continue;
+        }
+        match set_at.get(&key) {
+            Some(&first) if kept[first].spec.set != spec.set => {
+                if !reported {
+                    set_set_clash(c, zone, &kept[first], &r);
+                    clashed.push(key);
+                }
+            }
+            Some(_) => kept.push(r),
+            None => {
+                set_at.insert(key, kept.len());
+                kept.push(r);
+            }
+        }
+    }
+    kept
+}
+
+/// A zone's record and a set's record at one name and type: reported at both.
+fn zone_set_clash(c: &mut Checker<'_>, zone: &ZoneName, mine: &Checked, r: &Checked) {
+    let (name, rtype) = (&r.spec.name, r.spec.rtype);
+    let set = r.spec.set.as_deref().unwrap_or_default();
+    record_error(
+        c,
+        mine,
+        format!(
+            "{name} {rtype} is declared by this zone and by record set `{set}` (at {}), which the zone uses",
+            r.spec.location
+        ),
+        format!(
+            "remove one of them, or write `override: true` on this record to replace the set's {name} {rtype} records in `{zone}`"
+        ),
+    );
+    record_error(
+        c,
+        r,
+        format!(
+            "{name} {rtype} of record set `{set}` is also declared by zone `{zone}` (at {}), which uses the set",
+            mine.spec.location
+        ),
+        format!(
+            "remove one of them, or write `override: true` on the zone's record (at {}) to replace this one in `{zone}`",
+            mine.spec.location
+        ),
+    );
+}
+
+/// Two sets used by one zone declaring one name and type: reported at both.
+fn set_set_clash(c: &mut Checker<'_>, zone: &ZoneName, first: &Checked, r: &Checked) {
+    let (name, rtype) = (&r.spec.name, r.spec.rtype);
+    let first_set = first.spec.set.as_deref().unwrap_or_default();
+    let set = r.spec.set.as_deref().unwrap_or_default();
+    let hint = format!(
+        "keep the {name} {rtype} records in one of the two sets, or declare them in the zone \
+         with `override: true`"
+    );
+    for (here, other, here_set, other_set) in
+        [(r, first, set, first_set), (first, r, first_set, set)]
+    {
+        record_error(
+            c,
+            here,
+            format!(
+                "{name} {rtype} is declared by record set `{here_set}` (here) and by record set \
+                 `{other_set}` (at {}), both used by zone `{zone}`",
+                other.spec.location
+            ),
+            hint.clone(),
+        );
+    }
+}
+
+/// A warning at each `override: true` that replaced no set record.
+fn warn_idle_overrides(c: &Checker<'_>, overrides: &[Override], warnings: &mut Diagnostics) {
+    for o in overrides.iter().filter(|o| !o.used) {
+        let (name, rtype) = (&o.key.0, o.key.1);
+        warnings.push(
+            Diagnostic::at(
+                &c.source,
+                o.pos,
+                format!("`override: true` on {name} {rtype} replaces nothing: no record set this zone uses declares {name} {rtype}"),
+            )
+            .with_label("overrides nothing")
+            .with_hint("remove `override: true`, or add the set that declares the record to the zone's `use:`"),
+        );
+    }
 }
 
 fn record(
@@ -117,10 +309,12 @@ fn record(
         content: r.content.value,
         canonical: canonical?,
         location: c.location(r.pos),
+        set: None,
     };
     Some(Checked {
         spec,
         name_pos: r.name.pos,
+        set_file: None,
     })
 }
 
@@ -145,9 +339,18 @@ fn name_rule_words(rule: NameRule, name: &str) -> (String, &'static str) {
     }
 }
 
+/// A problem at a record's name, in the file that declares it (a set's, for a set record).
 fn record_error(c: &mut Checker<'_>, r: &Checked, message: String, hint: String) {
-    let d = c.error(r.name_pos, message);
-    d.hint = Some(hint);
+    let d = match &r.set_file {
+        Some(file) => Diagnostic::at(file, r.name_pos, message),
+        None => Diagnostic::at(&c.source, r.name_pos, message),
+    };
+    let d = d.with_hint(hint);
+    if r.set_file.is_some() {
+        super::sets::push_once(c.diags, d);
+    } else {
+        c.diags.push(d);
+    }
 }
 
 /// No two records with the same name, type and canonical content; later copies are dropped.
