@@ -311,12 +311,13 @@ impl State {
             let expected = (last.remaining + dt * rate).min(self.capacity) - ours;
             // A bucket near full wastes refill: its drop says nothing about anyone.
             if last.remaining + dt * rate < self.capacity - 1.0 {
-                // Spending faster than the refill drains the stock, which a reading shows once;
-                // only a rate up to the refill's can go on, and only that is worth pacing to.
                 let drop = expected - remaining;
+                // More than Remaining's rounding and our responses' overlap explain.
                 if drop > 2.0 {
                     self.foreign_seen = Some(now);
                 }
+                // Spending faster than the refill drains the stock, which a reading shows once;
+                // only a rate up to the refill's can go on, and only that is worth pacing to.
                 let foreign = drop.min(dt * rate + 1.0);
                 self.foreign_rate =
                     (self.foreign_rate * (-dt / memory).exp() + foreign / memory).clamp(0.0, rate);
