@@ -136,6 +136,7 @@ pub fn run(args: ApplyArgs) -> CommandResult {
         hook_progress.wait(event);
     }));
     let runtime = session::runtime()?;
+    signals.listen(&runtime);
     let report = match (&args.plan, args.reviewed.as_slice()) {
         (Some(file), _) => {
             let reviewed = apply_reviewed::load(std::slice::from_ref(file), read_plan_file)?;
@@ -191,9 +192,9 @@ impl Ctx<'_> {
 /// Runs `plan`; `live` is the state it was made from (the zones' nameservers for the DNS
 /// checks).
 async fn execute(ctx: &Ctx<'_>, plan: &Plan, live: &LiveSnapshot) -> ApplyReport {
-    // Only now: until the first write, a signal should simply end the process (e.g. at the
+    // Until now a signal ended apply at once, nothing having been sent (planning, the
     // confirmation prompt). From here on it finishes the change in flight and stops.
-    ctx.signals.listen();
+    ctx.signals.writing();
     let mut opts = ApplyOptions::new(plan, ctx.progress);
     opts.interrupt = Some(&ctx.signals.interrupt);
     opts.dns = ctx.dns.clone().map(|d| d.with_nameservers_of(live));
@@ -224,9 +225,11 @@ fn fresh(
     if plan.is_empty() || args.yes {
         return Ok(runtime.block_on(execute(&ctx, &plan, &planned.live)));
     }
+    signals.asking();
     if !confirm(&plan)? {
         return Err(CommandError::user("apply cancelled; nothing was changed"));
     }
+    signals.planning();
     runtime.block_on(as_confirmed(&ctx, args, &desired, plan))
 }
 

@@ -1,6 +1,8 @@
 //! SIGINT and SIGTERM during apply (docs/apply.md, "Signals"): the first stops the apply after
 //! the write in flight (a rate-limit wait at once) so it can report; the second ends the
-//! process at once, for when the report is not worth waiting for.
+//! process at once, for when the report is not worth waiting for. Before the first write
+//! (planning, the confirmation prompt) a signal ends apply at once, saying that nothing was
+//! sent.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -15,7 +17,13 @@ pub struct Signals {
     pub interrupt: Interrupt,
     /// The first signal received (0: none).
     first: AtomicU8,
+    /// Where apply is (`PLANNING`, `ASKING`, `WRITING`): what a signal stops.
+    phase: AtomicU8,
 }
+
+const PLANNING: u8 = 0;
+const ASKING: u8 = 1;
+const WRITING: u8 = 2;
 
 impl Signals {
     pub fn new() -> Arc<Signals> {
@@ -30,15 +38,32 @@ impl Signals {
         }
     }
 
-    /// Listens from now on (on the current runtime). Until then a signal ends the process the
-    /// usual way, which is right while nothing has been written (e.g. at the prompt).
-    pub fn listen(self: &Arc<Self>) {
+    /// Apply waits for the answer to its confirmation prompt.
+    pub fn asking(&self) {
+        self.phase.store(ASKING, Ordering::SeqCst);
+    }
+
+    /// Apply reads the account again after the answer.
+    pub fn planning(&self) {
+        self.phase.store(PLANNING, Ordering::SeqCst);
+    }
+
+    /// From now on a signal stops apply after the change in flight, with a report.
+    pub fn writing(&self) {
+        self.phase.store(WRITING, Ordering::SeqCst);
+    }
+
+    /// Listens from now on (on `runtime`, whose workers run the listener even while the main
+    /// thread reads the confirmation prompt).
+    pub fn listen(self: &Arc<Self>, runtime: &tokio::runtime::Runtime) {
+        // The signal streams register with the runtime's driver.
+        let _context = runtime.enter();
         let me = Arc::clone(self);
         let Some(mut listener) = Listener::new() else {
             tracing::warn!("cannot listen for signals; a signal will end apply without a report");
             return;
         };
-        tokio::spawn(async move {
+        runtime.spawn(async move {
             while let Some(signal) = listener.next().await {
                 me.on(signal);
             }
@@ -46,6 +71,19 @@ impl Signals {
     }
 
     fn on(&self, signal: u8) {
+        let before = match self.phase.load(Ordering::SeqCst) {
+            PLANNING => Some("while planning"),
+            ASKING => Some("at the confirmation prompt"),
+            _ => None,
+        };
+        if let Some(when) = before {
+            eprintln!(
+                "\n{}: apply stopped {when}, before any write: nothing was sent",
+                name(signal)
+            );
+            // Nothing to report or finish: no request that changes anything was sent.
+            std::process::exit(i32::from(128 + signal));
+        }
         if self
             .first
             .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)

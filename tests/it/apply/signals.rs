@@ -123,3 +123,109 @@ fn a_second_sigterm_ends_apply_at_once_without_a_report() {
     let rest: Vec<String> = lines.map(Result::unwrap).collect();
     assert_eq!(rest, ["", "SIGTERM: stopping at once, without a report"]);
 }
+
+/// One zone with no records, declared with one: apply writes once, then verifies.
+fn one_write_case(dir: &std::path::Path) -> (dnscron_emulator::Seed, std::path::PathBuf) {
+    use dnscron_emulator::{Seed, TokenSeed, ZoneSeed};
+    let seed = Seed::default()
+        .with_token(TokenSeed::full("demo-token", "demo"))
+        .with_zone(ZoneSeed::new("one.example"));
+    let zone = "zone: one.example\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n";
+    let root = write_files(dir, &[("zones/one.yaml".to_string(), zone.to_string())]);
+    (seed, root)
+}
+
+/// An empty bucket refilled once a minute: the next request is answered 429 with a Retry-After
+/// of 60 s, which the client waits out.
+fn empty_bucket() -> RateLimit {
+    RateLimit {
+        enabled: true,
+        per_minute: 1,
+        burst: 0,
+    }
+}
+
+/// The wall-clock end of a wait (`(until 20:49:23)`) masked.
+fn mask_clock(line: &str) -> String {
+    match (line.find("(until "), line.rfind(')')) {
+        (Some(start), Some(end)) if end > start => {
+            format!("{}(until [TIME]){}", &line[..start], &line[end + 1..])
+        }
+        _ => line.to_string(),
+    }
+}
+
+/// Issue 22: SIGINT during verification's rate-limit wait, after every write, stops at once
+/// (not after three 60 s waits), prints the report and exits 130.
+#[test]
+fn sigint_during_verifications_rate_limit_wait_stops_at_once_with_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let (seed, root) = one_write_case(dir.path());
+    let emu = emulator_with(seed, gap_settings()[0].clone());
+    emu.hold_writes_after(0);
+    let mut child = spawn(&emu, &root);
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let held =
+        runtime().block_on(async { tokio::time::timeout(LONG, emu.wait_for_held_writes(1)).await });
+    assert!(held.is_ok(), "the write was not held in time");
+    // The held write already passed the bucket: only verification's read meets the empty one.
+    emu.set_rate_limit(empty_bucket());
+    emu.release_writes();
+    // The progress line of the wait, not the emulator's 429 count: the counters notify when a
+    // request arrives, before its 429 is counted, and nothing arrives during the wait.
+    let mut stderr = read_until(&mut lines, "waiting its Retry-After");
+    let sent = Instant::now();
+    send_signal(child.id(), "INT");
+    let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
+    assert!(took < LONG / 2, "the wait was not cut short: {took:?}");
+    assert_eq!(out.status.code(), Some(130), "128 + SIGINT; {out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["result"], "interrupted", "{doc}");
+    assert_eq!(doc["exit_code"], 130, "{doc}");
+    assert_eq!(doc["counts"]["done"], 1, "{doc}");
+    assert_eq!(doc["counts"]["not_attempted"], 0, "{doc}");
+    assert_eq!(writes(&emu), 1, "the write was sent once");
+    assert_eq!(emu.counters().rate_limited, 1, "no read after the signal");
+    stderr.extend(lines.map(Result::unwrap));
+    let stderr: Vec<String> = stderr.iter().map(|l| mask_clock(l)).collect();
+    assert_eq!(
+        stderr,
+        [
+            "apply [1/1] zone one.example: + www A 192.0.2.1 (ttl 3600) — done (req_000003)",
+            "apply: verifying: reading the changed targets again",
+            " INFO GET /dns/one.example/records: rate limited (429); retrying after Retry-After",
+            " INFO waiting 60s for the rate limit (Retry-After of a 429)",
+            "apply: the API answered 429; waiting its Retry-After: 60.0s (until [TIME])",
+            "",
+            "interrupted: finishing the change in flight, then stopping (send it again to stop at once)",
+        ]
+    );
+    emu.set_rate_limit(RateLimit::off());
+}
+
+/// Issue 22: SIGTERM while apply still plans (its first read on the wire, answered only after
+/// a minute) ends it at once, exit 143, saying what it stopped and that nothing was sent.
+#[test]
+fn sigterm_while_planning_says_nothing_was_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let (seed, root) = one_write_case(dir.path());
+    let emu = emulator_with(seed, gap_settings()[0].clone());
+    emu.set_latency(LONG);
+    let child = spawn(&emu, &root);
+    let reading = runtime().block_on(async {
+        tokio::time::timeout(LONG, emu.wait_for_counters(|c| c.requests >= 1)).await
+    });
+    assert!(reading.is_ok(), "no read in time");
+    let sent = Instant::now();
+    term(child.id());
+    let out = child.wait_with_output().unwrap();
+    assert!(sent.elapsed() < LONG / 2, "waited for the read");
+    assert_eq!(out.status.code(), Some(143), "128 + SIGTERM; {out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "\nSIGTERM: apply stopped while planning, before any write: nothing was sent\n"
+    );
+    assert_eq!(writes(&emu), 0);
+}

@@ -60,29 +60,74 @@ async fn lists_follow_cursors_with_limit_100_until_has_more_is_false() {
     }
 }
 
+/// A page of sites answered with its own request id, `req_page{nth}`.
+fn sites_page(nth: usize, meta: serde_json::Value) -> Reply {
+    Reply {
+        headers: vec![("x-request-id", format!("req_page{nth}"))],
+        ..Reply::ok(json!({"sites": [{"slug": format!("s{nth}")}], "meta": meta}))
+    }
+}
+
+/// Issue 22: a cursor that comes back names both pages and the request id of the page that
+/// gave it again; the library error carries that id as data.
 #[tokio::test(start_paused = true)]
 async fn a_server_repeating_a_cursor_is_an_error_not_a_loop() {
     // Each page brings a new site, so only the cursor is at fault.
-    let stub = Stub::start(|seen| {
-        Reply::ok(json!({"sites": [{"slug": format!("s{}", seen.nth)}],
-                         "meta": {"next_cursor": "same", "has_more": true}}))
-    })
-    .await;
+    let stub =
+        Stub::start(|seen| sites_page(seen.nth, json!({"next_cursor": "same", "has_more": true})))
+            .await;
     let client = ReadClient::new(stub.config()).unwrap();
     let err = client.list_sites().await.unwrap_err();
     assert!(matches!(err, ApiError::Pagination { .. }), "{err}");
-    insta::assert_snapshot!(err.to_string());
+    assert_eq!(
+        err.to_string(),
+        r#"GET /sites: page 2 gives next_cursor "same", already given by page 1 (request_id req_page2): the server's pagination does not end; report this to the API provider"#
+    );
+    assert_eq!(err.request_id(), Some("req_page2"));
     assert_eq!(stub.requests().len(), 2);
+}
 
-    let stub = Stub::start(|_| {
-        Reply::ok(
-            json!({"sites": [{"slug": "s"}], "meta": {"next_cursor": null, "has_more": true}}),
-        )
+/// Issue 22: `has_more` without a cursor names the page and its request id, for a cursor that
+/// is missing, null or empty, on the first page or a later one.
+#[tokio::test(start_paused = true)]
+async fn has_more_without_a_cursor_names_the_page_and_its_request_id() {
+    for cursor in [None, Some(json!(null)), Some(json!(""))] {
+        let stub = Stub::start(move |seen| {
+            let mut meta = json!({"next_cursor": "c1", "has_more": true});
+            if seen.nth == 2 {
+                match &cursor {
+                    Some(c) => meta["next_cursor"] = c.clone(),
+                    None => meta = json!({"has_more": true}),
+                }
+            }
+            sites_page(seen.nth, meta)
+        })
+        .await;
+        let client = ReadClient::new(stub.config()).unwrap();
+        let err = client.list_sites().await.unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "GET /sites: page 2 says has_more but gives no next_cursor (request_id req_page2): the server's pagination does not end; report this to the API provider"
+        );
+        assert_eq!(err.request_id(), Some("req_page2"));
+    }
+}
+
+/// The accepted form: a page without a request id is still refused, and says no id.
+#[tokio::test(start_paused = true)]
+async fn a_page_without_a_request_id_is_refused_without_one() {
+    let stub = Stub::start(|_| Reply {
+        headers: Vec::new(),
+        ..Reply::ok(json!({"sites": [{"slug": "s"}], "meta": {"has_more": true}}))
     })
     .await;
     let client = ReadClient::new(stub.config()).unwrap();
     let err = client.list_sites().await.unwrap_err();
-    insta::assert_snapshot!(err.to_string());
+    assert_eq!(
+        err.to_string(),
+        "GET /sites: page 1 says has_more but gives no next_cursor: the server's pagination does not end; report this to the API provider"
+    );
+    assert_eq!(err.request_id(), None);
 }
 
 #[tokio::test(start_paused = true)]

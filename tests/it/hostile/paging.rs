@@ -116,6 +116,26 @@ fn a_full_page_without_meta_is_refused_before_any_write() {
     assert_eq!(run.records_after, 150);
 }
 
+/// Issue 22: a cursor that comes back is refused before any write, the error quoting the
+/// request id of the page that gave it again.
+#[test]
+fn a_cursor_that_comes_back_is_refused_with_its_request_id() {
+    let run = run(zone_rows(150, &[]), 150, Paging::CursorComesBack, "apply");
+    assert_output!(run);
+    assert_eq!(run.received, gets(&["limit=100", "limit=100&cursor=o100"]));
+    assert_eq!(run.records_after, 150);
+}
+
+/// Issue 22: `has_more` without a cursor is refused before any write, the error quoting the
+/// request id of that page.
+#[test]
+fn has_more_without_a_cursor_is_refused_with_its_request_id() {
+    let run = run(zone_rows(150, &[]), 150, Paging::NoCursor, "apply");
+    assert_output!(run);
+    assert_eq!(run.received, gets(&["limit=100"]));
+    assert_eq!(run.records_after, 150);
+}
+
 /// Item 4, accepted: a page with fewer rows than asked for and no `meta` is the whole listing
 /// (meta is an additive field a server may lack).
 #[test]

@@ -269,6 +269,7 @@ impl ApiError {
             | ApiError::NotJson { request_id, .. }
             | ApiError::Redirect { request_id, .. }
             | ApiError::NoEndpoint { request_id, .. } => request_id.as_deref(),
+            ApiError::Pagination { fault, .. } => fault.request_id(),
             _ => None,
         }
     }

@@ -8,6 +8,13 @@
 //! range, keeping sub-token refill progress when the two agree. A 429 blocks everyone until
 //! its Retry-After. Until the first response tells the real budget, only one request is in
 //! flight. A server that sends no rate headers is not paced (only its 429s are obeyed).
+//!
+//! Two refinements keep the estimate honest. The bucket's depth is not assumed to be one
+//! minute's refill: a Remaining above the limit shows a deeper bucket, and the estimate may
+//! grow to it. And another client of the same user (another process, another token) spends
+//! from the same bucket unseen: how fast it does is estimated from how much faster Remaining
+//! falls than our own requests explain, and only the rest of the refill is counted as ours, so
+//! two processes pace themselves to one bucket instead of both spending its last token.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -23,6 +30,21 @@ pub const DEFAULT_LIMIT_PER_MINUTE: f64 = 120.0;
 /// Waits at least this long are logged at info level; shorter ones (the steady spacing of a
 /// long apply) at debug, and all of them go to the hook.
 const VISIBLE_WAIT: Duration = Duration::from_secs(1);
+/// How many refill intervals the estimate of other clients' spending remembers: long enough to
+/// smooth whole-token Remaining values, short enough to follow a client that starts or stops.
+const FOREIGN_MEMORY_TOKENS: f64 = 20.0;
+/// The share of the refill counted as ours even when others seem to take it all, so a wrong
+/// estimate can't stop us (the server's Remaining corrects an estimate that is too low).
+const MIN_OWN_SHARE: f64 = 0.05;
+/// Slack kept from the refill left to us, so estimation noise does not spend tokens another
+/// client is about to take.
+const OWN_SHARE_MARGIN: f64 = 0.97;
+/// Tokens left in the bucket while other clients spend from it (`State::reserve`): about the
+/// requests another planner has in flight at once.
+const SHARED_RESERVE: f64 = 8.0;
+/// The reserve never delays a request by more than this much refill (a slow bucket, a few
+/// requests a minute, would otherwise hold minutes back).
+const SHARED_RESERVE_MAX_SECS: f64 = 5.0;
 
 /// A wait about to start.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,6 +79,9 @@ pub struct WaitTooLong {
 #[derive(Debug)]
 struct State {
     limit: f64,
+    /// The bucket's depth as far as responses showed it: at least the limit, more when a
+    /// Remaining was higher.
+    capacity: f64,
     tokens: f64,
     updated: Instant,
     in_flight: u32,
@@ -68,6 +93,22 @@ struct State {
     /// (the emulator with rate limiting off), so only 429s slow us down.
     unannounced: bool,
     last_remaining: Option<u64>,
+    /// Tokens per second other clients of the same user are estimated to spend.
+    foreign_rate: f64,
+    /// The last accepted response's Remaining, when it came, and how many of our accepted
+    /// responses had come by then: the base the next one's drop is compared with.
+    last_sync: Option<SyncPoint>,
+    /// Our responses that took a token (not 429s), counted as they come.
+    accepted: u64,
+    /// When a reading last showed others spending more than Remaining's rounding explains.
+    foreign_seen: Option<Instant>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct SyncPoint {
+    at: Instant,
+    remaining: f64,
+    accepted: u64,
 }
 
 pub struct Pacer {
@@ -105,6 +146,7 @@ impl Pacer {
         Arc::new(Pacer {
             state: Mutex::new(State {
                 limit: DEFAULT_LIMIT_PER_MINUTE,
+                capacity: DEFAULT_LIMIT_PER_MINUTE,
                 tokens: 1.0,
                 updated: Instant::now(),
                 in_flight: 0,
@@ -113,6 +155,10 @@ impl Pacer {
                 synced: false,
                 unannounced: false,
                 last_remaining: None,
+                foreign_rate: 0.0,
+                last_sync: None,
+                accepted: 0,
+                foreign_seen: None,
             }),
             notify: Notify::new(),
             max_wait,
@@ -132,10 +178,10 @@ impl Pacer {
             let notified = self.notify.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
-            let (next, remaining) = {
+            let (next, remaining, in_flight) = {
                 let mut st = self.lock();
                 let next = st.next(Instant::now());
-                (next, st.last_remaining)
+                (next, st.last_remaining, st.in_flight)
             };
             let (wait, retry_after) = match next {
                 Next::Go(sent) => {
@@ -158,7 +204,11 @@ impl Pacer {
                     max_wait: self.max_wait,
                 });
             }
-            self.announce(wait, remaining, retry_after);
+            // A pacing wait with responses still to come may end at the first of them (it
+            // re-syncs the estimate): it is said only once nothing in flight can shorten it.
+            if retry_after || in_flight == 0 {
+                self.announce(wait, remaining, retry_after);
+            }
             let started = Instant::now();
             tokio::select! {
                 _ = tokio::time::sleep(wait) => {}
@@ -219,12 +269,65 @@ impl State {
         self.limit / 60.0
     }
 
+    /// The refill left to us after what other clients are estimated to spend.
+    fn own_rate_per_sec(&self) -> f64 {
+        let rate = self.rate_per_sec();
+        ((rate - self.foreign_rate) * OWN_SHARE_MARGIN).max(rate * MIN_OWN_SHARE)
+    }
+
+    /// Tokens left in the bucket while others spend from it too. Two clients near an empty
+    /// bucket each know the count only to a whole token (Remaining is floored) and not the
+    /// other's last request, so both could take the same last token; a few kept back absorb
+    /// that, and Remaining stays above zero where it tells each client what the other did.
+    fn reserve(&self, now: Instant) -> f64 {
+        let memory = Duration::from_secs_f64(FOREIGN_MEMORY_TOKENS / self.rate_per_sec());
+        let lately = self.foreign_seen.is_some_and(|at| now < at + memory);
+        if lately || self.foreign_rate > self.rate_per_sec() * MIN_OWN_SHARE {
+            SHARED_RESERVE.min(self.rate_per_sec() * SHARED_RESERVE_MAX_SECS)
+        } else {
+            0.0
+        }
+    }
+
     fn refill(&mut self, now: Instant) {
         if now > self.updated {
             let elapsed = (now - self.updated).as_secs_f64();
-            self.tokens = (self.tokens + elapsed * self.rate_per_sec()).min(self.limit);
+            self.tokens = (self.tokens + elapsed * self.own_rate_per_sec()).min(self.capacity);
             self.updated = now;
         }
+    }
+
+    /// Updates the estimate of other clients' spending from an accepted response's Remaining:
+    /// what the bucket lost since the last one, beyond our own requests and net of the refill,
+    /// was spent by someone else. Single readings are off by whole tokens (Remaining is
+    /// floored, responses overlap), but the errors cancel between readings and the estimate
+    /// averages over `FOREIGN_MEMORY_TOKENS` refill intervals.
+    fn learn_foreign(&mut self, now: Instant, remaining: f64) {
+        let rate = self.rate_per_sec();
+        if let Some(last) = self.last_sync {
+            let dt = now.saturating_duration_since(last.at).as_secs_f64();
+            let memory = FOREIGN_MEMORY_TOKENS / rate;
+            let ours = self.accepted.saturating_sub(last.accepted) as f64;
+            let expected = (last.remaining + dt * rate).min(self.capacity) - ours;
+            // A bucket near full wastes refill: its drop says nothing about anyone.
+            if last.remaining + dt * rate < self.capacity - 1.0 {
+                let drop = expected - remaining;
+                // More than Remaining's rounding and our responses' overlap explain.
+                if drop > 2.0 {
+                    self.foreign_seen = Some(now);
+                }
+                // Spending faster than the refill drains the stock, which a reading shows once;
+                // only a rate up to the refill's can go on, and only that is worth pacing to.
+                let foreign = drop.min(dt * rate + 1.0);
+                self.foreign_rate =
+                    (self.foreign_rate * (-dt / memory).exp() + foreign / memory).clamp(0.0, rate);
+            }
+        }
+        self.last_sync = Some(SyncPoint {
+            at: now,
+            remaining,
+            accepted: self.accepted,
+        });
     }
 
     fn next(&mut self, now: Instant) -> Next {
@@ -241,11 +344,12 @@ impl State {
         if self.unannounced {
             return Next::Go(self.send());
         }
-        if self.tokens >= 1.0 {
+        let needed = 1.0 + self.reserve(now);
+        if self.tokens >= needed {
             self.tokens -= 1.0;
             return Next::Go(self.send());
         }
-        let secs = (1.0 - self.tokens) / self.rate_per_sec();
+        let secs = (needed - self.tokens) / self.own_rate_per_sec();
         // Rounded up to the millisecond so the retry finds a whole token.
         Next::Sleep(Duration::from_millis((secs * 1000.0).ceil() as u64), false)
     }
@@ -276,6 +380,11 @@ impl State {
         }
         if let Some(remaining) = headers.remaining {
             let r = remaining as f64;
+            self.capacity = self.capacity.max(self.limit).max(r + 1.0);
+            if headers.retry_after.is_none() {
+                self.accepted += 1;
+                self.learn_foreign(now, r);
+            }
             let low = (r - overlap).max(0.0);
             // Inside [low, R + 1) the local estimate keeps its sub-token refill progress.
             // At or above R + 1 it was wrong (someone else spent tokens, or the bucket is

@@ -4,7 +4,6 @@
 //! one consistent list of distinct rows is refused, never planned on.
 
 use std::collections::HashMap;
-use std::collections::HashSet;
 use std::fmt::Display;
 use std::hash::Hash;
 
@@ -15,17 +14,31 @@ use super::rows::RecordRows;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PageFault {
     #[error(
-        "the server's pagination does not end (has_more is true but next_cursor is empty); report this to the API provider"
+        "page {page} says has_more but gives no next_cursor{}: the server's pagination does not end; report this to the API provider",
+        request_id_note(request_id)
     )]
-    NoCursor,
+    NoCursor {
+        page: usize,
+        request_id: Option<String>,
+    },
     #[error(
-        "the server's pagination does not end (cursor {cursor:?} came back a second time); report this to the API provider"
+        "page {page} gives next_cursor {cursor:?}, already given by page {first_page}{}: the server's pagination does not end; report this to the API provider",
+        request_id_note(request_id)
     )]
-    CursorRepeated { cursor: String },
+    CursorRepeated {
+        cursor: String,
+        first_page: usize,
+        page: usize,
+        request_id: Option<String>,
+    },
     #[error(
-        "the server's pagination does not end (more than {max} pages); report this to the API provider"
+        "page {max} still says has_more{}: the server's pagination does not end (dnscron reads at most {max} pages); report this to the API provider",
+        request_id_note(request_id)
     )]
-    TooManyPages { max: usize },
+    TooManyPages {
+        max: usize,
+        request_id: Option<String>,
+    },
     #[error(
         "page {page} repeats {what} {id}, already listed on page {first_page}{}: the listing shifted while it was read (rows moved between pages under concurrent writes), so it is not planned on; run again, and report it to the API provider if it persists",
         request_id_note(request_id)
@@ -57,9 +70,29 @@ pub enum PageFault {
         request_id: Option<String>,
     },
     #[error(
-        "the listing is larger than dnscron can hold (its text passes {max} bytes); report this to the API provider"
+        "page {page} takes the listing past what dnscron can hold (its text passes {max} bytes{}); report this to the API provider",
+        request_id.as_deref().map(|r| format!("; request_id {r}")).unwrap_or_default()
     )]
-    TooLarge { max: u64 },
+    TooLarge {
+        max: u64,
+        page: usize,
+        request_id: Option<String>,
+    },
+}
+
+impl PageFault {
+    /// The request id of the page at fault, when the server gave one.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            PageFault::NoCursor { request_id, .. }
+            | PageFault::CursorRepeated { request_id, .. }
+            | PageFault::TooManyPages { request_id, .. }
+            | PageFault::RepeatedRow { request_id, .. }
+            | PageFault::NoNewRows { request_id, .. }
+            | PageFault::FullPageWithoutMeta { request_id, .. }
+            | PageFault::TooLarge { request_id, .. } => request_id.as_deref(),
+        }
+    }
 }
 
 fn no_new_rows(rows: usize) -> String {
@@ -172,7 +205,10 @@ pub(super) struct Pager<K> {
     ascending: Vec<(K, usize)>,
     /// Every row so far with its first page, once an id came out of order.
     first_page_of: HashMap<K, usize>,
-    cursors: HashSet<String>,
+    /// Every cursor followed so far, with the page that gave it.
+    cursors: HashMap<String, usize>,
+    /// The request id of the page being checked: a fault found after `check` quotes it too.
+    request_id: Option<String>,
 }
 
 impl<K> Default for Pager<K> {
@@ -181,7 +217,8 @@ impl<K> Default for Pager<K> {
             page: 0,
             ascending: Vec::new(),
             first_page_of: HashMap::new(),
-            cursors: HashSet::new(),
+            cursors: HashMap::new(),
+            request_id: None,
         }
     }
 }
@@ -208,6 +245,7 @@ impl<K: Hash + Ord + Display> Pager<K> {
         self.page += 1;
         let page = self.page;
         let request_id = view.request_id.map(str::to_string);
+        self.request_id.clone_from(&request_id);
         let rows = view.rows.rows();
         if !view.has_meta && rows >= limit {
             return Err(PageFault::FullPageWithoutMeta {
@@ -260,13 +298,40 @@ impl<K: Hash + Ord + Display> Pager<K> {
 
     /// The cursor of the next page, refused when missing or already followed.
     pub(super) fn next_cursor(&mut self, cursor: Option<String>) -> Result<String, PageFault> {
-        let cursor = cursor
-            .filter(|c| !c.is_empty())
-            .ok_or(PageFault::NoCursor)?;
-        if !self.cursors.insert(cursor.clone()) {
-            return Err(PageFault::CursorRepeated { cursor });
+        let page = self.page;
+        let Some(cursor) = cursor.filter(|c| !c.is_empty()) else {
+            return Err(PageFault::NoCursor {
+                page,
+                request_id: self.request_id.clone(),
+            });
+        };
+        if let Some(&first_page) = self.cursors.get(&cursor) {
+            return Err(PageFault::CursorRepeated {
+                cursor,
+                first_page,
+                page,
+                request_id: self.request_id.clone(),
+            });
         }
+        self.cursors.insert(cursor.clone(), page);
         Ok(cursor)
+    }
+
+    /// The listing went on past `max` pages.
+    pub(super) fn too_many_pages(&self, max: usize) -> PageFault {
+        PageFault::TooManyPages {
+            max,
+            request_id: self.request_id.clone(),
+        }
+    }
+
+    /// The page just checked took the listing's text past `max` bytes.
+    pub(super) fn too_large(&self, max: u64) -> PageFault {
+        PageFault::TooLarge {
+            max,
+            page: self.page,
+            request_id: self.request_id.clone(),
+        }
     }
 }
 
@@ -410,18 +475,53 @@ mod tests {
             .unwrap();
     }
 
+    /// Issue 22: every fault quotes the request id of the page at fault.
+    #[test]
+    fn every_fault_names_the_request_id_of_its_page() {
+        let mut pager = Pager::<i64>::default();
+        pager.check(&view(&[job(0)], true, true), 2).unwrap();
+        let faults = [
+            pager.next_cursor(None).unwrap_err(),
+            pager.too_many_pages(100_000),
+            pager.too_large(4_096),
+        ];
+        let texts: Vec<String> = faults.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            [
+                "page 1 says has_more but gives no next_cursor (request_id req_1): the server's pagination does not end; report this to the API provider",
+                "page 100000 still says has_more (request_id req_1): the server's pagination does not end (dnscron reads at most 100000 pages); report this to the API provider",
+                "page 1 takes the listing past what dnscron can hold (its text passes 4096 bytes; request_id req_1); report this to the API provider",
+            ]
+        );
+        for fault in &faults {
+            assert_eq!(fault.request_id(), Some("req_1"));
+        }
+    }
+
     #[test]
     fn cursors_must_be_given_and_new() {
         let mut pager = Pager::<i64>::default();
+        pager.check(&view(&[job(0)], true, true), 2).unwrap();
         assert_eq!(pager.next_cursor(Some("a".into())).unwrap(), "a");
+        pager.check(&view(&[job(1)], true, true), 2).unwrap();
+        let no_cursor = PageFault::NoCursor {
+            page: 2,
+            request_id: Some("req_1".into()),
+        };
         assert_eq!(
             pager.next_cursor(Some(String::new())),
-            Err(PageFault::NoCursor)
+            Err(no_cursor.clone())
         );
-        assert_eq!(pager.next_cursor(None), Err(PageFault::NoCursor));
+        assert_eq!(pager.next_cursor(None), Err(no_cursor));
         assert_eq!(
             pager.next_cursor(Some("a".into())),
-            Err(PageFault::CursorRepeated { cursor: "a".into() })
+            Err(PageFault::CursorRepeated {
+                cursor: "a".into(),
+                first_page: 1,
+                page: 2,
+                request_id: Some("req_1".into()),
+            })
         );
     }
 }

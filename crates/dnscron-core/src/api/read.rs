@@ -16,7 +16,7 @@ use super::decode::{decode, decode_error};
 use super::error::ApiError;
 use super::pacer::RateHeaders;
 use super::page::{Page, PageSeed};
-use super::paging::{Batch, PageFault, PageView, Pager, RowId};
+use super::paging::{Batch, PageView, Pager, RowId};
 use super::payload::{self, list_keys};
 use super::retry::Safety;
 use super::rows::RecordRows;
@@ -227,7 +227,9 @@ impl ReadClient {
                 request_id: reply.request_id.as_deref(),
             };
             pager.check(&view, PAGE_LIMIT as usize).map_err(fault)?;
-            items.append(batch).map_err(fault)?;
+            items
+                .append(batch)
+                .map_err(|max| fault(pager.too_large(max)))?;
             if extra_value.is_none() {
                 extra_value = page.extra;
             }
@@ -237,7 +239,7 @@ impl ReadClient {
             let next = page.meta.and_then(|m| m.next_cursor);
             cursor = Some(pager.next_cursor(next).map_err(fault)?);
         }
-        Err(fault(PageFault::TooManyPages { max: MAX_PAGES }))
+        Err(fault(pager.too_many_pages(MAX_PAGES)))
     }
 
     /// One page, refused when it has no array under `key`.
@@ -273,12 +275,13 @@ impl ReadClient {
 /// rows of a zone's records.
 trait Rows<T>: Default {
     type Batch: DeserializeOwned + Default + Batch<Row = T>;
-    fn append(&mut self, batch: Self::Batch) -> Result<(), PageFault>;
+    /// Refused with the byte limit the rows would pass.
+    fn append(&mut self, batch: Self::Batch) -> Result<(), u64>;
 }
 
 impl<T: DeserializeOwned + RowId> Rows<T> for Vec<T> {
     type Batch = Vec<T>;
-    fn append(&mut self, batch: Vec<T>) -> Result<(), PageFault> {
+    fn append(&mut self, batch: Vec<T>) -> Result<(), u64> {
         self.extend(batch);
         Ok(())
     }
@@ -286,8 +289,8 @@ impl<T: DeserializeOwned + RowId> Rows<T> for Vec<T> {
 
 impl Rows<payload::Record> for RecordRows {
     type Batch = RecordRows;
-    fn append(&mut self, batch: RecordRows) -> Result<(), PageFault> {
-        RecordRows::append(self, batch).map_err(|e| PageFault::TooLarge { max: e.max })
+    fn append(&mut self, batch: RecordRows) -> Result<(), u64> {
+        RecordRows::append(self, batch).map_err(|e| e.max)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Stopping an apply from outside (SIGINT, SIGTERM): the change whose request is on the wire
 //! finishes, none after it starts; a wait for the rate limit, during which nothing of the
-//! change has been sent, is cut short at once.
+//! change has been sent, is cut short at once. Verification, which only reads, stops at once
+//! wherever it is (a read, a rate-limit wait, a wait for a write to show).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +44,20 @@ impl Interrupt {
         self.pause_until
             .lock()
             .is_ok_and(|until| until.is_some_and(|t| Instant::now() < t))
+    }
+
+    /// Resolves once the apply is asked to stop, whatever it is doing: for the reads of
+    /// verification, which may be dropped at any point (nothing they send changes anything).
+    pub async fn raised(&self) {
+        loop {
+            let notified = self.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.is_raised() {
+                return;
+            }
+            notified.await;
+        }
     }
 
     /// Resolves once the apply is asked to stop while the client waits for the rate limit;

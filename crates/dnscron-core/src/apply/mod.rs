@@ -138,20 +138,30 @@ pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -
                 Stop::CronIndexMoved { change_id } => ApplyResult::CronIndexMoved { change_id },
             };
         }
+        if opts.interrupt.is_some_and(Interrupt::is_raised) {
+            break ApplyResult::Interrupted;
+        }
         opts.progress.note(&Note::Verifying);
         let scope = verify::restrict(desired, &verify::touched(&plan.changes));
-        let settled = verify::settle(
+        let settle = verify::settle(
             client.read(),
             &scope,
             &opts.diff,
             &fresh,
             &opts.visibility_waits,
             opts.progress,
-        )
-        .await;
+        );
+        let settled = match opts.interrupt {
+            Some(interrupt) => tokio::select! {
+                settled = settle => Some(settled),
+                () = interrupt.raised() => None,
+            },
+            None => Some(settle.await),
+        };
         let (replan, waited) = match settled {
-            Ok(p) => p,
-            Err(error) => break ApplyResult::VerifyFailed { error },
+            Some(Ok(p)) => p,
+            Some(Err(error)) => break ApplyResult::VerifyFailed { error },
+            None => break ApplyResult::Interrupted,
         };
         let unseen = verify::unseen(&replan.changes, &fresh);
         if !unseen.is_empty() {

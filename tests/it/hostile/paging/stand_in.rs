@@ -29,6 +29,10 @@ pub enum Paging {
     SameRowsForever,
     /// Honest rows, but never a `meta`.
     NoMeta,
+    /// Honest rows, but every page after the first gives back the first page's cursor.
+    CursorComesBack,
+    /// Honest rows, but `has_more` without a `next_cursor`.
+    NoCursor,
 }
 
 pub struct StandIn {
@@ -147,16 +151,24 @@ impl StandIn {
             .query_param("cursor")
             .and_then(|c| c.strip_prefix('o').map(|o| o.parse::<usize>().unwrap()))
             .unwrap_or(0);
-        let (start, next) = match self.paging {
+        let (start, next_cursor) = match self.paging {
             Paging::SameRowsForever => (0, format!("c{}", seen.nth)),
             Paging::ShiftedByOne => (offset, format!("o{}", offset + 99)),
-            Paging::Honest | Paging::NoMeta => (offset, format!("o{}", offset + 100)),
+            Paging::Honest | Paging::NoMeta | Paging::NoCursor => {
+                (offset, format!("o{}", offset + 100))
+            }
+            Paging::CursorComesBack => (offset, "o100".to_string()),
         };
         let end = (start + 100).min(rows.len());
-        let has_more = matches!(self.paging, Paging::SameRowsForever) || end < rows.len();
+        let has_more = matches!(
+            self.paging,
+            Paging::SameRowsForever | Paging::CursorComesBack
+        ) || end < rows.len();
         let mut page = json!({"records": rows[start..end], "nameservers": ["ns1.veldhost.net."]});
         if !matches!(self.paging, Paging::NoMeta) {
-            page["meta"] = json!({"next_cursor": has_more.then_some(next), "has_more": has_more});
+            let next = has_more && !matches!(self.paging, Paging::NoCursor);
+            page["meta"] =
+                json!({"next_cursor": next.then_some(next_cursor), "has_more": has_more});
         }
         page
     }
