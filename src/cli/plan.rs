@@ -1,5 +1,6 @@
 //! `dnscron plan [PATH]...`: read the live account, diff it against the files, show the plan.
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use crate::cli::api_args::ApiArgs;
@@ -9,8 +10,9 @@ use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
 use dnscron_core::api::ReadClient;
 use dnscron_core::config;
+use dnscron_core::dnscheck::{QueryOptions, parse_resolver};
 use dnscron_core::plan::MakePlanError;
-use dnscron_core::plan::{MakeOptions, Plan, make_plan_owned};
+use dnscron_core::plan::{MailDns, MakeOptions, Plan, make_plan_owned};
 
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {
@@ -40,6 +42,11 @@ pub struct PlanArgs {
     /// Uncommitted and untracked files count as changed. See docs/plan.md.
     #[arg(long, value_name = "REF")]
     pub changed_since: Option<String>,
+    /// Read SPF `include:`/`redirect=` domains outside the account's zones from this
+    /// recursive resolver, to count their DNS lookups (docs/health.md#mail). Without it they
+    /// are not followed and the SPF finding names them.
+    #[arg(long, value_name = "IP[:PORT]", value_parser = parse_resolver)]
+    pub resolver: Option<SocketAddr>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -72,6 +79,9 @@ pub fn run(args: PlanArgs) -> CommandResult {
         stamp: super::stamp::plan_stamp(),
         scope,
         health: true,
+        mail_dns: args
+            .resolver
+            .map(|r| MailDns::new(r, QueryOptions::default())),
     };
     let planned = runtime::block_on(make_plan_owned(&client, desired, &opts))?.map_err(|e| {
         let at = failure_location(&e);

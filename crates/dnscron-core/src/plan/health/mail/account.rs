@@ -1,0 +1,59 @@
+//! The account's names as the files declare them: which zone holds a host, and its records.
+
+use crate::config::model::{RecordSpec, ZoneSpec};
+use crate::dns::RecordType;
+
+pub(super) struct Account<'a> {
+    zones: &'a [ZoneSpec],
+}
+
+impl<'a> Account<'a> {
+    pub(super) fn new(zones: &'a [ZoneSpec]) -> Account<'a> {
+        Account { zones }
+    }
+
+    /// The declared zone that holds `host` (lower case, no final dot): the longest one, so a
+    /// delegated sub-zone declared in its own file answers for its names.
+    pub(super) fn zone_of(&self, host: &str) -> Option<&'a ZoneSpec> {
+        self.zones
+            .iter()
+            .filter(|z| z.zone.contains(host))
+            .max_by_key(|z| z.zone.as_str().len())
+    }
+
+    /// `Some(records)` of `rtype` at `host` when a declared zone holds it (possibly none),
+    /// `None` when the name is outside the account.
+    pub(super) fn records(&self, host: &str, rtype: RecordType) -> Option<Vec<&'a RecordSpec>> {
+        let zone = self.zone_of(host)?;
+        let name = relative(host, zone.zone.as_str());
+        Some(
+            zone.records
+                .iter()
+                .filter(|r| r.rtype == rtype && r.name.eq_ignore_ascii_case(&name))
+                .collect(),
+        )
+    }
+}
+
+/// `@` for the zone itself, else the labels in front of it.
+pub(super) fn relative(host: &str, zone: &str) -> String {
+    match host.strip_suffix(zone).and_then(|p| p.strip_suffix('.')) {
+        Some(prefix) => prefix.to_string(),
+        None => "@".to_string(),
+    }
+}
+
+/// The absolute name (lower case, no final dot) of a record in `zone`.
+pub(super) fn absolute(name: &str, zone: &str) -> String {
+    match name {
+        "@" | "" => zone.to_string(),
+        name => format!("{}.{zone}", name.to_ascii_lowercase()),
+    }
+}
+
+/// A host as DNS compares it, or `None` when it is not a plain host name.
+pub(super) fn host(text: &str) -> Option<String> {
+    let folded = crate::dns::fold_host(text);
+    crate::dns::name::check_host(&folded).ok()?;
+    Some(folded)
+}
