@@ -57,3 +57,21 @@ pub(super) fn host(text: &str) -> Option<String> {
     crate::dns::name::check_host(&folded).ok()?;
     Some(folded)
 }
+
+/// The zone's records of `rtype` that `keep` accepts, grouped by absolute name, in the order
+/// the file first declares each name (so findings follow the file).
+pub(super) fn by_name<'z>(
+    spec: &'z ZoneSpec,
+    rtype: RecordType,
+    keep: impl Fn(&RecordSpec) -> bool,
+) -> Vec<(String, Vec<&'z RecordSpec>)> {
+    let mut groups: Vec<(String, Vec<&'z RecordSpec>)> = Vec::new();
+    for record in spec.records.iter().filter(|r| r.rtype == rtype && keep(r)) {
+        let name = absolute(&record.name, spec.zone.as_str());
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, records)) => records.push(record),
+            None => groups.push((name, vec![record])),
+        }
+    }
+    groups
+}

@@ -1,29 +1,21 @@
 //! DMARC (RFC 7489) at `_dmarc` names: one record, `v=DMARC1` first, a valid `p=`, report
 //! addresses as `mailto:` URIs, and another domain's consent to receive the reports (§7.1).
 
-use std::collections::BTreeMap;
-
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
 use crate::plan::model::Severity;
 
-use super::account::{Account, absolute, host};
+use super::account::{Account, by_name, host};
 use super::{Out, tags};
 
 const POLICIES: &[&str] = &["none", "quarantine", "reject"];
 
 pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>) {
-    let mut by_name: BTreeMap<String, Vec<&RecordSpec>> = BTreeMap::new();
-    for record in &spec.records {
-        let first = record.name.split('.').next().unwrap_or_default();
-        if record.rtype == RecordType::TXT && first.eq_ignore_ascii_case("_dmarc") {
-            by_name
-                .entry(absolute(&record.name, spec.zone.as_str()))
-                .or_default()
-                .push(record);
-        }
-    }
-    for (name, records) in by_name {
+    let at_dmarc = |r: &RecordSpec| {
+        let first = r.name.split('.').next().unwrap_or_default();
+        first.eq_ignore_ascii_case("_dmarc")
+    };
+    for (name, records) in by_name(spec, RecordType::TXT, at_dmarc) {
         let domain = name.strip_prefix("_dmarc.").unwrap_or(&name).to_string();
         let mut valid = Vec::new();
         for record in records {

@@ -74,7 +74,9 @@ impl<'a> Out<'a> {
         }
     }
 
+    /// The message starts with where the record is declared: text output shows no other place.
     fn push(&mut self, severity: Severity, at: &Location, message: String) {
+        let message = format!("{at}: {message}");
         self.findings.push(Finding {
             target: TargetRef {
                 kind: TargetKind::Zone,

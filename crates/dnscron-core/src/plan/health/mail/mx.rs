@@ -1,23 +1,14 @@
 //! MX targets: not an alias (RFC 2181 §10.3), and a null MX (RFC 7505) alone at its name.
 
-use std::collections::BTreeMap;
-
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
 use crate::plan::model::Severity;
 
 use super::Out;
-use super::account::{Account, absolute, host};
+use super::account::{Account, by_name, host};
 
 pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>) {
-    let mut by_name: BTreeMap<String, Vec<&RecordSpec>> = BTreeMap::new();
-    for record in spec.records.iter().filter(|r| r.rtype == RecordType::MX) {
-        by_name
-            .entry(absolute(&record.name, spec.zone.as_str()))
-            .or_default()
-            .push(record);
-    }
-    for (name, records) in by_name {
+    for (name, records) in by_name(spec, RecordType::MX, |_| true) {
         let null = records.iter().find(|r| is_null(&r.canonical));
         if let Some(null) = null
             && records.len() > 1

@@ -13,7 +13,7 @@ use crate::dns::{RecordType, ZoneName};
 use crate::dnscheck::{Outcome, QueryType, Question, ask};
 use crate::plan::model::Severity;
 
-use super::account::{Account, absolute, host};
+use super::account::{Account, by_name, host};
 use super::{MailDns, Out};
 
 /// RFC 7208 §4.6.4: the DNS-querying terms a receiver evaluates before it gives permerror.
@@ -475,14 +475,7 @@ async fn ask_txt(dns: &MailDns, host: &str) -> Fetched {
 
 /// The SPF findings of one zone: per name, its records, then each record's evaluation.
 pub(super) async fn findings(walker: &mut Walker<'_>, spec: &ZoneSpec, out: &mut Out<'_>) {
-    let mut by_name: BTreeMap<String, Vec<&RecordSpec>> = BTreeMap::new();
-    for record in &spec.records {
-        if record.rtype == RecordType::TXT && is_spf(&record.canonical) {
-            let name = absolute(&record.name, spec.zone.as_str());
-            by_name.entry(name).or_default().push(record);
-        }
-    }
-    for (name, records) in by_name {
+    for (name, records) in by_name(spec, RecordType::TXT, |r| is_spf(&r.canonical)) {
         if let [_, second, ..] = records.as_slice() {
             let at: Vec<String> = records.iter().map(|r| r.location.to_string()).collect();
             out.push(
@@ -556,7 +549,7 @@ async fn evaluate(
             Severity::Info,
             at,
             format!(
-                "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow; not followed: {}; lookups per record: {tree}; give plan a resolver to count them",
+                "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow; not followed: {}; lookups per record: {tree}; a resolver would count them",
                 unfollowed.join(", ")
             ),
         );
