@@ -21,6 +21,13 @@ const CHAIN: &[(&str, &str)] = &[
     ("_c", "v=spf1 exists:%{i}._ip.chain.test -all"),
 ];
 
+/// chain.test's `a` and `mx` find records: no void lookups beside the count.
+const CHAIN_HOSTS: &str = concat!(
+    "{ name: \"@\", type: A, ttl: 3600, content: 192.0.2.1 }",
+    "|{ name: \"@\", type: MX, ttl: 3600, content: \"10 mail.chain.test.\" }",
+    "|{ name: mail, type: A, ttl: 3600, content: 192.0.2.25 }",
+);
+
 const PROVIDER: &[(&str, &str)] = &[
     (
         "_spf",
@@ -30,8 +37,11 @@ const PROVIDER: &[(&str, &str)] = &[
     ("_b", "v=spf1 ip4:192.0.2.0/24 include:_c.chain.test -all"),
 ];
 
-fn seed_zone(zone: &str, records: &[(&str, &str)]) -> String {
+fn seed_zone(zone: &str, records: &[(&str, &str)], hosts: &str) -> String {
     let mut out = format!("  - zone: {zone}\n    records:\n");
+    for line in hosts.split('|').filter(|l| !l.is_empty()) {
+        out.push_str(&format!("      - {line}\n"));
+    }
     for (name, text) in records {
         out.push_str(&format!(
             "      - {{ name: \"{name}\", type: TXT, ttl: 3600, content: \"{text}\" }}\n"
@@ -52,8 +62,8 @@ fn account(extra: &[(&str, &str)]) -> Account {
         "service_nameservers: [ns1.veldhost.net, ns2.veldhost.net]\n\
          tokens: [{{token: t, user: u, scopes: [read]}}]\n\
          zones:\n{}{}",
-        seed_zone("chain.test", CHAIN),
-        seed_zone("provider.test", PROVIDER),
+        seed_zone("chain.test", CHAIN, CHAIN_HOSTS),
+        seed_zone("provider.test", PROVIDER, ""),
     );
     let mut seed = Seed::from_yaml_str(&yaml).unwrap();
     seed.rate_limit = RateLimit::off();
@@ -63,6 +73,9 @@ fn account(extra: &[(&str, &str)]) -> Account {
     let emu = dnscron_emulator::start_background_with_dns(seed).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut file = "zone: chain.test\nrecords:\n".to_string();
+    for line in CHAIN_HOSTS.split('|') {
+        file.push_str(&format!("  - {line}\n"));
+    }
     for (name, text) in CHAIN {
         file.push_str(&format!(
             "  - {{ name: \"{name}\", type: TXT, content: \"{text}\" }}\n"

@@ -1,6 +1,6 @@
 //! The account's names as the files declare them: which zone holds a host, and its records.
 
-use crate::config::model::{RecordSpec, ZoneSpec};
+use crate::config::model::{IgnoreRule, RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
 
 pub(super) struct Account<'a> {
@@ -21,18 +21,45 @@ impl<'a> Account<'a> {
             .max_by_key(|z| z.zone.as_str().len())
     }
 
-    /// `Some(records)` of `rtype` at `host` when a declared zone holds it (possibly none),
-    /// `None` when the name is outside the account.
-    pub(super) fn records(&self, host: &str, rtype: RecordType) -> Option<Vec<&'a RecordSpec>> {
-        let zone = self.zone_of(host)?;
+    /// What the files say about `rtype` at `host`: nothing (outside the account), or the
+    /// records they declare there, and whether those are all the zone will hold once applied.
+    pub(super) fn records(&self, host: &str, rtype: RecordType) -> Held<'a> {
+        let Some(zone) = self.zone_of(host) else {
+            return Held::Outside;
+        };
         let name = relative(host, zone.zone.as_str());
-        Some(
-            zone.records
+        let records = zone
+            .records
+            .iter()
+            .filter(|r| r.rtype == rtype && r.name.eq_ignore_ascii_case(&name))
+            .collect();
+        // Live records the files don't declare survive an apply when the zone doesn't prune,
+        // or when an `ignore` rule covers them: then a name without records in the files may
+        // still have some.
+        let complete = zone.prune
+            && !zone
+                .ignore
                 .iter()
-                .filter(|r| r.rtype == rtype && r.name.eq_ignore_ascii_case(&name))
-                .collect(),
-        )
+                .any(|rule| could_match(rule, &name, rtype));
+        Held::Files { records, complete }
     }
+
+    /// Whether the files declare a record of `rtype` at `host` (`None`: they can't say).
+    pub(super) fn has(&self, host: &str, rtype: RecordType) -> Option<bool> {
+        match self.records(host, rtype) {
+            Held::Files { records, .. } if !records.is_empty() => Some(true),
+            Held::Files { complete: true, .. } => Some(false),
+            _ => None,
+        }
+    }
+}
+
+pub(super) enum Held<'a> {
+    Outside,
+    Files {
+        records: Vec<&'a RecordSpec>,
+        complete: bool,
+    },
 }
 
 /// `@` for the zone itself, else the labels in front of it.
@@ -74,4 +101,13 @@ pub(super) fn by_name<'z>(
         }
     }
     groups
+}
+
+/// Whether some record of `rtype` at `name` could fall under `rule`, whatever its content.
+fn could_match(rule: &IgnoreRule, name: &str, rtype: RecordType) -> bool {
+    let any_content = IgnoreRule {
+        content: None,
+        ..rule.clone()
+    };
+    any_content.matches(name, rtype, "")
 }

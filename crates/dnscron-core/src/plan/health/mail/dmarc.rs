@@ -5,7 +5,7 @@ use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
 use crate::plan::model::Severity;
 
-use super::account::{Account, by_name, host};
+use super::account::{Account, Held, by_name, host};
 use super::{Out, tags};
 
 const POLICIES: &[&str] = &["none", "quarantine", "reject"];
@@ -143,21 +143,34 @@ fn report_uri(
         return;
     }
     let consent = format!("{domain}._report._dmarc.{other}");
-    match account.records(&consent, RecordType::TXT) {
-        Some(found) if found.iter().any(|r| r.canonical.starts_with("v=DMARC1")) => {}
-        Some(_) => out.push(
+    let (found, complete) = match account.records(&consent, RecordType::TXT) {
+        Held::Outside => (false, None),
+        Held::Files { records, complete } => (
+            records.iter().any(|r| r.canonical.starts_with("v=DMARC1")),
+            Some(complete),
+        ),
+    };
+    match (found, complete) {
+        (true, _) => {}
+        (false, Some(true)) => out.push(
             Severity::Warning,
             at,
             format!(
                 "`{key}` sends {domain}'s DMARC reports to {other}, whose files have no `{consent}` TXT record `v=DMARC1` (RFC 7489 §7.1): receivers send no reports there; add that record to {other}'s zone"
             ),
         ),
-        None => out.push(
-            Severity::Info,
-            at,
-            format!(
-                "`{key}` sends {domain}'s DMARC reports to {other}, outside the account: receivers send them only if {other} publishes a `{consent}` TXT record `v=DMARC1` (RFC 7489 §7.1), which the files can't show; make sure it does"
-            ),
-        ),
+        (false, place) => {
+            let whose = match place {
+                None => "outside the account",
+                Some(_) => "whose zone keeps TXT records its files don't show (`ignore` rules or `prune: false`)",
+            };
+            out.push(
+                Severity::Info,
+                at,
+                format!(
+                    "`{key}` sends {domain}'s DMARC reports to {other}, {whose}: receivers send them only if {other} publishes a `{consent}` TXT record `v=DMARC1` (RFC 7489 §7.1), which the files can't show; make sure it does"
+                ),
+            );
+        }
     }
 }

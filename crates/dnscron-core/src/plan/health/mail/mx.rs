@@ -5,7 +5,7 @@ use crate::dns::RecordType;
 use crate::plan::model::Severity;
 
 use super::Out;
-use super::account::{Account, by_name, host};
+use super::account::{Account, Held, by_name, host};
 
 pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>) {
     for (name, records) in by_name(spec, RecordType::MX, |_| true) {
@@ -37,10 +37,10 @@ fn alias(account: &Account<'_>, name: &str, record: &RecordSpec, out: &mut Out<'
     let Some(target) = record.canonical.split_whitespace().nth(1).and_then(host) else {
         return;
     };
-    let Some(cname) = account
-        .records(&target, RecordType::CNAME)
-        .and_then(|c| c.into_iter().next())
-    else {
+    let Held::Files { records, .. } = account.records(&target, RecordType::CNAME) else {
+        return;
+    };
+    let Some(cname) = records.first() else {
         return;
     };
     out.push(

@@ -13,7 +13,7 @@ use crate::dns::{RecordType, ZoneName};
 use crate::dnscheck::{Outcome, QueryType, Question, ask};
 use crate::plan::model::Severity;
 
-use super::account::{Account, by_name, host};
+use super::account::{Account, Held, by_name, host};
 use super::{MailDns, Out};
 
 /// RFC 7208 §4.6.4: the DNS-querying terms a receiver evaluates before it gives permerror.
@@ -49,6 +49,16 @@ pub(super) struct Parsed {
     pub includes: Vec<Target>,
     /// Ignored by receivers when the record has an `all` (§6.1).
     pub redirect: Option<Target>,
+    /// `a` and `mx` terms: their word and the domain they name (`None`: the record's own).
+    pub hosts: Vec<HostTerm>,
+}
+
+/// An `a` or `mx` term, whose lookup is void when the name has no address (or no MX).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct HostTerm {
+    pub mx: bool,
+    pub word: String,
+    pub target: Option<Target>,
 }
 
 /// The record's terms, or the first one a receiver rejects (permerror), in our words.
@@ -107,19 +117,26 @@ fn mechanism(word: &str, parsed: &mut Parsed) -> Result<bool, String> {
             parsed.lookups += 1;
         }
         "a" | "mx" | "ptr" => {
-            let cidr = match arg.strip_prefix(':') {
+            let (target, cidr) = match arg.strip_prefix(':') {
                 Some(value) => {
                     let end = value.find('/').unwrap_or(value.len());
-                    domain_spec(word, &value[..end])?;
-                    &value[end..]
+                    (Some(domain_spec(word, &value[..end])?), &value[end..])
                 }
-                None => arg,
+                None => (None, arg),
             };
-            if name.eq_ignore_ascii_case("ptr") && !cidr.is_empty() {
+            let lower = name.to_ascii_lowercase();
+            if lower == "ptr" && !cidr.is_empty() {
                 return Err(format!("`{word}`: `ptr` takes no prefix length"));
             }
             dual_cidr(word, cidr)?;
             parsed.lookups += 1;
+            if lower != "ptr" {
+                parsed.hosts.push(HostTerm {
+                    mx: lower == "mx",
+                    word: word.to_string(),
+                    target,
+                });
+            }
         }
         "ip4" | "ip6" => address(word, name, arg)?,
         _ => return Err(format!("`{word}` is not an SPF mechanism or modifier")),
@@ -226,6 +243,8 @@ enum Fetched {
     /// No such name, or no TXT at it: a void lookup.
     Void,
     NoResolver,
+    /// In the account, but the files may not hold every TXT record there.
+    Undeclared,
     Failed(String),
 }
 
@@ -233,6 +252,7 @@ enum Fetched {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Unfollowed {
     NoResolver,
+    Undeclared,
     Macro,
     Failed(String),
     TooDeep,
@@ -259,6 +279,8 @@ struct Node {
     via: &'static str,
     domain: String,
     lookups: usize,
+    /// The record's `a`/`mx` terms whose names the files declare without an address (or MX).
+    void_terms: Vec<String>,
     state: State,
     children: Vec<Node>,
 }
@@ -270,7 +292,7 @@ impl Node {
 
     fn voids(&self) -> usize {
         let own = usize::from(matches!(self.state, State::NoSpf { void: true }));
-        own + self.children.iter().map(Node::voids).sum::<usize>()
+        own + self.void_terms.len() + self.children.iter().map(Node::voids).sum::<usize>()
     }
 
     /// `example.com: 2 (include:_spf.a.example: 1 from DNS, include:b.example: not followed …)`.
@@ -285,6 +307,9 @@ impl Node {
             State::Loop => s.push_str(": loop"),
             State::Multiple => s.push_str(": several SPF records"),
             State::Invalid(_) => s.push_str(": invalid"),
+        }
+        if !self.void_terms.is_empty() {
+            s.push_str(&format!(" [void: {}]", self.void_terms.join(", ")));
         }
         if !self.children.is_empty() {
             let inner: Vec<String> = self.children.iter().map(Node::render).collect();
@@ -322,6 +347,9 @@ impl Unfollowed {
     fn words(&self) -> String {
         match self {
             Unfollowed::NoResolver => "outside the account, no resolver to ask".into(),
+            Unfollowed::Undeclared => {
+                "its zone's `ignore` rules or `prune: false` keep records the files don't show, no resolver to ask".into()
+            }
             Unfollowed::Macro => "a macro only a receiver can expand".into(),
             Unfollowed::Failed(why) => format!("the resolver did not answer: {why}"),
             Unfollowed::TooDeep => "nested too deep".into(),
@@ -353,14 +381,20 @@ impl<'a> Walker<'a> {
         if let Some(hit) = self.cache.get(host) {
             return hit.clone();
         }
-        let fetched = match self.account.records(host, RecordType::TXT) {
-            Some(records) if records.is_empty() => Fetched::Void,
-            Some(records) => {
-                let texts = records.iter().map(|r| r.canonical.clone()).collect();
+        let (records, complete) = match self.account.records(host, RecordType::TXT) {
+            Held::Outside => (Vec::new(), None),
+            Held::Files { records, complete } => (records, Some(complete)),
+        };
+        let texts: Vec<String> = records.iter().map(|r| r.canonical.clone()).collect();
+        let fetched = match complete {
+            Some(true) if texts.is_empty() => Fetched::Void,
+            Some(complete) if complete || texts.iter().any(|t| is_spf(t)) => {
                 Fetched::Texts(texts, Source::Files)
             }
-            None => match self.dns {
+            // Outside the account, or the files may not hold every TXT there.
+            _ => match self.dns {
                 Some(dns) => ask_txt(dns, host).await,
+                None if complete.is_some() => Fetched::Undeclared,
                 None => Fetched::NoResolver,
             },
         };
@@ -382,6 +416,7 @@ impl<'a> Walker<'a> {
                 via,
                 domain: target.host.clone().unwrap_or(target.text),
                 lookups: 0,
+                void_terms: Vec::new(),
                 state: State::Counted,
                 children: Vec::new(),
             };
@@ -408,6 +443,10 @@ impl<'a> Walker<'a> {
                     node.state = State::Unfollowed(Unfollowed::NoResolver);
                     return node;
                 }
+                Fetched::Undeclared => {
+                    node.state = State::Unfollowed(Unfollowed::Undeclared);
+                    return node;
+                }
                 Fetched::Failed(why) => {
                     node.state = State::Unfollowed(Unfollowed::Failed(why));
                     return node;
@@ -430,6 +469,7 @@ impl<'a> Walker<'a> {
                     if source == Source::Dns {
                         node.state = State::FromDns;
                     }
+                    node.void_terms = self.void_terms(&parsed, &host);
                     let mut path = path;
                     path.push(host);
                     node.lookups = parsed.lookups;
@@ -439,6 +479,33 @@ impl<'a> Walker<'a> {
             }
             node
         })
+    }
+
+    /// The `a`/`mx` terms of a record at `domain` that name, in the account's files, a name
+    /// without an A/AAAA/CNAME (for `a`) or an MX (for `mx`). Names outside the account are
+    /// not asked: only includes are read over DNS.
+    fn void_terms(&self, parsed: &Parsed, domain: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for term in &parsed.hosts {
+            let host = match &term.target {
+                Some(Target { host: Some(h), .. }) => h.as_str(),
+                Some(Target { host: None, .. }) => continue,
+                None => domain,
+            };
+            let types: &[RecordType] = if term.mx {
+                &[RecordType::MX]
+            } else {
+                &[RecordType::A, RecordType::AAAA, RecordType::CNAME]
+            };
+            // Void only when the files say so for every type: none declared, none kept.
+            let void = types
+                .iter()
+                .all(|t| self.account.has(host, *t) == Some(false));
+            if void {
+                out.push(term.word.clone());
+            }
+        }
+        out
     }
 
     async fn children(&mut self, parsed: Parsed, path: Vec<String>) -> Vec<Node> {
@@ -515,6 +582,7 @@ async fn evaluate(
         via: "",
         domain: name.to_string(),
         lookups: parsed.lookups,
+        void_terms: walker.void_terms(&parsed, name),
         state: State::Counted,
         children: walker.children(parsed, vec![name.to_string()]).await,
     };
@@ -560,7 +628,7 @@ async fn evaluate(
             Severity::Error,
             at,
             format!(
-                "the SPF record of {name} makes {voids} void lookups (names without records), more than the {VOID_LIMIT} receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; lookups per record: {tree}; remove the includes of names that no longer publish SPF"
+                "the SPF record of {name} makes {voids} void lookups (names without records), more than the {VOID_LIMIT} receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; lookups per record: {tree}; remove the terms that name hosts without records (includes of names that no longer publish SPF, `a:`/`mx:` of names that are gone)"
             ),
         );
     }

@@ -160,7 +160,10 @@ fn chain(extra_on_root: usize, links: usize) -> Vec<String> {
         root.push_str(" a");
     }
     root.push_str(" include:s1.a.example -all");
-    let mut records = vec![txt("@", &root)];
+    let mut records = vec![
+        txt("@", &root),
+        "{ name: \"@\", type: A, content: 192.0.2.1 }".to_string(),
+    ];
     for i in 1..=links {
         let next = if i < links {
             format!("v=spf1 include:s{}.a.example -all", i + 1)
@@ -210,7 +213,7 @@ fn include_loops_missing_and_void_includes_are_errors_naming_the_chain() {
         messages,
         vec![
             format!(
-                "the SPF record of a.example makes 3 void lookups (names without records), more than the 2 receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; {tree}; remove the includes of names that no longer publish SPF"
+                "the SPF record of a.example makes 3 void lookups (names without records), more than the 2 receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; {tree}; remove the terms that name hosts without records (includes of names that no longer publish SPF, `a:`/`mx:` of names that are gone)"
             ),
             format!(
                 "the SPF record of a.example includes a record already being evaluated (a loop): a.example → include:l1.a.example → include:a.example; {fix}"
@@ -228,7 +231,7 @@ fn include_loops_missing_and_void_includes_are_errors_naming_the_chain() {
                 "the SPF record of a.example finds no SPF record there: a.example → include:t.a.example; {fix}"
             ),
             format!(
-                "the SPF record of l1.a.example makes 3 void lookups (names without records), more than the 2 receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; lookups per record: l1.a.example: 1 (include:a.example: 5 (include:l1.a.example: loop, include:n1.a.example: no such name or no TXT (void), include:n2.a.example: no such name or no TXT (void), include:n3.a.example: no such name or no TXT (void), include:t.a.example: no SPF record)); remove the includes of names that no longer publish SPF"
+                "the SPF record of l1.a.example makes 3 void lookups (names without records), more than the 2 receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; lookups per record: l1.a.example: 1 (include:a.example: 5 (include:l1.a.example: loop, include:n1.a.example: no such name or no TXT (void), include:n2.a.example: no such name or no TXT (void), include:n3.a.example: no such name or no TXT (void), include:t.a.example: no SPF record)); remove the terms that name hosts without records (includes of names that no longer publish SPF, `a:`/`mx:` of names that are gone)"
             ),
             format!(
                 "the SPF record of l1.a.example includes a record already being evaluated (a loop): l1.a.example → include:a.example → include:l1.a.example; {fix}"
@@ -524,6 +527,70 @@ fn mx_refused() {
         vec![
             (Severity::Error, "a.example.yaml:3".into(), "the MX of a.example points at mail.b.example, which is a CNAME (b.example.yaml:3:5) (RFC 2181 §10.3): some senders refuse or bounce the mail, others loop; point the MX at the host the CNAME names, or make mail.b.example an A/AAAA record".into()),
             (Severity::Error, "a.example.yaml:4".into(), "shop.a.example has a null MX (`0 .`, \"accepts no mail\", RFC 7505) beside 1 other MX record(s): receivers may bounce mail to shop.a.example or deliver it to the others, depending on the sender; keep the null MX alone, or remove it if shop.a.example receives mail".into()),
+        ]
+    );
+}
+
+#[test]
+fn a_and_mx_terms_naming_account_hosts_without_records_are_void_lookups() {
+    let got = one(
+        "a.example",
+        &[
+            txt(
+                "@",
+                "v=spf1 a mx a:gone.a.example mx:mail.a.example a:www.a.example mx:elsewhere.example -all",
+            ),
+            "{ name: mail, type: A, content: 192.0.2.1 }".into(),
+            "{ name: www, type: CNAME, content: mail.a.example. }".into(),
+        ],
+    );
+    assert_eq!(
+        got,
+        vec![(Severity::Error, "a.example.yaml:3".into(), "the SPF record of a.example makes 4 void lookups (names without records), more than the 2 receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; lookups per record: a.example: 6 [void: a, mx, a:gone.a.example, mx:mail.a.example]; remove the terms that name hosts without records (includes of names that no longer publish SPF, `a:`/`mx:` of names that are gone)".into())]
+    );
+    let two = one("a.example", &[txt("@", "v=spf1 a mx -all")]);
+    assert_eq!(two, vec![]);
+}
+
+/// Live records the files don't show (`ignore`, `prune: false`) may be there: no void, no
+/// missing SPF, no missing consent is concluded from their absence.
+#[test]
+fn names_whose_records_the_files_may_not_all_show_are_not_judged_absent() {
+    let files = vec![
+        (
+            PathBuf::from("a.example.yaml"),
+            concat!(
+                "zone: a.example\n",
+                "ignore:\n",
+                "  - { name: \"_spf*\", type: TXT }\n",
+                "  - { name: gone, type: A }\n",
+                "records:\n",
+                "  - { name: \"@\", type: TXT, content: \"v=spf1 a:gone.a.example include:_spf.a.example include:_spf.b.example -all\" }\n",
+                "  - { name: _dmarc, type: TXT, content: \"v=DMARC1; p=none; rua=mailto:d@b.example\" }\n",
+            )
+            .to_string(),
+        ),
+        (
+            PathBuf::from("b.example.yaml"),
+            "zone: b.example\nprune: false\nrecords:\n  - { name: \"@\", type: A, content: 192.0.2.1 }\n"
+                .to_string(),
+        ),
+    ];
+    let desired = load_texts(&files).unwrap_or_else(|d| panic!("{d:?}"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<(Severity, String)> = rt
+        .block_on(mail_findings(&desired, None))
+        .into_iter()
+        .map(|f| (f.severity, f.message))
+        .collect();
+    let kept = "its zone's `ignore` rules or `prune: false` keep records the files don't show, no resolver to ask";
+    assert_eq!(
+        got,
+        vec![
+            (Severity::Info, format!("a.example.yaml:6:5: the SPF record of a.example needs at least 3 DNS lookups of the 10 receivers allow; not followed: include:_spf.a.example ({kept}), include:_spf.b.example ({kept}); lookups per record: a.example: 3 (include:_spf.a.example: not followed ({kept}), include:_spf.b.example: not followed ({kept})); a resolver would count them")),
+            (Severity::Info, "a.example.yaml:7:5: `rua` sends a.example's DMARC reports to b.example, whose zone keeps TXT records its files don't show (`ignore` rules or `prune: false`): receivers send them only if b.example publishes a `a.example._report._dmarc.b.example` TXT record `v=DMARC1` (RFC 7489 §7.1), which the files can't show; make sure it does".to_string()),
         ]
     );
 }
