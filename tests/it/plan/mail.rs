@@ -118,18 +118,32 @@ fn without_a_resolver_the_count_names_the_includes_it_could_not_follow() {
     assert_cli_snapshot!(account.plan().args(["--detailed-exitcode"]));
 }
 
+impl Account {
+    /// `check` of chain.test with the listener as resolver and both service nameservers.
+    fn check(&self, format: &str) -> Test {
+        let dns = self.emu.dns_addr().unwrap();
+        Test::new().current_dir(self.dir.path()).args([
+            "check".to_string(),
+            "chain.test.yaml".into(),
+            format!("--format={format}"),
+            self.resolver(),
+            format!("--nameserver-address=ns1.veldhost.net={dns}"),
+            format!("--nameserver-address=ns2.veldhost.net={dns}"),
+        ])
+    }
+}
+
 #[test]
 fn check_reports_the_same_findings_from_the_files_and_exits_2_on_an_error() {
     let account = account(&[]);
-    let dns = account.emu.dns_addr().unwrap();
-    let test = Test::new().current_dir(account.dir.path()).args([
-        "check".to_string(),
-        "chain.test.yaml".into(),
-        account.resolver(),
-        format!("--nameserver-address=ns1.veldhost.net={dns}"),
-        format!("--nameserver-address=ns2.veldhost.net={dns}"),
-    ]);
-    assert_cli_snapshot!(test);
+    assert_cli_snapshot!(account.check("text"));
+}
+
+#[test]
+fn check_json_and_github_carry_the_findings() {
+    let account = account(&[]);
+    assert_cli_snapshot!(account.check("json"));
+    assert_cli_snapshot!(account.check("github"));
 }
 
 const REFUSED: &str = concat!(
