@@ -594,3 +594,24 @@ fn names_whose_records_the_files_may_not_all_show_are_not_judged_absent() {
         ]
     );
 }
+
+#[test]
+fn includes_nested_deeper_than_ten_are_not_followed_and_redirect_is_followed() {
+    let mut records = vec![txt("@", "v=spf1 redirect=d1.a.example")];
+    for i in 1..=12 {
+        records.push(txt(
+            &format!("d{i}"),
+            &format!("v=spf1 include:d{}.a.example -all", i + 1),
+        ));
+    }
+    let got = one("a.example", &records);
+    let root = &got[0];
+    assert_eq!(
+        (root.0, root.1.as_str()),
+        (Severity::Error, "a.example.yaml:3")
+    );
+    assert_eq!(
+        root.2,
+        "the SPF record of a.example needs at least 11 DNS lookups, more than the 10 receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated, so it is often rejected or junked; lookups per record: a.example: 1 (redirect=d1.a.example: 1 (include:d2.a.example: 1 (include:d3.a.example: 1 (include:d4.a.example: 1 (include:d5.a.example: 1 (include:d6.a.example: 1 (include:d7.a.example: 1 (include:d8.a.example: 1 (include:d9.a.example: 1 (include:d10.a.example: 1 (include:d11.a.example: not followed (nested too deep)))))))))))); replace includes with the ip4:/ip6: ranges they list, or drop the ones no longer used"
+    );
+}
