@@ -2,8 +2,10 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::cli::api_args::ApiArgs;
+use crate::cli::dns_args::parse_timeout;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{changed, logging, runtime, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
@@ -47,6 +49,9 @@ pub struct PlanArgs {
     /// are not followed and the SPF finding names them.
     #[arg(long, value_name = "IP[:PORT]", value_parser = parse_resolver)]
     pub resolver: Option<SocketAddr>,
+    /// Seconds to wait for one answer of --resolver (each of 2 UDP tries, then TCP), e.g. 0.5.
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_timeout)]
+    pub dns_timeout: Duration,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -79,9 +84,13 @@ pub fn run(args: PlanArgs) -> CommandResult {
         stamp: super::stamp::plan_stamp(),
         scope,
         health: true,
-        mail_dns: args
-            .resolver
-            .map(|r| MailDns::new(r, QueryOptions::default())),
+        mail_dns: args.resolver.map(|r| {
+            let query = QueryOptions {
+                timeout: args.dns_timeout,
+                ..QueryOptions::default()
+            };
+            MailDns::new(r, query)
+        }),
     };
     let planned = runtime::block_on(make_plan_owned(&client, desired, &opts))?.map_err(|e| {
         let at = failure_location(&e);

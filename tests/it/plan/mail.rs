@@ -192,3 +192,14 @@ fn accepted_dmarc_dkim_and_mx_records_are_no_findings() {
     std::fs::write(&path, text).unwrap();
     assert_cli_snapshot!(account.plan().args([account.resolver()]));
 }
+
+#[test]
+fn a_resolver_that_is_not_an_address_is_a_usage_error() {
+    assert_cli_snapshot!(Test::new().args(["plan", "--resolver=ns1.example", "."]));
+    assert_cli_snapshot!(Test::new().args([
+        "plan",
+        "--resolver=127.0.0.1",
+        "--dns-timeout=0",
+        "."
+    ]));
+}

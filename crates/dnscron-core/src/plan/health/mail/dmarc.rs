@@ -42,7 +42,7 @@ pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>
 }
 
 /// The tags of a record that starts with `v=DMARC1`; a finding for any other TXT at `_dmarc`
-/// that looks meant as DMARC (receivers discard it).
+/// (receivers discard it: a policy written there is not applied).
 fn version_first(
     name: &str,
     record: &RecordSpec,
