@@ -10,6 +10,8 @@
 mod account;
 mod dkim;
 mod dmarc;
+#[cfg(test)]
+mod dns_tests;
 mod key;
 mod mx;
 mod spf;

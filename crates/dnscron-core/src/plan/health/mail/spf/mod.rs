@@ -67,10 +67,18 @@ async fn evaluate(
     let tree = root.render();
     let mut unfollowed = Vec::new();
     root.unfollowed(&mut unfollowed);
+    let lookups = if total == 1 { "lookup" } else { "lookups" };
     let counted = if unfollowed.is_empty() {
-        format!("{total} DNS lookups")
+        format!("{total} DNS {lookups}")
     } else {
-        format!("at least {total} DNS lookups")
+        format!("at least {total} DNS {lookups}")
+    };
+    // Only includes nobody could ask for would a resolver count; a failed answer needs a
+    // working one, which the reason already says.
+    let ask = if root.needs_resolver() {
+        "; a resolver would count them"
+    } else {
+        ""
     };
     if total > LOOKUP_LIMIT {
         out.push(
@@ -93,7 +101,7 @@ async fn evaluate(
             Severity::Info,
             at,
             format!(
-                "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow; not followed: {}; lookups per record: {tree}; a resolver would count them",
+                "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow; not followed: {}; lookups per record: {tree}{ask}",
                 unfollowed.join(", ")
             ),
         );

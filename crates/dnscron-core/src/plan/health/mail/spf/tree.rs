@@ -124,6 +124,14 @@ impl Node {
         chain.pop();
     }
 
+    /// Whether an include was left for want of a resolver (not for a macro, depth or failure).
+    pub(super) fn needs_resolver(&self) -> bool {
+        matches!(
+            self.state,
+            State::Unfollowed(Unfollowed::NoResolver | Unfollowed::Undeclared)
+        ) || self.children.iter().any(Node::needs_resolver)
+    }
+
     pub(super) fn unfollowed(&self, out: &mut Vec<String>) {
         if let State::Unfollowed(why) = &self.state {
             out.push(format!("{}{} ({})", self.via, self.domain, why.words()));
