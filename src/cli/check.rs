@@ -42,7 +42,7 @@ pub enum CheckFormat {
 }
 
 /// Exit 0 when every nameserver serves what the files say, 2 on differences or an error-level
-/// mail finding (judged from the files, as plan does: docs/health.md#mail), 1 when a
+/// mail finding (judged from the files, as plan does: docs/health.md#mail-findings), 1 when a
 /// nameserver (or a zone's nameserver list) could not be reached: the check did not run there.
 pub fn run(args: CheckArgs) -> CommandResult {
     let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;

@@ -45,7 +45,7 @@ pub struct PlanArgs {
     #[arg(long, value_name = "REF")]
     pub changed_since: Option<String>,
     /// Read SPF `include:`/`redirect=` domains outside the account's zones from this
-    /// recursive resolver, to count their DNS lookups (docs/health.md#mail). Without it they
+    /// recursive resolver, to count their DNS lookups (docs/health.md#mail-findings). Without it they
     /// are not followed and the SPF finding names them.
     #[arg(long, value_name = "IP[:PORT]", value_parser = parse_resolver)]
     pub resolver: Option<SocketAddr>,

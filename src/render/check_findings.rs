@@ -1,5 +1,5 @@
-//! `check`'s mail findings (docs/health.md#mail): the same findings as plan's, judged from the
-//! files, in check's text, JSON and GitHub views.
+//! `check`'s mail findings (docs/health.md#mail-findings): the same findings as plan's, judged
+//! from the files, in check's text, JSON and GitHub views.
 
 use std::fmt::Write as _;
 

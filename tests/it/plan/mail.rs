@@ -1,8 +1,8 @@
-//! Mail findings (docs/health.md#mail) as users see them: an SPF that reaches 11 DNS lookups
-//! through includes in the files and includes a nameserver on 127.0.0.1 serves, with and
-//! without a resolver, in `plan` and in `check`; and the refused and accepted forms of the
-//! DMARC, DKIM and MX rules. The rules' every case is unit-tested beside the code
-//! (crates/dnscron-core/src/plan/health/mail/tests.rs).
+//! Mail findings (docs/health.md#mail-findings) as users see them: an SPF that reaches 11 DNS
+//! lookups through includes in the files and includes a nameserver on 127.0.0.1 serves, with
+//! and without a resolver, in `plan` and in `check` (text, JSON, GitHub); and the refused and
+//! accepted forms of the DMARC, DKIM and MX rules. The rules' every case is unit-tested beside
+//! the code (crates/dnscron-core/src/plan/health/mail/tests.rs, dns_tests.rs).
 
 use dnscron_emulator::{BackgroundEmulator, RateLimit, Seed};
 
