@@ -1,4 +1,4 @@
-//! Email-authentication findings (docs/health.md, "Mail"): SPF, DMARC, DKIM and MX judged from
+//! Email-authentication findings (docs/health.md#mail-findings): SPF, DMARC, DKIM and MX judged from
 //! the records the files declare, as receivers will judge them once they are live. Judged from
 //! the files, not from what nameservers serve: a plan shows what applying it makes live, and
 //! `check` already reports served records that differ from the files.
