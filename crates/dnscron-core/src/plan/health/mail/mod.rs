@@ -1,5 +1,5 @@
-//! Email-authentication findings (docs/health.md#mail-findings): SPF, DMARC, DKIM and MX judged from
-//! the records the files declare, as receivers will judge them once they are live. Judged from
+//! Email-authentication findings (docs/health.md#mail-findings): SPF, DMARC, DKIM and MX judged
+//! from the records the files declare, as receivers will judge them once they are live. Judged from
 //! the files, not from what nameservers serve: a plan shows what applying it makes live, and
 //! `check` already reports served records that differ from the files.
 //!
