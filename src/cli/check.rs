@@ -10,6 +10,7 @@ use crate::cli::{runtime, validate, write_stdout};
 use crate::render::check;
 use dnscron_core::config;
 use dnscron_core::dnscheck::{self, CheckSettings, Status, parse_resolver};
+use dnscron_core::plan::{MailDns, mail_findings};
 use dnscron_core::untrusted::Untrusted;
 
 #[derive(Debug, clap::Args)]
@@ -40,7 +41,8 @@ pub enum CheckFormat {
     Github,
 }
 
-/// Exit 0 when every nameserver serves what the files say, 2 on differences, 1 when a
+/// Exit 0 when every nameserver serves what the files say, 2 on differences or an error-level
+/// mail finding (judged from the files, as plan does: docs/health.md#mail-findings), 1 when a
 /// nameserver (or a zone's nameserver list) could not be reached: the check did not run there.
 pub fn run(args: CheckArgs) -> CommandResult {
     let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;
@@ -49,12 +51,18 @@ pub fn run(args: CheckArgs) -> CommandResult {
         args.resolver,
         args.dns.query_options(),
     );
-    let report = runtime::block_on(dnscheck::check_zones(&desired, &settings))?;
+    let mail_dns = mail_resolver(&args).map(|r| MailDns::new(r, args.dns.query_options()));
+    let (report, findings) = runtime::block_on(async {
+        tokio::join!(
+            dnscheck::check_zones(&desired, &settings),
+            mail_findings(&desired, mail_dns.as_ref())
+        )
+    })?;
     let rendered = match args.format {
-        CheckFormat::Text => check::text(&report),
-        CheckFormat::Json => check::json(&report)
+        CheckFormat::Text => check::text(&report, &findings),
+        CheckFormat::Json => check::json(&report, &findings)
             .map_err(|e| CommandError::quoting(ErrorKind::Internal, "writing the JSON", e))?,
-        CheckFormat::Github => check::github(&report),
+        CheckFormat::Github => check::github(&report, &findings),
     };
     write_stdout(&rendered)?;
     let totals = report.totals();
@@ -68,11 +76,23 @@ pub fn run(args: CheckArgs) -> CommandResult {
              (--resolver) and the network; --dns-timeout gives slow servers longer",
         ));
     }
-    Ok(if totals.differences > 0 {
-        Outcome::DnsDiffers
-    } else {
-        Outcome::Success
-    })
+    Ok(
+        if totals.differences > 0 || findings.iter().any(|f| f.is_error()) {
+            Outcome::DnsDiffers
+        } else {
+            Outcome::Success
+        },
+    )
+}
+
+/// The resolver SPF includes outside the account are read from: `--resolver`, else the
+/// system's first (as NS discovery), unless the system resolver is off.
+fn mail_resolver(args: &CheckArgs) -> Option<SocketAddr> {
+    if args.resolver.is_some() || args.dns.no_system_resolver {
+        return args.resolver;
+    }
+    let conf = std::fs::read_to_string(dnscheck::RESOLV_CONF).ok()?;
+    dnscheck::parse_resolv_conf(&conf).into_iter().next()
 }
 
 /// `ns2.example.net 127.0.0.1:53 (example.com), example.org's nameservers`.

@@ -26,7 +26,7 @@ const DEMO_TOKEN: &str = "demo-token";
 
 /// The example files, compiled in so the demo runs from any folder; shown under the paths
 /// they have in the repository.
-const EXAMPLES: [(&str, &str); 5] = [
+const EXAMPLES: [(&str, &str); 6] = [
     (
         "examples/dns/zones/example.com.yaml",
         include_str!("../../examples/dns/zones/example.com.yaml"),
@@ -38,6 +38,10 @@ const EXAMPLES: [(&str, &str); 5] = [
     (
         "examples/dns/zones/mail-set.yaml",
         include_str!("../../examples/dns/zones/mail-set.yaml"),
+    ),
+    (
+        "examples/dns/zones/agency.example.yaml",
+        include_str!("../../examples/dns/zones/agency.example.yaml"),
     ),
     (
         "examples/dns/sites/blog.yaml",

@@ -45,7 +45,7 @@ impl DnsArgs {
 }
 
 /// 0.01 to 60 seconds: shorter can't reach a real server, longer hides a dead one.
-fn parse_timeout(value: &str) -> Result<Duration, String> {
+pub(crate) fn parse_timeout(value: &str) -> Result<Duration, String> {
     let seconds: f64 = value
         .trim()
         .parse()

@@ -1,15 +1,19 @@
 //! `dnscron plan [PATH]...`: read the live account, diff it against the files, show the plan.
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::cli::api_args::ApiArgs;
+use crate::cli::dns_args::parse_timeout;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{changed, logging, runtime, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
 use dnscron_core::api::ReadClient;
+use dnscron_core::dnscheck::{QueryOptions, parse_resolver};
 use dnscron_core::plan::MakePlanError;
-use dnscron_core::plan::{MakeOptions, Plan, make_plan_owned};
+use dnscron_core::plan::{MailDns, MakeOptions, Plan, make_plan_owned};
 
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {
@@ -39,6 +43,14 @@ pub struct PlanArgs {
     /// Uncommitted and untracked files count as changed. See docs/plan.md.
     #[arg(long, value_name = "REF")]
     pub changed_since: Option<String>,
+    /// Read SPF `include:`/`redirect=` domains outside the account's zones from this
+    /// recursive resolver, to count their DNS lookups (docs/health.md#mail-findings). Without it they
+    /// are not followed and the SPF finding names them.
+    #[arg(long, value_name = "IP[:PORT]", value_parser = parse_resolver)]
+    pub resolver: Option<SocketAddr>,
+    /// Seconds to wait for one answer of --resolver (each of 2 UDP tries, then TCP), e.g. 0.5.
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_timeout)]
+    pub dns_timeout: Duration,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -71,6 +83,13 @@ pub fn run(args: PlanArgs) -> CommandResult {
         stamp: super::stamp::plan_stamp(),
         scope,
         health: true,
+        mail_dns: args.resolver.map(|r| {
+            let query = QueryOptions {
+                timeout: args.dns_timeout,
+                ..QueryOptions::default()
+            };
+            MailDns::new(r, query)
+        }),
     };
     let planned = runtime::block_on(make_plan_owned(&client, desired, &opts))?.map_err(|e| {
         let at = failure_location(&e);

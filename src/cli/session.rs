@@ -40,6 +40,7 @@ pub async fn planned(
         stamp: super::stamp::plan_stamp(),
         scope,
         health,
+        mail_dns: None,
     };
     Ok(make_plan(client, desired, &opts).await?)
 }

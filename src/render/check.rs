@@ -4,21 +4,24 @@
 use std::fmt::Write as _;
 
 use crate::cli::error::{undiscovered, unresolved};
+use crate::render::check_findings;
 use crate::render::github::{Annotation, Level, render_capped};
 use dnscron_core::dnscheck::{
     CheckReport, Difference, NameserverSource, RrsetDifference, ServerReport, Status,
 };
+use dnscron_core::plan::Finding;
 use dnscron_core::untrusted::{Untrusted, json_text};
 
 /// The JSON output's shape version: bumped when a field changes meaning or goes away.
 pub const JSON_VERSION: u32 = 1;
 
-pub fn json(report: &CheckReport) -> Result<String, serde_json::Error> {
+pub fn json(report: &CheckReport, findings: &[Finding]) -> Result<String, serde_json::Error> {
     let mut value = serde_json::json!({
         "version": JSON_VERSION,
         "zones": report.zones,
         "summary": report.totals(),
         "queries": report.queries,
+        "findings": check_findings::json(findings),
     });
     word_errors(&mut value, report);
     word_unreachable(&mut value, report);
@@ -68,7 +71,7 @@ fn word_unreachable(doc: &mut serde_json::Value, report: &CheckReport) {
     }
 }
 
-pub fn text(report: &CheckReport) -> String {
+pub fn text(report: &CheckReport, findings: &[Finding]) -> String {
     let mut out = String::new();
     for zone in &report.zones {
         let from = match &zone.nameservers_from {
@@ -86,7 +89,8 @@ pub fn text(report: &CheckReport) -> String {
             server_text(&mut out, server, zone.rrsets);
         }
     }
-    out.push_str(&summary(report));
+    out.push_str(&check_findings::text(findings));
+    out.push_str(&summary(report, findings));
     out
 }
 
@@ -177,7 +181,7 @@ pub fn difference_text(d: &RrsetDifference) -> String {
 /// GitHub Actions annotations: each difference on the file line that declares the RRset (a
 /// warning for a TTL, an error otherwise), each failure as an error, and the summary as a
 /// notice.
-pub fn github(report: &CheckReport) -> String {
+pub fn github(report: &CheckReport, findings: &[Finding]) -> String {
     let mut annotations = Vec::new();
     for zone in &report.zones {
         if let Some(error) = &zone.error {
@@ -206,14 +210,15 @@ pub fn github(report: &CheckReport) -> String {
             }
         }
     }
+    annotations.extend(check_findings::github(findings));
     let mut out = render_capped(&annotations, "DNS differences");
-    let summary = summary(report);
+    let summary = summary(report, findings);
     out.push_str(&Annotation::new(Level::Notice, summary.trim_end()).render());
     out
 }
 
 /// The closing line: `check: 1 of 2 zones in line, 3 differences, 1 failure, 24 DNS queries`.
-pub fn summary(report: &CheckReport) -> String {
+pub fn summary(report: &CheckReport, findings: &[Finding]) -> String {
     let t = report.totals();
     let mut parts = vec![format!(
         "{} of {} in line",
@@ -221,6 +226,7 @@ pub fn summary(report: &CheckReport) -> String {
         count(t.zones, "zone", "zones")
     )];
     parts.push(count(t.differences, "difference", "differences"));
+    parts.extend(check_findings::summary_part(findings));
     if t.failures > 0 {
         parts.push(format!(
             "{} (the check did not run there)",
@@ -271,11 +277,12 @@ mod tests {
                    hosts: [...]}`";
         let no_address = "nameserver `ns1.b.test` has no --nameserver-address and the system \
                           resolver is turned off; add --nameserver-address ns1.b.test=IP[:PORT]";
-        let text = super::text(&report);
+        let text = super::text(&report, &[]);
         assert!(text.contains(&format!("  x {off}\n")), "{text}");
         assert!(text.contains(&format!("    x {no_address}\n")), "{text}");
         let json: serde_json::Value =
-            serde_json::from_str(&super::json(&report).expect("serializes")).expect("valid JSON");
+            serde_json::from_str(&super::json(&report, &[]).expect("serializes"))
+                .expect("valid JSON");
         assert_eq!(json["zones"][0]["error"], off);
         assert_eq!(json["zones"][1]["nameservers"][0]["error"], no_address);
     }
@@ -302,10 +309,10 @@ mod tests {
             zones: vec![zone],
             queries: 2,
         };
-        let json = super::json(&report).expect("serializes");
+        let json = super::json(&report, &[]).expect("serializes");
         let difference = "          \"differences\": [\n            {\n              \"name\": \"@\",\n              \"type\": \"SOA\",\n              \"kind\": \"unreachable\",\n              \"reason\": \"no answer (timeout)\"\n            }\n          ]\n";
         assert!(json.contains(difference), "{json}");
-        let text = super::text(&report);
+        let text = super::text(&report, &[]);
         assert!(text.contains("    @ SOA: no answer (timeout)\n"), "{text}");
     }
 }

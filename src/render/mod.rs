@@ -3,6 +3,7 @@
 
 pub mod apply;
 pub mod check;
+pub mod check_findings;
 pub mod diagnostics;
 mod excerpt;
 pub mod github;

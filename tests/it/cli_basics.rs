@@ -179,7 +179,7 @@ fn the_harness_refuses_an_unexpected_status() {
     Test::new()
         .args(["validate", "examples/dns"])
         .expect_status(1)
-        .expect_stdout("valid: 2 zones, 17 records, 2 sites, 4 cron jobs\n")
+        .expect_stdout("valid: 3 zones, 26 records, 2 sites, 4 cron jobs\n")
         .run();
 }
 
@@ -187,6 +187,6 @@ fn the_harness_refuses_an_unexpected_status() {
 fn the_harness_accepts_exactly_the_expected_run() {
     Test::new()
         .args(["validate", "examples/dns"])
-        .expect_stdout("valid: 2 zones, 17 records, 2 sites, 4 cron jobs\n")
+        .expect_stdout("valid: 3 zones, 26 records, 2 sites, 4 cron jobs\n")
         .run();
 }

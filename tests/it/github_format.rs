@@ -30,7 +30,7 @@ fn validate_annotates_at_most_ten_errors_then_counts_the_rest() {
 fn validate_of_valid_files_prints_the_summary_and_no_annotation() {
     Test::new()
         .args(["validate", "--format", "github", "examples/dns"])
-        .expect_stdout("valid: 2 zones, 17 records, 2 sites, 4 cron jobs\n")
+        .expect_stdout("valid: 3 zones, 26 records, 2 sites, 4 cron jobs\n")
         .run();
 }
 

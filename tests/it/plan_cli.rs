@@ -52,7 +52,7 @@ fn json_plan_round_trips_through_out_file() {
     assert_eq!(plan.plan_id, "0123456789abcdef0123456789abcdef");
     assert_eq!(plan.created_at, "2026-01-02T03:04:05Z");
     assert_eq!(plan.api_url, emu.base_url());
-    assert_eq!(plan.targets.len(), 6, "2 zones, 2 domains, 2 sites");
+    assert_eq!(plan.targets.len(), 7, "3 zones, 2 domains, 2 sites");
     assert!(
         plan.targets
             .iter()

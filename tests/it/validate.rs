@@ -8,7 +8,7 @@ fn examples_validate_with_a_summary_line() {
     insta::assert_snapshot!(out, @r"
     exit: Some(0)
     --- stdout
-    valid: 2 zones, 17 records, 2 sites, 4 cron jobs
+    valid: 3 zones, 26 records, 2 sites, 4 cron jobs
     --- stderr
     ");
 }

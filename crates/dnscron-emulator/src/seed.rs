@@ -443,7 +443,7 @@ mod tests {
     fn the_example_seed_parses() {
         let seed = Seed::from_yaml_str(EXAMPLE_SEED).unwrap();
         assert_eq!(seed.tokens.len(), 3);
-        assert_eq!(seed.zones.len(), 3);
+        assert_eq!(seed.zones.len(), 4);
         assert_eq!(seed.gaps, Gaps::default());
     }
 

@@ -216,6 +216,7 @@ fn a_ttl_alone_is_a_lesser_difference_listed_last() {
             "summary": {"zones": 1, "zones_in_line": 0, "nameservers": 2, "differences": 4,
                         "failures": 0},
             "queries": 23,
+            "findings": [],
         })
     );
 }

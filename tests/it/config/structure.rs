@@ -226,7 +226,7 @@ fn every_example_validates() {
         }
     }
     let d = config::load(&[root]).unwrap();
-    assert_eq!(d.counts(), (2, 17, 2, 4));
+    assert_eq!(d.counts(), (3, 26, 2, 4));
 }
 
 #[cfg(unix)]

@@ -29,7 +29,7 @@ async fn wire_types_parse_every_response_shape() {
         ["ns1.veldhost.net", "ns2.veldhost.net"]
     );
     let zones: Vec<payload::Zone> = parse(&api.get("/dns").await.body["zones"]);
-    assert_eq!(zones.len(), 3);
+    assert_eq!(zones.len(), 4);
     let listing = api.get("/dns/example.com/records").await.body;
     let records: Vec<payload::Record> = parse(&listing["records"]);
     assert_eq!(records.len(), 15);

@@ -21,6 +21,7 @@ async fn zones_are_listed_with_dnssec_state() {
     assert_eq!(
         zones,
         [
+            ("agency.example", "inactive"),
             ("example.com", "active"),
             ("example.net", "active"),
             ("example.org", "inactive")

@@ -176,7 +176,7 @@ async fn every_list_paginates() {
     for (path, key, total) in [
         ("/sites", "sites", 3),
         ("/domains", "domains", 3),
-        ("/dns", "zones", 3),
+        ("/dns", "zones", 4),
         ("/sites/blog/cron", "cron_jobs", 3),
         ("/dns/example.com/records", "records", 15),
     ] {

@@ -16,7 +16,7 @@ mod reload;
 mod round_trip;
 mod selectors;
 
-const LONG_TXT: &str = "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAuuzYLsz/O9n7y4TX9QxyQhk02/BI9nU+6fCAzZ31zd1nlokEEEzq+rhmhfju/t4RlKLqMuCE513Z9SCI/70xY9JK5gcvAOcqZX49Fom2TwKg+0Vy8kOUK9VRRZzSx0xkwAc2xyUasbQNDfOnm+amPv7uV05p3qzqdyPMEWRYFxjnYPcKQm9GUl/Hi9nUKMScX7BZhu3+1JPvWqb24z2MMG12Ai/oqdBdDbRQtG44j22WiUMzhzHfVzYetl42oI0glaFShYMgB9KD1AcdMXgLnj4ws6HpE86hbuzaPb+Ax5W2Hd8MkKmUPpjVowqvZRw5Uz48E0C1mg7ZQLbUxMF613BAXQ7L";
+const LONG_TXT: &str = "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAuuzYLsz/O9n7y4TX9QxyQhk02/BI9nU+6fCAzZ31zd1nlokEEEzq+rhmhfju/t4RlKLqMuCE513Z9SCI/70xY9JK5gcvAOcqZX49Fom2TwKg+0Vy8kOUK9VRRZzSx0xkwAc2xyUasbQNDfOnm+amPv7uV05p3qzqdyPMEWRYFxjnYPcKQm9GUl/Hi9nUKMScX7BZhu3+1JPvWqb24z2MMG12Ai/oqdBdDbRQtG44j22WiUMzhzHfVzYetl42oI0glaFShYMgB9KD1AcdMXgLnj4ws6HpE86hbuzaPb+Ax5W2Hd8MkKmUPpjVowqvZRw5Uz48E0C1mg7ZQLbUxMF61wIDAQAB";
 
 /// Live contents that are easy to get wrong on the way to YAML and back.
 fn tricky_records() -> Vec<RecordSeed> {

@@ -17,7 +17,7 @@ fn assert_round_trip(gaps: Gaps) {
     insta::assert_snapshot!("import_all_stdout", ordinary.join("\n"));
     let validate = dnscron(&emu, dir.path(), &["validate"]).run_for_stdout();
     assert!(
-        validate.starts_with("valid: 6 zones, ")
+        validate.starts_with("valid: 7 zones, ")
             && validate.ends_with(" records, 4 sites, 6 cron jobs\n"),
         "{validate}"
     );

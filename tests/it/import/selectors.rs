@@ -17,6 +17,7 @@ fn all_writes_every_zone_and_site_with_modes_and_comments() {
             "sites/legacy.yaml",
             "sites/quiet.yaml",
             "sites/shop.yaml",
+            "zones/agency.example.yaml",
             "zones/big.example.yaml",
             "zones/edge.example.yaml",
             "zones/elsewhere.example.yaml",

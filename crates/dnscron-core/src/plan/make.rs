@@ -6,6 +6,7 @@ use crate::api::{ApiError, ReadClient, openapi};
 use crate::config::model::{Desired, NameserverMode};
 
 use super::diff::diff_lent;
+use super::health::mail::{MailDns, mail_findings};
 use super::scope::Scope;
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
 use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, health};
@@ -20,6 +21,9 @@ pub struct MakeOptions {
     /// Read each declared domain's registration for the health findings. Apply turns it off:
     /// findings change nothing it sends, and the reviewed plan's are kept (`apply::review`).
     pub health: bool,
+    /// The resolver SPF includes outside the account are read from; `None`: not followed (the
+    /// mail findings say which).
+    pub mail_dns: Option<MailDns>,
 }
 
 impl Default for MakeOptions {
@@ -29,6 +33,7 @@ impl Default for MakeOptions {
             stamp: PlanStamp::fresh(),
             scope: None,
             health: true,
+            mail_dns: None,
         }
     }
 }
@@ -103,6 +108,10 @@ async fn plan_lent(
         let now = now.with_timezone(&chrono::Utc);
         plan.findings
             .extend(health::findings(health_of, &registrations, now));
+    }
+    if opts.health {
+        plan.findings
+            .extend(mail_findings(desired, opts.mail_dns.as_ref()).await);
     }
     plan.scope = opts.scope.clone();
     // The hosted mode's wire value is server-specific; /openapi.json is read only when a plan

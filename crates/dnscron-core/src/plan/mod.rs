@@ -28,6 +28,7 @@ pub use cron_jobs::job_key;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
 pub use fingerprint::stale_targets;
+pub use health::mail::{MailDns, mail_findings};
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
 pub use model::{
     Action, Change, Finding, Plan, PlanOptions, PlanStamp, Resource, Severity, Status, Summary,

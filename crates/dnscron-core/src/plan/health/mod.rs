@@ -7,6 +7,7 @@
 //! `GET /domains/{domain}/registrar` per declared zone that the account registers and whose
 //! file has no `nameservers` key (the snapshot already read the others).
 
+pub(crate) mod mail;
 mod registrar;
 mod values;
 

@@ -1,0 +1,94 @@
+//! Email-authentication findings (docs/health.md#mail-findings): SPF, DMARC, DKIM and MX judged
+//! from the records the files declare, as receivers will judge them once they are live. Judged from
+//! the files, not from what nameservers serve: a plan shows what applying it makes live, and
+//! `check` already reports served records that differ from the files.
+//!
+//! Only SPF needs DNS: an `include:` or `redirect=` outside the account's zones is read from a
+//! recursive resolver when one is given ([`MailDns`]); without one the count names the includes
+//! it could not follow.
+
+mod account;
+mod dkim;
+mod dmarc;
+#[cfg(test)]
+mod dns_tests;
+mod key;
+mod mx;
+mod spf;
+mod tags;
+#[cfg(test)]
+mod tests;
+
+use std::net::SocketAddr;
+
+use crate::config::model::{Desired, Location, ZoneSpec};
+use crate::dnscheck::QueryOptions;
+use crate::plan::model::{Finding, Severity, TargetKind, TargetRef};
+
+use account::Account;
+
+/// Where SPF includes outside the account are looked up: a recursive resolver (the RD bit set).
+#[derive(Clone, Debug)]
+pub struct MailDns {
+    pub resolver: SocketAddr,
+    pub query: QueryOptions,
+}
+
+impl MailDns {
+    pub fn new(resolver: SocketAddr, query: QueryOptions) -> MailDns {
+        MailDns {
+            resolver,
+            query: QueryOptions {
+                recursion_desired: true,
+                ..query
+            },
+        }
+    }
+}
+
+/// Every declared zone's mail findings, zone by zone in file order.
+pub async fn mail_findings(desired: &Desired, dns: Option<&MailDns>) -> Vec<Finding> {
+    let account = Account::new(&desired.zones);
+    let mut spf = spf::Walker::new(&account, dns);
+    let mut out = Vec::new();
+    for spec in &desired.zones {
+        let mut zone = Out::new(spec);
+        spf::findings(&mut spf, spec, &mut zone).await;
+        dmarc::findings(&account, spec, &mut zone);
+        dkim::findings(spec, &mut zone);
+        mx::findings(&account, spec, &mut zone);
+        out.extend(zone.findings);
+    }
+    out.extend(spf::unasked_finding(&spf));
+    out
+}
+
+/// One zone's findings, each about a record the zone declares.
+pub(super) struct Out<'a> {
+    spec: &'a ZoneSpec,
+    findings: Vec<Finding>,
+}
+
+impl<'a> Out<'a> {
+    fn new(spec: &'a ZoneSpec) -> Out<'a> {
+        Out {
+            spec,
+            findings: Vec::new(),
+        }
+    }
+
+    /// The message starts with where the record is declared: text output shows no other place.
+    fn push(&mut self, severity: Severity, at: &Location, message: String) {
+        let message = format!("{at}: {message}");
+        self.findings.push(Finding {
+            target: TargetRef {
+                kind: TargetKind::Zone,
+                name: self.spec.zone.to_string(),
+            },
+            severity,
+            message,
+            change_ids: Vec::new(),
+            declared_at: Some(at.to_string()),
+        });
+    }
+}
