@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::cli::api_args::ApiArgs;
 use crate::cli::dns_args::parse_timeout;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
-use crate::cli::{changed, logging, runtime, validate, write_stdout};
+use crate::cli::{changed, logging, runtime, signals, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
 use dnscron_core::api::ReadClient;
@@ -91,7 +91,8 @@ pub fn run(args: PlanArgs) -> CommandResult {
             MailDns::new(r, query)
         }),
     };
-    let planned = runtime::block_on(make_plan_owned(&client, desired, &opts))?.map_err(|e| {
+    let plan = make_plan_owned(&client, desired, &opts);
+    let planned = runtime::block_on(signals::or_stop_plan(plan))?.map_err(|e| {
         let at = failure_location(&e);
         annotate_failure(CommandError::from(e), args.format, at)
     })?;

@@ -2,7 +2,7 @@
 //! the write in flight (a rate-limit wait at once) so it can report; the second ends the
 //! process at once, for when the report is not worth waiting for. Before the first write
 //! (planning, the confirmation prompt) a signal ends apply at once, saying that nothing was
-//! sent.
+//! sent. `plan` only reads: a signal ends it at once, saying so (`or_stop_plan`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -77,12 +77,7 @@ impl Signals {
             _ => None,
         };
         if let Some(when) = before {
-            eprintln!(
-                "\n{}: apply stopped {when}, before any write: nothing was sent",
-                name(signal)
-            );
-            // Nothing to report or finish: no request that changes anything was sent.
-            std::process::exit(i32::from(128 + signal));
+            stop_before_any_write(signal, &format!("apply stopped {when}, before any write"));
         }
         if self
             .first
@@ -98,6 +93,27 @@ impl Signals {
             eprintln!("\n{}: stopping at once, without a report", name(signal));
             // The one exit outside `cli::main`: the user asked twice not to wait.
             std::process::exit(i32::from(128 + signal));
+        }
+    }
+}
+
+/// Ends the process for `signal` where nothing that changes the account was sent: there is no
+/// report to print or change to finish, only what was stopped to say.
+fn stop_before_any_write(signal: u8, what: &str) -> ! {
+    eprintln!("\n{}: {what}: nothing was sent", name(signal));
+    std::process::exit(i32::from(128 + signal));
+}
+
+/// Runs `plan` (which only reads) until it ends or a signal comes: then says so and ends with
+/// 128 + the signal, instead of vanishing without a word. No plan is shown or saved.
+pub async fn or_stop_plan<F: std::future::Future>(plan: F) -> F::Output {
+    let Some(mut listener) = Listener::new() else {
+        return plan.await;
+    };
+    tokio::select! {
+        out = plan => out,
+        Some(signal) = listener.next() => {
+            stop_before_any_write(signal, "plan stopped before it finished, no plan was shown or saved")
         }
     }
 }

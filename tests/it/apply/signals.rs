@@ -229,3 +229,42 @@ fn sigterm_while_planning_says_nothing_was_sent() {
     );
     assert_eq!(writes(&emu), 0);
 }
+
+/// `plan` only reads; stopped by SIGTERM or SIGINT it says so instead of vanishing, and shows
+/// and saves no plan.
+#[test]
+fn a_signal_while_plan_reads_says_no_plan_was_made() {
+    for (signal, code, word) in [("TERM", 143, "SIGTERM"), ("INT", 130, "interrupted")] {
+        let dir = tempfile::tempdir().unwrap();
+        let (seed, root) = one_write_case(dir.path());
+        let emu = emulator_with(seed, gap_settings()[0].clone());
+        emu.set_latency(LONG);
+        let out_file = dir.path().join("plan.json");
+        let child = command()
+            .args(["plan", "--out"])
+            .arg(&out_file)
+            .arg(&root)
+            .env("DNSCRON_TOKEN", "demo-token")
+            .env("DNSCRON_API_URL", emu.base_url())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let reading = runtime().block_on(async {
+            tokio::time::timeout(LONG, emu.wait_for_counters(|c| c.requests >= 1)).await
+        });
+        assert!(reading.is_ok(), "no read in time");
+        send_signal(child.id(), signal);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "128 + SIG{signal}; {out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "\n{word}: plan stopped before it finished, no plan was shown or saved: nothing was sent\n"
+            )
+        );
+        assert!(!out_file.exists(), "no plan file");
+    }
+}
