@@ -28,10 +28,7 @@ fn findings(zones: &[(&str, &[&str])]) -> Vec<(Severity, String, String)> {
         })
         .collect();
     let desired = load_texts(&files).unwrap_or_else(|d| panic!("{d:?}"));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
-    rt.block_on(mail_findings(&desired, None))
+    without_a_resolver(&desired)
         .into_iter()
         .map(|f| {
             let at = f.declared_at.unwrap_or_default();
@@ -577,11 +574,7 @@ fn names_whose_records_the_files_may_not_all_show_are_not_judged_absent() {
         ),
     ];
     let desired = load_texts(&files).unwrap_or_else(|d| panic!("{d:?}"));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let got: Vec<(Severity, String)> = rt
-        .block_on(mail_findings(&desired, None))
+    let got: Vec<(Severity, String)> = without_a_resolver(&desired)
         .into_iter()
         .map(|f| (f.severity, f.message))
         .collect();
@@ -633,11 +626,7 @@ fn an_outside_include_no_resolver_could_follow_is_said_once_for_the_account() {
         zone("c.example", "v=spf1 include:%{d}.x.example -all"),
     ];
     let desired = load_texts(&files).unwrap_or_else(|d| panic!("{d:?}"));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let got: Vec<(String, Severity, String)> = rt
-        .block_on(mail_findings(&desired, None))
+    let got: Vec<(String, Severity, String)> = without_a_resolver(&desired)
         .into_iter()
         .map(|f| (f.target.name, f.severity, f.message))
         .collect();
@@ -656,4 +645,12 @@ fn an_outside_include_no_resolver_could_follow_is_said_once_for_the_account() {
             ),
         ]
     );
+}
+
+/// The mail findings of `desired` when no resolver is given (as `plan` without one).
+fn without_a_resolver(desired: &crate::config::model::Desired) -> Vec<crate::plan::model::Finding> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    rt.block_on(mail_findings(desired, None))
 }
