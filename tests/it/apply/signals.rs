@@ -18,8 +18,13 @@ use crate::common::{command, send_signal};
 const LONG: Duration = Duration::from_secs(60);
 
 fn spawn(emu: &BackgroundEmulator, root: &std::path::Path) -> Child {
+    spawn_with(emu, &["apply", "--yes", "--format", "json"], root)
+}
+
+/// `dnscron <args> <root>` against `emu`, its output piped.
+fn spawn_with(emu: &BackgroundEmulator, args: &[&str], root: &std::path::Path) -> Child {
     command()
-        .args(["apply", "--yes", "--format", "json"])
+        .args(args)
         .arg(root)
         .env("DNSCRON_TOKEN", "demo-token")
         .env("DNSCRON_API_URL", emu.base_url())
@@ -213,10 +218,7 @@ fn sigterm_while_planning_says_nothing_was_sent() {
     let emu = emulator_with(seed, gap_settings()[0].clone());
     emu.set_latency(LONG);
     let child = spawn(&emu, &root);
-    let reading = runtime().block_on(async {
-        tokio::time::timeout(LONG, emu.wait_for_counters(|c| c.requests >= 1)).await
-    });
-    assert!(reading.is_ok(), "no read in time");
+    wait_for_the_first_read(&emu);
     let sent = Instant::now();
     term(child.id());
     let out = child.wait_with_output().unwrap();
@@ -240,21 +242,9 @@ fn a_signal_while_plan_reads_says_no_plan_was_made() {
         let emu = emulator_with(seed, gap_settings()[0].clone());
         emu.set_latency(LONG);
         let out_file = dir.path().join("plan.json");
-        let child = command()
-            .args(["plan", "--out"])
-            .arg(&out_file)
-            .arg(&root)
-            .env("DNSCRON_TOKEN", "demo-token")
-            .env("DNSCRON_API_URL", emu.base_url())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let reading = runtime().block_on(async {
-            tokio::time::timeout(LONG, emu.wait_for_counters(|c| c.requests >= 1)).await
-        });
-        assert!(reading.is_ok(), "no read in time");
+        let out_arg = out_file.to_string_lossy();
+        let child = spawn_with(&emu, &["plan", "--out", &out_arg], &root);
+        wait_for_the_first_read(&emu);
         send_signal(child.id(), signal);
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(code), "128 + SIG{signal}; {out:?}");
@@ -267,4 +257,12 @@ fn a_signal_while_plan_reads_says_no_plan_was_made() {
         );
         assert!(!out_file.exists(), "no plan file");
     }
+}
+
+/// Waits until the emulator has the command's first request on the wire (answered late).
+fn wait_for_the_first_read(emu: &BackgroundEmulator) {
+    let reading = runtime().block_on(async {
+        tokio::time::timeout(LONG, emu.wait_for_counters(|c| c.requests >= 1)).await
+    });
+    assert!(reading.is_ok(), "no read in time");
 }
