@@ -231,7 +231,7 @@ impl Rounds {
 
 impl Context<'_> {
     /// Re-plans the plan's targets until the fresh writes show (`verify::settle`); `None`: an
-    /// interrupt came first, which a read-only verification needs not finish.
+    /// interrupt came first: verification only reads, so it need not finish.
     async fn settle(&self, fresh: &[FreshWrite]) -> Option<Result<(Plan, Duration), ErrorInfo>> {
         let scope = verify::restrict(&self.plan.desired, &verify::touched(&self.plan.changes));
         let settle = verify::settle(
