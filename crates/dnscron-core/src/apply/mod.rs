@@ -8,7 +8,8 @@
 //! all, while the live value still is its `before`; anything else that moved during the apply
 //! is reported, never reverted. A write that got a fresh 2xx is never sent again
 //! (`verify::settle`): if re-reading after short waits still doesn't show it, apply stops with
-//! `NotVisible`.
+//! `NotVisible`. The rounds are a state machine (`rounds`); [`apply`] drives it, then builds
+//! the report and runs the DNS check.
 
 mod cron_delete;
 mod cron_removed;
@@ -19,13 +20,14 @@ mod outcome;
 mod progress;
 pub mod review;
 pub mod review_union;
+mod rounds;
 pub mod saved;
 mod verify;
 
 use std::time::Duration;
 
 use crate::api::WriteClient;
-use crate::plan::{Change, DiffOptions, Plan};
+use crate::plan::{DiffOptions, Plan};
 
 pub use executor::{Executor, Stop, execution_order};
 pub use interrupt::Interrupt;
@@ -83,158 +85,23 @@ pub fn diff_options_for(plan: &Plan) -> DiffOptions {
 
 /// Applies `plan` (made from its embedded desired state) and verifies the result.
 pub async fn apply(client: &WriteClient, plan: &Plan, opts: &ApplyOptions<'_>) -> ApplyReport {
-    let desired = &plan.desired;
     if plan.is_empty() {
         return ApplyReport::new(plan, ApplyResult::NoChanges, 0, Vec::new());
     }
-    let exec = Executor {
-        client,
-        plan_id: &plan.plan_id,
-        options: &plan.options,
-        desired,
-        progress: opts.progress,
-        interrupt: opts.interrupt,
-        visibility_waits: &opts.visibility_waits,
-        cron_listings: Default::default(),
-        dns: opts.dns.as_ref(),
-    };
-    let mut reports = Vec::new();
-    let mut changes = execution_order(&plan.changes);
-    // The plan's changes, each with what its last write gave: the only changes ever sent.
-    let mut planned: Vec<verify::Planned> = changes
-        .iter()
-        .map(|c| verify::Planned {
-            change: c.clone(),
-            outcome: ChangeOutcome::NotAttempted,
-        })
-        .collect();
-    // Which planned change each change of the round is.
-    let mut of_planned: Vec<usize> = (0..planned.len()).collect();
-    let mut fresh = Vec::new();
-    let mut written = Vec::new();
-    let mut moved = Vec::new();
-    let mut round = 0;
-    let mut rounds_run = 0;
-    let result = loop {
-        let first = reports.len();
-        let stop = exec.run_round(&changes, round, &mut reports).await;
-        rounds_run += 1;
-        for (r, &i) in reports[first..].iter().zip(&of_planned) {
-            planned[i].outcome = r.outcome;
-        }
-        fresh.extend(verify::fresh_writes(&changes, &reports[first..]));
-        written.extend(taken(&changes, &reports[first..]));
-        if let Some(stop) = stop {
-            break match stop {
-                Stop::NeedsPortalStep {
-                    change_id,
-                    continue_url,
-                } => ApplyResult::NeedsPortalStep {
-                    change_id,
-                    continue_url,
-                },
-                Stop::Failed { change_id, error } => ApplyResult::Failed { change_id, error },
-                Stop::Interrupted => ApplyResult::Interrupted,
-                Stop::CronIndexMoved { change_id } => ApplyResult::CronIndexMoved { change_id },
-            };
-        }
-        if opts.interrupt.is_some_and(Interrupt::is_raised) {
-            break ApplyResult::Interrupted;
-        }
-        opts.progress.note(&Note::Verifying);
-        let scope = verify::restrict(desired, &verify::touched(&plan.changes));
-        let settle = verify::settle(
-            client.read(),
-            &scope,
-            &opts.diff,
-            &fresh,
-            &opts.visibility_waits,
-            opts.progress,
-        );
-        let settled = match opts.interrupt {
-            Some(interrupt) => tokio::select! {
-                settled = settle => Some(settled),
-                () = interrupt.raised() => None,
-            },
-            None => Some(settle.await),
-        };
-        let (replan, waited) = match settled {
-            Some(Ok(p)) => p,
-            Some(Err(error)) => break ApplyResult::VerifyFailed { error },
-            None => break ApplyResult::Interrupted,
-        };
-        let unseen = verify::unseen(&replan.changes, &fresh);
-        if !unseen.is_empty() {
-            break ApplyResult::NotVisible {
-                unseen,
-                waited_secs: waited.as_secs_f64(),
-            };
-        }
-        let verdict = verify::judge(&planned, &replan.changes);
-        moved = verdict.moved;
-        if !verdict.overwritten.is_empty() {
-            break ApplyResult::ChangedDuringApply {
-                overwritten: verdict.overwritten,
-            };
-        }
-        if verdict.repairs.is_empty() {
-            let refused: Vec<usize> = planned
-                .iter()
-                .filter(|p| p.outcome == ChangeOutcome::NotReady)
-                .map(|p| p.change.id)
-                .collect();
-            break match refused.is_empty() {
-                true => ApplyResult::Converged,
-                false => ApplyResult::NameserversNotReady {
-                    change_ids: refused,
-                },
-            };
-        }
-        round += 1;
-        if round >= opts.max_rounds {
-            break ApplyResult::Differs {
-                remaining: verdict.repairs.into_iter().map(|(_, c)| c).collect(),
-            };
-        }
-        opts.progress.note(&Note::Repairing {
-            count: verdict.repairs.len(),
-            round,
-        });
-        let repairs: Vec<Change> = verdict.repairs.iter().map(|(_, c)| c.clone()).collect();
-        changes = execution_order(&repairs);
-        of_planned = changes
-            .iter()
-            .filter_map(|c| verdict.repairs.iter().find(|(_, r)| r.id == c.id))
-            .map(|(i, _)| *i)
-            .collect();
-    };
+    let (result, rounds) = rounds::drive(client, plan, opts).await;
     let interrupted = matches!(result, ApplyResult::Interrupted);
-    let mut report = ApplyReport::new(plan, result, rounds_run, reports);
-    report.changed_during_apply = moved;
+    let mut report = ApplyReport::new(plan, result, rounds.rounds_run, rounds.reports);
+    report.changed_during_apply = rounds.moved;
     if let Some(dns) = opts
         .dns
         .as_ref()
         .filter(|d| !d.wait.is_zero() && !interrupted)
     {
-        if !dns::expect::changed_rrsets(&written).is_empty() {
+        if !dns::expect::changed_rrsets(&rounds.written).is_empty() {
             opts.progress.note(&Note::CheckingDns { wait: dns.wait });
         }
-        report.dns_check = Some(dns::live::check(desired, &written, dns).await);
+        report.dns_check = Some(dns::live::check(&plan.desired, &rounds.written, dns).await);
     }
     opts.progress.close();
     report
-}
-
-/// The record changes of one round the server took (done, replayed, already absent).
-fn taken(changes: &[Change], reports: &[ChangeReport]) -> Vec<Change> {
-    reports
-        .iter()
-        .filter(|r| {
-            matches!(
-                r.outcome,
-                ChangeOutcome::Done | ChangeOutcome::Replayed | ChangeOutcome::AlreadyAbsent
-            )
-        })
-        .filter_map(|r| changes.iter().find(|c| c.id == r.id).cloned())
-        .collect()
 }
