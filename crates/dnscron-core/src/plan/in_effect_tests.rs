@@ -107,22 +107,35 @@ fn cron_change(action: Action, occurrence: u32) -> Change {
     Change::new(action, site, resource, before, after)
 }
 
+/// Whether copy `occurrence` of `planned` creates or deletes towards `declared` copies is in
+/// effect with `held` copies listed.
+fn copy_in_effect(
+    action: Action,
+    declared: usize,
+    planned: usize,
+    occurrence: u32,
+    held: usize,
+) -> bool {
+    effect_on_copies(
+        action,
+        held,
+        copies_after(action, declared, planned, occurrence),
+    )
+    .is_in_effect()
+}
+
 #[test]
 fn a_cron_delete_of_identical_copies_is_in_effect_at_its_count() {
     // 3 live copies, the files keep 1: deletes 0 and 1, leaving 2 then 1.
     assert_eq!(copies_after(Action::Delete, 1, 2, 0), 2);
     assert_eq!(copies_after(Action::Delete, 1, 2, 1), 1);
-    let after_first = copies_after(Action::Delete, 1, 2, 0);
-    assert!(effect_on_copies(Action::Delete, 2, after_first).is_in_effect());
-    assert!(effect_on_copies(Action::Delete, 1, after_first).is_in_effect());
-    // Refused: more copies than should remain; and a job the files keep is never in reach.
-    assert_eq!(
-        effect_on_copies(Action::Delete, 3, after_first),
-        Effect::Pending
-    );
-    let last = copies_after(Action::Delete, 1, 2, 1);
-    assert_eq!(effect_on_copies(Action::Delete, 2, last), Effect::Pending);
-    assert!(effect_on_copies(Action::Delete, 1, last).is_in_effect());
+    assert!(copy_in_effect(Action::Delete, 1, 2, 0, 2));
+    assert!(copy_in_effect(Action::Delete, 1, 2, 0, 1));
+    assert!(copy_in_effect(Action::Delete, 1, 2, 1, 1));
+    // Refused: more copies than should remain (the copy the files keep is never in reach).
+    assert!(!copy_in_effect(Action::Delete, 1, 2, 0, 3));
+    assert!(!copy_in_effect(Action::Delete, 1, 2, 1, 2));
+    assert_eq!(effect_on_copies(Action::Delete, 2, 1), Effect::Pending);
     // One copy, none kept: the value rule says the same as the count.
     let delete = cron_change(Action::Delete, 0);
     assert_eq!(effect(&delete, &[job()]), Effect::Pending);
@@ -134,13 +147,13 @@ fn a_cron_create_of_identical_copies_is_in_effect_at_its_count() {
     // 1 live copy, the files declare 3: creates 0 and 1, reaching 2 then 3.
     assert_eq!(copies_after(Action::Create, 3, 2, 0), 2);
     assert_eq!(copies_after(Action::Create, 3, 2, 1), 3);
-    let last = copies_after(Action::Create, 3, 2, 1);
-    assert!(effect_on_copies(Action::Create, 3, last).is_in_effect());
-    // Refused: one copy held is the value, not the count the second create ends with.
-    assert_eq!(effect_on_copies(Action::Create, 2, last), Effect::Pending);
+    assert!(copy_in_effect(Action::Create, 3, 2, 1, 3));
+    // Refused: fewer copies than it ends with; one copy held is the value, not the count.
+    assert!(!copy_in_effect(Action::Create, 3, 2, 1, 2));
+    assert_eq!(effect_on_copies(Action::Create, 2, 3), Effect::Pending);
     let create = cron_change(Action::Create, 1);
     assert!(effect(&create, &[job()]).is_in_effect());
-    assert!(!effect_on_copies(Action::Create, 1, last).is_in_effect());
+    assert!(!copy_in_effect(Action::Create, 3, 2, 1, 1));
     assert_eq!(effect(&create, &[]), Effect::Pending);
 }
 
