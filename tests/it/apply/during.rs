@@ -8,7 +8,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use dnscron_core::api::{IdempotencyKey, WaitEvent, WriteClient, WriteResponse, payload};
-use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, ChangeReport};
+use dnscron_core::apply::{
+    self, ApplyOptions, ApplyReport, ApplyResult, ChangeOutcome, ChangeReport,
+};
 use dnscron_core::apply::{Moved, Note, Progress};
 use dnscron_core::plan::{Change, Plan, Resource, Value};
 use dnscron_emulator::{BackgroundEmulator, RecordSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};
@@ -461,4 +463,60 @@ fn a_record_deleted_right_after_apply_created_it_is_not_created_again() {
         "one create, never a second: {:?}",
         counters.per_route
     );
+}
+
+/// The plan of the files without `api` (pruned): `+ two`, `~ www`, `- api`.
+fn plan_deleting_api(emu: &BackgroundEmulator, dir: &std::path::Path) -> Plan {
+    let zone = format!(
+        "prune: true\n{}",
+        FILES.replace(
+            "  - { name: api, type: A, content: 192.0.2.20, ttl: 300 }\n",
+            ""
+        )
+    );
+    let desired = load(&[write_files(dir, &[("pr.yaml".to_string(), zone)])]);
+    let plan = make_plan(&runtime(), &client(&emu.base_url(), "demo-token"), &desired);
+    assert_eq!(plan.changes.len(), 3, "{plan:#?}");
+    plan
+}
+
+/// A delete answered 404 is in effect (docs/apply.md, "Already in effect"): someone deleted
+/// `api` between the plan and its delete. Refused form: an update answered 404 is not, and
+/// fails.
+#[test]
+fn a_record_deleted_after_the_plan_is_already_absent_for_its_delete() {
+    let emu = emulator_with(seed(), gap_settings()[0].clone());
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan_deleting_api(&emu, dir.path());
+    let person = Person::new(&emu);
+    person.delete("api");
+    let report = run_apply(&runtime(), &client(&emu.base_url(), "demo-token"), &plan);
+    assert!(
+        matches!(report.result, ApplyResult::Converged),
+        "{report:#?}"
+    );
+    let outcomes: Vec<(String, ChangeOutcome)> = report
+        .changes
+        .iter()
+        .map(|c| (c.change.action.as_str().to_string(), c.outcome))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("create".to_string(), ChangeOutcome::Done),
+            ("update".to_string(), ChangeOutcome::Done),
+            ("delete".to_string(), ChangeOutcome::AlreadyAbsent),
+        ]
+    );
+
+    let emu = emulator_with(seed(), gap_settings()[0].clone());
+    let plan = plan_deleting_api(&emu, dir.path());
+    Person::new(&emu).delete("www");
+    let report = run_apply(&runtime(), &client(&emu.base_url(), "demo-token"), &plan);
+    let ApplyResult::Failed { change_id, error } = &report.result else {
+        panic!("{report:#?}");
+    };
+    let failed = plan.changes.iter().find(|c| c.id == *change_id).unwrap();
+    assert_eq!(failed.action.as_str(), "update");
+    assert_eq!(error.status, Some(404), "{error:#?}");
 }

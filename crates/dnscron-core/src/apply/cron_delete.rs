@@ -5,9 +5,10 @@
 //!
 //! Identical jobs: a plan that removes `d` of `k` identical jobs (keeping `m = k - d`, what the
 //! files declare) has deletes with occurrence 0 … d-1. After occurrence `o` is done,
-//! `m + d - o - 1` copies remain. So a delete is already in effect when the listing holds no more than that
-//! many: the retry of an interrupted apply then deletes nothing more, and never a job the files
-//! want kept.
+//! `m + d - o - 1` copies remain (`plan::in_effect::copies_after`). So a delete is already in
+//! effect when the listing holds no more than that many (`plan::in_effect::effect_on_copies`):
+//! the retry of an interrupted apply then deletes nothing more, and never a job the files want
+//! kept.
 //!
 //! The index can still move between that listing and the DELETE (someone removes a job listed
 //! before it): what the delete removed is then checked (`cron_removed`), and a job removed by
@@ -22,6 +23,7 @@ use super::executor::Stop;
 use super::outcome::{ChangeOutcome, ChangeReport, CronMixUp, ErrorInfo, ListedJob, Recreate};
 use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteRequest, WriteResponse, payload};
 use crate::config::model::Desired;
+use crate::plan::in_effect::{self, Effect};
 use crate::plan::request::RequestError;
 use crate::plan::{Action, Change, Resource, job_key};
 
@@ -118,7 +120,7 @@ pub(super) fn remaining_after(
                 if same(s, cmd, schedule, command))
         })
         .count();
-    (kept + deletes).saturating_sub(occurrence as usize + 1)
+    in_effect::copies_after(Action::Delete, kept, deletes, occurrence)
 }
 
 /// The job a cron delete removes one copy of.
@@ -336,10 +338,10 @@ fn index_to_delete(
         .filter(|j| same(&j.schedule, &j.command, schedule, command))
         .map(|j| j.index)
         .collect();
-    if matches.len() <= remaining {
-        return None;
+    match in_effect::effect_on_copies(Action::Delete, matches.len(), remaining) {
+        Effect::InEffect => None,
+        Effect::Pending | Effect::Moved { .. } => matches.into_iter().max(),
     }
-    matches.into_iter().max()
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use super::outcome::ListedJob;
 use crate::api::payload;
-use crate::plan::job_key;
+use crate::plan::in_effect;
+use crate::plan::{Action, job_key};
 
 /// What the delete took.
 #[derive(Debug, PartialEq, Eq)]
@@ -118,10 +119,11 @@ pub(super) fn still_there(
     remaining: usize,
 ) -> bool {
     let key = job_key(meant.0, meant.1);
-    jobs.iter()
+    let held = jobs
+        .iter()
         .filter(|j| job_key(&j.schedule, &j.command) == key)
-        .count()
-        > remaining
+        .count();
+    !in_effect::effect_on_copies(Action::Delete, held, remaining).is_in_effect()
 }
 
 #[cfg(test)]

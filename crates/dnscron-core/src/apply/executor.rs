@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, payload};
 use crate::config::model::Desired;
+use crate::plan::in_effect;
 use crate::plan::request::{self, RequestError};
 use crate::plan::{Action, Change, PlanOptions, Resource, Status};
 
@@ -241,7 +242,7 @@ impl Executor<'_> {
         match c.send(&request_at(None)?, key).await {
             Ok(resp) => Ok(Sent::Response(resp)),
             // Someone (or an earlier interrupted run without this key) removed the record.
-            Err(e) if e.is_not_found() && change.action == Action::Delete => {
+            Err(e) if e.is_not_found() && in_effect::absent(change).is_in_effect() => {
                 Ok(Sent::AlreadyAbsent)
             }
             Err(e) => Err(e.into()),

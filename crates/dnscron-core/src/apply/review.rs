@@ -160,7 +160,7 @@ pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Re
             review
                 .changed
                 .push(Moved::new(&r, r.before.clone(), q.before));
-        } else if live_covers(live, &r.target) && live_after_state(&records, &r) {
+        } else if plan::in_effect::was_read(live, &r.target) && live_after_state(&records, &r) {
             in_effect.push(r);
         } else {
             review.not_made.push(r);
@@ -302,31 +302,12 @@ fn live_after_state(records: &[Change], r: &Change) -> bool {
     if !matches!(r.resource, Resource::Record { .. }) {
         return true;
     }
-    let holds = |value: &Option<Value>| {
-        records
-            .iter()
-            .any(|l| l.target == r.target && subject_of(l) == subject_of(r) && l.before == *value)
-    };
-    match r.action {
-        Action::Delete => !holds(&r.before),
-        Action::Create | Action::Update => holds(&r.after),
-    }
-}
-
-/// Whether `live` read `target`: only then can a reviewed change there be known in effect.
-fn live_covers(live: &LiveSnapshot, target: &TargetRef) -> bool {
-    use crate::plan::TargetKind;
-    match target.kind {
-        TargetKind::Zone => live.zones.iter().any(|z| z.zone.as_str() == target.name),
-        TargetKind::Domain => live
-            .domains
-            .iter()
-            .any(|d| d.domain.as_str() == target.name),
-        TargetKind::Site => live
-            .sites
-            .iter()
-            .any(|s| s.slug == target.name && s.cron.is_some()),
-    }
+    let held: Vec<Value> = records
+        .iter()
+        .filter(|l| l.target == r.target && subject_of(l) == subject_of(r))
+        .filter_map(|l| l.before.clone())
+        .collect();
+    plan::in_effect::effect(r, &held).is_in_effect()
 }
 
 /// The plan to execute: `now`'s changes under the reviewed plan's id, so that the keys are

@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::api::ReadClient;
 use crate::config::model::Desired;
+use crate::plan::in_effect;
 use crate::plan::{self, Action, Change, DiffOptions, Plan, TargetKind, TargetRef, Value};
 
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo, Moved};
@@ -83,25 +84,14 @@ pub enum LastRead {
 /// action, thing, starting value and value (a live value that is neither the one before nor
 /// the one written is someone else's, not a stale read).
 fn repeats(a: &Change, fresh: &Change) -> bool {
-    let same_thing = a.resource.same_subject(&fresh.resource)
-        && a.resource.record_id() == fresh.resource.record_id();
-    same_thing
-        && a.target == fresh.target
-        && a.action == fresh.action
-        && a.before == fresh.before
-        && a.after == fresh.after
+    in_effect::unchanged_by(a, fresh)
 }
 
 /// Whether `a` (from a re-plan) would undo or redo what the planned change `p` does with
 /// another starting value: put `p`'s value in place again, or delete again the value `p`
 /// deleted.
 fn about(a: &Change, p: &Change) -> bool {
-    let same_subject = a.resource.same_subject(&p.resource);
-    let same_effect = match p.action {
-        Action::Delete => a.action == Action::Delete && a.before == p.before,
-        Action::Create | Action::Update => a.after.is_some() && a.after == p.after,
-    };
-    a.target == p.target && same_subject && same_effect
+    in_effect::asks_again(a, p)
 }
 
 /// A change of the plan and what its last write gave.

@@ -9,6 +9,7 @@ use crate::api::RecordRef;
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::{self, RecordType, ZoneName, rules};
 
+use super::in_effect;
 use super::model::{
     Action, Change, Finding, Resource, Severity, Status, TargetKind, TargetRef, Value,
 };
@@ -233,17 +234,23 @@ fn diff_group(
     let mut drafts = Vec::new();
     let mut unmatched_want = Vec::new();
 
-    // 1. Identical content is kept; a ttl difference makes it an update.
+    // 1. A record in effect is kept; identical content with another ttl makes it an update.
     for w in want {
         let same = |h: &LiveRec| h.canonical == w.spec.canonical;
+        let held = |h: &LiveRec| {
+            in_effect::record_in_effect(
+                (h.ttl, h.canonical.as_ref()),
+                (w.spec.ttl, w.spec.canonical.as_str()),
+            )
+        };
         let pick = have
             .iter()
-            .position(|h| same(h) && h.ttl == w.spec.ttl)
+            .position(held)
             .or_else(|| have.iter().position(same));
         match pick {
             Some(i) => {
                 let h = have.remove(i);
-                if h.ttl != w.spec.ttl {
+                if !held(&h) {
                     drafts.push(update(target, &w, &h));
                 }
             }
