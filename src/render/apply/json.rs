@@ -1,5 +1,7 @@
 //! The apply outcome as JSON (`apply --format json`).
 
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -72,7 +74,17 @@ fn add_summaries(doc: &mut Value, report: &ApplyReport) {
                 overwritten.iter().map(|m| &m.change),
             );
         }
-        _ => {}
+        ApplyResult::Converged
+        | ApplyResult::NoChanges
+        | ApplyResult::AlreadyApplied
+        | ApplyResult::NeedsPortalStep { .. }
+        | ApplyResult::Failed { .. }
+        | ApplyResult::Differs { .. }
+        | ApplyResult::VerifyFailed { .. }
+        | ApplyResult::NotVisible { .. }
+        | ApplyResult::Interrupted
+        | ApplyResult::NameserversNotReady { .. }
+        | ApplyResult::CronIndexMoved { .. } => {}
     }
     insert_after(
         doc.get_mut("changed_during_apply"),

@@ -2,6 +2,8 @@
 //! longer hold (changed since review, not made), changes of the plan someone changed again
 //! during the apply, and anything else that moved meanwhile (left as it is).
 
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use std::fmt::Write as _;
 
 use dnscron_core::apply::{ApplyReport, Moved};
@@ -151,7 +153,17 @@ pub(super) fn markdown(out: &mut String, report: &ApplyReport) {
             "Changed again by someone during the apply, left as it is:",
             overwritten.iter().map(overwritten_line).collect(),
         ),
-        _ => {}
+        ApplyResult::Converged
+        | ApplyResult::NoChanges
+        | ApplyResult::AlreadyApplied
+        | ApplyResult::NeedsPortalStep { .. }
+        | ApplyResult::Failed { .. }
+        | ApplyResult::Differs { .. }
+        | ApplyResult::VerifyFailed { .. }
+        | ApplyResult::NotVisible { .. }
+        | ApplyResult::Interrupted
+        | ApplyResult::NameserversNotReady { .. }
+        | ApplyResult::CronIndexMoved { .. } => {}
     }
     list(
         "Warning: changed during apply outside this plan, left as it is:",
