@@ -9,6 +9,7 @@ use dnscron_core::apply::dns::DnsCheck;
 use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeReport, Counts, Moved};
 
 use super::dns_words::{problem_text, skip_reason};
+use super::moved::ran_and_nothing_moved;
 use super::{last_read, summary};
 use crate::cli::error::NOT_READY_HINT;
 
@@ -74,17 +75,7 @@ fn add_summaries(doc: &mut Value, report: &ApplyReport) {
                 overwritten.iter().map(|m| &m.change),
             );
         }
-        ApplyResult::Converged
-        | ApplyResult::NoChanges
-        | ApplyResult::AlreadyApplied
-        | ApplyResult::NeedsPortalStep { .. }
-        | ApplyResult::Failed { .. }
-        | ApplyResult::Differs { .. }
-        | ApplyResult::VerifyFailed { .. }
-        | ApplyResult::NotVisible { .. }
-        | ApplyResult::Interrupted
-        | ApplyResult::NameserversNotReady { .. }
-        | ApplyResult::CronIndexMoved { .. } => {}
+        ApplyResult::NoChanges | ApplyResult::AlreadyApplied | ran_and_nothing_moved!() => {}
     }
     insert_after(
         doc.get_mut("changed_during_apply"),

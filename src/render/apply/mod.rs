@@ -232,16 +232,7 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
             moved::since_review_text(&mut out, report, changed, not_made);
             return out;
         }
-        ApplyResult::Converged
-        | ApplyResult::NeedsPortalStep { .. }
-        | ApplyResult::Failed { .. }
-        | ApplyResult::Differs { .. }
-        | ApplyResult::VerifyFailed { .. }
-        | ApplyResult::NotVisible { .. }
-        | ApplyResult::Interrupted
-        | ApplyResult::NameserversNotReady { .. }
-        | ApplyResult::ChangedDuringApply { .. }
-        | ApplyResult::CronIndexMoved { .. } => {}
+        ApplyResult::ChangedDuringApply { .. } | moved::ran_and_nothing_moved!() => {}
     }
     let _ = writeln!(
         out,
