@@ -12,6 +12,7 @@ mod action;
 mod apply;
 mod bench;
 mod by_hand;
+mod capability;
 mod check;
 mod ci_recipes;
 mod cli_basics;

@@ -2,14 +2,17 @@
 //! next query at once. Record content is parsed here, from the stored text, never by the
 //! client's record code: a parsing mistake on one side must not be mirrored on the other.
 
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 #[cfg(test)]
 use hickory_proto::op::Query;
 use hickory_proto::op::{Edns, Message, OpCode, ResponseCode};
 use hickory_proto::rr::rdata::{A, AAAA, CNAME, MX, NS, NULL, PTR, SOA, SRV, TXT};
-use hickory_proto::rr::{DNSClass, Name, RData, Record, RecordType};
+use hickory_proto::rr::{DNSClass, Name, RData, Record, RecordType as WireType};
 
+use super::record_type::RecordType;
 use super::render::txt_logical;
 use super::state::{State, StoredRecord, ZoneState};
 
@@ -51,15 +54,15 @@ pub fn respond(state: &State, nameservers: &[String], request: &Message) -> Mess
         Some(prefix) => prefix.trim_end_matches('.').to_string(),
     };
     let found = rrsets_at(zs, zone, &relative, nameservers);
-    let wanted: Vec<&(RecordType, RData, u32)> = found
+    let wanted: Vec<&(WireType, RData, u32)> = found
         .iter()
-        .filter(|(rtype, ..)| *rtype == query.query_type() || query.query_type() == RecordType::ANY)
+        .filter(|(rtype, ..)| *rtype == query.query_type() || query.query_type() == WireType::ANY)
         .collect();
     // A name that owns a CNAME owns nothing else: every other type is answered by the alias.
-    let answers: Vec<&(RecordType, RData, u32)> = if wanted.is_empty() {
+    let answers: Vec<&(WireType, RData, u32)> = if wanted.is_empty() {
         found
             .iter()
-            .filter(|(t, ..)| *t == RecordType::CNAME)
+            .filter(|(t, ..)| *t == WireType::CNAME)
             .collect()
     } else {
         wanted
@@ -99,21 +102,21 @@ fn rrsets_at(
     zone: &str,
     relative: &str,
     nameservers: &[String],
-) -> Vec<(RecordType, RData, u32)> {
+) -> Vec<(WireType, RData, u32)> {
     let mut out = Vec::new();
     if relative == "@" {
         let soa = soa_record(zs, zone, nameservers);
-        out.push((RecordType::SOA, soa.data, SYSTEM_TTL));
+        out.push((WireType::SOA, soa.data, SYSTEM_TTL));
         for host in nameservers {
             if let Some(name) = host_name(host) {
-                out.push((RecordType::NS, RData::NS(NS(name)), SYSTEM_TTL));
+                out.push((WireType::NS, RData::NS(NS(name)), SYSTEM_TTL));
             }
         }
     }
     let stored = zs
         .records
         .values()
-        .filter(|r| r.name == relative && !(r.rtype == "NS" && r.name == "@"));
+        .filter(|r| r.name == relative && !(r.api_type() == Some(RecordType::NS) && r.name == "@"));
     out.extend(stored.filter_map(|r| rdata(r).map(|(t, d)| (t, d, r.ttl))));
     out
 }
@@ -153,29 +156,45 @@ fn host_name(text: &str) -> Option<Name> {
 
 /// The wire form of one stored record; `None` for content the emulator cannot serve (types it
 /// does not store, such as DNSSEC records, or content a seed wrote that no write would pass).
-fn rdata(record: &StoredRecord) -> Option<(RecordType, RData)> {
+fn rdata(record: &StoredRecord) -> Option<(WireType, RData)> {
     let content = record.content.trim();
     let fields: Vec<&str> = content.split_whitespace().collect();
-    let data = match (record.rtype.as_str(), fields.as_slice()) {
-        ("A", _) => RData::A(A(content.parse::<Ipv4Addr>().ok()?)),
-        ("AAAA", _) => RData::AAAA(AAAA(content.parse::<Ipv6Addr>().ok()?)),
-        ("CNAME", _) => RData::CNAME(CNAME(host_name(content)?)),
-        ("NS", _) => RData::NS(NS(host_name(content)?)),
-        ("PTR", _) => RData::PTR(PTR(host_name(content)?)),
-        ("MX", [preference, host]) => {
-            RData::MX(MX::new(preference.parse().ok()?, host_name(host)?))
-        }
-        ("SRV", [priority, weight, port, target]) => RData::SRV(SRV::new(
-            priority.parse().ok()?,
-            weight.parse().ok()?,
-            port.parse().ok()?,
-            host_name(target)?,
-        )),
-        ("CAA", [flags, tag, ..]) => caa(flags, tag, content)?,
-        ("TXT", _) => txt(&txt_logical(content)),
-        _ => return None,
+    let data = match record.api_type()? {
+        RecordType::A => RData::A(A(content.parse::<Ipv4Addr>().ok()?)),
+        RecordType::AAAA => RData::AAAA(AAAA(content.parse::<Ipv6Addr>().ok()?)),
+        RecordType::CNAME => RData::CNAME(CNAME(host_name(content)?)),
+        RecordType::NS => RData::NS(NS(host_name(content)?)),
+        RecordType::PTR => RData::PTR(PTR(host_name(content)?)),
+        RecordType::MX => mx(&fields)?,
+        RecordType::SRV => srv(&fields)?,
+        RecordType::CAA => caa(&fields, content)?,
+        RecordType::TXT => txt(&txt_logical(content)),
     };
     Some((data.record_type(), data))
+}
+
+/// `preference host`.
+fn mx(fields: &[&str]) -> Option<RData> {
+    let [preference, host] = fields else {
+        return None;
+    };
+    Some(RData::MX(MX::new(
+        preference.parse().ok()?,
+        host_name(host)?,
+    )))
+}
+
+/// `priority weight port target`.
+fn srv(fields: &[&str]) -> Option<RData> {
+    let [priority, weight, port, target] = fields else {
+        return None;
+    };
+    Some(RData::SRV(SRV::new(
+        priority.parse().ok()?,
+        weight.parse().ok()?,
+        port.parse().ok()?,
+        host_name(target)?,
+    )))
 }
 
 /// The text split into 255-octet character-strings, as a zone file loader would.
@@ -190,7 +209,10 @@ fn txt(text: &str) -> RData {
 
 /// CAA in its RFC 8659 wire form, written out here: flags, tag length, tag, value as stored
 /// (quotes removed), so no value is reinterpreted on the way to the wire.
-fn caa(flags: &str, tag: &str, content: &str) -> Option<RData> {
+fn caa(fields: &[&str], content: &str) -> Option<RData> {
+    let [flags, tag, ..] = fields else {
+        return None;
+    };
     let flag_bits: u8 = flags.parse().ok()?;
     let tag_len = u8::try_from(tag.len()).ok()?;
     // After the first two fields, however many spaces separate them (`0  iodef  "…"`).
@@ -207,14 +229,14 @@ fn caa(flags: &str, tag: &str, content: &str) -> Option<RData> {
     wire.extend_from_slice(tag.to_ascii_lowercase().as_bytes());
     wire.extend_from_slice(value.as_bytes());
     Some(RData::Unknown {
-        code: RecordType::CAA,
+        code: WireType::CAA,
         rdata: NULL::with(wire),
     })
 }
 
 /// A query for the tests below.
 #[cfg(test)]
-fn query(name: &str, rtype: RecordType) -> Message {
+fn query(name: &str, rtype: WireType) -> Message {
     let mut message = Message::query();
     if let Ok(name) = Name::from_ascii(name) {
         message.add_query(Query::query(name, rtype));
@@ -259,7 +281,7 @@ mod tests {
     #[test]
     fn a_query_for_a_zone_not_held_is_refused_and_not_authoritative() {
         let state = State::default();
-        let answer = respond(&state, &[], &query("example.org.", RecordType::A));
+        let answer = respond(&state, &[], &query("example.org.", WireType::A));
         assert_eq!(answer.metadata.response_code, ResponseCode::Refused);
         assert!(!answer.metadata.authoritative);
     }

@@ -22,6 +22,7 @@ mod openapi;
 mod pagination;
 mod pipeline;
 mod ratelimit;
+mod record_type;
 mod render;
 mod routes;
 pub mod seed;
@@ -33,6 +34,7 @@ mod validate;
 
 pub use counters::{Counters, FaultCounters};
 pub use error::EmulatorError;
+pub use record_type::RecordType;
 pub use seed::{
     Bursts, CronDeleteAnswer, CronIndexAfterDelete, CronSeed, DnsLag, DomainSeed, ExternalZoneSeed,
     Faults, Gaps, HostnameEcho, RateLimit, RecordNames, RecordSeed, Scope, Seed, SiteSeed,

@@ -13,8 +13,9 @@ use super::constraints::{
 };
 use super::idempotency::MAX_KEY_LEN;
 use super::pagination::{DEFAULT_LIMIT, MAX_LIMIT};
+use super::record_type::RecordType;
 use super::shared::Shared;
-use super::validate::{COMMAND_MAX, CONTENT_MAX, RECORD_TYPES, TTL_MAX, TTL_MIN};
+use super::validate::{COMMAND_MAX, CONTENT_MAX, TTL_MAX, TTL_MIN};
 
 pub async fn handler(State(shared): State<Arc<Shared>>) -> Json<Value> {
     Json(document(&shared.settings().gaps.hosted_mode_value))
@@ -189,7 +190,7 @@ fn components(hosted_mode: &str) -> Value {
                 "zone": { "type": "string" }, "dnssec": { "type": "string", "enum": ["active", "inactive"] } } },
             "Record": { "type": "object", "required": ["id", "name", "type", "ttl", "content"], "properties": {
                 "id": { "type": "integer" }, "name": { "type": "string" },
-                "type": { "type": "string", "enum": RECORD_TYPES },
+                "type": { "type": "string", "enum": RecordType::names() },
                 "ttl": { "type": "integer" }, "content": { "type": "string" } } },
             "RecordWrite": record_write(),
             "ImportRecord": { "type": "object", "properties": {
@@ -244,9 +245,9 @@ fn record_write() -> Value {
         json!({ "if": { "properties": { "type": { "enum": ["NS", "CNAME"] } } },
                 "then": { "properties": { "name": { "not": { "const": "@" } } } } }),
     ];
-    for rtype in RECORD_TYPES {
-        if let Some(pattern) = content_pattern(rtype) {
-            rules.push(json!({ "if": { "properties": { "type": { "const": rtype } } },
+    for rtype in RecordType::ALL {
+        if let Some(pattern) = content_pattern(*rtype) {
+            rules.push(json!({ "if": { "properties": { "type": { "const": rtype.as_str() } } },
                 "then": { "properties": { "content": { "maxLength": NAME_MAX, "pattern": pattern } } } }));
         }
     }
@@ -254,7 +255,7 @@ fn record_write() -> Value {
         "type": "object", "required": ["name", "type", "ttl", "content"],
         "properties": {
             "name": { "type": "string", "maxLength": NAME_MAX, "pattern": NAME_PATTERN },
-            "type": { "type": "string", "enum": RECORD_TYPES },
+            "type": { "type": "string", "enum": RecordType::names() },
             "ttl": { "type": "integer", "minimum": TTL_MIN, "maximum": TTL_MAX },
             "content": { "type": "string", "maxLength": CONTENT_MAX, "pattern": LINE_PATTERN } },
         "allOf": rules

@@ -1,7 +1,10 @@
 //! How stored data is written on the json_body, following the gap settings (`Gaps`).
 
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use serde_json::{Value, json};
 
+use super::record_type::RecordType;
 use super::seed::{Gaps, HostnameEcho, RecordNames, TxtFormat};
 use super::state::StoredRecord;
 
@@ -14,7 +17,7 @@ pub fn record(gaps: &Gaps, zone: &str, id: i64, r: &StoredRecord) -> Value {
         "name": record_name(gaps, zone, &r.name),
         "type": r.rtype,
         "ttl": r.ttl,
-        "content": content(gaps, &r.rtype, &r.content),
+        "content": content(gaps, r.api_type(), &r.content),
     });
     if gaps.extra_fields {
         add_extra(
@@ -47,15 +50,16 @@ pub fn record_name(gaps: &Gaps, zone: &str, relative: &str) -> String {
     }
 }
 
-pub fn content(gaps: &Gaps, rtype: &str, stored: &str) -> String {
+/// `rtype` `None`: a type only a seed stores, shown as stored.
+pub fn content(gaps: &Gaps, rtype: Option<RecordType>, stored: &str) -> String {
     match rtype {
-        "TXT" => match gaps.txt_format {
+        Some(RecordType::TXT) => match gaps.txt_format {
             TxtFormat::AsStored => stored.to_string(),
             TxtFormat::Raw => txt_logical(stored),
             TxtFormat::Quoted => txt_quoted(&txt_logical(stored)),
         },
-        "CNAME" | "NS" | "PTR" => hostname(gaps, stored),
-        "MX" | "SRV" => {
+        Some(RecordType::CNAME | RecordType::NS | RecordType::PTR) => hostname(gaps, stored),
+        Some(RecordType::MX | RecordType::SRV) => {
             let mut fields: Vec<String> = stored.split_whitespace().map(str::to_string).collect();
             if let Some(last) = fields.last_mut() {
                 *last = hostname(gaps, last);
@@ -66,7 +70,7 @@ pub fn content(gaps: &Gaps, rtype: &str, stored: &str) -> String {
                 fields.join(" ")
             }
         }
-        _ => stored.to_string(),
+        Some(RecordType::A | RecordType::AAAA | RecordType::CAA) | None => stored.to_string(),
     }
 }
 
@@ -156,10 +160,13 @@ mod tests {
             ..Gaps::default()
         };
         assert_eq!(
-            content(&gaps, "MX", "10 mail.example.com."),
+            content(&gaps, Some(RecordType::MX), "10 mail.example.com."),
             "10 MAIL.EXAMPLE.COM."
         );
         gaps.hostname_echo = HostnameEcho::NoFinalDot;
-        assert_eq!(content(&gaps, "CNAME", "example.com."), "example.com");
+        assert_eq!(
+            content(&gaps, Some(RecordType::CNAME), "example.com."),
+            "example.com"
+        );
     }
 }

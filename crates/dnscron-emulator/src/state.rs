@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::record_type::RecordType;
 use super::seed::{ExternalZoneSeed, RecordSeed, Seed};
 
 #[derive(Clone, Debug)]
@@ -17,6 +18,13 @@ pub struct StoredRecord {
     /// As written.
     pub content: String,
     pub hidden: bool,
+}
+
+impl StoredRecord {
+    /// The type as the API writes it; `None` for one only a seed stores (SOA, DNSKEY, …).
+    pub fn api_type(&self) -> Option<RecordType> {
+        RecordType::parse(&self.rtype)
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -92,7 +100,7 @@ const SYSTEM_TYPES: [&str; 8] = [
 ];
 
 pub fn is_system_record(name: &str, rtype: &str) -> bool {
-    SYSTEM_TYPES.contains(&rtype) || (rtype == "NS" && name == "@")
+    SYSTEM_TYPES.contains(&rtype) || (rtype == RecordType::NS.as_str() && name == "@")
 }
 
 impl State {

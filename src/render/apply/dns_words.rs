@@ -87,7 +87,10 @@ fn served(outcome: &Outcome, rtype: RecordType) -> String {
             .join(", "),
         Outcome::NoData { .. } => "nothing (NODATA)".into(),
         Outcome::NxDomain { .. } => "nothing (NXDOMAIN)".into(),
-        other => other.to_string(),
+        other @ (Outcome::Rcode(_)
+        | Outcome::Timeout
+        | Outcome::Network(_)
+        | Outcome::Malformed(_)) => other.to_string(),
     }
 }
 
@@ -107,7 +110,12 @@ fn values(expected: &[Expected]) -> String {
 fn failure(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Rcode(code) => format!("answers {}", U(code)),
-        other => format!("could not be asked: {other}"),
+        other @ (Outcome::Records { .. }
+        | Outcome::NoData { .. }
+        | Outcome::NxDomain { .. }
+        | Outcome::Timeout
+        | Outcome::Network(_)
+        | Outcome::Malformed(_)) => format!("could not be asked: {other}"),
     }
 }
 
@@ -122,7 +130,9 @@ fn authority(zone: &str, difference: &Difference) -> String {
         Difference::Unreachable { outcome } => {
             format!("could not be asked: {}", U(&outcome.to_string()))
         }
-        other => format!("{other:?}"),
+        other @ (Difference::Missing { .. }
+        | Difference::Values { .. }
+        | Difference::Ttl { .. }) => format!("{other:?}"),
     }
 }
 

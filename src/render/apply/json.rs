@@ -1,5 +1,7 @@
 //! The apply outcome as JSON (`apply --format json`).
 
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -7,6 +9,7 @@ use dnscron_core::apply::dns::DnsCheck;
 use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeReport, Counts, Moved};
 
 use super::dns_words::{problem_text, skip_reason};
+use super::moved::ran_and_nothing_moved;
 use super::{last_read, summary};
 use crate::cli::error::NOT_READY_HINT;
 
@@ -72,7 +75,7 @@ fn add_summaries(doc: &mut Value, report: &ApplyReport) {
                 overwritten.iter().map(|m| &m.change),
             );
         }
-        _ => {}
+        ApplyResult::NoChanges | ApplyResult::AlreadyApplied | ran_and_nothing_moved!() => {}
     }
     insert_after(
         doc.get_mut("changed_during_apply"),

@@ -1,6 +1,8 @@
 //! The apply outcome as Markdown, for a CI job summary (`apply --format markdown`): the result
 //! in a heading, what was done and what was not in a table, and where to continue.
 
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use std::fmt::Write as _;
 
 use super::{error_kind, summary, tally};
@@ -57,7 +59,12 @@ pub fn markdown(report: &ApplyReport) -> String {
         ApplyResult::CronIndexMoved { change_id } => {
             super::cron_race::markdown(&mut out, report, *change_id);
         }
-        _ => {}
+        ApplyResult::Converged
+        | ApplyResult::NoChanges
+        | ApplyResult::AlreadyApplied
+        | ApplyResult::Differs { .. }
+        | ApplyResult::ChangedSinceReview { .. }
+        | ApplyResult::ChangedDuringApply { .. } => {}
     }
     super::moved::markdown(&mut out, report);
     if report.changes.is_empty() {

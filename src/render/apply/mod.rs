@@ -1,6 +1,8 @@
 //! The apply outcome for people and machines: text (stdout of `apply`), Markdown (`apply
 //! --format markdown`), JSON (`apply --format json`), and the progress lines while it runs.
 
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -230,7 +232,7 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
             moved::since_review_text(&mut out, report, changed, not_made);
             return out;
         }
-        _ => {}
+        ApplyResult::ChangedDuringApply { .. } | moved::ran_and_nothing_moved!() => {}
     }
     let _ = writeln!(
         out,

@@ -2,6 +2,8 @@
 //! longer hold (changed since review, not made), changes of the plan someone changed again
 //! during the apply, and anything else that moved meanwhile (left as it is).
 
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use std::fmt::Write as _;
 
 use dnscron_core::apply::{ApplyReport, Moved};
@@ -10,6 +12,26 @@ use dnscron_core::untrusted::Untrusted as U;
 
 use super::markdown::cell;
 use super::{summary, tally};
+
+/// The results of a run that sent its changes (or stopped while sending them) and carry no
+/// moved thing of their own: every result but the two with nothing to send (`NoChanges`,
+/// `AlreadyApplied`) and the two that carry moved things (`ChangedSinceReview`,
+/// `ChangedDuringApply`). A pattern, so the matches using it stay exhaustive: a new result
+/// fails to compile there until it is placed in this class or beside it.
+macro_rules! ran_and_nothing_moved {
+    () => {
+        dnscron_core::apply::ApplyResult::Converged
+            | dnscron_core::apply::ApplyResult::NeedsPortalStep { .. }
+            | dnscron_core::apply::ApplyResult::Failed { .. }
+            | dnscron_core::apply::ApplyResult::Differs { .. }
+            | dnscron_core::apply::ApplyResult::VerifyFailed { .. }
+            | dnscron_core::apply::ApplyResult::NotVisible { .. }
+            | dnscron_core::apply::ApplyResult::Interrupted
+            | dnscron_core::apply::ApplyResult::NameserversNotReady { .. }
+            | dnscron_core::apply::ApplyResult::CronIndexMoved { .. }
+    };
+}
+pub(super) use ran_and_nothing_moved;
 
 /// `192.0.2.10 (ttl 300)`, or `absent` for no such thing.
 pub(super) fn value_or_absent(value: Option<&Value>) -> String {
@@ -151,7 +173,7 @@ pub(super) fn markdown(out: &mut String, report: &ApplyReport) {
             "Changed again by someone during the apply, left as it is:",
             overwritten.iter().map(overwritten_line).collect(),
         ),
-        _ => {}
+        ApplyResult::NoChanges | ApplyResult::AlreadyApplied | ran_and_nothing_moved!() => {}
     }
     list(
         "Warning: changed during apply outside this plan, left as it is:",

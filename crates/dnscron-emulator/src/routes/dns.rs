@@ -13,6 +13,7 @@ use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
+use crate::record_type::RecordType;
 use crate::render::{self, add_extra, hostnames};
 use crate::seed::Scope;
 use crate::shared::{Shared, lock};
@@ -89,7 +90,7 @@ fn check_conflicts(zs: &ZoneState, input: &RecordInput, except: Option<i64>) -> 
         .iter()
         .filter(|(id, r)| Some(**id) != except && !r.hidden && r.name == input.name);
     for (id, r) in same_name {
-        if input.rtype == "CNAME" || r.rtype == "CNAME" {
+        if input.rtype == RecordType::CNAME || r.api_type() == Some(RecordType::CNAME) {
             return Err(ApiError::invalid(
                 "name",
                 format!(
@@ -98,7 +99,9 @@ fn check_conflicts(zs: &ZoneState, input: &RecordInput, except: Option<i64>) -> 
                 ),
             ));
         }
-        if r.rtype == input.rtype && r.content.trim().eq_ignore_ascii_case(&input.content) {
+        if r.api_type() == Some(input.rtype)
+            && r.content.trim().eq_ignore_ascii_case(&input.content)
+        {
             return Err(ApiError::invalid(
                 "content",
                 format!("the same {} record already exists (id {id})", r.rtype),
@@ -111,7 +114,7 @@ fn check_conflicts(zs: &ZoneState, input: &RecordInput, except: Option<i64>) -> 
 fn stored(input: RecordInput) -> StoredRecord {
     StoredRecord {
         name: input.name,
-        rtype: input.rtype,
+        rtype: input.rtype.as_str().to_string(),
         ttl: input.ttl,
         content: input.content,
         hidden: false,

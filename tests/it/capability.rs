@@ -1,0 +1,129 @@
+//! The record types each side supports, held equal as dnscontrol's capability tests hold its
+//! providers: the client's list (`dnscron_core::dns::RecordType`, its `record_types!`) and the
+//! server's (`dnscron_emulator::RecordType`, written from the API description) name the same
+//! types, and one record of every type goes the whole way: written through the API by `apply`,
+//! answered by the emulator's DNS listener, and compared with the files by `check`.
+
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+
+use dnscron_core::dns::RecordType;
+use dnscron_emulator::{self as emulator, BackgroundEmulator, RateLimit, Seed, ZoneSeed};
+
+use crate::common::{Test, assert_cli_snapshot};
+
+const ZONE: &str = "capability.test";
+
+fn client_types() -> BTreeSet<&'static str> {
+    RecordType::ALL.iter().map(|t| t.as_str()).collect()
+}
+
+fn server_types() -> BTreeSet<&'static str> {
+    emulator::RecordType::ALL
+        .iter()
+        .map(|t| t.as_str())
+        .collect()
+}
+
+#[test]
+fn the_client_and_the_server_support_the_same_record_types() {
+    let (client, server) = (client_types(), server_types());
+    let client_only: Vec<_> = client.difference(&server).collect();
+    let server_only: Vec<_> = server.difference(&client).collect();
+    assert!(
+        client_only.is_empty() && server_only.is_empty(),
+        "only the client (dnscron-core's record_types!) has {client_only:?}; only the \
+         emulator (its RecordType) has {server_only:?}"
+    );
+    assert_eq!(client.len(), RecordType::ALL.len(), "a type listed twice");
+}
+
+#[test]
+fn a_type_neither_lists_is_refused_by_both() {
+    for unlisted in ["HTTPS", "SSHFP", "SOA"] {
+        assert!(unlisted.parse::<RecordType>().is_err(), "{unlisted}");
+        assert_eq!(emulator::RecordType::parse(unlisted), None, "{unlisted}");
+    }
+}
+
+/// Where the one record of `rtype` stands and what it holds. Each type has its own name, so no
+/// CNAME shares one; SRV's name is `_service._proto`, as the rules require.
+fn sample(rtype: RecordType) -> (&'static str, &'static str) {
+    match rtype {
+        RecordType::A => ("a", "192.0.2.10"),
+        RecordType::AAAA => ("aaaa", "2001:db8::10"),
+        RecordType::CNAME => ("cname", "target.capability.test."),
+        RecordType::MX => ("mx", "10 mail.capability.test."),
+        RecordType::TXT => ("txt", "v=spf1 -all"),
+        RecordType::NS => ("delegated", "ns1.elsewhere.example."),
+        RecordType::SRV => ("_sip._tcp", "10 60 5060 sip.capability.test."),
+        RecordType::CAA => ("caa", "0 issue \"letsencrypt.org\""),
+        RecordType::PTR => ("ptr", "host.capability.test."),
+    }
+}
+
+/// The zone file: one record of every type the client supports.
+fn every_type_file() -> String {
+    let mut text = format!("zone: {ZONE}\ndefaults: {{ ttl: 300 }}\nrecords:\n");
+    for rtype in RecordType::ALL {
+        let (name, content) = sample(*rtype);
+        let content = serde_json::to_string(content).unwrap();
+        text.push_str(&format!(
+            "  - {{ name: \"{name}\", type: {rtype}, content: {content} }}\n"
+        ));
+    }
+    text
+}
+
+fn start() -> BackgroundEmulator {
+    let mut seed = Seed::example().with_zone(ZoneSeed::new(ZONE));
+    seed.rate_limit = RateLimit::off();
+    emulator::start_background_with_dns(seed).unwrap()
+}
+
+#[test]
+fn one_record_of_every_type_is_written_served_and_checked_in_line() {
+    let emu = start();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{ZONE}.yaml"));
+    std::fs::write(&file, every_type_file()).unwrap();
+
+    // A type added to the lists adds its line here: accept the new snapshot.
+    assert_cli_snapshot!(
+        "every_type_applied",
+        Test::new()
+            .args(["apply", "--yes"])
+            .arg(&file)
+            .api(&emu.base_url(), "demo-token")
+            .plan_stamp()
+    );
+    let account = emu.state();
+    let written: BTreeSet<&str> = account.zones[ZONE]
+        .iter()
+        .filter(|r| !r.hidden)
+        .map(|r| r.rtype.as_str())
+        .collect();
+    assert_eq!(written, server_types());
+
+    let dns: SocketAddr = emu.dns_addr().unwrap();
+    let types = RecordType::ALL.len();
+    // The discovery of the NS, then per nameserver the SOA and one question per RRset.
+    let queries = 1 + 2 * (1 + types);
+    Test::new()
+        .current_dir(dir.path())
+        .args([
+            "check".to_string(),
+            format!("{ZONE}.yaml"),
+            format!("--resolver={dns}"),
+            format!("--nameserver-address=ns1.veldhost.net={dns}"),
+            format!("--nameserver-address=ns2.veldhost.net={dns}"),
+        ])
+        .expect_stdout(format!(
+            "{ZONE} (nameservers from the resolver {dns})\n  \
+             ns1.veldhost.net {dns}: in line (SOA + {types} RRsets)\n  \
+             ns2.veldhost.net {dns}: in line (SOA + {types} RRsets)\n\
+             check: 1 of 1 zone in line, 0 differences, {queries} DNS queries to 2 nameserver \
+             addresses\n"
+        ))
+        .run();
+}
