@@ -29,6 +29,7 @@
 //! Hand-written parsers rather than hickory-proto's: hickory's text parsers either live in its
 //! zone-file lexer (which splits TXT at 255 octets and needs a full zone-file line) or give
 //! generic errors; here every error says what to write instead.
+#![deny(clippy::wildcard_enum_match_arm)]
 
 use std::borrow::Cow;
 use std::fmt;
@@ -118,7 +119,15 @@ impl fmt::Write for Unchanged<'_> {
 pub fn wire_content(rtype: RecordType, canonical: &str) -> String {
     match rtype {
         RecordType::TXT => txt_wire(canonical),
-        _ => canonical.to_string(),
+        // Their canonical form is what the API takes: only TXT quotes its strings on the wire.
+        RecordType::A
+        | RecordType::AAAA
+        | RecordType::CNAME
+        | RecordType::MX
+        | RecordType::NS
+        | RecordType::SRV
+        | RecordType::CAA
+        | RecordType::PTR => canonical.to_string(),
     }
 }
 

@@ -3,6 +3,7 @@
 //! Validation (config/) refuses a file that breaks them, import (import/) keeps such live records
 //! out of the files it writes, and plan (plan/) leaves alone what the service owns. Each caller
 //! words a broken rule for its own reader; the rule itself lives only here.
+#![deny(clippy::wildcard_enum_match_arm)]
 
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
@@ -38,7 +39,13 @@ pub(crate) fn broken_name_rule(rtype: RecordType, name: &str) -> Option<NameRule
         RecordType::NS if name == "@" => Some(NameRule::ServiceApexNs),
         RecordType::CNAME if name == "@" => Some(NameRule::ApexCname),
         RecordType::SRV if !is_srv_owner(name) => Some(NameRule::SrvOwner),
-        _ => None,
+        RecordType::NS | RecordType::CNAME | RecordType::SRV => None,
+        RecordType::A
+        | RecordType::AAAA
+        | RecordType::MX
+        | RecordType::TXT
+        | RecordType::CAA
+        | RecordType::PTR => None,
     }
 }
 

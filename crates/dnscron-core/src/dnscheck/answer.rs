@@ -1,5 +1,6 @@
 //! The question asked and the typed answer: what one nameserver said, already canonical, so it
 //! compares with the files the way the API diff does.
+#![deny(clippy::wildcard_enum_match_arm)]
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -111,7 +112,9 @@ impl Outcome {
             Outcome::Records { authoritative, .. }
             | Outcome::NoData { authoritative }
             | Outcome::NxDomain { authoritative } => Some(*authoritative),
-            _ => None,
+            Outcome::Rcode(_) | Outcome::Timeout | Outcome::Network(_) | Outcome::Malformed(_) => {
+                None
+            }
         }
     }
 
@@ -130,7 +133,12 @@ impl Outcome {
                 .iter()
                 .filter(|r| r.rtype.eq_ignore_ascii_case(rtype))
                 .collect(),
-            _ => Vec::new(),
+            Outcome::NoData { .. }
+            | Outcome::NxDomain { .. }
+            | Outcome::Rcode(_)
+            | Outcome::Timeout
+            | Outcome::Network(_)
+            | Outcome::Malformed(_) => Vec::new(),
         }
     }
 }

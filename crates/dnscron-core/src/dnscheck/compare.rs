@@ -5,6 +5,7 @@
 //! compared per value present on both sides and reported as their own, lesser difference
 //! ([`Difference::is_minor`]): the data resolvers get is right, only how long they keep it
 //! differs.
+#![deny(clippy::wildcard_enum_match_arm)]
 
 use serde::Serialize;
 
@@ -83,7 +84,12 @@ pub fn compare(expected: &[Expected], rtype: RecordType, outcome: &Outcome) -> V
             .filter(|r| !r.rtype.eq_ignore_ascii_case(rtype.as_str()))
             .map(|r| format!("{} {}", r.rtype, r.value))
             .collect(),
-        _ => Vec::new(),
+        Outcome::NoData { .. }
+        | Outcome::NxDomain { .. }
+        | Outcome::Rcode(_)
+        | Outcome::Timeout
+        | Outcome::Network(_)
+        | Outcome::Malformed(_) => Vec::new(),
     };
     if served.is_empty() && others.is_empty() {
         if !expected.is_empty() {
@@ -169,7 +175,14 @@ pub fn authority(outcome: &Outcome) -> Option<Difference> {
         Outcome::Records { authoritative, .. } if !outcome.values_of("SOA").is_empty() => {
             (!authoritative).then_some(Difference::NotAuthoritative)
         }
-        _ => Some(Difference::NotAuthoritative),
+        // No SOA in the answer: whatever it was, this server does not hold the zone.
+        Outcome::Records { .. }
+        | Outcome::NoData { .. }
+        | Outcome::NxDomain { .. }
+        | Outcome::Rcode(_)
+        | Outcome::Timeout
+        | Outcome::Network(_)
+        | Outcome::Malformed(_) => Some(Difference::NotAuthoritative),
     }
 }
 
@@ -178,8 +191,12 @@ fn failure(outcome: &Outcome) -> Option<Difference> {
         Outcome::Rcode(rcode) => Some(Difference::Refused {
             rcode: rcode.clone(),
         }),
-        o if o.unreachable() => Some(Difference::Unreachable { outcome: o.clone() }),
-        _ => None,
+        Outcome::Timeout | Outcome::Network(_) | Outcome::Malformed(_) => {
+            Some(Difference::Unreachable {
+                outcome: outcome.clone(),
+            })
+        }
+        Outcome::Records { .. } | Outcome::NoData { .. } | Outcome::NxDomain { .. } => None,
     }
 }
 
@@ -203,7 +220,12 @@ fn ttl_differences(expected: &[Expected], served: &[&Served]) -> Vec<Difference>
 fn outcome_word(outcome: &Outcome) -> String {
     match outcome {
         Outcome::NxDomain { .. } => "NXDOMAIN".into(),
-        _ => "NODATA".into(),
+        Outcome::Records { .. }
+        | Outcome::NoData { .. }
+        | Outcome::Rcode(_)
+        | Outcome::Timeout
+        | Outcome::Network(_)
+        | Outcome::Malformed(_) => "NODATA".into(),
     }
 }
 
