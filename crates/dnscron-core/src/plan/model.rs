@@ -197,7 +197,7 @@ pub enum Status {
     /// Apply sends the request.
     Ready,
     /// Apply stops at this change: a human must take a step in the portal first.
-    // The server would answer 409 with a continue_url.
+    // The server would answer 409 with a continue_url: apply stops here (exit 3).
     NeedsPortalStep,
     /// The server is known to refuse it.
     // E.g. cron on a site that is not active.

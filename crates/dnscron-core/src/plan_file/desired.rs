@@ -54,10 +54,9 @@ pub struct SiteSpec {
     pub cron: Option<Vec<CronJobSpec>>,
 }
 
-// The documents are taken apart field by field (no `..`), so a field added to the desired
-// state fails to compile here until someone decides whether the file carries it.
+/// The desired state as the file writes it, and back, unchecked: `config::revalidate` checks
+/// the result before anyone uses it.
 impl Desired {
-    /// The desired state as the file writes it.
     pub(super) fn of(d: &config::Desired) -> Desired {
         let config::Desired { zones, sites } = d;
         Desired {
@@ -66,7 +65,6 @@ impl Desired {
         }
     }
 
-    /// Unchecked: `config::revalidate` checks the result before anyone uses it.
     pub(super) fn into_unchecked(self) -> config::Desired {
         let Desired { zones, sites } = self;
         config::Desired {
@@ -76,78 +74,26 @@ impl Desired {
     }
 }
 
-impl ZoneSpec {
-    fn of(z: &config::ZoneSpec) -> ZoneSpec {
-        let config::ZoneSpec {
-            zone,
-            location,
-            nameservers,
-            prune,
-            ignore,
-            records,
-            safety,
-            registrar,
-        } = z;
-        ZoneSpec {
-            zone: zone.clone(),
-            location: location.clone(),
-            nameservers: nameservers.clone(),
-            prune: *prune,
-            ignore: ignore.clone(),
-            records: records.clone(),
-            safety: safety.clone(),
-            registrar: registrar.clone(),
-        }
-    }
+/// A document's conversions both ways, from one list of its fields. Each side is taken apart
+/// field by field (no `..`), so a field added to the desired state fails to compile here until
+/// someone decides whether the file carries it.
+macro_rules! same_fields {
+    ($file:ident, $model:path, { $($field:ident),+ $(,)? }) => {
+        impl $file {
+            fn of(document: &$model) -> $file {
+                let $model { $($field),+ } = document;
+                $file { $($field: Clone::clone($field)),+ }
+            }
 
-    fn into_unchecked(self) -> config::ZoneSpec {
-        let ZoneSpec {
-            zone,
-            location,
-            nameservers,
-            prune,
-            ignore,
-            records,
-            safety,
-            registrar,
-        } = self;
-        config::ZoneSpec {
-            zone,
-            location,
-            nameservers,
-            prune,
-            ignore,
-            records,
-            safety,
-            registrar,
+            fn into_unchecked(self) -> $model {
+                let $file { $($field),+ } = self;
+                $model { $($field),+ }
+            }
         }
-    }
+    };
 }
 
-impl SiteSpec {
-    fn of(s: &config::SiteSpec) -> SiteSpec {
-        let config::SiteSpec {
-            slug,
-            location,
-            cron,
-        } = s;
-        SiteSpec {
-            slug: slug.clone(),
-            location: location.clone(),
-            cron: cron.clone(),
-        }
-    }
-
-    fn into_unchecked(self) -> config::SiteSpec {
-        let SiteSpec {
-            slug,
-            location,
-            cron,
-        } = self;
-        config::SiteSpec {
-            slug,
-            location,
-            cron,
-        }
-    }
-}
+same_fields!(ZoneSpec, config::ZoneSpec, {
+    zone, location, nameservers, prune, ignore, records, safety, registrar,
+});
+same_fields!(SiteSpec, config::SiteSpec, { slug, location, cron });
