@@ -1,18 +1,27 @@
 //! The validated desired state: what every later stage reads. Built by `config::load` from the
 //! YAML files; every value here has already passed `config::validate`, so later stages never
 //! re-check user input, and every item keeps the place it was declared for error messages.
-//! No serde form: a saved plan keeps the desired state in its own types (`plan_file::desired`).
+//! A saved plan keeps the desired state in documents of its own (`plan_file::desired`: the
+//! zone and site documents, re-checked on load), which hold the leaves below as they are: a
+//! leaf's serde form is the plan file's, and its doc comments are the file schema's
+//! descriptions, so notes for the code about a leaf are `//` comments.
 
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 use crate::dns::{RecordType, ZoneName};
 
 /// Where something was declared: `file:line:col`, 1-based.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 pub struct Location {
-    /// One allocation per file, shared by everything declared in it.
+    // One allocation per file, shared by everything declared in it. A path, not a string, so
+    // that a file name that is not UTF-8 fails to serialize rather than being written mangled.
     pub file: Arc<Path>,
     pub line: usize,
     pub col: usize,
@@ -46,9 +55,9 @@ pub struct ZoneSpec {
     pub registrar: Option<RegistrarExpectations>,
 }
 
-/// What the file expects of the domain's registration; `None` fields are not checked. Plan
-/// reports live values that differ; nothing here is ever written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+// What the file expects of the domain's registration; `None` fields are not checked. Plan
+// reports live values that differ; nothing here is ever written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RegistrarExpectations {
     pub auto_renew: Option<bool>,
     pub lock: Option<bool>,
@@ -69,64 +78,73 @@ impl ZoneSpec {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RecordSpec {
-    /// Relative form (`@`, `*`, `www`, `a.b`), see `dns::name`.
+    /// Relative form (`@`, `*`, `www`, `a.b`).
+    // See `dns::name`.
     pub name: String,
     pub rtype: RecordType,
-    /// Resolved: the record's own ttl, else `defaults.ttl`, else 3600.
+    // Resolved: the record's own ttl, else `defaults.ttl`, else 3600.
     pub ttl: u32,
-    /// Exactly as the user wrote it (not trimmed: `canonical` is made from this text, and a
-    /// saved plan's desired state is re-checked from it), for messages. To send it on create/update use
-    /// `dns::wire_content(rtype, &canonical)`, which reads back to the same canonical form.
+    /// Exactly as the user wrote it (not trimmed: a TXT's surrounding spaces are content).
+    // `canonical` is made from this text, and a saved plan's desired state is re-checked from
+    // it; kept for messages. To send it on create/update use
+    // `dns::wire_content(rtype, &canonical)`, which reads back to the same canonical form.
     pub content: String,
-    /// `dns::canonical_content` of `content`; what the diff compares.
+    /// Recomputed from `content` when the plan is loaded.
+    // `dns::canonical_content` of `content`; what the diff compares.
     pub canonical: String,
-    /// Where it is written: the zone's file, or for a record from a set, the set's file.
+    // Where it is written: the zone's file, or for a record from a set, the set's file.
     pub location: Location,
-    /// The record set (`record_set:`) it comes from, `None` for the zone's own records. A set
-    /// record's `content` already has `{zone}` replaced.
+    /// The record set it comes from (`content` has `{zone}` already replaced); absent for
+    /// the zone's own records.
+    // Named `record_set:` in the set's file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub set: Option<Arc<str>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct NameserversSpec {
     pub mode: NameserverMode,
     pub location: Location,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "mode", content = "hosts", rename_all = "lowercase")]
 pub enum NameserverMode {
     /// The service's own nameservers.
     Hosted,
-    /// 2–6 distinct host names outside the zone, lower case, no final dot.
+    /// The listed host names.
+    // 2–6 distinct host names outside the zone, lower case, no final dot.
     Custom(Vec<String>),
 }
 
-/// A live record matching any rule is never touched, even with `prune`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+// A live record matching any rule is never touched, even with `prune`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct IgnoreRule {
-    /// Glob over the relative record name (`*` any run of characters, `?` one character).
+    /// Glob over the relative record name.
+    // `*` any run of characters, `?` one character.
     pub name: String,
-    /// `None`: every type.
+    /// `null`: every type.
     pub rtype: Option<RecordType>,
-    /// Optional glob over the canonical content.
+    /// Glob over the canonical content; `null`: any content.
     pub content: Option<String>,
     pub location: Location,
 }
 
-/// Mass-change protection for one zone; see `plan::safety`. Defaults from the plan issue.
-#[derive(Clone, Debug, PartialEq, Eq)]
+// Mass-change protection for one zone; see `plan::safety`. Defaults from the plan issue. The
+// plan file describes none of these fields, so their notes are comments.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SafetyLimits {
-    /// Refuse when more than this many records would be deleted (default 50).
+    // Refuse when more than this many records would be deleted (default 50).
     pub max_deletes: usize,
-    /// Deletes above this count are also checked against `max_delete_percent` (default 5).
+    // Deletes above this count are also checked against `max_delete_percent` (default 5).
     pub delete_floor: usize,
     pub max_delete_percent: u8,
-    /// Updates above this count are also checked against `max_update_percent` (default 10).
+    // Updates above this count are also checked against `max_update_percent` (default 10).
     pub update_floor: usize,
     pub max_update_percent: u8,
-    /// Allow a plan that leaves the zone with no records (default false).
+    // Allow a plan that leaves the zone with no records (default false).
     pub allow_empty: bool,
 }
 
@@ -151,11 +169,11 @@ pub struct SiteSpec {
     pub cron: Option<Vec<CronJobSpec>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CronJobSpec {
-    /// Whitespace-normalized (single spaces), exactly 5 fields.
+    // Whitespace-normalized (single spaces), exactly 5 fields.
     pub schedule: String,
-    /// Whitespace-normalized; starts with `php` or `wp`.
+    // Whitespace-normalized; starts with `php` or `wp`.
     pub command: String,
     pub location: Location,
 }

@@ -1,10 +1,14 @@
 //! The plan: what `plan` shows, `plan --out` saves and `apply` executes. Saved, it is the plan
-//! file (`crate::plan_file`, docs/plan.md), a type of its own converted from and to this one:
-//! these types have no serde form of their own beyond what the apply report's JSON names.
+//! file (`crate::plan_file`, docs/plan.md): `Plan` and `Change` have file types of their own,
+//! converted from and to these, while the leaves (targets, summary, resources, values, findings,
+//! options) are written as they are here. A leaf's serde form is therefore the plan file's (and
+//! the apply report's JSON reuses it), and its doc comments are the file schema's descriptions:
+//! notes for the code about a leaf are `//` comments, so that they stay out of the schema.
 //! Changes are typed (action, target, resource, after value): `plan::request` alone derives the
 //! HTTP request of a change, for the executor and the idempotency key alike.
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::config::model::Desired;
@@ -39,14 +43,17 @@ pub struct Plan {
     pub scope: Option<super::scope::Scope>,
 }
 
-/// The diff options a saved plan keeps, so that apply's re-plans and requests match the plan.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The diff options a saved plan keeps.
+// Kept so that apply's re-plans and requests match the plan.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PlanOptions {
-    /// The `mode` value that selects the service's own nameservers on PUT nameservers (read
-    /// from the server's /openapi.json when the plan switches a domain to hosted).
+    /// The nameserver `mode` value that selects the service's own nameservers.
+    // Sent on PUT nameservers; read from the server's /openapi.json when the plan switches a
+    // domain to hosted.
     pub hosted_mode_wire_value: String,
-    /// Made with the safety limits lifted (`allow_mass_changes`): the reviewer sees it, and
-    /// apply's re-plans keep the limits for a plan that doesn't say so.
+    /// The plan was made with the safety limits lifted (`--allow-mass-changes`); apply keeps
+    /// the limits for a plan where this is `false`.
+    // The reviewer sees it; apply's re-plans keep the limits for a plan that doesn't say so.
     pub allow_mass_changes: bool,
 }
 
@@ -68,11 +75,14 @@ impl PlanStamp {
     }
 }
 
-// Serialize: the apply report's JSON names targets (`apply::report`); the plan file has its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+// Written in the plan file and named in the apply report's JSON (`apply::report`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum TargetKind {
     Zone,
+    /// The registrar side of a domain (only with `nameservers:`).
     Domain,
     Site,
 }
@@ -93,8 +103,10 @@ impl std::fmt::Display for TargetKind {
     }
 }
 
-/// Which zone, domain (registrar side) or site a change belongs to.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+/// Which zone, domain or site a change or finding belongs to.
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 pub struct TargetRef {
     pub kind: TargetKind,
     pub name: String,
@@ -106,11 +118,13 @@ impl std::fmt::Display for TargetRef {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A zone, domain or site the plan read, with a fingerprint of what it read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Target {
     pub kind: TargetKind,
     pub name: String,
-    /// `sha256:<hex>` of the live state read for this target (see `plan::fingerprint`).
+    /// `sha256:<hex>` over a canonical text of what was read for the target.
+    // The live state read for this target: see `plan::fingerprint`.
     pub fingerprint: String,
     /// `file:line:col` of the declaration.
     pub declared_at: String,
@@ -125,9 +139,9 @@ impl Target {
     }
 }
 
-/// Counts by action over all changes; `portal_step` and `blocked` count the changes with that
-/// status (they are also counted under their action).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Changes by action; `portal_step` and `blocked` count changes with that status (also counted
+/// under their action).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Summary {
     pub create: usize,
     pub update: usize,
@@ -155,8 +169,10 @@ impl Summary {
     }
 }
 
-// Serialize: the apply report's JSON (`apply::report`); the plan file has its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+// Written in the plan file and in the apply report's JSON (`apply::report`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     Create,
@@ -174,39 +190,45 @@ impl Action {
     }
 }
 
-// Serialize: the apply report's JSON (`apply::outcome`); the plan file has its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+// Written in the plan file and in the apply report's JSON (`apply::outcome`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Apply sends the request.
     Ready,
-    /// The server will answer 409 with a continue_url: apply stops here (exit 3).
+    /// Apply stops at this change: a human must take a step in the portal first.
+    // The server would answer 409 with a continue_url: apply stops here (exit 3).
     NeedsPortalStep,
-    /// The server is known to refuse it (e.g. cron on a site that is not active).
+    /// The server is known to refuse it.
+    // E.g. cron on a site that is not active.
     Blocked,
 }
 
 /// What a change is about.
-// Serialize: the apply report's JSON (`apply::report`); the plan file has its own.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+// Written in the plan file and in the apply report's JSON (`apply::report`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Resource {
+    /// A DNS record of the target zone.
     Record {
         /// Relative form (`@`, `www`).
         name: String,
         #[serde(rename = "type")]
         rtype: RecordType,
-        /// The live record's id for update and delete.
-        #[serde(skip_serializing_if = "Option::is_none")]
+        /// The live record's id, for update and delete.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         record_id: Option<i64>,
     },
+    /// A cron job of the target site.
     CronJob {
         schedule: String,
         command: String,
-        /// 0 for the first of identical jobs, 1 for the second, …: keeps the idempotency keys of
-        /// two identical deletes (or creates) apart.
+        /// Numbers identical jobs (0, 1, …) so that their changes stay distinct.
+        // It keeps the idempotency keys of two identical deletes (or creates) apart.
+        #[serde(default)]
         occurrence: u32,
     },
+    /// The registrar nameservers of the target domain.
     Nameservers,
 }
 
@@ -268,9 +290,10 @@ impl Resource {
     }
 }
 
-/// A human-meaningful canonical value on either side of a change.
-// Serialize: the apply report's JSON (`apply::outcome`); the plan file has its own.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A canonical value on either side of a change; which one follows from the resource.
+// Written in the plan file and in the apply report's JSON (`apply::outcome`). Untagged, so
+// serde's refusal of a plan file names the type ("untagged enum Value"): keep the name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Value {
     Record {
@@ -282,6 +305,7 @@ pub enum Value {
         command: String,
     },
     Nameservers {
+        /// `hosted` or `custom`.
         mode: String,
         nameservers: Vec<String>,
     },
@@ -413,29 +437,33 @@ impl Change {
     }
 }
 
-/// Something the reviewer should know that is not itself a change: a change that needs a portal
-/// step or is blocked, records the plan leaves alone on purpose, or the health of a domain's
-/// registration or of a cron schedule (docs/health.md).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Something the reviewer should know that is not itself a change.
+// A change that needs a portal step or is blocked, records the plan leaves alone on purpose, or
+// the health of a domain's registration or of a cron schedule (docs/health.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Finding {
     pub target: TargetRef,
     pub severity: Severity,
     pub message: String,
-    /// The changes this finding is about.
+    /// The ids of the changes this finding is about; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub change_ids: Vec<usize>,
     /// `file:line:col` of what the finding is about, when a file declares it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared_at: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// The plan file writes the variants without descriptions: their notes are comments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Severity {
     Info,
     NeedsPortalStep,
     Blocked,
-    /// Worth a look, not an outage: a delegation still propagating, a transfer under way.
+    // Worth a look, not an outage: a delegation still propagating, a transfer under way.
     Warning,
-    /// An outage now or soon (a DS mismatch, a domain about to expire), or live differing from
-    /// an expectation the files state: `plan --detailed-exitcode` exits 2 for it.
+    // An outage now or soon (a DS mismatch, a domain about to expire), or live differing from
+    // an expectation the files state: `plan --detailed-exitcode` exits 2 for it.
     Error,
 }
 

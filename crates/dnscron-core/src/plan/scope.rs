@@ -4,20 +4,27 @@
 
 use std::collections::BTreeSet;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
 use crate::config::changed::ChangedTargets;
 use crate::config::model::Desired;
 
 use super::model::{TargetKind, TargetRef};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a plan limited to a change covers.
+// Written in the plan file as it is: its doc comments are the file schema's descriptions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Scope {
-    /// The revision as the user gave it.
+    /// The git revision as given.
     pub since: String,
     /// The commit it named when the plan was made.
     pub commit: String,
-    /// Sorted. A zone target covers the zone's records and its domain's registrar health; a
-    /// domain target (present when a version of the zone's document sets `nameservers`) its
-    /// nameserver mode; a site target its cron jobs.
+    /// The zones, domains (nameserver mode) and sites declared, now or at the commit, in a file
+    /// that changed.
+    // Sorted. A zone target covers the zone's records and its domain's registrar health; a
+    // domain target (present when a version of the zone's document sets `nameservers`) its
+    // nameserver mode; a site target its cron jobs.
     pub targets: Vec<TargetRef>,
 }
 

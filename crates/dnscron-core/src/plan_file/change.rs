@@ -2,12 +2,16 @@
 //! nameservers), each with its canonical value before and after, and the HTTP request apply
 //! sends for it: written for readers by `plan::request::preview` (the derivation apply sends
 //! with), and on load derived again and compared, so a file's request is never what is sent.
+//! The request is what sets it apart from `plan::Change`; its leaves (action, target, resource,
+//! values, status) are the model's own.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::document::TargetRef;
-use crate::dns::RecordType;
+use super::FromFileError;
+use crate::api::WriteRequest;
+use crate::plan::model::{self as plan, Action, Resource, Status, TargetRef, Value};
+use crate::plan::request::{self, RequestError};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Change {
@@ -51,67 +55,111 @@ pub struct Request {
     pub body: Option<serde_json::Value>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    Create,
-    Update,
-    Delete,
+impl Change {
+    /// The change as the file writes it, with the request apply derives for it. Taken apart
+    /// field by field (no `..`), so a field added to the model fails to compile here until
+    /// someone decides whether the file carries it. Fails only for a change that names no
+    /// request (which no planner makes).
+    pub(super) fn of(
+        c: &plan::Change,
+        options: &plan::PlanOptions,
+    ) -> Result<Change, RequestError> {
+        let plan::Change {
+            id,
+            action,
+            target,
+            resource,
+            before,
+            after,
+            status,
+            reason,
+            declared_at,
+            next_runs,
+            from_set,
+        } = c;
+        Ok(Change {
+            id: *id,
+            action: *action,
+            target: target.clone(),
+            resource: resource.clone(),
+            before: before.clone(),
+            after: after.clone(),
+            status: *status,
+            reason: reason.clone(),
+            declared_at: declared_at.clone(),
+            next_runs: next_runs.clone(),
+            request: Request::of(&request::preview(c, options)?),
+            from_set: from_set.clone(),
+        })
+    }
+
+    /// The model's change, and the request the file showed for it (to be compared with the
+    /// derived one: [`Request::check`]).
+    pub(super) fn into_model(self) -> (plan::Change, Request) {
+        let Change {
+            id,
+            action,
+            target,
+            resource,
+            before,
+            after,
+            status,
+            reason,
+            declared_at,
+            next_runs,
+            request,
+            from_set,
+        } = self;
+        let change = plan::Change {
+            id,
+            action,
+            target,
+            resource,
+            before,
+            after,
+            status,
+            reason,
+            declared_at,
+            next_runs,
+            from_set,
+        };
+        (change, request)
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Apply sends the request.
-    Ready,
-    /// Apply stops at this change: a human must take a step in the portal first.
-    NeedsPortalStep,
-    /// The server is known to refuse it.
-    Blocked,
-}
+impl Request {
+    /// The request as the file shows it.
+    fn of(r: &WriteRequest) -> Request {
+        Request {
+            method: r.method.to_string(),
+            path: r.path(),
+            body: r.body.clone(),
+        }
+    }
 
-/// What a change is about.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Resource {
-    /// A DNS record of the target zone.
-    Record {
-        /// Relative form (`@`, `www`).
-        name: String,
-        #[serde(rename = "type")]
-        rtype: RecordType,
-        /// The live record's id, for update and delete.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        record_id: Option<i64>,
-    },
-    /// A cron job of the target site.
-    CronJob {
-        schedule: String,
-        command: String,
-        /// Numbers identical jobs (0, 1, …) so that their changes stay distinct.
-        #[serde(default)]
-        occurrence: u32,
-    },
-    /// The registrar nameservers of the target domain.
-    Nameservers,
-}
-
-/// A canonical value on either side of a change; which one follows from the resource.
-// Untagged, so serde's refusal names the type ("untagged enum Value"): keep the name.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Value {
-    Record {
-        ttl: u32,
-        content: String,
-    },
-    CronJob {
-        schedule: String,
-        command: String,
-    },
-    Nameservers {
-        /// `hosted` or `custom`.
-        mode: String,
-        nameservers: Vec<String>,
-    },
+    /// The request a file shows must be the one apply derives for `change` (it is there for
+    /// readers and tools; what is sent is always derived again). `index` is the change's
+    /// position in the file's `changes`.
+    pub(super) fn check(
+        &self,
+        index: usize,
+        change: &plan::Change,
+        options: &plan::PlanOptions,
+    ) -> Result<(), FromFileError> {
+        let derived = Request::of(&request::preview(change, options)?);
+        let field = if self.method != derived.method {
+            "method"
+        } else if self.path != derived.path {
+            "path"
+        } else if self.body != derived.body {
+            "body"
+        } else {
+            return Ok(());
+        };
+        Err(FromFileError::RequestDiffers {
+            id: change.id,
+            index,
+            field,
+        })
+    }
 }

@@ -1,23 +1,17 @@
 //! The desired state as the plan file keeps it: every zone and site document, each item with
 //! the `file:line:col` it was declared at. A loaded plan puts it through the YAML loader's
 //! rules again (`config::revalidate`), so these fields are declarations, not trusted results.
-
-use std::path::PathBuf;
+//! The documents are the file's own types, so that nothing reaches the planner unchecked; the
+//! items in them (records, cron jobs, ignore rules, limits, locations) are `config::model`'s.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::dns::{RecordType, ZoneName};
-
-/// Where something was declared: `file:line:col`, 1-based.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Location {
-    // A path, not a string, so that a file name that is not UTF-8 fails to serialize as it
-    // always has rather than being written mangled.
-    pub file: PathBuf,
-    pub line: usize,
-    pub col: usize,
-}
+use crate::config::model::{
+    self as config, CronJobSpec, IgnoreRule, Location, NameserversSpec, RecordSpec,
+    RegistrarExpectations, SafetyLimits,
+};
+use crate::dns::ZoneName;
 
 /// Everything the files declared, in file order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -51,68 +45,6 @@ fn zone_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ZoneName, D::
     ZoneName::parse(&text).map_err(serde::de::Error::custom)
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct RegistrarExpectations {
-    pub auto_renew: Option<bool>,
-    pub lock: Option<bool>,
-    pub whois_privacy: Option<bool>,
-    pub expiry_warning_days: Option<u32>,
-    pub location: Location,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct RecordSpec {
-    /// Relative form (`@`, `*`, `www`, `a.b`).
-    pub name: String,
-    pub rtype: RecordType,
-    pub ttl: u32,
-    /// Exactly as the user wrote it (not trimmed: a TXT's surrounding spaces are content).
-    pub content: String,
-    /// Recomputed from `content` when the plan is loaded.
-    pub canonical: String,
-    pub location: Location,
-    /// The record set it comes from (`content` has `{zone}` already replaced); absent for
-    /// the zone's own records.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub set: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct NameserversSpec {
-    pub mode: NameserverMode,
-    pub location: Location,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "mode", content = "hosts", rename_all = "lowercase")]
-pub enum NameserverMode {
-    /// The service's own nameservers.
-    Hosted,
-    /// The listed host names.
-    Custom(Vec<String>),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct IgnoreRule {
-    /// Glob over the relative record name.
-    pub name: String,
-    /// `null`: every type.
-    pub rtype: Option<RecordType>,
-    /// Glob over the canonical content; `null`: any content.
-    pub content: Option<String>,
-    pub location: Location,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct SafetyLimits {
-    pub max_deletes: usize,
-    pub delete_floor: usize,
-    pub max_delete_percent: u8,
-    pub update_floor: usize,
-    pub max_update_percent: u8,
-    pub allow_empty: bool,
-}
-
 /// A site document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SiteSpec {
@@ -122,9 +54,46 @@ pub struct SiteSpec {
     pub cron: Option<Vec<CronJobSpec>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct CronJobSpec {
-    pub schedule: String,
-    pub command: String,
-    pub location: Location,
+/// The desired state as the file writes it, and back, unchecked: `config::revalidate` checks
+/// the result before anyone uses it.
+impl Desired {
+    pub(super) fn of(d: &config::Desired) -> Desired {
+        let config::Desired { zones, sites } = d;
+        Desired {
+            zones: zones.iter().map(ZoneSpec::of).collect(),
+            sites: sites.iter().map(SiteSpec::of).collect(),
+        }
+    }
+
+    pub(super) fn into_unchecked(self) -> config::Desired {
+        let Desired { zones, sites } = self;
+        config::Desired {
+            zones: zones.into_iter().map(ZoneSpec::into_unchecked).collect(),
+            sites: sites.into_iter().map(SiteSpec::into_unchecked).collect(),
+        }
+    }
 }
+
+/// A document's conversions both ways, from one list of its fields. Each side is taken apart
+/// field by field (no `..`), so a field added to the desired state fails to compile here until
+/// someone decides whether the file carries it.
+macro_rules! same_fields {
+    ($file:ident, $model:path, { $($field:ident),+ $(,)? }) => {
+        impl $file {
+            fn of(document: &$model) -> $file {
+                let $model { $($field),+ } = document;
+                $file { $($field: Clone::clone($field)),+ }
+            }
+
+            fn into_unchecked(self) -> $model {
+                let $file { $($field),+ } = self;
+                $model { $($field),+ }
+            }
+        }
+    };
+}
+
+same_fields!(ZoneSpec, config::ZoneSpec, {
+    zone, location, nameservers, prune, ignore, records, safety, registrar,
+});
+same_fields!(SiteSpec, config::SiteSpec, { slug, location, cron });

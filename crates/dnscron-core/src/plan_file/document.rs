@@ -1,11 +1,19 @@
 //! The plan file's top level (format_version 3): the plan's identity, the targets it read, the
 //! summary and the findings. Every field is written in this order, as docs/plan.md shows it.
+//! `PlanFileV3` is its own type, converted from and to `plan::Plan` here: it writes its own
+//! version, each change with its request, and the desired state as documents re-checked on
+//! load. Its leaves (options, targets, summary, findings, scope) are the model's own.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::change::Change;
+use super::change::{Change, Request};
 use super::desired::Desired;
+use super::{FORMAT_VERSION, FromFileError, checks};
+use crate::config;
+use crate::plan::Scope;
+use crate::plan::model::{self as plan, Finding, PlanOptions, Summary, Target};
+use crate::plan::request::RequestError;
 
 /// A saved dnscron plan: what `dnscron plan --out FILE` and `--format json` write and
 /// `dnscron apply --plan FILE` reads back.
@@ -41,86 +49,98 @@ pub struct PlanFileV3 {
     pub scope: Option<Scope>,
 }
 
-/// What a plan limited to a change covers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Scope {
-    /// The git revision as given.
-    pub since: String,
-    /// The commit it named when the plan was made.
-    pub commit: String,
-    /// The zones, domains (nameserver mode) and sites declared, now or at the commit, in a file
-    /// that changed.
-    pub targets: Vec<TargetRef>,
+/// The model → the file. The plan is taken apart field by field (no `..`), so a field added to
+/// the model fails to compile here until someone decides whether the file carries it (and bumps
+/// `FORMAT_VERSION` if so).
+impl TryFrom<&plan::Plan> for PlanFileV3 {
+    type Error = RequestError;
+
+    /// Fails only for a change that names no request (which no planner makes).
+    fn try_from(p: &plan::Plan) -> Result<Self, RequestError> {
+        let plan::Plan {
+            // The file states its own format: this type writes its version whatever the model holds.
+            format_version: _,
+            plan_id,
+            created_at,
+            api_url,
+            options,
+            targets,
+            summary,
+            changes,
+            findings,
+            desired,
+            scope,
+        } = p;
+        let changes = changes
+            .iter()
+            .map(|c| Change::of(c, options))
+            .collect::<Result<_, _>>()?;
+        Ok(PlanFileV3 {
+            format_version: FORMAT_VERSION,
+            plan_id: plan_id.clone(),
+            created_at: created_at.clone(),
+            api_url: api_url.clone(),
+            options: options.clone(),
+            targets: targets.clone(),
+            summary: *summary,
+            changes,
+            findings: findings.clone(),
+            desired: Desired::of(desired),
+            scope: scope.clone(),
+        })
+    }
 }
 
-/// The diff options a saved plan keeps.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct PlanOptions {
-    /// The nameserver `mode` value that selects the service's own nameservers.
-    pub hosted_mode_wire_value: String,
-    /// The plan was made with the safety limits lifted (`--allow-mass-changes`); apply keeps
-    /// the limits for a plan where this is `false`.
-    pub allow_mass_changes: bool,
-}
+/// The file → the model, checked: a value that deserialized is not yet a plan apply may run.
+/// Every change must have the data its request needs and show the request it derives, and the
+/// desired state goes through the YAML loader's rules again (derived values such as canonical
+/// contents are recomputed, never trusted from the file).
+impl TryFrom<PlanFileV3> for plan::Plan {
+    type Error = FromFileError;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum TargetKind {
-    Zone,
-    /// The registrar side of a domain (only with `nameservers:`).
-    Domain,
-    Site,
-}
-
-/// A zone, domain or site the plan read, with a fingerprint of what it read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Target {
-    pub kind: TargetKind,
-    pub name: String,
-    /// `sha256:<hex>` over a canonical text of what was read for the target.
-    pub fingerprint: String,
-    /// `file:line:col` of the declaration.
-    pub declared_at: String,
-}
-
-/// Which zone, domain or site a change or finding belongs to.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct TargetRef {
-    pub kind: TargetKind,
-    pub name: String,
-}
-
-/// Changes by action; `portal_step` and `blocked` count changes with that status (also counted
-/// under their action).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Summary {
-    pub create: usize,
-    pub update: usize,
-    pub delete: usize,
-    pub portal_step: usize,
-    pub blocked: usize,
-}
-
-/// Something the reviewer should know that is not itself a change.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Finding {
-    pub target: TargetRef,
-    pub severity: Severity,
-    pub message: String,
-    /// The ids of the changes this finding is about; absent when none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub change_ids: Vec<usize>,
-    /// `file:line:col` of what the finding is about, when a file declares it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub declared_at: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    Info,
-    NeedsPortalStep,
-    Blocked,
-    Warning,
-    Error,
+    fn try_from(file: PlanFileV3) -> Result<Self, Self::Error> {
+        let PlanFileV3 {
+            format_version,
+            plan_id,
+            created_at,
+            api_url,
+            options,
+            targets,
+            summary,
+            changes,
+            findings,
+            desired,
+            scope,
+        } = file;
+        if format_version != FORMAT_VERSION {
+            return Err(FromFileError::UnsupportedFormat {
+                found: format_version,
+            });
+        }
+        checks::plan_id(&plan_id).map_err(FromFileError::PlanId)?;
+        checks::api_url(&api_url).map_err(FromFileError::ApiUrl)?;
+        if let Some(s) = &scope {
+            checks::scope(&s.since, &s.commit).map_err(FromFileError::Scope)?;
+        }
+        let (changes, requests): (Vec<plan::Change>, Vec<Request>) =
+            changes.into_iter().map(Change::into_model).unzip();
+        for (index, (c, written)) in changes.iter().zip(&requests).enumerate() {
+            written.check(index, c, &options)?;
+        }
+        let desired =
+            config::revalidate(&desired.into_unchecked()).map_err(FromFileError::Desired)?;
+        Ok(plan::Plan {
+            format_version,
+            plan_id,
+            created_at,
+            api_url,
+            options,
+            targets,
+            summary,
+            changes,
+            findings,
+            desired,
+            scope,
+        })
+    }
 }

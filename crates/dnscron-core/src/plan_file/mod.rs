@@ -1,9 +1,15 @@
 //! The plan file: `plan --out FILE` and `plan --format json` write it, `apply --plan FILE` and
-//! `show` read it. It is its own versioned type, not the serde form of the planner's model:
-//! the structs here are exactly what format_version 3 holds (docs/plan.md), converted from the
-//! model when written (`to_file`) and to it, checked, when read (`from_file`). A field added to
-//! the model therefore changes nothing in the file until these types change, and a change of
-//! these types changes `schema/plan.schema.json`, which a test ties to [`FORMAT_VERSION`].
+//! `show` read it. It is its own versioned type, not the serde form of the planner's model: the
+//! documents here (`PlanFileV3`, `Change` with its request, the zone and site documents of
+//! `Desired`) are what format_version 3 holds (docs/plan.md), each converted beside its struct
+//! from the model when written and to it, checked, when read. A field added to `Plan`,
+//! `plan::Change` or a zone or site document therefore changes nothing in the file until these
+//! types change. The leaves are shared, as cargo keeps `TomlManifest` apart from `Manifest`
+//! without copying them: targets, summary, resources, values, findings, options and scope are
+//! `plan::model`'s (and `plan::Scope`), records, cron jobs, ignore rules, limits and locations
+//! `config::model`'s, re-exported here. A change of a shared leaf is a change of the file. Any
+//! change of the file changes `schema/plan.schema.json`, which a test ties to
+//! [`FORMAT_VERSION`].
 //!
 //! Loading checks as strictly as `validate` checks YAML: the version first, then the JSON's
 //! shape with `line:col`, every change's request, and the desired state with the loader's rules.
@@ -12,27 +18,32 @@ mod change;
 mod checks;
 mod desired;
 mod document;
-mod from_file;
+mod error;
 #[cfg(test)]
 mod roundtrip_tests;
 mod schema;
 #[cfg(test)]
 mod tests;
-mod to_file;
 
 use serde::Deserialize;
 
-pub use change::{Action, Change, Request, Resource, Status, Value};
+pub use change::{Change, Request};
 pub use checks::{ApiUrlProblem, MAX_BYTES, PLAN_ID_MAX, PlanIdProblem};
-pub use desired::{
-    CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
-    RegistrarExpectations, SafetyLimits, SiteSpec, ZoneSpec,
-};
-pub use document::{
-    Finding, PlanFileV3, PlanOptions, Scope, Severity, Summary, Target, TargetKind, TargetRef,
-};
-pub use from_file::FromFileError;
+pub use desired::{Desired, SiteSpec, ZoneSpec};
+pub use document::PlanFileV3;
+pub use error::FromFileError;
 pub use schema::json_schema;
+
+/// The leaves the file writes as the model holds them.
+pub use crate::config::model::{
+    CronJobSpec, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
+    RegistrarExpectations, SafetyLimits,
+};
+pub use crate::plan::Scope;
+pub use crate::plan::model::{
+    Action, Finding, PlanOptions, Resource, Severity, Status, Summary, Target, TargetKind,
+    TargetRef, Value,
+};
 
 use crate::plan::{Plan, PlanError};
 
