@@ -265,7 +265,7 @@ impl Resource {
     pub fn record_id(&self) -> Option<i64> {
         match self {
             Resource::Record { record_id, .. } => *record_id,
-            _ => None,
+            Resource::CronJob { .. } | Resource::Nameservers => None,
         }
     }
 
