@@ -9,12 +9,13 @@ use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::validate::report_diagnostics;
 use crate::cli::write_stdout;
-use crate::cli::{runtime, session};
+use crate::cli::{runtime, session, stamp};
 use crate::render::apply as report;
 use crate::render::plan as render;
 use dnscron_core::api::{ApiConfig, Token, WriteClient};
+use dnscron_core::apply::Silent;
 use dnscron_core::apply::dns::DnsOptions;
-use dnscron_core::apply::{self, ApplyOptions, Silent};
+use dnscron_core::apply::workflow::{Binding, Execution, Workflow};
 use dnscron_core::config::model::{Desired, NameserverMode, NameserversSpec};
 use dnscron_core::dns::fold_host;
 use dnscron_core::dnscheck::{AddressBook, NameserverAddress};
@@ -86,17 +87,20 @@ pub fn run(args: DemoArgs) -> CommandResult {
             "dnscron demo: the example account, served by an in-process emulator\n\n== 1. dnscron plan {}\n\n",
             shown_paths(&args.files)
         ))?;
-        let planned = session::planned(client.read(), &desired, false, None, true).await?;
-        let plan = planned.plan;
-        write_stdout(&render::text(&plan, color))?;
+        let mut workflow = Workflow::files(&client, desired.clone(), Binding::Nothing);
+        workflow.stamp = stamp::plan_stamp();
+        let prepared = workflow.prepare().await?;
+        write_stdout(&render::text(prepared.plan(), color))?;
 
         write_stdout("\n== 2. dnscron apply --yes\n\n")?;
-        let mut apply_opts = ApplyOptions::new(&plan, &Silent);
-        apply_opts.dns = emu
-            .dns_addr()
-            .map(|at| DnsOptions::new(emulated(&desired, &planned.live, at)))
-            .map(|dns| dns.with_nameservers_of(&planned.live));
-        let outcome = apply::apply(&client, &plan, &apply_opts).await;
+        let live = prepared.live();
+        let execution = Execution {
+            dns: emu
+                .dns_addr()
+                .map(|at| DnsOptions::new(emulated(&desired, live, at))),
+            ..Execution::new(&Silent)
+        };
+        let outcome = prepared.run(&execution).await?;
         write_stdout(&report::text(&outcome))?;
 
         write_stdout("\n== 3. dnscron plan (again)\n\n")?;

@@ -41,6 +41,11 @@ fn moved_line(m: &Moved) -> String {
     line(m, &what(&m.resource), "was")
 }
 
+/// `zone x: + www A …`: a reviewed change in one line.
+fn reviewed_line(c: &Change) -> String {
+    format!("{}: {}", c.target, U(&summary(c)))
+}
+
 /// `<target>: <what>: <how> <expected>, live now <live>`; the target comes from a plan file
 /// too, so it is escaped like every other part.
 fn line(m: &Moved, what: &str, how: &str) -> String {
@@ -58,6 +63,7 @@ pub(super) fn since_review_text(
     report: &ApplyReport,
     changed: &[Moved],
     not_made: &[Change],
+    not_read: &[Change],
 ) {
     let _ = writeln!(
         out,
@@ -82,7 +88,17 @@ pub(super) fn since_review_text(
             not_made.len()
         );
         for c in not_made {
-            let _ = writeln!(out, "  {}: {}", c.target, U(&summary(c)));
+            let _ = writeln!(out, "  {}", reviewed_line(c));
+        }
+    }
+    if !not_read.is_empty() {
+        let _ = writeln!(
+            out,
+            "Not read: {} reviewed change(s) are for targets this apply did not read, so nothing is known of them:",
+            not_read.len()
+        );
+        for c in not_read {
+            let _ = writeln!(out, "  {}", reviewed_line(c));
         }
     }
     for r in &report.changes {
@@ -134,17 +150,22 @@ pub(super) fn markdown(out: &mut String, report: &ApplyReport) {
         out.push('\n');
     };
     match &report.result {
-        ApplyResult::ChangedSinceReview { changed, not_made } => {
+        ApplyResult::ChangedSinceReview {
+            changed,
+            not_made,
+            not_read,
+        } => {
             list(
                 "Changed since review (nothing was sent): these reviewed changes would overwrite a value nobody reviewed:",
                 changed.iter().map(since_review_line).collect(),
             );
             list(
                 "Not made (nothing was sent): these reviewed changes are not in effect, and the desired state applied now does not make them:",
-                not_made
-                    .iter()
-                    .map(|c| format!("{}: {}", c.target, U(&summary(c))))
-                    .collect(),
+                not_made.iter().map(reviewed_line).collect(),
+            );
+            list(
+                "Not read (nothing was sent): these reviewed changes are for targets this apply did not read:",
+                not_read.iter().map(reviewed_line).collect(),
             );
         }
         ApplyResult::ChangedDuringApply { overwritten } => list(

@@ -21,6 +21,7 @@ pub mod review;
 pub mod review_union;
 pub mod saved;
 mod verify;
+pub mod workflow;
 
 use std::time::Duration;
 

@@ -105,6 +105,10 @@ pub struct Review {
     /// Reviewed changes not in effect that the plan made now does not make (the desired state
     /// applied does not produce them; their precondition still holds): apply refuses to run.
     pub not_made: Vec<Change>,
+    /// Reviewed changes the plan made now does not make whose target it did not read (the
+    /// files applied don't declare it, or it is outside the scope read): nothing is known of
+    /// their live value, so apply refuses to run.
+    pub not_read: Vec<Change>,
 }
 
 impl Review {
@@ -114,7 +118,7 @@ impl Review {
 
     /// Every reviewed change is either made now under its precondition or in effect.
     pub fn holds(&self) -> bool {
-        self.changed.is_empty() && self.not_made.is_empty()
+        self.changed.is_empty() && self.not_made.is_empty() && self.not_read.is_empty()
     }
 }
 
@@ -160,7 +164,9 @@ pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Re
             review
                 .changed
                 .push(Moved::new(&r, r.before.clone(), q.before));
-        } else if live_covers(live, &r.target) && live_after_state(&records, &r) {
+        } else if !live_covers(live, &r.target) {
+            review.not_read.push(r);
+        } else if live_after_state(&records, &r) {
             in_effect.push(r);
         } else {
             review.not_made.push(r);
