@@ -5,6 +5,7 @@
 mod refused;
 mod requests;
 mod targets;
+mod unscoped_review;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
