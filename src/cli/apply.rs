@@ -16,7 +16,6 @@ use crate::render::apply::{Bar, Lines};
 use crate::render::plan as render;
 use dnscron_core::api::WriteClient;
 use dnscron_core::apply::Progress;
-use dnscron_core::apply::dns::DnsOptions;
 use dnscron_core::apply::workflow::{Binding, Execution, Workflow};
 use dnscron_core::plan::Plan;
 
@@ -137,14 +136,12 @@ pub fn run(args: ApplyArgs) -> CommandResult {
     let plans = files.clone().map(|f| super::plan_file::read(f, None));
     let plans = plans.collect::<Result<Vec<Plan>, _>>()?;
     let files: Vec<PathBuf> = files.cloned().collect();
-    let refused = |refusal| {
-        CommandError::from(Refused {
-            refusal,
-            files: &files,
-        })
-    };
     let client = WriteClient::new(config)?;
     let workflow = workflow(&args, &client, plans)?;
+    let refused = |refusal| Refused {
+        refusal,
+        files: &files,
+    };
     let prepared = runtime.block_on(workflow.prepare()).map_err(refused)?;
     // A bound apply that will send nothing reports why instead of showing its plan.
     if args.format == ApplyFormat::Text && (fresh || prepared.executes()) {
@@ -162,7 +159,7 @@ pub fn run(args: ApplyArgs) -> CommandResult {
     let writing = || signals.writing();
     let execution = Execution {
         interrupt: Some(&signals.interrupt),
-        dns: dns_options(&args),
+        dns: (args.dns).apply_options(args.dns_wait, args.allow_unready_nameservers),
         before_writing: Some(&writing),
         ..Execution::new(&*progress)
     };
@@ -203,18 +200,6 @@ fn workflow<'a>(
     workflow.allow_mass_changes = args.allow_mass_changes;
     workflow.stamp = super::stamp::plan_stamp();
     Ok(workflow)
-}
-
-/// `None` when both DNS checks are off.
-fn dns_options(args: &ApplyArgs) -> Option<DnsOptions> {
-    let off = args.dns_wait.is_zero() && args.allow_unready_nameservers;
-    (!off).then(|| {
-        let mut dns = DnsOptions::new(args.dns.address_book());
-        dns.query = args.dns.query_options();
-        dns.wait = args.dns_wait;
-        dns.allow_unready = args.allow_unready_nameservers;
-        dns
-    })
 }
 
 /// Asks on the terminal; only `yes` goes ahead.
