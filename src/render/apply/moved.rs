@@ -81,26 +81,26 @@ pub(super) fn since_review_text(
             let _ = writeln!(out, "  {}", since_review_line(m));
         }
     }
-    if !not_made.is_empty() {
-        let _ = writeln!(
-            out,
-            "Not made: {} reviewed change(s) are not in effect, and the desired state applied now does not make them:",
-            not_made.len()
-        );
-        for c in not_made {
+    // `Not made: 2 reviewed change(s) are not in effect, …:` and a line for each.
+    let mut reviewed = |title: &str, why: &str, changes: &[Change]| {
+        if changes.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "{title}: {} reviewed change(s) {why}:", changes.len());
+        for c in changes {
             let _ = writeln!(out, "  {}", reviewed_line(c));
         }
-    }
-    if !not_read.is_empty() {
-        let _ = writeln!(
-            out,
-            "Not read: {} reviewed change(s) are for targets this apply did not read, so nothing is known of them:",
-            not_read.len()
-        );
-        for c in not_read {
-            let _ = writeln!(out, "  {}", reviewed_line(c));
-        }
-    }
+    };
+    reviewed(
+        "Not made",
+        "are not in effect, and the desired state applied now does not make them",
+        not_made,
+    );
+    reviewed(
+        "Not read",
+        "are for targets this apply did not read, so nothing is known of them",
+        not_read,
+    );
     for r in &report.changes {
         super::change_line(out, r, false);
     }

@@ -3,19 +3,8 @@
 //! so). A reviewed change whose target apply did not read is refused as not read, never blamed
 //! on the live account.
 
-use super::{Repo, emulator, route_counts, routes, zone, zone_yaml};
+use super::{emulator, one_record_added, routes, save_plan_since, zone, zone_yaml};
 use crate::common::assert_cli_snapshot;
-
-/// The repository after one pull request's commit: `new.z007.example` added.
-fn one_pr() -> Repo {
-    let repo = Repo::with_zone_files();
-    repo.write(
-        &format!("dns/{}.yaml", zone(7)),
-        &zone_yaml(7, &[("new", "192.0.2.200")]),
-    );
-    repo.commit("one record");
-    repo
-}
 
 fn has_record(emu: &dnscron_emulator::BackgroundEmulator, zone_index: usize, name: &str) -> bool {
     emu.state().zones[&zone(zone_index)]
@@ -23,26 +12,11 @@ fn has_record(emu: &dnscron_emulator::BackgroundEmulator, zone_index: usize, nam
         .any(|r| r.name.starts_with(name))
 }
 
-/// Adds `drift.z008.example` in the portal: a full plan deletes it, a plan of what changed in
-/// the files does not see it.
-fn drift_in_zone_8(emu: &dnscron_emulator::BackgroundEmulator) {
-    let api = crate::common::emulator::Api::new(&emu.base_url(), super::TOKEN);
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let resp = rt.block_on(api.post(
-        &format!("/dns/{}/records", zone(8)),
-        serde_json::json!({"name": "drift", "type": "A", "content": "192.0.2.99", "ttl": 300}),
-    ));
-    assert_eq!(resp.status, 201, "{:?}", resp.body);
-}
-
 #[test]
 fn an_unscoped_reviewed_plan_applied_with_changed_since_reads_everything_and_applies() {
-    let repo = one_pr();
+    let repo = one_record_added();
     let emu = emulator();
-    drift_in_zone_8(&emu);
+    super::drift_added_in_portal(&emu, &zone(8));
     // Made without --changed-since, the reviewed plan also holds the drift's delete.
     repo.dnscron(&emu, &["plan", "dns", "--out", "full.json"])
         .run_for_stdout();
@@ -76,66 +50,34 @@ fn an_unscoped_reviewed_plan_applied_with_changed_since_reads_everything_and_app
 
 #[test]
 fn a_scoped_reviewed_plan_with_changed_since_reads_only_the_scopes_and_says_nothing_more() {
-    let repo = one_pr();
+    let repo = one_record_added();
     let emu = emulator();
-    repo.dnscron(
-        &emu,
-        &[
-            "plan",
-            "dns",
-            "--changed-since",
-            "HEAD~1",
-            "--out",
-            "p.json",
-        ],
-    )
-    .run_for_stdout();
+    save_plan_since(&repo, &emu, "HEAD~1");
     emu.reset_counters();
-    let out = repo
-        .dnscron(
-            &emu,
-            &[
-                "apply",
-                "dns",
-                "--reviewed",
-                "p.json",
-                "--changed-since",
-                "HEAD~1",
-            ],
-        )
-        .snapshot();
+    let apply = [
+        "apply",
+        "dns",
+        "--reviewed",
+        "p.json",
+        "--changed-since",
+        "HEAD~1",
+    ];
+    let out = repo.dnscron(&emu, &apply).snapshot();
     assert!(out.starts_with("exit: Some(0)"), "{out}");
     assert!(!out.contains("whole account"), "{out}");
-    assert_eq!(
-        routes(&emu.counters()),
-        route_counts(&[
-            ("GET /dns/{zone}/records", 2),
-            ("POST /dns/{zone}/records", 1),
-        ])
-    );
+    assert_eq!(routes(&emu.counters()), super::one_record_applied());
 }
 
 #[test]
 fn a_reviewed_change_of_a_file_not_given_is_refused_as_not_read() {
-    let repo = one_pr();
+    let repo = one_record_added();
     repo.write(
         &format!("dns/{}.yaml", zone(8)),
         &zone_yaml(8, &[("other", "192.0.2.201")]),
     );
     repo.commit("another record");
     let emu = emulator();
-    repo.dnscron(
-        &emu,
-        &[
-            "plan",
-            "dns",
-            "--changed-since",
-            "HEAD~2",
-            "--out",
-            "p.json",
-        ],
-    )
-    .run_for_stdout();
+    save_plan_since(&repo, &emu, "HEAD~2");
     emu.reset_counters();
     let only_zone_7 = format!("dns/{}.yaml", zone(7));
     assert_cli_snapshot!(
