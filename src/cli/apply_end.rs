@@ -64,7 +64,16 @@ fn stop_hints(result: &ApplyResult) -> Vec<&'static str> {
                 .collect()
         }
         ApplyResult::ChangedDuringApply { .. } => vec![CHANGED_DURING_APPLY_HINT],
-        _ => Vec::new(),
+        // Their report says what to do, or nothing is to be done.
+        ApplyResult::Converged
+        | ApplyResult::NoChanges
+        | ApplyResult::AlreadyApplied
+        | ApplyResult::NeedsPortalStep { .. }
+        | ApplyResult::Differs { .. }
+        | ApplyResult::NotVisible { .. }
+        | ApplyResult::Interrupted
+        | ApplyResult::NameserversNotReady { .. }
+        | ApplyResult::CronIndexMoved { .. } => Vec::new(),
     }
 }
 

@@ -442,6 +442,32 @@ mod tests {
     }
 
     #[test]
+    fn a_reviewed_change_whose_target_was_not_read_is_not_read_not_blamed_on_live() {
+        let reviewed = plan(vec![record(Action::Create, None, None, Some("b"))]);
+        let unread = check_live(&reviewed, &plan(Vec::new()), &LiveSnapshot::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(unread.not_read, reviewed.changes);
+        assert!(unread.not_made.is_empty() && !unread.holds());
+        // The accepted form: the zone read, holding the created value, is in effect.
+        let desired = crate::config::load_texts(&[(
+            "z.yaml".into(),
+            "zone: example.com\nrecords:\n  - {name: www, type: A, content: 192.0.2.1, ttl: 300}\n"
+                .into(),
+        )])
+        .unwrap_or_else(|d| panic!("{d}"));
+        let reviewed = plan(vec![record(Action::Create, None, None, Some("192.0.2.1"))]);
+        let reviewed = Plan {
+            desired: desired.clone(),
+            ..reviewed
+        };
+        let live = crate::plan::snapshot::declared(&desired, &LiveSnapshot::default());
+        let read =
+            check_live(&reviewed, &plan(Vec::new()), &live).unwrap_or_else(|e| panic!("{e}"));
+        assert!(read.holds(), "{read:?}");
+        assert_eq!(read.already_live, reviewed.changes);
+    }
+
+    #[test]
     fn each_reviewed_change_allows_one_change() {
         let create = record(Action::Create, None, None, Some("a"));
         let reviewed = plan(vec![create.clone()]);
