@@ -2,32 +2,27 @@
 //! (execute a saved plan after the stale check). Flow, keys and exit codes: docs/apply.md.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cli::api_args::{ApiArgs, parse_duration};
 use crate::cli::dns_args::DnsArgs;
-use crate::cli::error::{CommandError, CommandResult, ErrorKind};
+use crate::cli::error::{CommandError, CommandResult, Refused};
 use crate::cli::logging::use_color_on_stdout;
-use crate::cli::session;
 use crate::cli::signals::Signals;
-use crate::cli::write_stdout;
+use crate::cli::{session, write_stdout};
 use crate::render::apply::{Bar, Lines};
-use crate::render::plan::{self as render, text::plain_change_lines};
-use dnscron_core::api::{ApiConfig, WriteClient};
-use dnscron_core::apply::dns::DnsOptions;
-use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Progress, review};
-use dnscron_core::config::model::Desired;
-use dnscron_core::plan::snapshot::LiveSnapshot;
-use dnscron_core::plan::{Change, Plan, PlanError, Scope};
-use dnscron_core::untrusted::Untrusted;
+use crate::render::plan as render;
+use dnscron_core::api::WriteClient;
+use dnscron_core::apply::Progress;
+use dnscron_core::apply::workflow::{Binding, Execution, Workflow};
+use dnscron_core::plan::Plan;
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
 #[cfg(any(feature = "emulator", test))]
 pub use super::apply_end::ending;
 use super::apply_end::finish;
-use super::apply_reviewed::{self, Reviewed};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ApplyFormat {
@@ -112,8 +107,8 @@ fn refuse_resolver(args: &ApplyArgs) -> Result<(), CommandError> {
 
 pub fn run(args: ApplyArgs) -> CommandResult {
     refuse_resolver(&args)?;
-    let asks = args.plan.is_none() && args.reviewed.is_empty();
-    if asks && !args.yes && !std::io::stdin().is_terminal() {
+    let fresh = args.plan.is_none() && args.reviewed.is_empty();
+    if fresh && !args.yes && !std::io::stdin().is_terminal() {
         return Err(CommandError::user(
             "apply asks for confirmation, but stdin is not a terminal",
         )
@@ -137,139 +132,74 @@ pub fn run(args: ApplyArgs) -> CommandResult {
     }));
     let runtime = session::runtime()?;
     signals.listen(&runtime);
-    let report = match (&args.plan, args.reviewed.as_slice()) {
-        (Some(file), _) => {
-            let reviewed = apply_reviewed::load(std::slice::from_ref(file), read_plan_file)?;
-            runtime.block_on(review_bound(
-                &args, reviewed, None, config, &*progress, &signals,
-            ))?
-        }
-        (None, [_, ..]) => {
-            let reviewed = apply_reviewed::load(&args.reviewed, read_plan_file)?;
-            let files = Some(args.paths.as_slice());
-            runtime.block_on(review_bound(
-                &args, reviewed, files, config, &*progress, &signals,
-            ))?
-        }
-        (None, []) => fresh(&args, config, &runtime, &*progress, &signals)?,
+    let files = args.plan.as_slice().iter().chain(&args.reviewed);
+    let plans = files.clone().map(|f| super::plan_file::read(f, None));
+    let plans = plans.collect::<Result<Vec<Plan>, _>>()?;
+    let files: Vec<PathBuf> = files.cloned().collect();
+    let client = WriteClient::new(config)?;
+    let workflow = workflow(&args, &client, plans)?;
+    let refused = |refusal| Refused {
+        refusal,
+        files: &files,
     };
+    let prepared = runtime.block_on(workflow.prepare()).map_err(refused)?;
+    // A bound apply that will send nothing reports why instead of showing its plan.
+    if args.format == ApplyFormat::Text && (fresh || prepared.executes()) {
+        write_stdout(&render::text(prepared.plan(), use_color_on_stdout()))?;
+    }
+    if fresh && !args.yes && !prepared.plan().is_empty() {
+        signals.asking();
+        if !confirm(prepared.plan())? {
+            return Err(CommandError::user("apply cancelled; nothing was changed"));
+        }
+        signals.planning();
+    }
+    // Until the first write a signal ends apply at once, nothing having been sent; from then on
+    // it finishes the change in flight and stops.
+    let writing = || signals.writing();
+    let execution = Execution {
+        interrupt: Some(&signals.interrupt),
+        dns: (args.dns).apply_options(args.dns_wait, args.allow_unready_nameservers),
+        before_writing: Some(&writing),
+        ..Execution::new(&*progress)
+    };
+    let report = runtime
+        .block_on(prepared.run(&execution))
+        .map_err(refused)?;
     progress.close();
     finish(&args, &report, signals.received())
 }
 
-struct Ctx<'a> {
-    client: WriteClient,
-    progress: &'a dyn Progress,
-    signals: &'a Arc<Signals>,
-    /// `None` when both DNS checks are off.
-    dns: Option<DnsOptions>,
-}
-
-impl Ctx<'_> {
-    fn new<'a>(
-        args: &ApplyArgs,
-        config: ApiConfig,
-        progress: &'a dyn Progress,
-        signals: &'a Arc<Signals>,
-    ) -> Result<Ctx<'a>, CommandError> {
-        let off = args.dns_wait.is_zero() && args.allow_unready_nameservers;
-        let dns = (!off).then(|| {
-            let mut dns = DnsOptions::new(args.dns.address_book());
-            dns.query = args.dns.query_options();
-            dns.wait = args.dns_wait;
-            dns.allow_unready = args.allow_unready_nameservers;
-            dns
-        });
-        Ok(Ctx {
-            client: WriteClient::new(config)?,
-            progress,
-            signals,
-            dns,
-        })
-    }
-}
-
-/// Runs `plan`; `live` is the state it was made from (the zones' nameservers for the DNS
-/// checks).
-async fn execute(ctx: &Ctx<'_>, plan: &Plan, live: &LiveSnapshot) -> ApplyReport {
-    // Until now a signal ended apply at once, nothing having been sent (planning, the
-    // confirmation prompt). From here on it finishes the change in flight and stops.
-    ctx.signals.writing();
-    let mut opts = ApplyOptions::new(plan, ctx.progress);
-    opts.interrupt = Some(&ctx.signals.interrupt);
-    opts.dns = ctx.dns.clone().map(|d| d.with_nameservers_of(live));
-    apply::apply(&ctx.client, plan, &opts).await
-}
-
-fn fresh(
+/// The apply `args` ask for: a saved plan (`plans`, from --plan), or the files bound to the
+/// reviewed plans (from --reviewed), to the plan a person confirms, or to nothing (--yes).
+fn workflow<'a>(
     args: &ApplyArgs,
-    config: ApiConfig,
-    runtime: &tokio::runtime::Runtime,
-    progress: &dyn Progress,
-    signals: &Arc<Signals>,
-) -> Result<ApplyReport, CommandError> {
-    let desired = session::load_desired(&args.paths)?;
-    let scope = changed_scope(args, &desired)?;
-    let ctx = Ctx::new(args, config, progress, signals)?;
-    let planned = runtime.block_on(session::planned(
-        ctx.client.read(),
-        &desired,
-        args.allow_mass_changes,
-        scope,
-        true,
-    ))?;
-    let plan = planned.plan;
-    if args.format == ApplyFormat::Text {
-        write_stdout(&render::text(&plan, use_color_on_stdout()))?;
-    }
-    if plan.is_empty() || args.yes {
-        return Ok(runtime.block_on(execute(&ctx, &plan, &planned.live)));
-    }
-    signals.asking();
-    if !confirm(&plan)? {
-        return Err(CommandError::user("apply cancelled; nothing was changed"));
-    }
-    signals.planning();
-    runtime.block_on(as_confirmed(&ctx, args, &desired, plan))
-}
-
-/// The plan shown and confirmed is the contract (docs/apply.md, "The contract"): the account is
-/// read again after the answer, which may have taken minutes, and the plan made then runs only
-/// if it is the shown plan's changes from the values shown.
-async fn as_confirmed(
-    ctx: &Ctx<'_>,
-    args: &ApplyArgs,
-    desired: &dnscron_core::config::model::Desired,
-    shown: Plan,
-) -> Result<ApplyReport, CommandError> {
-    let scope = shown.scope.clone();
-    let again = session::planned(
-        ctx.client.read(),
-        desired,
-        args.allow_mass_changes,
-        scope,
-        false,
-    )
-    .await?;
-    let review = review::check_live(&shown, &again.plan, &again.live)?;
-    if !review.is_reviewed() {
-        return Err(unreviewed("the plan shown", &review.unreviewed, false));
-    }
-    let plan = review::bound(&shown, again.plan);
-    if !review.holds() {
-        return Ok(changed_since_review(&plan, review));
-    }
-    Ok(execute(ctx, &plan, &again.live)
-        .await
-        .with_already_live(&review.already_live))
-}
-
-/// The scope `--changed-since` names, if given.
-fn changed_scope(args: &ApplyArgs, desired: &Desired) -> Result<Option<Scope>, CommandError> {
-    args.changed_since
-        .as_deref()
-        .map(|since| super::changed::scope(&args.paths, desired, since))
-        .transpose()
+    client: &'a WriteClient,
+    mut plans: Vec<Plan>,
+) -> Result<Workflow<'a>, CommandError> {
+    let mut workflow = match (&args.plan, plans.pop()) {
+        (Some(_), Some(saved)) => Workflow::saved(client, saved),
+        (_, last) => {
+            plans.extend(last);
+            let desired = session::load_desired(&args.paths)?;
+            let changed = args
+                .changed_since
+                .as_deref()
+                .map(|since| super::changed::scope(&args.paths, &desired, since))
+                .transpose()?;
+            let binding = match (plans.is_empty(), args.yes) {
+                (false, _) => Binding::Reviewed(plans),
+                (true, true) => Binding::Nothing,
+                (true, false) => Binding::Confirmed,
+            };
+            let mut workflow = Workflow::files(client, desired, binding);
+            workflow.changed = changed;
+            workflow
+        }
+    };
+    workflow.allow_mass_changes = args.allow_mass_changes;
+    workflow.stamp = super::stamp::plan_stamp();
+    Ok(workflow)
 }
 
 /// Asks on the terminal; only `yes` goes ahead.
@@ -285,158 +215,4 @@ fn confirm(plan: &Plan) -> Result<bool, CommandError> {
     let mut line = String::new();
     std::io::stdin().lock().read_line(&mut line)?;
     Ok(line.trim() == "yes")
-}
-
-fn read_plan_file(file: &Path) -> Result<Plan, CommandError> {
-    super::plan_file::read(file, None)
-}
-
-/// `apply --plan FILE` (`files`: None) plans the file's own desired state again;
-/// `apply --reviewed FILE... PATH...` plans the (merged) files. Either way the plan made now is
-/// bound to the reviewed one (the union of several: `apply_reviewed`).
-async fn review_bound(
-    args: &ApplyArgs,
-    Reviewed {
-        plan: mut reviewed,
-        label: file,
-    }: Reviewed,
-    files: Option<&[PathBuf]>,
-    config: ApiConfig,
-    progress: &dyn Progress,
-    signals: &Arc<Signals>,
-) -> Result<ApplyReport, CommandError> {
-    check_api_url(&reviewed, &config)?;
-    // The limits are lifted only by what the reviewer saw ("mass changes allowed" in the
-    // plan) or by the flag given now; a plan that records neither keeps them (docs/apply.md).
-    reviewed.options.allow_mass_changes |= args.allow_mass_changes;
-    let desired = files.map(session::load_desired).transpose()?;
-    let ctx = Ctx::new(args, config, progress, signals)?;
-    let (now, live) = match &desired {
-        Some(desired) => {
-            // The reviewed plan's scope, and what changed since the flag's revision: reading
-            // only those is what makes an apply on merge cost the change, not the account.
-            let scope = match (reviewed.scope.clone(), changed_scope(args, desired)?) {
-                (Some(a), Some(b)) => Some(a.union(&b)),
-                (a, b) => a.or(b),
-            };
-            let planned = session::planned(
-                ctx.client.read(),
-                desired,
-                reviewed.options.allow_mass_changes,
-                scope,
-                false,
-            )
-            .await?;
-            (planned.plan, planned.live)
-        }
-        None => {
-            let live =
-                dnscron_core::plan::snapshot::fetch(ctx.client.read(), &reviewed.desired).await?;
-            let mut now = apply::saved::replan(&reviewed, &live).map_err(limits_held)?;
-            // The saved desired state is the scope's already; the plan shown says so.
-            now.scope = reviewed.scope.clone();
-            (now, live)
-        }
-    };
-    bound_apply(&ctx, args, &reviewed, &file, now, &live).await
-}
-
-/// A saved plan's re-plan refused by the safety limits: the file did not record them lifted
-/// (`reviewed.options.allow_mass_changes` is or-ed with the flag before the re-plan).
-fn limits_held(err: PlanError) -> CommandError {
-    let held = matches!(err, PlanError::Unsafe(_));
-    let err = CommandError::from(err);
-    if held {
-        err.with_hint("the plan file does not record --allow-mass-changes, so its reviewer did not see the limits lifted: make the plan again with the flag and have it reviewed")
-    } else {
-        err
-    }
-}
-
-/// Runs `now` only if every change of it is one of `reviewed`'s (docs/apply.md,
-/// "Review-bound apply"); reviewed changes `now` no longer needs are reported as in effect.
-async fn bound_apply(
-    ctx: &Ctx<'_>,
-    args: &ApplyArgs,
-    reviewed: &Plan,
-    file: &str,
-    now: Plan,
-    live: &LiveSnapshot,
-) -> Result<ApplyReport, CommandError> {
-    let review = review::check_live(reviewed, &now, live)?;
-    if !review.is_reviewed() {
-        return Err(unreviewed(file, &review.unreviewed, args.plan.is_none()));
-    }
-    let plan = review::bound(reviewed, now);
-    if !review.holds() {
-        return Ok(changed_since_review(&plan, review));
-    }
-    if plan.is_empty() {
-        let result = if reviewed.is_empty() {
-            ApplyResult::NoChanges
-        } else {
-            ApplyResult::AlreadyApplied
-        };
-        return Ok(
-            ApplyReport::new(&plan, result, 0, Vec::new()).with_already_live(&review.already_live)
-        );
-    }
-    if args.format == ApplyFormat::Text {
-        write_stdout(&render::text(&plan, use_color_on_stdout()))?;
-    }
-    Ok(execute(ctx, &plan, live)
-        .await
-        .with_already_live(&review.already_live))
-}
-
-/// The report of a reviewed plan whose preconditions no longer hold: nothing sent.
-fn changed_since_review(plan: &Plan, review: review::Review) -> ApplyReport {
-    let result = ApplyResult::ChangedSinceReview {
-        changed: review.changed,
-        not_made: review.not_made,
-    };
-    ApplyReport::new(plan, result, 0, Vec::new()).with_already_live(&review.already_live)
-}
-
-/// Every change nobody reviewed, one line each.
-/// `files`: the plan made now is of files (`--reviewed`), which may hold other reviewed plans'.
-fn unreviewed(file: &str, changes: &[Change], files: bool) -> CommandError {
-    let lines: Vec<String> = changes
-        .iter()
-        .flat_map(|c| {
-            plain_change_lines(c)
-                .into_iter()
-                .map(move |line| format!("\n  {}: {line}", Untrusted(&c.target.to_string())))
-        })
-        .collect();
-    CommandError::new(
-        ErrorKind::Stale,
-        format!(
-            "{} change(s) needed now are not among the reviewed changes of {}; nothing was sent:{}",
-            changes.len(),
-            file,
-            lines.concat()
-        ),
-    )
-    .with_hint(match files {
-        true => "the live account or the files changed since the plan was reviewed: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that; if the files also hold other reviewed changes not applied yet (pull requests merged since the last apply), pass their plans too: --reviewed is repeatable",
-        false => "the live account or the files changed since the plan was reviewed: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that",
-    })
-}
-
-/// A plan made against one API must not be applied to another.
-fn check_api_url(plan: &Plan, config: &ApiConfig) -> Result<(), CommandError> {
-    let norm = |u: &str| u.trim().trim_end_matches('/').to_string();
-    // A loaded plan always has an API URL (`plan_file::load` refuses an empty one).
-    if norm(&plan.api_url) == norm(config.base_url.as_str()) {
-        return Ok(());
-    }
-    Err(CommandError::user(format!(
-        "the plan was made against {} but the API URL is {}",
-        Untrusted(&plan.api_url),
-        config.base_url
-    ))
-    .with_hint(
-        "pass the same --api-url / DNSCRON_API_URL as when the plan was made, or make a new plan",
-    ))
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use crate::cli::apply::{ApplyArgs, ApplyFormat};
 use crate::cli::error::{
     CHANGED_DURING_APPLY_HINT, CHANGED_SINCE_REVIEW_HINT, CommandError, CommandResult, ErrorKind,
-    Outcome, exit_code, status_hint,
+    NOT_READ_HINT, Outcome, exit_code, status_hint,
 };
 use crate::cli::write_stdout;
 use dnscron_core::apply::{ApplyReport, ApplyResult};
@@ -33,21 +33,47 @@ pub fn finish(args: &ApplyArgs, report: &ApplyReport, signal: Option<u8>) -> Com
         (ApplyFormat::Markdown, _) => report::markdown(report),
     };
     write_stdout(&shown)?;
-    if let Some(hint) = stop_hint(&report.result) {
+    for hint in stop_hints(&report.result) {
         let _ = writeln!(std::io::stderr(), "hint: {hint}");
     }
     ending
 }
 
 /// The hint a read would get for the same error (a 401 mid-apply means the same as on a read).
-fn stop_hint(result: &ApplyResult) -> Option<&'static str> {
+fn stop_hints(result: &ApplyResult) -> Vec<&'static str> {
     match result {
-        ApplyResult::Failed { error, .. } | ApplyResult::VerifyFailed { error } => {
-            status_hint(error.status?, None)
+        ApplyResult::Failed { error, .. } | ApplyResult::VerifyFailed { error } => error
+            .status
+            .and_then(|status| status_hint(status, None))
+            .into_iter()
+            .collect(),
+        ApplyResult::ChangedSinceReview {
+            changed,
+            not_made,
+            not_read,
+        } => {
+            let moved = !changed.is_empty() || !not_made.is_empty();
+            let hints = [
+                (moved, CHANGED_SINCE_REVIEW_HINT),
+                (!not_read.is_empty(), NOT_READ_HINT),
+            ];
+            hints
+                .into_iter()
+                .filter(|(given, _)| *given)
+                .map(|(_, hint)| hint)
+                .collect()
         }
-        ApplyResult::ChangedSinceReview { .. } => Some(CHANGED_SINCE_REVIEW_HINT),
-        ApplyResult::ChangedDuringApply { .. } => Some(CHANGED_DURING_APPLY_HINT),
-        _ => None,
+        ApplyResult::ChangedDuringApply { .. } => vec![CHANGED_DURING_APPLY_HINT],
+        // Their report says what to do, or nothing is to be done.
+        ApplyResult::Converged
+        | ApplyResult::NoChanges
+        | ApplyResult::AlreadyApplied
+        | ApplyResult::NeedsPortalStep { .. }
+        | ApplyResult::Differs { .. }
+        | ApplyResult::NotVisible { .. }
+        | ApplyResult::Interrupted
+        | ApplyResult::NameserversNotReady { .. }
+        | ApplyResult::CronIndexMoved { .. } => Vec::new(),
     }
 }
 

@@ -9,16 +9,18 @@ use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::validate::report_diagnostics;
 use crate::cli::write_stdout;
-use crate::cli::{runtime, session};
+use crate::cli::{runtime, session, stamp};
 use crate::render::apply as report;
 use crate::render::plan as render;
-use dnscron_core::api::{ApiConfig, Token, WriteClient};
+use dnscron_core::api::{ApiConfig, ReadClient, Token, WriteClient};
+use dnscron_core::apply::Silent;
 use dnscron_core::apply::dns::DnsOptions;
-use dnscron_core::apply::{self, ApplyOptions, Silent};
+use dnscron_core::apply::workflow::{Binding, Execution, Workflow};
 use dnscron_core::config::model::{Desired, NameserverMode, NameserversSpec};
 use dnscron_core::dns::fold_host;
 use dnscron_core::dnscheck::{AddressBook, NameserverAddress};
 use dnscron_core::plan::snapshot::LiveSnapshot;
+use dnscron_core::plan::{MakeOptions, Plan, make_plan};
 use dnscron_emulator::{self as emulator, Seed};
 
 /// The example seed's token with every scope.
@@ -86,23 +88,24 @@ pub fn run(args: DemoArgs) -> CommandResult {
             "dnscron demo: the example account, served by an in-process emulator\n\n== 1. dnscron plan {}\n\n",
             shown_paths(&args.files)
         ))?;
-        let planned = session::planned(client.read(), &desired, false, None, true).await?;
-        let plan = planned.plan;
-        write_stdout(&render::text(&plan, color))?;
+        let mut workflow = Workflow::files(&client, desired.clone(), Binding::Nothing);
+        workflow.stamp = stamp::plan_stamp();
+        let prepared = workflow.prepare().await?;
+        write_stdout(&render::text(prepared.plan(), color))?;
 
         write_stdout("\n== 2. dnscron apply --yes\n\n")?;
-        let mut apply_opts = ApplyOptions::new(&plan, &Silent);
-        apply_opts.dns = emu
-            .dns_addr()
-            .map(|at| DnsOptions::new(emulated(&desired, &planned.live, at)))
-            .map(|dns| dns.with_nameservers_of(&planned.live));
-        let outcome = apply::apply(&client, &plan, &apply_opts).await;
+        let live = prepared.live();
+        let execution = Execution {
+            dns: emu
+                .dns_addr()
+                .map(|at| DnsOptions::new(emulated(&desired, live, at))),
+            ..Execution::new(&Silent)
+        };
+        let outcome = prepared.run(&execution).await?;
         write_stdout(&report::text(&outcome))?;
 
         write_stdout("\n== 3. dnscron plan (again)\n\n")?;
-        let again = session::planned(client.read(), &desired, false, None, true)
-            .await?
-            .plan;
+        let again = plan_again(client.read(), &desired).await?;
         write_stdout(&render::text(&again, color))?;
         emu.shutdown().await;
         if matches!(ending(&outcome.result), Ok(Outcome::Success)) && again.is_empty() {
@@ -147,4 +150,16 @@ fn shown_paths(paths: &[PathBuf]) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Step 3: plans exactly like `dnscron plan` (`plan::make_plan`, health findings included).
+async fn plan_again(client: &ReadClient, desired: &Desired) -> Result<Plan, CommandError> {
+    let opts = MakeOptions {
+        allow_mass_changes: false,
+        stamp: stamp::plan_stamp(),
+        scope: None,
+        health: true,
+        mail_dns: None,
+    };
+    Ok(make_plan(client, desired, &opts).await?.plan)
 }

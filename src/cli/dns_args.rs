@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use dnscron_core::apply::dns::DnsOptions;
 use dnscron_core::dnscheck::{AddressBook, NameserverAddress, QueryOptions};
 
 #[derive(Debug, Clone, clap::Args)]
@@ -27,6 +28,19 @@ pub struct DnsArgs {
 }
 
 impl DnsArgs {
+    /// Apply's DNS checks: the post-apply check for at most `wait` (zero: off), the switch check
+    /// unless `allow_unready`; `None` when both are off.
+    pub fn apply_options(&self, wait: Duration, allow_unready: bool) -> Option<DnsOptions> {
+        let off = wait.is_zero() && allow_unready;
+        (!off).then(|| {
+            let mut dns = DnsOptions::new(self.address_book());
+            dns.query = self.query_options();
+            dns.wait = wait;
+            dns.allow_unready = allow_unready;
+            dns
+        })
+    }
+
     pub fn address_book(&self) -> AddressBook {
         let book = AddressBook::new(self.nameserver_address.clone());
         if self.no_system_resolver {

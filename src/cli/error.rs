@@ -549,11 +549,18 @@ pub const NOT_READY_HINT: &str = "load the zone on them, then run apply again, o
 /// `changed_since_review`).
 pub const CHANGED_SINCE_REVIEW_HINT: &str = "the live account (someone edited it, another plan changed the same thing first, or it is another account at the same URL) or the files applied are not what the plan was reviewed against: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that";
 
+/// What to do when reviewed changes are for targets the apply did not read (an apply's
+/// `changed_since_review`, `not_read`): the live account is not the cause.
+pub const NOT_READ_HINT: &str = "apply reads only what the files given as PATH declare (within --changed-since, when given): pass the files the reviewed plan was made of, or make a new plan of these files (`dnscron plan --out FILE`), have it reviewed, and apply that";
+
 /// What to do when someone changed a change of the plan again during the apply.
 pub const CHANGED_DURING_APPLY_HINT: &str = "someone changed the account while apply ran and dnscron did not revert it: find out who, then run `dnscron plan` to see what the files would do now";
 
 /// What to do after a cron delete reached another job (someone is changing the site's jobs).
 pub const CRON_INDEX_MOVED_HINT: &str = "someone is changing this site's cron jobs: check them in the portal, then run apply again (it lists the jobs right before each delete; docs/apply.md, \"Cron deletes\")";
+
+mod refusal;
+pub use refusal::Refused;
 
 #[cfg(test)]
 mod tests;

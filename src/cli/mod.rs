@@ -12,7 +12,6 @@ use error::{CommandResult, ErrorKind};
 pub mod api_args;
 mod apply;
 mod apply_end;
-mod apply_reviewed;
 mod changed;
 mod check;
 mod completions;

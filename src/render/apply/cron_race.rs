@@ -215,6 +215,7 @@ mod tests {
             changes,
             dns_check: None,
             changed_during_apply: Vec::new(),
+            read_whole_account: false,
         }
     }
 

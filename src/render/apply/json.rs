@@ -30,6 +30,7 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
         counts: report.counts,
         dns_check: report.dns_check.as_ref(),
         changed_during_apply: &report.changed_during_apply,
+        read_whole_account: report.read_whole_account,
     };
     let text = serde_json::to_value(&doc).and_then(|mut value| {
         add_summaries(&mut value, report);
@@ -60,13 +61,18 @@ fn add_summaries(doc: &mut Value, report: &ApplyReport) {
         );
     }
     match &report.result {
-        ApplyResult::ChangedSinceReview { changed, not_made } => {
+        ApplyResult::ChangedSinceReview {
+            changed,
+            not_made,
+            not_read,
+        } => {
             insert_after(
                 doc.get_mut("changed"),
                 "resource",
                 changed.iter().map(|m| &m.change),
             );
             insert_after(doc.get_mut("not_made"), "resource", not_made.iter());
+            insert_after(doc.get_mut("not_read"), "resource", not_read.iter());
         }
         ApplyResult::ChangedDuringApply { overwritten } => {
             insert_after(
@@ -185,4 +191,6 @@ struct JsonReport<'a> {
     dns_check: Option<&'a DnsCheck>,
     #[serde(skip_serializing_if = "<[Moved]>::is_empty")]
     changed_during_apply: &'a [Moved],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    read_whole_account: bool,
 }

@@ -18,6 +18,9 @@ pub fn markdown(report: &ApplyReport) -> String {
         cell(&report.api_url),
         tally(report)
     );
+    if report.read_whole_account {
+        let _ = writeln!(out, "{}\n", super::READ_WHOLE_ACCOUNT);
+    }
     match &report.result {
         ApplyResult::NeedsPortalStep { continue_url, .. } => {
             let _ = writeln!(

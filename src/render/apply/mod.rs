@@ -199,6 +199,10 @@ fn effect_line(report: &ApplyReport) -> String {
     format!("{created} created, {updated} updated, {deleted} deleted.\n")
 }
 
+/// Said when a reviewed plan made without a scope widened the one asked for.
+const READ_WHOLE_ACCOUNT: &str =
+    "Read the whole account: the reviewed plan was made without --changed-since.";
+
 /// The outcome for people: one line per change with what became of it (without request ids:
 /// `-v` and JSON have them), then the result and what was created, updated and deleted.
 pub fn text(report: &ApplyReport) -> String {
@@ -212,6 +216,10 @@ pub fn text_with_request_ids(report: &ApplyReport) -> String {
 
 fn render_text(report: &ApplyReport, request_ids: bool) -> String {
     let mut out = String::new();
+    if report.read_whole_account {
+        out.push_str(READ_WHOLE_ACCOUNT);
+        out.push('\n');
+    }
     match &report.result {
         ApplyResult::NoChanges => {
             out.push_str("No changes. The live account matches the files.\n");
@@ -228,8 +236,12 @@ fn render_text(report: &ApplyReport, request_ids: bool) -> String {
             }
             return out;
         }
-        ApplyResult::ChangedSinceReview { changed, not_made } => {
-            moved::since_review_text(&mut out, report, changed, not_made);
+        ApplyResult::ChangedSinceReview {
+            changed,
+            not_made,
+            not_read,
+        } => {
+            moved::since_review_text(&mut out, report, changed, not_made, not_read);
             return out;
         }
         ApplyResult::ChangedDuringApply { .. } | moved::ran_and_nothing_moved!() => {}

@@ -63,6 +63,11 @@ fn moved_line(m: &Moved) -> String {
     line(m, &what(&m.resource), "was")
 }
 
+/// `zone x: + www A …`: a reviewed change in one line.
+fn reviewed_line(c: &Change) -> String {
+    format!("{}: {}", c.target, U(&summary(c)))
+}
+
 /// `<target>: <what>: <how> <expected>, live now <live>`; the target comes from a plan file
 /// too, so it is escaped like every other part.
 fn line(m: &Moved, what: &str, how: &str) -> String {
@@ -80,6 +85,7 @@ pub(super) fn since_review_text(
     report: &ApplyReport,
     changed: &[Moved],
     not_made: &[Change],
+    not_read: &[Change],
 ) {
     let _ = writeln!(
         out,
@@ -97,16 +103,26 @@ pub(super) fn since_review_text(
             let _ = writeln!(out, "  {}", since_review_line(m));
         }
     }
-    if !not_made.is_empty() {
-        let _ = writeln!(
-            out,
-            "Not made: {} reviewed change(s) are not in effect, and the desired state applied now does not make them:",
-            not_made.len()
-        );
-        for c in not_made {
-            let _ = writeln!(out, "  {}: {}", c.target, U(&summary(c)));
+    // `Not made: 2 reviewed change(s) are not in effect, …:` and a line for each.
+    let mut reviewed = |title: &str, why: &str, changes: &[Change]| {
+        if changes.is_empty() {
+            return;
         }
-    }
+        let _ = writeln!(out, "{title}: {} reviewed change(s) {why}:", changes.len());
+        for c in changes {
+            let _ = writeln!(out, "  {}", reviewed_line(c));
+        }
+    };
+    reviewed(
+        "Not made",
+        "are not in effect, and the desired state applied now does not make them",
+        not_made,
+    );
+    reviewed(
+        "Not read",
+        "are for targets this apply did not read, so nothing is known of them",
+        not_read,
+    );
     for r in &report.changes {
         super::change_line(out, r, false);
     }
@@ -156,17 +172,22 @@ pub(super) fn markdown(out: &mut String, report: &ApplyReport) {
         out.push('\n');
     };
     match &report.result {
-        ApplyResult::ChangedSinceReview { changed, not_made } => {
+        ApplyResult::ChangedSinceReview {
+            changed,
+            not_made,
+            not_read,
+        } => {
             list(
                 "Changed since review (nothing was sent): these reviewed changes would overwrite a value nobody reviewed:",
                 changed.iter().map(since_review_line).collect(),
             );
             list(
                 "Not made (nothing was sent): these reviewed changes are not in effect, and the desired state applied now does not make them:",
-                not_made
-                    .iter()
-                    .map(|c| format!("{}: {}", c.target, U(&summary(c))))
-                    .collect(),
+                not_made.iter().map(reviewed_line).collect(),
+            );
+            list(
+                "Not read (nothing was sent): these reviewed changes are for targets this apply did not read:",
+                not_read.iter().map(reviewed_line).collect(),
             );
         }
         ApplyResult::ChangedDuringApply { overwritten } => list(

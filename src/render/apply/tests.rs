@@ -49,6 +49,7 @@ fn report(result: ApplyResult, outcomes: &[ChangeOutcome]) -> ApplyReport {
         changes,
         dns_check: None,
         changed_during_apply: Vec::new(),
+        read_whole_account: false,
     }
 }
 

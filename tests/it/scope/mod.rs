@@ -5,6 +5,7 @@
 mod refused;
 mod requests;
 mod targets;
+mod unscoped_review;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -123,4 +124,43 @@ pub fn routes(counters: &Counters) -> BTreeMap<String, u64> {
 
 pub fn route_counts(pairs: &[(&str, u64)]) -> BTreeMap<String, u64> {
     pairs.iter().map(|(r, n)| (r.to_string(), *n)).collect()
+}
+
+/// The repository after a commit that adds `new.z007.example` to zone 7.
+pub fn one_record_added() -> Repo {
+    let repo = Repo::with_zone_files();
+    repo.write(
+        &format!("dns/{}.yaml", zone(7)),
+        &zone_yaml(7, &[("new", "192.0.2.200")]),
+    );
+    repo.commit("one record");
+    repo
+}
+
+/// `plan dns --changed-since SINCE --out p.json`, as the PR check saves it.
+pub fn save_plan_since(repo: &Repo, emu: &BackgroundEmulator, since: &str) {
+    let plan = ["plan", "dns", "--changed-since", since, "--out", "p.json"];
+    repo.dnscron(emu, &plan).run_for_stdout();
+}
+
+/// An apply of one record in one zone: the zone read, the record written, the zone read again.
+pub fn one_record_applied() -> BTreeMap<String, u64> {
+    route_counts(&[
+        ("GET /dns/{zone}/records", 2),
+        ("POST /dns/{zone}/records", 1),
+    ])
+}
+
+/// `drift.<zone> A 192.0.2.99`, added in the portal (through the API, as a person would).
+pub fn drift_added_in_portal(emu: &BackgroundEmulator, zone: &str) {
+    let api = crate::common::emulator::Api::new(&emu.base_url(), TOKEN);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let resp = rt.block_on(api.post(
+        &format!("/dns/{zone}/records"),
+        serde_json::json!({"name": "drift", "type": "A", "content": "192.0.2.99", "ttl": 300}),
+    ));
+    assert_eq!(resp.status, 201, "{:?}", resp.body);
 }

@@ -1,19 +1,8 @@
 //! The "done when": one record added in one of 300 zone files.
 
-use super::{Repo, emulator, route_counts, routes, zone, zone_yaml};
+use super::{Repo, emulator, one_record_added, route_counts, routes, zone, zone_yaml};
 use crate::common::{assert_cli_snapshot, filters};
 use dnscron_emulator::BackgroundEmulator;
-
-/// The repository after a commit that adds `new.z007.example` to zone 7.
-fn one_record_added() -> Repo {
-    let repo = Repo::with_zone_files();
-    repo.write(
-        &format!("dns/{}.yaml", zone(7)),
-        &zone_yaml(7, &[("new", "192.0.2.200")]),
-    );
-    repo.commit("one record");
-    repo
-}
 
 #[test]
 fn a_one_record_change_plans_in_3_requests_and_applies_in_3() {
@@ -50,10 +39,7 @@ fn a_one_record_change_plans_in_3_requests_and_applies_in_3() {
     assert_cli_snapshot!("one_record_apply", apply);
     assert_eq!(
         routes(&emu.counters()),
-        route_counts(&[
-            ("GET /dns/{zone}/records", 2),
-            ("POST /dns/{zone}/records", 1),
-        ]),
+        super::one_record_applied(),
         "apply reads the zone, writes once and re-reads the zone: no registrar, no domain list"
     );
     let live = emu.state();
@@ -89,16 +75,7 @@ fn drift_in_another_zone_neither_blocks_nor_is_touched_by_the_apply() {
     save_scoped_plan(&repo, &emu);
     // Someone adds a record to zone 8 in the portal after the review.
     let drifted = zone(8);
-    let api = crate::common::emulator::Api::new(&emu.base_url(), super::TOKEN);
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let resp = rt.block_on(api.post(
-        &format!("/dns/{drifted}/records"),
-        serde_json::json!({"name": "drift", "type": "A", "content": "192.0.2.99", "ttl": 300}),
-    ));
-    assert_eq!(resp.status, 201, "{:?}", resp.body);
+    super::drift_added_in_portal(&emu, &drifted);
     let before = emu.state();
     emu.reset_counters();
     assert_cli_snapshot!(
@@ -134,13 +111,7 @@ fn apply_of_a_saved_scoped_plan_reads_only_its_scope() {
         "saved_scoped_plan_apply",
         repo.dnscron(&emu, &["apply", "--plan", "p.json"])
     );
-    assert_eq!(
-        routes(&emu.counters()),
-        route_counts(&[
-            ("GET /dns/{zone}/records", 2),
-            ("POST /dns/{zone}/records", 1),
-        ])
-    );
+    assert_eq!(routes(&emu.counters()), super::one_record_applied());
 }
 
 #[test]
@@ -179,27 +150,10 @@ fn apply_changed_since_refuses_a_change_of_another_changed_file_nobody_reviewed(
         "reviewed_scope_alone",
         repo.dnscron(&emu, &["apply", "dns", "--reviewed", "p.json"])
     );
-    assert_eq!(
-        routes(&emu.counters()),
-        route_counts(&[
-            ("GET /dns/{zone}/records", 2),
-            ("POST /dns/{zone}/records", 1),
-        ])
-    );
+    assert_eq!(routes(&emu.counters()), super::one_record_applied());
 }
 
 /// `plan dns --changed-since HEAD~1 --out p.json`, as the PR check saves it.
 fn save_scoped_plan(repo: &Repo, emu: &BackgroundEmulator) {
-    repo.dnscron(
-        emu,
-        &[
-            "plan",
-            "dns",
-            "--changed-since",
-            "HEAD~1",
-            "--out",
-            "p.json",
-        ],
-    )
-    .run_for_stdout();
+    super::save_plan_since(repo, emu, "HEAD~1");
 }

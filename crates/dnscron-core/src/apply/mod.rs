@@ -23,6 +23,7 @@ pub mod review_union;
 mod rounds;
 pub mod saved;
 mod verify;
+pub mod workflow;
 
 use std::time::Duration;
 

@@ -228,10 +228,13 @@ pub enum ApplyResult {
     /// The reviewed plan no longer holds against the live account (docs/apply.md, "The
     /// contract"): nothing was sent. `changed`: reviewed changes whose thing holds another value
     /// now than the one reviewed (their precondition); `not_made`: reviewed changes not in effect
-    /// that the desired state applied now does not produce.
+    /// that the desired state applied now does not produce; `not_read`: reviewed changes whose
+    /// target apply did not read, so nothing is known of them.
     ChangedSinceReview {
         changed: Vec<Moved>,
         not_made: Vec<Change>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        not_read: Vec<Change>,
     },
     /// A change of the plan was in effect and someone changed it again while apply ran: left as
     /// it is (never reverted), reported with the value apply wrote and the live one.
@@ -291,6 +294,10 @@ pub struct ApplyReport {
     /// edits): left as it is, never reverted; a warning.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed_during_apply: Vec<Moved>,
+    /// A narrower scope was asked for, but a reviewed plan was made without one (it covered
+    /// everything), so apply read everything the files declare; left out of the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub read_whole_account: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -348,6 +355,7 @@ impl ApplyReport {
             changes,
             dns_check: None,
             changed_during_apply: Vec::new(),
+            read_whole_account: false,
         }
     }
 

@@ -105,6 +105,10 @@ pub struct Review {
     /// Reviewed changes not in effect that the plan made now does not make (the desired state
     /// applied does not produce them; their precondition still holds): apply refuses to run.
     pub not_made: Vec<Change>,
+    /// Reviewed changes the plan made now does not make whose target it did not read (the
+    /// files applied don't declare it, or it is outside the scope read): nothing is known of
+    /// their live value, so apply refuses to run.
+    pub not_read: Vec<Change>,
 }
 
 impl Review {
@@ -114,7 +118,7 @@ impl Review {
 
     /// Every reviewed change is either made now under its precondition or in effect.
     pub fn holds(&self) -> bool {
-        self.changed.is_empty() && self.not_made.is_empty()
+        self.changed.is_empty() && self.not_made.is_empty() && self.not_read.is_empty()
     }
 }
 
@@ -160,7 +164,9 @@ pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Re
             review
                 .changed
                 .push(Moved::new(&r, r.before.clone(), q.before));
-        } else if plan::in_effect::was_read(live, &r.target) && live_after_state(&records, &r) {
+        } else if !plan::in_effect::was_read(live, &r.target) {
+            review.not_read.push(r);
+        } else if live_after_state(&records, &r) {
             in_effect.push(r);
         } else {
             review.not_made.push(r);
@@ -414,6 +420,32 @@ mod tests {
         assert!(review.is_reviewed() && !review.holds());
         let other = plan(vec![record(Action::Delete, Some(2), Some("z"), None)]);
         assert!(!check(&reviewed, &other).is_reviewed());
+    }
+
+    #[test]
+    fn a_reviewed_change_whose_target_was_not_read_is_not_read_not_blamed_on_live() {
+        let reviewed = plan(vec![record(Action::Create, None, None, Some("b"))]);
+        let unread = check_live(&reviewed, &plan(Vec::new()), &LiveSnapshot::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(unread.not_read, reviewed.changes);
+        assert!(unread.not_made.is_empty() && !unread.holds());
+        // The accepted form: the zone read, holding the created value, is in effect.
+        let desired = crate::config::load_texts(&[(
+            "z.yaml".into(),
+            "zone: example.com\nrecords:\n  - {name: www, type: A, content: 192.0.2.1, ttl: 300}\n"
+                .into(),
+        )])
+        .unwrap_or_else(|d| panic!("{d}"));
+        let reviewed = plan(vec![record(Action::Create, None, None, Some("192.0.2.1"))]);
+        let reviewed = Plan {
+            desired: desired.clone(),
+            ..reviewed
+        };
+        let live = crate::plan::snapshot::declared(&desired, &LiveSnapshot::default());
+        let read =
+            check_live(&reviewed, &plan(Vec::new()), &live).unwrap_or_else(|e| panic!("{e}"));
+        assert!(read.holds(), "{read:?}");
+        assert_eq!(read.already_live, reviewed.changes);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::config::model::Desired;
-use crate::plan::{Plan, Scope};
+use crate::plan::{Plan, Scope, scope};
 
 /// Why plans can't be combined. Indexes are positions in the slice given to [`union`].
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -103,9 +103,7 @@ fn latest_declarations(plans: &[&Plan]) -> Desired {
 /// The targets the union covers: every plan's scope, or everything when one plan covered
 /// everything.
 fn joint_scope(plans: &[&Plan]) -> Option<Scope> {
-    let mut scopes = plans.iter().map(|p| p.scope.as_ref());
-    let first = scopes.next().flatten()?.clone();
-    scopes.try_fold(first, |joint, next| next.map(|s| joint.union(s)))
+    scope::joint(plans.iter().map(|p| p.scope.as_ref()))
 }
 
 /// The id the union of plans with these ids runs under (see the module's note).

@@ -12,6 +12,7 @@ pub mod request;
 pub mod scope;
 pub mod snapshot;
 
+pub(crate) mod declared;
 pub(crate) mod diff;
 pub(crate) mod fingerprint;
 pub(crate) mod health;

@@ -89,9 +89,39 @@ impl Scope {
     }
 }
 
+/// The targets several scopes cover together. `None` is a plan made without a scope, which
+/// covered everything: joined with anything it still covers everything, so no scope ever
+/// narrows another.
+pub fn joint<'a>(scopes: impl IntoIterator<Item = Option<&'a Scope>>) -> Option<Scope> {
+    let mut scopes = scopes.into_iter();
+    let first = scopes.next().flatten()?.clone();
+    scopes.try_fold(first, |joint, next| next.map(|s| joint.union(s)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn scope_of(zone: &str) -> Scope {
+        Scope {
+            since: "base".into(),
+            commit: "c".repeat(40),
+            targets: vec![TargetRef {
+                kind: TargetKind::Zone,
+                name: zone.into(),
+            }],
+        }
+    }
+
+    #[test]
+    fn no_scope_joined_with_any_scope_covers_everything() {
+        let (a, b) = (scope_of("a.example"), scope_of("b.example"));
+        assert_eq!(joint([None, Some(&b)]), None);
+        assert_eq!(joint([Some(&a), None]), None);
+        // The accepted form: two scopes cover both sets of targets.
+        let both = joint([Some(&a), Some(&b)]).map(|s| s.targets);
+        assert_eq!(both, Some([a.targets, b.targets].concat()));
+    }
 
     #[test]
     fn a_zone_or_its_domain_brings_the_document_and_sites_come_by_slug() {

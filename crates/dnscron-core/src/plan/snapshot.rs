@@ -11,6 +11,8 @@ use crate::api::{ApiError, ReadClient, RecordListing, RecordRows, payload};
 use crate::config::model::{Desired, Location};
 use crate::dns::ZoneName;
 
+pub use super::declared::declared;
+
 /// Reads in flight at once; the pacer still decides when each may go.
 pub const READ_CONCURRENCY: usize = 8;
 

@@ -1,0 +1,71 @@
+//! Why an apply refused to send anything: typed, with the data the binary words it from.
+
+use crate::apply::review_union::UnionError;
+use crate::plan::snapshot::SnapshotError;
+use crate::plan::{Change, MakePlanError, PlanError};
+
+/// An apply that sent nothing because its binding refused it (or planning failed).
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// The reviewed plans can't be one.
+    #[error(transparent)]
+    Union(#[from] UnionError),
+    /// A plan made against one API must not be applied to another.
+    #[error("the plan was made against {plan_url} but the API URL is {api_url}")]
+    ApiUrl { plan_url: String, api_url: String },
+    /// Changes needed now that no reviewed change allows.
+    #[error("{} change(s) needed now are not among the reviewed changes; nothing was sent", changes.len())]
+    Unreviewed {
+        reviewed_by: ReviewedBy,
+        changes: Vec<Change>,
+    },
+    /// A saved plan's re-plan broke the safety limits, and the file does not record them lifted
+    /// (its reviewer did not see them lifted).
+    #[error("{0}")]
+    LimitsHeld(#[source] PlanError),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// Reading the live state or planning failed (boxed: it is large, and rare).
+    #[error(transparent)]
+    MakePlan(Box<MakePlanError>),
+}
+
+impl From<MakePlanError> for Refusal {
+    fn from(err: MakePlanError) -> Self {
+        Refusal::MakePlan(Box::new(err))
+    }
+}
+
+impl From<SnapshotError> for Refusal {
+    fn from(err: SnapshotError) -> Self {
+        MakePlanError::Snapshot(err).into()
+    }
+}
+
+/// What the changes made now were bound to, for whoever words an unreviewed change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReviewedBy {
+    /// The plan a person confirmed.
+    Shown,
+    /// Reviewed plan files, matched against the desired state of files given now (which may
+    /// hold other reviewed plans' changes too).
+    Files,
+    /// A saved plan, re-planned from its own desired state.
+    Saved,
+    /// The previous revision of the desired state.
+    Revision,
+}
+
+impl Refusal {
+    /// A saved plan's re-plan failed: the safety limits it kept are a refusal of their own.
+    pub(super) fn of_replan(err: PlanError) -> Refusal {
+        match err {
+            PlanError::Unsafe(_) => Refusal::LimitsHeld(err),
+            PlanError::MissingLive { .. }
+            | PlanError::IncompleteSnapshot { .. }
+            | PlanError::BadPlanFile { .. }
+            | PlanError::UnsupportedFormat { .. }
+            | PlanError::PlanFile { .. } => Refusal::Plan(err),
+        }
+    }
+}

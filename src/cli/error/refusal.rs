@@ -1,0 +1,133 @@
+//! An apply's refusals (`apply::workflow::Refusal`) in words: the message, the hint, the kind.
+//! The reviewed plan files are named by the binary, which read them.
+
+use std::path::PathBuf;
+
+use dnscron_core::apply::review_union::UnionError;
+use dnscron_core::apply::workflow::{Refusal, ReviewedBy};
+use dnscron_core::plan::Change;
+use dnscron_core::untrusted::{Untrusted, escape};
+
+use super::{CommandError, ErrorKind};
+use crate::render::plan::text::plain_change_lines;
+
+/// A refusal, with the plan files the apply was bound to (`--reviewed` or `--plan`), in the
+/// order given.
+pub struct Refused<'a> {
+    pub refusal: Refusal,
+    pub files: &'a [PathBuf],
+}
+
+impl From<Refusal> for CommandError {
+    fn from(refusal: Refusal) -> Self {
+        Refused {
+            refusal,
+            files: &[],
+        }
+        .into()
+    }
+}
+
+impl From<Refused<'_>> for CommandError {
+    fn from(Refused { refusal, files }: Refused<'_>) -> Self {
+        match refusal {
+            Refusal::Union(error) => union_refused(files, error),
+            Refusal::ApiUrl { plan_url, api_url } => CommandError::user(format!(
+                "the plan was made against {} but the API URL is {api_url}",
+                Untrusted(&plan_url),
+            ))
+            .with_hint(
+                "pass the same --api-url / DNSCRON_API_URL as when the plan was made, or make a new plan",
+            ),
+            Refusal::Unreviewed {
+                reviewed_by,
+                changes,
+            } => unreviewed(&label(reviewed_by, files), &changes, reviewed_by),
+            Refusal::LimitsHeld(error) => CommandError::from(error).with_hint(
+                "the plan file does not record --allow-mass-changes, so its reviewer did not see the limits lifted: make the plan again with the flag and have it reviewed",
+            ),
+            Refusal::Plan(error) => error.into(),
+            Refusal::MakePlan(error) => (*error).into(),
+        }
+    }
+}
+
+/// How messages name what the changes were bound to.
+fn label(reviewed_by: ReviewedBy, files: &[PathBuf]) -> String {
+    match reviewed_by {
+        ReviewedBy::Shown => "the plan shown".into(),
+        ReviewedBy::Revision => "the previous revision".into(),
+        ReviewedBy::Files | ReviewedBy::Saved => files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// Every change nobody reviewed, one line each.
+fn unreviewed(label: &str, changes: &[Change], reviewed_by: ReviewedBy) -> CommandError {
+    let lines: Vec<String> = changes
+        .iter()
+        .flat_map(|c| {
+            plain_change_lines(c)
+                .into_iter()
+                .map(move |line| format!("\n  {}: {line}", Untrusted(&c.target.to_string())))
+        })
+        .collect();
+    let hint = match reviewed_by {
+        // The files may also hold other reviewed changes not applied yet.
+        ReviewedBy::Files => {
+            "the live account or the files changed since the plan was reviewed: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that; if the files also hold other reviewed changes not applied yet (pull requests merged since the last apply), pass their plans too: --reviewed is repeatable"
+        }
+        ReviewedBy::Shown | ReviewedBy::Saved | ReviewedBy::Revision => {
+            "the live account or the files changed since the plan was reviewed: make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that"
+        }
+    };
+    CommandError::new(
+        ErrorKind::Stale,
+        format!(
+            "{} change(s) needed now are not among the reviewed changes of {}; nothing was sent:{}",
+            changes.len(),
+            label,
+            lines.concat()
+        ),
+    )
+    .with_hint(hint)
+}
+
+fn union_refused(files: &[PathBuf], error: UnionError) -> CommandError {
+    let name = |i: usize| {
+        files
+            .get(i)
+            .map(|f| f.display().to_string())
+            .unwrap_or_default()
+    };
+    match error {
+        UnionError::Empty => CommandError::user("no reviewed plan file given")
+            .with_hint("pass --reviewed FILE (repeatable) with the plan files that were reviewed"),
+        UnionError::MixedApiUrls {
+            index,
+            api_url,
+            first_url,
+        } => CommandError::user(format!(
+            "the reviewed plans were made against different APIs: {} against {}, {} against {}; nothing was sent",
+            name(0),
+            escape(&first_url),
+            name(index),
+            escape(&api_url)
+        ))
+        .with_hint("apply the plans of one account together; run apply once per API URL with that URL's plans"),
+        UnionError::SharedPlanId {
+            first,
+            index,
+            plan_id,
+        } => CommandError::user(format!(
+            "{} and {} have the same plan_id {} but different contents; nothing was sent",
+            name(first),
+            name(index),
+            escape(&plan_id)
+        ))
+        .with_hint("a plan_id belongs to one plan: pass the plan files as `dnscron plan --out` wrote them"),
+    }
+}
