@@ -9,6 +9,7 @@ use crate::config::model::{CronJobSpec, SiteSpec};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
+use super::in_effect;
 use super::model::{
     Action, Change, Finding, Resource, Severity, Status, TargetKind, TargetRef, Value,
 };
@@ -87,9 +88,9 @@ pub(super) fn diff_cron(
     let mut creates = Vec::new();
     for job in want {
         let k = key(&job.schedule, &job.command);
-        let found = unused
-            .iter_mut()
-            .find(|slot| slot.is_some_and(|j| key(&j.schedule, &j.command) == k));
+        let found = unused.iter_mut().find(|slot| {
+            slot.is_some_and(|j| in_effect::job_in_effect(&key(&j.schedule, &j.command), &k))
+        });
         match found {
             Some(slot) => *slot = None,
             None => creates.push(job),

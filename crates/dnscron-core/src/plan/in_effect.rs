@@ -1,6 +1,7 @@
 //! "Already in effect", decided in one place (docs/apply.md, "Already in effect"): a change is
 //! in effect when what the account holds for its subject is the change's after-state. The
-//! planner keeps a desired record a live one already holds, the executor takes a delete
+//! planner keeps a desired record, cron job or delegation the account already holds (a
+//! delegation by its hosts alone: the registrar reads no mode), the executor takes a delete
 //! answered 404 or a cron delete with no copy left to remove as done, verification asks
 //! whether a re-read shows a write, and a review-bound apply whether a reviewed change the plan
 //! made now does not need is done: each asks this module instead of comparing values itself, so
@@ -8,6 +9,8 @@
 //!
 //! It is pure (no reading, no wording) and belongs to the plan stage, the first of the stages
 //! that decide it, so that the planner and the applier both reach it.
+
+use std::collections::BTreeSet;
 
 use super::model::{Action, Change, TargetKind, TargetRef, Value};
 use super::snapshot::LiveSnapshot;
@@ -39,7 +42,11 @@ impl Effect {
 /// delete when the value it removes is not. A create expects no such value (anything else at
 /// the name is another record), an update or delete expects its `before`.
 pub fn effect(change: &Change, live: &[Value]) -> Effect {
-    let holds = |value: &Option<Value>| value.as_ref().is_some_and(|v| live.contains(v));
+    let holds = |value: &Option<Value>| {
+        value
+            .as_ref()
+            .is_some_and(|v| live.iter().any(|l| same_state(l, v)))
+    };
     let (done, expected) = match change.action {
         Action::Create => (holds(&change.after), true),
         Action::Update => (holds(&change.after), holds(&change.before)),
@@ -52,6 +59,25 @@ pub fn effect(change: &Change, live: &[Value]) -> Effect {
     } else {
         Effect::Moved {
             live: live.first().cloned(),
+        }
+    }
+}
+
+/// Whether the account holding `live` holds `value`: the same value, except that a delegation
+/// is its hosts alone ([`delegation_in_effect`]).
+fn same_state(live: &Value, value: &Value) -> bool {
+    match (live, value) {
+        (
+            Value::Nameservers {
+                nameservers: held, ..
+            },
+            Value::Nameservers { nameservers, .. },
+        ) => delegation_in_effect(
+            &held.iter().cloned().collect(),
+            &nameservers.iter().cloned().collect(),
+        ),
+        (Value::Record { .. } | Value::CronJob { .. } | Value::Nameservers { .. }, _) => {
+            live == value
         }
     }
 }
@@ -97,6 +123,21 @@ pub fn unchanged_by(replanned: &Change, change: &Change) -> bool {
 /// runs it for every live record of every zone: a desired record is in effect when a live
 /// one holds it, which is [`effect`] of its create on the live value.
 pub(crate) fn record_in_effect(live: (u32, &str), desired: (u32, &str)) -> bool {
+    live == desired
+}
+
+/// The rule for a domain's delegation, on host sets (folded, no final dots): the registrar
+/// state has no mode field, so the registry listing exactly the hosts a switch puts in place is
+/// the switch in effect, whether it names them as `custom` or as the service's own (`hosted`).
+/// An empty set is never in effect: a registry that lists nothing is delegated nowhere.
+pub(crate) fn delegation_in_effect(registry: &BTreeSet<String>, after: &BTreeSet<String>) -> bool {
+    !after.is_empty() && registry == after
+}
+
+/// The rule for one cron job copy, on normalized (schedule, command) (`plan::job_key`): a
+/// desired job is in effect when a live copy holds it; identical copies pair one to one, so a
+/// desired copy no live copy is left for is still to be created ([`copies_after`]).
+pub(crate) fn job_in_effect(live: &(String, String), desired: &(String, String)) -> bool {
     live == desired
 }
 

@@ -238,3 +238,47 @@ fn a_site_is_read_for_its_cron_jobs_only_with_them() {
     assert!(!was_read(&with_cron(None), &site));
     assert!(!was_read(&LiveSnapshot::default(), &site));
 }
+
+#[test]
+fn a_delegation_is_in_effect_by_its_hosts_whatever_mode_names_them() {
+    let set = |hosts: &[&str]| hosts.iter().map(|h| h.to_string()).collect();
+    let service = set(&["ns1.veldhost.net", "ns2.veldhost.net"]);
+    // Custom hosts that are the service's own: the registry listing them is the switch done.
+    assert!(delegation_in_effect(&service, &service));
+    let domain = TargetRef {
+        kind: TargetKind::Domain,
+        name: "example.com".into(),
+    };
+    let to_custom_service = Change::new(
+        Action::Update,
+        domain,
+        crate::plan::Resource::Nameservers,
+        Some(nameservers(
+            "custom",
+            &["ns.elsewhere.org", "ns2.elsewhere.org"],
+        )),
+        Some(nameservers(
+            "custom",
+            &["ns1.veldhost.net", "ns2.veldhost.net"],
+        )),
+    );
+    let hosted = nameservers("hosted", &["ns1.veldhost.net", "ns2.veldhost.net"]);
+    assert!(effect(&to_custom_service, &[hosted]).is_in_effect());
+    // Refused forms: other hosts, a subset, and an empty registry (delegated nowhere).
+    assert!(!delegation_in_effect(&set(&["ns1.veldhost.net"]), &service));
+    assert!(!delegation_in_effect(&set(&["ns.elsewhere.org"]), &service));
+    assert!(!delegation_in_effect(&BTreeSet::new(), &BTreeSet::new()));
+}
+
+#[test]
+fn a_cron_copy_is_in_effect_only_with_its_normalized_schedule_and_command() {
+    let job = |s: &str, c: &str| crate::plan::job_key(s, c);
+    assert!(job_in_effect(
+        &job("0  3 * * *", "php  run.php"),
+        &job("0 3 * * *", "php run.php")
+    ));
+    assert!(!job_in_effect(
+        &job("0 4 * * *", "php run.php"),
+        &job("0 3 * * *", "php run.php")
+    ));
+}

@@ -14,36 +14,26 @@ use super::snapshot::LiveDomain;
 /// zone's record listing), compared without regard to case, order, final dots or duplicates.
 /// `import` uses it too, so an imported file and the plan agree on the mode.
 pub fn registry_is_hosted(registry: &[String], service: &[String]) -> bool {
-    let registry = host_set(registry);
-    !registry.is_empty() && registry == host_set(service)
+    super::in_effect::delegation_in_effect(&host_set(registry), &host_set(service))
 }
 
 /// The change that makes the registrar match `spec`, if one is needed.
 pub(super) fn diff_nameservers(spec: &NameserversSpec, live: &LiveDomain) -> Option<Draft> {
     let registry = host_set(&live.registrar.nameservers.registry);
     let service = host_set(&live.service_nameservers);
-    let live_hosted = registry_is_hosted(
-        &live.registrar.nameservers.registry,
-        &live.service_nameservers,
-    );
+    let live_hosted = super::in_effect::delegation_in_effect(&registry, &service);
     // `plan::request` turns `after` into the PUT body: hosted sends the server's hosted-mode
     // value and no hosts, custom the hosts.
-    let after = match &spec.mode {
-        NameserverMode::Hosted if live_hosted => return None,
-        NameserverMode::Hosted => Value::Nameservers {
-            mode: "hosted".into(),
-            nameservers: service.iter().cloned().collect(),
-        },
-        NameserverMode::Custom(hosts) => {
-            let wanted = host_set(hosts);
-            if wanted == registry {
-                return None;
-            }
-            Value::Nameservers {
-                mode: "custom".into(),
-                nameservers: wanted.into_iter().collect(),
-            }
-        }
+    let (mode, hosts) = match &spec.mode {
+        NameserverMode::Hosted => ("hosted", service),
+        NameserverMode::Custom(hosts) => ("custom", host_set(hosts)),
+    };
+    if super::in_effect::delegation_in_effect(&registry, &hosts) {
+        return None;
+    }
+    let after = Value::Nameservers {
+        mode: mode.into(),
+        nameservers: hosts.into_iter().collect(),
     };
     let before = Value::Nameservers {
         mode: if live_hosted { "hosted" } else { "custom" }.into(),
