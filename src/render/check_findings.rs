@@ -27,7 +27,10 @@ pub fn text(findings: &[Finding]) -> String {
         let (mark, label) = match f.severity {
             Severity::Error => ("x", "error: "),
             Severity::Warning => ("!", "warning: "),
-            _ => ("i", ""),
+            // As plan draws them; check's findings are mail findings, which are neither.
+            Severity::NeedsPortalStep => ("!", "needs a portal step: "),
+            Severity::Blocked => ("!", "blocked: "),
+            Severity::Info => ("i", ""),
         };
         let _ = writeln!(
             out,
@@ -61,8 +64,8 @@ pub fn github(findings: &[Finding]) -> Vec<Annotation> {
         .map(|f| {
             let level = match f.severity {
                 Severity::Error => Level::Error,
-                Severity::Warning => Level::Warning,
-                _ => Level::Notice,
+                Severity::Warning | Severity::NeedsPortalStep | Severity::Blocked => Level::Warning,
+                Severity::Info => Level::Notice,
             };
             let message = format!("{}: {}", f.target, Untrusted(&f.message));
             let a = Annotation::new(level, message).title("dnscron check: finding");

@@ -144,7 +144,7 @@ impl From<&Diagnostic> for Report {
             (Some(s), Some((offset, len))) => {
                 Some(Excerpt::new(s.path.display().to_string(), s, offset, len))
             }
-            _ => None,
+            (None, _) | (_, None) => None,
         };
         let label = source.as_ref().map(|excerpt| {
             LabeledSpan::new_primary_with_span(d.label.as_deref().map(cut_owned), excerpt.span())

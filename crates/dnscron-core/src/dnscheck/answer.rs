@@ -126,20 +126,25 @@ impl Outcome {
         )
     }
 
-    /// The records of `rtype` in the answer (empty for every other outcome).
-    pub fn values_of(&self, rtype: &str) -> Vec<&Served> {
+    /// The records in the answer (empty for every other outcome).
+    pub fn records(&self) -> &[Served] {
         match self {
-            Outcome::Records { records, .. } => records
-                .iter()
-                .filter(|r| r.rtype.eq_ignore_ascii_case(rtype))
-                .collect(),
+            Outcome::Records { records, .. } => records,
             Outcome::NoData { .. }
             | Outcome::NxDomain { .. }
             | Outcome::Rcode(_)
             | Outcome::Timeout
             | Outcome::Network(_)
-            | Outcome::Malformed(_) => Vec::new(),
+            | Outcome::Malformed(_) => &[],
         }
+    }
+
+    /// The records of `rtype` in the answer (empty for every other outcome).
+    pub fn values_of(&self, rtype: &str) -> Vec<&Served> {
+        self.records()
+            .iter()
+            .filter(|r| r.rtype.eq_ignore_ascii_case(rtype))
+            .collect()
     }
 }
 

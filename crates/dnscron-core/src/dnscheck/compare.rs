@@ -78,19 +78,12 @@ pub fn compare(expected: &[Expected], rtype: RecordType, outcome: &Outcome) -> V
         differences.push(Difference::NotAuthoritative);
     }
     let served = outcome.values_of(rtype.as_str());
-    let others: Vec<String> = match outcome {
-        Outcome::Records { records, .. } => records
-            .iter()
-            .filter(|r| !r.rtype.eq_ignore_ascii_case(rtype.as_str()))
-            .map(|r| format!("{} {}", r.rtype, r.value))
-            .collect(),
-        Outcome::NoData { .. }
-        | Outcome::NxDomain { .. }
-        | Outcome::Rcode(_)
-        | Outcome::Timeout
-        | Outcome::Network(_)
-        | Outcome::Malformed(_) => Vec::new(),
-    };
+    let others: Vec<String> = outcome
+        .records()
+        .iter()
+        .filter(|r| !r.rtype.eq_ignore_ascii_case(rtype.as_str()))
+        .map(|r| format!("{} {}", r.rtype, r.value))
+        .collect();
     if served.is_empty() && others.is_empty() {
         if !expected.is_empty() {
             differences.push(Difference::Missing {

@@ -15,7 +15,7 @@
 //! - [`Answer`] `{ server, question, outcome, transport: Udp|Tcp, queries_sent }`;
 //!   [`Outcome`] `Records { authoritative, records: Vec<Served> } | NoData { authoritative }
 //!   | NxDomain { authoritative } | Rcode("REFUSED") | Timeout | Network(msg) |
-//!   Malformed(reason)`; `outcome.authoritative()`, `.unreachable()`, `.values_of("A")`.
+//!   Malformed(reason)`; `outcome.authoritative()`, `.unreachable()`, `.records()`, `.values_of("A")`.
 //!   [`Served`] `{ rtype: "A", value, ttl }` with `value` canonical (`dns::RecordData`'s
 //!   `Display`, so it equals `RecordSpec::canonical` for the same content). Server text:
 //!   print through `untrusted::escape` / `Untrusted`.

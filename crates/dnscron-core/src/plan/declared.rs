@@ -120,7 +120,7 @@ mod tests {
 
     #[test]
     fn a_desired_state_against_what_it_declares_plans_nothing_and_another_plans_the_difference() {
-        let zone = "zone: a.example\nrecords:\n  - {name: www, type: A, content: 192.0.2.1}\n  - {name: '@', type: TXT, content: \"v=spf1 -all\"}\n---\nsite: shop\ncron:\n  - {schedule: '0 3 * * *', command: wp cron event run --due-now}\n";
+        let zone = "zone: a.example\nrecords:\n  - {name: www, type: A, content: 192.0.2.1}\n  - {name: '@', type: TXT, content: \"v=spf1 -all\"}\n---\nsite: shop\ncron:\n  - {schedule: '0 3 * * *', command: php cron.php}\n";
         let previous = desired(zone);
         let base = declared(&previous, &LiveSnapshot::default());
         let opts = DiffOptions::default();
