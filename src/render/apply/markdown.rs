@@ -120,6 +120,11 @@ fn headline(result: &ApplyResult) -> &'static str {
         ApplyResult::NotVisible { .. } => "accepted but not visible yet",
         ApplyResult::Interrupted => "interrupted",
         ApplyResult::NameserversNotReady { .. } => "nameserver switch not done, not ready",
+        ApplyResult::ChangedSinceReview {
+            changed, not_made, ..
+        } if changed.is_empty() && not_made.is_empty() => {
+            "reviewed changes outside what was read, nothing sent"
+        }
         ApplyResult::ChangedSinceReview { .. } => "reviewed plan no longer holds, nothing sent",
         ApplyResult::ChangedDuringApply { .. } => "changed again during the apply",
         ApplyResult::CronIndexMoved { .. } => "stopped, a cron delete reached another job",

@@ -87,12 +87,18 @@ pub(super) fn since_review_text(
     not_made: &[Change],
     not_read: &[Change],
 ) {
-    let _ = writeln!(
-        out,
-        "Not applied: the reviewed plan {} no longer holds against the live account at {}; nothing was sent.",
-        report.plan_id,
-        U(&report.api_url)
-    );
+    // Only what was read can be said to have moved: a reviewed change outside it blames nothing.
+    let (plan_id, url) = (&report.plan_id, U(&report.api_url));
+    let _ = match changed.is_empty() && not_made.is_empty() {
+        true => writeln!(
+            out,
+            "Not applied: the reviewed plan {plan_id} holds changes for targets this apply did not read, so they can't be checked against the live account at {url}; nothing was sent."
+        ),
+        false => writeln!(
+            out,
+            "Not applied: the reviewed plan {plan_id} no longer holds against the live account at {url}; nothing was sent."
+        ),
+    };
     if !changed.is_empty() {
         let _ = writeln!(
             out,

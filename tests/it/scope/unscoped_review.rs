@@ -84,6 +84,20 @@ fn a_reviewed_change_of_a_file_not_given_is_refused_as_not_read() {
         "reviewed_change_not_read",
         repo.dnscron(&emu, &["apply", &only_zone_7, "--reviewed", "p.json"])
     );
+    assert_cli_snapshot!(
+        "reviewed_change_not_read_markdown",
+        repo.dnscron(
+            &emu,
+            &[
+                "apply",
+                &only_zone_7,
+                "--reviewed",
+                "p.json",
+                "--format",
+                "markdown"
+            ]
+        )
+    );
     assert!(
         routes(&emu.counters()).keys().all(|r| r.starts_with("GET")),
         "nothing was sent"
