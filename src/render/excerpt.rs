@@ -205,7 +205,7 @@ impl SourceCode for Excerpt {
         let column = match self.cut_column {
             // The header's `line:col` comes from a read without context lines.
             Some((line, column)) if context_lines_before == 0 && inner.line() == line => column,
-            _ => inner.column(),
+            Some(_) | None => inner.column(),
         };
         let contents = MietteSpanContents::new_named(
             self.name.clone(),

@@ -61,17 +61,14 @@ impl Annotation {
     pub fn at(mut self, location: &str) -> Annotation {
         let mut parts = location.rsplitn(3, ':');
         let (col, line, file) = (parts.next(), parts.next(), parts.next());
-        match (
-            file,
-            line.and_then(|l| l.parse().ok()),
-            col.and_then(|c| c.parse().ok()),
-        ) {
-            (Some(file), Some(line), Some(col)) => {
+        let numbered = file.zip(line.and_then(|l| l.parse().ok()));
+        match numbered.zip(col.and_then(|c| c.parse().ok())) {
+            Some(((file, line), col)) => {
                 self.file = Some(repo_path(file));
                 self.line = Some(line);
                 self.col = Some(col);
             }
-            _ => self.file = Some(repo_path(location)),
+            None => self.file = Some(repo_path(location)),
         }
         self
     }

@@ -35,7 +35,7 @@ fn tokens(text: &str) -> Vec<&str> {
 fn push<T: PartialEq + Copy>(out: &mut Vec<(T, String)>, tag: T, text: &str) {
     match out.last_mut() {
         Some((t, s)) if *t == tag => s.push_str(text),
-        _ => out.push((tag, text.to_string())),
+        Some(_) | None => out.push((tag, text.to_string())),
     }
 }
 

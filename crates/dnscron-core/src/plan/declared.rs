@@ -15,14 +15,7 @@ use super::snapshot::{LiveDomain, LiveSite, LiveSnapshot, LiveZone};
 /// with its cron jobs. The service's own nameservers are declared nowhere, so they are taken
 /// from `service` (a zone it did not read has none).
 pub fn declared(desired: &Desired, service: &LiveSnapshot) -> LiveSnapshot {
-    let service_of = |zone: &dns::ZoneName| {
-        service
-            .zones
-            .iter()
-            .find(|z| z.zone == *zone)
-            .map(|z| z.service_nameservers.clone())
-            .unwrap_or_default()
-    };
+    let service_of = |zone: &dns::ZoneName| service.service_nameservers_of(zone);
     LiveSnapshot {
         zones: desired
             .zones

@@ -23,6 +23,18 @@ pub struct LiveSnapshot {
     pub sites: Vec<LiveSite>,
 }
 
+impl LiveSnapshot {
+    /// The service's own nameservers for `zone`, as its record listing named them (none when
+    /// the zone was not read).
+    pub fn service_nameservers_of(&self, zone: &ZoneName) -> Vec<String> {
+        self.zones
+            .iter()
+            .find(|z| z.zone == *zone)
+            .map(|z| z.service_nameservers.clone())
+            .unwrap_or_default()
+    }
+}
+
 /// All pages of a zone's records, as the server returned them (not yet normalized: the
 /// diff canonicalizes both sides with `dns::`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -203,12 +215,7 @@ pub async fn fetch(client: &ReadClient, desired: &Desired) -> Result<LiveSnapsho
                 api_error(format!("the registrar state of {}", spec.zone), location, e)
             }
         })?;
-        let service_nameservers = snapshot
-            .zones
-            .iter()
-            .find(|z| z.zone == spec.zone)
-            .map(|z| z.service_nameservers.clone())
-            .unwrap_or_default();
+        let service_nameservers = snapshot.service_nameservers_of(&spec.zone);
         snapshot.domains.push(LiveDomain {
             domain: spec.zone.clone(),
             registrar,

@@ -47,16 +47,10 @@ fn with_first_declared(
 ) -> LiveSnapshot {
     for zone in &desired.zones {
         if !base.zones.iter().any(|z| z.zone == zone.zone) {
-            let service_nameservers = live
-                .zones
-                .iter()
-                .find(|z| z.zone == zone.zone)
-                .map(|z| z.service_nameservers.clone())
-                .unwrap_or_default();
             base.zones.push(LiveZone {
                 zone: zone.zone.clone(),
                 records: Default::default(),
-                service_nameservers,
+                service_nameservers: live.service_nameservers_of(&zone.zone),
             });
         }
     }
