@@ -1,8 +1,7 @@
 //! `check`'s mail findings (docs/health.md#mail-findings): the same findings as plan's, judged
 //! from the files, in check's text, JSON and GitHub views.
 
-use std::fmt::Write as _;
-
+use crate::render::finding;
 use crate::render::github::{Annotation, Level};
 use dnscron_core::plan::{Finding, Severity};
 use dnscron_core::untrusted::Untrusted;
@@ -24,31 +23,21 @@ pub fn text(findings: &[Finding]) -> String {
     }
     let mut out = String::from("Findings:\n");
     for f in findings {
-        let (mark, label) = match f.severity {
-            Severity::Error => ("x", "error: "),
-            Severity::Warning => ("!", "warning: "),
-            // As plan draws them; check's findings are mail findings, which are neither.
-            Severity::NeedsPortalStep => ("!", "needs a portal step: "),
-            Severity::Blocked => ("!", "blocked: "),
-            Severity::Info => ("i", ""),
-        };
-        let _ = writeln!(
-            out,
-            "  {mark} {}: {label}{}",
-            Untrusted(&f.target.to_string()),
-            Untrusted(&f.message)
-        );
+        out.push_str(&finding::text_lines(f, "  ", |_, label| label.to_string()));
     }
     out
 }
 
-/// The `findings` array of check's JSON: target, severity, message and where it is declared.
+/// The `findings` array of check's JSON: code, target, record set, severity, message and where
+/// it is declared.
 pub fn json(findings: &[Finding]) -> serde_json::Value {
     findings
         .iter()
         .map(|f| {
             serde_json::json!({
+                "code": f.code,
                 "target": { "kind": f.target.kind.as_str(), "name": f.target.name },
+                "record": f.record,
                 "severity": severity_word(f.severity),
                 "message": f.message,
                 "declared_at": f.declared_at,
@@ -68,7 +57,7 @@ pub fn github(findings: &[Finding]) -> Vec<Annotation> {
                 Severity::Info => Level::Notice,
             };
             let message = format!("{}: {}", f.target, Untrusted(&f.message));
-            let a = Annotation::new(level, message).title("dnscron check: finding");
+            let a = Annotation::new(level, message).title(format!("dnscron check: {}", f.code));
             match &f.declared_at {
                 Some(at) => a.at(at),
                 None => a,

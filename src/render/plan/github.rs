@@ -58,7 +58,7 @@ pub fn render(plan: &Plan) -> String {
 /// Registrar and schedule findings, placed where the file declares what they are about.
 fn finding_annotation(plan: &Plan, finding: &Finding, level: Level) -> Annotation {
     let a = Annotation::new(level, format!("{}: {}", finding.target, finding.message))
-        .title("dnscron plan: finding");
+        .title(format!("dnscron plan: {}", finding.code));
     let place = finding
         .declared_at
         .as_deref()

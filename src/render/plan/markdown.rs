@@ -8,6 +8,7 @@ use super::{
 use dnscron_core::plan::{Action, Change, Plan, Severity, TargetRef};
 
 use super::text::plain_change_lines;
+use crate::render::finding;
 
 /// Upper bound of the output, in bytes (so also in characters).
 pub const MAX_LEN: usize = 60_000;
@@ -117,9 +118,11 @@ fn findings(plan: &Plan) -> String {
             Severity::Warning => "**warning**",
             Severity::Error => "**error**",
         };
+        // A backslash at the end of a line is CommonMark's hard line break: the detail goes
+        // under the head, inside the same list item.
         out.push_str(&format!(
-            "- {label} · {}: {}\n",
-            escape(&f.target.to_string()),
+            "- {label} {}\\\n  {}\n",
+            escape(&finding::about(f)),
             escape(&f.message)
         ));
     }

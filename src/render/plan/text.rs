@@ -6,7 +6,8 @@ use super::{
     Described, MASS_CHANGES_ALLOWED, changes_of, describe, marker, printable, status_label,
     summary_line, targets_with_changes, ttl_text,
 };
-use dnscron_core::plan::{Action, Change, Plan, Resource, Severity, Target, Value};
+use crate::render::finding;
+use dnscron_core::plan::{Action, Change, Plan, Resource, Target, Value};
 
 struct Paint {
     on: bool,
@@ -73,39 +74,15 @@ pub fn render(plan: &Plan, color: bool) -> String {
     if !plan.findings.is_empty() {
         out.push_str(&format!("{}\n", paint.bold("Findings:")));
         for f in &plan.findings {
-            let (mark, label) = match f.severity {
-                Severity::Info => ("i", String::new()),
-                Severity::NeedsPortalStep => ("!", paint.wrap("35", "needs a portal step: ")),
-                Severity::Blocked => ("!", paint.wrap("31", "blocked: ")),
-                Severity::Warning => ("!", paint.wrap("33", "warning: ")),
-                Severity::Error => ("x", paint.wrap("31", "error: ")),
-            };
-            let ids = change_ids(&f.change_ids);
-            out.push_str(&format!(
-                "  {mark} {}{ids}: {label}{}\n",
-                printable(&f.target.to_string()),
-                printable(&f.message)
-            ));
+            out.push_str(&finding::text_lines(f, "  ", |color, label| {
+                paint.wrap(color, label)
+            }));
         }
         out.push('\n');
     }
     out.push_str(&paint.bold(&summary_line(&plan.summary, &plan.findings)));
     out.push('\n');
     out
-}
-
-fn change_ids(ids: &[usize]) -> String {
-    match ids {
-        [] => String::new(),
-        [one] => format!(" (change {one})"),
-        many => format!(
-            " (changes {})",
-            many.iter()
-                .map(|i| i.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
 }
 
 /// The lines of one change, without indentation; plain when `color` is false (markdown uses this).

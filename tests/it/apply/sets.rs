@@ -130,7 +130,7 @@ fn fifty_zones_sharing_a_mail_set_plan_with_attribution_and_apply() {
             concat!(
                 "Live account: http://127.0.0.1:[PORT]/api/v1\n\n",
                 "Findings:\n",
-                "  i zone shop00.example: SPF lookups not followed, so the counts of the records that hold them are lower bounds (each below the warning): include:_spf.mailhost.example (outside the account, no resolver to ask) in shop00.example, shop01.example, shop02.example and 47 more; a resolver would count them\n\n",
+                "  i info [spf-not-followed] zone shop00.example\n      SPF lookups not followed, so the counts of the records that hold them are lower bounds (each below the warning): include:_spf.mailhost.example (outside the account, no resolver to ask) in shop00.example, shop01.example, shop02.example and 47 more; a resolver would count them\n\n",
                 "No changes. The live account matches the files.\n",
             ),
         )

@@ -229,7 +229,7 @@ async fn import_ignores_a_live_rrset_with_different_ttls() {
         .current_dir(&cwd)
         .plan_stamp()
         .expect_stdout(
-            "Live account: http://127.0.0.1:[PORT]/api/v1\n\nFindings:\n  i zone example.com: 2 live record(s) not in the files match `ignore` \
+            "Live account: http://127.0.0.1:[PORT]/api/v1\n\nFindings:\n  i info [ignored-records-kept] zone example.com\n      2 live record(s) not in the files match `ignore` \
              rules and are left alone\n\nNo changes. The live account matches the files.\n",
         );
     tokio::task::spawn_blocking(move || plan.run())

@@ -82,7 +82,7 @@ fn records_shared_by_three_zones_become_a_set_and_plan_shows_no_changes() {
             concat!(
                 "Live account: http://127.0.0.1:[PORT]/api/v1\n\n",
                 "Findings:\n",
-                "  i zone a.example: SPF lookups not followed, so the counts of the records that hold them are lower bounds (each below the warning): include:_spf.mailhost.example (outside the account, no resolver to ask) in a.example, b.example, c.example and 1 more; a resolver would count them\n\n",
+                "  i info [spf-not-followed] zone a.example\n      SPF lookups not followed, so the counts of the records that hold them are lower bounds (each below the warning): include:_spf.mailhost.example (outside the account, no resolver to ask) in a.example, b.example, c.example and 1 more; a resolver would count them\n\n",
                 "No changes. The live account matches the files.\n",
             ),
         )

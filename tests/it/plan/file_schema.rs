@@ -20,6 +20,10 @@ const SHAPES: &[(u32, &str)] = &[
         3,
         "a1c4e21dc8c477f42e8028f79250ecabc554d6ac5417077c2da11880cf3a02ad",
     ),
+    (
+        4,
+        "5fffb79ccc4f46c72939ef995ef5a44f11cd501d656ccddd2e55285bc1a9a55f",
+    ),
 ];
 
 /// The schema without `description` and `title` texts, as compact JSON, hashed.

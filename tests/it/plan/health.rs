@@ -176,7 +176,7 @@ fn a_warning_alone_leaves_the_drift_job_at_zero() {
         .test
         .expect_stdout(
             "Live account: http://127.0.0.1:[PORT]/api/v1\n\nFindings:\n  \
-             ! domain delegating.example: warning: the delegation of delegating.example is changing: \
+             ! warning [delegation-changing] domain delegating.example at ./delegating.example.yaml:1:7\n      the delegation of delegating.example is changing: \
              resolvers still see ns1.old-dns.example, ns2.old-dns.example (live), the registry delegates \
              to ns1.veldhost.net, ns2.veldhost.net (pending); resolvers follow within the old NS records' \
              TTL (up to 2 days), so both sets must serve the zone until then\n\n\
@@ -243,4 +243,49 @@ fn registrar_findings_cost_one_domain_list_and_one_read_per_unread_registered_zo
             ("GET /api/v1/domains/{domain}/registrar".to_string(), 2),
         ]
     );
+}
+
+/// docs/health.md lists every finding code once, in the code's order, with its severity and
+/// what it is judged from: the table is what `accept:` users read, so it can't drift.
+#[test]
+fn every_finding_code_is_documented_once_with_its_severity_and_basis() {
+    use dnscron_core::plan::{Basis, FindingCode, Severity};
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/health.md")).unwrap();
+    let section = doc
+        .split("## Finding codes")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap();
+    let documented: Vec<(String, String, String)> = section
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (
+                cells[1].trim_matches('`').to_string(),
+                cells[2].to_string(),
+                cells[3].to_string(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String, String)> = FindingCode::ALL
+        .iter()
+        .map(|code| {
+            let severity = match code.severity() {
+                Severity::Info => "info",
+                Severity::NeedsPortalStep => "needs_portal_step",
+                Severity::Blocked => "blocked",
+                Severity::Warning => "warning",
+                Severity::Error => "error",
+            };
+            let basis = match code.basis() {
+                Basis::Files => "files",
+                Basis::Dns => "dns",
+                Basis::Account => "account",
+            };
+            (code.as_str().to_string(), severity.into(), basis.into())
+        })
+        .collect();
+    assert_eq!(documented, expected);
 }

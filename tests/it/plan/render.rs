@@ -127,17 +127,17 @@ fn summary_line_wording() {
 
 /// A finding of `severity` about domain example.com, for the summary line's counts.
 fn finding(severity: dnscron_core::plan::Severity) -> dnscron_core::plan::Finding {
-    use dnscron_core::plan::{Finding, TargetKind, TargetRef};
-    Finding {
-        target: TargetRef {
-            kind: TargetKind::Domain,
-            name: "example.com".into(),
-        },
-        severity,
-        message: "m".into(),
-        change_ids: Vec::new(),
-        declared_at: None,
-    }
+    use dnscron_core::plan::{Finding, FindingCode, TargetKind, TargetRef};
+    let code = FindingCode::ALL
+        .iter()
+        .copied()
+        .find(|c| c.severity() == severity)
+        .unwrap();
+    let target = TargetRef {
+        kind: TargetKind::Domain,
+        name: "example.com".into(),
+    };
+    Finding::new(code, target, "m".into())
 }
 
 /// Without changes, the summary still says when error or warning findings need attention; only

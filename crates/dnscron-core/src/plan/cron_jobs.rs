@@ -9,10 +9,9 @@ use crate::config::model::{CronJobSpec, SiteSpec};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
+use super::finding_code::FindingCode;
 use super::in_effect;
-use super::model::{
-    Action, Change, Finding, Resource, Severity, Status, TargetKind, TargetRef, Value,
-};
+use super::model::{Action, Change, Finding, Resource, Status, TargetKind, TargetRef, Value};
 use super::norm::collapse_ws;
 use super::order::Draft;
 use crate::cron::{MAX_JOBS_PER_SITE, calendar, normalize_command, normalize_schedule};
@@ -36,15 +35,12 @@ pub(super) fn schedule_findings(
     want: &[CronJobSpec],
     now: DateTime<Utc>,
 ) -> Vec<Finding> {
-    let finding = |job: &CronJobSpec, severity, message: String| Finding {
-        target: TargetRef {
+    let finding = |job: &CronJobSpec, code, message: String| {
+        let target = TargetRef {
             kind: TargetKind::Site,
             name: site.slug.clone(),
-        },
-        severity,
-        message,
-        change_ids: Vec::new(),
-        declared_at: Some(job.location.to_string()),
+        };
+        Finding::new(code, target, message).declared_at(&job.location)
     };
     want.iter()
         .filter_map(|job| {
@@ -52,15 +48,13 @@ pub(super) fn schedule_findings(
             let what = format!("cron job `{}` (`{}`)", job.command, job.schedule);
             if c.next.is_empty() {
                 Some(finding(
-                    job,
-                    Severity::Error,
-                    format!("{what} never runs: no date matches its day and month fields (declared at {}); fix the schedule or remove the job", job.location),
+                    job, FindingCode::CronNeverRuns,
+                    format!("{what} never runs: no date matches its day and month fields; fix the schedule or remove the job"),
                 ))
             } else if c.every_minute {
                 Some(finding(
-                    job,
-                    Severity::Warning,
-                    format!("{what} runs every minute (declared at {}); if that is not meant, give the minute field a value such as `*/5` or `0`", job.location),
+                    job, FindingCode::CronEveryMinute,
+                    format!("{what} runs every minute; if that is not meant, give the minute field a value such as `*/5` or `0`"),
                 ))
             } else {
                 None

@@ -7,9 +7,9 @@ use chrono::{DateTime, Utc};
 
 use crate::config::model::{Desired, SiteSpec, ZoneSpec};
 
+use super::finding_code::FindingCode;
 use super::model::{
-    Change, Finding, Plan, PlanOptions, PlanStamp, Severity, Status, Summary, Target, TargetKind,
-    TargetRef,
+    Change, Finding, Plan, PlanOptions, PlanStamp, Status, Summary, Target, TargetKind, TargetRef,
 };
 use super::order::{self, Draft};
 use super::snapshot::{LiveSite, LiveSnapshot};
@@ -147,16 +147,15 @@ fn diff_zone(
             declared_at: ns_declared,
         });
         if domain.service_nameservers.is_empty() {
-            parts.findings.push(Finding {
-                target: TargetRef {
-                    kind: TargetKind::Domain,
-                    name: name.clone(),
-                },
-                severity: Severity::Info,
-                message: "the server did not list its own nameservers with the zone's records, so hosted and custom mode can't be told apart; the domain counts as custom".into(),
-                change_ids: Vec::new(),
-                declared_at: None,
-            });
+            let target = TargetRef {
+                kind: TargetKind::Domain,
+                name: name.clone(),
+            };
+            parts.findings.push(Finding::new(
+                FindingCode::ServiceNameserversUnlisted,
+                target,
+                "the server did not list its own nameservers with the zone's records, so hosted and custom mode can't be told apart; the domain counts as custom".into(),
+            ));
         }
         parts
             .drafts
@@ -226,16 +225,16 @@ fn status_findings(changes: &[Change]) -> Vec<Finding> {
     }
     grouped
         .into_iter()
-        .map(|((target, message, portal), change_ids)| Finding {
-            target,
-            severity: if portal {
-                Severity::NeedsPortalStep
+        .map(|((target, message, portal), change_ids)| {
+            let code = if portal {
+                FindingCode::ChangeNeedsPortalStep
             } else {
-                Severity::Blocked
-            },
-            message,
-            change_ids,
-            declared_at: None,
+                FindingCode::ChangeBlocked
+            };
+            Finding {
+                change_ids,
+                ..Finding::new(code, target, message)
+            }
         })
         .collect()
 }

@@ -14,6 +14,7 @@ pub mod snapshot;
 
 pub(crate) mod declared;
 pub(crate) mod diff;
+pub(crate) mod finding_code;
 pub(crate) mod fingerprint;
 pub(crate) mod health;
 pub(crate) mod make;
@@ -30,12 +31,13 @@ mod records;
 pub use cron_jobs::job_key;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
+pub use finding_code::{Basis, FindingCode};
 pub use fingerprint::stale_targets;
 pub use health::mail::{MailDns, mail_findings};
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
 pub use model::{
-    Action, Change, Finding, Plan, PlanOptions, PlanStamp, Resource, Severity, Status, Summary,
-    Target, TargetKind, TargetRef, Value, canonical_json,
+    Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource, Severity,
+    Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
 pub use scope::Scope;

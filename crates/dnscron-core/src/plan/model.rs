@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::config::model::Desired;
 use crate::dns::RecordType;
 
+use super::finding_code::FindingCode;
 use super::request;
 
 pub(crate) use crate::plan_file::FORMAT_VERSION;
@@ -442,9 +443,14 @@ impl Change {
 // the health of a domain's registration or of a cron schedule (docs/health.md).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Finding {
+    /// What the finding is about, as a stable code (docs/health.md#finding-codes).
+    pub code: FindingCode,
     pub target: TargetRef,
     pub severity: Severity,
     pub message: String,
+    /// The record set the finding is about, when it is about one a file declares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<FindingRecord>,
     /// The ids of the changes this finding is about; absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub change_ids: Vec<usize>,
@@ -467,7 +473,50 @@ pub enum Severity {
     Error,
 }
 
+/// A record set by its owner name and type.
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+pub struct FindingRecord {
+    /// The owner name relative to the zone, as the files write it (`@`, `_dmarc`, `www`).
+    pub name: String,
+    #[serde(rename = "type")]
+    pub rtype: RecordType,
+}
+
 impl Finding {
+    /// A finding of `code` about `target`, with the code's severity.
+    pub fn new(code: FindingCode, target: TargetRef, message: String) -> Finding {
+        Finding {
+            code,
+            target,
+            severity: code.severity(),
+            message,
+            record: None,
+            change_ids: Vec::new(),
+            declared_at: None,
+        }
+    }
+
+    /// Where a file declares what the finding is about.
+    pub fn declared_at(self, at: impl ToString) -> Finding {
+        Finding {
+            declared_at: Some(at.to_string()),
+            ..self
+        }
+    }
+
+    /// The record set the finding is about.
+    pub fn about_record(self, name: &str, rtype: RecordType) -> Finding {
+        Finding {
+            record: Some(FindingRecord {
+                name: name.to_string(),
+                rtype,
+            }),
+            ..self
+        }
+    }
+
     /// Whether the drift job must alert even when there is no change.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error

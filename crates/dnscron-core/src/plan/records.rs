@@ -9,10 +9,9 @@ use crate::api::RecordRef;
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::{self, RecordType, ZoneName, rules};
 
+use super::finding_code::FindingCode;
 use super::in_effect;
-use super::model::{
-    Action, Change, Finding, Resource, Severity, Status, TargetKind, TargetRef, Value,
-};
+use super::model::{Action, Change, Finding, Resource, Status, TargetKind, TargetRef, Value};
 use super::order::Draft;
 use super::safety::ZoneStats;
 use super::snapshot::LiveZone;
@@ -99,6 +98,7 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         let name = want_name(&rec.name, &spec.zone);
         if rules::is_service_owned(rec.rtype, &name) {
             findings.push(info(
+                FindingCode::ApexNsNotPlanned,
                 &target,
                 format!(
                     "the apex NS record declared at {} is not planned: apex NS records belong to the service (use `nameservers:` to delegate the domain)",
@@ -127,12 +127,14 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
 
     if ignored_kept > 0 {
         findings.push(info(
+            FindingCode::IgnoredRecordsKept,
             &target,
             format!("{ignored_kept} live record(s) not in the files match `ignore` rules and are left alone"),
         ));
     }
     if unpruned > 0 {
         findings.push(info(
+            FindingCode::UnprunedRecordsKept,
             &target,
             format!("{unpruned} live record(s) not in the files are kept because `prune` is off"),
         ));
@@ -172,6 +174,7 @@ impl LeftAlone {
         let mut out = Vec::new();
         if !self.service.is_empty() {
             out.push(info(
+                FindingCode::ServiceRecordsLeftAlone,
                 target,
                 format!(
                     "system and DNSSEC records ({}) are managed by the service and never planned",
@@ -181,6 +184,7 @@ impl LeftAlone {
         }
         if !self.unmanaged.is_empty() {
             out.push(info(
+                FindingCode::UnmanagedTypesLeftAlone,
                 target,
                 format!(
                     "records of types dnscron does not manage ({}) are left alone",
@@ -413,12 +417,6 @@ fn stats_of(drafts: &[Draft], live: usize) -> ZoneStats {
     }
 }
 
-fn info(target: &TargetRef, message: String) -> Finding {
-    Finding {
-        target: target.clone(),
-        severity: Severity::Info,
-        message,
-        change_ids: Vec::new(),
-        declared_at: None,
-    }
+fn info(code: FindingCode, target: &TargetRef, message: String) -> Finding {
+    Finding::new(code, target.clone(), message)
 }

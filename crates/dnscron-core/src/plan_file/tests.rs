@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use super::{FORMAT_VERSION, FromFileError, PlanFileV3};
+use super::{FORMAT_VERSION, FromFileError, PlanFileV4};
 use crate::config::model as cfg;
 use crate::dns::{RecordType, ZoneName};
 use crate::plan::model::{self as plan, Action, record_change};
@@ -58,14 +58,15 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
         summary: plan::Summary::of(&changes),
         changes,
         findings: vec![plan::Finding {
-            target: plan::TargetRef {
-                kind: plan::TargetKind::Zone,
-                name: "example.com".into(),
-            },
-            severity: plan::Severity::Blocked,
-            message: "m".into(),
             change_ids: vec![1],
-            declared_at: None,
+            ..plan::Finding::new(
+                crate::plan::FindingCode::ChangeBlocked,
+                plan::TargetRef {
+                    kind: plan::TargetKind::Zone,
+                    name: "example.com".into(),
+                },
+                "m".into(),
+            )
         }],
         desired: cfg::Desired {
             zones: vec![zone],
@@ -91,8 +92,8 @@ fn json_of(plan: &plan::Plan) -> serde_json::Value {
     serde_json::to_value(file_of(plan)).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn file_of(plan: &plan::Plan) -> PlanFileV3 {
-    PlanFileV3::try_from(plan).unwrap_or_else(|e| panic!("{e}"))
+fn file_of(plan: &plan::Plan) -> PlanFileV4 {
+    PlanFileV4::try_from(plan).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -112,8 +113,8 @@ fn optional_fields_are_written_or_left_out_as_format_2_did() {
     );
     assert_eq!(
         doc["findings"][0],
-        json!({"target": {"kind": "zone", "name": "example.com"}, "severity": "blocked",
-               "message": "m", "change_ids": [1]})
+        json!({"code": "change-blocked", "target": {"kind": "zone", "name": "example.com"},
+               "severity": "blocked", "message": "m", "change_ids": [1]})
     );
     let zone = &doc["desired"]["zones"][0];
     assert_eq!(zone["nameservers"], serde_json::Value::Null);
@@ -167,7 +168,7 @@ fn another_version_or_a_change_without_its_request_data_is_not_a_plan() {
         Err(FromFileError::Request(_))
     ));
     assert!(
-        PlanFileV3::try_from(&a_plan(vec![record_change(
+        PlanFileV4::try_from(&a_plan(vec![record_change(
             Action::Update,
             Some(7),
             Some("192.0.2.9"),

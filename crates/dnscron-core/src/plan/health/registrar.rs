@@ -12,7 +12,8 @@ use crate::config::model::ZoneSpec;
 
 use super::Registration;
 use super::values::{date, ds_set, flag, shown, word};
-use crate::plan::model::{Finding, Severity, TargetKind, TargetRef};
+use crate::plan::finding_code::FindingCode;
+use crate::plan::model::{Finding, TargetKind, TargetRef};
 use crate::plan::norm::host_set;
 
 /// State words that mean "nothing under way" and "something under way".
@@ -60,21 +61,17 @@ struct Out<'a> {
 }
 
 impl Out<'_> {
-    fn push(&mut self, severity: Severity, message: String) {
+    fn push(&mut self, code: FindingCode, message: String) {
         let declared_at = match &self.spec.registrar {
             Some(r) => r.location.to_string(),
             None => self.spec.location.to_string(),
         };
-        self.findings.push(Finding {
-            target: TargetRef {
-                kind: TargetKind::Domain,
-                name: self.spec.zone.to_string(),
-            },
-            severity,
-            message,
-            change_ids: Vec::new(),
-            declared_at: Some(declared_at),
-        });
+        let target = TargetRef {
+            kind: TargetKind::Domain,
+            name: self.spec.zone.to_string(),
+        };
+        self.findings
+            .push(Finding::new(code, target, message).declared_at(declared_at));
     }
 }
 
@@ -84,12 +81,10 @@ pub(super) fn findings(spec: &ZoneSpec, reg: &Registration, now: DateTime<Utc>) 
         findings: Vec::new(),
     };
     let Some(listing) = &reg.listing else {
-        if let Some(r) = &spec.registrar {
+        if spec.registrar.is_some() {
             out.push(
-                Severity::Error,
-                format!(
-                    "{} sets `registrar` expectations but GET /domains does not list {}: the domain is not registered with this account, so they can't be checked; remove the `registrar` key or register the domain here",
-                    r.location, spec.zone
+                FindingCode::RegistrarNotHere, format!( "the file sets `registrar` expectations but GET /domains does not list {}: the domain is not registered with this account, so they can't be checked; remove the `registrar` key or register the domain here",
+                    spec.zone
                 ),
             );
         }
@@ -129,7 +124,7 @@ fn dnssec(out: &mut Out<'_>, listing: &payload::Domain, registrar: &payload::Reg
     {
         let shown_state = state.map(shown).unwrap_or_default();
         out.push(
-            Severity::Info,
+            FindingCode::DnssecStateUnknown,
             format!(
                 "DNSSEC state `{shown_state}` is not a value dnscron knows; it is shown, not judged"
             ),
@@ -143,8 +138,7 @@ fn dnssec(out: &mut Out<'_>, listing: &payload::Domain, registrar: &payload::Reg
     if !active {
         if !registry.is_empty() {
             out.push(
-                Severity::Error,
-                format!("validating resolvers will fail for {domain}: DNSSEC is off for the zone but the registry still publishes a DS ({both}); remove the DS at the registrar (portal: DNSSEC) or turn DNSSEC back on"),
+                FindingCode::DnssecDsLeftBehind, format!("validating resolvers will fail for {domain}: DNSSEC is off for the zone but the registry still publishes a DS ({both}); remove the DS at the registrar (portal: DNSSEC) or turn DNSSEC back on"),
             );
         }
         return;
@@ -154,18 +148,15 @@ fn dnssec(out: &mut Out<'_>, listing: &payload::Domain, registrar: &payload::Reg
     }
     if !registry.is_empty() && ours.is_disjoint(&registry) {
         out.push(
-            Severity::Error,
-            format!("validating resolvers will fail for {domain}: no DS at the registry matches the zone's keys ({both}); publish our DS at the registrar (portal: DNSSEC), or turn DNSSEC off there until they match"),
+            FindingCode::DnssecDsMismatch, format!("validating resolvers will fail for {domain}: no DS at the registry matches the zone's keys ({both}); publish our DS at the registrar (portal: DNSSEC), or turn DNSSEC off there until they match"),
         );
     } else if registry.is_empty() {
         out.push(
-            Severity::Warning,
-            format!("DNSSEC is on for {domain} but the registry publishes no DS, so resolvers treat the zone as unsigned ({both}); publish our DS at the registrar (portal: DNSSEC)"),
+            FindingCode::DnssecDsMissing, format!("DNSSEC is on for {domain} but the registry publishes no DS, so resolvers treat the zone as unsigned ({both}); publish our DS at the registrar (portal: DNSSEC)"),
         );
     } else {
         out.push(
-            Severity::Warning,
-            format!("the DS sets of {domain} differ but share a key, so resolvers still validate (a key rollover?) ({both}); finish the rollover at the registrar so that they match"),
+            FindingCode::DnssecDsRollover, format!("the DS sets of {domain} differ but share a key, so resolvers still validate (a key rollover?) ({both}); finish the rollover at the registrar so that they match"),
         );
     }
 }
@@ -183,15 +174,13 @@ fn nameservers(out: &mut Out<'_>, registrar: &payload::Registrar) {
     );
     if registry != resolver && !resolver.is_empty() {
         out.push(
-            Severity::Warning,
-            format!("the delegation of {} is changing: {live_and_pending}; resolvers follow within the old NS records' TTL (up to 2 days), so both sets must serve the zone until then", out.spec.zone),
+            FindingCode::DelegationChanging, format!("the delegation of {} is changing: {live_and_pending}; resolvers follow within the old NS records' TTL (up to 2 days), so both sets must serve the zone until then", out.spec.zone),
         );
     } else if let Some(w) = &state_word
         && PENDING.contains(&w.as_str())
     {
         out.push(
-            Severity::Warning,
-            format!("the nameserver state of {} is `{state_shown}`, not settled: registry and resolvers both list {}, but the registrar has not finished the change; plan again later", out.spec.zone, list(&registry)),
+            FindingCode::NameserversUnsettled, format!("the nameserver state of {} is `{state_shown}`, not settled: registry and resolvers both list {}, but the registrar has not finished the change; plan again later", out.spec.zone, list(&registry)),
         );
     }
     if let Some(w) = &state_word
@@ -200,8 +189,7 @@ fn nameservers(out: &mut Out<'_>, registrar: &payload::Registrar) {
         && !PENDING.contains(&w.as_str())
     {
         out.push(
-            Severity::Info,
-            format!("nameserver state `{state_shown}` is not a value dnscron knows; registry: {}, resolver: {}", list(&registry), list(&resolver)),
+            FindingCode::NameserverStateUnknown, format!("nameserver state `{state_shown}` is not a value dnscron knows; registry: {}, resolver: {}", list(&registry), list(&resolver)),
         );
     }
 }
@@ -216,9 +204,9 @@ fn transfer(out: &mut Out<'_>, listing: &payload::Domain) {
     if NO_TRANSFER.contains(&w.as_str()) {
         return;
     }
-    let (severity, message) = if TRANSFER.contains(&w.as_str()) {
+    let (code, message) = if TRANSFER.contains(&w.as_str()) {
         (
-            Severity::Warning,
+            FindingCode::TransferUnderWay,
             format!(
                 "a transfer of {} is under way (transfer_state `{}`): registrar changes may be refused and the new registrar may change the nameservers; check the transfer in the portal",
                 out.spec.zone,
@@ -227,14 +215,14 @@ fn transfer(out: &mut Out<'_>, listing: &payload::Domain) {
         )
     } else {
         (
-            Severity::Info,
+            FindingCode::TransferStateUnknown,
             format!(
                 "transfer_state `{}` is not a value dnscron knows; it is shown, not judged",
                 shown(value)
             ),
         )
     };
-    out.push(severity, message);
+    out.push(code, message);
 }
 
 fn expiry(out: &mut Out<'_>, listing: &payload::Domain, now: DateTime<Utc>) {
@@ -243,8 +231,7 @@ fn expiry(out: &mut Out<'_>, listing: &payload::Domain, now: DateTime<Utc>) {
         Some((_, Some(true))) | None => return,
         Some((v, None)) => {
             out.push(
-                Severity::Info,
-                format!("auto_renew `{}` is not a yes/no value dnscron knows, so the expiry is not checked", shown(v)),
+                FindingCode::AutoRenewUnknown, format!("auto_renew `{}` is not a yes/no value dnscron knows, so the expiry is not checked", shown(v)),
             );
             return;
         }
@@ -256,27 +243,32 @@ fn expiry(out: &mut Out<'_>, listing: &payload::Domain, now: DateTime<Utc>) {
     };
     let Some(at) = date(raw) else {
         out.push(
-            Severity::Info,
-            format!("auto-renew is off and the expiry `{}` is not a date dnscron reads; check it in the portal", shown(raw)),
+            FindingCode::ExpiryUnreadable, format!("auto-renew is off and the expiry `{}` is not a date dnscron reads; check it in the portal", shown(raw)),
         );
         return;
     };
     let left = (at - now).num_days();
     let day = at.format("%Y-%m-%d");
-    let message = if at <= now {
-        format!(
-            "{} expired on {day} and auto-renew is off: renew it in the portal now (the domain stops resolving)",
-            out.spec.zone
+    let (code, message) = if at <= now {
+        (
+            FindingCode::DomainExpired,
+            format!(
+                "{} expired on {day} and auto-renew is off: renew it in the portal now (the domain stops resolving)",
+                out.spec.zone
+            ),
         )
     } else if left < i64::from(days) {
-        format!(
-            "{} expires on {day} (in {left} days, within {days}) and auto-renew is off: renew it or turn auto-renew on in the portal",
-            out.spec.zone
+        (
+            FindingCode::DomainExpiring,
+            format!(
+                "{} expires on {day} (in {left} days, within {days}) and auto-renew is off: renew it or turn auto-renew on in the portal",
+                out.spec.zone
+            ),
         )
     } else {
         return;
     };
-    out.push(Severity::Error, message);
+    out.push(code, message);
 }
 
 /// A value the file's `registrar` key expects, checked against live.
@@ -298,16 +290,13 @@ fn expectation(
     match live.map(|v| (v, flag(v))) {
         Some((_, Some(have))) if have == want => {}
         Some((_, Some(have))) => out.push(
-            Severity::Error,
-            format!("{key} is {} at the registrar but {at} expects it {}: change it in the portal (dnscron never writes registrar settings), or change the file", on_off(have), on_off(want)),
+            FindingCode::RegistrarSettingDiffers, format!("{key} is {} at the registrar but {at} expects it {}: change it in the portal (dnscron never writes registrar settings), or change the file", on_off(have), on_off(want)),
         ),
         Some((v, None)) => out.push(
-            Severity::Info,
-            format!("{key} is `{}`, not a yes/no value dnscron knows; {at} expects it {}", shown(v), on_off(want)),
+            FindingCode::RegistrarSettingUnknown, format!("{key} is `{}`, not a yes/no value dnscron knows; {at} expects it {}", shown(v), on_off(want)),
         ),
         None => out.push(
-            Severity::Info,
-            format!("the server did not return {key}; {at} expects it {}", on_off(want)),
+            FindingCode::RegistrarSettingMissing, format!("the server did not return {key}; {at} expects it {}", on_off(want)),
         ),
     }
 }

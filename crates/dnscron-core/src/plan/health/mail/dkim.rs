@@ -6,7 +6,7 @@ use base64::engine::general_purpose::STANDARD;
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
-use crate::plan::model::Severity;
+use crate::plan::finding_code::FindingCode;
 
 use super::account::absolute;
 use super::{Out, key, tags};
@@ -43,7 +43,6 @@ fn is_key_name(record: &RecordSpec) -> bool {
 }
 
 fn judge(name: &str, record: &RecordSpec, out: &mut Out<'_>) {
-    let at = &record.location;
     let refused = |why: String| {
         format!(
             "the DKIM key at {name} is unusable: {why}; receivers fail every signature made with this selector, so DMARC fails for mail that relies on it; publish the key exactly as the mail provider gives it"
@@ -51,22 +50,22 @@ fn judge(name: &str, record: &RecordSpec, out: &mut Out<'_>) {
     };
     match read(&record.canonical) {
         Ok(Key::Revoked) => out.push(
-            Severity::Info,
-            at,
+            FindingCode::DkimKeyRevoked,
+            record,
             format!("the DKIM key at {name} is revoked (empty `p=`): receivers fail signatures made with this selector; remove the record once no mail is signed with it"),
         ),
         Ok(Key::Rsa { bits }) if bits < RSA_MIN_BITS => out.push(
-            Severity::Error,
-            at,
+            FindingCode::DkimKeyTooShort,
+            record,
             refused(format!("its RSA key has {bits} bits, under the {RSA_MIN_BITS} receivers accept (RFC 8301)")),
         ),
         Ok(Key::Rsa { bits }) if bits < RSA_GOOD_BITS => out.push(
-            Severity::Warning,
-            at,
+            FindingCode::DkimKeyWeak,
+            record,
             format!("the DKIM key at {name} is RSA of {bits} bits: receivers still accept it, but keys under {RSA_GOOD_BITS} bits can be broken; have the mail provider issue a {RSA_GOOD_BITS}-bit key under a new selector, then retire this one"),
         ),
         Ok(_) => {}
-        Err(why) => out.push(Severity::Error, at, refused(why)),
+        Err(why) => out.push(FindingCode::DkimKeyUnusable, record, refused(why)),
     }
 }
 

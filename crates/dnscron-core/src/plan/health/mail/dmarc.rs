@@ -3,7 +3,7 @@
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
-use crate::plan::model::Severity;
+use crate::plan::finding_code::FindingCode;
 
 use super::account::{Account, Held, by_name, host};
 use super::{Out, tags};
@@ -25,8 +25,8 @@ pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>
         }
         if let [_, (second, _), ..] = valid.as_slice() {
             out.push(
-                Severity::Error,
-                &second.location,
+                FindingCode::DmarcMultiple,
+                second,
                 format!(
                     "{name} has {} DMARC records: receivers ignore DMARC for {domain} as if it published none, so the policy is not applied; keep one `v=DMARC1` record",
                     valid.len()
@@ -60,8 +60,8 @@ fn version_first(
         Ok(_) => "it does not start with `v=DMARC1` (exactly, in capitals)".into(),
     };
     out.push(
-        Severity::Error,
-        &record.location,
+        FindingCode::DmarcInvalid,
+        record,
         format!(
             "the DMARC record at {name} is not one receivers read: {why}; they discard it, so no policy applies and no reports are sent; start it with `v=DMARC1;` and write `tag=value` pairs separated by `;`"
         ),
@@ -81,8 +81,8 @@ fn policy(name: &str, record: &RecordSpec, tags: &[(String, String)], out: &mut 
         ""
     };
     out.push(
-        Severity::Error,
-        &record.location,
+        FindingCode::DmarcPolicyInvalid,
+        record,
         format!(
             "the DMARC record at {name} {problem}: receivers ignore the record{with_rua}, so spoofed mail is not quarantined or rejected; set `p=none`, `p=quarantine` or `p=reject`"
         ),
@@ -114,7 +114,6 @@ fn report_uri(
     uri: &str,
     out: &mut Out<'_>,
 ) {
-    let at = &record.location;
     let address = uri
         .get(..7)
         .filter(|s| s.eq_ignore_ascii_case("mailto:"))
@@ -125,8 +124,8 @@ fn report_uri(
         .and_then(|(local, d)| (!local.is_empty()).then(|| host(d)).flatten());
     let Some(other) = other else {
         out.push(
-            Severity::Warning,
-            at,
+            FindingCode::DmarcReportUriNotMailto,
+            record,
             format!(
                 "`{key}={uri}` in the DMARC record of {domain} is not a `mailto:` address: receivers send no reports there; write it as `mailto:user@domain`"
             ),
@@ -153,8 +152,8 @@ fn report_uri(
     match (found, complete) {
         (true, _) => {}
         (false, Some(true)) => out.push(
-            Severity::Warning,
-            at,
+            FindingCode::DmarcReportUnauthorized,
+            record,
             format!(
                 "`{key}` sends {domain}'s DMARC reports to {other}, whose files have no `{consent}` TXT record `v=DMARC1` (RFC 7489 §7.1): receivers send no reports there; add that record to {other}'s zone"
             ),
@@ -165,8 +164,8 @@ fn report_uri(
                 Some(_) => "whose zone keeps TXT records its files don't show (`ignore` rules or `prune: false`)",
             };
             out.push(
-                Severity::Info,
-                at,
+                FindingCode::DmarcReportAuthorizationUnseen,
+                record,
                 format!(
                     "`{key}` sends {domain}'s DMARC reports to {other}, {whose}: receivers send them only if {other} publishes a `{consent}` TXT record `v=DMARC1` (RFC 7489 §7.1), which the files can't show; make sure it does"
                 ),

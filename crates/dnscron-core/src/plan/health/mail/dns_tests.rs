@@ -104,7 +104,7 @@ async fn each_name_is_asked_once_and_nxdomain_is_a_missing_spf() {
         got,
         vec![(
             Severity::Error,
-            "gone.yaml:3:5: the SPF record of gone.test finds no SPF record there: gone.test → include:gone.provider.test; receivers return permerror and treat the mail as unauthenticated, so it is often rejected or junked; fix or remove that include".to_string()
+            "the SPF record of gone.test finds no SPF record there: gone.test → include:gone.provider.test; receivers return permerror and treat the mail as unauthenticated, so it is often rejected or junked; fix or remove that include".to_string()
         )]
     );
     // _spf, _a, _b and gone: 4 names, whatever the number of zones.
@@ -125,7 +125,7 @@ async fn a_resolver_that_refuses_leaves_the_includes_not_followed() {
         got,
         vec![(
             Severity::Info,
-            "z0.yaml:3:5: the SPF record of z0.test needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.provider.test (the resolver did not answer: REFUSED); lookups per record: z0.test: 1 (include:_spf.provider.test: not followed (the resolver did not answer: REFUSED))".to_string()
+            "the SPF record of z0.test needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.provider.test (the resolver did not answer: REFUSED); lookups per record: z0.test: 1 (include:_spf.provider.test: not followed (the resolver did not answer: REFUSED))".to_string()
         )]
     );
 }

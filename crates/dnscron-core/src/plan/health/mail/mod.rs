@@ -21,9 +21,10 @@ mod tests;
 
 use std::net::SocketAddr;
 
-use crate::config::model::{Desired, Location, ZoneSpec};
+use crate::config::model::{Desired, RecordSpec, ZoneSpec};
 use crate::dnscheck::QueryOptions;
-use crate::plan::model::{Finding, Severity, TargetKind, TargetRef};
+use crate::plan::finding_code::FindingCode;
+use crate::plan::model::{Finding, TargetKind, TargetRef};
 
 use account::Account;
 
@@ -77,18 +78,16 @@ impl<'a> Out<'a> {
         }
     }
 
-    /// The message starts with where the record is declared: text output shows no other place.
-    fn push(&mut self, severity: Severity, at: &Location, message: String) {
-        let message = format!("{at}: {message}");
-        self.findings.push(Finding {
-            target: TargetRef {
-                kind: TargetKind::Zone,
-                name: self.spec.zone.to_string(),
-            },
-            severity,
-            message,
-            change_ids: Vec::new(),
-            declared_at: Some(at.to_string()),
-        });
+    /// A finding about `record`'s record set, placed where `record` is declared.
+    fn push(&mut self, code: FindingCode, record: &RecordSpec, message: String) {
+        let target = TargetRef {
+            kind: TargetKind::Zone,
+            name: self.spec.zone.to_string(),
+        };
+        self.findings.push(
+            Finding::new(code, target, message)
+                .declared_at(&record.location)
+                .about_record(&record.name, record.rtype),
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
-use crate::plan::model::Severity;
+use crate::plan::finding_code::FindingCode;
 
 use super::Out;
 use super::account::{Account, Held, by_name, host};
@@ -14,8 +14,8 @@ pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>
             && records.len() > 1
         {
             out.push(
-                Severity::Error,
-                &null.location,
+                FindingCode::MxNullBesideOthers,
+                null,
                 format!(
                     "{name} has a null MX (`0 .`, \"accepts no mail\", RFC 7505) beside {} other MX record(s): receivers may bounce mail to {name} or deliver it to the others, depending on the sender; keep the null MX alone, or remove it if {name} receives mail",
                     records.len() - 1
@@ -44,8 +44,8 @@ fn alias(account: &Account<'_>, name: &str, record: &RecordSpec, out: &mut Out<'
         return;
     };
     out.push(
-        Severity::Error,
-        &record.location,
+        FindingCode::MxTargetIsCname,
+        record,
         format!(
             "the MX of {name} points at {target}, which is a CNAME ({}) (RFC 2181 §10.3): some senders refuse or bounce the mail, others loop; point the MX at the host the CNAME names, or make {target} an A/AAAA record",
             cname.location

@@ -32,11 +32,11 @@ fn findings(zones: &[(&str, &[&str])]) -> Vec<(Severity, String, String)> {
         .into_iter()
         .map(|f| {
             let at = f.declared_at.unwrap_or_default();
-            let message = f
-                .message
-                .strip_prefix(&format!("{at}: "))
-                .unwrap_or_else(|| panic!("{} does not start with {at}", f.message))
-                .to_string();
+            let record = f
+                .record
+                .unwrap_or_else(|| panic!("{} names no record", f.message));
+            assert!(!record.name.is_empty(), "{}", f.message);
+            let message = f.message;
             let line = at
                 .rsplit_once(':')
                 .map(|(l, _)| l.to_string())
@@ -582,8 +582,8 @@ fn names_whose_records_the_files_may_not_all_show_are_not_judged_absent() {
     assert_eq!(
         got,
         vec![
-            (Severity::Info, format!("a.example.yaml:6:5: the SPF record of a.example needs at least 3 DNS lookups of the 10 receivers allow; not followed: include:_spf.a.example ({kept}), include:_spf.b.example ({kept}); lookups per record: a.example: 3 (include:_spf.a.example: not followed ({kept}), include:_spf.b.example: not followed ({kept})); a resolver would count them")),
-            (Severity::Info, "a.example.yaml:7:5: `rua` sends a.example's DMARC reports to b.example, whose zone keeps TXT records its files don't show (`ignore` rules or `prune: false`): receivers send them only if b.example publishes a `a.example._report._dmarc.b.example` TXT record `v=DMARC1` (RFC 7489 §7.1), which the files can't show; make sure it does".to_string()),
+            (Severity::Info, format!("the SPF record of a.example needs at least 3 DNS lookups of the 10 receivers allow; not followed: include:_spf.a.example ({kept}), include:_spf.b.example ({kept}); lookups per record: a.example: 3 (include:_spf.a.example: not followed ({kept}), include:_spf.b.example: not followed ({kept})); a resolver would count them")),
+            (Severity::Info, "`rua` sends a.example's DMARC reports to b.example, whose zone keeps TXT records its files don't show (`ignore` rules or `prune: false`): receivers send them only if b.example publishes a `a.example._report._dmarc.b.example` TXT record `v=DMARC1` (RFC 7489 §7.1), which the files can't show; make sure it does".to_string()),
         ]
     );
 }
@@ -636,7 +636,7 @@ fn an_outside_include_no_resolver_could_follow_is_said_once_for_the_account() {
             (
                 "c.example".to_string(),
                 Severity::Info,
-                "c.example.yaml:3:5: the SPF record of c.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:%{d}.x.example (a macro only a receiver can expand); lookups per record: c.example: 1 (include:%{d}.x.example: not followed (a macro only a receiver can expand))".to_string()
+                "the SPF record of c.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:%{d}.x.example (a macro only a receiver can expand); lookups per record: c.example: 1 (include:%{d}.x.example: not followed (a macro only a receiver can expand))".to_string()
             ),
             (
                 "a.example".to_string(),

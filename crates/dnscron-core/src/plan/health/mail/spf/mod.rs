@@ -8,7 +8,8 @@ mod tree;
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
-use crate::plan::model::{Finding, Severity, TargetKind, TargetRef};
+use crate::plan::finding_code::FindingCode;
+use crate::plan::model::{Finding, TargetKind, TargetRef};
 
 use super::Out;
 use super::account::by_name;
@@ -30,8 +31,8 @@ pub(super) async fn findings(walker: &mut Walker<'_>, spec: &ZoneSpec, out: &mut
         if let [_, second, ..] = records.as_slice() {
             let at: Vec<String> = records.iter().map(|r| r.location.to_string()).collect();
             out.push(
-                Severity::Error,
-                &second.location,
+                FindingCode::SpfMultiple,
+                second,
                 format!(
                     "{name} has {} SPF records ({}): receivers return permerror for every message and treat the mail as unauthenticated, so it is often rejected or junked; merge them into one `v=spf1` record",
                     records.len(),
@@ -44,8 +45,8 @@ pub(super) async fn findings(walker: &mut Walker<'_>, spec: &ZoneSpec, out: &mut
         match parse(&record.canonical) {
             Ok(parsed) => evaluate(walker, &name, record, parsed, out).await,
             Err(why) => out.push(
-                Severity::Error,
-                &record.location,
+                FindingCode::SpfInvalid,
+                record,
                 format!(
                     "the SPF record of {name} is invalid: {why}; receivers return permerror and treat the mail as unauthenticated, so it is often rejected or junked; correct the term (RFC 7208 §5, §6)"
                 ),
@@ -62,7 +63,6 @@ async fn evaluate(
     out: &mut Out<'_>,
 ) {
     let root = walker.walk(name, parsed).await;
-    let at = &record.location;
     let total = root.total();
     let tree = root.render();
     let mut unfollowed = Vec::new();
@@ -82,16 +82,16 @@ async fn evaluate(
     };
     if total > LOOKUP_LIMIT {
         out.push(
-            Severity::Error,
-            at,
+            FindingCode::SpfTooManyLookups,
+            record,
             format!(
                 "the SPF record of {name} needs {counted}, more than the {LOOKUP_LIMIT} receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated, so it is often rejected or junked; lookups per record: {tree}; replace includes with the ip4:/ip6: ranges they list, or drop the ones no longer used"
             ),
         );
     } else if total >= LOOKUP_WARNING {
         out.push(
-            Severity::Warning,
-            at,
+            FindingCode::SpfLookupsNearLimit,
+            record,
             format!(
                 "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow: one more include (or a provider adding one to theirs) makes it a permerror, and the mail unauthenticated; lookups per record: {tree}; replace includes with the ip4:/ip6: ranges they list, or drop the ones no longer used"
             ),
@@ -108,8 +108,8 @@ async fn evaluate(
         walker.unasked_zone.get_or_insert(zone);
     } else if !unfollowed.is_empty() {
         out.push(
-            Severity::Info,
-            at,
+            FindingCode::SpfLookupsUncounted,
+            record,
             format!(
                 "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow; not followed: {}; lookups per record: {tree}{ask}",
                 unfollowed.join(", ")
@@ -119,8 +119,8 @@ async fn evaluate(
     let voids = root.voids();
     if voids > VOID_LIMIT {
         out.push(
-            Severity::Error,
-            at,
+            FindingCode::SpfTooManyVoidLookups,
+            record,
             format!(
                 "the SPF record of {name} makes {voids} void lookups (names without records), more than the {VOID_LIMIT} receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; lookups per record: {tree}; remove the terms that name hosts without records (includes of names that no longer publish SPF, `a:`/`mx:` of names that are gone)"
             ),
@@ -137,8 +137,8 @@ async fn evaluate(
             _ => continue,
         };
         out.push(
-            Severity::Error,
-            at,
+            FindingCode::SpfIncludeBroken,
+            record,
             format!(
                 "the SPF record of {name} {what}: {chain}; receivers return permerror and treat the mail as unauthenticated, so it is often rejected or junked; fix or remove that include"
             ),
@@ -156,19 +156,18 @@ pub(super) fn unasked_finding(walker: &Walker<'_>) -> Option<Finding> {
         .iter()
         .map(|(term, names)| format!("{term} in {}", some_of(names)))
         .collect();
-    Some(Finding {
-        target: TargetRef {
-            kind: TargetKind::Zone,
-            name: zone,
-        },
-        severity: Severity::Info,
-        message: format!(
+    let target = TargetRef {
+        kind: TargetKind::Zone,
+        name: zone,
+    };
+    Some(Finding::new(
+        FindingCode::SpfNotFollowed,
+        target,
+        format!(
             "SPF lookups not followed, so the counts of the records that hold them are lower bounds (each below the warning): {}; a resolver would count them",
             terms.join("; ")
         ),
-        change_ids: Vec::new(),
-        declared_at: None,
-    })
+    ))
 }
 
 /// `a, b, c and 47 more` (the names of the SPF records that hold a term).

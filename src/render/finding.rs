@@ -1,0 +1,77 @@
+//! One finding at a glance, the same in `plan`, `check` and every format: a short head line with
+//! its severity, code, what it is about and where the file declares it; the detail under it.
+
+use dnscron_core::plan::{Finding, Severity};
+use dnscron_core::untrusted::escape;
+
+/// The head line's parts; each view draws the label in its own way (colour, bold, a prefix).
+pub struct Head {
+    pub mark: &'static str,
+    pub label: &'static str,
+    /// An ANSI SGR colour for the label.
+    pub color: &'static str,
+    /// `[code] target, NAME TYPE (change 3) at file:line:col`, escaped for a terminal.
+    pub about: String,
+}
+
+pub fn head(f: &Finding) -> Head {
+    let (mark, label, color) = match f.severity {
+        Severity::Info => ("i", "info", "2"),
+        Severity::NeedsPortalStep => ("!", "needs a portal step", "35"),
+        Severity::Blocked => ("!", "blocked", "31"),
+        Severity::Warning => ("!", "warning", "33"),
+        Severity::Error => ("x", "error", "31"),
+    };
+    Head {
+        mark,
+        label,
+        color,
+        about: escape(&about(f)).into_owned(),
+    }
+}
+
+/// What the finding is about, unescaped: the views escape it for their medium.
+pub fn about(f: &Finding) -> String {
+    let record = f
+        .record
+        .as_ref()
+        .map(|r| format!(", {} {}", r.name, r.rtype))
+        .unwrap_or_default();
+    let at = f
+        .declared_at
+        .as_ref()
+        .map(|at| format!(" at {at}"))
+        .unwrap_or_default();
+    format!(
+        "[{}] {}{record}{}{at}",
+        f.code,
+        f.target,
+        change_ids(&f.change_ids)
+    )
+}
+
+fn change_ids(ids: &[usize]) -> String {
+    match ids {
+        [] => String::new(),
+        [one] => format!(" (change {one})"),
+        many => format!(
+            " (changes {})",
+            many.iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The plain-text lines of one finding, indented by `indent`, the label painted by `paint`.
+pub fn text_lines(f: &Finding, indent: &str, paint: impl Fn(&str, &str) -> String) -> String {
+    let h = head(f);
+    format!(
+        "{indent}{} {} {}\n{indent}    {}\n",
+        h.mark,
+        paint(h.color, h.label),
+        h.about,
+        escape(&f.message)
+    )
+}
