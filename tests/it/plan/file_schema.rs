@@ -22,7 +22,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         4,
-        "5fffb79ccc4f46c72939ef995ef5a44f11cd501d656ccddd2e55285bc1a9a55f",
+        "d29532086a83d7d90a54704e65e4eaf3629f418f3314f5b2c05566c9da9b5410",
     ),
 ];
 

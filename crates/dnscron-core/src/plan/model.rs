@@ -457,6 +457,23 @@ pub struct Finding {
     /// `file:line:col` of what the finding is about, when a file declares it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared_at: Option<String>,
+    /// The files' acceptance of this finding (`accept:`), when one matches it and had not
+    /// expired when the plan was made: an accepted finding changes no exit code and stops no
+    /// write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<Acceptance>,
+}
+
+/// Why a finding is accepted, and until when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Acceptance {
+    pub reason: String,
+    /// The last day (`YYYY-MM-DD`, UTC) the acceptance holds; absent: no end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
+    pub until: Option<chrono::NaiveDate>,
+    /// `file:line:col` of the `accept:` entry.
+    pub declared_at: String,
 }
 
 // The plan file writes the variants without descriptions: their notes are comments.
@@ -495,6 +512,7 @@ impl Finding {
             record: None,
             change_ids: Vec::new(),
             declared_at: None,
+            accepted: None,
         }
     }
 
