@@ -114,7 +114,7 @@ pub fn run(args: ApplyArgs) -> CommandResult {
         )
         .with_hint("review the plan with `dnscron plan`, then run `dnscron apply --yes`; or save it with `dnscron plan --out FILE` and run `dnscron apply --reviewed FILE PATH...`"));
     }
-    let bar = std::io::stderr().is_terminal()
+    let bar = crate::cli::logging::can_redraw_stderr()
         && args.format == ApplyFormat::Text
         && tracing::level_enabled!(tracing::Level::INFO);
     let progress: Arc<dyn Progress> = if bar {

@@ -76,7 +76,7 @@ pub enum Command {
     /// Make the live account match the files (or execute a saved plan), then verify.
     Apply(apply::ApplyArgs),
     /// Ask each zone's nameservers over DNS whether they serve what the files say (no API
-    /// token; exit 0 in line, 2 differences, 1 a nameserver could not be asked).
+    /// token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked).
     Check(check::CheckArgs),
     /// Write desired-state files that reproduce the live account (plan then shows no changes).
     Import(import::ImportArgs),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
-use crate::cli::write_stdout;
+use crate::cli::{logging, write_stdout};
 use crate::render::diagnostics::{self, Style};
 use crate::render::github::{Annotation, Level, render_capped};
 use dnscron_core::config;
@@ -113,7 +113,7 @@ pub fn load_printing_warnings(
 /// (plan, apply) call this after `config::load` fails.
 pub fn report_diagnostics(diags: &config::Diagnostics) -> CommandError {
     use std::io::Write;
-    let text = diagnostics::render(diags, Style::for_stderr());
+    let text = diagnostics::render(diags, Style::colored(logging::use_color_on_stderr()));
     let _ = std::io::stderr().write_all(text.as_bytes());
     CommandError::new(ErrorKind::AlreadyReported, "invalid desired-state files")
 }

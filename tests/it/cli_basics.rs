@@ -81,7 +81,7 @@ Render a saved plan file in any plan format (no API access)
 Make the live account match the files (or execute a saved plan), then verify
 .TP
 \fBdnscron check\fR
-Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in line, 2 differences, 1 a nameserver could not be asked)
+Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked)
 .TP
 \fBdnscron import\fR
 Write desired\-state files that reproduce the live account (plan then shows no changes)
