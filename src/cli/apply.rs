@@ -26,8 +26,10 @@ use super::apply_end::finish;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ApplyFormat {
+    /// For people: each change with its outcome, then the summary and the DNS check.
     #[default]
     Text,
+    /// For scripts: one document with every change's outcome and the summary (docs/apply.md).
     Json,
     /// For a CI job summary: what was done, what was not, where to continue.
     Markdown,

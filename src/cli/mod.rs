@@ -28,6 +28,7 @@ mod man;
 mod output;
 pub mod plan;
 mod plan_file;
+pub mod reference;
 mod runtime;
 pub mod schema;
 mod session;
@@ -92,7 +93,7 @@ pub enum Command {
     Schema(schema::SchemaArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
-    /// Print the man page (roff).
+    /// Print the man page (roff); read it with: dnscron man | man -l -
     Man,
 }
 

@@ -21,7 +21,9 @@ pub struct ValidateArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ValidateFormat {
+    /// For people: each problem with the lines around it, on stderr.
     Text,
+    /// GitHub Actions annotations on the problems' lines (the first 10), and the text on stderr.
     Github,
 }
 
