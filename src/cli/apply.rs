@@ -26,8 +26,10 @@ use super::apply_end::finish;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ApplyFormat {
+    /// For people: each change with its outcome, then the summary and the DNS check.
     #[default]
     Text,
+    /// For scripts: one document with every change's outcome and the summary (docs/apply.md).
     Json,
     /// For a CI job summary: what was done, what was not, where to continue.
     Markdown,
@@ -114,7 +116,7 @@ pub fn run(args: ApplyArgs) -> CommandResult {
         )
         .with_hint("review the plan with `dnscron plan`, then run `dnscron apply --yes`; or save it with `dnscron plan --out FILE` and run `dnscron apply --reviewed FILE PATH...`"));
     }
-    let bar = std::io::stderr().is_terminal()
+    let bar = crate::cli::logging::can_redraw_stderr()
         && args.format == ApplyFormat::Text
         && tracing::level_enabled!(tracing::Level::INFO);
     let progress: Arc<dyn Progress> = if bar {

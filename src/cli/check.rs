@@ -32,7 +32,7 @@ pub struct CheckArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum CheckFormat {
-    /// For people: per zone and nameserver, in line or each difference.
+    /// For people: per zone and nameserver, in sync or each difference.
     Text,
     /// For drift jobs: zones, nameservers, differences and the summary (docs/health.md).
     Json,

@@ -1,5 +1,8 @@
 //! Logs go to stderr so stdout stays machine-readable (`plan --format json | jq`).
 
+use std::ffi::OsString;
+use std::io::IsTerminal;
+
 use tracing_subscriber::EnvFilter;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -37,14 +40,62 @@ pub fn init(verbose: u8, quiet: bool, format: LogFormat) {
     drop(result);
 }
 
-/// Colors only for a person at a terminal, and never when NO_COLOR is set (no-color.org).
+/// Colors only for a person at a terminal that shows them (see [`colour_wanted`]).
 pub fn use_color_on_stderr() -> bool {
-    use std::io::IsTerminal;
-    std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
+    colour_wanted(std::io::stderr().is_terminal(), env_var)
 }
 
 /// Same rule for stdout (plan's colored text output).
 pub fn use_color_on_stdout() -> bool {
-    use std::io::IsTerminal;
-    std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+    colour_wanted(std::io::stdout().is_terminal(), env_var)
+}
+
+/// Whether stderr is a terminal that can redraw a line in place, as apply's bar does: a dumb
+/// terminal (Emacs' shell, some CI consoles) prints every redraw as a new line.
+pub fn can_redraw_stderr() -> bool {
+    std::io::stderr().is_terminal() && !dumb_terminal(env_var)
+}
+
+fn env_var(name: &str) -> Option<OsString> {
+    std::env::var_os(name)
+}
+
+/// Colour only on a terminal, never with `NO_COLOR` set (no-color.org) and never on
+/// `TERM=dumb`, which shows escape codes as text.
+fn colour_wanted(is_terminal: bool, var: impl Fn(&str) -> Option<OsString>) -> bool {
+    is_terminal && var("NO_COLOR").is_none() && !dumb_terminal(var)
+}
+
+fn dumb_terminal(var: impl Fn(&str) -> Option<OsString>) -> bool {
+    var("TERM").is_some_and(|term| term == "dumb")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    #[test]
+    fn colour_only_on_a_terminal_that_shows_it() {
+        assert!(colour_wanted(true, env(&[("TERM", "xterm-256color")])));
+        assert!(colour_wanted(true, env(&[])));
+        assert!(!colour_wanted(false, env(&[("TERM", "xterm-256color")])));
+        assert!(!colour_wanted(true, env(&[("TERM", "dumb")])));
+        assert!(!colour_wanted(true, env(&[("NO_COLOR", "1")])));
+        assert!(!colour_wanted(true, env(&[("NO_COLOR", "")])));
+    }
+
+    #[test]
+    fn a_dumb_terminal_gets_no_redrawn_bar() {
+        assert!(dumb_terminal(env(&[("TERM", "dumb")])));
+        assert!(!dumb_terminal(env(&[("TERM", "xterm")])));
+        assert!(!dumb_terminal(env(&[])));
+    }
 }

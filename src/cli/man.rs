@@ -2,13 +2,15 @@
 //!
 //! Built from clap_mangen's sections rather than `Man::render`, whose subcommand list names a
 //! page per subcommand (`dnscron-plan(1)`, …) that nothing generates; this page lists the
-//! subcommands itself and adds the EXIT STATUS and ENVIRONMENT sections.
+//! subcommands itself and adds the EXIT STATUS and ENVIRONMENT sections, drawn from the tables
+//! README's are checked against (`cli::reference`).
 
 use clap::CommandFactory;
 use clap_mangen::Man;
-use roff::{Roff, bold, italic, roman};
+use roff::{Inline, Roff, bold, italic, roman};
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
+use crate::cli::reference::{ENVIRONMENT, EXIT_CODES, Row, Span, spans};
 use crate::cli::{Cli, write_stdout};
 
 /// `dnscron man | man -l -`.
@@ -38,8 +40,8 @@ fn page() -> std::io::Result<String> {
         parts.push(String::from_utf8_lossy(&buf).into_owned());
     }
     parts.push(subcommands(&cmd).render());
-    parts.push(exit_status().render());
-    parts.push(environment().render());
+    parts.push(tagged_list("EXIT STATUS", EXIT_CODES).render());
+    parts.push(tagged_list("ENVIRONMENT", ENVIRONMENT).render());
     let mut buf = Vec::new();
     man.render_version_section(&mut buf)?;
     parts.push(String::from_utf8_lossy(&buf).into_owned());
@@ -83,66 +85,22 @@ fn subcommands(cmd: &clap::Command) -> Roff {
     roff
 }
 
-/// The codes `cli::error::exit_code` gives (README's table).
-fn exit_status() -> Roff {
-    let codes = [
-        ("0", "Success."),
-        (
-            "1",
-            "An error, a usage error included; stderr says what, where and what to do.",
-        ),
-        (
-            "2",
-            "Changes present (plan --detailed-exitcode), or a nameserver serving other data \
-             than the files (check); nothing else exits 2.",
-        ),
-        (
-            "3",
-            "apply stopped at a step a human must take in the portal; the continue_url is printed.",
-        ),
-        (
-            "130, 143",
-            "apply stopped by SIGINT or SIGTERM after the change in flight, with its report.",
-        ),
-    ];
-    tagged_list("EXIT STATUS", &codes)
-}
-
-fn environment() -> Roff {
-    let vars = [
-        (
-            dnscron_core::api::TOKEN_ENV,
-            "The API token, unless --token-file is given. It is never printed.",
-        ),
-        (
-            "DNSCRON_API_URL",
-            "The API base URL including /api/v1, when --api-url is not given.",
-        ),
-        (
-            "DNSCRON_NO_SYSTEM_RESOLVER",
-            "When true (1, yes), DNS checks never ask the system resolver (as \
-             --no-system-resolver).",
-        ),
-        (
-            "NO_COLOR",
-            "When set, no colour on stdout or stderr (colour is only ever used on a terminal).",
-        ),
-        (
-            "RUST_LOG",
-            "A log filter (e.g. dnscron=debug) that replaces the level chosen by -v and -q.",
-        ),
-    ];
-    tagged_list("ENVIRONMENT", &vars)
-}
-
-/// A section of `.TP` paragraphs: the tag in bold, its meaning below.
-fn tagged_list(title: &str, entries: &[(&str, &str)]) -> Roff {
+/// A section of `.TP` paragraphs from one of `cli::reference`'s tables: the tag in bold, its
+/// meaning below, its code spans bold.
+fn tagged_list(title: &str, rows: &[Row]) -> Roff {
     let mut roff = Roff::new();
     roff.control("SH", [title]);
-    for (tag, meaning) in entries {
+    for row in rows {
         roff.control("TP", []);
-        roff.text([bold(*tag)]);
-        roff.text([roman(*meaning)]);
+        roff.text([bold(row.key)]);
+        let meaning: Vec<Inline> = spans(row.meaning)
+            .into_iter()
+            .map(|span| match span {
+                Span::Plain(text) => roman(text),
+                Span::Code(code) => bold(code),
+            })
+            .collect();
+        roff.text(meaning);
     }
     roff
 }

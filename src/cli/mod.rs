@@ -28,6 +28,7 @@ mod man;
 mod output;
 pub mod plan;
 mod plan_file;
+pub mod reference;
 mod runtime;
 pub mod schema;
 mod session;
@@ -76,7 +77,7 @@ pub enum Command {
     /// Make the live account match the files (or execute a saved plan), then verify.
     Apply(apply::ApplyArgs),
     /// Ask each zone's nameservers over DNS whether they serve what the files say (no API
-    /// token; exit 0 in line, 2 differences, 1 a nameserver could not be asked).
+    /// token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked).
     Check(check::CheckArgs),
     /// Write desired-state files that reproduce the live account (plan then shows no changes).
     Import(import::ImportArgs),
@@ -92,7 +93,7 @@ pub enum Command {
     Schema(schema::SchemaArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
-    /// Print the man page (roff).
+    /// Print the man page (roff); read it with: dnscron man | man -l -
     Man,
 }
 

@@ -23,7 +23,9 @@ pub struct PlanArgs {
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
-    /// Also write the plan as JSON to FILE, for `dnscron apply --plan FILE`.
+    /// Also write the plan as JSON to FILE, the plan a reviewer approves: `dnscron apply
+    /// --reviewed FILE PATH...` then applies only changes it holds (the CI recipes' way),
+    /// `dnscron apply --plan FILE` executes it as saved.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Exit 2 when there are changes or an error-level finding (drift detection; see

@@ -10,7 +10,7 @@ use crate::cli::write_stdout;
 
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
-    /// A plan file written by `dnscron plan --out FILE`.
+    /// A plan file written by `dnscron plan --out FILE` (or `dnscron plan --format json`).
     #[arg(value_name = "PLAN_FILE")]
     pub file: PathBuf,
     /// Output format on stdout.

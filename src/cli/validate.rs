@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
-use crate::cli::write_stdout;
+use crate::cli::{logging, write_stdout};
 use crate::render::diagnostics::{self, Style};
 use crate::render::github::{Annotation, Level, render_capped};
 use dnscron_core::config;
@@ -21,7 +21,9 @@ pub struct ValidateArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ValidateFormat {
+    /// For people: each problem with the lines around it, on stderr.
     Text,
+    /// GitHub Actions annotations on the problems' lines (the first 10), and the text on stderr.
     Github,
 }
 
@@ -113,7 +115,7 @@ pub fn load_printing_warnings(
 /// (plan, apply) call this after `config::load` fails.
 pub fn report_diagnostics(diags: &config::Diagnostics) -> CommandError {
     use std::io::Write;
-    let text = diagnostics::render(diags, Style::for_stderr());
+    let text = diagnostics::render(diags, Style::colored(logging::use_color_on_stderr()));
     let _ = std::io::stderr().write_all(text.as_bytes());
     CommandError::new(ErrorKind::AlreadyReported, "invalid desired-state files")
 }

@@ -98,10 +98,10 @@ fn server_text(out: &mut String, server: &ServerReport, rrsets: usize) {
     let at = server.address.map(|a| format!(" {a}")).unwrap_or_default();
     let head = format!("  {}{at}", Untrusted(&server.host));
     match server.status {
-        Status::InLine => {
+        Status::InSync => {
             let _ = writeln!(
                 out,
-                "{head}: in line (SOA + {})",
+                "{head}: in sync (SOA + {})",
                 count(rrsets, "RRset", "RRsets")
             );
         }
@@ -217,12 +217,12 @@ pub fn github(report: &CheckReport, findings: &[Finding]) -> String {
     out
 }
 
-/// The closing line: `check: 1 of 2 zones in line, 3 differences, 1 failure, 24 DNS queries`.
+/// The closing line: `check: 1 of 2 zones in sync, 3 differences, 1 failure, 24 DNS queries`.
 pub fn summary(report: &CheckReport, findings: &[Finding]) -> String {
     let t = report.totals();
     let mut parts = vec![format!(
-        "{} of {} in line",
-        t.zones_in_line,
+        "{} of {} in sync",
+        t.zones_in_sync,
         count(t.zones, "zone", "zones")
     )];
     parts.push(count(t.differences, "difference", "differences"));

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use dnscron_core::config::{Diagnostic, Diagnostics};
+use dnscron_core::untrusted::escape;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 
 use crate::render::excerpt::Excerpt;
@@ -17,14 +18,9 @@ pub enum Style {
 }
 
 impl Style {
-    /// Color only for a terminal and without `NO_COLOR`.
-    pub fn for_stderr() -> Style {
-        use std::io::IsTerminal;
-        if std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal() {
-            Style::Color
-        } else {
-            Style::Plain
-        }
+    /// `Color` when the caller found a terminal that shows colour (`cli::logging`).
+    pub fn colored(colour: bool) -> Style {
+        if colour { Style::Color } else { Style::Plain }
     }
 }
 
@@ -74,10 +70,10 @@ pub fn render_warnings(warnings: &Diagnostics) -> String {
         if let Some(location) = &item.location {
             out.push_str(&format!("{location}: "));
         }
-        out.push_str(&cut(&item.message, TEXT_CHARS));
+        out.push_str(&shown(&item.message));
         out.push('\n');
         if let Some(hint) = &item.hint {
-            out.push_str(&format!("  hint: {}\n", cut(hint, TEXT_CHARS)));
+            out.push_str(&format!("  hint: {}\n", shown(hint)));
         }
     }
     let unlisted = warnings.items.len().saturating_sub(LISTED);
@@ -103,13 +99,7 @@ fn render_one_line_each(out: &mut String, items: &[Diagnostic]) {
         if let Some(location) = &item.location {
             out.push_str(&format!("{location}: "));
         }
-        let message = cut(&item.message, TEXT_CHARS);
-        let mut lines = message.lines();
-        out.push_str(lines.next().unwrap_or_default());
-        for line in lines {
-            out.push(' ');
-            out.push_str(line.trim_start());
-        }
+        out.push_str(&shown(&item.message));
         out.push('\n');
     }
     let unlisted = items.len().saturating_sub(LISTED);
@@ -117,6 +107,15 @@ fn render_one_line_each(out: &mut String, items: &[Diagnostic]) {
         out.push_str(&format!(
             "  …and {unlisted} more, not listed: fix the ones above and run again to see them\n"
         ));
+    }
+}
+
+/// A message, label or hint as drawn: they quote values from the file, which is untrusted
+/// input, so its control characters are escaped as server text is.
+fn shown(text: &str) -> Cow<'_, str> {
+    match cut(text, TEXT_CHARS) {
+        Cow::Borrowed(text) => escape(text),
+        Cow::Owned(text) => Cow::Owned(escape(&text).into_owned()),
     }
 }
 
@@ -139,7 +138,7 @@ struct Report {
 
 impl From<&Diagnostic> for Report {
     fn from(d: &Diagnostic) -> Self {
-        let cut_owned = |text: &str| cut(text, TEXT_CHARS).into_owned();
+        let cut_owned = |text: &str| shown(text).into_owned();
         let source = match (&d.source, d.span) {
             (Some(s), Some((offset, len))) => {
                 Some(Excerpt::new(s.path.display().to_string(), s, offset, len))

@@ -2,9 +2,12 @@
 //! sees the whole text: miette scans its source from the start for every snippet (n problems
 //! cost n × the file's size) and pads the underline with a `{:width$}` that panics past column
 //! 65,535. Lines too long to show are cut to a window around the problem, with `…` where text
-//! was left out.
+//! was left out. A file is untrusted input (a pull request's file included): its control
+//! characters are drawn escaped as server text is (`untrusted`), so an ESC byte in a comment
+//! can't rewrite the terminal and a tab shows where it stands.
 
 use dnscron_core::config::{LineBounds, SourceFile};
+use dnscron_core::untrusted::{escape_char, is_unsafe_char};
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 /// A line longer than this many characters is cut to a window.
@@ -27,9 +30,9 @@ pub struct Excerpt {
     first_line: usize,
     /// The span, in `text`.
     span: SourceSpan,
-    /// For a cut line: the span's 0-based line in `text` and its byte column in the file,
-    /// which the header shows instead of the column in the cut line.
-    cut_column: Option<(usize, usize)>,
+    /// The span's 0-based line in `text` and its byte column in the file, which the header
+    /// shows instead of the column in `text` (a cut or escaped line is not the file's).
+    header_column: (usize, usize),
 }
 
 impl Excerpt {
@@ -54,17 +57,21 @@ impl Excerpt {
         }
         let lines: Vec<(usize, LineBounds)> = region(last).collect();
         let first_line = lines.first().map_or(first, |(l, _)| *l);
-        if long {
-            cut(name, text, &lines, first, first_line, (start, end))
+        let column = source
+            .line_bounds(first)
+            .map_or(0, |b| start - b.start.min(start));
+        let (text, span) = if long {
+            cut(text, &lines, first, (start, end))
         } else {
-            let (text, span) = with_lf_breaks(text, &lines, (start, end));
-            Excerpt {
-                name,
-                text,
-                first_line,
-                span,
-                cut_column: None,
-            }
+            with_lf_breaks(text, &lines, (start, end))
+        };
+        let (text, span) = escape_controls(text, span);
+        Excerpt {
+            name,
+            text,
+            first_line,
+            span,
+            header_column: (first - first_line, column),
         }
     }
 
@@ -103,13 +110,11 @@ fn with_lf_breaks(
 /// Every line of `lines` that is long cut to the window around the span on line `primary`;
 /// short lines whole.
 fn cut(
-    name: String,
     text: &str,
     lines: &[(usize, LineBounds)],
     primary: usize,
-    first_line: usize,
     (start, end): (usize, usize),
-) -> Excerpt {
+) -> (String, SourceSpan) {
     let primary_bounds = lines.iter().find(|(l, _)| *l == primary).map_or(
         LineBounds {
             start,
@@ -151,13 +156,35 @@ fn cut(
         }
         out.push_str(&text[b.end..b.next]);
     }
-    Excerpt {
-        name,
-        text: out,
-        first_line,
-        span,
-        cut_column: Some((primary - first_line, start - primary_bounds.start)),
+    (out, span)
+}
+
+/// `text` with every character that must not reach a terminal escaped (`\u{1b}`), line breaks
+/// kept, and the span moved to match.
+fn escape_controls(text: String, span: SourceSpan) -> (String, SourceSpan) {
+    let unsafe_char = |c: char| c != '\n' && is_unsafe_char(c);
+    if !text.chars().any(unsafe_char) {
+        return (text, span);
     }
+    let (start, end) = (span.offset(), span.offset() + span.len());
+    let mut out = String::with_capacity(text.len() + 16);
+    let (mut from, mut to) = (None, None);
+    for (at, c) in text.char_indices() {
+        if at == start {
+            from = Some(out.len());
+        }
+        if at == end {
+            to = Some(out.len());
+        }
+        if unsafe_char(c) {
+            out.push_str(&escape_char(c));
+        } else {
+            out.push(c);
+        }
+    }
+    let from = from.unwrap_or(out.len());
+    let to = to.unwrap_or(out.len()).max(from);
+    (out, SourceSpan::new(from.into(), to - from))
 }
 
 /// Longer than [`LONG_LINE_CHARS`] characters, counting the characters of short lines only.
@@ -202,10 +229,12 @@ impl SourceCode for Excerpt {
             self.text
                 .as_str()
                 .read_span(span, context_lines_before, context_lines_after)?;
-        let column = match self.cut_column {
-            // The header's `line:col` comes from a read without context lines.
-            Some((line, column)) if context_lines_before == 0 && inner.line() == line => column,
-            Some(_) | None => inner.column(),
+        // The header's `line:col` comes from a read without context lines.
+        let (line, column) = self.header_column;
+        let column = if context_lines_before == 0 && inner.line() == line {
+            column
+        } else {
+            inner.column()
         };
         let contents = MietteSpanContents::new_named(
             self.name.clone(),

@@ -5,6 +5,7 @@
 //! the documented refusal (exit 1) and the documented success (exit 0 after it) both hold.
 
 use std::net::SocketAddr;
+use std::path::Path;
 use std::process::Command;
 
 use clap::Parser;
@@ -90,6 +91,15 @@ fn flag<'a>(argv: &'a [String], flag: &str) -> &'a str {
 
 #[test]
 fn the_readme_by_hand_session_refuses_the_unready_switch_then_converges() {
+    let transcript = session_in(Path::new(dnscron_bin()), &repo_root());
+    insta::with_settings!({ filters => filters() }, {
+        insta::assert_snapshot!(transcript);
+    });
+}
+
+/// README's session run by `bin` in `dir` (a clone, or an unpacked release archive, which has
+/// the examples too), with the exit codes its comments promise asserted; its transcript.
+pub fn session_in(bin: &Path, dir: &Path) -> String {
     let blocks = section_blocks();
     assert_eq!(blocks.len(), 2, "the emulator command, then the session");
     let emulator_argv: Vec<String> = blocks[0].split_whitespace().map(str::to_string).collect();
@@ -98,7 +108,7 @@ fn the_readme_by_hand_session_refuses_the_unready_switch_then_converges() {
         "{emulator_argv:?}"
     );
     assert_eq!(emulator_argv[..2], ["dnscron", "emulator"]);
-    let seed = Seed::from_path(repo_root().join(flag(&emulator_argv, "--seed"))).unwrap();
+    let seed = Seed::from_path(dir.join(flag(&emulator_argv, "--seed"))).unwrap();
     let (listen, dns_listen) = (
         flag(&emulator_argv, "--listen"),
         flag(&emulator_argv, "--dns-listen"),
@@ -120,7 +130,7 @@ fn the_readme_by_hand_session_refuses_the_unready_switch_then_converges() {
         match step {
             Step::Export(pairs) => env.extend(pairs),
             Step::Run { shown, argv, exit } => {
-                let out = Command::new(dnscron_bin())
+                let out = Command::new(bin)
                     .args(&argv[1..])
                     .env_clear()
                     .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -131,7 +141,7 @@ fn the_readme_by_hand_session_refuses_the_unready_switch_then_converges() {
                     .env("DNSCRON_PLAN_ID", format!("{:032x}", exits.len() + 1))
                     .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
                     .envs(env.iter().map(|(k, v)| (k, v)))
-                    .current_dir(repo_root())
+                    .current_dir(dir)
                     .output()
                     .unwrap();
                 let status = out.status.code().expect("dnscron exited");
@@ -155,7 +165,5 @@ fn the_readme_by_hand_session_refuses_the_unready_switch_then_converges() {
         0,
         "the session never waits for the rate limit"
     );
-    insta::with_settings!({ filters => filters() }, {
-        insta::assert_snapshot!(transcript);
-    });
+    transcript
 }

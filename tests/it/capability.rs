@@ -82,7 +82,7 @@ fn start() -> BackgroundEmulator {
 }
 
 #[test]
-fn one_record_of_every_type_is_written_served_and_checked_in_line() {
+fn one_record_of_every_type_is_written_served_and_checked_in_sync() {
     let emu = start();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(format!("{ZONE}.yaml"));
@@ -120,9 +120,9 @@ fn one_record_of_every_type_is_written_served_and_checked_in_line() {
         ])
         .expect_stdout(format!(
             "{ZONE} (nameservers from the resolver {dns})\n  \
-             ns1.veldhost.net {dns}: in line (SOA + {types} RRsets)\n  \
-             ns2.veldhost.net {dns}: in line (SOA + {types} RRsets)\n\
-             check: 1 of 1 zone in line, 0 differences, {queries} DNS queries to 2 nameserver \
+             ns1.veldhost.net {dns}: in sync (SOA + {types} RRsets)\n  \
+             ns2.veldhost.net {dns}: in sync (SOA + {types} RRsets)\n\
+             check: 1 of 1 zone in sync, 0 differences, {queries} DNS queries to 2 nameserver \
              addresses\n"
         ))
         .run();

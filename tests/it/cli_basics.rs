@@ -81,7 +81,7 @@ Render a saved plan file in any plan format (no API access)
 Make the live account match the files (or execute a saved plan), then verify
 .TP
 \fBdnscron check\fR
-Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in line, 2 differences, 1 a nameserver could not be asked)
+Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked)
 .TP
 \fBdnscron import\fR
 Write desired\-state files that reproduce the live account (plan then shows no changes)
@@ -102,41 +102,59 @@ Print the JSON Schema of the desired\-state files
 Print a shell completion script
 .TP
 \fBdnscron man\fR
-Print the man page (roff)
+Print the man page (roff); read it with: dnscron man | man \-l \-
 .PP
 The options of each subcommand: \fBdnscron help\fR \fICOMMAND\fR or \fBdnscron\fR \fICOMMAND\fR \fB\-\-help\fR.
 .SH "EXIT STATUS"
 .TP
 \fB0\fR
-Success.
+success (also \fB\-\-help\fR, \fB\-\-version\fR)
 .TP
 \fB1\fR
-An error, a usage error included; stderr says what, where and what to do.
+error: a usage error (unknown flag or value), invalid files, an API error, a failed change, a change nobody reviewed or a reviewed one changed since review (\fBapply \-\-reviewed\fR/\fB\-\-plan\fR; nothing sent), a change of the plan changed again by someone during the apply, not converged, a switch to custom nameservers not done because they don\*(Aqt serve the zone yet
 .TP
 \fB2\fR
-Changes present (plan \-\-detailed\-exitcode), or a nameserver serving other data than the files (check); nothing else exits 2.
+changes present, or an error\-level finding such as a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (\fBplan \-\-detailed\-exitcode\fR; docs/health.md); a nameserver serving other data than the files, or an error\-level mail finding (\fBcheck\fR); nothing else ever exits 2
 .TP
 \fB3\fR
-apply stopped at a step a human must take in the portal; the continue_url is printed.
+apply stopped at a step a human must take in the portal (the \fBcontinue_url\fR is printed)
 .TP
 \fB130, 143\fR
-apply stopped by SIGINT or SIGTERM after the change in flight, with its report.
+stopped by SIGINT or SIGTERM: apply after the change in flight, with its report (before its first write, at once, saying nothing was sent); \fBplan\fR at once, saying no plan was shown or saved
 .SH ENVIRONMENT
 .TP
-\fBDNSCRON_TOKEN\fR
-The API token, unless \-\-token\-file is given. It is never printed.
-.TP
 \fBDNSCRON_API_URL\fR
-The API base URL including /api/v1, when \-\-api\-url is not given.
+the API base URL including \fB/api/v1\fR, when \fB\-\-api\-url\fR is not given
+.TP
+\fBDNSCRON_TOKEN\fR
+the API token, unless \fB\-\-token\-file\fR is given; never printed or logged
+.TP
+\fBDNSCRON_TIMEOUT\fR
+the deadline of each HTTP attempt, as \fB\-\-timeout\fR (default \fB30s\fR; a request gives up within 4 × this)
+.TP
+\fBDNSCRON_DNS_WAIT\fR
+\fBapply\fR: how long to ask the zones\*(Aq nameservers until they serve the writes, as \fB\-\-dns\-wait\fR (default \fB10s\fR, \fB0\fR off)
+.TP
+\fBDNSCRON_ALLOW_UNREADY_NAMESERVERS\fR
+\fBapply\fR: when true (\fB1\fR, \fByes\fR), switch a domain to custom nameservers without first asking them whether they serve the zone, as \fB\-\-allow\-unready\-nameservers\fR
 .TP
 \fBDNSCRON_NO_SYSTEM_RESOLVER\fR
-When true (1, yes), DNS checks never ask the system resolver (as \-\-no\-system\-resolver).
+when true (\fB1\fR, \fByes\fR), DNS checks never ask the system\*(Aqs resolver, as \fB\-\-no\-system\-resolver\fR
 .TP
 \fBNO_COLOR\fR
-When set, no colour on stdout or stderr (colour is only ever used on a terminal).
+when set, no colour on stdout or stderr (colour is only ever used on a terminal)
+.TP
+\fBTERM\fR
+\fBdumb\fR: no colour, and \fBapply\fR\*(Aqs progress as plain lines instead of a redrawn bar
 .TP
 \fBRUST_LOG\fR
-A log filter (e.g. dnscron=debug) that replaces the level chosen by \-v and \-q.
+a log filter (e.g. \fBdnscron=debug\fR) that replaces the level chosen by \fB\-v\fR and \fB\-q\fR
+.TP
+\fBDNSCRON_PLAN_ID\fR
+tests only: the id a new plan gets instead of a random one
+.TP
+\fBDNSCRON_TIMESTAMP\fR
+tests only: the \fBcreated_at\fR (RFC 3339) a new plan gets instead of the clock
 .SH VERSION
 v{version}
 "#;
@@ -189,4 +207,52 @@ fn the_harness_accepts_exactly_the_expected_run() {
         .args(["validate", "examples/dns"])
         .expect_stdout("valid: 3 zones, 26 records, 2 sites, 4 cron jobs\n")
         .run();
+}
+
+/// Help that sends the reader on names every way there: `plan --out`'s file is applied with
+/// `apply --reviewed` (the recipes' way) or `apply --plan`; a saved plan is also what
+/// `plan --format json` prints.
+#[test]
+fn help_names_every_way_to_use_a_saved_plan() {
+    let plan = Test::new().args(["plan", "--help"]).run_for_stdout();
+    let out = plan
+        .split("--out <FILE>")
+        .nth(1)
+        .and_then(|rest| rest.split("\n      --").next())
+        .unwrap();
+    let out = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(
+        out,
+        "Also write the plan as JSON to FILE, the plan a reviewer approves: `dnscron apply \
+         --reviewed FILE PATH...` then applies only changes it holds (the CI recipes' way), \
+         `dnscron apply --plan FILE` executes it as saved"
+    );
+    let show = Test::new().args(["show", "--help"]).run_for_stdout();
+    assert!(
+        show.contains(
+            "A plan file written by `dnscron plan --out FILE` (or `dnscron plan --format json`)"
+        ),
+        "{show}"
+    );
+}
+
+/// Every value of every command's `--format` says what it is for.
+#[test]
+fn every_format_value_is_described() {
+    use clap::CommandFactory;
+    let cli = dnscron::cli::Cli::command();
+    let mut undescribed = Vec::new();
+    let mut formats = 0;
+    for sub in cli.get_subcommands() {
+        for arg in sub.get_arguments().filter(|a| a.get_id() == "format") {
+            for value in arg.get_possible_values() {
+                formats += 1;
+                if value.get_help().is_none() {
+                    undescribed.push(format!("{} --format {}", sub.get_name(), value.get_name()));
+                }
+            }
+        }
+    }
+    assert_eq!(undescribed, Vec::<String>::new());
+    assert!(formats >= 14, "{formats} values");
 }

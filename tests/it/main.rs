@@ -25,6 +25,8 @@ mod hostile;
 mod import;
 mod long_reports;
 mod plan_cli;
+mod reference;
+mod release_archive;
 mod scope;
 mod show;
 mod static_binary;

@@ -93,3 +93,35 @@ fn schema_lists_exactly_the_keys_the_loader_accepts() {
         );
     }
 }
+
+/// The words a newcomer meets first: a tab says to indent with spaces and points at the tab; a
+/// nickname gets its 5 fields; a refused field is named with its range and value; a misspelled
+/// key is one problem with its correction.
+#[test]
+fn tabs_nicknames_cron_fields_and_misspelled_keys_say_what_to_write() {
+    assert_cli_snapshot!(Test::new().args([
+        "validate",
+        "tests/it/fixtures/validate/tab-indent.yaml",
+        "tests/it/fixtures/validate/cron-words.yaml",
+        "tests/it/fixtures/validate/misspelled-key.yaml",
+    ]));
+}
+
+/// A file is untrusted input (a pull request's file is): an ESC in a comment and bidi controls
+/// in values are drawn escaped in the excerpt and the message, never sent to the terminal.
+#[test]
+fn control_characters_from_a_file_are_drawn_escaped() {
+    let out = Test::new()
+        .args([
+            "validate",
+            "tests/it/fixtures/validate/control-in-comment.yaml",
+            "tests/it/fixtures/validate/control-in-value.yaml",
+        ])
+        .snapshot();
+    assert!(
+        !out.chars()
+            .any(|c| c != '\n' && dnscron_core::untrusted::is_unsafe_char(c)),
+        "{out:?}"
+    );
+    insta::assert_snapshot!(out);
+}

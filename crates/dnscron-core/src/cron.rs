@@ -8,6 +8,10 @@ use chrono::{DateTime, Utc};
 use croner::Cron;
 use croner::parser::{CronParser, Seconds, Year};
 
+#[path = "cron_schedule.rs"]
+mod schedule;
+pub use schedule::{Field, FieldProblem, ScheduleError};
+
 /// The API's limit on jobs per site (spec, Limits: Cron jobs).
 pub const MAX_JOBS_PER_SITE: usize = 5;
 
@@ -30,33 +34,39 @@ impl CronError {
 /// Exactly 5 fields (minute hour day-of-month month day-of-week), a valid expression, joined by
 /// single spaces. Seconds (6 fields), years (7) and `@daily`-style nicknames are refused: the
 /// API takes 5-field cron.
-pub fn normalize_schedule(schedule: &str) -> Result<String, CronError> {
+pub fn normalize_schedule(schedule: &str) -> Result<String, ScheduleError> {
     let fields: Vec<&str> = schedule.split_whitespace().collect();
     let normalized = fields.join(" ");
-    if fields.len() != 5 {
-        let hint = match fields.len() {
-            1 if normalized.starts_with('@') => {
-                "write the 5 fields instead of a nickname, e.g. `0 0 * * *` for @daily"
-            }
-            6 | 7 => "seconds and years are not supported: drop the first (seconds) field",
-            _ => "write `minute hour day-of-month month day-of-week`, e.g. `*/15 * * * *`",
-        };
-        return Err(CronError::new(
-            format!(
-                "schedule `{normalized}` has {} fields; it needs exactly 5",
-                fields.len()
-            ),
-            hint,
-        ));
+    if let [word] = fields.as_slice()
+        && let Some(equivalent) = schedule::nickname(word)
+    {
+        return Err(ScheduleError::Nickname {
+            nickname: normalized,
+            equivalent,
+        });
     }
-    parse(&normalized).map_err(|err| {
-        CronError::new(
-            format!("schedule `{normalized}` is not a valid cron expression: {err}"),
-            "fields are minute (0-59), hour (0-23), day of month (1-31), month (1-12) and \
-             day of week (0-7); each `*`, a number, a range `a-b`, a list `a,b` or a step `*/n`",
-        )
-    })?;
-    Ok(normalized)
+    if fields.len() != 5 {
+        return Err(ScheduleError::FieldCount {
+            schedule: normalized,
+            found: fields.len(),
+        });
+    }
+    if parse(&normalized).is_ok() {
+        return Ok(normalized);
+    }
+    Err(
+        match schedule::find_problem(&fields, |alone| parse(alone).is_err()) {
+            Some((field, problem)) => ScheduleError::Field {
+                schedule: normalized,
+                field,
+                problem,
+            },
+            // Every field passes alone: croner refused their combination.
+            None => ScheduleError::Invalid {
+                schedule: normalized,
+            },
+        },
+    )
 }
 
 /// Whitespace collapsed to single spaces; the first word must be `php` or `wp` (the API runs

@@ -53,23 +53,158 @@ fn schedules_accepted_and_normalized() {
 }
 
 #[test]
-fn schedules_rejected() {
-    for (bad, hint_part) in [
-        ("0 */15 * * * *", "seconds"),
-        ("* * * *", "minute hour"),
-        ("@daily", "nickname"),
-        ("61 * * * *", "minute (0-59)"),
-        ("* 24 * * *", "hour"),
-        ("* * * 13 *", "month"),
-        ("x * * * *", "each"),
-        ("", "minute hour"),
+fn schedules_rejected_with_the_field_its_range_and_the_value() {
+    for (bad, message, hint_part) in [
+        (
+            "0 */15 * * * *",
+            "schedule `0 */15 * * * *` has 6 fields; the API takes exactly 5",
+            "seconds",
+        ),
+        (
+            "* * * *",
+            "schedule `* * * *` has 4 fields; the API takes exactly 5",
+            "minute hour",
+        ),
+        (
+            "*",
+            "schedule `*` has 1 field; the API takes exactly 5",
+            "minute hour",
+        ),
+        (
+            "",
+            "schedule `` has 0 fields; the API takes exactly 5",
+            "minute hour",
+        ),
+        (
+            "@daily",
+            "schedule `@daily` is a nickname; the API takes only the 5 fields \
+             `minute hour day-of-month month day-of-week`",
+            "write `0 0 * * *`, the same as @daily",
+        ),
+        (
+            "@Weekly",
+            "nickname",
+            "write `0 0 * * 0`, the same as @Weekly",
+        ),
+        ("@annually", "nickname", "write `0 0 1 1 *`"),
+        ("@monthly", "nickname", "write `0 0 1 * *`"),
+        ("@midnight", "nickname", "write `0 0 * * *`"),
+        ("@hourly", "nickname", "write `0 * * * *`"),
+        ("@reboot", "nickname", "write when the job runs"),
+        (
+            "@often",
+            "schedule `@often` has 1 field; the API takes exactly 5",
+            "minute hour",
+        ),
+        (
+            "61 * * * *",
+            "schedule `61 * * * *`: the minute is 61; it must be from 0 to 59",
+            "the minute field takes 0 to 59",
+        ),
+        (
+            "* 24 * * *",
+            "schedule `* 24 * * *`: the hour is 24; it must be from 0 to 23",
+            "the hour field takes 0 to 23",
+        ),
+        (
+            "* * 0 * *",
+            "schedule `* * 0 * *`: the day of month is 0; it must be from 1 to 31",
+            "the day of month field takes 1 to 31",
+        ),
+        (
+            "* * * 13 *",
+            "schedule `* * * 13 *`: the month is 13; it must be from 1 to 12",
+            "the month field takes 1 to 12",
+        ),
+        (
+            "* * * * 8",
+            "schedule `* * * * 8`: the day of week is 8; it must be from 0 to 7",
+            "the day of week field takes 0 to 7",
+        ),
+        (
+            "0,15,70 * * * *",
+            "schedule `0,15,70 * * * *`: the minute is 70; it must be from 0 to 59",
+            "0 to 59",
+        ),
+        (
+            "1-70 * * * *",
+            "schedule `1-70 * * * *`: the minute is 70; it must be from 0 to 59",
+            "0 to 59",
+        ),
+        (
+            "5-2 * * * *",
+            "schedule `5-2 * * * *`: the minute range `5-2` runs backwards",
+            "write the smaller number first (`2-5`)",
+        ),
+        (
+            "* * * * FRI-MON",
+            "schedule `* * * * FRI-MON`: the day of week range `FRI-MON` runs backwards",
+            "(`MON-FRI`)",
+        ),
+        (
+            "*/0 * * * *",
+            "schedule `*/0 * * * *`: the minute step in `*/0` is zero",
+            "a step is at least 1",
+        ),
+        (
+            "* 1-5/0 * * *",
+            "schedule `* 1-5/0 * * *`: the hour step in `1-5/0` is zero",
+            "a step is at least 1",
+        ),
+        (
+            "5/15 * * * *",
+            "schedule `5/15 * * * *`: the minute `5/15` steps from a single number",
+            "write `*/15` to step from 0, or `5-59/15` to step from 5",
+        ),
+        (
+            "x * * * *",
+            "schedule `x * * * *`: the minute `x` is not valid",
+            "each `*`, a number",
+        ),
+        (
+            "* * * JAN-FOO *",
+            "schedule `* * * JAN-FOO *`: the month `JAN-FOO` is not valid",
+            "JAN-DEC",
+        ),
+        (
+            "*/ * * * *",
+            "schedule `*/ * * * *`: the minute `*/` is not valid",
+            "a step `*/n`",
+        ),
     ] {
         let err = normalize_schedule(bad).expect_err(bad);
-        assert!(
-            err.hint.as_deref().unwrap_or("").contains(hint_part),
-            "{bad}: {err:?}"
-        );
+        assert!(err.to_string().contains(message), "{bad}: {err}");
+        assert!(err.hint().contains(hint_part), "{bad}: {}", err.hint());
     }
+}
+
+#[test]
+fn names_ranges_across_sunday_and_croner_extensions_are_accepted() {
+    for good in [
+        "* * * * SAT-SUN",
+        "* * * * 1-7",
+        "* * * jan-mar *",
+        "*/60 * * * *",
+        "* * L * *",
+    ] {
+        assert_eq!(normalize_schedule(good).unwrap(), good);
+    }
+}
+
+#[test]
+fn a_schedule_no_single_field_explains_is_refused_whole() {
+    assert_eq!(
+        schedule::find_problem(&["1", "2", "3", "4", "5"], |alone| alone == "1 2 3 4 5"),
+        None
+    );
+    let err = ScheduleError::Invalid {
+        schedule: "1 2 3 4 5".into(),
+    };
+    assert_eq!(
+        err.to_string(),
+        "schedule `1 2 3 4 5` is not a valid cron expression"
+    );
+    assert!(err.hint().starts_with("fields are minute (0-59)"));
 }
 
 #[test]

@@ -125,7 +125,7 @@ fn expect_timeouts(server: &FakeServer) {
             "fake.test (nameservers from the files)\n  \
              ns1.fake-dns.example {addr}: could not be asked\n    @ SOA: {reason}\n  \
              ns2.fake-dns.example {addr}: could not be asked\n    @ SOA: {reason}\n\
-             check: 0 of 1 zone in line, 0 differences, 2 failures (the check did not run \
+             check: 0 of 1 zone in sync, 0 differences, 2 failures (the check did not run \
              there), 4 DNS queries to 2 nameserver addresses\n"
         ))
         .expect_stderr(format!(
@@ -163,7 +163,7 @@ fn expect_difference(server: &FakeServer, line: &str, queries: u32) {
             "fake.test (nameservers from the files)\n  \
              ns1.fake-dns.example {addr}: 1 difference\n    {line}\n  \
              ns2.fake-dns.example {addr}: 1 difference\n    {line}\n\
-             check: 0 of 1 zone in line, 2 differences, {queries} DNS queries to 2 nameserver \
+             check: 0 of 1 zone in sync, 2 differences, {queries} DNS queries to 2 nameserver \
              addresses\n"
         ))
         .run();
@@ -285,9 +285,9 @@ fn dkim_answer(query: &Message) -> Message {
 }
 
 /// Before the header was read first, the cut answer was dropped as "not DNS" and both servers
-/// were reported silent (exit 1): now the TXT is asked again over TCP and found in line.
+/// were reported silent (exit 1): now the TXT is asked again over TCP and found in sync.
 #[test]
-fn an_answer_cut_at_512_octets_is_asked_again_over_tcp_and_in_line() {
+fn an_answer_cut_at_512_octets_is_asked_again_over_tcp_and_in_sync() {
     let server = CuttingServer::start();
     let addr = server.udp.addr;
     let dir = tempfile::tempdir().unwrap();
@@ -312,9 +312,9 @@ fn an_answer_cut_at_512_octets_is_asked_again_over_tcp_and_in_line() {
         .expect_status(0)
         .expect_stdout(format!(
             "fake.test (nameservers from the files)\n  \
-             ns1.fake-dns.example {addr}: in line (SOA + 1 RRset)\n  \
-             ns2.fake-dns.example {addr}: in line (SOA + 1 RRset)\n\
-             check: 1 of 1 zone in line, 0 differences, 6 DNS queries to 2 nameserver \
+             ns1.fake-dns.example {addr}: in sync (SOA + 1 RRset)\n  \
+             ns2.fake-dns.example {addr}: in sync (SOA + 1 RRset)\n\
+             check: 1 of 1 zone in sync, 0 differences, 6 DNS queries to 2 nameserver \
              addresses\n"
         ))
         .expect_stderr("")

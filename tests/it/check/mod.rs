@@ -1,5 +1,5 @@
 //! `dnscron check` against the emulator's DNS listener over real UDP and TCP on 127.0.0.1:
-//! in line, drifted after an API write, NXDOMAIN/NODATA, long chunked TXT over TCP, a custom
+//! in sync, drifted after an API write, NXDOMAIN/NODATA, long chunked TXT over TCP, a custom
 //! nameserver zone, JSON, and the refused flag values. Servers that misbehave: `misbehaving`.
 //!
 //! Every run maps every nameserver with `--nameserver-address` and finds hosted zones'
@@ -120,16 +120,16 @@ records:
 /// 23 queries: the NS discovery, then per nameserver the SOA and 9 RRsets, and the long TXT
 /// twice (its UDP answer is truncated, so it is asked again over TCP).
 #[test]
-fn every_nameserver_in_line_exits_0() {
+fn every_nameserver_in_sync_exits_0() {
     let emu = DnsEmulator::start(zone());
     let dir = files("");
     let dns = emu.dns();
     emu.check(dir.path())
         .expect_stdout(format!(
             "check.test (nameservers from the resolver {dns})\n  \
-             ns1.veldhost.net {dns}: in line (SOA + 9 RRsets)\n  \
-             ns2.veldhost.net {dns}: in line (SOA + 9 RRsets)\n\
-             check: 1 of 1 zone in line, 0 differences, 23 DNS queries to 2 nameserver \
+             ns1.veldhost.net {dns}: in sync (SOA + 9 RRsets)\n  \
+             ns2.veldhost.net {dns}: in sync (SOA + 9 RRsets)\n\
+             check: 1 of 1 zone in sync, 0 differences, 23 DNS queries to 2 nameserver \
              addresses\n"
         ))
         .run();
@@ -156,7 +156,7 @@ fn a_record_changed_through_the_api_is_a_difference_exit_2() {
             "check.test (nameservers from the resolver {dns})\n  \
              ns1.veldhost.net {dns}: 3 differences\n{differences}  \
              ns2.veldhost.net {dns}: 3 differences\n{differences}\
-             check: 0 of 1 zone in line, 6 differences, 27 DNS queries to 2 nameserver \
+             check: 0 of 1 zone in sync, 6 differences, 27 DNS queries to 2 nameserver \
              addresses\n"
         ))
         .run();
@@ -175,7 +175,7 @@ fn a_record_changed_through_the_api_is_a_difference_exit_2() {
         .arg("--format=github")
         .expect_status(2)
         .expect_stdout(format!(
-            "{}{}::notice::check: 0 of 1 zone in line, 6 differences, 27 DNS queries to 2 \
+            "{}{}::notice::check: 0 of 1 zone in sync, 6 differences, 27 DNS queries to 2 \
              nameserver addresses\n",
             annotations("ns1.veldhost.net"),
             annotations("ns2.veldhost.net"),
@@ -213,7 +213,7 @@ fn a_ttl_alone_is_a_lesser_difference_listed_last() {
                 "nameservers": [server("ns1.veldhost.net"), server("ns2.veldhost.net")],
                 "rrsets": 9,
             }],
-            "summary": {"zones": 1, "zones_in_line": 0, "nameservers": 2, "differences": 4,
+            "summary": {"zones": 1, "zones_in_sync": 0, "nameservers": 2, "differences": 4,
                         "failures": 0},
             "queries": 23,
             "findings": [],
@@ -242,11 +242,11 @@ fn custom_nameservers_come_from_the_files_and_are_mapped() {
         .expect_status(1)
         .expect_stdout(format!(
             "check.test (nameservers from the files)\n  \
-             a.ns.example {dns}: in line (SOA + 9 RRsets)\n  \
+             a.ns.example {dns}: in sync (SOA + 9 RRsets)\n  \
              b.ns.example {closed}: could not be asked\n    \
              @ SOA: network error: Connection refused (os error 111) (UDP); Connection \
              refused (os error 111) (TCP)\n\
-             check: 0 of 1 zone in line, 0 differences, 1 failure (the check did not run \
+             check: 0 of 1 zone in sync, 0 differences, 1 failure (the check did not run \
              there), 13 DNS queries to 2 nameserver addresses\n"
         ))
         .expect_stderr(format!(
@@ -270,7 +270,7 @@ fn without_a_resolver_or_a_mapping_the_check_does_not_run() {
              x no --resolver given and the system resolver is turned off; give --resolver \
              IP[:PORT], or list check.test's nameservers with `nameservers: {mode: custom, \
              hosts: [...]}`\n\
-             check: 0 of 1 zone in line, 0 differences, 1 failure (the check did not run \
+             check: 0 of 1 zone in sync, 0 differences, 1 failure (the check did not run \
              there), 0 DNS queries to 0 nameserver addresses\n",
         )
         .expect_stderr(
@@ -291,11 +291,11 @@ fn without_a_resolver_or_a_mapping_the_check_does_not_run() {
         .expect_status(1)
         .expect_stdout(format!(
             "check.test (nameservers from the resolver {dns})\n  \
-             ns1.veldhost.net {dns}: in line (SOA + 9 RRsets)\n  \
+             ns1.veldhost.net {dns}: in sync (SOA + 9 RRsets)\n  \
              ns2.veldhost.net: could not be asked\n    \
              x nameserver `ns2.veldhost.net` has no --nameserver-address and the system \
              resolver is turned off; add --nameserver-address ns2.veldhost.net=IP[:PORT]\n\
-             check: 0 of 1 zone in line, 0 differences, 1 failure (the check did not run \
+             check: 0 of 1 zone in sync, 0 differences, 1 failure (the check did not run \
              there), 12 DNS queries to 2 nameserver addresses\n"
         ))
         .expect_stderr(
@@ -321,7 +321,7 @@ fn a_resolver_that_does_not_know_the_zone_stops_the_check() {
              x no resolver could say which nameservers serve elsewhere.test: {dns} answered \
              REFUSED; check that the zone is delegated, or give a resolver that knows it with \
              --resolver IP[:PORT]\n\
-             check: 0 of 1 zone in line, 0 differences, 1 failure (the check did not run \
+             check: 0 of 1 zone in sync, 0 differences, 1 failure (the check did not run \
              there), 1 DNS query to 0 nameserver addresses\n"
         ))
         .expect_stderr(

@@ -1,6 +1,7 @@
 //! The security rules of the recipes, checked on their text: actions pinned by commit, the
 //! write token only in the apply step of a job bound to the protected environment, secrets
-//! never at workflow or job level, least-privilege permissions, a locked-down CronJob.
+//! never at workflow or job level, least-privilege permissions (nothing but reads at a workflow's
+//! top, writes on the job that makes them), a locked-down CronJob.
 
 use serde_json::Value;
 
@@ -35,8 +36,18 @@ fn violations(text: &str) -> Vec<String> {
         }
     }
     let doc: Value = serde_saphyr::from_str(text).unwrap();
-    if doc["permissions"].as_object().is_none() {
-        out.push("no workflow-level permissions map".into());
+    match doc["permissions"].as_object() {
+        None => out.push("no workflow-level permissions map".into()),
+        Some(granted) => out.extend(
+            granted
+                .iter()
+                .filter(|(_, level)| level.as_str() != Some("read"))
+                .map(|(scope, level)| {
+                    format!(
+                        "{scope}: {level} at the workflow level; grant it to the job that needs it"
+                    )
+                }),
+        ),
     }
     if doc["on"].get("pull_request_target").is_some() {
         out.push("pull_request_target runs fork code with secrets".into());
@@ -98,6 +109,14 @@ fn a_broken_rule_is_caught() {
         violations(&no_environment),
         ["apply: the write token outside the Apply step of the dnscron-apply environment"]
     );
+    let workflow_write = workflow("dnscron-drift.yml").replace(
+        "permissions: {}\n",
+        "permissions:\n  contents: read\n  issues: write\n",
+    );
+    assert_eq!(
+        violations(&workflow_write),
+        ["issues: \"write\" at the workflow level; grant it to the job that needs it"]
+    );
     let plan = workflow("dnscron-plan.yml")
         .replace("secrets.DNSCRON_READ_TOKEN", "secrets.DNSCRON_APPLY_TOKEN");
     assert_eq!(
@@ -140,6 +159,29 @@ fn the_cronjob_runs_the_release_image_with_least_privilege() {
             false.into(),
         ]
     );
+}
+
+/// Write access only where it is used: the plan job alone may comment, the drift job alone may
+/// touch issues, and neither workflow grants anything at its top (zizmor's pedantic audit, run
+/// by .ci/run, asks the same).
+#[test]
+fn write_permissions_belong_to_the_job_that_writes() {
+    for (name, job, granted) in [
+        (
+            "dnscron-plan.yml",
+            "plan",
+            serde_json::json!({"contents": "read", "pull-requests": "write"}),
+        ),
+        (
+            "dnscron-drift.yml",
+            "drift",
+            serde_json::json!({"contents": "read", "issues": "write"}),
+        ),
+    ] {
+        let doc: Value = serde_saphyr::from_str(&workflow(name)).unwrap();
+        assert_eq!(doc["permissions"], serde_json::json!({}), "{name}");
+        assert_eq!(doc["jobs"][job]["permissions"], granted, "{name}");
+    }
 }
 
 /// The apply job reads runs, artifacts, pull requests and commits, and nothing more: the

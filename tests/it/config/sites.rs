@@ -60,19 +60,19 @@ fn schedules_rejected() {
     for (schedule, part) in [
         (
             "0 */15 * * * *",
-            "schedule `0 */15 * * * *` has 6 fields; it needs exactly 5 [hint: seconds and years are not supported: drop the first (seconds) field]",
+            "schedule `0 */15 * * * *` has 6 fields; the API takes exactly 5 [hint: seconds and years are not supported: drop the first (seconds) field]",
         ),
         (
             "* * * *",
-            "schedule `* * * *` has 4 fields; it needs exactly 5 [hint: write `minute hour day-of-month month day-of-week`, e.g. `*/15 * * * *`]",
+            "schedule `* * * *` has 4 fields; the API takes exactly 5 [hint: write `minute hour day-of-month month day-of-week`, e.g. `*/15 * * * *`]",
         ),
         (
             "@daily",
-            "schedule `@daily` has 1 fields; it needs exactly 5 [hint: write the 5 fields instead of a nickname, e.g. `0 0 * * *` for @daily]",
+            "schedule `@daily` is a nickname; the API takes only the 5 fields `minute hour day-of-month month day-of-week` [hint: write `0 0 * * *`, the same as @daily]",
         ),
         (
             "60 * * * *",
-            "schedule `60 * * * *` is not a valid cron expression: Component error: Number out of bounds. [hint: fields are minute (0-59), hour (0-23), day of month (1-31), month (1-12) and day of week (0-7); each `*`, a number, a range `a-b`, a list `a,b` or a step `*/n`]",
+            "schedule `60 * * * *`: the minute is 60; it must be from 0 to 59 [hint: the minute field takes 0 to 59; fields are minute (0-59), hour (0-23), day of month (1-31), month (1-12 or JAN-DEC) and day of week (0-7 or SUN-SAT; 0 and 7 are Sunday); each `*`, a number, a range `a-b`, a list `a,b` or a step `*/n`]",
         ),
     ] {
         one_error(&site(&[(schedule, "php a.php")]), "3:17", part);

@@ -70,7 +70,7 @@ fn safety_block() {
     one_error(
         "zone: example.com\nsafety: { max_delete: 3 }\n",
         "2:11",
-        "unknown key `max_delete` in `safety` [hint: did you mean `max_deletes`?]",
+        "unknown key `max_delete` in `safety`; did you mean `max_deletes`?",
     );
 }
 
@@ -105,7 +105,7 @@ fn registrar_expectations() {
     one_error(
         "zone: example.com\nregistrar: { auto_renewal: true }\n",
         "2:14",
-        "unknown key `auto_renewal` in `registrar` [hint: did you mean `auto_renew`?]",
+        "unknown key `auto_renewal` in `registrar`; did you mean `auto_renew`?",
     );
 }
 
@@ -114,12 +114,12 @@ fn unknown_keys_get_did_you_mean() {
     one_error(
         "zone: example.com\nrecrods: []\n",
         "2:1",
-        "unknown key `recrods` in a zone [hint: did you mean `records`?]",
+        "unknown key `recrods` in a zone; did you mean `records`?",
     );
     one_error(
         "site: shop\ncorn: []\n",
         "2:1",
-        "unknown key `corn` in a site [hint: did you mean `cron`?]",
+        "unknown key `corn` in a site; did you mean `cron`?",
     );
     one_error(
         "zones: example.com\n",
@@ -149,6 +149,11 @@ fn document_kinds() {
         "zone: example.com\nrecords:\n  - { name: a, type: A }\n",
         "3:5",
         "a record has no `content`",
+    );
+    one_error(
+        "zone: example.com\nrecords:\n  - { name: a, type: A, content: 192.0.2.1, contnet: x }\n",
+        "3:45",
+        "unknown key `contnet` in a record [hint: `content` is already given: remove `contnet`]",
     );
     one_error(
         "zone: example.com\nrecords: {}\n",
@@ -272,5 +277,50 @@ fn records_read_while_parsing_mean_what_they_did() {
             "11:22 record type `AA` is not one of: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA, PTR \
              [hint: did you mean `A`?]",
         ]
+    );
+}
+
+/// A misspelled required key is one problem, the misspelling with its correction, in every
+/// mapping that has required keys; a key that is plainly missing is still reported.
+#[test]
+fn a_misspelled_required_key_is_one_problem() {
+    for (yaml, at, text) in [
+        (
+            "zone: example.com\nrecords:\n  - { name: \"@\", type: A, contnet: 192.0.2.1 }\n",
+            "3:27",
+            "unknown key `contnet` in a record; did you mean `content`?",
+        ),
+        (
+            "zone: example.com\nrecords:\n  - { nmae: www, type: A, content: 192.0.2.1 }\n",
+            "3:7",
+            "unknown key `nmae` in a record; did you mean `name`?",
+        ),
+        (
+            "zone: example.com\nrecords:\n  - { name: www, tpye: A, content: 192.0.2.1 }\n",
+            "3:18",
+            "unknown key `tpye` in a record; did you mean `type`?",
+        ),
+        (
+            "zone: example.com\nnameservers: { mdoe: hosted }\n",
+            "2:16",
+            "unknown key `mdoe` in `nameservers`; did you mean `mode`?",
+        ),
+        (
+            "site: shop\ncron:\n  - { schedul: \"* * * * *\", command: php x }\n",
+            "3:7",
+            "unknown key `schedul` in a cron job; did you mean `schedule`?",
+        ),
+        (
+            "site: shop\ncron:\n  - { schedule: \"* * * * *\", comand: php x }\n",
+            "3:30",
+            "unknown key `comand` in a cron job; did you mean `command`?",
+        ),
+    ] {
+        one_error(yaml, at, text);
+    }
+    one_error(
+        "site: shop\ncron:\n  - { schedule: \"* * * * *\" }\n",
+        "3:5",
+        "a cron job has no `command`",
     );
 }

@@ -167,17 +167,25 @@ impl Ctx<'_> {
 struct MapReader<'n> {
     /// Inline up to a record's four keys: one allocation less per record.
     entries: SmallVec<[(&'n str, &'n Node<'n>); 4]>,
+    /// Known keys an unknown one was taken for (`contnet` → `content`): the misspelling's
+    /// error already names them, so a missing one is not reported a second time.
+    suggested: SmallVec<[&'n str; 1]>,
     pos: Pos,
 }
 
 impl<'n> MapReader<'n> {
     /// `None` (after reporting) when `node` is not a mapping.
-    fn new(ctx: &mut Ctx<'_>, node: &'n Node<'_>, what: &str, known: &[&str]) -> Option<Self> {
+    fn new(ctx: &mut Ctx<'_>, node: &'n Node<'_>, what: &str, known: &[&'n str]) -> Option<Self> {
         let Value::Map(map) = &node.value else {
             ctx.wrong_type(node, what, "a mapping");
             return None;
         };
+        let present = |key: &str| {
+            map.iter()
+                .any(|(k, _)| matches!(&k.value, Value::Str(s) if **s == *key))
+        };
         let mut entries = SmallVec::with_capacity(map.len());
+        let mut suggested = SmallVec::new();
         for (key, value) in map {
             let Value::Str(k) = &key.value else {
                 ctx.wrong_type(key, "a key", "a string");
@@ -188,15 +196,30 @@ impl<'n> MapReader<'n> {
                 entries.push((k, value));
                 continue;
             }
-            let hint = did_you_mean(k, known)
-                .map(|m| format!("did you mean `{m}`?"))
-                .unwrap_or_else(|| format!("{what} accepts: {}", known.join(", ")));
-            let d = ctx.error(key.pos, format!("unknown key `{k}` in {what}"));
+            let d = match did_you_mean(k, known) {
+                Some(meant) if !present(meant) => {
+                    suggested.push(meant);
+                    ctx.error(
+                        key.pos,
+                        format!("unknown key `{k}` in {what}; did you mean `{meant}`?"),
+                    )
+                }
+                Some(meant) => {
+                    let d = ctx.error(key.pos, format!("unknown key `{k}` in {what}"));
+                    d.hint = Some(format!("`{meant}` is already given: remove `{k}`"));
+                    d
+                }
+                None => {
+                    let d = ctx.error(key.pos, format!("unknown key `{k}` in {what}"));
+                    d.hint = Some(format!("{what} accepts: {}", known.join(", ")));
+                    d
+                }
+            };
             d.label = Some("unknown key".into());
-            d.hint = Some(hint);
         }
         Some(MapReader {
             entries,
+            suggested,
             pos: node.pos,
         })
     }
@@ -228,6 +251,7 @@ impl<'n> MapReader<'n> {
     ) -> Option<T> {
         match self.get(key) {
             Some(node) => read(ctx, node),
+            None if self.suggested.contains(&key) => None,
             None => {
                 let d = ctx.error(self.pos, format!("{what} has no `{key}`"));
                 d.label = Some(format!("`{key}` missing here"));

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
 use super::extract::{self, Ctx, Streamed};
 use super::model::Desired;
-use super::tree::{self, SyntaxError};
+use super::tree::{self, Pos, SyntaxError};
 use super::validate::{SourcedDoc, Validator};
 
 /// Loads and validates every zone and site in `paths` (files, or directories walked
@@ -214,6 +214,15 @@ pub(crate) fn read_source(source: &Arc<SourceFile>, diags: &mut Diagnostics, doc
 
 fn syntax_diagnostic(source: &Arc<SourceFile>, err: SyntaxError) -> Diagnostic {
     let message = err.message;
+    if let Some(tab) = err.pos.and_then(|pos| misplaced_tab(source, &message, pos)) {
+        return Diagnostic::at(
+            source,
+            tab,
+            "invalid YAML: a tab where YAML allows only spaces",
+        )
+        .with_label("this tab")
+        .with_hint("indent with spaces: YAML never indents with tabs");
+    }
     let hint = "fix the YAML syntax: check indentation, `key: value` spacing and closing \
                 quotes or brackets";
     match err.pos {
@@ -226,4 +235,27 @@ fn syntax_diagnostic(source: &Arc<SourceFile>, err: SyntaxError) -> Diagnostic {
         ))
         .with_hint(hint),
     }
+}
+
+/// Where the tab a parser's tab error is about stands: the parser reports the place after it
+/// (`\t- x` at column 2), where a person sees nothing wrong. The last tab on the line up to that
+/// place, else the line's first.
+fn misplaced_tab(source: &SourceFile, message: &str, pos: Pos) -> Option<Pos> {
+    let about_tabs = message
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|word| word == "tab" || word == "tabs");
+    if !about_tabs {
+        return None;
+    }
+    let offset = (pos.offset as usize).min(source.text.len());
+    let line = source.line_of(offset);
+    let bounds = source.line_bounds(line)?;
+    let text = &source.text[bounds.start..bounds.end];
+    let before = offset.saturating_sub(bounds.start).min(text.len());
+    let at = text
+        .get(..before)
+        .and_then(|head| head.rfind('\t'))
+        .or_else(|| text.find('\t'))?;
+    let column = text[..at].chars().count() + 1;
+    Some(Pos::new(line + 1, column, bounds.start + at, 1))
 }

@@ -68,7 +68,7 @@ impl Difference {
 }
 
 /// The differences between `expected` (the files' values of one `rtype` RRset; empty when the
-/// files declare none) and what a server answered; empty when it is in line.
+/// files declare none) and what a server answered; empty when it is in sync.
 pub fn compare(expected: &[Expected], rtype: RecordType, outcome: &Outcome) -> Vec<Difference> {
     if let Some(difference) = failure(outcome) {
         return vec![difference];

@@ -31,7 +31,7 @@
 //!   from the first resolver answering NS (RD set); [`system_resolvers`]`(Path, &ZoneName)`
 //!   reads resolv.conf ([`RESOLV_CONF`]); [`parse_resolver`] reads a `--resolver` value.
 //! - [`compare`]`(&[Expected { value: canonical, ttl }], RecordType, &Outcome) ->
-//!   Vec<Difference>` (empty: in line); [`compare_rrset`] the same after leaving out what the
+//!   Vec<Difference>` (empty: in sync); [`compare_rrset`] the same after leaving out what the
 //!   zone's `ignore` rules cover (`check` and apply's pre-switch check); [`authority`]`(&Outcome of the SOA question) ->
 //!   Option<Difference>`. [`Difference`] `Missing { expected, answer: "NXDOMAIN"|"NODATA" } |
 //!   Values { missing, extra } | Ttl { value, expected, served } | NotAuthoritative |

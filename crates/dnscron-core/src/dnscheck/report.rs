@@ -1,4 +1,4 @@
-//! What `check` found, per zone and nameserver, and how it ends (in line, differences, or a
+//! What `check` found, per zone and nameserver, and how it ends (in sync, differences, or a
 //! check that could not run).
 
 use std::net::SocketAddr;
@@ -59,7 +59,7 @@ impl ZoneReport {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
-    InLine,
+    InSync,
     Differs,
     /// It could not be asked (no address, timeout, network error): the check did not run.
     Failed,
@@ -81,7 +81,7 @@ impl ServerReport {
         ServerReport {
             host: host.to_string(),
             address,
-            status: Status::InLine,
+            status: Status::InSync,
             error: None,
             differences: Vec::new(),
         }
@@ -93,7 +93,7 @@ impl ServerReport {
             if self.error.is_some() || self.differences.iter().any(|d| d.difference.is_failure()) {
                 Status::Failed
             } else if self.differences.is_empty() {
-                Status::InLine
+                Status::InSync
             } else {
                 Status::Differs
             };
@@ -143,7 +143,7 @@ fn location_text<S: Serializer>(location: &Option<Location>, s: S) -> Result<S::
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Totals {
     pub zones: usize,
-    pub zones_in_line: usize,
+    pub zones_in_sync: usize,
     pub nameservers: usize,
     pub differences: usize,
     /// Nameservers that could not be asked and zones whose nameservers could not be found.
@@ -175,8 +175,8 @@ impl CheckReport {
                     .filter(|d| !d.difference.is_failure())
                     .count();
             }
-            let in_line = zone.nameservers.iter().all(|s| s.status == Status::InLine);
-            t.zones_in_line += usize::from(!failed && in_line);
+            let in_sync = zone.nameservers.iter().all(|s| s.status == Status::InSync);
+            t.zones_in_sync += usize::from(!failed && in_sync);
         }
         t
     }

@@ -76,7 +76,7 @@ fn cron_jobs(c: &mut Checker<'_>, jobs: &[raw::CronJob]) -> Option<Vec<CronJobSp
     let mut seen: HashMap<(String, String), Location> = HashMap::new();
     for job in jobs {
         let schedule = normalize_schedule(&job.schedule.value).map_err(|err| {
-            c.error(job.schedule.pos, err.message).hint = err.hint;
+            c.error(job.schedule.pos, err.to_string()).hint = Some(err.hint());
         });
         let command = normalize_command(&job.command.value).map_err(|err| {
             c.error(job.command.pos, err.message).hint = err.hint;
