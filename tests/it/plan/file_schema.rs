@@ -20,6 +20,10 @@ const SHAPES: &[(u32, &str)] = &[
         3,
         "a1c4e21dc8c477f42e8028f79250ecabc554d6ac5417077c2da11880cf3a02ad",
     ),
+    (
+        4,
+        "3c0308e757453d28aa7066acc463e5a3aacfcf292f48ce175ef22e592c2f34ce",
+    ),
 ];
 
 /// The schema without `description` and `title` texts, as compact JSON, hashed.
@@ -133,6 +137,12 @@ fn the_schema_lists_every_key_a_saved_plan_has() {
         commit: "c".repeat(40),
         targets: Vec::new(),
     });
+    // Written only for a plan made with the limits lifted that goes past them.
+    plan.over_limits = vec![dnscron_core::plan::OverLimits {
+        zone: "example.com".into(),
+        declared_at: "zones/example.com.yaml:1:1".into(),
+        exceeded: vec![dnscron_core::plan::Exceeded::Empty { live: 1 }],
+    }];
     let saved: Value = serde_json::from_str(&plan_file::to_json(&plan).unwrap()).unwrap();
     let schema = plan_file::json_schema();
     let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
@@ -141,6 +151,7 @@ fn the_schema_lists_every_key_a_saved_plan_has() {
         ("changes", "Change"),
         ("findings", "Finding"),
         ("targets", "Target"),
+        ("over_limits", "OverLimits"),
     ] {
         let listed = keys(&schema["definitions"][def]["properties"]);
         for item in saved[section].as_array().unwrap() {

@@ -39,17 +39,17 @@ pub use crate::config::model::{
     CronJobSpec, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
     RegistrarExpectations, SafetyLimits,
 };
-pub use crate::plan::Scope;
 pub use crate::plan::model::{
     Action, Finding, PlanOptions, Resource, Severity, Status, Summary, Target, TargetKind,
     TargetRef, Value,
 };
+pub use crate::plan::{Exceeded, OverLimits, Scope};
 
 use crate::plan::{Plan, PlanError};
 
 /// The only format this build writes and reads. Bump it with any change of the file's shape
 /// (`schema/plan.schema.json`), and record the new shape in the test that checks this.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Pretty JSON with a final newline.
 pub fn to_json(plan: &Plan) -> Result<String, PlanError> {
