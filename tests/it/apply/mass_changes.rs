@@ -68,16 +68,6 @@ fn ttls(emu: &BackgroundEmulator, zone: &str) -> Vec<u32> {
     ttls
 }
 
-/// `file` with its JSON edited, written as `name` next to it.
-fn edited(file: &str, name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-    edit(&mut doc);
-    let out = Path::new(file).with_file_name(name);
-    std::fs::write(&out, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
-    out.display().to_string()
-}
-
 #[test]
 fn a_changed_default_ttl_is_approved_in_its_plan_and_applied_with_nothing_to_revert() {
     let emu = emulator(vec![zone_seed("ttl.example", 26)]);
