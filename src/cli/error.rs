@@ -373,7 +373,7 @@ impl From<PlanError> for CommandError {
             ),
             PlanError::Unsafe(_) => (
                 ErrorKind::User,
-                "if these changes are intended, run again with --allow-mass-changes, or raise the limit in the zone's `safety:` section".into(),
+                "if these changes are intended, run again with --allow-mass-changes (in a pull request planned by the dnscron plan recipe: add the label dnscron:allow-mass-changes), or raise the limit in the zone's `safety:` section".into(),
             ),
             PlanError::BadPlanFile { .. } | PlanError::UnsupportedFormat { .. } => (
                 ErrorKind::User,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use dnscron_core::apply::review_union::UnionError;
 use dnscron_core::apply::workflow::{Refusal, ReviewedBy};
-use dnscron_core::plan::Change;
+use dnscron_core::plan::{Change, PlanError};
 use dnscron_core::untrusted::{Untrusted, escape};
 
 use super::{CommandError, ErrorKind};
@@ -43,11 +43,23 @@ impl From<Refused<'_>> for CommandError {
                 reviewed_by,
                 changes,
             } => unreviewed(&label(reviewed_by, files), &changes, reviewed_by),
-            Refusal::LimitsHeld(error) => CommandError::from(error).with_hint(
-                "the plan file does not record --allow-mass-changes, so its reviewer did not see the limits lifted: make the plan again with the flag and have it reviewed",
-            ),
+            Refusal::LimitsHeld { reviewed_by, error } => limits_held(reviewed_by, error),
             Refusal::Plan(error) => error.into(),
             Refusal::MakePlan(error) => (*error).into(),
+        }
+    }
+}
+
+/// Changes past the safety limits that no plan's approval covers: nothing was sent.
+fn limits_held(reviewed_by: ReviewedBy, error: PlanError) -> CommandError {
+    match reviewed_by {
+        ReviewedBy::Saved => CommandError::from(error).with_hint(
+            "the plan file does not record --allow-mass-changes, so its reviewer did not see the limits lifted: make the plan again with the flag and have it reviewed",
+        ),
+        ReviewedBy::Files | ReviewedBy::Shown | ReviewedBy::Revision => {
+            CommandError::from_error(ErrorKind::User, error).with_hint(
+                "nothing was sent: no reviewed plan that holds these changes records an approval of mass changes (a plan made with --allow-mass-changes; in the CI recipe, the pull request label dnscron:allow-mass-changes). If they are intended, make the plan again with the approval and have it reviewed, or raise the limit in the zone's `safety:` section",
+            )
         }
     }
 }

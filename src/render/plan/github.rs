@@ -7,15 +7,27 @@
 
 use crate::render::github::{Annotation, Level, render_capped};
 
-use super::{MASS_CHANGES_ALLOWED, describe, status_label, summary_line};
+use super::{describe, mass_changes, printable, status_label, summary_line};
 use dnscron_core::plan::{Change, Finding, Plan, Severity, Status};
 
 pub fn render(plan: &Plan) -> String {
     let mut out = String::new();
-    if plan.options.allow_mass_changes {
+    if let Some(mass) = mass_changes(plan) {
+        let zones = mass.zones.iter().map(|over| {
+            format!(
+                "zone {} ({}): {}",
+                printable(over.zone),
+                printable(over.declared_at),
+                over.limits
+            )
+        });
+        let text = std::iter::once(mass.headline.to_string())
+            .chain(zones)
+            .collect::<Vec<_>>()
+            .join("\n");
         out.push_str(
-            &Annotation::new(Level::Warning, MASS_CHANGES_ALLOWED)
-                .title("dnscron plan: mass changes allowed")
+            &Annotation::new(Level::Warning, text)
+                .title("dnscron plan: mass changes approved")
                 .render(),
         );
     }

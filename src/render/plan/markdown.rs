@@ -3,7 +3,7 @@
 //! caps comments at 65,536 characters): sections that don't fit are cut with a note.
 
 use super::{
-    MASS_CHANGES_ALLOWED, changes_of, describe, summary_line, target_counts, targets_with_changes,
+    changes_of, describe, mass_changes, summary_line, target_counts, targets_with_changes,
 };
 use dnscron_core::plan::{Action, Change, Plan, Severity, TargetRef};
 
@@ -27,11 +27,17 @@ pub fn render(plan: &Plan) -> String {
     if let Some(line) = super::scope_line(plan, code) {
         out.push_str(&format!("{line}\n\n"));
     }
-    if plan.options.allow_mass_changes {
-        out.push_str(&format!(
-            "> [!WARNING]\n> {}\n\n",
-            escape(MASS_CHANGES_ALLOWED)
-        ));
+    if let Some(mass) = mass_changes(plan) {
+        out.push_str(&format!("> [!WARNING]\n> {}\n", escape(mass.headline)));
+        for over in &mass.zones {
+            out.push_str(&format!(
+                "> - zone {} ({}): {}\n",
+                code(over.zone),
+                code(over.declared_at),
+                over.limits
+            ));
+        }
+        out.push('\n');
     }
     out.push_str(&format!(
         "**{}**\n\n",

@@ -16,8 +16,49 @@ pub use markdown::render as markdown;
 pub use text::render as text;
 
 /// Shown by every view of a plan made with `--allow-mass-changes`: the reviewer approves the
-/// lifted limits along with the changes (apply keeps them lifted for this plan only).
-pub(crate) const MASS_CHANGES_ALLOWED: &str = "Mass changes allowed: this plan was made with --allow-mass-changes, so the zones' safety limits were not applied, and an apply of this plan does not apply them either.";
+/// lifted limits along with the changes (apply keeps them lifted for this plan's changes only).
+pub(crate) struct MassChanges<'a> {
+    pub headline: &'static str,
+    /// The zones past their limits.
+    pub zones: Vec<ZoneOverLimits<'a>>,
+}
+
+/// One zone past its limits: its name and place as the plan holds them (untrusted: each view
+/// escapes them its way), and every limit with its figures, in our words.
+pub(crate) struct ZoneOverLimits<'a> {
+    pub zone: &'a str,
+    pub declared_at: &'a str,
+    pub limits: String,
+}
+
+const APPROVED_OVER: &str = "Mass changes approved for this plan (made with --allow-mass-changes): the zones' safety limits are lifted for its changes only, here and when this plan is applied; a later plan is limited again. Past the limits:";
+const APPROVED_UNDER: &str = "Mass changes approved for this plan (made with --allow-mass-changes), though none of its changes go past the zones' safety limits: they are lifted for its changes only, here and when this plan is applied; a later plan is limited again.";
+
+/// What the approval of mass changes covers, for a plan made with it.
+pub(crate) fn mass_changes(plan: &Plan) -> Option<MassChanges<'_>> {
+    if !plan.options.allow_mass_changes {
+        return None;
+    }
+    let headline = match plan.over_limits.is_empty() {
+        true => APPROVED_UNDER,
+        false => APPROVED_OVER,
+    };
+    let zones = plan
+        .over_limits
+        .iter()
+        .map(|over| ZoneOverLimits {
+            zone: &over.zone,
+            declared_at: &over.declared_at,
+            limits: over
+                .exceeded
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
+        })
+        .collect();
+    Some(MassChanges { headline, zones })
+}
 
 /// Contents longer than this (and every TXT) get a word diff instead of `old → new` on one line.
 const LONG: usize = 48;
@@ -31,8 +72,10 @@ pub fn summary_line(summary: &Summary, findings: &[Finding]) -> String {
         return no_changes_line(findings);
     }
     let mut line = format!(
-        "Plan: {} to create, {} to update, {} to delete",
-        summary.create, summary.update, summary.delete
+        "Plan: {} to create, {}, {} to delete",
+        summary.create,
+        updates(summary),
+        summary.delete
     );
     if summary.portal_step > 0 {
         let verb = if summary.portal_step == 1 {
@@ -50,6 +93,15 @@ pub fn summary_line(summary: &Summary, findings: &[Finding]) -> String {
         line.push_str(&format!(" {attention}"));
     }
     line
+}
+
+/// `N to update`, with how many of them change only the TTL when some do: a reviewer reads a
+/// large update count differently when it is a TTL change.
+fn updates(summary: &Summary) -> String {
+    match summary.update_ttl_only {
+        0 => format!("{} to update", summary.update),
+        ttl_only => format!("{} to update ({ttl_only} TTL-only)", summary.update),
+    }
 }
 
 /// `No changes. The live account matches the files.`, unless error or warning findings need

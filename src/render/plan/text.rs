@@ -3,8 +3,8 @@
 //! (the caller decides: a TTY and no NO_COLOR).
 
 use super::{
-    Described, MASS_CHANGES_ALLOWED, changes_of, describe, marker, printable, status_label,
-    summary_line, targets_with_changes, ttl_text,
+    Described, changes_of, describe, marker, mass_changes, printable, status_label, summary_line,
+    targets_with_changes, ttl_text,
 };
 use crate::render::finding;
 use dnscron_core::plan::{Action, Change, Plan, Resource, Target, Value};
@@ -51,8 +51,17 @@ pub fn render(plan: &Plan, color: bool) -> String {
     if let Some(line) = super::scope_line(plan, printable) {
         out.push_str(&format!("{line}\n\n"));
     }
-    if plan.options.allow_mass_changes {
-        out.push_str(&format!("{}\n\n", paint.wrap("1;33", MASS_CHANGES_ALLOWED)));
+    if let Some(mass) = mass_changes(plan) {
+        out.push_str(&format!("{}\n", paint.wrap("1;33", mass.headline)));
+        for over in &mass.zones {
+            out.push_str(&format!(
+                "  zone {} ({}): {}\n",
+                printable(over.zone),
+                printable(over.declared_at),
+                over.limits
+            ));
+        }
+        out.push('\n');
     }
     for target in targets_with_changes(plan) {
         let declared = plan

@@ -11,6 +11,7 @@ mod examples;
 mod failures;
 mod faults;
 mod generate;
+mod mass_changes;
 mod pacing;
 mod plan_file;
 mod random;

@@ -43,16 +43,6 @@ fn records_left(emu: &BackgroundEmulator, zone: &str) -> usize {
     emu.state().visible_records(zone).len()
 }
 
-/// `file` with its JSON edited, written as `name` next to it.
-fn edited(file: &str, name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-    edit(&mut doc);
-    let out = Path::new(file).with_file_name(name);
-    std::fs::write(&out, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
-    out.display().to_string()
-}
-
 #[test]
 fn a_plan_made_with_allow_mass_changes_says_so_and_only_such_a_plan_lifts_the_limits() {
     let emu = mass_emulator();

@@ -267,3 +267,13 @@ pub fn dnscron(emu: &BackgroundEmulator, args: &[&str]) -> Test {
         .api(&emu.base_url(), "demo-token")
         .plan_stamp()
 }
+
+/// `file` with its JSON edited, written as `name` next to it.
+pub fn edited(file: &str, name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    edit(&mut doc);
+    let out = Path::new(file).with_file_name(name);
+    std::fs::write(&out, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    out.display().to_string()
+}

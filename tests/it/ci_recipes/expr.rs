@@ -1,8 +1,10 @@
 //! The subset of GitHub's `${{ }}` expressions the recipes use, so the runner decides `if:` and
 //! fills `env:`/`with:` the way Actions would: context paths (`github.event.pull_request.number`,
-//! `steps.ID.outputs.NAME`, `secrets.X`, `vars.X`, `inputs.X`), string/number/boolean literals,
-//! `==`, `!=`, `!`, `&&`, `||`, parentheses and the status functions `success()`, `failure()`,
-//! `always()`, `cancelled()`. Anything else panics, so a recipe can't silently use more.
+//! `steps.ID.outputs.NAME`, `secrets.X`, `vars.X`, `inputs.X`, and the object filter `*` as in
+//! `github.event.pull_request.labels.*.name`), string/number/boolean literals, `==`, `!=`, `!`,
+//! `&&`, `||`, parentheses, the status functions `success()`, `failure()`, `always()`,
+//! `cancelled()` and `contains(search, item)` (case-insensitive, as in Actions). Anything else
+//! panics, so a recipe can't silently use more.
 
 use serde_json::Value;
 
@@ -110,7 +112,7 @@ fn tokenize(expr: &str) -> Vec<Token> {
             out.push(Token::Str(s));
         } else if c.is_alphanumeric() || c == '_' || c == '-' || c == '.' {
             let mut w = String::new();
-            while let Some(c) = chars.next_if(|c| c.is_alphanumeric() || "_-.".contains(*c)) {
+            while let Some(c) = chars.next_if(|c| c.is_alphanumeric() || "_-.*".contains(*c)) {
                 w.push(c);
             }
             out.push(Token::Word(w));
@@ -119,7 +121,11 @@ fn tokenize(expr: &str) -> Vec<Token> {
             let op = ["==", "!=", "&&", "||"]
                 .into_iter()
                 .find(|op| *op == two)
-                .or_else(|| ["!", "(", ")"].into_iter().find(|op| op.starts_with(c)))
+                .or_else(|| {
+                    ["!", "(", ")", ","]
+                        .into_iter()
+                        .find(|op| op.starts_with(c))
+                })
                 .unwrap_or_else(|| panic!("unsupported character {c:?} in {expr:?}"));
             for _ in 0..op.len() {
                 chars.next();
@@ -195,13 +201,24 @@ impl Parser<'_> {
 
     fn word(&mut self, w: &str) -> Value {
         if self.eat("(") {
-            assert!(self.eat(")"), "functions take no arguments here: {w}");
-            return Value::Bool(match w {
-                "success" => !self.ctx.failed,
-                "failure" => self.ctx.failed,
-                "always" => true,
-                "cancelled" => false,
-                other => panic!("unsupported function {other}()"),
+            let mut args = Vec::new();
+            if !self.eat(")") {
+                args.push(self.or());
+                while self.eat(",") {
+                    args.push(self.or());
+                }
+                assert!(self.eat(")"), "missing ) after the arguments of {w}");
+            }
+            return Value::Bool(match (w, args.as_slice()) {
+                ("success", []) => !self.ctx.failed,
+                ("failure", []) => self.ctx.failed,
+                ("always", []) => true,
+                ("cancelled", []) => false,
+                ("contains", [search, item]) => contains(search, item),
+                (other, args) => panic!(
+                    "unsupported function {other} with {} argument(s)",
+                    args.len()
+                ),
             });
         }
         match w {
@@ -210,8 +227,35 @@ impl Parser<'_> {
             _ if w.starts_with(|c: char| c.is_ascii_digit()) => {
                 serde_json::from_str(w).unwrap_or_else(|_| panic!("bad number {w}"))
             }
-            _ => w.split('.').fold(&self.ctx.root, |v, key| &v[key]).clone(),
+            _ => path(&self.ctx.root, &w.split('.').collect::<Vec<_>>()),
         }
+    }
+}
+
+/// The value at `keys` under `value`; `*` takes every element (or object value) and applies the
+/// rest of the path to each, giving an array.
+fn path(value: &Value, keys: &[&str]) -> Value {
+    match keys {
+        [] => value.clone(),
+        ["*", rest @ ..] => {
+            let items: Vec<&Value> = match value {
+                Value::Array(items) => items.iter().collect(),
+                Value::Object(map) => map.values().collect(),
+                _ => Vec::new(),
+            };
+            Value::Array(items.into_iter().map(|v| path(v, rest)).collect())
+        }
+        [key, rest @ ..] => path(&value[*key], rest),
+    }
+}
+
+/// Actions' `contains`: an array holding an element equal to `item`, or a string holding it,
+/// both compared case-insensitively.
+fn contains(search: &Value, item: &Value) -> bool {
+    let item = as_string(item).to_lowercase();
+    match search {
+        Value::Array(items) => items.iter().any(|v| as_string(v).to_lowercase() == item),
+        other => as_string(other).to_lowercase().contains(&item),
     }
 }
 
@@ -241,4 +285,31 @@ fn the_subset_evaluates_like_actions() {
     assert!(!failed.condition(Some("steps.plan.outputs.code == '0'")));
     assert!(failed.condition(Some("always()")));
     assert!(failed.condition(Some("failure() || 'x' == 'y'")));
+}
+
+#[test]
+fn contains_reads_a_label_list_as_actions_does() {
+    let labelled = |labels: serde_json::Value| Contexts {
+        root: serde_json::json!({"github": {"event": {"pull_request": {"labels": labels}}}}),
+        failed: false,
+    };
+    let expr =
+        "${{ contains(github.event.pull_request.labels.*.name, 'dnscron:allow-mass-changes') }}";
+    let with =
+        labelled(serde_json::json!([{"name": "docs"}, {"name": "DNSCRON:Allow-Mass-Changes"}]));
+    assert_eq!(with.interpolate(expr), "true");
+    for without in [
+        serde_json::json!([{"name": "docs"}]),
+        serde_json::json!([]),
+        serde_json::json!([{"name": "dnscron:allow-mass-changes-later"}]),
+    ] {
+        assert_eq!(labelled(without).interpolate(expr), "false");
+    }
+    // Without labels in the payload at all (another event), the list is empty.
+    let none = Contexts {
+        root: serde_json::json!({"github": {"event": {}}}),
+        failed: false,
+    };
+    assert_eq!(none.interpolate(expr), "false");
+    assert!(with.condition(Some("contains('dnscron plan', 'PLAN')")));
 }

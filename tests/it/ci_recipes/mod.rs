@@ -6,6 +6,7 @@
 mod drift;
 pub(crate) mod expr;
 mod kubernetes;
+mod mass;
 mod merge;
 mod parse;
 mod pull_request;

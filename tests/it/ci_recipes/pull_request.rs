@@ -41,10 +41,42 @@ pub fn push_onto(
     head: &str,
     files: &Files,
 ) -> (JobRun, String) {
+    run_plan(story, number, base, head, files, |t| t)
+}
+
+/// The pull_request event `action` (`labeled`, `unlabeled`) of pull request `number` at `head`,
+/// which now carries `labels`: the plan workflow runs again on main's newest commit.
+pub fn relabel(
+    story: &Story,
+    number: u64,
+    head: &str,
+    files: &Files,
+    action: &str,
+    labels: &[&str],
+) -> (JobRun, String) {
+    let base = story.world.main_history().pop().unwrap();
+    run_plan(story, number, &base, head, files, |mut t| {
+        let labels: Vec<_> = labels.iter().map(|l| json!({"name": l})).collect();
+        t.payload["action"] = json!(action);
+        t.payload["pull_request"]["labels"] = json!(labels);
+        t
+    })
+}
+
+/// Runs the plan workflow for the event `event` makes of pull request `number`'s push, and
+/// describes everything it left behind.
+fn run_plan(
+    story: &Story,
+    number: u64,
+    base: &str,
+    head: &str,
+    files: &Files,
+    event: impl FnOnce(Trigger) -> Trigger,
+) -> (JobRun, String) {
     let dir = story.commit(head, files);
     let run = story
         .world
-        .run("dnscron-plan.yml", &opened(number, base, head, &dir));
+        .run("dnscron-plan.yml", &event(opened(number, base, head, &dir)));
     let comments = story.world.gh_dir().join(format!("pulls/{number}"));
     let shown = format!(
         "== steps\n{}== annotations\n{}== gh\n{}== comment 1 of pull request {number}\n{}== job summary\n{}== artifact dnscron-plan-{number}-{head}\n{}",

@@ -199,3 +199,53 @@ fn the_apply_workflow_only_reads_from_github() {
     );
     assert_eq!(doc["jobs"]["apply"]["environment"], "dnscron-apply");
 }
+
+/// Every `run:` script, by workflow and step name, that puts a `${{ }}` expression into the
+/// shell's text (where a value from the event would be run, not read).
+fn expressions_in_scripts(text: &str) -> Vec<String> {
+    let doc: Value = serde_saphyr::from_str(text).unwrap();
+    let mut out = Vec::new();
+    for job in doc["jobs"].as_object().unwrap().values() {
+        for step in job["steps"].as_array().unwrap() {
+            if step["run"].as_str().is_some_and(|run| run.contains("${{")) {
+                out.push(step["name"].as_str().unwrap_or("run").to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The plan check runs again when a label is added or removed (the approval of mass changes),
+/// and the label is read from the event into `env:`, never into a script's text.
+#[test]
+fn the_plan_workflow_reads_the_approval_label_from_the_event_on_every_label_change() {
+    let text = workflow("dnscron-plan.yml");
+    let doc: Value = serde_saphyr::from_str(&text).unwrap();
+    assert_eq!(
+        doc["on"]["pull_request"]["types"],
+        serde_json::json!(["opened", "synchronize", "reopened", "labeled", "unlabeled"])
+    );
+    let plan_step = doc["jobs"]["plan"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Validate and plan")
+        .unwrap();
+    assert_eq!(
+        plan_step["env"]["MASS_CHANGES_APPROVED"],
+        "${{ contains(github.event.pull_request.labels.*.name, 'dnscron:allow-mass-changes') }}"
+    );
+    for name in WORKFLOWS {
+        assert_eq!(
+            expressions_in_scripts(&workflow(name)),
+            Vec::<String>::new(),
+            "{name}"
+        );
+    }
+    // Refused form: the label interpolated into the script.
+    let inline = text.replace(
+        "if [ \"$MASS_CHANGES_APPROVED\" = true ]",
+        "if [ \"${{ github.event.label.name }}\" = dnscron:allow-mass-changes ]",
+    );
+    assert_eq!(expressions_in_scripts(&inline), ["Validate and plan"]);
+}

@@ -67,6 +67,25 @@ fn safety_block() {
         "2:31",
         "a percentage is 101; it must be from 0 to 100",
     );
+    let ttl =
+        ok("zone: example.com\nsafety: { ttl_update_floor: 30, max_ttl_update_percent: 100 }\n");
+    let s = &ttl.zones[0].safety;
+    assert_eq!((s.ttl_update_floor, s.max_ttl_update_percent), (30, 100));
+    let defaults = config::model::SafetyLimits::default();
+    assert_eq!(
+        (defaults.ttl_update_floor, defaults.max_ttl_update_percent),
+        (10, 50)
+    );
+    one_error(
+        "zone: example.com\nsafety: { max_ttl_update_percent: 101 }\n",
+        "2:35",
+        "a percentage is 101; it must be from 0 to 100",
+    );
+    one_error(
+        "zone: example.com\nsafety: { ttl_update_floor: -1 }\n",
+        "2:29",
+        "a count is -1; it must be from 0 to 1000000",
+    );
     one_error(
         "zone: example.com\nsafety: { max_delete: 3 }\n",
         "2:11",

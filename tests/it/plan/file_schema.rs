@@ -22,7 +22,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         4,
-        "d29532086a83d7d90a54704e65e4eaf3629f418f3314f5b2c05566c9da9b5410",
+        "e0557ea1fef3ade0e2968186646b4d1b3956f7098be8e75e4535439a0c98a411",
     ),
 ];
 
@@ -137,6 +137,12 @@ fn the_schema_lists_every_key_a_saved_plan_has() {
         commit: "c".repeat(40),
         targets: Vec::new(),
     });
+    // Written only for a plan made with the limits lifted that goes past them.
+    plan.over_limits = vec![dnscron_core::plan::OverLimits {
+        zone: "example.com".into(),
+        declared_at: "zones/example.com.yaml:1:1".into(),
+        exceeded: vec![dnscron_core::plan::Exceeded::Empty { live: 1 }],
+    }];
     let saved: Value = serde_json::from_str(&plan_file::to_json(&plan).unwrap()).unwrap();
     let schema = plan_file::json_schema();
     let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
@@ -145,6 +151,7 @@ fn the_schema_lists_every_key_a_saved_plan_has() {
         ("changes", "Change"),
         ("findings", "Finding"),
         ("targets", "Target"),
+        ("over_limits", "OverLimits"),
     ] {
         let listed = keys(&schema["definitions"][def]["properties"]);
         for item in saved[section].as_array().unwrap() {

@@ -107,6 +107,7 @@ fn summary_line_wording() {
     let s = |create, update, delete, portal_step, blocked| Summary {
         create,
         update,
+        update_ttl_only: 0,
         delete,
         portal_step,
         blocked,
@@ -122,6 +123,15 @@ fn summary_line_wording() {
     assert_eq!(
         render::summary_line(&s(0, 0, 1, 0, 0), &[]),
         "Plan: 0 to create, 0 to update, 1 to delete."
+    );
+    // TTL-only updates are counted among the updates, and told apart.
+    let ttl = Summary {
+        update_ttl_only: 24,
+        ..s(0, 25, 0, 0, 0)
+    };
+    assert_eq!(
+        render::summary_line(&ttl, &[]),
+        "Plan: 0 to create, 25 to update (24 TTL-only), 0 to delete."
     );
 }
 

@@ -82,7 +82,7 @@ fn refusal_lists_every_zone_with_figures_place_and_hint() {
     assert_eq!(
         cmd.hints(),
         [
-            "if these changes are intended, run again with --allow-mass-changes, or raise the limit in the zone's `safety:` section"
+            "if these changes are intended, run again with --allow-mass-changes (in a pull request planned by the dnscron plan recipe: add the label dnscron:allow-mass-changes), or raise the limit in the zone's `safety:` section"
         ]
     );
     insta::assert_snapshot!(cmd.to_string());
@@ -91,7 +91,16 @@ fn refusal_lists_every_zone_with_figures_place_and_hint() {
 
 #[test]
 fn mass_updates_are_refused_too() {
-    let records: Vec<(String, String, String)> = (0..30)
+    // 11 of 30 updated: refused; 10 of 30: fine.
+    let err = run(vec![retimed(30, 0, 11)], false).unwrap_err();
+    insta::assert_snapshot!(err.to_string());
+    assert!(run(vec![retimed(30, 0, 10)], false).is_ok());
+}
+
+/// A zone of `live` A records at TTL 3600, and files that give the first `ttl_changed` of them
+/// TTL 300 and new content to the next `content_changed`.
+fn retimed(live: usize, ttl_changed: usize, content_changed: usize) -> (ZoneSpec, LiveZone) {
+    let records: Vec<(String, String, String)> = (0..live)
         .map(|i| {
             (
                 format!("h{i:02}"),
@@ -106,24 +115,82 @@ fn mass_updates_are_refused_too() {
         .collect();
     let new: Vec<(&str, &str, u32, &str)> = records
         .iter()
-        .map(|(n, _, x)| (n.as_str(), "A", 3600, x.as_str()))
+        .enumerate()
+        .map(|(i, (n, o, x))| match i {
+            i if i < ttl_changed => (n.as_str(), "A", 300, o.as_str()),
+            i if i < ttl_changed + content_changed => (n.as_str(), "A", 3600, x.as_str()),
+            _ => (n.as_str(), "A", 3600, o.as_str()),
+        })
         .collect();
-    // 11 of 30 updated: refused; 10 of 30: fine.
-    let mut eleven = old.clone();
-    eleven[..11].copy_from_slice(&new[..11]);
-    let mut ten = old.clone();
-    ten[..10].copy_from_slice(&new[..10]);
-    let err = run(
-        vec![(zone("example.com", &eleven), live_zone("example.com", &old))],
-        false,
-    )
-    .unwrap_err();
-    insta::assert_snapshot!(err.to_string());
-    assert!(
-        run(
-            vec![(zone("example.com", &ten), live_zone("example.com", &old))],
-            false
-        )
-        .is_ok()
+    (zone("example.com", &new), live_zone("example.com", &old))
+}
+
+#[test]
+fn ttl_only_updates_have_their_own_limit() {
+    // Accepted: 13 of 26 is exactly 50 %; refused: 14 of 26, and a changed default (24 of 26).
+    let plan = run(vec![retimed(26, 13, 0)], false).unwrap();
+    assert_eq!(
+        (plan.summary.update, plan.summary.update_ttl_only),
+        (13, 13)
     );
+    assert!(run(vec![retimed(26, 14, 0)], false).is_err());
+    let err = run(vec![retimed(26, 24, 0)], false).unwrap_err();
+    insta::assert_snapshot!(err.to_string(), @r"
+    refusing to plan mass changes (protection against a wrong or truncated file):
+      zone example.com (zones/example.com.yaml:1:3): would change the TTL of 24 of 26 live records (92 %; limit: more than 10 records that are also more than 50 %, `safety.ttl_update_floor`/`safety.max_ttl_update_percent`)
+    ");
+    // Lifted: planned, and the plan records what went past the limit.
+    let plan = run(vec![retimed(26, 24, 0)], true).unwrap();
+    assert_eq!(
+        plan.over_limits,
+        [dnscron_core::plan::OverLimits {
+            zone: "example.com".into(),
+            declared_at: "zones/example.com.yaml:1:3".into(),
+            exceeded: vec![dnscron_core::plan::Exceeded::TtlUpdatePercent {
+                ttl_updates: 24,
+                live: 26,
+                floor: 10,
+                max_percent: 50,
+            }],
+        }]
+    );
+}
+
+#[test]
+fn ttl_only_and_content_updates_are_counted_apart() {
+    // Accepted: 10 content updates (at the floor) and 13 TTL-only of 30; together, 23 updates
+    // would have passed the content limit.
+    let plan = run(vec![retimed(30, 13, 10)], false).unwrap();
+    assert_eq!(
+        (plan.summary.update, plan.summary.update_ttl_only),
+        (23, 13)
+    );
+    assert!(plan.over_limits.is_empty());
+    // Refused: 11 content updates, whatever the TTL-only ones; only the content limit is named.
+    let err = run(vec![retimed(30, 5, 11)], false).unwrap_err();
+    insta::assert_snapshot!(err.to_string(), @r"
+    refusing to plan mass changes (protection against a wrong or truncated file):
+      zone example.com (zones/example.com.yaml:1:3): would change the content of 11 of 30 live records (36 %; limit: more than 10 records that are also more than 30 %, `safety.update_floor`/`safety.max_update_percent`)
+    ");
+}
+
+#[test]
+fn an_update_of_content_and_ttl_counts_as_a_content_update() {
+    let (mut spec, live) = retimed(30, 0, 11);
+    for record in &mut spec.records[..11] {
+        record.ttl = 300;
+    }
+    let err = run(vec![(spec, live)], false).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("would change the content of 11 of 30"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_plan_within_its_limits_records_none_even_when_they_are_lifted() {
+    let plan = run(vec![retimed(26, 3, 0)], true).unwrap();
+    assert!(plan.options.allow_mass_changes);
+    assert!(plan.over_limits.is_empty());
 }

@@ -22,7 +22,7 @@ use crate::plan::{self, Action, Change, DiffOptions, Plan, PlanError, Resource, 
 use super::outcome::Moved;
 
 /// What makes two changes the same reviewed change.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MatchKey {
     target: TargetRef,
     action: Action,
@@ -32,7 +32,7 @@ pub struct MatchKey {
     after: Option<Value>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Subject {
     Record { name: String, rtype: RecordType },
     CronJob { schedule: String, command: String },
@@ -367,6 +367,7 @@ mod tests {
             findings: Vec::new(),
             desired: crate::config::model::Desired::default(),
             scope: None,
+            over_limits: Vec::new(),
         }
     }
 

@@ -22,6 +22,7 @@ fn plan(id: &str, url: &str, changes: Vec<Change>) -> Plan {
         findings: Vec::new(),
         desired: crate::config::model::Desired::default(),
         scope: None,
+        over_limits: Vec::new(),
     }
 }
 

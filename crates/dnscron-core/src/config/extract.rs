@@ -487,6 +487,8 @@ fn safety(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Safety> {
         max_delete_percent: m.opt(ctx, "max_delete_percent", percent),
         update_floor: m.opt(ctx, "update_floor", count),
         max_update_percent: m.opt(ctx, "max_update_percent", percent),
+        ttl_update_floor: m.opt(ctx, "ttl_update_floor", count),
+        max_ttl_update_percent: m.opt(ctx, "max_ttl_update_percent", percent),
         allow_empty: m.opt(ctx, "allow_empty", |c, n| c.bool(n, "`allow_empty`")),
     })
 }

@@ -141,9 +141,14 @@ pub struct SafetyLimits {
     // Deletes above this count are also checked against `max_delete_percent` (default 5).
     pub delete_floor: usize,
     pub max_delete_percent: u8,
-    // Updates above this count are also checked against `max_update_percent` (default 10).
+    // Content updates above this count are also checked against `max_update_percent`
+    // (default 10).
     pub update_floor: usize,
     pub max_update_percent: u8,
+    // Updates of the TTL alone, counted apart: above this count they are also checked
+    // against `max_ttl_update_percent` (default 10, 50 %).
+    pub ttl_update_floor: usize,
+    pub max_ttl_update_percent: u8,
     // Allow a plan that leaves the zone with no records (default false).
     pub allow_empty: bool,
 }
@@ -156,6 +161,8 @@ impl Default for SafetyLimits {
             max_delete_percent: 30,
             update_floor: 10,
             max_update_percent: 30,
+            ttl_update_floor: 10,
+            max_ttl_update_percent: 50,
             allow_empty: false,
         }
     }

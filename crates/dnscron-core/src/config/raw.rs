@@ -197,12 +197,21 @@ pub struct Safety {
     /// (checked above `delete_floor`). Default 30.
     #[schemars(range(max = 100))]
     pub max_delete_percent: Option<Sp<u8>>,
-    /// Updates above this count are also checked against `max_update_percent`. Default 10.
+    /// Updates of content (not those that change only the TTL) above this count are also
+    /// checked against `max_update_percent`. Default 10.
     pub update_floor: Option<Sp<usize>>,
-    /// Refuse when more than this percentage of the zone's records would be updated
-    /// (checked above `update_floor`). Default 30.
+    /// Refuse when more than this percentage of the zone's records would have their content
+    /// updated (checked above `update_floor`). Default 30.
     #[schemars(range(max = 100))]
     pub max_update_percent: Option<Sp<u8>>,
+    /// Updates that change only the TTL (same content) are counted apart from the others: more
+    /// than this many are also checked against `max_ttl_update_percent`. Default 10.
+    pub ttl_update_floor: Option<Sp<usize>>,
+    /// Refuse when more than this percentage of the zone's records would change only their
+    /// TTL (checked above `ttl_update_floor`): what a mistyped `defaults.ttl` looks like.
+    /// Default 50.
+    #[schemars(range(max = 100))]
+    pub max_ttl_update_percent: Option<Sp<u8>>,
     /// Allow a plan that leaves the zone with no records. Default `false`.
     pub allow_empty: Option<Sp<bool>>,
 }
@@ -259,6 +268,8 @@ pub mod keys {
         "max_delete_percent",
         "update_floor",
         "max_update_percent",
+        "ttl_update_floor",
+        "max_ttl_update_percent",
         "allow_empty",
     ];
     pub const SITE: &[&str] = &["site", "cron"];

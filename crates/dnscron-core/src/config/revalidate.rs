@@ -138,8 +138,15 @@ fn zone_doc(t: &mut Text, z: &ZoneSpec) {
     t.line(
         at,
         &format!(
-            "safety: {{max_deletes: {}, delete_floor: {}, max_delete_percent: {}, update_floor: {}, max_update_percent: {}, allow_empty: {}}}",
-            s.max_deletes, s.delete_floor, s.max_delete_percent, s.update_floor, s.max_update_percent, s.allow_empty
+            "safety: {{max_deletes: {}, delete_floor: {}, max_delete_percent: {}, update_floor: {}, max_update_percent: {}, ttl_update_floor: {}, max_ttl_update_percent: {}, allow_empty: {}}}",
+            s.max_deletes,
+            s.delete_floor,
+            s.max_delete_percent,
+            s.update_floor,
+            s.max_update_percent,
+            s.ttl_update_floor,
+            s.max_ttl_update_percent,
+            s.allow_empty
         ),
     );
     t.line(

@@ -19,7 +19,8 @@ use super::{PlanError, cron_jobs, fingerprint, nameservers, records, safety};
 pub struct DiffOptions {
     /// The API base URL, recorded in the plan.
     pub api_url: String,
-    /// Skip the per-zone safety limits (`--allow-mass-changes`).
+    /// Lift the per-zone safety limits: the zones over them are recorded in the plan
+    /// (`Plan::over_limits`) instead of refusing it.
     pub allow_mass_changes: bool,
     /// The `mode` value that selects the service's own nameservers on PUT nameservers.
     pub hosted_mode_wire_value: String,
@@ -45,11 +46,12 @@ struct Parts {
     targets: Vec<Target>,
     drafts: Vec<Draft>,
     findings: Vec<Finding>,
-    refusals: Vec<safety::Refusal>,
+    over_limits: Vec<safety::OverLimits>,
 }
 
 /// Makes the plan that turns `live` into `desired`. Fails when a declared target is missing from
-/// the snapshot, or when a zone's plan breaks its safety limits (unless allowed).
+/// the snapshot, or when a zone's plan breaks its safety limits (unless lifted: the plan then
+/// records them).
 pub fn diff(desired: &Desired, live: &LiveSnapshot, opts: &DiffOptions) -> Result<Plan, PlanError> {
     let mut plan = diff_lent(desired, live, opts)?;
     plan.desired = desired.clone();
@@ -65,7 +67,7 @@ pub(super) fn diff_lent(
 ) -> Result<Plan, PlanError> {
     let mut parts = Parts::default();
     for zone in &desired.zones {
-        diff_zone(zone, live, opts, &mut parts)?;
+        diff_zone(zone, live, &mut parts)?;
     }
     let now = chrono::DateTime::parse_from_rfc3339(&opts.stamp.created_at)
         .ok()
@@ -73,8 +75,8 @@ pub(super) fn diff_lent(
     for site in &desired.sites {
         diff_site(site, live, now, &mut parts)?;
     }
-    if !parts.refusals.is_empty() && !opts.allow_mass_changes {
-        return Err(PlanError::Unsafe(parts.refusals));
+    if !parts.over_limits.is_empty() && !opts.allow_mass_changes {
+        return Err(PlanError::Unsafe(parts.over_limits));
     }
     let changes = order::order(parts.drafts);
     let mut findings = status_findings(&changes);
@@ -94,6 +96,7 @@ pub(super) fn diff_lent(
         findings,
         desired: Desired::default(),
         scope: None,
+        over_limits: parts.over_limits,
     })
 }
 
@@ -105,12 +108,7 @@ fn missing(kind: TargetKind, name: &str, declared_at: String) -> PlanError {
     }
 }
 
-fn diff_zone(
-    spec: &ZoneSpec,
-    live: &LiveSnapshot,
-    opts: &DiffOptions,
-    parts: &mut Parts,
-) -> Result<(), PlanError> {
+fn diff_zone(spec: &ZoneSpec, live: &LiveSnapshot, parts: &mut Parts) -> Result<(), PlanError> {
     let declared_at = spec.location.to_string();
     let name = spec.zone.to_string();
     let zone = live
@@ -125,11 +123,12 @@ fn diff_zone(
         declared_at: declared_at.clone(),
     });
     let out = records::diff_zone(spec, zone);
-    if !opts.allow_mass_changes
-        && let Some(refusal) = safety::check_zone(&name, &declared_at, &out.stats, &spec.safety)
-    {
-        parts.refusals.push(refusal);
-    }
+    parts.over_limits.extend(safety::check_zone(
+        &name,
+        &declared_at,
+        &out.stats,
+        &spec.safety,
+    ));
     parts.drafts.extend(out.drafts);
     parts.findings.extend(out.findings);
 

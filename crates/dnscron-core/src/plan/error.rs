@@ -1,7 +1,7 @@
 //! Errors of the planning stage, each saying what happened and where; what to do about it is
 //! worded by the CLI (`cli::error`).
 
-use super::safety::Refusal;
+use super::safety::OverLimits;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
@@ -16,7 +16,7 @@ pub enum PlanError {
     #[error("the live snapshot lacks {what} (declared at {declared_at})")]
     IncompleteSnapshot { what: String, declared_at: String },
     #[error("{}", refusal_message(.0))]
-    Unsafe(Vec<Refusal>),
+    Unsafe(Vec<OverLimits>),
     #[error("the plan file is not a valid dnscron plan: {message}")]
     BadPlanFile { message: String },
     #[error(
@@ -33,7 +33,7 @@ pub enum PlanError {
     },
 }
 
-fn refusal_message(refusals: &[Refusal]) -> String {
+fn refusal_message(refusals: &[OverLimits]) -> String {
     let mut out = String::from(
         "refusing to plan mass changes (protection against a wrong or truncated file):",
     );

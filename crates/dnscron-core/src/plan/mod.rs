@@ -40,4 +40,5 @@ pub use model::{
     Severity, Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
+pub use safety::{Exceeded, OverLimits};
 pub use scope::Scope;

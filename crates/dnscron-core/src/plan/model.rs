@@ -42,6 +42,10 @@ pub struct Plan {
     /// `Some` when the plan covers only the targets whose files changed since a commit
     /// (`plan::scope`); `None`: everything the files declare.
     pub scope: Option<super::scope::Scope>,
+    /// The zones whose changes go past their safety limits, each with every limit it passes:
+    /// empty unless the plan was made with the limits lifted (`options.allow_mass_changes`),
+    /// since a plan made with them is refused instead. What the approval covers.
+    pub over_limits: Vec<super::safety::OverLimits>,
 }
 
 /// The diff options a saved plan keeps.
@@ -52,9 +56,11 @@ pub struct PlanOptions {
     // Sent on PUT nameservers; read from the server's /openapi.json when the plan switches a
     // domain to hosted.
     pub hosted_mode_wire_value: String,
-    /// The plan was made with the safety limits lifted (`--allow-mass-changes`); apply keeps
-    /// the limits for a plan where this is `false`.
-    // The reviewer sees it; apply's re-plans keep the limits for a plan that doesn't say so.
+    /// Mass changes approved: the plan was made with the zones' safety limits lifted
+    /// (`over_limits` lists what goes past them), and an apply bound to this plan lifts them for
+    /// this plan's changes only. `false`: the limits hold, here and in apply.
+    // The reviewer sees it; apply's re-plans keep the limits for changes of no plan that says so
+    // (`apply::workflow::approval`).
     pub allow_mass_changes: bool,
 }
 
@@ -146,6 +152,9 @@ impl Target {
 pub struct Summary {
     pub create: usize,
     pub update: usize,
+    /// Of `update`, the record updates that change only the TTL (the content stays).
+    // Counted apart by the safety limits too (`plan::safety`).
+    pub update_ttl_only: usize,
     pub delete: usize,
     pub portal_step: usize,
     pub blocked: usize,
@@ -157,7 +166,10 @@ impl Summary {
         for c in changes {
             match c.action {
                 Action::Create => s.create += 1,
-                Action::Update => s.update += 1,
+                Action::Update => {
+                    s.update += 1;
+                    s.update_ttl_only += usize::from(c.is_ttl_only());
+                }
                 Action::Delete => s.delete += 1,
             }
             match c.status {
@@ -294,7 +306,7 @@ impl Resource {
 /// A canonical value on either side of a change; which one follows from the resource.
 // Written in the plan file and in the apply report's JSON (`apply::outcome`). Untagged, so
 // serde's refusal of a plan file names the type ("untagged enum Value"): keep the name.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Value {
     Record {
@@ -388,6 +400,21 @@ impl Change {
             status,
             reason,
             ..self
+        }
+    }
+
+    /// Whether this is a record update that changes the TTL and keeps the content.
+    pub fn is_ttl_only(&self) -> bool {
+        match (self.action, &self.before, &self.after) {
+            (
+                Action::Update,
+                Some(Value::Record { ttl, content }),
+                Some(Value::Record {
+                    ttl: new_ttl,
+                    content: new_content,
+                }),
+            ) => content == new_content && ttl != new_ttl,
+            (Action::Create | Action::Update | Action::Delete, _, _) => false,
         }
     }
 

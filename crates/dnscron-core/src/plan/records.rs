@@ -140,7 +140,7 @@ pub(super) fn diff_zone(spec: &ZoneSpec, live: &LiveZone) -> ZoneDiff {
         ));
     }
 
-    let stats = stats_of(&drafts, live_count);
+    let stats = ZoneStats::of(drafts.iter().map(|d| &d.change), live_count);
     ZoneDiff {
         drafts,
         findings,
@@ -407,14 +407,13 @@ fn record_key(resource: &Resource) -> Option<(&str, RecordType, Option<i64>)> {
     }
 }
 
-fn stats_of(drafts: &[Draft], live: usize) -> ZoneStats {
-    let count = |a: Action| drafts.iter().filter(|d| d.change.action == a).count();
-    ZoneStats {
-        live,
-        creates: count(Action::Create),
-        updates: count(Action::Update),
-        deletes: count(Action::Delete),
-    }
+/// How many of a zone's live records the diff sees (`ZoneStats::live`): every one it may
+/// touch, ignored ones included.
+pub(super) fn plannable_count(live: &LiveZone) -> usize {
+    live.records
+        .iter()
+        .filter(|raw| live_place(*raw, &live.zone).is_some())
+        .count()
 }
 
 fn info(code: FindingCode, target: &TargetRef, message: String) -> Finding {

@@ -1,17 +1,33 @@
 //! Mass-change protection against a wrong or truncated file. A zone's plan is refused, unless
-//! `--allow-mass-changes`, when it would
+//! the plan is made with the limits lifted, when it would
 //! - delete more than `max_deletes` records;
 //! - delete more than `delete_floor` records that are also more than `max_delete_percent` % of
 //!   the zone's live records;
-//! - update more than `update_floor` records that are also more than `max_update_percent` %;
+//! - change the content of more than `update_floor` records that are also more than
+//!   `max_update_percent` %;
+//! - change only the TTL of more than `ttl_update_floor` records that are also more than
+//!   `max_ttl_update_percent` %;
 //! - delete records and leave the zone with none at all (unless `allow_empty`).
 //!
-//! The floors keep everyday edits of small zones free of the flag (octoDNS only checks zones
-//! of 10+ records), while the last rule still protects a small zone from being wiped.
+//! The floors keep everyday edits of small zones free of the limits (octoDNS only checks zones
+//! of 10+ records), while the last rule still protects a small zone from being wiped. A
+//! TTL-only update is counted apart because it can't break what a record points to: a
+//! deliberate `defaults.ttl` change has a limit of its own instead of adding to the content
+//! updates, while a mistyped default (every record at once) is still caught.
+//!
+//! A plan made with the limits lifted records what they would have refused (`OverLimits`),
+//! so the reviewer sees what the approval covers; apply checks the changes of reviewed plans
+//! without that approval with [`check_changes`].
 
 use std::fmt;
 
-use crate::config::model::SafetyLimits;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::config::model::{Desired, SafetyLimits};
+
+use super::model::{Action, Change, TargetKind};
+use super::snapshot::LiveSnapshot;
 
 /// Record counts of one zone's plan. `live` counts the records the diff saw (system records
 /// excluded, ignored records included).
@@ -19,33 +35,163 @@ use crate::config::model::SafetyLimits;
 pub(crate) struct ZoneStats {
     pub live: usize,
     pub creates: usize,
+    /// Updates that change the content (whatever they do to the TTL).
     pub updates: usize,
+    /// Updates that change only the TTL.
+    pub ttl_updates: usize,
     pub deletes: usize,
 }
 
 impl ZoneStats {
+    /// The counts of `changes` (one zone's record changes) against `live` live records.
+    pub(crate) fn of<'a>(changes: impl IntoIterator<Item = &'a Change>, live: usize) -> ZoneStats {
+        let mut stats = ZoneStats {
+            live,
+            ..ZoneStats::default()
+        };
+        for change in changes {
+            match change.action {
+                Action::Create => stats.creates += 1,
+                Action::Update if change.is_ttl_only() => stats.ttl_updates += 1,
+                Action::Update => stats.updates += 1,
+                Action::Delete => stats.deletes += 1,
+            }
+        }
+        stats
+    }
+
     pub(crate) fn remaining(&self) -> usize {
         (self.live + self.creates).saturating_sub(self.deletes)
     }
 }
 
-/// A zone whose plan was refused, with every limit it broke.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub zone: String,
-    pub declared_at: String,
-    pub reasons: Vec<String>,
+/// One safety limit a zone's plan goes past, with the figures.
+// Written in the plan file (`over_limits`) and in the refusal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "limit", rename_all = "snake_case")]
+pub enum Exceeded {
+    /// More deletes than `safety.max_deletes`.
+    MaxDeletes { deletes: usize, max_deletes: usize },
+    /// More deletes than `safety.delete_floor` that are also more than
+    /// `safety.max_delete_percent` % of the live records.
+    DeletePercent {
+        deletes: usize,
+        live: usize,
+        floor: usize,
+        max_percent: u8,
+    },
+    /// More content updates than `safety.update_floor` that are also more than
+    /// `safety.max_update_percent` % of the live records.
+    UpdatePercent {
+        updates: usize,
+        live: usize,
+        floor: usize,
+        max_percent: u8,
+    },
+    /// More TTL-only updates than `safety.ttl_update_floor` that are also more than
+    /// `safety.max_ttl_update_percent` % of the live records.
+    TtlUpdatePercent {
+        ttl_updates: usize,
+        live: usize,
+        floor: usize,
+        max_percent: u8,
+    },
+    /// Deletes that leave the zone with no records (`safety.allow_empty` is false).
+    Empty { live: usize },
 }
 
-impl fmt::Display for Refusal {
+impl fmt::Display for Exceeded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "zone {} ({}): {}",
-            self.zone,
-            self.declared_at,
-            self.reasons.join("; ")
-        )
+        let share = |count: usize, live: usize, floor: usize, max: u8, keys: &str| {
+            format!(
+                "{count} of {live} live records ({} %; limit: more than {floor} records that are also more than {max} %, `{keys}`)",
+                percent(count, live)
+            )
+        };
+        match *self {
+            Exceeded::MaxDeletes {
+                deletes,
+                max_deletes,
+            } => write!(
+                f,
+                "would delete {deletes} records (limit: {max_deletes} per plan, `safety.max_deletes`)"
+            ),
+            Exceeded::DeletePercent {
+                deletes,
+                live,
+                floor,
+                max_percent,
+            } => write!(
+                f,
+                "would delete {}",
+                share(
+                    deletes,
+                    live,
+                    floor,
+                    max_percent,
+                    "safety.delete_floor`/`safety.max_delete_percent"
+                )
+            ),
+            Exceeded::UpdatePercent {
+                updates,
+                live,
+                floor,
+                max_percent,
+            } => write!(
+                f,
+                "would change the content of {}",
+                share(
+                    updates,
+                    live,
+                    floor,
+                    max_percent,
+                    "safety.update_floor`/`safety.max_update_percent"
+                )
+            ),
+            Exceeded::TtlUpdatePercent {
+                ttl_updates,
+                live,
+                floor,
+                max_percent,
+            } => write!(
+                f,
+                "would change the TTL of {}",
+                share(
+                    ttl_updates,
+                    live,
+                    floor,
+                    max_percent,
+                    "safety.ttl_update_floor`/`safety.max_ttl_update_percent"
+                )
+            ),
+            Exceeded::Empty { live } => write!(
+                f,
+                "would leave the zone with no records (deletes all {live}; set `safety.allow_empty: true` to allow)"
+            ),
+        }
+    }
+}
+
+/// A zone whose plan goes past its safety limits, with every limit it passes.
+// Written in the plan file (`over_limits`) and in the refusal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct OverLimits {
+    pub zone: String,
+    /// `file:line:col` of the zone's declaration.
+    pub declared_at: String,
+    pub exceeded: Vec<Exceeded>,
+}
+
+impl fmt::Display for OverLimits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "zone {} ({}): ", self.zone, self.declared_at)?;
+        for (i, exceeded) in self.exceeded.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{exceeded}")?;
+        }
+        Ok(())
     }
 }
 
@@ -58,58 +204,110 @@ fn percent(a: usize, b: usize) -> usize {
     (a * 100).checked_div(b).unwrap_or(100)
 }
 
-/// Every limit of `limits` that `stats` breaks, as a sentence with the figures.
-pub(crate) fn violations(stats: &ZoneStats, limits: &SafetyLimits) -> Vec<String> {
+/// A count over its floor that is also over its share of the live records.
+fn over_share(count: usize, live: usize, floor: usize, max_percent: u8) -> bool {
+    count > floor && above_percent(count, live, max_percent)
+}
+
+/// Every limit of `limits` that `stats` breaks.
+pub(crate) fn violations(stats: &ZoneStats, limits: &SafetyLimits) -> Vec<Exceeded> {
     let mut out = Vec::new();
     let ZoneStats {
         live,
         updates,
+        ttl_updates,
         deletes,
         ..
     } = *stats;
     if deletes > limits.max_deletes {
-        out.push(format!(
-            "would delete {deletes} records (limit: {} per plan, `safety.max_deletes`)",
-            limits.max_deletes
-        ));
+        out.push(Exceeded::MaxDeletes {
+            deletes,
+            max_deletes: limits.max_deletes,
+        });
     }
-    if deletes > limits.delete_floor && above_percent(deletes, live, limits.max_delete_percent) {
-        out.push(format!(
-            "would delete {deletes} of {live} live records ({} %; limit: more than {} records that are also more than {} %, `safety.delete_floor`/`safety.max_delete_percent`)",
-            percent(deletes, live),
-            limits.delete_floor,
-            limits.max_delete_percent
-        ));
+    if over_share(
+        deletes,
+        live,
+        limits.delete_floor,
+        limits.max_delete_percent,
+    ) {
+        out.push(Exceeded::DeletePercent {
+            deletes,
+            live,
+            floor: limits.delete_floor,
+            max_percent: limits.max_delete_percent,
+        });
     }
-    if updates > limits.update_floor && above_percent(updates, live, limits.max_update_percent) {
-        out.push(format!(
-            "would update {updates} of {live} live records ({} %; limit: more than {} records that are also more than {} %, `safety.update_floor`/`safety.max_update_percent`)",
-            percent(updates, live),
-            limits.update_floor,
-            limits.max_update_percent
-        ));
+    if over_share(
+        updates,
+        live,
+        limits.update_floor,
+        limits.max_update_percent,
+    ) {
+        out.push(Exceeded::UpdatePercent {
+            updates,
+            live,
+            floor: limits.update_floor,
+            max_percent: limits.max_update_percent,
+        });
+    }
+    if over_share(
+        ttl_updates,
+        live,
+        limits.ttl_update_floor,
+        limits.max_ttl_update_percent,
+    ) {
+        out.push(Exceeded::TtlUpdatePercent {
+            ttl_updates,
+            live,
+            floor: limits.ttl_update_floor,
+            max_percent: limits.max_ttl_update_percent,
+        });
     }
     if deletes > 0 && stats.remaining() == 0 && !limits.allow_empty {
-        out.push(format!(
-            "would leave the zone with no records (deletes all {live}; set `safety.allow_empty: true` to allow)"
-        ));
+        out.push(Exceeded::Empty { live });
     }
     out
 }
 
-/// The refusal for one zone, if any.
+/// The limits one zone's plan goes past, if any.
 pub(crate) fn check_zone(
     zone: &str,
     declared_at: &str,
     stats: &ZoneStats,
     limits: &SafetyLimits,
-) -> Option<Refusal> {
-    let reasons = violations(stats, limits);
-    (!reasons.is_empty()).then(|| Refusal {
+) -> Option<OverLimits> {
+    let exceeded = violations(stats, limits);
+    (!exceeded.is_empty()).then(|| OverLimits {
         zone: zone.to_string(),
         declared_at: declared_at.to_string(),
-        reasons,
+        exceeded,
     })
+}
+
+/// The limits `changes` go past, zone by zone, against the live records of `live` and the
+/// limits `desired` declares: for a part of a plan's changes (apply: those of reviewed plans
+/// made without the limits lifted), counted as the diff counts a whole plan.
+pub(crate) fn check_changes(
+    desired: &Desired,
+    live: &LiveSnapshot,
+    changes: &[&Change],
+) -> Vec<OverLimits> {
+    let mut out = Vec::new();
+    for spec in &desired.zones {
+        let name = spec.zone.to_string();
+        let Some(live_zone) = live.zones.iter().find(|z| z.zone == spec.zone) else {
+            continue;
+        };
+        let of_zone = changes
+            .iter()
+            .filter(|c| c.target.kind == TargetKind::Zone && c.target.name == name)
+            .copied();
+        let stats = ZoneStats::of(of_zone, super::records::plannable_count(live_zone));
+        let declared_at = spec.location.to_string();
+        out.extend(check_zone(&name, &declared_at, &stats, &spec.safety));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -121,7 +319,16 @@ mod tests {
             live,
             creates,
             updates,
+            ttl_updates: 0,
             deletes,
+        }
+    }
+
+    fn ttl_stats(live: usize, ttl_updates: usize) -> ZoneStats {
+        ZoneStats {
+            live,
+            ttl_updates,
+            ..ZoneStats::default()
         }
     }
 
@@ -148,6 +355,52 @@ mod tests {
             "300 of 1000 is exactly 30 %"
         );
         assert!(refused(stats(1000, 0, 301, 0)));
+    }
+
+    #[test]
+    fn ttl_update_thresholds_both_sides() {
+        assert!(!refused(ttl_stats(11, 10)), "10 of 11: at the floor");
+        assert!(!refused(ttl_stats(26, 13)), "13 of 26 is exactly 50 %");
+        assert!(refused(ttl_stats(26, 14)), "14 of 26 is 53.8 %");
+        assert!(refused(ttl_stats(26, 24)), "24 of 26: a changed default");
+        let at_the_floor = SafetyLimits {
+            ttl_update_floor: 30,
+            ..SafetyLimits::default()
+        };
+        assert!(violations(&ttl_stats(26, 24), &at_the_floor).is_empty());
+        let strict = SafetyLimits {
+            max_ttl_update_percent: 10,
+            ..SafetyLimits::default()
+        };
+        assert!(!violations(&ttl_stats(200, 21), &strict).is_empty());
+        assert!(violations(&ttl_stats(210, 21), &strict).is_empty());
+    }
+
+    #[test]
+    fn ttl_updates_and_content_updates_count_apart() {
+        let both = ZoneStats {
+            live: 30,
+            updates: 9,
+            ttl_updates: 9,
+            ..ZoneStats::default()
+        };
+        assert!(
+            !refused(both),
+            "18 updates of 30 would pass neither limit if counted together"
+        );
+        let content = ZoneStats {
+            updates: 11,
+            ..both
+        };
+        assert_eq!(
+            violations(&content, &SafetyLimits::default()),
+            [Exceeded::UpdatePercent {
+                updates: 11,
+                live: 30,
+                floor: 10,
+                max_percent: 30
+            }]
+        );
     }
 
     #[test]
@@ -195,6 +448,17 @@ mod tests {
         assert!(
             text.contains("would delete 6 of 19 live records (31 %"),
             "{text}"
+        );
+        let ttl = check_zone(
+            "t.example",
+            "t.yaml:1:1",
+            &ttl_stats(26, 24),
+            &SafetyLimits::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            ttl.to_string(),
+            "zone t.example (t.yaml:1:1): would change the TTL of 24 of 26 live records (92 %; limit: more than 10 records that are also more than 50 %, `safety.ttl_update_floor`/`safety.max_ttl_update_percent`)"
         );
     }
 }

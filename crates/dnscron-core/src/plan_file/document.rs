@@ -1,4 +1,4 @@
-//! The plan file's top level (format_version 3): the plan's identity, the targets it read, the
+//! The plan file's top level (format_version 4): the plan's identity, the targets it read, the
 //! summary and the findings. Every field is written in this order, as docs/plan.md shows it.
 //! `PlanFileV4` is its own type, converted from and to `plan::Plan` here: it writes its own
 //! version, each change with its request, and the desired state as documents re-checked on
@@ -11,9 +11,9 @@ use super::change::{Change, Request};
 use super::desired::Desired;
 use super::{FORMAT_VERSION, FromFileError, checks};
 use crate::config;
-use crate::plan::Scope;
 use crate::plan::model::{self as plan, Finding, PlanOptions, Summary, Target};
 use crate::plan::request::RequestError;
+use crate::plan::{OverLimits, Scope};
 
 /// A saved dnscron plan: what `dnscron plan --out FILE` and `--format json` write and
 /// `dnscron apply --plan FILE` reads back.
@@ -33,6 +33,11 @@ pub struct PlanFileV4 {
     pub api_url: String,
     /// What the plan was made with beyond the files; apply re-plans with the same.
     pub options: PlanOptions,
+    /// The zones whose changes go past their safety limits, with every limit each passes: only
+    /// in a plan made with the limits lifted (`options.allow_mass_changes`), and what that
+    /// approval covers. Absent: no zone goes past a limit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub over_limits: Vec<OverLimits>,
     /// Every zone, domain (registrar side) and site the plan read.
     pub targets: Vec<Target>,
     /// Changes by action.
@@ -70,6 +75,7 @@ impl TryFrom<&plan::Plan> for PlanFileV4 {
             findings,
             desired,
             scope,
+            over_limits,
         } = p;
         let changes = changes
             .iter()
@@ -81,6 +87,7 @@ impl TryFrom<&plan::Plan> for PlanFileV4 {
             created_at: created_at.clone(),
             api_url: api_url.clone(),
             options: options.clone(),
+            over_limits: over_limits.clone(),
             targets: targets.clone(),
             summary: *summary,
             changes,
@@ -105,6 +112,7 @@ impl TryFrom<PlanFileV4> for plan::Plan {
             created_at,
             api_url,
             options,
+            over_limits,
             targets,
             summary,
             changes,
@@ -141,6 +149,7 @@ impl TryFrom<PlanFileV4> for plan::Plan {
             findings,
             desired,
             scope,
+            over_limits,
         })
     }
 }

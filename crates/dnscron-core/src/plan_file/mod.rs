@@ -39,11 +39,11 @@ pub use crate::config::model::{
     CronJobSpec, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
     RegistrarExpectations, SafetyLimits,
 };
-pub use crate::plan::Scope;
 pub use crate::plan::model::{
     Action, Finding, PlanOptions, Resource, Severity, Status, Summary, Target, TargetKind,
     TargetRef, Value,
 };
+pub use crate::plan::{Exceeded, OverLimits, Scope};
 
 use crate::plan::{Plan, PlanError};
 

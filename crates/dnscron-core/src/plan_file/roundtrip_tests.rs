@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{FORMAT_VERSION, load, to_json};
+use super::{Exceeded, FORMAT_VERSION, OverLimits, load, to_json};
 use crate::config::{self, model as cfg};
 use crate::dns::{self, RecordType, ZoneName};
 use crate::plan::model::{self as plan, Action};
@@ -206,6 +206,25 @@ fn a_plan(desired: cfg::Desired, allow_mass_changes: bool) -> plan::Plan {
         findings: Vec::new(),
         desired,
         scope: None,
+        over_limits: approved_over_limits(allow_mass_changes),
+    }
+}
+
+/// What a plan made with the limits lifted records (here: a changed default TTL).
+fn approved_over_limits(allow_mass_changes: bool) -> Vec<OverLimits> {
+    let zone = OverLimits {
+        zone: "example.com".into(),
+        declared_at: "zones/example.com.yaml:1:1".into(),
+        exceeded: vec![Exceeded::TtlUpdatePercent {
+            ttl_updates: 24,
+            live: 26,
+            floor: 10,
+            max_percent: 50,
+        }],
+    };
+    match allow_mass_changes {
+        true => vec![zone],
+        false => Vec::new(),
     }
 }
 

@@ -77,6 +77,7 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
             }],
         },
         scope: None,
+        over_limits: Vec::new(),
     }
 }
 

@@ -8,6 +8,7 @@
 //! signal handler switching from "stop at once" to "finish the change in flight") is a callback,
 //! since the core prints nothing and knows no signals.
 
+mod approval;
 mod bind;
 mod refusal;
 mod revision;
@@ -19,10 +20,11 @@ use std::time::Duration;
 use crate::api::WriteClient;
 use crate::config::model::Desired;
 use crate::plan::snapshot::LiveSnapshot;
-use crate::plan::{Change, MakeOptions, Plan, PlanStamp, Scope, make_plan, scope};
+use crate::plan::{Change, MakeOptions, Plan, PlanError, PlanStamp, Scope, make_plan, scope};
 
 use super::dns::DnsOptions;
 use super::{ApplyOptions, ApplyReport, Interrupt, Progress, review_union};
+use approval::Approval;
 use bind::{Bound, Next, Outcome};
 
 pub use refusal::{Refusal, ReviewedBy};
@@ -171,8 +173,10 @@ async fn files(
         Binding::Reviewed(plans) => {
             let mut reviewed = review_union::union(&plans)?;
             bind::check_api_url(&reviewed, client)?;
-            // The limits are lifted only by what the reviewer saw ("mass changes allowed" in
-            // the plan) or by the caller now; a plan that records neither keeps them.
+            // The limits are lifted only by what a reviewer saw (the approval a plan records,
+            // for that plan's changes) or by the caller now; a plan that records neither keeps
+            // them.
+            let approval = Approval::of(&plans, options.allow_mass_changes);
             reviewed.options.allow_mass_changes |= options.allow_mass_changes;
             // Reading only the reviewed scope and what changed is what makes an apply on merge
             // cost the change, not the account; a plan made without a scope needs everything.
@@ -182,12 +186,21 @@ async fn files(
             };
             let read_whole_account = options.changed.is_some() && scope.is_none();
             let made = PlanOptions {
-                allow_mass_changes: reviewed.options.allow_mass_changes,
+                allow_mass_changes: approval.lifts_limits(),
                 ..options
             }
             .make(scope, false);
-            let planned = make_plan(read, &desired, &made).await?;
+            let planned = make_plan(read, &desired, &made)
+                .await
+                .map_err(Refusal::of_reviewed_plan)?;
+            let held = approval.held(&planned);
             let bound = bind::bind(&reviewed, planned.plan, planned.live, ReviewedBy::Files)?;
+            if !held.is_empty() {
+                return Err(Refusal::LimitsHeld {
+                    reviewed_by: ReviewedBy::Files,
+                    error: PlanError::Unsafe(held),
+                });
+            }
             Ok(bound.reading_whole_account(read_whole_account))
         }
         Binding::Revision(previous) => {

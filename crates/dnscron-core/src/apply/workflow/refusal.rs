@@ -19,10 +19,14 @@ pub enum Refusal {
         reviewed_by: ReviewedBy,
         changes: Vec<Change>,
     },
-    /// A saved plan's re-plan broke the safety limits, and the file does not record them lifted
-    /// (its reviewer did not see them lifted).
-    #[error("{0}")]
-    LimitsHeld(#[source] PlanError),
+    /// The changes of a saved or reviewed plan break the safety limits, and no plan that
+    /// records them lifted holds them (its reviewer did not approve them).
+    #[error("{error}")]
+    LimitsHeld {
+        reviewed_by: ReviewedBy,
+        #[source]
+        error: PlanError,
+    },
     #[error(transparent)]
     Plan(#[from] PlanError),
     /// Reading the live state or planning failed (boxed: it is large, and rare).
@@ -60,12 +64,27 @@ impl Refusal {
     /// A saved plan's re-plan failed: the safety limits it kept are a refusal of their own.
     pub(super) fn of_replan(err: PlanError) -> Refusal {
         match err {
-            PlanError::Unsafe(_) => Refusal::LimitsHeld(err),
+            PlanError::Unsafe(_) => Refusal::LimitsHeld {
+                reviewed_by: ReviewedBy::Saved,
+                error: err,
+            },
             PlanError::MissingLive { .. }
             | PlanError::IncompleteSnapshot { .. }
             | PlanError::BadPlanFile { .. }
             | PlanError::UnsupportedFormat { .. }
             | PlanError::PlanFile { .. } => Refusal::Plan(err),
+        }
+    }
+
+    /// Planning against reviewed plans failed: the safety limits they kept are a refusal of
+    /// their own (no reviewer approved going past them).
+    pub(super) fn of_reviewed_plan(err: MakePlanError) -> Refusal {
+        match err {
+            MakePlanError::Plan(error @ PlanError::Unsafe(_)) => Refusal::LimitsHeld {
+                reviewed_by: ReviewedBy::Files,
+                error,
+            },
+            MakePlanError::Plan(_) | MakePlanError::Snapshot(_) => err.into(),
         }
     }
 }

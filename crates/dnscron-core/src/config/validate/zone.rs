@@ -616,6 +616,12 @@ fn safety(raw: Option<&raw::Safety>) -> SafetyLimits {
     if let Some(v) = &s.max_update_percent {
         limits.max_update_percent = v.value;
     }
+    if let Some(v) = &s.ttl_update_floor {
+        limits.ttl_update_floor = v.value;
+    }
+    if let Some(v) = &s.max_ttl_update_percent {
+        limits.max_ttl_update_percent = v.value;
+    }
     if let Some(v) = &s.allow_empty {
         limits.allow_empty = v.value;
     }
