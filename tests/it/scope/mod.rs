@@ -2,6 +2,7 @@
 //! its scope, and apply of it reads only that too. The account: 300 zones of 4 records, one
 //! registered domain per zone, in a git repository of one file per zone.
 
+mod record_sets;
 mod refused;
 mod requests;
 mod targets;
