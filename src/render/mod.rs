@@ -8,4 +8,5 @@ pub mod diagnostics;
 mod excerpt;
 pub mod github;
 pub mod plan;
+pub mod retries;
 pub mod stats;

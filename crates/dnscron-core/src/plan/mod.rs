@@ -25,6 +25,7 @@ mod cron_jobs;
 mod error;
 mod nameservers;
 mod norm;
+mod progress;
 mod records;
 
 pub use cron_jobs::job_key;
@@ -38,4 +39,5 @@ pub use model::{
     Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
+pub use progress::{ReadProgress, ReadProgressHook};
 pub use scope::Scope;
