@@ -44,13 +44,14 @@ fn record(event: &RetryEvent, now: Instant) {
     tally.last = tally.last.max(now + event.delay);
 }
 
-/// What was retried so far, if anything.
+/// What was retried so far, if anything; the tally starts again, so the summary goes out
+/// once (a command that ends with a hint of its own logs it before the hint).
 fn summary() -> Option<RetrySummary> {
-    let tally = TALLY.lock().unwrap_or_else(|e| e.into_inner());
-    tally.as_ref().map(|t| RetrySummary {
+    let mut tally = TALLY.lock().unwrap_or_else(|e| e.into_inner());
+    tally.take().map(|t| RetrySummary {
         requests: t.requests.len() as u64,
         retries: t.retries,
-        causes: t.causes.clone(),
+        causes: t.causes,
         over: t.last.saturating_duration_since(t.first),
     })
 }
@@ -93,5 +94,6 @@ mod tests {
             [RetryCause::ConnectionRefused, RetryCause::Status(503)]
         );
         assert_eq!(got.over, Duration::from_millis(2300));
+        assert_eq!(summary(), None, "said once");
     }
 }

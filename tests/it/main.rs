@@ -25,6 +25,7 @@ mod hostile;
 mod import;
 mod long_reports;
 mod plan_cli;
+mod retries;
 mod scope;
 mod show;
 mod static_binary;
