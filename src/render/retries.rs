@@ -40,7 +40,7 @@ fn cause_words(cause: RetryCause) -> String {
         RetryCause::ConnectionRefused => "connection refused".into(),
         RetryCause::Connect => "no connection".into(),
         RetryCause::Timeout => "no answer in time".into(),
-        RetryCause::Dropped => "connection closed mid-answer".into(),
+        RetryCause::Dropped => "connection closed early".into(),
     }
 }
 
@@ -106,7 +106,7 @@ mod tests {
         assert_eq!(
             summary_line(&one),
             "retried 1 request 1 time (HTTP 599, no connection, no answer in time, connection \
-             closed mid-answer, 429 Too Many Requests) over 0.3 s"
+             closed early, 429 Too Many Requests) over 0.3 s"
         );
     }
 }

@@ -57,23 +57,8 @@ fn emulator() -> BackgroundEmulator {
     dnscron_emulator::start_background(seed).unwrap()
 }
 
-/// The zones `plan --changed-since REF --format json` puts in scope.
 fn zones_in_scope(repo: &Repo, emu: &BackgroundEmulator, since: &str) -> Vec<String> {
-    let args = ["plan", "dns", "--changed-since", since, "--format", "json"];
-    let out = repo.dnscron(emu, &args).run_for_stdout();
-    let plan: serde_json::Value = serde_json::from_str(&out).unwrap();
-    plan["scope"]["targets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            format!(
-                "{} {}",
-                t["kind"].as_str().unwrap(),
-                t["name"].as_str().unwrap()
-            )
-        })
-        .collect()
+    super::targets_in_scope(repo, emu, since)
 }
 
 /// The plan the pull request shows, saved, then the merge apply as the recipe runs it (both
