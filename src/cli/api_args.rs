@@ -50,6 +50,7 @@ impl ApiArgs {
         config.allow_insecure_http = self.allow_insecure_http;
         config.max_wait = self.max_wait;
         config.request_timeout = self.timeout;
+        config.on_retry = Some(super::retries::hook());
         Ok(config)
     }
 }

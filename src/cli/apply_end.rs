@@ -33,6 +33,8 @@ pub fn finish(args: &ApplyArgs, report: &ApplyReport, signal: Option<u8>) -> Com
         (ApplyFormat::Markdown, _) => report::markdown(report),
     };
     write_stdout(&shown)?;
+    // Before the hint that ends the apply, as before any command's error.
+    super::retries::log_summary();
     for hint in stop_hints(&report.result) {
         let _ = writeln!(std::io::stderr(), "hint: {hint}");
     }

@@ -160,6 +160,7 @@ async fn plan_again(client: &ReadClient, desired: &Desired) -> Result<Plan, Comm
         scope: None,
         health: true,
         mail_dns: None,
+        progress: None,
     };
     Ok(make_plan(client, desired, &opts).await?.plan)
 }

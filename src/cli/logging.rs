@@ -3,6 +3,7 @@
 use std::ffi::OsString;
 use std::io::IsTerminal;
 
+use dnscron_core::api::{pacer, retry};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -15,7 +16,10 @@ pub enum LogFormat {
 }
 
 /// Installs the global subscriber once. `RUST_LOG` overrides the level given by `-v`/`-q`.
-pub fn init(verbose: u8, quiet: bool, format: LogFormat) {
+/// Without `-v`, a retry gets no line of its own (the command ends with one line summing them
+/// up, `cli::retries`), nor does a rate-limit wait where the command's progress draws it
+/// (`waits_drawn`).
+pub fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
     let level = match (quiet, verbose) {
         (true, _) => "error",
         (false, 0) => "info",
@@ -23,7 +27,13 @@ pub fn init(verbose: u8, quiet: bool, format: LogFormat) {
         (false, _) => "trace",
     };
     // Other crates stay at warn unless asked: their debug output is noise for users.
-    let default = format!("warn,dnscron={level}");
+    let mut default = format!("warn,dnscron={level}");
+    if verbose == 0 {
+        default.push_str(&format!(",{}=error", retry::LOG_TARGET));
+        if waits_drawn {
+            default.push_str(&format!(",{}=error", pacer::LOG_TARGET));
+        }
+    }
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)

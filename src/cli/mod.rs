@@ -29,6 +29,7 @@ mod output;
 pub mod plan;
 mod plan_file;
 pub mod reference;
+mod retries;
 mod runtime;
 pub mod schema;
 mod session;
@@ -103,8 +104,16 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return ExitCode::from(usage(&err)),
     };
-    logging::init(cli.global.verbose, cli.global.quiet, cli.global.log_format);
+    // plan and apply draw rate-limit waits in their progress: no log line each.
+    let waits_drawn = matches!(cli.command, Command::Plan(_) | Command::Apply(_));
+    logging::init(
+        cli.global.verbose,
+        cli.global.quiet,
+        cli.global.log_format,
+        waits_drawn,
+    );
     let result = run(cli);
+    retries::log_summary();
     ExitCode::from(report(result))
 }
 

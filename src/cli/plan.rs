@@ -1,7 +1,9 @@
 //! `dnscron plan [PATH]...`: read the live account, diff it against the files, show the plan.
 
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cli::api_args::ApiArgs;
@@ -10,10 +12,13 @@ use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{changed, logging, runtime, signals, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
+use crate::render::plan::progress::PlanProgress;
 use dnscron_core::api::ReadClient;
 use dnscron_core::dnscheck::{QueryOptions, parse_resolver};
 use dnscron_core::plan::MakePlanError;
-use dnscron_core::plan::{MailDns, MakeOptions, Plan, make_plan_owned};
+use dnscron_core::plan::{
+    MailDns, MakeOptions, Plan, ReadProgress, ReadProgressHook, make_plan_owned,
+};
 
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {
@@ -79,7 +84,13 @@ pub fn run(args: PlanArgs) -> CommandResult {
         .as_deref()
         .map(|since| changed::scope(&args.paths, &desired, since))
         .transpose()?;
-    let client = ReadClient::new(args.api.into_config()?)?;
+    let progress = plan_progress();
+    let mut config = args.api.into_config()?;
+    if let Some(progress) = &progress {
+        config.on_wait = Some(progress.wait_hook());
+    }
+    let client = ReadClient::new(config)?;
+    let progress = progress.map(|p| Arc::new(p.with_stats(client.stats())));
     let opts = MakeOptions {
         allow_mass_changes: args.allow_mass_changes,
         stamp: super::stamp::plan_stamp(),
@@ -92,8 +103,17 @@ pub fn run(args: PlanArgs) -> CommandResult {
             };
             MailDns::new(r, query)
         }),
+        progress: progress
+            .clone()
+            .map(|p| ReadProgressHook(p as Arc<dyn ReadProgress>)),
     };
     let plan = make_plan_owned(&client, desired, &opts);
+    let plan = async {
+        match &progress {
+            Some(progress) => progress.alongside(plan).await,
+            None => plan.await,
+        }
+    };
     let planned = runtime::block_on(signals::or_stop_plan(plan))?.map_err(|e| {
         let at = failure_location(&e);
         annotate_failure(CommandError::from(e), args.format, at)
@@ -116,6 +136,21 @@ pub fn run(args: PlanArgs) -> CommandResult {
         Outcome::ChangesPresent
     } else {
         Outcome::Success
+    })
+}
+
+/// A bar on a terminal, a line a minute otherwise; none with `--quiet`.
+fn plan_progress() -> Option<PlanProgress> {
+    use std::io::IsTerminal;
+    if !tracing::level_enabled!(tracing::Level::INFO) {
+        return None;
+    }
+    Some(if std::io::stderr().is_terminal() {
+        PlanProgress::bar()
+    } else {
+        PlanProgress::lines(|line| {
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        })
     })
 }
 

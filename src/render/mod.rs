@@ -9,4 +9,5 @@ mod excerpt;
 mod finding;
 pub mod github;
 pub mod plan;
+pub mod retries;
 pub mod stats;

@@ -27,6 +27,7 @@ mod long_reports;
 mod plan_cli;
 mod reference;
 mod release_archive;
+mod retries;
 mod scope;
 mod show;
 mod static_binary;

@@ -139,22 +139,46 @@ impl Progress for Lines {
     fn close(&self) {}
 }
 
+/// Before the round's first answer there is no rate to tell an eta from: the bar shows none
+/// rather than "eta 0s".
+const TEMPLATE_BEFORE_ANSWER: &str = "{spinner} [{bar:30}] {pos}/{len} changes · {wide_msg}";
+const TEMPLATE: &str = "{spinner} [{bar:30}] {pos}/{len} changes, eta {eta} · {wide_msg}";
+
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ")
+}
+
+/// What the bar says while changes are sent: how many are in flight and the latest one.
+fn in_flight(count: usize, latest: &str) -> String {
+    match count {
+        0 => String::new(),
+        1 => format!("sending {latest}"),
+        n => format!("{n} in flight, latest {latest}"),
+    }
+}
+
 /// An indicatif bar on stderr (a terminal).
 pub struct Bar {
     bar: ProgressBar,
+    /// Changes begun and not yet answered, and the summary of the latest begun.
+    sending: Mutex<(usize, String)>,
 }
 
 impl Bar {
     /// Hidden until the first round starts, so it never draws over the confirmation prompt.
     pub fn new() -> Bar {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
-        let style = ProgressStyle::with_template(
-            "{spinner} [{bar:30}] {pos}/{len} changes, eta {eta} · {wide_msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> ");
-        bar.set_style(style);
-        Bar { bar }
+        bar.set_style(style(TEMPLATE_BEFORE_ANSWER));
+        Bar {
+            bar,
+            sending: Mutex::new((0, String::new())),
+        }
+    }
+
+    fn sending(&self) -> std::sync::MutexGuard<'_, (usize, String)> {
+        self.sending.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -170,8 +194,12 @@ impl Progress for Bar {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.bar.enable_steady_tick(Duration::from_millis(120));
         }
+        self.bar.set_style(style(TEMPLATE_BEFORE_ANSWER));
         self.bar.set_length(total as u64);
         self.bar.set_position(0);
+        // A fresh round restarts the rate the eta comes from.
+        self.bar.reset_eta();
+        *self.sending() = (0, String::new());
         if round > 0 {
             self.bar
                 .println(format!("repair round {round}: {total} change(s)"));
@@ -179,13 +207,22 @@ impl Progress for Bar {
     }
 
     fn begin(&self, _: usize, change: &Change) {
-        self.bar.set_message(summary(change));
+        let mut sending = self.sending();
+        sending.0 += 1;
+        sending.1 = summary(change);
+        self.bar.set_message(in_flight(sending.0, &sending.1));
     }
 
     fn finish(&self, report: &ChangeReport) {
         log_replay(report);
+        if self.bar.position() == 0 {
+            self.bar.set_style(style(TEMPLATE));
+        }
         // Only the count: the report on stdout lists every change once, at the end.
         self.bar.inc(1);
+        let mut sending = self.sending();
+        sending.0 = sending.0.saturating_sub(1);
+        self.bar.set_message(in_flight(sending.0, &sending.1));
     }
 
     fn wait(&self, event: &WaitEvent) {
@@ -200,5 +237,19 @@ impl Progress for Bar {
 
     fn close(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod bar_tests {
+    use super::*;
+
+    #[test]
+    fn no_eta_before_the_first_answer_and_what_is_in_flight() {
+        assert!(!TEMPLATE_BEFORE_ANSWER.contains("eta"));
+        assert!(TEMPLATE.contains("eta {eta}"));
+        assert_eq!(in_flight(0, "+ www A"), "");
+        assert_eq!(in_flight(1, "+ www A"), "sending + www A");
+        assert_eq!(in_flight(3, "+ www A"), "3 in flight, latest + www A");
     }
 }

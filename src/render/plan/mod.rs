@@ -4,6 +4,7 @@
 pub mod github;
 pub mod json;
 pub mod markdown;
+pub mod progress;
 pub mod text;
 mod words;
 

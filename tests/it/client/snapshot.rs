@@ -32,6 +32,7 @@ fn zone(name: &str, nameservers: bool) -> ZoneSpec {
         prune: true,
         ignore: vec![],
         records: vec![],
+        uses: Vec::new(),
         safety: SafetyLimits::default(),
         registrar: None,
     }

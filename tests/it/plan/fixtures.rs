@@ -52,6 +52,7 @@ pub fn zone(name: &str, records: &[(&str, &str, u32, &str)]) -> ZoneSpec {
         prune: true,
         ignore: Vec::new(),
         records,
+        uses: Vec::new(),
         safety: SafetyLimits::default(),
         registrar: None,
     }

@@ -9,5 +9,6 @@ mod matching;
 mod model;
 mod normalize;
 mod ordering;
+mod progress;
 mod render;
 mod safety;

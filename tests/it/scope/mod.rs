@@ -2,6 +2,7 @@
 //! its scope, and apply of it reads only that too. The account: 300 zones of 4 records, one
 //! registered domain per zone, in a git repository of one file per zone.
 
+mod record_sets;
 mod refused;
 mod requests;
 mod targets;
@@ -111,6 +112,25 @@ impl Repo {
     pub fn file(&self, rel: &str) -> PathBuf {
         self.path().join(rel)
     }
+}
+
+/// The targets `plan --changed-since SINCE --format json` records as its scope, as `kind name`.
+pub fn targets_in_scope(repo: &Repo, emu: &BackgroundEmulator, since: &str) -> Vec<String> {
+    let args = ["plan", "dns", "--changed-since", since, "--format", "json"];
+    let out = repo.dnscron(emu, &args).run_for_stdout();
+    let plan: serde_json::Value = serde_json::from_str(&out).unwrap();
+    plan["scope"]["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {}",
+                t["kind"].as_str().unwrap(),
+                t["name"].as_str().unwrap()
+            )
+        })
+        .collect()
 }
 
 /// The emulator's requests by route, without the `/api/v1` prefix.

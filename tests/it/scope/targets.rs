@@ -5,26 +5,7 @@ use super::{Repo, emulator, zone, zone_yaml};
 
 /// The scope `plan --changed-since REF --format json` records, as `kind name` lines.
 fn scope_of(repo: &Repo, since: &str) -> Vec<String> {
-    let emu = emulator();
-    let out = repo
-        .dnscron(
-            &emu,
-            &["plan", "dns", "--changed-since", since, "--format", "json"],
-        )
-        .run_for_stdout();
-    let plan: serde_json::Value = serde_json::from_str(&out).unwrap();
-    plan["scope"]["targets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            format!(
-                "{} {}",
-                t["kind"].as_str().unwrap(),
-                t["name"].as_str().unwrap()
-            )
-        })
-        .collect()
+    super::targets_in_scope(repo, &emulator(), since)
 }
 
 #[test]

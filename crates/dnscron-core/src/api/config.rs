@@ -9,7 +9,7 @@ use reqwest::Url;
 
 use super::error::ApiError;
 use super::pacer::WaitEvent;
-use super::retry::RetryPolicy;
+use super::retry::{RetryEvent, RetryPolicy};
 use super::token::Token;
 
 /// Default bound on the total rate-limit wait of one request (`--max-wait`).
@@ -25,6 +25,10 @@ pub(super) const BUDGET_TIMEOUTS: u32 = 4;
 
 /// Called for every rate-limit wait, before it starts (for progress bars with an ETA).
 pub type WaitHook = Arc<dyn Fn(&WaitEvent) + Send + Sync>;
+
+/// Called for every retry, before its pause: the caller sums them up (the log has a line each
+/// only at debug level).
+pub type RetryHook = Arc<dyn Fn(&RetryEvent) + Send + Sync>;
 
 #[derive(Clone)]
 pub struct ApiConfig {
@@ -45,6 +49,7 @@ pub struct ApiConfig {
     pub max_body: u64,
     pub retry: RetryPolicy,
     pub on_wait: Option<WaitHook>,
+    pub on_retry: Option<RetryHook>,
 }
 
 impl ApiConfig {
@@ -62,6 +67,7 @@ impl ApiConfig {
             max_body: DEFAULT_MAX_BODY,
             retry: RetryPolicy::default(),
             on_wait: None,
+            on_retry: None,
         })
     }
 }
@@ -86,6 +92,7 @@ impl fmt::Debug for ApiConfig {
             .field("max_body", &self.max_body)
             .field("retry", &self.retry)
             .field("on_wait", &self.on_wait.as_ref().map(|_| "hook"))
+            .field("on_retry", &self.on_retry.as_ref().map(|_| "hook"))
             .finish()
     }
 }

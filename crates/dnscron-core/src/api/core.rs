@@ -1,5 +1,6 @@
 //! The one place requests are sent: pacing, retries, headers, statistics.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once, OnceLock};
 use std::time::Duration;
 
@@ -11,12 +12,14 @@ use reqwest::{Method, Url};
 use super::answer::{
     Named, check_json, cutoff_error, header_str, log_answer, request_id, status_error,
 };
-use super::config::{ApiConfig, check_url_policy};
+use super::config::{ApiConfig, RetryHook, check_url_policy};
 use super::error::ApiError;
 use super::exchange::{Cutoff, read_body, send_head};
 use super::pacer::{Pacer, RateHeaders, WaitTooLong};
 use super::payload::headers as h;
-use super::retry::{RetryPolicy, Safety, rate_headers, retryable_status, server_wait};
+use super::retry::{
+    self, RetryCause, RetryEvent, RetryPolicy, Safety, rate_headers, retryable_status, server_wait,
+};
 use super::stats::Stats;
 use super::untrusted::escape;
 use super::write::IdempotencyKey;
@@ -24,6 +27,10 @@ use super::write::IdempotencyKey;
 pub const USER_AGENT: &str = concat!("dnscron/", env!("CARGO_PKG_VERSION"));
 
 static DEPRECATION: OnceLock<String> = OnceLock::new();
+
+/// Numbers every logical request of the process, so a retry hook can tell how many distinct
+/// requests its retries belong to, whichever client sent them.
+static NEXT_REQUEST: AtomicU64 = AtomicU64::new(1);
 
 /// The first Deprecation header value this process saw, if any (warned once when seen).
 pub fn deprecation_notice() -> Option<&'static str> {
@@ -65,6 +72,7 @@ pub(super) struct Core {
     max_wait: Duration,
     /// Rate headers of the latest response (for `doctor`).
     last_rate: Mutex<Option<RateHeaders>>,
+    on_retry: Option<RetryHook>,
 }
 
 /// One logical request (retries included).
@@ -127,9 +135,10 @@ enum Failure {
     Final(ApiError),
 }
 
-/// Another attempt after `delay`, and why.
+/// Another attempt after `delay`, and why (typed for the hook, in words for the log).
 struct Retry {
     delay: Duration,
+    cause: RetryCause,
     reason: String,
 }
 
@@ -166,6 +175,7 @@ impl Core {
             max_body: config.max_body,
             max_wait: config.max_wait,
             last_rate: Mutex::new(None),
+            on_retry: config.on_retry.clone(),
         })
     }
 
@@ -201,6 +211,7 @@ impl Core {
             route: format!("{} {}", call.method, call.route),
         };
         let started = Instant::now();
+        let request = NEXT_REQUEST.fetch_add(1, Ordering::Relaxed);
         let mut tally = Tally::default();
         loop {
             tally.attempts += 1;
@@ -216,6 +227,13 @@ impl Core {
             match retry {
                 // Another attempt only if it could still end within the budget.
                 Some(retry) if spent + retry.delay + self.timeout <= self.budget => {
+                    if let Some(hook) = &self.on_retry {
+                        hook(&RetryEvent {
+                            request,
+                            cause: retry.cause,
+                            delay: retry.delay,
+                        });
+                    }
                     self.back_off(&target, &retry, tally.failures).await;
                 }
                 _ => return Err(error),
@@ -317,12 +335,14 @@ impl Core {
                 }
                 // The pacer already blocks every request until the Retry-After.
                 tracing::info!(
+                    target: retry::LOG_TARGET,
                     "{} {}: rate limited (429); retrying after Retry-After",
                     target.method,
                     target.path
                 );
                 let retry = Retry {
                     delay: Duration::ZERO,
+                    cause: RetryCause::Status(429),
                     reason: "HTTP 429".into(),
                 };
                 (error, Some(retry))
@@ -333,7 +353,7 @@ impl Core {
                     return Ok((error, None));
                 }
                 let retry = match (
-                    self.again(tally, format!("HTTP {status}")),
+                    self.again(tally, RetryCause::Status(status), format!("HTTP {status}")),
                     server_wait(status, &headers),
                 ) {
                     (Some(retry), Some(wait)) => {
@@ -344,11 +364,16 @@ impl Core {
                 (error, retry)
             }
             Failure::Cutoff(cutoff) => {
+                let cause = match &cutoff {
+                    Cutoff::Transport(e) => RetryCause::of_transport(e),
+                    Cutoff::Deadline { .. } => RetryCause::Timeout,
+                    Cutoff::Cut { .. } | Cutoff::TooLarge { .. } => RetryCause::Dropped,
+                };
                 let (error, reason) =
                     cutoff_error(&named, cutoff, tally.attempts, self.timeout, self.max_body);
                 let retry = match error {
                     ApiError::TooLarge { .. } => None,
-                    _ => self.again(tally, reason),
+                    _ => self.again(tally, cause, reason),
                 };
                 (error, retry)
             }
@@ -356,10 +381,11 @@ impl Core {
     }
 
     /// Counts a failure; a retry after the backoff while attempts remain.
-    fn again(&self, tally: &mut Tally, reason: String) -> Option<Retry> {
+    fn again(&self, tally: &mut Tally, cause: RetryCause, reason: String) -> Option<Retry> {
         tally.failures += 1;
         (tally.failures < self.retry.max_attempts).then(|| Retry {
             delay: self.retry.backoff(tally.failures),
+            cause,
             reason,
         })
     }
@@ -388,6 +414,7 @@ impl Core {
         tally.waited += delay;
         Ok(Retry {
             delay,
+            cause: retry.cause,
             reason: format!("{} with Retry-After {}", retry.reason, wait.as_secs_f64()),
         })
     }
@@ -423,6 +450,7 @@ impl Core {
             return;
         }
         tracing::warn!(
+            target: retry::LOG_TARGET,
             "{} {}: {}; retrying in {}ms (attempt {} of {})",
             target.method,
             target.path,

@@ -23,13 +23,15 @@ mod token;
 mod untrusted;
 mod write;
 
-pub use config::{ApiConfig, DEFAULT_MAX_WAIT, WaitHook, check_url_policy, parse_base_url};
+pub use config::{
+    ApiConfig, DEFAULT_MAX_WAIT, RetryHook, WaitHook, check_url_policy, parse_base_url,
+};
 pub use core::{USER_AGENT, deprecation_notice};
 pub use error::ApiError;
 pub use pacer::WaitEvent;
 pub use paging::PageFault;
 pub use read::{PAGE_LIMIT, ReadClient, RecordListing};
-pub use retry::RetryPolicy;
+pub use retry::{RetryCause, RetryEvent, RetryPolicy};
 #[cfg(test)]
 pub(crate) use rows::tests as rows_tests;
 pub use rows::{RecordRef, RecordRows};

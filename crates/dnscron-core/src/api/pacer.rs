@@ -25,6 +25,10 @@ use tokio::time::Instant;
 use super::config::WaitHook;
 use super::stats::Stats;
 
+/// The log target of the line each rate-limit wait gets: a front end that draws the waits in
+/// its own progress shows those lines only when asked.
+pub const LOG_TARGET: &str = "dnscron_core::api::pacing";
+
 /// The spec's limit, assumed until a response says otherwise.
 pub const DEFAULT_LIMIT_PER_MINUTE: f64 = 120.0;
 /// Waits at least this long are logged at info level; shorter ones (the steady spacing of a
@@ -210,6 +214,7 @@ impl Pacer {
                 self.announce(wait, remaining, retry_after);
             }
             let started = Instant::now();
+            let _waiting = self.stats.waiting();
             tokio::select! {
                 _ = tokio::time::sleep(wait) => {}
                 _ = notified => {}
@@ -228,11 +233,16 @@ impl Pacer {
         };
         if wait >= VISIBLE_WAIT {
             tracing::info!(
+                target: LOG_TARGET,
                 "waiting {}s for the rate limit ({why})",
                 wait.as_secs_f64().ceil()
             );
         } else {
-            tracing::debug!("waiting {}ms for the rate limit ({why})", wait.as_millis());
+            tracing::debug!(
+                target: LOG_TARGET,
+                "waiting {}ms for the rate limit ({why})",
+                wait.as_millis()
+            );
         }
         if let Some(hook) = &self.on_wait {
             hook(&WaitEvent {

@@ -8,6 +8,10 @@ use super::answer::header_str;
 use super::pacer::RateHeaders;
 use super::payload::headers as h;
 
+/// The log target of the line each retry gets: the binary shows those lines only when asked
+/// (it sums retries up from [`RetryEvent`]s otherwise).
+pub const LOG_TARGET: &str = "dnscron_core::api::retry";
+
 /// Retry-After assumed for a 429 that doesn't say.
 const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(1);
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
@@ -43,6 +47,56 @@ impl RetryPolicy {
         let full = self.base_delay.saturating_mul(factor).min(self.max_delay);
         full.mul_f64(0.5 + fastrand::f64() * 0.5)
     }
+}
+
+/// Why an attempt is repeated: typed, so the caller can sum retries up in its own words
+/// (the binary's one summary line) instead of a log line each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RetryCause {
+    /// The server answered with this status: 429, or a retryable 5xx.
+    Status(u16),
+    /// Nothing listens at the address (the API is down, or the URL names the wrong port).
+    ConnectionRefused,
+    /// No connection for another reason (name resolution, TLS, a reset while connecting).
+    Connect,
+    /// No complete answer within the deadline of one attempt.
+    Timeout,
+    /// The connection closed before the whole answer came.
+    Dropped,
+}
+
+impl RetryCause {
+    pub(super) fn of_transport(error: &reqwest::Error) -> RetryCause {
+        if error.is_timeout() {
+            return RetryCause::Timeout;
+        }
+        let mut source = std::error::Error::source(error);
+        while let Some(cause) = source {
+            if cause
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
+            {
+                return RetryCause::ConnectionRefused;
+            }
+            source = cause.source();
+        }
+        if error.is_connect() {
+            RetryCause::Connect
+        } else {
+            RetryCause::Dropped
+        }
+    }
+}
+
+/// One request about to be sent again (`ApiConfig::on_retry`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetryEvent {
+    /// Which logical request this is, the same for all its attempts (unique in the process).
+    pub request: u64,
+    pub cause: RetryCause,
+    /// The pause before the next attempt; zero after a 429, whose Retry-After the pacer holds
+    /// for every request.
+    pub delay: Duration,
 }
 
 /// GETs and the probe change nothing and are retried on any 5xx; writes only on the statuses

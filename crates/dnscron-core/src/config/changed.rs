@@ -5,10 +5,12 @@
 //! crate names none); what it found comes here as [`FileChanges`]. A target is in scope when a
 //! changed file declares it now, or declared it at the commit: so a deleted file's zones, a
 //! renamed file's and a zone moved from one file to another are all in scope. A changed file
-//! puts every target it declares in scope whole.
+//! puts every target it declares in scope whole, and a changed file's record sets (now or at
+//! the commit) put the zones whose `use:` lists them in scope whole.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::diagnostics::Diagnostics;
 use super::load::load_declarations;
@@ -71,13 +73,15 @@ pub enum ChangedError {
 }
 
 /// The targets `desired` (the files now) and `changes.before` (the files then) declare in a
-/// changed file.
+/// changed file, and the zones whose `use:` lists a record set a changed file declares now or
+/// declared then.
 pub fn targets(desired: &Desired, changes: &FileChanges) -> Result<ChangedTargets, ChangedError> {
     let mut out = ChangedTargets {
         since: changes.since.clone(),
         commit: changes.commit.clone(),
         ..ChangedTargets::default()
     };
+    let sets_then = add_old_files(&mut out, changes)?;
     let now: BTreeSet<&Path> = changes.now.iter().map(PathBuf::as_path).collect();
     let mut canonical = BTreeMap::new();
     let mut changed_now = |file: &Path| -> bool {
@@ -87,16 +91,15 @@ pub fn targets(desired: &Desired, changes: &FileChanges) -> Result<ChangedTarget
         now.contains(path.as_path())
     };
     for zone in &desired.zones {
-        // A changed record set file changes every zone that uses it.
-        let mut set_files: Vec<&Path> = zone
-            .records
-            .iter()
-            .filter(|r| r.set.is_some())
-            .map(|r| &*r.location.file)
-            .collect();
-        set_files.dedup();
-        let changed =
-            changed_now(&zone.location.file) || set_files.into_iter().any(&mut changed_now);
+        // A set reaches its zones through `use:`, not through the records it holds: a set
+        // emptied, or one that lost its last record, still changes every zone that uses it.
+        // A zone's own `use:` then is its file's then: a zone that stopped using a set has a
+        // changed file.
+        let changed = changed_now(&zone.location.file)
+            || zone
+                .uses
+                .iter()
+                .any(|set| sets_then.contains(&set.name) || changed_now(&set.file));
         if changed {
             add_zone(&mut out, zone.zone.as_str(), zone.nameservers.is_some());
         }
@@ -106,6 +109,16 @@ pub fn targets(desired: &Desired, changes: &FileChanges) -> Result<ChangedTarget
             out.sites.insert(site.slug.clone());
         }
     }
+    Ok(out)
+}
+
+/// Adds the targets the changed files declared at the commit; returns the names of the record
+/// sets they declared then (a set moved to another file, or deleted with its file).
+fn add_old_files(
+    out: &mut ChangedTargets,
+    changes: &FileChanges,
+) -> Result<BTreeSet<Arc<str>>, ChangedError> {
+    let mut sets = BTreeSet::new();
     for old in &changes.before {
         let then = load_declarations(&old.path, &old.text).map_err(|problems| {
             ChangedError::OldFileInvalid {
@@ -114,12 +127,14 @@ pub fn targets(desired: &Desired, changes: &FileChanges) -> Result<ChangedTarget
                 problems,
             }
         })?;
-        for zone in &then.zones {
-            add_zone(&mut out, zone.zone.as_str(), zone.nameservers.is_some());
+        for zone in &then.desired.zones {
+            add_zone(out, zone.zone.as_str(), zone.nameservers.is_some());
         }
-        out.sites.extend(then.sites.iter().map(|s| s.slug.clone()));
+        out.sites
+            .extend(then.desired.sites.iter().map(|s| s.slug.clone()));
+        sets.extend(then.sets);
     }
-    Ok(out)
+    Ok(sets)
 }
 
 fn add_zone(out: &mut ChangedTargets, zone: &str, nameservers: bool) {
@@ -212,6 +227,52 @@ mod tests {
         let got = targets(&desired, &changes).unwrap_or_else(|e| panic!("{e}"));
         let zones: Vec<_> = got.zones.keys().map(String::as_str).collect();
         assert_eq!(zones, ["a.example", "old.example"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A zone reaches a set through `use:`: an emptied set file, or a set the commit's files
+    /// declared (read from git), puts its zones in scope though they hold none of its records.
+    #[test]
+    fn a_set_reaches_its_zones_through_use_even_when_empty() {
+        let dir = std::env::temp_dir().join(format!("dnscron-changed-use-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        let set = dir.join("set.yaml");
+        std::fs::write(
+            &set,
+            "record_set: mail\nrecords: []\n---\nrecord_set: web\nrecords: []\n",
+        )
+        .unwrap_or_else(|e| panic!("write: {e}"));
+        let a = dir.join("a.yaml");
+        std::fs::write(&a, "zone: a.example\nuse: [mail]\n").unwrap_or_else(|e| panic!("{e}"));
+        let b = dir.join("b.yaml");
+        std::fs::write(&b, "zone: b.example\nuse: [web]\n").unwrap_or_else(|e| panic!("{e}"));
+        let c = zone_file(&dir, "c.yaml", "c.example");
+        let desired =
+            crate::config::load(&[set.clone(), a, b, c]).unwrap_or_else(|d| panic!("{d}"));
+        let zones = |changes: &FileChanges| -> Vec<String> {
+            let got = targets(&desired, changes).unwrap_or_else(|e| panic!("{e}"));
+            got.zones.into_keys().collect()
+        };
+        let none = FileChanges {
+            since: "HEAD~1".into(),
+            commit: "c".repeat(40),
+            ..FileChanges::default()
+        };
+        assert!(zones(&none).is_empty());
+        let set_changed = FileChanges {
+            now: vec![absolute(&set)],
+            ..none.clone()
+        };
+        assert_eq!(zones(&set_changed), ["a.example", "b.example"]);
+        // `web` was declared then in a file that changed since; `mail` nowhere that changed.
+        let declared_then = FileChanges {
+            before: vec![OldFile {
+                path: dir.join("old-sets.yaml"),
+                text: "record_set: web\nrecords: []\n".into(),
+            }],
+            ..none
+        };
+        assert_eq!(zones(&declared_then), ["b.example"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -53,17 +53,24 @@ pub fn load_texts(files: &[(PathBuf, String)]) -> Result<Desired, Diagnostics> {
     finish(docs, diags, !files.is_empty()).map(|loaded| loaded.desired)
 }
 
-/// The zones and sites one file declares, read alone: a zone's `use:` is not resolved (its
-/// sets are in other files) and a file of record sets alone declares nothing. For the files as
-/// they were at an earlier commit (`config::changed`), where only the names matter.
-pub(crate) fn load_declarations(path: &Path, text: &str) -> Result<Desired, Diagnostics> {
+/// What one file declares, read alone: for the files as they were at an earlier commit
+/// (`config::changed`), where only the names matter.
+pub(crate) struct Declarations {
+    /// Its zones and sites; a zone's `use:` is not resolved (its sets are in other files).
+    pub desired: Desired,
+    /// The names of the record sets it declares.
+    pub sets: Vec<Arc<str>>,
+}
+
+pub(crate) fn load_declarations(path: &Path, text: &str) -> Result<Declarations, Diagnostics> {
     let mut diags = Diagnostics::default();
     let mut docs = Validator::without_sets();
     let source = Arc::new(SourceFile::new(path.into(), text.to_string()));
     read_source(&source, &mut diags, &mut docs);
+    let sets = docs.set_names();
     let (desired, _) = docs.finish(&mut diags);
     if diags.is_empty() {
-        Ok(desired)
+        Ok(Declarations { desired, sets })
     } else {
         diags.sort();
         Err(diags)

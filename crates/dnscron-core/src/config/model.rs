@@ -53,6 +53,18 @@ pub struct ZoneSpec {
     pub safety: SafetyLimits,
     /// `None`: the file has no `registrar` key (findings use the defaults).
     pub registrar: Option<RegistrarExpectations>,
+    /// The record sets its `use:` lists, in that order. Kept apart from the records because a
+    /// set may hold none: `--changed-since` finds the zones a changed set file reaches from
+    /// here. Not kept in a plan file (its records name their set), so empty in a desired state
+    /// read from one, and in a file read alone (`use:` is not resolved there).
+    pub uses: Vec<SetUse>,
+}
+
+/// A record set a zone uses and the file that declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetUse {
+    pub name: Arc<str>,
+    pub file: Arc<Path>,
 }
 
 // What the file expects of the domain's registration; `None` fields are not checked. Plan

@@ -235,5 +235,7 @@ fn restore_sets(checked: &mut Desired, desired: &Desired) {
         for (r, g) in out.records.iter_mut().zip(&given.records) {
             r.set.clone_from(&g.set);
         }
+        // The text writes set records into their zones: the `use:` lists come back as given.
+        out.uses.clone_from(&given.uses);
     }
 }

@@ -7,6 +7,7 @@ use crate::config::model::{Desired, NameserverMode};
 
 use super::diff::diff_lent;
 use super::health::mail::{MailDns, mail_findings};
+use super::progress::ReadProgressHook;
 use super::scope::Scope;
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
 use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, health};
@@ -24,6 +25,8 @@ pub struct MakeOptions {
     /// The resolver SPF includes outside the account are read from; `None`: not followed (the
     /// mail findings say which).
     pub mail_dns: Option<MailDns>,
+    /// Told of every read of a target as it is queued and as it comes in.
+    pub progress: Option<ReadProgressHook>,
 }
 
 impl Default for MakeOptions {
@@ -34,6 +37,7 @@ impl Default for MakeOptions {
             scope: None,
             health: true,
             mail_dns: None,
+            progress: None,
         }
     }
 }
@@ -92,11 +96,12 @@ async fn plan_lent(
     let no_zones = Desired::default();
     let health_of = if opts.health { desired } else { &no_zones };
     let (live, listed) = tokio::join!(
-        snapshot::fetch(client, desired),
+        snapshot::fetch_counted(client, desired, opts.progress.as_ref()),
         health::list(client, health_of, opts.scope.is_some())
     );
     let live = live?;
-    let registrations = health::fetch(client, health_of, &live, &listed?).await?;
+    let registrations =
+        health::fetch(client, health_of, &live, &listed?, opts.progress.as_ref()).await?;
     let diff_opts = DiffOptions {
         api_url: client.base_url().to_string(),
         allow_mass_changes: opts.allow_mass_changes,

@@ -26,6 +26,7 @@ mod cron_jobs;
 mod error;
 mod nameservers;
 mod norm;
+mod progress;
 mod records;
 
 pub use cron_jobs::job_key;
@@ -40,5 +41,6 @@ pub use model::{
     Severity, Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
+pub use progress::{ReadProgress, ReadProgressHook};
 pub use safety::{Exceeded, OverLimits};
 pub use scope::Scope;

@@ -11,6 +11,8 @@ use crate::api::{ApiError, ReadClient, RecordListing, RecordRows, payload};
 use crate::config::model::{Desired, Location};
 use crate::dns::ZoneName;
 
+use super::progress::ReadProgressHook;
+
 pub use super::declared::declared;
 
 /// Reads in flight at once; the pacer still decides when each may go.
@@ -121,16 +123,40 @@ impl<T> Task<T> {
     }
 }
 
-pub(super) fn spawn<T, F>(limit: &Arc<Semaphore>, read: F) -> Task<Result<T, ApiError>>
+/// Where a stage's reads run: at most [`READ_CONCURRENCY`] at once, each counted in the
+/// progress when one is asked for.
+pub(super) struct Slots {
+    limit: Arc<Semaphore>,
+    progress: Option<ReadProgressHook>,
+}
+
+impl Slots {
+    pub(super) fn new(progress: Option<&ReadProgressHook>) -> Slots {
+        Slots {
+            limit: Arc::new(Semaphore::new(READ_CONCURRENCY)),
+            progress: progress.cloned(),
+        }
+    }
+}
+
+pub(super) fn spawn<T, F>(slots: &Slots, read: F) -> Task<Result<T, ApiError>>
 where
     T: Send + 'static,
     F: Future<Output = Result<T, ApiError>> + Send + 'static,
 {
-    let limit = Arc::clone(limit);
+    let limit = Arc::clone(&slots.limit);
+    let progress = slots.progress.clone();
+    if let Some(progress) = &progress {
+        progress.0.queued(1);
+    }
     Task(tokio::spawn(async move {
         // The semaphore is never closed, so acquiring only fails if it were.
         let _slot = limit.acquire_owned().await;
-        read.await
+        let result = read.await;
+        if let Some(progress) = &progress {
+            progress.0.done();
+        }
+        result
     }))
 }
 
@@ -138,7 +164,16 @@ where
 /// of zones with `nameservers`, one paged `GET /sites` when any site is declared, and the cron
 /// jobs of sites with `cron`. Results keep file order.
 pub async fn fetch(client: &ReadClient, desired: &Desired) -> Result<LiveSnapshot, SnapshotError> {
-    let limit = Arc::new(Semaphore::new(READ_CONCURRENCY));
+    fetch_counted(client, desired, None).await
+}
+
+/// [`fetch`], each read counted in `progress`.
+pub async fn fetch_counted(
+    client: &ReadClient,
+    desired: &Desired,
+    progress: Option<&ReadProgressHook>,
+) -> Result<LiveSnapshot, SnapshotError> {
+    let limit = Slots::new(progress);
     let zone_reads: Vec<_> = desired
         .zones
         .iter()

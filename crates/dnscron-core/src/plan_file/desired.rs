@@ -76,24 +76,27 @@ impl Desired {
 
 /// A document's conversions both ways, from one list of its fields. Each side is taken apart
 /// field by field (no `..`), so a field added to the desired state fails to compile here until
-/// someone decides whether the file carries it.
+/// someone decides whether the file carries it; one it does not (`not_kept`) is left empty on
+/// load.
 macro_rules! same_fields {
-    ($file:ident, $model:path, { $($field:ident),+ $(,)? }) => {
+    ($file:ident, $model:path, { $($field:ident),+ $(,)? } $(, not_kept { $($skip:ident),+ })?) => {
         impl $file {
             fn of(document: &$model) -> $file {
-                let $model { $($field),+ } = document;
+                let $model { $($field,)+ $($($skip: _,)+)? } = document;
                 $file { $($field: Clone::clone($field)),+ }
             }
 
             fn into_unchecked(self) -> $model {
                 let $file { $($field),+ } = self;
-                $model { $($field),+ }
+                $model { $($field,)+ $($($skip: Default::default(),)+)? }
             }
         }
     };
 }
 
+// `uses`: which sets a zone's `use:` lists matters for reading the files alone
+// (`--changed-since`); a plan's records already name the set each came from.
 same_fields!(ZoneSpec, config::ZoneSpec, {
     zone, location, nameservers, prune, ignore, records, safety, registrar,
-});
+}, not_kept { uses });
 same_fields!(SiteSpec, config::SiteSpec, { slug, location, cron });

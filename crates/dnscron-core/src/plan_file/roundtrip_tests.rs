@@ -132,6 +132,7 @@ fn desired(rng: &mut fastrand::Rng) -> cfg::Desired {
             prune: rng.bool(),
             ignore,
             records,
+            uses: Vec::new(),
             safety: cfg::SafetyLimits {
                 max_deletes: rng.usize(0..1000),
                 allow_empty: rng.bool(),
@@ -292,6 +293,7 @@ fn the_reported_txt_values_round_trip() {
                     location: at(4),
                     set: None,
                 }],
+                uses: Vec::new(),
                 safety: cfg::SafetyLimits::default(),
                 registrar: None,
             }],

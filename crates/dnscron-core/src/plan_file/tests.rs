@@ -36,6 +36,7 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
             location: at(4),
             set: None,
         }],
+        uses: Vec::new(),
         safety: cfg::SafetyLimits::default(),
         registrar: Some(cfg::RegistrarExpectations {
             auto_renew: Some(true),

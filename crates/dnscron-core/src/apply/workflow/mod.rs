@@ -148,6 +148,7 @@ impl PlanOptions {
             scope,
             health,
             mail_dns: None,
+            progress: None,
         }
     }
 }

@@ -122,6 +122,11 @@ impl Validator {
         }
     }
 
+    /// The record sets declared so far, by name.
+    pub(crate) fn set_names(&self) -> Vec<Arc<str>> {
+        self.sets.names().cloned().collect()
+    }
+
     /// The desired state, once every file is read (the zones that use record sets are checked
     /// now), and the warnings: unused sets, overrides of nothing.
     pub(super) fn finish(self, diags: &mut Diagnostics) -> (Desired, Diagnostics) {

@@ -135,6 +135,11 @@ impl Sets {
         spec.filter(|_| ok)
     }
 
+    /// The names of the sets declared so far.
+    pub(super) fn names(&self) -> impl Iterator<Item = &Arc<str>> {
+        self.by_name.values().map(|e| &e.name)
+    }
+
     /// A warning at each set no zone uses: its records reach no zone.
     pub(super) fn warn_unused(&self, warnings: &mut Diagnostics) {
         for entry in self.by_name.values().filter(|e| !e.used) {

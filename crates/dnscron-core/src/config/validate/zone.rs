@@ -9,7 +9,7 @@ use super::sets::{self, UsedSet};
 use crate::config::diagnostics::{Diagnostic, Diagnostics, SourceFile};
 use crate::config::model::{
     IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec, RegistrarExpectations,
-    SafetyLimits, ZoneSpec,
+    SafetyLimits, SetUse, ZoneSpec,
 };
 use crate::config::raw;
 use crate::config::tree::Pos;
@@ -45,6 +45,13 @@ pub(super) fn check_zone(
         .iter()
         .flatten()
         .filter_map(|rule| ignore_rule(c, rule))
+        .collect();
+    let uses = sets
+        .iter()
+        .map(|set| SetUse {
+            name: Arc::clone(set.name),
+            file: set.source.path.clone(),
+        })
         .collect();
     // Each raw record is dropped as soon as it is checked.
     let raw_records = z.records.take().unwrap_or_default();
@@ -92,6 +99,7 @@ pub(super) fn check_zone(
             expiry_warning_days: r.expiry_warning_days.as_ref().map(|v| v.value),
             location: c.location(r.pos),
         }),
+        uses,
     };
     ok_nameservers.then_some(spec)
 }

@@ -14,17 +14,15 @@ mod values;
 #[cfg(test)]
 mod tests;
 
-use std::sync::Arc;
-
 use chrono::{DateTime, Utc};
-use tokio::sync::Semaphore;
 
 use crate::api::{ReadClient, payload};
 use crate::config::model::{Desired, ZoneSpec};
 use crate::dns::fold_host;
 
 use super::model::Finding;
-use super::snapshot::{LiveSnapshot, READ_CONCURRENCY, SnapshotError, api_error, spawn};
+use super::progress::ReadProgressHook;
+use super::snapshot::{LiveSnapshot, Slots, SnapshotError, api_error, spawn};
 
 /// What the account says about one declared zone's domain.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,8 +83,9 @@ pub(crate) async fn fetch(
     desired: &Desired,
     live: &LiveSnapshot,
     listed: &[payload::Domain],
+    progress: Option<&ReadProgressHook>,
 ) -> Result<Vec<Registration>, SnapshotError> {
-    let limit = Arc::new(Semaphore::new(READ_CONCURRENCY));
+    let limit = Slots::new(progress);
     let mut reads = Vec::new();
     for spec in &desired.zones {
         let listing = listed

@@ -25,6 +25,7 @@ fn zone(expect_lock: Option<bool>) -> ZoneSpec {
         prune: true,
         ignore: Vec::new(),
         records: Vec::new(),
+        uses: Vec::new(),
         safety: SafetyLimits::default(),
         registrar: expect_lock.map(|lock| RegistrarExpectations {
             auto_renew: None,

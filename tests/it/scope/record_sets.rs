@@ -1,0 +1,199 @@
+//! Record sets in `--changed-since` (issue 29, item 2): a set reaches its zones through their
+//! `use:` lists, now and at the commit, not through the records it holds. The account: zones
+//! `a` and `b` use the set `mail` (an MX and a TXT), zone `c` uses none.
+
+use dnscron_emulator::{
+    BackgroundEmulator, DomainSeed, RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed,
+};
+
+use super::{Repo, TOKEN, routes};
+use crate::common::assert_cli_snapshot;
+
+const ZONES: [&str; 3] = ["a.example", "b.example", "c.example"];
+
+const MAIL_SET: &str = "record_set: mail
+records:
+  - { name: \"@\", type: MX, content: \"10 mx.{zone}.\" }
+  - { name: \"@\", type: TXT, content: \"v=spf1 mx -all\" }
+";
+
+fn zone_file(zone: &str, uses_mail: bool) -> String {
+    let uses = if uses_mail { "use: [mail]\n" } else { "" };
+    format!("zone: {zone}\n{uses}records:\n  - {{ name: www, type: A, content: 192.0.2.1 }}\n")
+}
+
+/// `dns/a.yaml`, `dns/b.yaml` (both `use: [mail]`), `dns/c.yaml` and `dns/sets/mail.yaml`,
+/// committed.
+fn repo() -> Repo {
+    let repo = Repo {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    repo.git(&["init", "-q", "-b", "main"]);
+    for zone in ZONES {
+        repo.write(
+            &format!("dns/{zone}.yaml"),
+            &zone_file(zone, zone != "c.example"),
+        );
+    }
+    repo.write("dns/sets/mail.yaml", MAIL_SET);
+    repo.commit("zones and the mail set");
+    repo
+}
+
+/// The account as the first commit declares it.
+fn emulator() -> BackgroundEmulator {
+    let mut seed = Seed::default().with_token(TokenSeed::full(TOKEN, "owner"));
+    seed.rate_limit = RateLimit::off();
+    for zone in ZONES {
+        let mut z = ZoneSeed::new(zone)
+            .with_record(RecordSeed::new("www", "A", "192.0.2.1").with_ttl(3600));
+        if zone != "c.example" {
+            z = z
+                .with_record(RecordSeed::new("@", "MX", &format!("10 mx.{zone}.")).with_ttl(3600))
+                .with_record(RecordSeed::new("@", "TXT", "v=spf1 mx -all").with_ttl(3600));
+        }
+        seed = seed.with_zone(z).with_domain(DomainSeed::new(zone));
+    }
+    dnscron_emulator::start_background(seed).unwrap()
+}
+
+fn zones_in_scope(repo: &Repo, emu: &BackgroundEmulator, since: &str) -> Vec<String> {
+    super::targets_in_scope(repo, emu, since)
+}
+
+/// The plan the pull request shows, saved, then the merge apply as the recipe runs it (both
+/// snapshot-tested whole).
+fn review_then_merge_apply(repo: &Repo, emu: &BackgroundEmulator, name: &str) {
+    let plan = [
+        "plan",
+        "dns",
+        "--changed-since",
+        "HEAD~1",
+        "--out",
+        "p.json",
+    ];
+    assert_cli_snapshot!(format!("{name}_plan"), repo.dnscron(emu, &plan));
+    let apply = [
+        "apply",
+        "dns",
+        "--changed-since",
+        "HEAD~1",
+        "--reviewed",
+        "p.json",
+    ];
+    assert_cli_snapshot!(format!("{name}_apply"), repo.dnscron(emu, &apply));
+}
+
+fn live_types(emu: &BackgroundEmulator, zone: &str) -> Vec<String> {
+    let mut types: Vec<String> = emu.state().zones[zone]
+        .iter()
+        .map(|r| format!("{} {}", r.name, r.rtype))
+        .collect();
+    types.sort();
+    types
+}
+
+#[test]
+fn an_emptied_set_puts_its_zones_in_scope_and_the_merge_apply_deletes_its_records() {
+    let repo = repo();
+    repo.write("dns/sets/mail.yaml", "record_set: mail\nrecords: []\n");
+    repo.commit("empty the mail set");
+    let emu = emulator();
+    assert_eq!(
+        zones_in_scope(&repo, &emu, "HEAD~1"),
+        ["zone a.example", "zone b.example"]
+    );
+    review_then_merge_apply(&repo, &emu, "emptied_set");
+    for zone in ["a.example", "b.example"] {
+        assert_eq!(live_types(&emu, zone), ["www A"], "{zone}");
+    }
+}
+
+#[test]
+fn a_record_dropped_from_a_set_is_deleted_from_every_zone_that_uses_it() {
+    let repo = repo();
+    let without_txt = MAIL_SET.lines().take(3).collect::<Vec<_>>().join("\n") + "\n";
+    repo.write("dns/sets/mail.yaml", &without_txt);
+    repo.commit("drop the SPF record from the mail set");
+    let emu = emulator();
+    assert_eq!(
+        zones_in_scope(&repo, &emu, "HEAD~1"),
+        ["zone a.example", "zone b.example"]
+    );
+    review_then_merge_apply(&repo, &emu, "dropped_set_record");
+    for zone in ["a.example", "b.example"] {
+        assert_eq!(live_types(&emu, zone), ["@ MX", "www A"], "{zone}");
+    }
+    assert_eq!(live_types(&emu, "c.example"), ["www A"]);
+}
+
+#[test]
+fn a_set_whose_last_record_is_overridden_in_every_zone_still_reaches_them() {
+    // Every record of the set is replaced by the zones' own: no zone holds a record from the
+    // set file, yet a change of the set file is a change of what the zones declare.
+    let repo = repo();
+    for zone in ["a.example", "b.example"] {
+        let text = zone_file(zone, true)
+            + "  - { name: \"@\", type: MX, content: \"10 mx.{zone}.\", override: true }\n"
+                .replace("{zone}", zone)
+                .as_str()
+            + "  - { name: \"@\", type: TXT, content: \"v=spf1 mx -all\", override: true }\n";
+        repo.write(&format!("dns/{zone}.yaml"), &text);
+    }
+    repo.commit("override the set");
+    repo.write(
+        "dns/sets/mail.yaml",
+        &format!("{MAIL_SET}  - {{ name: \"@\", type: TXT, content: \"hello\" }}\n"),
+    );
+    let emu = emulator();
+    assert_eq!(
+        zones_in_scope(&repo, &emu, "HEAD"),
+        ["zone a.example", "zone b.example"]
+    );
+}
+
+#[test]
+fn a_change_to_a_set_no_zone_uses_changes_nothing() {
+    let repo = repo();
+    repo.write(
+        "dns/sets/web.yaml",
+        "record_set: web\nrecords:\n  - { name: www, type: A, content: 192.0.2.9 }\n",
+    );
+    repo.commit("a set for later");
+    repo.write(
+        "dns/sets/web.yaml",
+        "record_set: web\nrecords:\n  - { name: www, type: A, content: 192.0.2.10 }\n",
+    );
+    let emu = emulator();
+    assert_cli_snapshot!(
+        "unused_set_changed",
+        repo.dnscron(&emu, &["plan", "dns", "--changed-since", "HEAD"])
+    );
+    assert_eq!(emu.counters().requests, 0, "{:?}", routes(&emu.counters()));
+}
+
+#[test]
+fn a_zone_that_stopped_using_a_set_is_in_scope_and_loses_its_records() {
+    let repo = repo();
+    repo.write("dns/b.example.yaml", &zone_file("b.example", false));
+    repo.commit("b stops using the mail set");
+    let emu = emulator();
+    assert_eq!(zones_in_scope(&repo, &emu, "HEAD~1"), ["zone b.example"]);
+    review_then_merge_apply(&repo, &emu, "stopped_using");
+    assert_eq!(live_types(&emu, "b.example"), ["www A"]);
+    assert_eq!(live_types(&emu, "a.example"), ["@ MX", "@ TXT", "www A"]);
+}
+
+#[test]
+fn a_set_moved_to_another_file_still_reaches_its_zones() {
+    // Git reports a rename: the file then and the file now both count.
+    let repo = repo();
+    repo.git(&["rm", "-q", "dns/sets/mail.yaml"]);
+    repo.write("dns/sets/all.yaml", MAIL_SET);
+    repo.commit("move the set");
+    let emu = emulator();
+    assert_eq!(
+        zones_in_scope(&repo, &emu, "HEAD~1"),
+        ["zone a.example", "zone b.example"]
+    );
+}
