@@ -22,7 +22,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         4,
-        "d29532086a83d7d90a54704e65e4eaf3629f418f3314f5b2c05566c9da9b5410",
+        "9cf8a2380bbcefbcc3972235aa6ee9b0391ef6a0fb1573822adad46f7d2a61e1",
     ),
 ];
 

@@ -12,6 +12,7 @@ pub mod request;
 pub mod scope;
 pub mod snapshot;
 
+pub(crate) mod accept;
 pub(crate) mod declared;
 pub(crate) mod diff;
 pub(crate) mod finding_code;
@@ -28,7 +29,8 @@ mod nameservers;
 mod norm;
 mod records;
 
-pub use cron_jobs::job_key;
+pub use accept::{Looked, judge_acceptances};
+pub use cron_jobs::{job_key, schedule_findings_of};
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
 pub use finding_code::{Basis, FindingCode};
@@ -36,8 +38,8 @@ pub use fingerprint::stale_targets;
 pub use health::mail::{MailDns, mail_findings};
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
 pub use model::{
-    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource, Severity,
-    Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
+    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,
+    Severity, Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
 pub use scope::Scope;

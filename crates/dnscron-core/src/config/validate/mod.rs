@@ -12,6 +12,7 @@ use super::raw;
 use super::tree::Pos;
 use crate::dns::ZoneName;
 
+mod accept;
 mod sets;
 mod site;
 mod zone;
