@@ -93,8 +93,9 @@ fn exit_status() -> Roff {
         ),
         (
             "2",
-            "Changes present (plan --detailed-exitcode), or a nameserver serving other data \
-             than the files (check); nothing else exits 2.",
+            "Changes present or an error-level finding the files do not accept (plan \
+             --detailed-exitcode), or a nameserver serving other data than the files or such a \
+             mail finding (check); nothing else exits 2.",
         ),
         (
             "3",

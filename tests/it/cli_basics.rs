@@ -114,7 +114,7 @@ Success.
 An error, a usage error included; stderr says what, where and what to do.
 .TP
 \fB2\fR
-Changes present (plan \-\-detailed\-exitcode), or a nameserver serving other data than the files (check); nothing else exits 2.
+Changes present or an error\-level finding the files do not accept (plan \-\-detailed\-exitcode), or a nameserver serving other data than the files or such a mail finding (check); nothing else exits 2.
 .TP
 \fB3\fR
 apply stopped at a step a human must take in the portal; the continue_url is printed.
@@ -177,16 +177,25 @@ fn the_harness_refuses_output_nobody_expected() {
 #[should_panic(expected = "dnscron output differs")]
 fn the_harness_refuses_an_unexpected_status() {
     Test::new()
-        .args(["validate", "examples/dns"])
+        .args([
+            "validate",
+            "examples/dns/sites",
+            "examples/dns/zones/example.org.yaml",
+        ])
         .expect_status(1)
-        .expect_stdout("valid: 3 zones, 26 records, 2 sites, 4 cron jobs\n")
+        .expect_stdout("valid: 1 zone, 3 records, 2 sites, 4 cron jobs\n")
         .run();
 }
 
 #[test]
 fn the_harness_accepts_exactly_the_expected_run() {
+    // Files without findings: the summary line alone.
     Test::new()
-        .args(["validate", "examples/dns"])
-        .expect_stdout("valid: 3 zones, 26 records, 2 sites, 4 cron jobs\n")
+        .args([
+            "validate",
+            "examples/dns/sites",
+            "examples/dns/zones/example.org.yaml",
+        ])
+        .expect_stdout("valid: 1 zone, 3 records, 2 sites, 4 cron jobs\n")
         .run();
 }
