@@ -70,6 +70,18 @@ impl Imported {
             .current_dir(self.dir.path())
             .plan_stamp()
     }
+
+    /// A plan made at `time` (RFC 3339), whatever the test's usual plan time.
+    fn plan_at(&self, time: &str) -> Test {
+        self.plan().env("DNSCRON_TIMESTAMP", time)
+    }
+}
+
+/// Imported, and the DKIM finding accepted until the end of 2026.
+fn imported_and_accepted() -> Imported {
+    let account = imported();
+    account.append(&account.zone_file(), ACCEPT_DKIM);
+    account
 }
 
 const ACCEPT_DKIM: &str = "accept:\n  - finding: dkim-key-too-short\n    name: mail._domainkey\n    reason: \"provider rotates it in December (ticket 4411)\"\n    until: 2026-12-31\n";
@@ -83,8 +95,7 @@ fn right_after_import_a_providers_dkim_key_is_an_error_finding_and_exit_2() {
 
 #[test]
 fn an_accepted_finding_is_shown_with_its_reason_and_exits_0() {
-    let account = imported();
-    account.append(&account.zone_file(), ACCEPT_DKIM);
+    let account = imported_and_accepted();
     account.append(&account.site_file(), ACCEPT_WORKER);
     assert_cli_snapshot!(account.plan());
     assert_cli_snapshot!(account.plan().args(["--format", "markdown"]));
@@ -93,22 +104,15 @@ fn an_accepted_finding_is_shown_with_its_reason_and_exits_0() {
 
 #[test]
 fn an_acceptance_past_its_until_is_expired_and_exits_2() {
-    let account = imported();
-    account.append(&account.zone_file(), ACCEPT_DKIM);
     // The plan is made the day after the acceptance's last day.
-    let plan = account
-        .plan()
-        .env("DNSCRON_TIMESTAMP", "2027-01-01T00:00:00Z");
-    assert_cli_snapshot!(plan);
+    assert_cli_snapshot!(imported_and_accepted().plan_at("2027-01-01T00:00:00Z"));
 }
 
 #[test]
 fn on_its_last_day_an_acceptance_still_holds() {
-    let account = imported();
-    account.append(&account.zone_file(), ACCEPT_DKIM);
+    let account = imported_and_accepted();
     let plan = account
-        .plan()
-        .env("DNSCRON_TIMESTAMP", "2026-12-31T23:59:59Z")
+        .plan_at("2026-12-31T23:59:59Z")
         .args(["--format", "json"]);
     let json: serde_json::Value =
         serde_json::from_str(crate::common::stdout_of(&plan.snapshot())).unwrap();
@@ -131,8 +135,7 @@ fn on_its_last_day_an_acceptance_still_holds() {
 /// A warning, which changes no exit code: the one error is accepted.
 #[test]
 fn an_acceptance_that_matches_nothing_is_a_warning() {
-    let account = imported();
-    account.append(&account.zone_file(), ACCEPT_DKIM);
+    let account = imported_and_accepted();
     account.append(
         &account.zone_file(),
         "  - { finding: dkim-key-too-short, name: old._domainkey, reason: the old provider's key }\n",
@@ -142,8 +145,7 @@ fn an_acceptance_that_matches_nothing_is_a_warning() {
 
 #[test]
 fn a_saved_plan_keeps_the_acceptance_judged_when_it_was_made() {
-    let account = imported();
-    account.append(&account.zone_file(), ACCEPT_DKIM);
+    let account = imported_and_accepted();
     account
         .plan()
         .args(["--out", "plan.json", "--format", "json"])

@@ -509,13 +509,9 @@ fn accept(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Accept> {
     let reason = match m.get("reason") {
         Some(n) => ctx.str(n, "`reason`"),
         None => {
-            // Its own words: the reason is what a reviewer approves, not a formality.
             let d = ctx.error(m.pos, "an acceptance has no `reason`");
             d.label = Some("`reason` missing here".into());
-            d.hint = Some(
-                "say why the finding is accepted (and what ends it): reviewers read it, and every view shows it"
-                    .into(),
-            );
+            d.hint = Some(super::validate::REASON_HINT.into());
             None
         }
     };

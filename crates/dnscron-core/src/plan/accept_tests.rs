@@ -69,6 +69,15 @@ fn findings() -> Vec<Finding> {
     ]
 }
 
+/// The findings above judged against the entries of `files` on `today`.
+fn judge(files: &str, today: Option<NaiveDate>, looked: Looked) -> Vec<Finding> {
+    let mut all = findings();
+    judge_acceptances(&mut all, &desired(files), today, looked);
+    all
+}
+
+const EVERYTHING: Looked = Looked::Everything { dns: false };
+
 fn day(text: &str) -> Option<NaiveDate> {
     Some(text.parse().unwrap_or_else(|e| panic!("{e}")))
 }
@@ -88,13 +97,7 @@ fn judged(findings: &[Finding]) -> Vec<(String, String)> {
 
 #[test]
 fn each_entry_accepts_the_findings_of_its_code_owner_and_name_only() {
-    let mut all = findings();
-    judge_acceptances(
-        &mut all,
-        &desired(FILES),
-        day("2026-12-31"),
-        Looked::Everything { dns: false },
-    );
+    let all = judge(FILES, day("2026-12-31"), EVERYTHING);
     assert_eq!(
         judged(&all),
         [
@@ -121,13 +124,7 @@ fn each_entry_accepts_the_findings_of_its_code_owner_and_name_only() {
 
 #[test]
 fn an_entry_past_its_day_accepts_nothing_and_says_when_it_expired() {
-    let mut all = findings();
-    judge_acceptances(
-        &mut all,
-        &desired(FILES),
-        day("2027-01-01"),
-        Looked::Everything { dns: false },
-    );
+    let all = judge(FILES, day("2027-01-01"), EVERYTHING);
     assert_eq!(all[0].accepted, None);
     let expired = &all[4];
     assert_eq!(
@@ -151,13 +148,7 @@ fn an_entry_past_its_day_accepts_nothing_and_says_when_it_expired() {
 
 #[test]
 fn an_unknown_plan_day_judges_no_until() {
-    let mut all = findings();
-    judge_acceptances(
-        &mut all,
-        &desired(FILES),
-        None,
-        Looked::Everything { dns: false },
-    );
+    let all = judge(FILES, None, EVERYTHING);
     assert_eq!(all[0].accepted, None);
     assert!(all[1].accepted.is_some());
     assert_eq!(
@@ -176,13 +167,7 @@ fn an_entry_matching_nothing_is_unused_only_where_its_finding_was_looked_for() {
         "  - { finding: dkim-key-too-short, name: other._domainkey, reason: r }\n",
         "  - { finding: dkim-key-too-short, name: gone._domainkey, reason: r, until: 2020-01-01 }\n",
     );
-    let mut all = findings();
-    judge_acceptances(
-        &mut all,
-        &desired(files),
-        day("2026-01-02"),
-        Looked::Everything { dns: false },
-    );
+    let all = judge(files, day("2026-01-02"), EVERYTHING);
     let notes: Vec<(FindingCode, &str)> = all[4..]
         .iter()
         .map(|f| (f.code, f.message.as_str()))
@@ -200,13 +185,7 @@ fn an_entry_matching_nothing_is_unused_only_where_its_finding_was_looked_for() {
             ),
         ]
     );
-    let mut partly = findings();
-    judge_acceptances(
-        &mut partly,
-        &desired(files),
-        day("2026-01-02"),
-        Looked::Partly,
-    );
+    let partly = judge(files, day("2026-01-02"), Looked::Partly);
     assert_eq!(
         partly[4..].iter().map(|f| f.code).collect::<Vec<_>>(),
         [FindingCode::AcceptanceExpired]
@@ -221,13 +200,7 @@ fn a_site_entry_of_at_accepts_every_finding_of_its_code_on_the_site() {
         "  - { finding: cron-every-minute, name: \"@\", reason: workers }\n",
         "  - { finding: cron-never-runs, name: \"@\", reason: r }\n",
     );
-    let mut all = findings();
-    judge_acceptances(
-        &mut all,
-        &desired(files),
-        day("2026-01-02"),
-        Looked::Everything { dns: false },
-    );
+    let all = judge(files, day("2026-01-02"), EVERYTHING);
     assert_eq!(
         judged(&all)[2..],
         [

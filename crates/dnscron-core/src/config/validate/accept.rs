@@ -14,6 +14,9 @@ use crate::cron::normalize_command;
 use crate::dns::{ZoneName, record_name_to_relative};
 use crate::plan::FindingCode;
 
+/// Said wherever a reason is missing: it is what a reviewer approves, not a formality.
+pub(crate) const REASON_HINT: &str = "say why the finding is accepted (and what ends it): reviewers read it, and every view shows it";
+
 /// What an entry's `name` is read against.
 pub(super) enum Owner<'a> {
     Zone(&'a ZoneName),
@@ -110,10 +113,7 @@ fn reason(c: &mut Checker<'_>, written: &raw::Sp<String>) -> Option<String> {
     let reason = written.value.trim();
     if reason.is_empty() {
         let d = c.error(written.pos, "the acceptance's `reason` is empty");
-        d.hint = Some(
-            "say why the finding is accepted (and what ends it): reviewers read it, and every view shows it"
-                .into(),
-        );
+        d.hint = Some(REASON_HINT.into());
         return None;
     }
     Some(reason.to_string())

@@ -17,6 +17,7 @@ mod sets;
 mod site;
 mod zone;
 
+pub(crate) use accept::REASON_HINT;
 pub use sets::ZONE_PLACEHOLDER;
 pub use site::check_slug;
 
