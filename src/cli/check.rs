@@ -10,7 +10,7 @@ use crate::cli::{runtime, validate, write_stdout};
 use crate::render::check;
 use dnscron_core::config;
 use dnscron_core::dnscheck::{self, CheckSettings, Status, parse_resolver};
-use dnscron_core::plan::{MailDns, mail_findings};
+use dnscron_core::plan::{Looked, MailDns, judge_acceptances, mail_findings};
 use dnscron_core::untrusted::Untrusted;
 
 #[derive(Debug, clap::Args)]
@@ -42,7 +42,8 @@ pub enum CheckFormat {
 }
 
 /// Exit 0 when every nameserver serves what the files say, 2 on differences or an error-level
-/// mail finding (judged from the files, as plan does: docs/health.md#mail-findings), 1 when a
+/// mail finding the files do not accept (judged from the files, as plan does:
+/// docs/health.md#mail-findings), 1 when a
 /// nameserver (or a zone's nameserver list) could not be reached: the check did not run there.
 pub fn run(args: CheckArgs) -> CommandResult {
     let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;
@@ -52,12 +53,19 @@ pub fn run(args: CheckArgs) -> CommandResult {
         args.dns.query_options(),
     );
     let mail_dns = mail_resolver(&args).map(|r| MailDns::new(r, args.dns.query_options()));
-    let (report, findings) = runtime::block_on(async {
+    let (report, mut findings) = runtime::block_on(async {
         tokio::join!(
             dnscheck::check_zones(&desired, &settings),
             mail_findings(&desired, mail_dns.as_ref())
         )
     })?;
+    // Check judges the mail findings only: an entry for anything else is not unused here.
+    judge_acceptances(
+        &mut findings,
+        &desired,
+        super::stamp::today(),
+        Looked::Partly,
+    );
     let rendered = match args.format {
         CheckFormat::Text => check::text(&report, &findings),
         CheckFormat::Json => check::json(&report, &findings)
@@ -77,7 +85,7 @@ pub fn run(args: CheckArgs) -> CommandResult {
         ));
     }
     Ok(
-        if totals.differences > 0 || findings.iter().any(|f| f.is_error()) {
+        if totals.differences > 0 || findings.iter().any(|f| f.needs_attention()) {
             Outcome::DnsDiffers
         } else {
             Outcome::Success

@@ -33,8 +33,8 @@ pub struct PlanArgs {
     /// `dnscron apply --plan FILE` executes it as saved.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Exit 2 when there are changes or an error-level finding (drift detection; see
-    /// docs/health.md); 0 means neither, 1 an error.
+    /// Exit 2 when there are changes or an error-level finding the files do not accept (drift
+    /// detection; see docs/health.md); 0 means neither, 1 an error.
     #[arg(long)]
     pub detailed_exitcode: bool,
     /// Print request statistics (by route, pages, retries, 429s, rate-limit wait) to stderr.
@@ -128,7 +128,8 @@ pub fn run(args: PlanArgs) -> CommandResult {
         write_plan_file(path, &render::json(&planned.plan)?)?;
     }
     write_stdout(&render_plan(&planned.plan, args.format)?)?;
-    let attention = !planned.plan.is_empty() || planned.plan.findings.iter().any(|f| f.is_error());
+    let attention =
+        !planned.plan.is_empty() || planned.plan.findings.iter().any(|f| f.needs_attention());
     // The process ends here: freeing every declared and live record one by one would only
     // cost time (tens of milliseconds for 100,000 records) before the OS takes the memory back.
     std::mem::forget(planned);

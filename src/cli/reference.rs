@@ -28,10 +28,10 @@ pub const EXIT_CODES: &[Row] = &[
     ),
     row(
         "2",
-        "changes present, or an error-level finding such as a DS mismatch, a domain about to \
-         expire or an SPF record over 10 DNS lookups (`plan --detailed-exitcode`; \
-         [docs/health.md](docs/health.md)); a nameserver serving other data than the files, or \
-         an error-level mail finding (`check`); nothing else ever exits 2",
+        "changes present, or an error-level finding the files do not accept (`accept:`) such as \
+         a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (`plan \
+         --detailed-exitcode`; [docs/health.md](docs/health.md)); a nameserver serving other \
+         data than the files, or such a mail finding (`check`); nothing else ever exits 2",
     ),
     row(
         "3",

@@ -16,3 +16,17 @@ pub fn plan_stamp() -> PlanStamp {
         created_at: set(TIMESTAMP_ENV).unwrap_or(fresh.created_at),
     }
 }
+
+/// The day (UTC) of the time a plan made now is stamped with: what `accept:` entries' `until` is
+/// judged against by the commands that make no plan (`validate`, `check`). `None` when the
+/// test-only time does not parse.
+pub fn today() -> Option<chrono::NaiveDate> {
+    now().map(|now| now.date_naive())
+}
+
+/// The time a plan made now is stamped with, as a time.
+pub fn now() -> Option<chrono::DateTime<chrono::Utc>> {
+    chrono::DateTime::parse_from_rfc3339(&plan_stamp().created_at)
+        .ok()
+        .map(|now| now.with_timezone(&chrono::Utc))
+}

@@ -1,12 +1,16 @@
-//! `dnscron validate [PATH]...`: check the desired-state files offline.
+//! `dnscron validate [PATH]...`: check the desired-state files offline, and show every finding
+//! the files alone prove (mail records, cron schedules), with the files' acceptances.
 
 use std::path::PathBuf;
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
-use crate::cli::{logging, write_stdout};
+use crate::cli::{logging, runtime, stamp, write_stdout};
+use crate::render::check_findings;
 use crate::render::diagnostics::{self, Style};
 use crate::render::github::{Annotation, Level, render_capped};
 use dnscron_core::config;
+use dnscron_core::config::model::Desired;
+use dnscron_core::plan::{Finding, Looked, judge_acceptances, mail_findings, schedule_findings_of};
 
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
@@ -27,6 +31,8 @@ pub enum ValidateFormat {
     Github,
 }
 
+/// Exit 0 for valid files, whatever their findings: a finding on a record no change writes must
+/// not fail a pull request, and the plan check decides what blocks a change.
 pub fn run(args: ValidateArgs) -> CommandResult {
     match config::load_with_warnings(&args.paths) {
         Ok(config::Loaded { desired, warnings }) => {
@@ -38,9 +44,20 @@ pub fn run(args: ValidateArgs) -> CommandResult {
                     "validation warnings (run `dnscron validate` to see all)",
                 ))?;
             }
+            let findings = offline_findings(&desired)?;
+            write_stdout(&match args.format {
+                ValidateFormat::Text => check_findings::text(&findings),
+                ValidateFormat::Github => render_capped(
+                    &check_findings::github(&findings, "validate"),
+                    "findings (run `dnscron validate` to see all)",
+                ),
+            })?;
             let (zones, records, sites, jobs) = desired.counts();
+            let findings = check_findings::summary_part(&findings)
+                .map(|part| format!("; {part}"))
+                .unwrap_or_default();
             write_stdout(&format!(
-                "valid: {zones} {}, {records} {}, {sites} {}, {jobs} cron {}\n",
+                "valid: {zones} {}, {records} {}, {sites} {}, {jobs} cron {}{findings}\n",
                 plural(zones, "zone", "zones"),
                 plural(records, "record", "records"),
                 plural(sites, "site", "sites"),
@@ -53,6 +70,18 @@ pub fn run(args: ValidateArgs) -> CommandResult {
         }
         Err(diags) => Err(report_diagnostics(&diags)),
     }
+}
+
+/// What a plan would find from the files alone, judged now: mail findings (SPF includes outside
+/// the files are not followed) and cron schedules, with the acceptances applied. An entry that
+/// matches nothing is not called unused here: its finding may need the account or DNS.
+fn offline_findings(desired: &Desired) -> Result<Vec<Finding>, CommandError> {
+    let mut findings = runtime::block_on(mail_findings(desired, None))?;
+    if let Some(now) = stamp::now() {
+        findings.extend(schedule_findings_of(desired, now));
+    }
+    judge_acceptances(&mut findings, desired, stamp::today(), Looked::Partly);
+    Ok(findings)
 }
 
 /// Annotations on stdout for GitHub, and the full report on stderr for the log.

@@ -210,7 +210,7 @@ pub fn github(report: &CheckReport, findings: &[Finding]) -> String {
             }
         }
     }
-    annotations.extend(check_findings::github(findings));
+    annotations.extend(check_findings::github(findings, "check"));
     let mut out = render_capped(&annotations, "DNS differences");
     let summary = summary(report, findings);
     out.push_str(&Annotation::new(Level::Notice, summary.trim_end()).render());

@@ -1,5 +1,6 @@
-//! `check`'s mail findings (docs/health.md#mail-findings): the same findings as plan's, judged
-//! from the files, in check's text, JSON and GitHub views.
+//! The findings `check` and `validate` judge from the files alone (docs/health.md#mail-findings;
+//! validate adds the cron schedules'): the same findings as plan's, with the files' acceptances,
+//! in their text, JSON and GitHub views.
 
 use crate::render::finding;
 use crate::render::github::{Annotation, Level};
@@ -16,48 +17,75 @@ fn severity_word(severity: Severity) -> &'static str {
     }
 }
 
-/// `Findings:` and one line per finding, marked as plan marks them; empty without findings.
+/// `Findings:` and one line per finding, marked as plan marks them, then `Accepted findings:`;
+/// empty without findings.
 pub fn text(findings: &[Finding]) -> String {
-    if findings.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from("Findings:\n");
-    for f in findings {
-        out.push_str(&finding::text_lines(f, "  ", |_, label| label.to_string()));
+    let (open, accepted) = finding::open_and_accepted(findings);
+    let mut out = String::new();
+    for (title, findings) in [("Findings:", open), ("Accepted findings:", accepted)] {
+        if findings.is_empty() {
+            continue;
+        }
+        out.push_str(title);
+        out.push('\n');
+        for f in findings {
+            out.push_str(&finding::text_lines(f, "  ", |_, label| label.to_string()));
+        }
     }
     out
 }
 
-/// The `findings` array of check's JSON: code, target, record set, severity, message and where
-/// it is declared.
+/// The `findings` array of check's JSON: code, target, record set, severity, message, where it
+/// is declared and, as in plan's JSON, the files' acceptance (absent when none).
 pub fn json(findings: &[Finding]) -> serde_json::Value {
     findings
         .iter()
         .map(|f| {
-            serde_json::json!({
+            let mut finding = serde_json::json!({
                 "code": f.code,
                 "target": { "kind": f.target.kind.as_str(), "name": f.target.name },
                 "record": f.record,
                 "severity": severity_word(f.severity),
                 "message": f.message,
                 "declared_at": f.declared_at,
-            })
+            });
+            if let Some(accepted) = &f.accepted {
+                finding["accepted"] = serde_json::json!(accepted);
+            }
+            finding
         })
         .collect()
 }
 
-/// An annotation per finding (info as a notice), on the line that declares the record.
-pub fn github(findings: &[Finding]) -> Vec<Annotation> {
+/// An annotation per finding (info and accepted ones as notices), on the line that declares the
+/// record; `command` names the command in the title.
+pub fn github(findings: &[Finding], command: &str) -> Vec<Annotation> {
     findings
         .iter()
         .map(|f| {
-            let level = match f.severity {
-                Severity::Error => Level::Error,
-                Severity::Warning | Severity::NeedsPortalStep | Severity::Blocked => Level::Warning,
-                Severity::Info => Level::Notice,
+            let level = match (f.accepted.is_some(), f.severity) {
+                (true, _) | (false, Severity::Info) => Level::Notice,
+                (false, Severity::Error) => Level::Error,
+                (false, Severity::Warning | Severity::NeedsPortalStep | Severity::Blocked) => {
+                    Level::Warning
+                }
             };
-            let message = format!("{}: {}", f.target, Untrusted(&f.message));
-            let a = Annotation::new(level, message).title(format!("dnscron check: {}", f.code));
+            let (message, title) = match finding::acceptance(f) {
+                Some(accepted) => (
+                    format!(
+                        "{}: {} ({})",
+                        f.target,
+                        Untrusted(&f.message),
+                        Untrusted(&accepted)
+                    ),
+                    format!("dnscron {command}: {} (accepted)", f.code),
+                ),
+                None => (
+                    format!("{}: {}", f.target, Untrusted(&f.message)),
+                    format!("dnscron {command}: {}", f.code),
+                ),
+            };
+            let a = Annotation::new(level, message).title(title);
             match &f.declared_at {
                 Some(at) => a.at(at),
                 None => a,
@@ -66,16 +94,17 @@ pub fn github(findings: &[Finding]) -> Vec<Annotation> {
         .collect()
 }
 
-/// `, findings: 1 error, 2 warnings` for the summary line; empty without errors or warnings.
+/// `findings: 1 error, 2 warnings, 1 accepted` for the summary line; `None` without errors,
+/// warnings or accepted findings. Accepted ones are counted apart, never as errors.
 pub fn summary_part(findings: &[Finding]) -> Option<String> {
-    let errors = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count();
-    let warnings = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Warning)
-        .count();
+    let open = |severity| {
+        findings
+            .iter()
+            .filter(|f| f.severity == severity && f.accepted.is_none())
+            .count()
+    };
+    let (errors, warnings) = (open(Severity::Error), open(Severity::Warning));
+    let accepted = findings.iter().filter(|f| f.accepted.is_some()).count();
     let mut parts = Vec::new();
     if errors > 0 {
         parts.push(format!(
@@ -88,6 +117,9 @@ pub fn summary_part(findings: &[Finding]) -> Option<String> {
             "{warnings} warning{}",
             if warnings == 1 { "" } else { "s" }
         ));
+    }
+    if accepted > 0 {
+        parts.push(format!("{accepted} accepted"));
     }
     (!parts.is_empty()).then(|| format!("findings: {}", parts.join(", ")))
 }

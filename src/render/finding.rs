@@ -1,5 +1,6 @@
-//! One finding at a glance, the same in `plan`, `check` and every format: a short head line with
-//! its severity, code, what it is about and where the file declares it; the detail under it.
+//! One finding at a glance, the same in `plan`, `check`, `validate` and every format: a short
+//! head line with its severity, code, what it is about and where the file declares it; the
+//! detail under it; for a finding the files accept, the acceptance under that.
 
 use dnscron_core::plan::{Finding, Severity};
 use dnscron_core::untrusted::escape;
@@ -15,12 +16,16 @@ pub struct Head {
 }
 
 pub fn head(f: &Finding) -> Head {
-    let (mark, label, color) = match f.severity {
-        Severity::Info => ("i", "info", "2"),
-        Severity::NeedsPortalStep => ("!", "needs a portal step", "35"),
-        Severity::Blocked => ("!", "blocked", "31"),
-        Severity::Warning => ("!", "warning", "33"),
-        Severity::Error => ("x", "error", "31"),
+    let (mark, label, color) = match f.accepted {
+        None => match f.severity {
+            Severity::Info => ("i", "info", "2"),
+            Severity::NeedsPortalStep => ("!", "needs a portal step", "35"),
+            Severity::Blocked => ("!", "blocked", "31"),
+            Severity::Warning => ("!", "warning", "33"),
+            Severity::Error => ("x", "error", "31"),
+        },
+        // Dimmed with a mark of its own: seen, decided, and not what a reader acts on now.
+        Some(_) => ("-", accepted_label(f.severity), "2"),
     };
     Head {
         mark,
@@ -50,6 +55,36 @@ pub fn about(f: &Finding) -> String {
     )
 }
 
+/// `accepted error`, …: the severity is kept, so a reader sees what was accepted.
+fn accepted_label(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Info => "accepted info",
+        Severity::NeedsPortalStep => "accepted portal step",
+        Severity::Blocked => "accepted blocked",
+        Severity::Warning => "accepted warning",
+        Severity::Error => "accepted error",
+    }
+}
+
+/// `accepted at dns/a.yaml:3:5 until 2026-12-31: REASON`, unescaped (the reason is the
+/// files'); `None` for a finding no entry accepts.
+pub fn acceptance(f: &Finding) -> Option<String> {
+    let a = f.accepted.as_ref()?;
+    let until = a
+        .until
+        .map(|day| format!(" until {}", day.format("%Y-%m-%d")))
+        .unwrap_or_default();
+    Some(format!(
+        "accepted at {}{until}: {}",
+        a.declared_at, a.reason
+    ))
+}
+
+/// The findings still to act on, then those the files accept, each in their order.
+pub fn open_and_accepted(findings: &[Finding]) -> (Vec<&Finding>, Vec<&Finding>) {
+    findings.iter().partition(|f| f.accepted.is_none())
+}
+
 fn change_ids(ids: &[usize]) -> String {
     match ids {
         [] => String::new(),
@@ -67,8 +102,11 @@ fn change_ids(ids: &[usize]) -> String {
 /// The plain-text lines of one finding, indented by `indent`, the label painted by `paint`.
 pub fn text_lines(f: &Finding, indent: &str, paint: impl Fn(&str, &str) -> String) -> String {
     let h = head(f);
+    let accepted = acceptance(f)
+        .map(|a| format!("{indent}    {}\n", escape(&a)))
+        .unwrap_or_default();
     format!(
-        "{indent}{} {} {}\n{indent}    {}\n",
+        "{indent}{} {} {}\n{indent}    {}\n{accepted}",
         h.mark,
         paint(h.color, h.label),
         h.about,

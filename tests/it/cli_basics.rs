@@ -114,7 +114,7 @@ success (also \fB\-\-help\fR, \fB\-\-version\fR)
 error: a usage error (unknown flag or value), invalid files, an API error, a failed change, a change nobody reviewed or a reviewed one changed since review (\fBapply \-\-reviewed\fR/\fB\-\-plan\fR; nothing sent), a change of the plan changed again by someone during the apply, not converged, a switch to custom nameservers not done because they don\*(Aqt serve the zone yet
 .TP
 \fB2\fR
-changes present, or an error\-level finding such as a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (\fBplan \-\-detailed\-exitcode\fR; docs/health.md); a nameserver serving other data than the files, or an error\-level mail finding (\fBcheck\fR); nothing else ever exits 2
+changes present, or an error\-level finding the files do not accept (\fBaccept:\fR) such as a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (\fBplan \-\-detailed\-exitcode\fR; docs/health.md); a nameserver serving other data than the files, or such a mail finding (\fBcheck\fR); nothing else ever exits 2
 .TP
 \fB3\fR
 apply stopped at a step a human must take in the portal (the \fBcontinue_url\fR is printed)
@@ -195,17 +195,26 @@ fn the_harness_refuses_output_nobody_expected() {
 #[should_panic(expected = "dnscron output differs")]
 fn the_harness_refuses_an_unexpected_status() {
     Test::new()
-        .args(["validate", "examples/dns"])
+        .args([
+            "validate",
+            "examples/dns/sites",
+            "examples/dns/zones/example.org.yaml",
+        ])
         .expect_status(1)
-        .expect_stdout("valid: 3 zones, 26 records, 2 sites, 4 cron jobs\n")
+        .expect_stdout("valid: 1 zone, 3 records, 2 sites, 4 cron jobs\n")
         .run();
 }
 
 #[test]
 fn the_harness_accepts_exactly_the_expected_run() {
+    // Files without findings: the summary line alone.
     Test::new()
-        .args(["validate", "examples/dns"])
-        .expect_stdout("valid: 3 zones, 26 records, 2 sites, 4 cron jobs\n")
+        .args([
+            "validate",
+            "examples/dns/sites",
+            "examples/dns/zones/example.org.yaml",
+        ])
+        .expect_stdout("valid: 1 zone, 3 records, 2 sites, 4 cron jobs\n")
         .run();
 }
 

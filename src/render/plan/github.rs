@@ -2,9 +2,11 @@
 //!
 //! Blocked changes are `::error` (the API would refuse them; apply skips them) and changes that
 //! need a portal step `::warning` (apply stops there, exit 3, until a human acts); error and
-//! warning findings (docs/health.md) follow at the same levels. Each kind is capped at ten
-//! annotations; a final `::notice` carries the summary line.
+//! warning findings (docs/health.md) follow at the same levels, and findings the files accept as
+//! `::notice`s with their reason (seen, not to act on). Each kind is capped at ten annotations;
+//! a final `::notice` carries the summary line.
 
+use crate::render::finding;
 use crate::render::github::{Annotation, Level, render_capped};
 
 use super::{describe, mass_changes, printable, status_label, summary_line};
@@ -54,11 +56,18 @@ pub fn render(plan: &Plan) -> String {
         let annotations: Vec<Annotation> = plan
             .findings
             .iter()
-            .filter(|f| f.severity == severity)
+            .filter(|f| f.severity == severity && f.accepted.is_none())
             .map(|f| finding_annotation(plan, f, level))
             .collect();
         out.push_str(&render_capped(&annotations, kind));
     }
+    let accepted: Vec<Annotation> = plan
+        .findings
+        .iter()
+        .filter(|f| f.accepted.is_some())
+        .map(|f| finding_annotation(plan, f, Level::Notice))
+        .collect();
+    out.push_str(&render_capped(&accepted, "accepted findings"));
     out.push_str(
         &Annotation::new(Level::Notice, summary_line(&plan.summary, &plan.findings))
             .title("dnscron plan")
@@ -69,8 +78,15 @@ pub fn render(plan: &Plan) -> String {
 
 /// Registrar and schedule findings, placed where the file declares what they are about.
 fn finding_annotation(plan: &Plan, finding: &Finding, level: Level) -> Annotation {
-    let a = Annotation::new(level, format!("{}: {}", finding.target, finding.message))
-        .title(format!("dnscron plan: {}", finding.code));
+    let message = match finding::acceptance(finding) {
+        Some(accepted) => format!("{}: {} ({accepted})", finding.target, finding.message),
+        None => format!("{}: {}", finding.target, finding.message),
+    };
+    let title = match finding.accepted {
+        Some(_) => format!("dnscron plan: {} (accepted)", finding.code),
+        None => format!("dnscron plan: {}", finding.code),
+    };
+    let a = Annotation::new(level, message).title(title);
     let place = finding
         .declared_at
         .as_deref()

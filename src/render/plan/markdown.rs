@@ -5,7 +5,7 @@
 use super::{
     changes_of, describe, mass_changes, summary_line, target_counts, targets_with_changes,
 };
-use dnscron_core::plan::{Action, Change, Plan, Severity, TargetRef};
+use dnscron_core::plan::{Action, Change, Finding, Plan, Severity, TargetRef};
 
 use super::text::plain_change_lines;
 use crate::render::finding;
@@ -111,32 +111,42 @@ fn deletions(plan: &Plan) -> String {
     out
 }
 
+/// The findings to act on, then those the files accept under a heading of their own (the drift
+/// issue's body lists them apart).
 fn findings(plan: &Plan) -> String {
-    if plan.findings.is_empty() {
+    let (open, accepted) = finding::open_and_accepted(&plan.findings);
+    let mut out = finding_list("**Findings**", &open);
+    out.push_str(&finding_list("**Accepted findings**", &accepted));
+    out
+}
+
+fn finding_list(title: &str, findings: &[&Finding]) -> String {
+    if findings.is_empty() {
         return String::new();
     }
-    let mut out = String::from("**Findings**\n\n");
-    for f in plan.findings.iter().take(MAX_LISTED) {
-        let label = match f.severity {
-            Severity::Info => "note",
-            Severity::NeedsPortalStep => "**needs a portal step**",
-            Severity::Blocked => "**blocked**",
-            Severity::Warning => "**warning**",
-            Severity::Error => "**error**",
+    let mut out = format!("{title}\n\n");
+    for f in findings.iter().take(MAX_LISTED) {
+        let label = match (f.accepted.is_some(), f.severity) {
+            (true, _) => finding::head(f).label,
+            (false, Severity::Info) => "note",
+            (false, Severity::NeedsPortalStep) => "**needs a portal step**",
+            (false, Severity::Blocked) => "**blocked**",
+            (false, Severity::Warning) => "**warning**",
+            (false, Severity::Error) => "**error**",
         };
         // A backslash at the end of a line is CommonMark's hard line break: the detail goes
         // under the head, inside the same list item.
+        let accepted = finding::acceptance(f)
+            .map(|a| format!("\\\n  {}", escape(&a)))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "- {label} {}\\\n  {}\n",
+            "- {label} {}\\\n  {}{accepted}\n",
             escape(&finding::about(f)),
             escape(&f.message)
         ));
     }
-    if plan.findings.len() > MAX_LISTED {
-        out.push_str(&format!(
-            "- … and {} more\n",
-            plan.findings.len() - MAX_LISTED
-        ));
+    if findings.len() > MAX_LISTED {
+        out.push_str(&format!("- … and {} more\n", findings.len() - MAX_LISTED));
     }
     out.push('\n');
     out

@@ -67,7 +67,7 @@ const LONG: usize = 48;
 /// The summary sentence, e.g. `Plan: 3 to create, 1 to update, 2 to delete, 1 needs a portal step.`
 /// Error and warning `findings` are counted after it (`Findings need attention: 1 error.`), with
 /// changes or without (see [`no_changes_line`]): a reader skimming for the summary must not miss
-/// them.
+/// them. Findings the files accept are counted apart: they need no attention now.
 pub fn summary_line(summary: &Summary, findings: &[Finding]) -> String {
     if summary.create + summary.update + summary.delete == 0 {
         return no_changes_line(findings);
@@ -90,8 +90,8 @@ pub fn summary_line(summary: &Summary, findings: &[Finding]) -> String {
         line.push_str(&format!(", {} blocked", summary.blocked));
     }
     line.push('.');
-    if let Some(attention) = attention(findings) {
-        line.push_str(&format!(" {attention}"));
+    if let Some(findings) = findings_sentence(findings) {
+        line.push_str(&format!(" {findings}"));
     }
     line
 }
@@ -106,20 +106,45 @@ fn updates(summary: &Summary) -> String {
 }
 
 /// `No changes. The live account matches the files.`, unless error or warning findings need
-/// attention: then the all-clear sentence would mislead.
+/// attention: then the all-clear sentence would mislead. Accepted findings leave it standing.
 fn no_changes_line(findings: &[Finding]) -> String {
-    match attention(findings) {
-        None => "No changes. The live account matches the files.".into(),
-        Some(attention) => {
+    let clear = "No changes. The live account matches the files.";
+    match (attention(findings), findings_sentence(findings)) {
+        (None, None) => clear.into(),
+        (None, Some(accepted)) => format!("{clear} {accepted}"),
+        (Some(_), Some(sentence)) => {
+            format!("No changes: the live account matches the files. {sentence}")
+        }
+        (Some(attention), None) => {
             format!("No changes: the live account matches the files. {attention}")
         }
     }
 }
 
-/// `Findings need attention: 2 errors, 1 warning.`; `None` without error or warning findings
+/// What the summary says about findings: those needing attention, and those accepted apart
+/// (`Findings need attention: 1 error; 1 accepted.`, or `1 finding accepted.` alone).
+fn findings_sentence(findings: &[Finding]) -> Option<String> {
+    let accepted = findings.iter().filter(|f| f.accepted.is_some()).count();
+    match (attention(findings), accepted) {
+        (None, 0) => None,
+        (Some(attention), 0) => Some(format!("Findings need attention: {attention}.")),
+        (Some(attention), n) => Some(format!(
+            "Findings need attention: {attention}; {n} accepted."
+        )),
+        (None, 1) => Some("1 finding accepted.".into()),
+        (None, n) => Some(format!("{n} findings accepted.")),
+    }
+}
+
+/// `2 errors, 1 warning`; `None` without error or warning findings the files do not accept
 /// (info, portal-step and blocked ones come with their changes, which the summary counts).
 fn attention(findings: &[Finding]) -> Option<String> {
-    let count = |severity| findings.iter().filter(|f| f.severity == severity).count();
+    let count = |severity| {
+        findings
+            .iter()
+            .filter(|f| f.severity == severity && f.accepted.is_none())
+            .count()
+    };
     let counts: Vec<String> = [
         (count(Severity::Error), "error"),
         (count(Severity::Warning), "warning"),
@@ -128,7 +153,7 @@ fn attention(findings: &[Finding]) -> Option<String> {
     .filter(|(n, _)| *n > 0)
     .map(|(n, what)| format!("{n} {what}{}", if n == 1 { "" } else { "s" }))
     .collect();
-    (!counts.is_empty()).then(|| format!("Findings need attention: {}.", counts.join(", ")))
+    (!counts.is_empty()).then(|| counts.join(", "))
 }
 
 pub(crate) fn marker(action: Action) -> char {

@@ -80,9 +80,13 @@ pub fn render(plan: &Plan, color: bool) -> String {
         }
         out.push('\n');
     }
-    if !plan.findings.is_empty() {
-        out.push_str(&format!("{}\n", paint.bold("Findings:")));
-        for f in &plan.findings {
+    let (open, accepted) = finding::open_and_accepted(&plan.findings);
+    for (title, findings) in [("Findings:", open), ("Accepted findings:", accepted)] {
+        if findings.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("{}\n", paint.bold(title)));
+        for f in findings {
             out.push_str(&finding::text_lines(f, "  ", |color, label| {
                 paint.wrap(color, label)
             }));

@@ -1,5 +1,6 @@
 //! dnscron-drift.yml over time: one issue, opened on the first drift, left alone while the drift
-//! stays the same, updated when it changes, closed when the account is back in line.
+//! stays the same, updated when it changes, closed when the account is back in line or when only
+//! findings the files accept remain.
 
 use serde_json::json;
 
@@ -9,7 +10,12 @@ use super::snapshot;
 use super::{Files, Story, read};
 
 fn scheduled(story: &Story, when: &str) -> String {
-    let main = story.commit("main", &Files::main());
+    scheduled_with(story, &Files::main(), when)
+}
+
+/// A scheduled run with `files` on main.
+fn scheduled_with(story: &Story, files: &Files, when: &str) -> String {
+    let main = story.commit("main", files);
     let trigger = Trigger {
         event: "schedule",
         sha: "d0d0d0d0",
@@ -54,6 +60,38 @@ fn one_drift_issue_opened_kept_quiet_updated_and_closed() {
     story.change_live(&Files::main());
     shown += &scheduled(&story, "put back: the issue is closed");
     snapshot!("drift_issue_lifecycle", &shown);
+}
+
+/// A 512-bit DKIM key: an error finding (`dkim-key-too-short`) with no change.
+const SHORT_KEY: &str = "v=DKIM1; p=MFwwDQYJKoZIhvcNAQEBBQADSwAwSAJBAO/R9lsJ3bgTPEfEKtfSEBX4CQpevF8qHJepMLfTZCg6G2GuC5VXDEM7Qwr7V4KfRD553ZXuy4zpqY+Bjc4LTKkCAwEAAQ==";
+
+#[test]
+fn the_drift_issue_closes_when_only_accepted_findings_remain() {
+    let story = Story::new();
+    let keyed = Files::main().edit(
+        ZONE_FILE,
+        "records:\n",
+        &format!(
+            "records:\n  - {{ name: mail._domainkey, type: TXT, content: \"{SHORT_KEY}\" }}\n"
+        ),
+    );
+    story.change_live(&keyed);
+    let mut shown = scheduled_with(
+        &story,
+        &keyed,
+        "a provider's short DKIM key: the issue is opened",
+    );
+    let accepted = keyed.edit(
+        ZONE_FILE,
+        "records:\n",
+        "accept:\n  - { finding: dkim-key-too-short, name: mail._domainkey, reason: the provider rotates it in December }\nrecords:\n",
+    );
+    shown += &scheduled_with(
+        &story,
+        &accepted,
+        "accepted in the files: the issue is closed",
+    );
+    snapshot!("drift_issue_closed_by_an_acceptance", &shown);
 }
 
 /// The CronJob's container, run as the cluster would: its args with the mounts mapped to local

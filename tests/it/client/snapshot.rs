@@ -23,6 +23,7 @@ fn loc(file: &str, line: usize) -> Location {
 fn zone(name: &str, nameservers: bool) -> ZoneSpec {
     let file = format!("zones/{name}.yaml");
     ZoneSpec {
+        accept: Vec::new(),
         zone: ZoneName::parse(name).unwrap(),
         location: loc(&file, 1),
         nameservers: nameservers.then(|| NameserversSpec {
@@ -40,6 +41,7 @@ fn zone(name: &str, nameservers: bool) -> ZoneSpec {
 
 fn site(slug: &str, cron: bool) -> SiteSpec {
     SiteSpec {
+        accept: Vec::new(),
         slug: slug.into(),
         location: loc(&format!("sites/{slug}.yaml"), 1),
         cron: cron.then(|| {

@@ -148,7 +148,7 @@ fn unknown_keys_get_did_you_mean() {
     one_error(
         "zone: example.com\nfoo: 1\n",
         "2:1",
-        "unknown key `foo` in a zone [hint: a zone accepts: zone, defaults, nameservers, prune, ignore, records, use, safety, registrar]",
+        "unknown key `foo` in a zone [hint: a zone accepts: zone, defaults, nameservers, prune, ignore, records, use, safety, registrar, accept]",
     );
 }
 
@@ -292,7 +292,7 @@ fn records_read_while_parsing_mean_what_they_did() {
         ),
         [
             "3:5 a record has no `content`",
-            "6:1 unknown key `records` in a site [hint: a site accepts: site, cron]",
+            "6:1 unknown key `records` in a site [hint: a site accepts: site, cron, accept]",
             "11:22 record type `AA` is not one of: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA, PTR \
              [hint: did you mean `A`?]",
         ]

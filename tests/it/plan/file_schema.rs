@@ -22,7 +22,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         4,
-        "e0557ea1fef3ade0e2968186646b4d1b3956f7098be8e75e4535439a0c98a411",
+        "6a8a3424ec2da6c710ed93e05b19eca248ff70dc3d12f1144f236def5b53ca32",
     ),
 ];
 

@@ -46,6 +46,7 @@ pub fn zone(name: &str, records: &[(&str, &str, u32, &str)]) -> ZoneSpec {
         })
         .collect();
     ZoneSpec {
+        accept: Vec::new(),
         zone: z,
         location: loc(&file, 1),
         nameservers: None,
@@ -126,6 +127,7 @@ pub fn live_domain(name: &str, registry: &[&str], dnssec: &str) -> LiveDomain {
 pub fn site(slug: &str, jobs: &[(&str, &str)]) -> SiteSpec {
     let file = format!("sites/{slug}.yaml");
     SiteSpec {
+        accept: Vec::new(),
         slug: slug.into(),
         location: loc(&file, 1),
         cron: Some(

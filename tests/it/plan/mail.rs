@@ -139,6 +139,22 @@ fn check_reports_the_same_findings_from_the_files_and_exits_2_on_an_error() {
     assert_cli_snapshot!(account.check("text"));
 }
 
+/// The files accept the SPF error: check shows it as accepted with its reason (text, JSON with
+/// `accepted`, an annotation as a notice) and exits 0, as nothing else differs.
+#[test]
+fn check_honours_an_acceptance_of_a_mail_finding() {
+    let account = account(&[]);
+    let path = account.dir.path().join("chain.test.yaml");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(
+        "accept:\n  - { finding: spf-too-many-lookups, name: \"@\", reason: the provider trims its includes in March }\n",
+    );
+    std::fs::write(&path, text).unwrap();
+    assert_cli_snapshot!(account.check("text"));
+    assert_cli_snapshot!(account.check("json"));
+    assert_cli_snapshot!(account.check("github"));
+}
+
 #[test]
 fn check_json_and_github_carry_the_findings() {
     let account = account(&[]);

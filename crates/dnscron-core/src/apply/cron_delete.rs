@@ -384,6 +384,7 @@ mod tests {
         let desired = Desired {
             zones: vec![],
             sites: vec![SiteSpec {
+                accept: Vec::new(),
                 slug: "blog".into(),
                 location: loc(),
                 cron: Some(vec![job]),

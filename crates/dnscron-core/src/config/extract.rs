@@ -406,6 +406,7 @@ fn zone_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>, streamed: Streamed) -> Option
     });
     let safety = m.opt(ctx, "safety", safety);
     let registrar = m.opt(ctx, "registrar", registrar);
+    let accept = m.opt(ctx, "accept", accept_list);
     Some(raw::ZoneDoc {
         zone: zone?,
         defaults,
@@ -416,6 +417,7 @@ fn zone_doc(ctx: &mut Ctx<'_>, mut node: Node<'_>, streamed: Streamed) -> Option
         use_sets,
         safety,
         registrar,
+        accept,
         pos: node.pos,
     })
 }
@@ -512,9 +514,39 @@ fn site_doc(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::SiteDoc> {
     let m = MapReader::new(ctx, node, what, keys::SITE)?;
     let site = m.req(ctx, what, "site", |c, n| c.str(n, "`site`"));
     let cron = m.opt(ctx, "cron", |c, n| c.list(n, "`cron`", cron_job));
+    let accept = m.opt(ctx, "accept", accept_list);
     Some(raw::SiteDoc {
         site: site?,
         cron,
+        accept,
+        pos: node.pos,
+    })
+}
+
+fn accept_list(ctx: &mut Ctx<'_>, node: &Node) -> Option<Vec<raw::Accept>> {
+    ctx.list(node, "`accept`", accept)
+}
+
+fn accept(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Accept> {
+    let what = "an acceptance";
+    let m = MapReader::new(ctx, node, what, keys::ACCEPT)?;
+    let finding = m.req(ctx, what, "finding", |c, n| c.str(n, "`finding`"));
+    let name = m.req(ctx, what, "name", |c, n| c.str(n, "accept `name`"));
+    let reason = match m.get("reason") {
+        Some(n) => ctx.str(n, "`reason`"),
+        None => {
+            let d = ctx.error(m.pos, "an acceptance has no `reason`");
+            d.label = Some("`reason` missing here".into());
+            d.hint = Some(super::validate::REASON_HINT.into());
+            None
+        }
+    };
+    let until = m.opt(ctx, "until", |c, n| c.str(n, "`until`"));
+    Some(raw::Accept {
+        finding: finding?,
+        name: name?,
+        reason: reason?,
+        until,
         pos: node.pos,
     })
 }

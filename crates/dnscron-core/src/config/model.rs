@@ -14,6 +14,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::dns::{RecordType, ZoneName};
+// The one thing of a later stage the files name: `accept:` entries are checked against the
+// finding codes, which belong to the planner that raises them.
+use crate::plan::FindingCode;
 
 /// Where something was declared: `file:line:col`, 1-based.
 #[derive(
@@ -53,6 +56,8 @@ pub struct ZoneSpec {
     pub safety: SafetyLimits,
     /// `None`: the file has no `registrar` key (findings use the defaults).
     pub registrar: Option<RegistrarExpectations>,
+    /// The zone's and its domain's findings the files accept (`accept:`), in file order.
+    pub accept: Vec<AcceptSpec>,
     /// The record sets its `use:` lists, in that order. Kept apart from the records because a
     /// set may hold none: `--changed-since` finds the zones a changed set file reaches from
     /// here. Not kept in a plan file (its records name their set), so empty in a desired state
@@ -66,6 +71,28 @@ pub struct SetUse {
     pub name: Arc<str>,
     pub file: Arc<Path>,
 }
+
+/// A finding the files accept: its code and what it is about, why, and until when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AcceptSpec {
+    pub finding: FindingCode,
+    /// What the finding is about: in a zone, a record set's owner name relative to the zone
+    /// (`@` also for the zone's and its domain's own findings); in a site, a cron job's
+    /// command, or `@` for all of the site's findings of the code.
+    // Normalized as the loader reads it: a zone's names as records' (`dns::record_name_to_relative`),
+    // a site's commands with whitespace collapsed (`cron::normalize_command`).
+    pub name: String,
+    pub reason: String,
+    /// The last day (`YYYY-MM-DD`, UTC) the acceptance holds; absent: no end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
+    pub until: Option<chrono::NaiveDate>,
+    pub location: Location,
+}
+
+/// What an `accept:` entry's `name` is when it names no record set or job: the zone's (or
+/// domain's) own findings, or all of a site's findings of the code.
+pub const ACCEPT_WHOLE: &str = "@";
 
 // What the file expects of the domain's registration; `None` fields are not checked. Plan
 // reports live values that differ; nothing here is ever written.
@@ -186,6 +213,8 @@ pub struct SiteSpec {
     pub location: Location,
     /// `None`: cron not managed. `Some(vec![])`: remove every job.
     pub cron: Option<Vec<CronJobSpec>>,
+    /// The site's findings the files accept (`accept:`), in file order.
+    pub accept: Vec<AcceptSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

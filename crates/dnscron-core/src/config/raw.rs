@@ -88,6 +88,32 @@ pub struct ZoneDoc {
     /// What the registrar state of the domain of the same name should be: `plan` reports a
     /// finding when live differs (docs/health.md). Never written: the API cannot change these.
     pub registrar: Option<Registrar>,
+    /// Findings about this zone (or its domain) that are known and accepted: shown as accepted
+    /// with their reason, they change no exit code (docs/health.md#accepting-a-finding).
+    pub accept: Option<Vec<Accept>>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// A finding accepted, reviewed like every other line of the files.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Accept {
+    /// The finding's code (docs/health.md#finding-codes).
+    #[schemars(with = "crate::plan::FindingCode")]
+    pub finding: Sp<String>,
+    /// What the finding is about, as its head line shows it. In a zone: the record set's owner
+    /// name as records write it (`mail._domainkey`), or `@` for the zone's apex and for the
+    /// zone's and its domain's own findings. In a site: the cron job's command, or `@` for all
+    /// of the site's findings of this code.
+    pub name: Sp<String>,
+    /// Why it is accepted: reviewers read it, and every view shows it.
+    #[schemars(length(min = 1))]
+    pub reason: Sp<String>,
+    /// The last day the acceptance holds (`YYYY-MM-DD`, UTC), judged when a plan is made;
+    /// after it the finding counts again. Omit it for no end.
+    #[schemars(regex(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
+    pub until: Option<Sp<String>>,
     #[schemars(skip)]
     pub pos: Pos,
 }
@@ -226,6 +252,8 @@ pub struct SiteDoc {
     /// unmanaged; `[]` removes every job.
     #[schemars(length(max = 5))]
     pub cron: Option<Vec<CronJob>>,
+    /// Findings about this site that are known and accepted (docs/health.md#accepting-a-finding).
+    pub accept: Option<Vec<Accept>>,
     #[schemars(skip)]
     pub pos: Pos,
 }
@@ -255,6 +283,7 @@ pub mod keys {
         "use",
         "safety",
         "registrar",
+        "accept",
     ];
     pub const RECORD_SET: &[&str] = &["record_set", "records"];
     pub const REGISTRAR: &[&str] = &["auto_renew", "lock", "whois_privacy", "expiry_warning_days"];
@@ -272,7 +301,8 @@ pub mod keys {
         "max_ttl_update_percent",
         "allow_empty",
     ];
-    pub const SITE: &[&str] = &["site", "cron"];
+    pub const SITE: &[&str] = &["site", "cron", "accept"];
+    pub const ACCEPT: &[&str] = &["finding", "name", "reason", "until"];
     pub const CRON: &[&str] = &["schedule", "command"];
 }
 

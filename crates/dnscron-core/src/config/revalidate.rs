@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::diagnostics::{Diagnostics, SourceFile};
 use super::load::read_source;
-use super::model::{Desired, Location, NameserverMode, SiteSpec, ZoneSpec};
+use super::model::{AcceptSpec, Desired, Location, NameserverMode, SiteSpec, ZoneSpec};
 use super::validate::Validator;
 
 /// The desired state as the loader builds it from the same declarations, or every rule it
@@ -186,12 +186,33 @@ fn zone_doc(t: &mut Text, z: &ZoneSpec) {
         );
         t.line(&r.location, &line);
     }
+    accept_lines(t, &z.accept);
+}
+
+fn accept_lines(t: &mut Text, accept: &[AcceptSpec]) {
+    if !accept.is_empty() {
+        t.line(&accept[0].location, "accept:");
+    }
+    for a in accept {
+        let until = a
+            .until
+            .map(|day| format!(", until: {}", q(&day.format("%Y-%m-%d").to_string())))
+            .unwrap_or_default();
+        let line = format!(
+            "- {{finding: {}, name: {}, reason: {}{until}}}",
+            q(a.finding.as_str()),
+            q(&a.name),
+            q(&a.reason)
+        );
+        t.line(&a.location, &line);
+    }
 }
 
 fn site_doc(t: &mut Text, site: &SiteSpec) {
     let at = &site.location;
     t.line(at, "---");
     t.line(at, &format!("site: {}", q(&site.slug)));
+    accept_lines(t, &site.accept);
     let Some(jobs) = &site.cron else { return };
     t.line(at, if jobs.is_empty() { "cron: []" } else { "cron:" });
     for job in jobs {
@@ -219,9 +240,15 @@ fn restore_all(desired: &mut Desired, text: &Text) {
         z.records
             .iter_mut()
             .for_each(|r| text.restore(&mut r.location));
+        z.accept
+            .iter_mut()
+            .for_each(|a| text.restore(&mut a.location));
     }
     for s in &mut desired.sites {
         text.restore(&mut s.location);
+        s.accept
+            .iter_mut()
+            .for_each(|a| text.restore(&mut a.location));
         for job in s.cron.iter_mut().flatten() {
             text.restore(&mut job.location);
         }

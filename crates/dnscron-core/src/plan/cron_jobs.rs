@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::api::payload;
-use crate::config::model::{CronJobSpec, SiteSpec};
+use crate::config::model::{CronJobSpec, Desired, SiteSpec};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
@@ -60,6 +60,17 @@ pub(super) fn schedule_findings(
                 None
             }
         })
+        .collect()
+}
+
+/// Every declared site's schedule findings at `now`, in file order: what a plan finds about the
+/// schedules without reading the account (`validate` shows them).
+pub fn schedule_findings_of(desired: &Desired, now: DateTime<Utc>) -> Vec<Finding> {
+    desired
+        .sites
+        .iter()
+        .filter_map(|site| Some((site, site.cron.as_deref()?)))
+        .flat_map(|(site, jobs)| schedule_findings(site, jobs, now))
         .collect()
 }
 

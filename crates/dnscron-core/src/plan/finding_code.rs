@@ -68,6 +68,9 @@ finding_codes! {
     // Changes that are not ready.
     ChangeBlocked = "change-blocked", Blocked, Account;
     ChangeNeedsPortalStep = "change-needs-portal-step", NeedsPortalStep, Account;
+    // Acceptances.
+    AcceptanceExpired = "acceptance-expired", Warning, Files;
+    AcceptanceUnused = "acceptance-unused", Warning, Account;
     // Cron schedules.
     CronNeverRuns = "cron-never-runs", Error, Files;
     CronEveryMinute = "cron-every-minute", Warning, Files;

@@ -5,6 +5,7 @@
 use crate::api::{ApiError, ReadClient, openapi};
 use crate::config::model::{Desired, NameserverMode};
 
+use super::accept::{Looked, judge_acceptances};
 use super::diff::diff_lent;
 use super::health::mail::{MailDns, mail_findings};
 use super::progress::ReadProgressHook;
@@ -109,15 +110,29 @@ async fn plan_lent(
         ..DiffOptions::default()
     };
     let mut plan = diff_lent(desired, &live, &diff_opts)?;
-    if let Ok(now) = chrono::DateTime::parse_from_rfc3339(&plan.created_at) {
-        let now = now.with_timezone(&chrono::Utc);
+    let now = chrono::DateTime::parse_from_rfc3339(&plan.created_at)
+        .ok()
+        .map(|now| now.with_timezone(&chrono::Utc));
+    if let Some(now) = now {
         plan.findings
             .extend(health::findings(health_of, &registrations, now));
     }
-    if opts.health {
+    let looked = if opts.health {
         plan.findings
             .extend(mail_findings(desired, opts.mail_dns.as_ref()).await);
-    }
+        Looked::Everything {
+            dns: opts.mail_dns.is_some(),
+        }
+    } else {
+        Looked::Partly
+    };
+    // Last: every finding this plan holds is in by now.
+    judge_acceptances(
+        &mut plan.findings,
+        desired,
+        now.map(|now| now.date_naive()),
+        looked,
+    );
     plan.scope = opts.scope.clone();
     // The hosted mode's wire value is server-specific; /openapi.json is read only when a plan
     // actually switches a domain to hosted, so plans without one cost no extra request. The

@@ -12,6 +12,7 @@ pub mod request;
 pub mod scope;
 pub mod snapshot;
 
+pub(crate) mod accept;
 pub(crate) mod declared;
 pub(crate) mod diff;
 pub(crate) mod finding_code;
@@ -29,7 +30,8 @@ mod norm;
 mod progress;
 mod records;
 
-pub use cron_jobs::job_key;
+pub use accept::{Looked, judge_acceptances};
+pub use cron_jobs::{job_key, schedule_findings_of};
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
 pub use finding_code::{Basis, FindingCode};

@@ -562,9 +562,15 @@ impl Finding {
         }
     }
 
-    /// Whether the drift job must alert even when there is no change.
+    /// An error-level finding, accepted or not.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    /// An error the files do not accept: the drift job alerts on it even when there is no
+    /// change (`accept:` entries past their day accept nothing).
+    pub fn needs_attention(&self) -> bool {
+        self.is_error() && self.accepted.is_none()
     }
 }
 

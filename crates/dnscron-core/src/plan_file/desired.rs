@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::config::model::{
-    self as config, CronJobSpec, IgnoreRule, Location, NameserversSpec, RecordSpec,
+    self as config, AcceptSpec, CronJobSpec, IgnoreRule, Location, NameserversSpec, RecordSpec,
     RegistrarExpectations, SafetyLimits,
 };
 use crate::dns::ZoneName;
@@ -37,6 +37,9 @@ pub struct ZoneSpec {
     /// Absent: the file has no `registrar` key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registrar: Option<RegistrarExpectations>,
+    /// The zone's `accept:` entries (docs/health.md#accepting-a-finding); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<AcceptSpec>,
 }
 
 /// A saved plan's zone name is checked like one in a file, where it is read.
@@ -52,6 +55,9 @@ pub struct SiteSpec {
     pub location: Location,
     /// `null`: cron not managed; `[]`: remove every job.
     pub cron: Option<Vec<CronJobSpec>>,
+    /// The site's `accept:` entries; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<AcceptSpec>,
 }
 
 /// The desired state as the file writes it, and back, unchecked: `config::revalidate` checks
@@ -97,6 +103,6 @@ macro_rules! same_fields {
 // `uses`: which sets a zone's `use:` lists matters for reading the files alone
 // (`--changed-since`); a plan's records already name the set each came from.
 same_fields!(ZoneSpec, config::ZoneSpec, {
-    zone, location, nameservers, prune, ignore, records, safety, registrar,
+    zone, location, nameservers, prune, ignore, records, safety, registrar, accept,
 }, not_kept { uses });
-same_fields!(SiteSpec, config::SiteSpec, { slug, location, cron });
+same_fields!(SiteSpec, config::SiteSpec, { slug, location, cron, accept });

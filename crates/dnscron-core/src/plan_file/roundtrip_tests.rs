@@ -114,8 +114,20 @@ fn desired(rng: &mut fastrand::Rng) -> cfg::Desired {
     let cron: Vec<cfg::CronJobSpec> = (0..rng.usize(0..5))
         .filter_map(|i| cron_job(rng, i))
         .collect();
+    let accept = |rng: &mut fastrand::Rng, name: &str, line: usize| cfg::AcceptSpec {
+        finding: crate::plan::FindingCode::ALL[rng.usize(..crate::plan::FindingCode::ALL.len())],
+        name: name.into(),
+        // The loader trims a reason; what it keeps inside is anything.
+        reason: format!("x{}x", text(rng, 20)),
+        until: rng
+            .bool()
+            .then(|| chrono::NaiveDate::from_ymd_opt(2026, 12, 31))
+            .flatten(),
+        location: at(line),
+    };
     cfg::Desired {
         zones: vec![cfg::ZoneSpec {
+            accept: vec![accept(rng, "mail._domainkey", 6), accept(rng, "@", 7)],
             zone: zone_name(),
             location: at(1),
             nameservers: Some(cfg::NameserversSpec {
@@ -147,6 +159,7 @@ fn desired(rng: &mut fastrand::Rng) -> cfg::Desired {
             }),
         }],
         sites: vec![cfg::SiteSpec {
+            accept: vec![accept(rng, "php artisan run", 8)],
             slug: "shop".into(),
             location: cfg::Location {
                 file: Arc::from(Path::new("sites/shop.yaml")),
@@ -279,6 +292,7 @@ fn the_reported_txt_values_round_trip() {
             .unwrap_or_else(|e| panic!("{content:?}: {e}"));
         let files = cfg::Desired {
             zones: vec![cfg::ZoneSpec {
+                accept: Vec::new(),
                 zone: zone_name(),
                 location: at(1),
                 nameservers: None,

@@ -22,6 +22,7 @@ fn at(line: usize) -> cfg::Location {
 
 fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
     let zone = cfg::ZoneSpec {
+        accept: Vec::new(),
         zone: ZoneName::parse("example.com").unwrap_or_else(|e| panic!("{e}")),
         location: at(1),
         nameservers: None,
@@ -72,6 +73,7 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
         desired: cfg::Desired {
             zones: vec![zone],
             sites: vec![cfg::SiteSpec {
+                accept: Vec::new(),
                 slug: "shop".into(),
                 location: at(9),
                 cron: None,

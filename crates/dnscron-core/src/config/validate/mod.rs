@@ -12,10 +12,12 @@ use super::raw;
 use super::tree::Pos;
 use crate::dns::ZoneName;
 
+mod accept;
 mod sets;
 mod site;
 mod zone;
 
+pub(crate) use accept::REASON_HINT;
 pub use sets::ZONE_PLACEHOLDER;
 pub use site::check_slug;
 

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use super::Checker;
+use super::accept::{Owner, check_accept};
 use crate::config::model::{CronJobSpec, Location, SiteSpec};
 use crate::config::raw;
 use crate::cron::{MAX_JOBS_PER_SITE, normalize_command, normalize_schedule};
@@ -21,6 +22,7 @@ pub(super) fn check_site(c: &mut Checker<'_>, s: &raw::SiteDoc) -> Option<SiteSp
         return None;
     }
     let cron = s.cron.as_ref().map(|jobs| cron_jobs(c, jobs));
+    let accept = check_accept(c, s.accept.as_deref().unwrap_or_default(), Owner::Site);
     let cron = match cron {
         Some(None) => return None,
         Some(Some(jobs)) => Some(jobs),
@@ -30,6 +32,7 @@ pub(super) fn check_site(c: &mut Checker<'_>, s: &raw::SiteDoc) -> Option<SiteSp
         slug: slug.to_string(),
         location: c.location(s.site.pos),
         cron,
+        accept,
     })
 }
 

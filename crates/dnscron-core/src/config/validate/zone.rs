@@ -5,6 +5,7 @@ use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 use super::Checker;
+use super::accept::{Owner, check_accept};
 use super::sets::{self, UsedSet};
 use crate::config::diagnostics::{Diagnostic, Diagnostics, SourceFile};
 use crate::config::model::{
@@ -84,6 +85,11 @@ pub(super) fn check_zone(
     // desired state lives until the plan is written.
     records.shrink_to_fit();
     let ok_nameservers = z.nameservers.is_none() || nameservers.is_some();
+    let accept = check_accept(
+        c,
+        z.accept.as_deref().unwrap_or_default(),
+        Owner::Zone(&zone),
+    );
     let spec = ZoneSpec {
         zone,
         location: c.location(z.zone.pos),
@@ -100,6 +106,7 @@ pub(super) fn check_zone(
             location: c.location(r.pos),
         }),
         uses,
+        accept,
     };
     ok_nameservers.then_some(spec)
 }

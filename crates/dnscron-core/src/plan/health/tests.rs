@@ -19,6 +19,7 @@ fn at(line: usize) -> Location {
 
 fn zone(expect_lock: Option<bool>) -> ZoneSpec {
     ZoneSpec {
+        accept: Vec::new(),
         zone: ZoneName::parse("odd.example").unwrap_or_else(|e| panic!("{e}")),
         location: at(1),
         nameservers: None,
