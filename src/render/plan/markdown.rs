@@ -3,7 +3,8 @@
 //! caps comments at 65,536 characters): sections that don't fit are cut with a note.
 
 use super::{
-    MASS_CHANGES_ALLOWED, changes_of, describe, summary_line, target_counts, targets_with_changes,
+    HELD_STOPS_APPLY, MASS_CHANGES_ALLOWED, changes_of, describe, summary_line, target_counts,
+    targets_with_changes,
 };
 use dnscron_core::plan::{Action, Change, Plan, Severity, TargetRef};
 
@@ -37,6 +38,7 @@ pub fn render(plan: &Plan) -> String {
         "**{}**\n\n",
         summary_line(&plan.summary, &plan.findings)
     ));
+    out.push_str(&held(plan));
     out.push_str(&deletions(plan));
     out.push_str(&findings(plan));
     let head_len = out.len();
@@ -66,6 +68,38 @@ pub fn render(plan: &Plan) -> String {
         ));
     }
     debug_assert!(out.len() <= MAX_LEN || head_len > MAX_LEN);
+    out
+}
+
+/// The changes held by findings, first: they decide whether the plan can be applied at all.
+fn held(plan: &Plan) -> String {
+    let held: Vec<&Change> = plan.changes.iter().filter(|c| c.is_held()).collect();
+    if held.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "> [!CAUTION]\n> **This plan holds {} change(s): {HELD_STOPS_APPLY}.** Fix what each finding below is about, or accept the finding (`accept:` in the file that declares what it is about).\n",
+        held.len()
+    );
+    for c in held.iter().take(MAX_LISTED) {
+        let d = describe(c);
+        let what = format!(
+            "{} {} {}",
+            super::marker(c.action),
+            d.subject,
+            d.after.unwrap_or_default()
+        );
+        out.push_str(&format!(
+            "> - {}: {}: {}\n",
+            escape(&c.target.to_string()),
+            code(what.trim()),
+            escape(c.reason.as_deref().unwrap_or_default())
+        ));
+    }
+    if held.len() > MAX_LISTED {
+        out.push_str(&format!("> - … and {} more\n", held.len() - MAX_LISTED));
+    }
+    out.push('\n');
     out
 }
 

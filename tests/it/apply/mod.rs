@@ -11,6 +11,7 @@ mod examples;
 mod failures;
 mod faults;
 mod generate;
+mod held;
 mod pacing;
 mod plan_file;
 mod random;

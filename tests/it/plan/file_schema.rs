@@ -22,7 +22,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         4,
-        "d29532086a83d7d90a54704e65e4eaf3629f418f3314f5b2c05566c9da9b5410",
+        "3717defe79f80ba067aaef251dce68f1e5ed637d476bfef34f18714a0625f05c",
     ),
 ];
 

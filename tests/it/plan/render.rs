@@ -110,6 +110,12 @@ fn summary_line_wording() {
         delete,
         portal_step,
         blocked,
+        held: 0,
+    };
+    let held = |create, held| Summary {
+        create,
+        held,
+        ..Summary::default()
     };
     assert_eq!(
         render::summary_line(&s(3, 1, 2, 1, 0), &[]),
@@ -122,6 +128,14 @@ fn summary_line_wording() {
     assert_eq!(
         render::summary_line(&s(0, 0, 1, 0, 0), &[]),
         "Plan: 0 to create, 0 to update, 1 to delete."
+    );
+    assert_eq!(
+        render::summary_line(&held(2, 1), &[]),
+        "Plan: 2 to create, 0 to update, 0 to delete, 1 held by a finding."
+    );
+    assert_eq!(
+        render::summary_line(&held(3, 2), &[]),
+        "Plan: 3 to create, 0 to update, 0 to delete, 2 held by findings."
     );
 }
 

@@ -9,7 +9,7 @@ use super::diff::diff_lent;
 use super::health::mail::{MailDns, mail_findings};
 use super::scope::Scope;
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
-use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, health};
+use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, health, held};
 
 #[derive(Clone, Debug)]
 pub struct MakeOptions {
@@ -18,11 +18,13 @@ pub struct MakeOptions {
     pub stamp: PlanStamp,
     /// Plan only these targets (the files changed since a commit); the plan records it.
     pub scope: Option<Scope>,
-    /// Read each declared domain's registration for the health findings. Apply turns it off:
-    /// findings change nothing it sends, and the reviewed plan's are kept (`apply::review`).
+    /// Read each declared domain's registration and judge the mail records for the health
+    /// findings. Apply turns it off: those findings change nothing it sends, and the reviewed
+    /// plan's are kept (`apply::review`); of the mail findings it keeps only those that hold a
+    /// change (`plan::held`), which refuse the apply.
     pub health: bool,
     /// The resolver SPF includes outside the account are read from; `None`: not followed (the
-    /// mail findings say which).
+    /// mail findings say which). Used only with `health`.
     pub mail_dns: Option<MailDns>,
 }
 
@@ -112,7 +114,12 @@ async fn plan_lent(
     if opts.health {
         plan.findings
             .extend(mail_findings(desired, opts.mail_dns.as_ref()).await);
+    } else {
+        let mail = mail_findings(desired, None).await;
+        let holding: Vec<_> = held::holding(&plan, mail).collect();
+        plan.findings.extend(holding);
     }
+    held::hold(&mut plan);
     plan.scope = opts.scope.clone();
     // The hosted mode's wire value is server-specific; /openapi.json is read only when a plan
     // actually switches a domain to hosted, so plans without one cost no extra request. The

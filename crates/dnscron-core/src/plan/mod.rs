@@ -7,6 +7,7 @@
 //! the one rule for "already in effect", which the diff and apply share. Format and rules:
 //! docs/plan.md.
 
+pub mod held;
 pub mod in_effect;
 pub mod request;
 pub mod scope;
@@ -36,8 +37,8 @@ pub use fingerprint::stale_targets;
 pub use health::mail::{MailDns, mail_findings};
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
 pub use model::{
-    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource, Severity,
-    Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
+    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,
+    Severity, Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
 pub use scope::Scope;

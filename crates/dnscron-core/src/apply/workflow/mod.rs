@@ -25,7 +25,7 @@ use super::dns::DnsOptions;
 use super::{ApplyOptions, ApplyReport, Interrupt, Progress, review_union};
 use bind::{Bound, Next, Outcome};
 
-pub use refusal::{Refusal, ReviewedBy};
+pub use refusal::{HeldIn, Refusal, ReviewedBy};
 
 /// What binds the changes an apply of files may send.
 #[derive(Clone, Debug)]
@@ -162,6 +162,7 @@ async fn files(
             // A plan shown to a person carries the registrar health findings.
             let made = options.make(options.changed.clone(), true);
             let planned = make_plan(read, &desired, &made).await?;
+            HeldIn::Now.check(&planned.plan)?;
             let confirm = matches!(binding, Binding::Confirmed) && !planned.plan.is_empty();
             Ok(match confirm {
                 true => Bound::to_confirm(planned, desired, options),
@@ -171,6 +172,7 @@ async fn files(
         Binding::Reviewed(plans) => {
             let mut reviewed = review_union::union(&plans)?;
             bind::check_api_url(&reviewed, client)?;
+            HeldIn::Reviewed.check(&reviewed)?;
             // The limits are lifted only by what the reviewer saw ("mass changes allowed" in
             // the plan) or by the caller now; a plan that records neither keeps them.
             reviewed.options.allow_mass_changes |= options.allow_mass_changes;
@@ -187,12 +189,14 @@ async fn files(
             }
             .make(scope, false);
             let planned = make_plan(read, &desired, &made).await?;
+            HeldIn::Now.check(&planned.plan)?;
             let bound = bind::bind(&reviewed, planned.plan, planned.live, ReviewedBy::Files)?;
             Ok(bound.reading_whole_account(read_whole_account))
         }
         Binding::Revision(previous) => {
             let made = options.make(options.changed.clone(), false);
             let planned = make_plan(read, &desired, &made).await?;
+            HeldIn::Now.check(&planned.plan)?;
             let reviewed = revision::reviewed(&previous, &planned, options.allow_mass_changes)?;
             bind::bind(&reviewed, planned.plan, planned.live, ReviewedBy::Revision)
         }
