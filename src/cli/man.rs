@@ -101,6 +101,11 @@ fn exit_status() -> Roff {
             "apply stopped at a step a human must take in the portal; the continue_url is printed.",
         ),
         (
+            "4",
+            "apply refused a plan that holds a change: an error finding judged from the files, \
+             not accepted, is about what it writes; nothing was sent.",
+        ),
+        (
             "130, 143",
             "apply stopped by SIGINT or SIGTERM after the change in flight, with its report.",
         ),

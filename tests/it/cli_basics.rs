@@ -119,6 +119,9 @@ Changes present (plan \-\-detailed\-exitcode), or a nameserver serving other dat
 \fB3\fR
 apply stopped at a step a human must take in the portal; the continue_url is printed.
 .TP
+\fB4\fR
+apply refused a plan that holds a change: an error finding judged from the files, not accepted, is about what it writes; nothing was sent.
+.TP
 \fB130, 143\fR
 apply stopped by SIGINT or SIGTERM after the change in flight, with its report.
 .SH ENVIRONMENT

@@ -213,3 +213,32 @@ fn a_delete_beside_a_finding_is_not_held() {
     settings().bind(|| insta::assert_snapshot!("held_no_delete", applied));
     assert_eq!(live(&emu), ["_dmarc TXT v=DMARC1\\; p=reject"]);
 }
+
+/// A caller of `apply::apply` that skips the workflow's refusal still sends nothing: the held
+/// change runs first and fails unsent, and every other change is not attempted.
+#[test]
+fn the_executor_never_sends_a_held_change() {
+    let emu = emulator(&[]);
+    let dir = tempfile::tempdir().unwrap();
+    files(dir.path(), &[WWW, BROKEN]);
+    let desired = load(&[dir.path().join("dns")]);
+    let rt = runtime();
+    let client = client(&emu.base_url(), "demo-token");
+    let plan = make_plan(&rt, &client, &desired);
+    assert_eq!(plan.summary.held, 1);
+    let report = run_apply(&rt, &client, &plan);
+    let dnscron_core::apply::ApplyResult::Failed { change_id, error } = &report.result else {
+        panic!("{:?}", report.result);
+    };
+    assert_eq!(*change_id, plan.changes[0].id);
+    assert_eq!(error.kind.as_deref(), Some("held_by_finding"));
+    let outcomes: Vec<_> = report.changes.iter().map(|c| (c.id, c.outcome)).collect();
+    assert_eq!(
+        outcomes,
+        [
+            (1, dnscron_core::apply::ChangeOutcome::Failed),
+            (2, dnscron_core::apply::ChangeOutcome::NotAttempted)
+        ]
+    );
+    assert_eq!(writes(&emu), 0);
+}
