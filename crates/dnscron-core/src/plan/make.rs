@@ -114,12 +114,10 @@ async fn plan_lent(
     if opts.health {
         plan.findings
             .extend(mail_findings(desired, opts.mail_dns.as_ref()).await);
+        held::hold(&mut plan);
     } else {
-        let mail = mail_findings(desired, None).await;
-        let holding: Vec<_> = held::holding(&plan, mail).collect();
-        plan.findings.extend(holding);
+        held::hold_by_files(&mut plan, desired).await;
     }
-    held::hold(&mut plan);
     plan.scope = opts.scope.clone();
     // The hosted mode's wire value is server-specific; /openapi.json is read only when a plan
     // actually switches a domain to hosted, so plans without one cost no extra request. The

@@ -91,10 +91,7 @@ pub(super) async fn saved(
     let mut now = crate::apply::saved::replan(&saved, &live).map_err(Refusal::of_replan)?;
     // The files' findings as a plan made now judges them (the saved desired state may be older
     // than the rules): those that hold a change refuse the apply.
-    let mail = plan::mail_findings(&saved.desired, None).await;
-    let holding: Vec<_> = plan::held::holding(&now, mail).collect();
-    now.findings.extend(holding);
-    plan::held::hold(&mut now);
+    plan::held::hold_by_files(&mut now, &saved.desired).await;
     HeldIn::Now.check(&now)?;
     // The saved desired state is the scope's already; the plan shown says so.
     now.scope = saved.scope.clone();
