@@ -74,14 +74,11 @@ pub fn render(plan: &Plan) -> String {
 /// The changes held by findings, first: they decide whether the plan can be applied at all.
 fn held(plan: &Plan) -> String {
     let held: Vec<&Change> = plan.changes.iter().filter(|c| c.is_held()).collect();
-    if held.is_empty() {
-        return String::new();
-    }
-    let mut out = format!(
-        "> [!CAUTION]\n> **This plan holds {} change(s): {HELD_STOPS_APPLY}.** Fix what each finding below is about, or accept the finding (`accept:` in the file that declares what it is about).\n",
+    let head = format!(
+        "**This plan holds {} change(s): {HELD_STOPS_APPLY}.** Fix what each finding below is about, or accept the finding (`accept:` in the file that declares what it is about).",
         held.len()
     );
-    for c in held.iter().take(MAX_LISTED) {
+    caution(&head, &held, |c| {
         let d = describe(c);
         let what = format!(
             "{} {} {}",
@@ -89,18 +86,9 @@ fn held(plan: &Plan) -> String {
             d.subject,
             d.after.unwrap_or_default()
         );
-        out.push_str(&format!(
-            "> - {}: {}: {}\n",
-            escape(&c.target.to_string()),
-            code(what.trim()),
-            escape(c.reason.as_deref().unwrap_or_default())
-        ));
-    }
-    if held.len() > MAX_LISTED {
-        out.push_str(&format!("> - … and {} more\n", held.len() - MAX_LISTED));
-    }
-    out.push('\n');
-    out
+        let why = escape(c.reason.as_deref().unwrap_or_default());
+        format!("{}: {why}", code(what.trim()))
+    })
 }
 
 fn deletions(plan: &Plan) -> String {
@@ -116,24 +104,30 @@ fn deletions(plan: &Plan) -> String {
             .position(|t| t.kind == c.target.kind && t.name == c.target.name)
     };
     dels.sort_by_key(position);
-    if dels.is_empty() {
-        return String::new();
-    }
-    let mut out = format!(
-        "> [!CAUTION]\n> **This plan deletes {} item(s):**\n",
-        dels.len()
-    );
-    for c in dels.iter().take(MAX_LISTED) {
+    let head = format!("**This plan deletes {} item(s):**", dels.len());
+    caution(&head, &dels, |c| {
         let d = describe(c);
         let what = format!("{} {}", d.subject, d.before.unwrap_or_default());
+        code(what.trim())
+    })
+}
+
+/// A caution block: `head`, then one `target: item` line per change (at most [`MAX_LISTED`]);
+/// nothing without changes.
+fn caution(head: &str, changes: &[&Change], item: impl Fn(&Change) -> String) -> String {
+    if changes.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("> [!CAUTION]\n> {head}\n");
+    for c in changes.iter().take(MAX_LISTED) {
         out.push_str(&format!(
             "> - {}: {}\n",
             escape(&c.target.to_string()),
-            code(what.trim())
+            item(c)
         ));
     }
-    if dels.len() > MAX_LISTED {
-        out.push_str(&format!("> - … and {} more\n", dels.len() - MAX_LISTED));
+    if changes.len() > MAX_LISTED {
+        out.push_str(&format!("> - … and {} more\n", changes.len() - MAX_LISTED));
     }
     out.push('\n');
     out

@@ -5,7 +5,9 @@
 
 use std::path::Path;
 
+use dnscron_core::api::WriteClient;
 use dnscron_core::apply::workflow::{Binding, HeldIn, Refusal, Workflow};
+use dnscron_core::config::model::Desired;
 use dnscron_core::plan::{FindingCode, Status};
 use dnscron_emulator::{BackgroundEmulator, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
@@ -53,6 +55,35 @@ fn run(emu: &BackgroundEmulator, dir: &Path, args: &[&str]) -> String {
     dnscron(emu, args).current_dir(dir).snapshot()
 }
 
+/// The broken DMARC record in the files, loaded, and an empty zone live: for the library's entries.
+struct Library {
+    emu: BackgroundEmulator,
+    desired: Desired,
+    rt: tokio::runtime::Runtime,
+    client: WriteClient,
+    _dir: tempfile::TempDir,
+}
+
+fn library() -> Library {
+    let emu = emulator(&[]);
+    let dir = tempfile::tempdir().unwrap();
+    files(dir.path(), &[WWW, BROKEN]);
+    let client = client(&emu.base_url(), "demo-token");
+    Library {
+        desired: load(&[dir.path().join("dns")]),
+        rt: runtime(),
+        client,
+        emu,
+        _dir: dir,
+    }
+}
+
+/// `plan --out FILE dns/` under `dir`, which must succeed.
+fn save_plan(emu: &BackgroundEmulator, dir: &Path, file: &str) {
+    let planned = run(emu, dir, &["-q", "plan", "--out", file, "dns/"]);
+    assert!(planned.starts_with("exit: Some(0)"), "{planned}");
+}
+
 #[test]
 fn apply_of_the_files_refuses_a_held_dmarc_record_and_sends_nothing() {
     let emu = emulator(&[]);
@@ -75,13 +106,9 @@ fn apply_of_the_files_refuses_a_held_dmarc_record_and_sends_nothing() {
 
 #[test]
 fn the_plan_a_person_would_confirm_is_refused_before_the_question() {
-    let emu = emulator(&[]);
-    let dir = tempfile::tempdir().unwrap();
-    files(dir.path(), &[WWW, BROKEN]);
-    let desired = load(&[dir.path().join("dns")]);
-    let rt = runtime();
-    let client = client(&emu.base_url(), "demo-token");
-    let prepared = rt.block_on(Workflow::files(&client, desired, Binding::Confirmed).prepare());
+    let lib = library();
+    let workflow = Workflow::files(&lib.client, lib.desired.clone(), Binding::Confirmed);
+    let prepared = lib.rt.block_on(workflow.prepare());
     let Err(Refusal::HeldByFinding { held, plan }) = prepared else {
         panic!("not refused as held");
     };
@@ -90,7 +117,7 @@ fn the_plan_a_person_would_confirm_is_refused_before_the_question() {
     assert_eq!(held[0].change.status, Status::HeldByFinding);
     let codes: Vec<FindingCode> = held[0].findings.iter().map(|f| f.code).collect();
     assert_eq!(codes, [FindingCode::DmarcInvalid]);
-    assert_eq!(writes(&emu), 0);
+    assert_eq!(writes(&lib.emu), 0);
 }
 
 #[test]
@@ -98,12 +125,7 @@ fn a_reviewed_or_saved_plan_that_holds_a_change_is_refused_with_nothing_sent() {
     let emu = emulator(&[]);
     let dir = tempfile::tempdir().unwrap();
     files(dir.path(), &[WWW, BROKEN]);
-    let planned = run(
-        &emu,
-        dir.path(),
-        &["-q", "plan", "--out", "plan.json", "dns/"],
-    );
-    assert!(planned.starts_with("exit: Some(0)"), "{planned}");
+    save_plan(&emu, dir.path(), "plan.json");
 
     let reviewed = run(
         &emu,
@@ -141,12 +163,7 @@ fn what_the_files_hold_now_is_refused_whatever_the_plan_file_says() {
     let emu = emulator(&[]);
     let dir = tempfile::tempdir().unwrap();
     files(dir.path(), &[WWW, FIXED]);
-    let planned = run(
-        &emu,
-        dir.path(),
-        &["-q", "plan", "--out", "fixed.json", "dns/"],
-    );
-    assert!(planned.starts_with("exit: Some(0)"), "{planned}");
+    save_plan(&emu, dir.path(), "fixed.json");
     files(dir.path(), &[WWW, BROKEN]);
     let reviewed = run(
         &emu,
@@ -156,12 +173,7 @@ fn what_the_files_hold_now_is_refused_whatever_the_plan_file_says() {
     assert_eq!(writes(&emu), 0, "{reviewed}");
 
     // A plan file edited to say the broken record is ready: its desired state still holds it.
-    let planned = run(
-        &emu,
-        dir.path(),
-        &["-q", "plan", "--out", "broken.json", "dns/"],
-    );
-    assert!(planned.starts_with("exit: Some(0)"), "{planned}");
+    save_plan(&emu, dir.path(), "broken.json");
     let path = dir.path().join("broken.json");
     let mut doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -218,15 +230,10 @@ fn a_delete_beside_a_finding_is_not_held() {
 /// change runs first and fails unsent, and every other change is not attempted.
 #[test]
 fn the_executor_never_sends_a_held_change() {
-    let emu = emulator(&[]);
-    let dir = tempfile::tempdir().unwrap();
-    files(dir.path(), &[WWW, BROKEN]);
-    let desired = load(&[dir.path().join("dns")]);
-    let rt = runtime();
-    let client = client(&emu.base_url(), "demo-token");
-    let plan = make_plan(&rt, &client, &desired);
+    let lib = library();
+    let plan = make_plan(&lib.rt, &lib.client, &lib.desired);
     assert_eq!(plan.summary.held, 1);
-    let report = run_apply(&rt, &client, &plan);
+    let report = run_apply(&lib.rt, &lib.client, &plan);
     let dnscron_core::apply::ApplyResult::Failed { change_id, error } = &report.result else {
         panic!("{:?}", report.result);
     };
@@ -240,5 +247,5 @@ fn the_executor_never_sends_a_held_change() {
             (2, dnscron_core::apply::ChangeOutcome::NotAttempted)
         ]
     );
-    assert_eq!(writes(&emu), 0);
+    assert_eq!(writes(&lib.emu), 0);
 }

@@ -7,14 +7,6 @@ use crate::common::{Test, emulator::start_emulator};
 
 const ZONE_FILE: &str = "zone: held.example\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n  - { name: _dmarc, type: TXT, content: 'v=DMARC1\\; p=reject' }\n";
 
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    for (re, with) in crate::common::filters() {
-        s.add_filter(re, with);
-    }
-    s
-}
-
 #[test]
 fn a_held_change_is_drawn_and_counted_in_every_format() {
     let mut seed = Seed::from_yaml_str(
@@ -41,5 +33,7 @@ fn a_held_change_is_drawn_and_counted_in_every_format() {
             )
         })
         .join("\n");
-    settings().bind(|| insta::assert_snapshot!("held_in_every_format", shown));
+    insta::with_settings!({ filters => crate::common::filters() }, {
+        insta::assert_snapshot!("held_in_every_format", shown);
+    });
 }
