@@ -39,6 +39,9 @@ pub enum ErrorKind {
     Api,
     /// A saved plan no longer matches the live state.
     Stale,
+    /// Apply refused a plan that holds a change: an error finding the files give is about what
+    /// it writes, and no `accept:` accepts it. Nothing was sent.
+    HeldByFinding,
     /// The details were already printed (e.g. every validation error); print nothing more.
     AlreadyReported,
     /// stdout was closed by the reader (`dnscron plan | head`): not a failure.
@@ -62,6 +65,7 @@ pub fn exit_code(result: &CommandResult) -> u8 {
         Ok(Outcome::NeedsHumanStep) => 3,
         Err(err) => match err.kind {
             ErrorKind::BrokenPipe => 0,
+            ErrorKind::HeldByFinding => 4,
             ErrorKind::Interrupted { signal } => 128u8.saturating_add(signal),
             ErrorKind::User
             | ErrorKind::Config

@@ -38,6 +38,13 @@ pub const EXIT_CODES: &[Row] = &[
         "apply stopped at a step a human must take in the portal (the `continue_url` is printed)",
     ),
     row(
+        "4",
+        "apply refused a plan that holds a change: an error finding judged from the files (a \
+         DMARC record receivers discard, a cron job that never runs), not accepted with \
+         `accept:`, is about what it writes; nothing sent (`apply`, `--reviewed`, `--plan`; \
+         [docs/apply.md](docs/apply.md#what-apply-refuses))",
+    ),
+    row(
         "130, 143",
         "stopped by SIGINT or SIGTERM: apply after the change in flight, with its report (before \
          its first write, at once, saying nothing was sent); `plan` at once, saying no plan was \

@@ -6,7 +6,7 @@ pub mod check;
 pub mod check_findings;
 pub mod diagnostics;
 mod excerpt;
-mod finding;
+pub(crate) mod finding;
 pub mod github;
 pub mod plan;
 pub mod retries;

@@ -119,6 +119,9 @@ changes present, or an error\-level finding the files do not accept (\fBaccept:\
 \fB3\fR
 apply stopped at a step a human must take in the portal (the \fBcontinue_url\fR is printed)
 .TP
+\fB4\fR
+apply refused a plan that holds a change: an error finding judged from the files (a DMARC record receivers discard, a cron job that never runs), not accepted with \fBaccept:\fR, is about what it writes; nothing sent (\fBapply\fR, \fB\-\-reviewed\fR, \fB\-\-plan\fR; docs/apply.md)
+.TP
 \fB130, 143\fR
 stopped by SIGINT or SIGTERM: apply after the change in flight, with its report (before its first write, at once, saying nothing was sent); \fBplan\fR at once, saying no plan was shown or saved
 .SH ENVIRONMENT

@@ -4,11 +4,13 @@
 use std::path::PathBuf;
 
 use dnscron_core::apply::review_union::UnionError;
-use dnscron_core::apply::workflow::{Refusal, ReviewedBy};
-use dnscron_core::plan::{Change, PlanError};
+use dnscron_core::apply::workflow::{HeldIn, Refusal, ReviewedBy};
+use dnscron_core::plan::held::Held;
+use dnscron_core::plan::{Change, PlanError, Resource};
 use dnscron_core::untrusted::{Untrusted, escape};
 
 use super::{CommandError, ErrorKind};
+use crate::render::finding;
 use crate::render::plan::text::plain_change_lines;
 
 /// A refusal, with the plan files the apply was bound to (`--reviewed` or `--plan`), in the
@@ -43,6 +45,7 @@ impl From<Refused<'_>> for CommandError {
                 reviewed_by,
                 changes,
             } => unreviewed(&label(reviewed_by, files), &changes, reviewed_by),
+            Refusal::HeldByFinding { held, plan } => held_by_finding(&held, plan, files),
             Refusal::LimitsHeld { reviewed_by, error } => limits_held(reviewed_by, error),
             Refusal::Plan(error) => error.into(),
             Refusal::MakePlan(error) => (*error).into(),
@@ -106,6 +109,91 @@ fn unreviewed(label: &str, changes: &[Change], reviewed_by: ReviewedBy) -> Comma
         ),
     )
     .with_hint(hint)
+}
+
+/// Every held change with the findings that hold it (code, record, `file:line:col`), and what
+/// to do about each kind of thing held.
+fn held_by_finding(held: &[Held], plan: HeldIn, files: &[PathBuf]) -> CommandError {
+    let mut lines = String::new();
+    for Held { change, findings } in held {
+        // The target heads the change's first line; the lines under it keep their indent.
+        for (i, line) in plain_change_lines(change).into_iter().enumerate() {
+            match i {
+                0 => lines.push_str(&format!(
+                    "\n  {}: {line}",
+                    Untrusted(&change.target.to_string())
+                )),
+                _ => lines.push_str(&format!("\n  {line}")),
+            }
+        }
+        for f in findings {
+            lines.push('\n');
+            lines.push_str(finding::text_lines(f, "    ", |_, label| label.to_string()).trim_end());
+        }
+    }
+    let what = match plan {
+        HeldIn::Now => format!(
+            "{} change(s) would write what an error finding is about, and no `accept:` accepts it; nothing was sent:",
+            held.len()
+        ),
+        HeldIn::Reviewed => format!(
+            "{} holds {} change(s) for an error finding, and a plan that holds a change is never applied; nothing was sent:",
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            held.len()
+        ),
+    };
+    let mut error = CommandError::new(ErrorKind::HeldByFinding, format!("{what}{lines}"));
+    for hint in held_hints(held) {
+        error = error.with_hint(hint);
+    }
+    match plan {
+        HeldIn::Now => error,
+        HeldIn::Reviewed => error.with_hint(
+            "then make a new plan (`dnscron plan --out FILE`), have it reviewed, and apply that",
+        ),
+    }
+}
+
+/// One hint per finding that holds a record (with the `accept:` entry that would accept it),
+/// and one for cron jobs.
+fn held_hints(held: &[Held]) -> Vec<String> {
+    let mut hints: Vec<String> = Vec::new();
+    let mut cron = false;
+    for Held { change, findings } in held {
+        match &change.resource {
+            Resource::Record { .. } => {
+                for f in findings {
+                    let Some(record) = &f.record else { continue };
+                    let at = f.declared_at.as_deref().unwrap_or("its zone file");
+                    let hint = format!(
+                        "fix {} {} at {}, or accept the finding in the zone file of {}: `accept: [{{ finding: {}, name: {}, reason: \"…\" }}]`",
+                        Untrusted(&record.name),
+                        record.rtype,
+                        Untrusted(at),
+                        Untrusted(&f.target.name),
+                        f.code,
+                        Untrusted(&record.name),
+                    );
+                    if !hints.contains(&hint) {
+                        hints.push(hint);
+                    }
+                }
+            }
+            Resource::CronJob { .. } => cron = true,
+            Resource::Nameservers => {}
+        }
+    }
+    if cron {
+        hints.push(
+            "fix the schedule of each cron job named above (at the place given), or remove the job"
+                .into(),
+        );
+    }
+    hints
 }
 
 fn union_refused(files: &[PathBuf], error: UnionError) -> CommandError {

@@ -37,6 +37,7 @@ fn every_outcome_and_error_kind_has_its_exit_code() {
         (ErrorKind::Config, 1),
         (ErrorKind::Api, 1),
         (ErrorKind::Stale, 1),
+        (ErrorKind::HeldByFinding, 4),
         (ErrorKind::AlreadyReported, 1),
         (ErrorKind::BrokenPipe, 0),
         (ErrorKind::DnsUnreachable, 1),

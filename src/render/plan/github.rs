@@ -1,6 +1,7 @@
 //! `plan --format github`: workflow-command annotations for what a reviewer must act on.
 //!
-//! Blocked changes are `::error` (the API would refuse them; apply skips them) and changes that
+//! Changes held by a finding are `::error` (apply refuses the whole plan while one is held),
+//! blocked changes too (the API would refuse them; apply skips them), and changes that
 //! need a portal step `::warning` (apply stops there, exit 3, until a human acts); error and
 //! warning findings (docs/health.md) follow at the same levels, and findings the files accept as
 //! `::notice`s with their reason (seen, not to act on). Each kind is capped at ten annotations;
@@ -9,7 +10,7 @@
 use crate::render::finding;
 use crate::render::github::{Annotation, Level, render_capped};
 
-use super::{describe, mass_changes, printable, status_label, summary_line};
+use super::{HELD_STOPS_APPLY, describe, mass_changes, printable, status_label, summary_line};
 use dnscron_core::plan::{Change, Finding, Plan, Severity, Status};
 
 pub fn render(plan: &Plan) -> String {
@@ -34,6 +35,7 @@ pub fn render(plan: &Plan) -> String {
         );
     }
     for (status, level, kind) in [
+        (Status::HeldByFinding, Level::Error, "held changes"),
         (Status::Blocked, Level::Error, "blocked changes"),
         (
             Status::NeedsPortalStep,
@@ -108,6 +110,10 @@ fn annotation(plan: &Plan, change: &Change, level: Level) -> Annotation {
         .map(|v| format!(" {v}"))
         .unwrap_or_default();
     let reason = change.reason.as_deref().unwrap_or(label);
+    let reason = match change.is_held() {
+        true => format!("{reason}: {HELD_STOPS_APPLY}"),
+        false => reason.to_string(),
+    };
     let from_set = change
         .from_set
         .as_deref()

@@ -3,7 +3,8 @@
 //! caps comments at 65,536 characters): sections that don't fit are cut with a note.
 
 use super::{
-    changes_of, describe, mass_changes, summary_line, target_counts, targets_with_changes,
+    HELD_STOPS_APPLY, changes_of, describe, mass_changes, summary_line, target_counts,
+    targets_with_changes,
 };
 use dnscron_core::plan::{Action, Change, Finding, Plan, Severity, TargetRef};
 
@@ -43,6 +44,7 @@ pub fn render(plan: &Plan) -> String {
         "**{}**\n\n",
         summary_line(&plan.summary, &plan.findings)
     ));
+    out.push_str(&held(plan));
     out.push_str(&deletions(plan));
     out.push_str(&findings(plan));
     let head_len = out.len();
@@ -75,6 +77,26 @@ pub fn render(plan: &Plan) -> String {
     out
 }
 
+/// The changes held by findings, first: they decide whether the plan can be applied at all.
+fn held(plan: &Plan) -> String {
+    let held: Vec<&Change> = plan.changes.iter().filter(|c| c.is_held()).collect();
+    let head = format!(
+        "**This plan holds {} change(s): {HELD_STOPS_APPLY}.** Fix what each finding below is about, or accept the finding (`accept:` in the file that declares what it is about).",
+        held.len()
+    );
+    caution(&head, &held, |c| {
+        let d = describe(c);
+        let what = format!(
+            "{} {} {}",
+            super::marker(c.action),
+            d.subject,
+            d.after.unwrap_or_default()
+        );
+        let why = escape(c.reason.as_deref().unwrap_or_default());
+        format!("{}: {why}", code(what.trim()))
+    })
+}
+
 fn deletions(plan: &Plan) -> String {
     let mut dels: Vec<_> = plan
         .changes
@@ -88,24 +110,30 @@ fn deletions(plan: &Plan) -> String {
             .position(|t| t.kind == c.target.kind && t.name == c.target.name)
     };
     dels.sort_by_key(position);
-    if dels.is_empty() {
-        return String::new();
-    }
-    let mut out = format!(
-        "> [!CAUTION]\n> **This plan deletes {} item(s):**\n",
-        dels.len()
-    );
-    for c in dels.iter().take(MAX_LISTED) {
+    let head = format!("**This plan deletes {} item(s):**", dels.len());
+    caution(&head, &dels, |c| {
         let d = describe(c);
         let what = format!("{} {}", d.subject, d.before.unwrap_or_default());
+        code(what.trim())
+    })
+}
+
+/// A caution block: `head`, then one `target: item` line per change (at most [`MAX_LISTED`]);
+/// nothing without changes.
+fn caution(head: &str, changes: &[&Change], item: impl Fn(&Change) -> String) -> String {
+    if changes.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("> [!CAUTION]\n> {head}\n");
+    for c in changes.iter().take(MAX_LISTED) {
         out.push_str(&format!(
             "> - {}: {}\n",
             escape(&c.target.to_string()),
-            code(what.trim())
+            item(c)
         ));
     }
-    if dels.len() > MAX_LISTED {
-        out.push_str(&format!("> - … and {} more\n", dels.len() - MAX_LISTED));
+    if changes.len() > MAX_LISTED {
+        out.push_str(&format!("> - … and {} more\n", changes.len() - MAX_LISTED));
     }
     out.push('\n');
     out

@@ -89,6 +89,11 @@ pub fn summary_line(summary: &Summary, findings: &[Finding]) -> String {
     if summary.blocked > 0 {
         line.push_str(&format!(", {} blocked", summary.blocked));
     }
+    match summary.held {
+        0 => {}
+        1 => line.push_str(", 1 held by a finding"),
+        n => line.push_str(&format!(", {n} held by findings")),
+    }
     line.push('.');
     if let Some(findings) = findings_sentence(findings) {
         line.push_str(&format!(" {findings}"));
@@ -169,8 +174,12 @@ pub(crate) fn status_label(status: Status) -> Option<&'static str> {
         Status::Ready => None,
         Status::NeedsPortalStep => Some("needs a portal step"),
         Status::Blocked => Some("blocked"),
+        Status::HeldByFinding => Some("held by a finding"),
     }
 }
+
+/// What apply does with a plan that holds a change, said under each held change.
+pub(crate) const HELD_STOPS_APPLY: &str = "apply sends nothing while any change is held";
 
 /// A change in words, independent of the output format.
 pub(crate) struct Described {

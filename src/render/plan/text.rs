@@ -3,8 +3,8 @@
 //! (the caller decides: a TTY and no NO_COLOR).
 
 use super::{
-    Described, changes_of, describe, marker, mass_changes, printable, status_label, summary_line,
-    targets_with_changes, ttl_text,
+    Described, HELD_STOPS_APPLY, changes_of, describe, marker, mass_changes, printable,
+    status_label, summary_line, targets_with_changes, ttl_text,
 };
 use crate::render::finding;
 use dnscron_core::plan::{Action, Change, Plan, Resource, Target, Value};
@@ -123,6 +123,7 @@ fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
     if d.long {
         let mut lines = vec![format!("{head}{ttl}{status}")];
         lines.extend(word_diff_lines(&d, paint));
+        lines.extend(held_line(change, paint));
         lines.extend(next_runs_line(change, paint));
         lines.extend(readiness_line(change, paint));
         lines.extend(set_line(change, paint));
@@ -135,10 +136,20 @@ fn change_lines(change: &Change, paint: &Paint) -> Vec<String> {
         (None, None, _) => String::new(),
     };
     let mut lines = vec![format!("{head}{value}{ttl}{status}")];
+    lines.extend(held_line(change, paint));
     lines.extend(next_runs_line(change, paint));
     lines.extend(readiness_line(change, paint));
     lines.extend(set_line(change, paint));
     lines
+}
+
+/// Under a held change: the findings that hold it (its reason) and what that means for apply.
+fn held_line(change: &Change, paint: &Paint) -> Option<String> {
+    let reason = change.reason.as_deref().filter(|_| change.is_held())?;
+    Some(paint.wrap(
+        "31",
+        &format!("    {}: {HELD_STOPS_APPLY}", printable(reason)),
+    ))
 }
 
 /// For a record from a record set: which set, and where in its file, since the zone's own

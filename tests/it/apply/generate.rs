@@ -92,8 +92,10 @@ fn slots(zone: &str, rng: &mut fastrand::Rng) -> Vec<Slot> {
             "PTR",
             vec!["host1.example.net.".into(), "host2.example.net.".into()],
         ),
+        // Two policy-like TXT records at one underscore name; at `_dmarc` two would be a
+        // `dmarc-multiple` error, which holds the write (`plan::held`).
         s(
-            "_dmarc",
+            "_policy",
             "TXT",
             vec!["v=DMARC1; p=none".into(), "v=DMARC1; p=reject".into()],
         ),

@@ -11,6 +11,7 @@ mod examples;
 mod failures;
 mod faults;
 mod generate;
+mod held;
 mod mass_changes;
 mod pacing;
 mod plan_file;

@@ -151,3 +151,24 @@ fn the_comment_follows_every_push_and_failures_fail_the_check() {
         ),
     );
 }
+
+/// The octoDNS habit `\;` in a DMARC record: the plan holds the change (apply on merge would
+/// refuse the whole plan), so the check fails, and the comment says which record and why.
+#[test]
+fn a_change_held_by_an_error_finding_fails_the_check() {
+    let story = Story::new();
+    let files = Files::main().edit(
+        ZONE_FILE,
+        "content: example.com. }\n",
+        "content: example.com. }\n  - { name: _dmarc, type: TXT, content: 'v=DMARC1\\; p=reject' }\n",
+    );
+    let (run, shown) = push(&story, 3, "c1c1c1c1", &files);
+    assert!(!run.succeeded(), "{}", run.log);
+    assert!(
+        run.log
+            .contains("1 change(s) are held by error findings: apply would refuse the whole plan"),
+        "{}",
+        run.log
+    );
+    snapshot!("pr_plan_held", &shown);
+}

@@ -22,7 +22,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         4,
-        "6a8a3424ec2da6c710ed93e05b19eca248ff70dc3d12f1144f236def5b53ca32",
+        "7ac370b9c6301128bdec7b86ed89dd5e1f83b30d8cdc2ede34df67f861bf8d38",
     ),
 ];
 

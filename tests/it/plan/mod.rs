@@ -5,6 +5,7 @@ mod file;
 mod file_schema;
 mod fixtures;
 mod health;
+mod held;
 mod mail;
 mod matching;
 mod model;

@@ -111,6 +111,12 @@ fn summary_line_wording() {
         delete,
         portal_step,
         blocked,
+        held: 0,
+    };
+    let held = |create, held| Summary {
+        create,
+        held,
+        ..Summary::default()
     };
     assert_eq!(
         render::summary_line(&s(3, 1, 2, 1, 0), &[]),
@@ -132,6 +138,14 @@ fn summary_line_wording() {
     assert_eq!(
         render::summary_line(&ttl, &[]),
         "Plan: 0 to create, 25 to update (24 TTL-only), 0 to delete."
+    );
+    assert_eq!(
+        render::summary_line(&held(2, 1), &[]),
+        "Plan: 2 to create, 0 to update, 0 to delete, 1 held by a finding."
+    );
+    assert_eq!(
+        render::summary_line(&held(3, 2), &[]),
+        "Plan: 3 to create, 0 to update, 0 to delete, 2 held by findings."
     );
 }
 

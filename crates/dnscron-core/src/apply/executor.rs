@@ -57,10 +57,21 @@ pub struct Executor<'a> {
 
 /// Ready changes first, in plan order; then the ones the plan expects the server to refuse
 /// (portal step, blocked): the server decides, and conditions may have changed since the plan.
+/// Held changes go before all of them: the executor fails the first without sending it, so a
+/// plan that holds a change sends nothing.
 pub fn execution_order(changes: &[Change]) -> Vec<Change> {
-    let (ready, rest): (Vec<&Change>, Vec<&Change>) =
-        changes.iter().partition(|c| c.status == Status::Ready);
-    ready.into_iter().chain(rest).cloned().collect()
+    let (held, sendable): (Vec<&Change>, Vec<&Change>) = changes.iter().partition(|c| c.is_held());
+    let (ready, rest): (Vec<&Change>, Vec<&Change>) = sendable
+        .into_iter()
+        .partition(|c| c.status == Status::Ready);
+    held.into_iter().chain(ready).chain(rest).cloned().collect()
+}
+
+/// The error of a held change that reached the executor: failed, not sent.
+fn held(change: &Change) -> ErrorInfo {
+    let mut error = ErrorInfo::internal(change.reason.clone().unwrap_or_default());
+    error.kind = Some("held_by_finding".into());
+    error
 }
 
 /// What sending one change gave.
@@ -99,6 +110,9 @@ impl Executor<'_> {
             }
             self.progress.begin(i + 1, change);
             stop = match key {
+                // `apply::workflow` refuses a plan that holds a change before anything is sent;
+                // a caller of `apply::apply` that skips it still never sends one.
+                Ok(_) if change.is_held() => Some(self.fail(change, &mut report, held(change))),
                 Ok(_) => self.run_one(change, changes, &key_text, &mut report).await,
                 Err(e) => Some(self.fail(change, &mut report, ErrorInfo::internal(e.to_string()))),
             };

@@ -212,7 +212,8 @@ fn status_findings(changes: &[Change]) -> Vec<Finding> {
     let mut grouped: BTreeMap<(TargetRef, String, bool), Vec<usize>> = BTreeMap::new();
     for c in changes {
         let portal = match c.status {
-            Status::Ready => continue,
+            // A held change's finding is the one that holds it, listed already.
+            Status::Ready | Status::HeldByFinding => continue,
             Status::NeedsPortalStep => true,
             Status::Blocked => false,
         };

@@ -11,7 +11,7 @@ use super::health::mail::{MailDns, mail_findings};
 use super::progress::ReadProgressHook;
 use super::scope::Scope;
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
-use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, health};
+use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, health, held};
 
 #[derive(Clone, Debug)]
 pub struct MakeOptions {
@@ -20,11 +20,13 @@ pub struct MakeOptions {
     pub stamp: PlanStamp,
     /// Plan only these targets (the files changed since a commit); the plan records it.
     pub scope: Option<Scope>,
-    /// Read each declared domain's registration for the health findings. Apply turns it off:
-    /// findings change nothing it sends, and the reviewed plan's are kept (`apply::review`).
+    /// Read each declared domain's registration and judge the mail records for the health
+    /// findings. Apply turns it off: those findings change nothing it sends, and the reviewed
+    /// plan's are kept (`apply::review`); of the mail findings it keeps only those that hold a
+    /// change (`plan::held`), which refuse the apply.
     pub health: bool,
     /// The resolver SPF includes outside the account are read from; `None`: not followed (the
-    /// mail findings say which).
+    /// mail findings say which). Used only with `health`.
     pub mail_dns: Option<MailDns>,
     /// Told of every read of a target as it is queued and as it comes in.
     pub progress: Option<ReadProgressHook>,
@@ -124,15 +126,18 @@ async fn plan_lent(
             dns: opts.mail_dns.is_some(),
         }
     } else {
+        held::add_findings_of_files(&mut plan, desired).await;
         Looked::Partly
     };
-    // Last: every finding this plan holds is in by now.
+    // Every finding this plan holds is in by now: acceptances are judged first, so that only
+    // the unaccepted ones hold a change.
     judge_acceptances(
         &mut plan.findings,
         desired,
         now.map(|now| now.date_naive()),
         looked,
     );
+    held::hold(&mut plan);
     plan.scope = opts.scope.clone();
     // The hosted mode's wire value is server-specific; /openapi.json is read only when a plan
     // actually switches a domain to hosted, so plans without one cost no extra request. The

@@ -7,6 +7,7 @@
 //! the one rule for "already in effect", which the diff and apply share. Format and rules:
 //! docs/plan.md.
 
+pub mod held;
 pub mod in_effect;
 pub mod request;
 pub mod scope;

@@ -146,8 +146,8 @@ impl Target {
     }
 }
 
-/// Changes by action; `portal_step` and `blocked` count changes with that status (also counted
-/// under their action).
+/// Changes by action; `portal_step`, `blocked` and `held` count changes with that status (also
+/// counted under their action).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Summary {
     pub create: usize,
@@ -158,6 +158,9 @@ pub struct Summary {
     pub delete: usize,
     pub portal_step: usize,
     pub blocked: usize,
+    /// Changes held by an error finding (status `held_by_finding`): while there is one, apply
+    /// sends nothing at all.
+    pub held: usize,
 }
 
 impl Summary {
@@ -176,6 +179,7 @@ impl Summary {
                 Status::Ready => {}
                 Status::NeedsPortalStep => s.portal_step += 1,
                 Status::Blocked => s.blocked += 1,
+                Status::HeldByFinding => s.held += 1,
             }
         }
         s
@@ -215,6 +219,12 @@ pub enum Status {
     /// The server is known to refuse it.
     // E.g. cron on a site that is not active.
     Blocked,
+    /// It writes a record set (or creates a cron job) that an error finding judged from the
+    /// files is about, and no `accept:` accepts that finding: apply refuses the whole plan,
+    /// sending nothing, while any change is held (docs/apply.md). `reason` names the findings.
+    // Never sent, unlike blocked (sent last, the server decides): the files themselves say the
+    // write is wrong. Marked by `plan::held` once every finding is known.
+    HeldByFinding,
 }
 
 /// What a change is about.
@@ -462,6 +472,10 @@ impl Change {
 
     pub fn is_ready(&self) -> bool {
         self.status == Status::Ready
+    }
+
+    pub fn is_held(&self) -> bool {
+        self.status == Status::HeldByFinding
     }
 }
 

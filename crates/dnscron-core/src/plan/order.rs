@@ -8,7 +8,9 @@
 //! 4. Nameserver changes (the zone is complete before the delegation moves).
 //!
 //! Changes that are not `ready` (blocked, needing a portal step) go after all ready ones, in the
-//! same phase order: apply stops at a portal step, so everything it can do is done first.
+//! same phase order: apply stops at a portal step, so everything it can do is done first. A
+//! change held by a finding keeps the place of its kind: `plan::held` marks it once every
+//! finding is known, and a plan that holds a change is not executed at all.
 //! Within a phase: by target (zones, domains, sites; then name), then record name and type (or
 //! cron schedule and command), then content, so the same inputs always give the same order.
 
@@ -57,6 +59,9 @@ fn sort_key(d: &Draft) -> SortKey {
         Status::Ready => 0,
         Status::Blocked => 1,
         Status::NeedsPortalStep => 2,
+        // Held after ordering (`plan::held`), once the mail findings are known; a plan with a
+        // held change is never executed, so its place only matters to a reader.
+        Status::HeldByFinding => 3,
     };
     let phase = match (&c.resource, c.action) {
         (Resource::Nameservers, _) => 3,

@@ -7,9 +7,9 @@ use crate::apply::review::{self, Review};
 use crate::apply::{ApplyReport, ApplyResult};
 use crate::config::model::Desired;
 use crate::plan::snapshot::{self, LiveSnapshot};
-use crate::plan::{Change, MakeOptions, Plan, PlanStamp, Planned, make_plan};
+use crate::plan::{self, Change, MakeOptions, Plan, PlanStamp, Planned, make_plan};
 
-use super::{PlanOptions, Refusal, ReviewedBy};
+use super::{HeldIn, PlanOptions, Refusal, ReviewedBy};
 
 /// A plan made now and what running it will do.
 pub(super) struct Bound {
@@ -85,9 +85,14 @@ pub(super) async fn saved(
     allow_mass_changes: bool,
 ) -> Result<Bound, Refusal> {
     check_api_url(&saved, client)?;
+    HeldIn::Reviewed.check(&saved)?;
     saved.options.allow_mass_changes |= allow_mass_changes;
     let live = snapshot::fetch(client.read(), &saved.desired).await?;
     let mut now = crate::apply::saved::replan(&saved, &live).map_err(Refusal::of_replan)?;
+    // The files' findings as a plan made now judges them (the saved desired state may be older
+    // than the rules): those that hold a change refuse the apply.
+    plan::held::hold_by_files(&mut now, &saved.desired).await;
+    HeldIn::Now.check(&now)?;
     // The saved desired state is the scope's already; the plan shown says so.
     now.scope = saved.scope.clone();
     bind(&saved, now, live, ReviewedBy::Saved)

@@ -27,7 +27,7 @@ use super::{ApplyOptions, ApplyReport, Interrupt, Progress, review_union};
 use approval::Approval;
 use bind::{Bound, Next, Outcome};
 
-pub use refusal::{Refusal, ReviewedBy};
+pub use refusal::{HeldIn, Refusal, ReviewedBy};
 
 /// What binds the changes an apply of files may send.
 #[derive(Clone, Debug)]
@@ -165,6 +165,7 @@ async fn files(
             // A plan shown to a person carries the registrar health findings.
             let made = options.make(options.changed.clone(), true);
             let planned = make_plan(read, &desired, &made).await?;
+            HeldIn::Now.check(&planned.plan)?;
             let confirm = matches!(binding, Binding::Confirmed) && !planned.plan.is_empty();
             Ok(match confirm {
                 true => Bound::to_confirm(planned, desired, options),
@@ -174,6 +175,7 @@ async fn files(
         Binding::Reviewed(plans) => {
             let mut reviewed = review_union::union(&plans)?;
             bind::check_api_url(&reviewed, client)?;
+            HeldIn::Reviewed.check(&reviewed)?;
             // The limits are lifted only by what a reviewer saw (the approval a plan records,
             // for that plan's changes) or by the caller now; a plan that records neither keeps
             // them.
@@ -194,6 +196,7 @@ async fn files(
             let planned = make_plan(read, &desired, &made)
                 .await
                 .map_err(Refusal::of_reviewed_plan)?;
+            HeldIn::Now.check(&planned.plan)?;
             let held = approval.held(&planned);
             let bound = bind::bind(&reviewed, planned.plan, planned.live, ReviewedBy::Files)?;
             if !held.is_empty() {
@@ -207,6 +210,7 @@ async fn files(
         Binding::Revision(previous) => {
             let made = options.make(options.changed.clone(), false);
             let planned = make_plan(read, &desired, &made).await?;
+            HeldIn::Now.check(&planned.plan)?;
             let reviewed = revision::reviewed(&previous, &planned, options.allow_mass_changes)?;
             bind::bind(&reviewed, planned.plan, planned.live, ReviewedBy::Revision)
         }

@@ -1,6 +1,7 @@
 //! Why an apply refused to send anything: typed, with the data the binary words it from.
 
 use crate::apply::review_union::UnionError;
+use crate::plan::held::Held;
 use crate::plan::snapshot::SnapshotError;
 use crate::plan::{Change, MakePlanError, PlanError};
 
@@ -19,6 +20,10 @@ pub enum Refusal {
         reviewed_by: ReviewedBy,
         changes: Vec<Change>,
     },
+    /// Changes an error finding judged from the files holds, none of them accepted
+    /// (`plan::held`): a plan is applied whole or not at all, so nothing was sent.
+    #[error("{} change(s) are held by error findings; nothing was sent", held.len())]
+    HeldByFinding { held: Vec<Held>, plan: HeldIn },
     /// The changes of a saved or reviewed plan break the safety limits, and no plan that
     /// records them lifted holds them (its reviewer did not approve them).
     #[error("{error}")]
@@ -43,6 +48,27 @@ impl From<MakePlanError> for Refusal {
 impl From<SnapshotError> for Refusal {
     fn from(err: SnapshotError) -> Self {
         MakePlanError::Snapshot(err).into()
+    }
+}
+
+/// Which plan holds the changes of [`Refusal::HeldByFinding`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeldIn {
+    /// The plan made now, from the files (or from a saved plan's own desired state).
+    Now,
+    /// A reviewed or saved plan, as it was made: it can't be applied, whatever the files say
+    /// now, since its reviewer saw the change held.
+    Reviewed,
+}
+
+impl HeldIn {
+    /// Refuses `plan` when it holds a change.
+    pub(super) fn check(self, plan: &crate::plan::Plan) -> Result<(), Refusal> {
+        let held = crate::plan::held::held(plan);
+        match held.is_empty() {
+            true => Ok(()),
+            false => Err(Refusal::HeldByFinding { held, plan: self }),
+        }
     }
 }
 
