@@ -4,7 +4,6 @@
 use crate::render::finding;
 use crate::render::github::{Annotation, Level};
 use dnscron_core::plan::{Finding, Severity};
-use dnscron_core::untrusted::Untrusted;
 
 fn severity_word(severity: Severity) -> &'static str {
     match severity {
@@ -28,8 +27,9 @@ pub fn text(findings: &[Finding]) -> String {
     out
 }
 
-/// The `findings` array of check's JSON: code, target, record set, severity, message and where
-/// it is declared.
+/// The `findings` array of check's JSON: code, target, record set, severity, message (escaped
+/// line by line as every view draws it, so `jq -r` prints no escape sequence) and where it is
+/// declared.
 pub fn json(findings: &[Finding]) -> serde_json::Value {
     findings
         .iter()
@@ -39,7 +39,7 @@ pub fn json(findings: &[Finding]) -> serde_json::Value {
                 "target": { "kind": f.target.kind.as_str(), "name": f.target.name },
                 "record": f.record,
                 "severity": severity_word(f.severity),
-                "message": f.message,
+                "message": finding::detail(f),
                 "declared_at": f.declared_at,
             })
         })
@@ -56,7 +56,8 @@ pub fn github(findings: &[Finding]) -> Vec<Annotation> {
                 Severity::Warning | Severity::NeedsPortalStep | Severity::Blocked => Level::Warning,
                 Severity::Info => Level::Notice,
             };
-            let message = format!("{}: {}", f.target, Untrusted(&f.message));
+            // The workflow command encodes the detail's line breaks (`%0A`).
+            let message = format!("{}: {}", f.target, finding::detail(f));
             let a = Annotation::new(level, message).title(format!("dnscron check: {}", f.code));
             match &f.declared_at {
                 Some(at) => a.at(at),

@@ -2,7 +2,7 @@
 //! its severity, code, what it is about and where the file declares it; the detail under it.
 
 use dnscron_core::plan::{Finding, Severity};
-use dnscron_core::untrusted::escape;
+use dnscron_core::untrusted::{escape, escape_lines};
 
 /// The head line's parts; each view draws the label in its own way (colour, bold, a prefix).
 pub struct Head {
@@ -67,11 +67,20 @@ fn change_ids(ids: &[usize]) -> String {
 /// The plain-text lines of one finding, indented by `indent`, the label painted by `paint`.
 pub fn text_lines(f: &Finding, indent: &str, paint: impl Fn(&str, &str) -> String) -> String {
     let h = head(f);
-    format!(
-        "{indent}{} {} {}\n{indent}    {}\n",
+    let mut out = format!(
+        "{indent}{} {} {}\n",
         h.mark,
         paint(h.color, h.label),
-        h.about,
-        escape(&f.message)
-    )
+        h.about
+    );
+    for line in detail(f).lines() {
+        out.push_str(&format!("{indent}    {line}\n"));
+    }
+    out
+}
+
+/// The detail under the head line, escaped line by line: its first line is a sentence, the
+/// lines after it (the SPF lookup tree) are drawn as they are, their indentation kept.
+pub fn detail(f: &Finding) -> std::borrow::Cow<'_, str> {
+    escape_lines(&f.message)
 }

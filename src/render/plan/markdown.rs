@@ -5,10 +5,11 @@
 use super::{
     MASS_CHANGES_ALLOWED, changes_of, describe, summary_line, target_counts, targets_with_changes,
 };
-use dnscron_core::plan::{Action, Change, Plan, Severity, TargetRef};
+use dnscron_core::plan::{Action, Change, Finding, Plan, Severity, TargetRef};
 
 use super::text::plain_change_lines;
 use crate::render::finding;
+use dnscron_core::untrusted::escape_lines;
 
 /// Upper bound of the output, in bytes (so also in characters).
 pub const MAX_LEN: usize = 60_000;
@@ -121,9 +122,9 @@ fn findings(plan: &Plan) -> String {
         // A backslash at the end of a line is CommonMark's hard line break: the detail goes
         // under the head, inside the same list item.
         out.push_str(&format!(
-            "- {label} {}\\\n  {}\n",
+            "- {label} {}\\\n{}",
             escape(&finding::about(f)),
-            escape(&f.message)
+            detail(f)
         ));
     }
     if plan.findings.len() > MAX_LISTED {
@@ -133,6 +134,31 @@ fn findings(plan: &Plan) -> String {
         ));
     }
     out.push('\n');
+    out
+}
+
+/// A finding's detail inside its list item: the sentence as free text, then the lines after it
+/// (the SPF lookup tree) in a code block, with a fence longer than any run of backticks in them.
+fn detail(f: &Finding) -> String {
+    let (first, rest) = f.message.split_once('\n').unwrap_or((&f.message, ""));
+    let mut out = format!("  {}\n", escape(first));
+    if rest.is_empty() {
+        return out;
+    }
+    let rest = escape_lines(rest);
+    let rest: Vec<&str> = rest.lines().collect();
+    let longest = rest
+        .iter()
+        .flat_map(|l| l.split(|c| c != '`'))
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    out.push_str(&format!("\n  {fence}\n"));
+    for line in rest {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out.push_str(&format!("  {fence}\n"));
     out
 }
 

@@ -36,8 +36,8 @@ pub use fingerprint::stale_targets;
 pub use health::mail::{MailDns, mail_findings};
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
 pub use model::{
-    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource, Severity,
-    Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
+    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,
+    Severity, Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
 pub use scope::Scope;
