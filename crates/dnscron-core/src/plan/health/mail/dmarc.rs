@@ -62,14 +62,8 @@ pub(super) fn starts_with_version(text: &str) -> bool {
 /// A TXT at `_dmarc` receivers discard, with no DMARC record beside it: no policy applies.
 fn unread(name: &str, record: &RecordSpec, out: &mut Out<'_>) {
     if record.canonical.contains("\\;") {
-        out.push(
-            FindingCode::DmarcOctodnsEscape,
-            record,
-            format!(
-                "the DMARC record at {name} separates its tags with `\\;`: {OCTODNS}. Receivers read the `\\` as part of the value before it, so the record does not start with `v=DMARC1` and they discard it, {NO_POLICY} (RFC 7489 §6.6.3)"
-            ),
-        );
-        return;
+        let effect = "the record does not start with `v=DMARC1` and they discard it";
+        return octodns_escape(name, record, effect, out);
     }
     let why = match tags::parse(&record.canonical) {
         Err(why) => why,
@@ -80,6 +74,17 @@ fn unread(name: &str, record: &RecordSpec, out: &mut Out<'_>) {
         record,
         format!(
             "the DMARC record at {name} is not one receivers read: {why}; they discard it, {NO_POLICY}; start it with `v=DMARC1;` and write `tag=value` pairs separated by `;`"
+        ),
+    );
+}
+
+/// A record that holds `\;`: octoDNS's escape, which receivers read as part of a tag's value.
+fn octodns_escape(name: &str, record: &RecordSpec, effect: &str, out: &mut Out<'_>) {
+    out.push(
+        FindingCode::DmarcOctodnsEscape,
+        record,
+        format!(
+            "the DMARC record at {name} separates its tags with `\\;`: {OCTODNS}. Receivers read the `\\` as part of the value before it, so {effect}, {NO_POLICY} (RFC 7489 §6.6.3)"
         ),
     );
 }
@@ -109,14 +114,8 @@ fn policy_record(
     out: &mut Out<'_>,
 ) {
     if record.canonical.contains("\\;") {
-        out.push(
-            FindingCode::DmarcOctodnsEscape,
-            record,
-            format!(
-                "the DMARC record at {name} separates tags with `\\;`: {OCTODNS}. Receivers read the `\\` as part of the value before it, so the tags after the first are not what they seem and the record is ignored, {NO_POLICY} (RFC 7489 §6.6.3)"
-            ),
-        );
-        return;
+        let effect = "the tags after the first are not what they seem and the record is ignored";
+        return octodns_escape(name, record, effect, out);
     }
     let tags = match tags::parse(&record.canonical) {
         Ok(tags) => tags,

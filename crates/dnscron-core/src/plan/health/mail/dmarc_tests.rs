@@ -2,7 +2,7 @@
 //! `_dmarc` name (§6.6.3 steps 4–6), the tag list (§6.3, RFC 6376 §3.2), the policies, and the
 //! report addresses with their consent records (§7.1), the wildcard one included.
 
-use super::tests::{findings, one, txt};
+use super::tests::{borrowed, findings, one, txt};
 use crate::plan::finding_code::FindingCode;
 
 #[test]
@@ -48,12 +48,8 @@ fn dmarc_refused() {
             txt("_dmarc.seven", "v=DMARC1; p=none; p=reject"),
         ],
     );
-    let lines: Vec<(FindingCode, &str, &str)> = got
-        .iter()
-        .map(|f| (f.0, f.1.as_str(), f.2.as_str()))
-        .collect();
     assert_eq!(
-        lines,
+        borrowed(&got),
         vec![
             (
                 FindingCode::DmarcMultiple,
@@ -144,12 +140,8 @@ fn an_octodns_escape_has_its_own_words() {
             txt("_dmarc.news", "v=DMARC1; p=none"),
         ],
     );
-    let lines: Vec<(FindingCode, &str, &str)> = got
-        .iter()
-        .map(|f| (f.0, f.1.as_str(), f.2.as_str()))
-        .collect();
     assert_eq!(
-        lines,
+        borrowed(&got),
         vec![
             (
                 FindingCode::DmarcOctodnsEscape,
@@ -159,7 +151,7 @@ fn an_octodns_escape_has_its_own_words() {
             (
                 FindingCode::DmarcOctodnsEscape,
                 "a.example.yaml:4",
-                "the DMARC record at _dmarc.shop.a.example separates tags with `\\;`: `\\;` is octoDNS's escape for `;`; in dnscron files write `;`. Receivers read the `\\` as part of the value before it, so the tags after the first are not what they seem and the record is ignored, so no policy applies and no reports are sent (RFC 7489 §6.6.3)"
+                "the DMARC record at _dmarc.shop.a.example separates its tags with `\\;`: `\\;` is octoDNS's escape for `;`; in dnscron files write `;`. Receivers read the `\\` as part of the value before it, so the tags after the first are not what they seem and the record is ignored, so no policy applies and no reports are sent (RFC 7489 §6.6.3)"
             ),
             (
                 FindingCode::DmarcOtherTxtIgnored,
@@ -172,37 +164,29 @@ fn an_octodns_escape_has_its_own_words() {
 
 #[test]
 fn dmarc_reports_to_an_account_domain_without_its_consent_are_a_warning() {
-    let got = findings(&[
-        (
-            "a.example",
-            &[&txt("_dmarc", "v=DMARC1; p=none; rua=mailto:d@b.example")],
-        ),
-        (
-            "b.example",
-            &[
-                // The name has a TXT record, so DNS answers it and the wildcard does not apply.
-                &txt("a.example._report._dmarc", "v=spf1 -all"),
-                &txt("*._report._dmarc", "v=DMARC1"),
-            ],
-        ),
+    // a.example sends its reports to b.example, whose files hold `b`.
+    let reports_to = |b: &[&str]| {
+        findings(&[
+            (
+                "a.example",
+                &[&txt("_dmarc", "v=DMARC1; p=none; rua=mailto:d@b.example")],
+            ),
+            ("b.example", b),
+        ])
+    };
+    let got = reports_to(&[
+        // The name has a TXT record, so DNS answers it and the wildcard does not apply.
+        &txt("a.example._report._dmarc", "v=spf1 -all"),
+        &txt("*._report._dmarc", "v=DMARC1"),
     ]);
     assert_eq!(
         got,
         vec![(FindingCode::DmarcReportUnauthorized, "a.example.yaml:3".into(), "`rua` sends a.example's DMARC reports to b.example, whose files have no `a.example._report._dmarc.b.example` (or `*._report._dmarc.b.example`) TXT record `v=DMARC1` (RFC 7489 §7.1): receivers send no reports there; add that record to b.example's zone".into())]
     );
-    let look_alike = findings(&[
-        (
-            "a.example",
-            &[&txt("_dmarc", "v=DMARC1; p=none; rua=mailto:d@b.example")],
-        ),
-        (
-            "b.example",
-            &[
-                &txt("b-only.example._report._dmarc", "v=DMARC1"),
-                // A look-alike is another version, not consent.
-                &txt("*._report._dmarc", "v=DMARC1x"),
-            ],
-        ),
+    let look_alike = reports_to(&[
+        &txt("b-only.example._report._dmarc", "v=DMARC1"),
+        // A look-alike is another version, not consent.
+        &txt("*._report._dmarc", "v=DMARC1x"),
     ]);
     assert_eq!(
         look_alike.iter().map(|f| f.0).collect::<Vec<_>>(),

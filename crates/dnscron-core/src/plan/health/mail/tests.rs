@@ -47,6 +47,13 @@ pub(super) fn findings(zones: &[(&str, &[&str])]) -> Vec<(FindingCode, String, S
         .collect()
 }
 
+/// The findings as `(code, &str, &str)`, to compare with literals.
+pub(super) fn borrowed(got: &[(FindingCode, String, String)]) -> Vec<(FindingCode, &str, &str)> {
+    got.iter()
+        .map(|f| (f.0, f.1.as_str(), f.2.as_str()))
+        .collect()
+}
+
 pub(super) fn txt(name: &str, text: &str) -> String {
     format!("{{ name: \"{name}\", type: TXT, content: \"{text}\" }}")
 }
@@ -132,12 +139,8 @@ fn dkim_findings_by_key_size() {
             txt("_domainkey", "o=-"),
         ],
     );
-    let lines: Vec<(FindingCode, &str, &str)> = got
-        .iter()
-        .map(|f| (f.0, f.1.as_str(), f.2.as_str()))
-        .collect();
     assert_eq!(
-        lines,
+        borrowed(&got),
         vec![
             (
                 FindingCode::DkimKeyWeak,

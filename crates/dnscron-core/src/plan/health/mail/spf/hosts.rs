@@ -87,6 +87,10 @@ impl Walker<'_> {
                     }
                     ask(dns, host, term.mx).await
                 }
+                // A host of the account whose zone keeps records the files don't show is the
+                // user's own: it is asked when a resolver is there, and not named otherwise
+                // (every imported zone has `ignore` rules; naming each would be noise).
+                None if why == Unfollowed::Undeclared => None,
                 None => Some((HostVerdict::Unchecked(why), false)),
             },
         };
