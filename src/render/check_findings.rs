@@ -5,7 +5,6 @@
 use crate::render::finding;
 use crate::render::github::{Annotation, Level};
 use dnscron_core::plan::{Finding, Severity};
-use dnscron_core::untrusted::Untrusted;
 
 fn severity_word(severity: Severity) -> &'static str {
     match severity {
@@ -35,8 +34,9 @@ pub fn text(findings: &[Finding]) -> String {
     out
 }
 
-/// The `findings` array of check's JSON: code, target, record set, severity, message, where it
-/// is declared and, as in plan's JSON, the files' acceptance (absent when none).
+/// The `findings` array of check's JSON: code, target, record set, severity, message (escaped
+/// line by line as every view draws it, so `jq -r` prints no escape sequence), where it is
+/// declared and, as in plan's JSON, the files' acceptance (absent when none).
 pub fn json(findings: &[Finding]) -> serde_json::Value {
     findings
         .iter()
@@ -46,7 +46,7 @@ pub fn json(findings: &[Finding]) -> serde_json::Value {
                 "target": { "kind": f.target.kind.as_str(), "name": f.target.name },
                 "record": f.record,
                 "severity": severity_word(f.severity),
-                "message": f.message,
+                "message": finding::detail(f),
                 "declared_at": f.declared_at,
             });
             if let Some(accepted) = &f.accepted {
@@ -70,18 +70,19 @@ pub fn github(findings: &[Finding], command: &str) -> Vec<Annotation> {
                     Level::Warning
                 }
             };
+            // The workflow command encodes the detail's line breaks (`%0A`).
             let (message, title) = match finding::acceptance(f) {
                 Some(accepted) => (
                     format!(
                         "{}: {} ({})",
                         f.target,
-                        Untrusted(&f.message),
-                        Untrusted(&accepted)
+                        finding::detail(f),
+                        dnscron_core::untrusted::Untrusted(&accepted)
                     ),
                     format!("dnscron {command}: {} (accepted)", f.code),
                 ),
                 None => (
-                    format!("{}: {}", f.target, Untrusted(&f.message)),
+                    format!("{}: {}", f.target, finding::detail(f)),
                     format!("dnscron {command}: {}", f.code),
                 ),
             };

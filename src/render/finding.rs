@@ -3,7 +3,7 @@
 //! detail under it; for a finding the files accept, the acceptance under that.
 
 use dnscron_core::plan::{Finding, Severity};
-use dnscron_core::untrusted::escape;
+use dnscron_core::untrusted::{escape, escape_lines};
 
 /// The head line's parts; each view draws the label in its own way (colour, bold, a prefix).
 pub struct Head {
@@ -102,14 +102,23 @@ fn change_ids(ids: &[usize]) -> String {
 /// The plain-text lines of one finding, indented by `indent`, the label painted by `paint`.
 pub fn text_lines(f: &Finding, indent: &str, paint: impl Fn(&str, &str) -> String) -> String {
     let h = head(f);
-    let accepted = acceptance(f)
-        .map(|a| format!("{indent}    {}\n", escape(&a)))
-        .unwrap_or_default();
-    format!(
-        "{indent}{} {} {}\n{indent}    {}\n{accepted}",
+    let mut out = format!(
+        "{indent}{} {} {}\n",
         h.mark,
         paint(h.color, h.label),
-        h.about,
-        escape(&f.message)
-    )
+        h.about
+    );
+    for line in detail(f).lines() {
+        out.push_str(&format!("{indent}    {line}\n"));
+    }
+    if let Some(accepted) = acceptance(f) {
+        out.push_str(&format!("{indent}    {}\n", escape(&accepted)));
+    }
+    out
+}
+
+/// The detail under the head line, escaped line by line: its first line is a sentence, the
+/// lines after it (the SPF lookup tree) are drawn as they are, their indentation kept.
+pub fn detail(f: &Finding) -> std::borrow::Cow<'_, str> {
+    escape_lines(&f.message)
 }

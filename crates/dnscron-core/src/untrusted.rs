@@ -79,6 +79,37 @@ fn looks_like_command(text: &str) -> bool {
     }
 }
 
+/// `text` escaped line by line: its line breaks kept, every other unsafe character escaped, no
+/// line shaped like a workflow command, and none starting (after its indentation) with `#`, `|`
+/// or `>`, so no line passes for a Markdown heading, table row or quote of our own. For text
+/// whose line breaks are ours (a finding's detail: a sentence, then the SPF lookup tree), which
+/// may still come from a file someone else wrote (a plan file under review).
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    if !text.contains('\n') {
+        return escape_line(text);
+    }
+    let lines: Vec<Cow<'_, str>> = text.split('\n').map(escape_line).collect();
+    if lines.iter().all(|l| matches!(l, Cow::Borrowed(_))) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(lines.join("\n"))
+}
+
+fn escape_line(line: &str) -> Cow<'_, str> {
+    let body = line.trim_start_matches(' ');
+    match body.chars().next() {
+        Some(c @ ('#' | '|' | '>')) => {
+            let indent = &line[..line.len() - body.len()];
+            Cow::Owned(format!(
+                "{indent}{}{}",
+                escape_char(c),
+                escape(&body[c.len_utf8()..])
+            ))
+        }
+        _ => escape(line),
+    }
+}
+
 /// Serialized JSON made safe to print: the unsafe characters serde_json leaves raw (DEL, C1,
 /// bidi controls, line separators) become `\uXXXX`. They can only stand inside strings (serde
 /// escapes C0 there, so a raw line break is the pretty printer's), where the escape means the
@@ -130,6 +161,29 @@ mod tests {
         ] {
             assert_eq!(escape(raw), shown, "{raw:?}");
         }
+    }
+
+    #[test]
+    fn escape_lines_keeps_line_breaks_and_escapes_each_line() {
+        for (raw, shown) in [
+            ("one line", "one line"),
+            ("head\n  tree 1\n  tree 2", "head\n  tree 1\n  tree 2"),
+            (
+                "a\u{1b}[31m\n::error::x\r",
+                "a\\u{1b}[31m\n\\u{3a}:error::x\\u{d}",
+            ),
+            ("\u{1b}", "\\u{1b}"),
+            ("# one line", "\\u{23} one line"),
+            (
+                "x\n# Approved\n  | ok |\n> quoted",
+                "x\n\\u{23} Approved\n  \\u{7c} ok |\n\\u{3e} quoted",
+            ),
+        ] {
+            assert_eq!(escape_lines(raw), shown, "{raw:?}");
+        }
+        // Already escaped text stays as it is: views may escape a detail the core escaped.
+        let once = escape_lines("x\u{1b}\n\u{202e}y").into_owned();
+        assert_eq!(escape_lines(&once), once);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use dnscron_core::plan::{Action, Change, Finding, Plan, Severity, TargetRef};
 
 use super::text::plain_change_lines;
 use crate::render::finding;
+use dnscron_core::untrusted::escape_lines;
 
 /// Upper bound of the output, in bytes (so also in characters).
 pub const MAX_LEN: usize = 60_000;
@@ -165,18 +166,43 @@ fn finding_list(title: &str, findings: &[&Finding]) -> String {
         // A backslash at the end of a line is CommonMark's hard line break: the detail goes
         // under the head, inside the same list item.
         let accepted = finding::acceptance(f)
-            .map(|a| format!("\\\n  {}", escape(&a)))
+            .map(|a| format!("  {}\\\n", escape(&a)))
             .unwrap_or_default();
         out.push_str(&format!(
-            "- {label} {}\\\n  {}{accepted}\n",
+            "- {label} {}\\\n{accepted}{}",
             escape(&finding::about(f)),
-            escape(&f.message)
+            detail(f)
         ));
     }
     if findings.len() > MAX_LISTED {
         out.push_str(&format!("- … and {} more\n", findings.len() - MAX_LISTED));
     }
     out.push('\n');
+    out
+}
+
+/// A finding's detail inside its list item: the sentence as free text, then the lines after it
+/// (the SPF lookup tree) in a code block, with a fence longer than any run of backticks in them.
+fn detail(f: &Finding) -> String {
+    let (first, rest) = f.message.split_once('\n').unwrap_or((&f.message, ""));
+    let mut out = format!("  {}\n", escape(first));
+    if rest.is_empty() {
+        return out;
+    }
+    let rest = escape_lines(rest);
+    let rest: Vec<&str> = rest.lines().collect();
+    let longest = rest
+        .iter()
+        .flat_map(|l| l.split(|c| c != '`'))
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    out.push_str(&format!("\n  {fence}\n"));
+    for line in rest {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out.push_str(&format!("  {fence}\n"));
     out
 }
 

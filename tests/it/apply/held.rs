@@ -116,7 +116,7 @@ fn the_plan_a_person_would_confirm_is_refused_before_the_question() {
     assert_eq!(held.len(), 1);
     assert_eq!(held[0].change.status, Status::HeldByFinding);
     let codes: Vec<FindingCode> = held[0].findings.iter().map(|f| f.code).collect();
-    assert_eq!(codes, [FindingCode::DmarcInvalid]);
+    assert_eq!(codes, [FindingCode::DmarcOctodnsEscape]);
     assert_eq!(writes(&lib.emu), 0);
 }
 

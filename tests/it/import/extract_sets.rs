@@ -82,7 +82,10 @@ fn records_shared_by_three_zones_become_a_set_and_plan_shows_no_changes() {
             concat!(
                 "Live account: http://127.0.0.1:[PORT]/api/v1\n\n",
                 "Findings:\n",
-                "  i info [spf-not-followed] zone a.example\n      SPF lookups not followed, so the counts of the records that hold them are lower bounds (each below the warning): include:_spf.mailhost.example (outside the account, no resolver to ask) in a.example, b.example, c.example and 1 more; a resolver would count them\n\n",
+                "  i info [spf-not-followed] zone a.example, @ TXT at repo/sets/shared.yaml:6:5\n      the SPF record of a.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n",
+                "  i info [spf-not-followed] zone b.example, @ TXT at repo/sets/shared.yaml:6:5\n      the SPF record of b.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n",
+                "  i info [spf-not-followed] zone c.example, @ TXT at repo/sets/shared.yaml:6:5\n      the SPF record of c.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n",
+                "  i info [spf-not-followed] zone d.example, @ TXT at repo/sets/shared.yaml:6:5\n      the SPF record of d.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n\n",
                 "No changes. The live account matches the files.\n",
             ),
         )

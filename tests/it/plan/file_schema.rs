@@ -22,7 +22,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         4,
-        "7ac370b9c6301128bdec7b86ed89dd5e1f83b30d8cdc2ede34df67f861bf8d38",
+        "e20484c65ff3ee4114515251b963f8cb7e96d1453ef13208734085f0bf9e9281",
     ),
 ];
 

@@ -35,6 +35,8 @@ const PROVIDER: &[(&str, &str)] = &[
     ),
     ("_a", "v=spf1 a:out.provider.test -all"),
     ("_b", "v=spf1 ip4:192.0.2.0/24 include:_c.chain.test -all"),
+    // An escape sequence in a record the nameserver serves (YAML's `\e` is ESC).
+    ("_esc", "v=spf1 \\e[2J -all"),
 ];
 
 fn seed_zone(zone: &str, records: &[(&str, &str)], hosts: &str) -> String {
@@ -218,4 +220,37 @@ fn a_resolver_that_is_not_an_address_is_a_usage_error() {
         "--dns-timeout=0",
         "."
     ]));
+}
+
+/// octoDNS's `\;`, terms after `all` and an include whose served record holds an ESC byte: the
+/// findings in the plan's JSON and check's JSON, the ESC escaped in `message` as in every view.
+const ESCAPES: &str = concat!(
+    "  - { name: \"@\", type: TXT, content: \"v=spf1 include:_esc.provider.test -all\" }\n",
+    "  - { name: shop, type: TXT, content: \"v=spf1 ip4:192.0.2.1 -all include:_spf.chain.test\" }\n",
+    "  - { name: _dmarc, type: TXT, content: \"v=DMARC1\\\\; p=reject\" }\n",
+);
+
+#[test]
+fn json_messages_carry_no_escape_sequence_read_from_dns() {
+    let account = account(&[("escapes.test", ESCAPES)]);
+    let plan = account
+        .plan()
+        .args(["--format=json", "--detailed-exitcode", &account.resolver()]);
+    let out = plan.snapshot();
+    // `\u001b` would be ESC again once a script decodes the string (`jq -r`).
+    assert!(!out.contains("\\u001b"), "an ESC in the JSON: {out}");
+    assert!(out.contains("\\\\u{1b}[2J"), "{out}");
+    insta::with_settings!({ filters => crate::common::filters() }, {
+        insta::assert_snapshot!(out);
+    });
+    let dns = account.emu.dns_addr().unwrap();
+    let check = Test::new().current_dir(account.dir.path()).args([
+        "check".to_string(),
+        "escapes.test.yaml".into(),
+        "--format=json".into(),
+        account.resolver(),
+        format!("--nameserver-address=ns1.veldhost.net={dns}"),
+        format!("--nameserver-address=ns2.veldhost.net={dns}"),
+    ]);
+    assert_cli_snapshot!(check);
 }

@@ -96,16 +96,28 @@ finding_codes! {
     // SPF (RFC 7208).
     SpfMultiple = "spf-multiple", Error, Files;
     SpfInvalid = "spf-invalid", Error, Files;
+    SpfOctodnsEscape = "spf-octodns-escape", Error, Files;
+    SpfTermsAfterAll = "spf-terms-after-all", Warning, Files;
     SpfTooManyLookups = "spf-too-many-lookups", Error, Files;
+    SpfTooManyLookupsFromDns = "spf-too-many-lookups-from-dns", Error, Dns;
     SpfLookupsNearLimit = "spf-lookups-near-limit", Warning, Files;
+    SpfLookupsNearLimitFromDns = "spf-lookups-near-limit-from-dns", Warning, Dns;
     SpfLookupsUncounted = "spf-lookups-uncounted", Info, Files;
     SpfNotFollowed = "spf-not-followed", Info, Files;
     SpfTooManyVoidLookups = "spf-too-many-void-lookups", Error, Files;
+    SpfTooManyVoidLookupsFromDns = "spf-too-many-void-lookups-from-dns", Error, Dns;
+    SpfMxTooManyHosts = "spf-mx-too-many-hosts", Error, Files;
+    SpfMxTooManyHostsFromDns = "spf-mx-too-many-hosts-from-dns", Error, Dns;
     SpfIncludeBroken = "spf-include-broken", Error, Files;
+    SpfIncludeBrokenFromDns = "spf-include-broken-from-dns", Error, Dns;
     // DMARC (RFC 7489).
     DmarcMultiple = "dmarc-multiple", Error, Files;
     DmarcInvalid = "dmarc-invalid", Error, Files;
+    DmarcOctodnsEscape = "dmarc-octodns-escape", Error, Files;
+    DmarcDuplicateTag = "dmarc-duplicate-tag", Error, Files;
+    DmarcOtherTxtIgnored = "dmarc-other-txt-ignored", Info, Files;
     DmarcPolicyInvalid = "dmarc-policy-invalid", Error, Files;
+    DmarcSubdomainPolicyInvalid = "dmarc-subdomain-policy-invalid", Error, Files;
     DmarcReportUriNotMailto = "dmarc-report-uri-not-mailto", Warning, Files;
     DmarcReportUnauthorized = "dmarc-report-unauthorized", Warning, Files;
     DmarcReportAuthorizationUnseen = "dmarc-report-authorization-unseen", Info, Files;

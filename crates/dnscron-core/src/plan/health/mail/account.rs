@@ -66,15 +66,6 @@ impl<'a> Account<'a> {
                 .any(|rule| could_match(rule, &name, rtype));
         Held::Files { records, complete }
     }
-
-    /// Whether the files declare a record of `rtype` at `host` (`None`: they can't say).
-    pub(super) fn has(&self, host: &str, rtype: RecordType) -> Option<bool> {
-        match self.records(host, rtype) {
-            Held::Files { records, .. } if !records.is_empty() => Some(true),
-            Held::Files { complete: true, .. } => Some(false),
-            _ => None,
-        }
-    }
 }
 
 pub(super) enum Held<'a> {

@@ -7,6 +7,7 @@ use base64::engine::general_purpose::STANDARD;
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
 use crate::plan::finding_code::FindingCode;
+use crate::untrusted::escape;
 
 use super::account::absolute;
 use super::{Out, key, tags};
@@ -75,7 +76,10 @@ pub(super) fn read(text: &str) -> Result<Key, String> {
     if let Some(v) = tags::get(&tags, "v")
         && (v != "DKIM1" || tags.first().is_some_and(|(n, _)| n != "v"))
     {
-        return Err(format!("`v={v}` must be `v=DKIM1` and come first"));
+        return Err(format!(
+            "`v={}` must be `v=DKIM1` and come first",
+            escape(v)
+        ));
     }
     let Some(p) = tags::get(&tags, "p") else {
         return Err("it has no `p=` (the public key)".into());
@@ -97,7 +101,8 @@ pub(super) fn read(text: &str) -> Result<Key, String> {
             der.len()
         )),
         other => Err(format!(
-            "`k={other}` is not a key type receivers know (rsa, ed25519)"
+            "`k={}` is not a key type receivers know (rsa, ed25519)",
+            escape(other)
         )),
     }
 }

@@ -1,14 +1,20 @@
-//! DMARC (RFC 7489) at `_dmarc` names: one record, `v=DMARC1` first, a valid `p=`, report
-//! addresses as `mailto:` URIs, and another domain's consent to receive the reports (§7.1).
+//! DMARC (RFC 7489) at `_dmarc` names, judged as receivers discover the policy (§6.6.3): TXT
+//! records that don't start with `v=DMARC1` are discarded (step 4), several that do mean no
+//! policy (step 5), and the one left must be a valid tag list (§6.3, DKIM's syntax: no tag
+//! twice) with a valid `p=` and, if present, `sp=` (step 6). Then its report addresses: `mailto:`
+//! URIs, and another domain's consent to receive the reports (§7.1).
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
 use crate::plan::finding_code::FindingCode;
+use crate::untrusted::escape;
 
 use super::account::{Account, Held, by_name, host};
 use super::{Out, tags};
 
 const POLICIES: &[&str] = &["none", "quarantine", "reject"];
+const OCTODNS: &str = "`\\;` is octoDNS's escape for `;`; in dnscron files write `;`";
+const NO_POLICY: &str = "so no policy applies and no reports are sent";
 
 pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>) {
     let at_dmarc = |r: &RecordSpec| {
@@ -17,76 +23,167 @@ pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>
     };
     for (name, records) in by_name(spec, RecordType::TXT, at_dmarc) {
         let domain = name.strip_prefix("_dmarc.").unwrap_or(&name).to_string();
-        let mut valid = Vec::new();
-        for record in records {
-            if let Some(tags) = version_first(&name, record, out) {
-                valid.push((record, tags));
+        let (kept, discarded): (Vec<&RecordSpec>, Vec<&RecordSpec>) = records
+            .into_iter()
+            .partition(|r| starts_with_version(&r.canonical));
+        match kept.as_slice() {
+            [] => {
+                for record in discarded {
+                    unread(&name, record, out);
+                }
             }
-        }
-        if let [_, (second, _), ..] = valid.as_slice() {
-            out.push(
+            [record] => {
+                for other in discarded {
+                    ignored(&name, other, out);
+                }
+                policy_record(account, &name, &domain, record, out);
+            }
+            [_, second, ..] => out.push(
                 FindingCode::DmarcMultiple,
                 second,
                 format!(
-                    "{name} has {} DMARC records: receivers ignore DMARC for {domain} as if it published none, so the policy is not applied; keep one `v=DMARC1` record",
-                    valid.len()
+                    "{name} has {} DMARC records: receivers ignore DMARC for {domain} as if it published none, so the policy is not applied (RFC 7489 §6.6.3); keep one `v=DMARC1` record",
+                    kept.len()
                 ),
-            );
-            continue;
-        }
-        if let Some((record, tags)) = valid.first() {
-            policy(&name, record, tags, out);
-            reports(account, &domain, record, tags, out);
+            ),
         }
     }
 }
 
-/// The tags of a record that starts with `v=DMARC1`; a finding for any other TXT at `_dmarc`
-/// (receivers discard it: a policy written there is not applied).
-fn version_first(
-    name: &str,
-    record: &RecordSpec,
-    out: &mut Out<'_>,
-) -> Option<Vec<(String, String)>> {
-    let parsed = tags::parse(&record.canonical);
-    let first_is_version = parsed
-        .as_ref()
-        .is_ok_and(|t| t.first().is_some_and(|(n, v)| n == "v" && v == "DMARC1"));
-    if first_is_version {
-        return parsed.ok();
+/// Whether receivers keep the record (§6.6.3 step 4): its first tag is `v=DMARC1`, exactly
+/// (`v=DMARC1x` is another version, §6.4's grammar ends the tag there).
+pub(super) fn starts_with_version(text: &str) -> bool {
+    let first = text.split(';').next().unwrap_or_default();
+    first
+        .split_once('=')
+        .is_some_and(|(n, v)| n.trim() == "v" && v.trim() == "DMARC1")
+}
+
+/// A TXT at `_dmarc` receivers discard, with no DMARC record beside it: no policy applies.
+fn unread(name: &str, record: &RecordSpec, out: &mut Out<'_>) {
+    if record.canonical.contains("\\;") {
+        let effect = "the record does not start with `v=DMARC1` and they discard it";
+        return octodns_escape(name, record, effect, out);
     }
-    let why = match &parsed {
-        Err(why) => why.clone(),
+    let why = match tags::parse(&record.canonical) {
+        Err(why) => why,
         Ok(_) => "it does not start with `v=DMARC1` (exactly, in capitals)".into(),
     };
     out.push(
         FindingCode::DmarcInvalid,
         record,
         format!(
-            "the DMARC record at {name} is not one receivers read: {why}; they discard it, so no policy applies and no reports are sent; start it with `v=DMARC1;` and write `tag=value` pairs separated by `;`"
+            "the DMARC record at {name} is not one receivers read: {why}; they discard it, {NO_POLICY}; start it with `v=DMARC1;` and write `tag=value` pairs separated by `;`"
         ),
     );
-    None
+}
+
+/// A record that holds `\;`: octoDNS's escape, which receivers read as part of a tag's value.
+fn octodns_escape(name: &str, record: &RecordSpec, effect: &str, out: &mut Out<'_>) {
+    out.push(
+        FindingCode::DmarcOctodnsEscape,
+        record,
+        format!(
+            "the DMARC record at {name} separates its tags with `\\;`: {OCTODNS}. Receivers read the `\\` as part of the value before it, so {effect}, {NO_POLICY} (RFC 7489 §6.6.3)"
+        ),
+    );
+}
+
+/// A TXT beside the DMARC record that receivers discard: harmless, said in case it was meant.
+fn ignored(name: &str, record: &RecordSpec, out: &mut Out<'_>) {
+    let escaped = if record.canonical.contains("\\;") {
+        format!(" ({OCTODNS})")
+    } else {
+        String::new()
+    };
+    out.push(
+        FindingCode::DmarcOtherTxtIgnored,
+        record,
+        format!(
+            "a TXT record at {name} does not start with `v=DMARC1`{escaped}: receivers discard it and apply the DMARC record beside it (RFC 7489 §6.6.3); remove it unless something else reads it"
+        ),
+    );
+}
+
+/// The one record receivers keep: a tag list, no tag twice, valid policies, report addresses.
+fn policy_record(
+    account: &Account<'_>,
+    name: &str,
+    domain: &str,
+    record: &RecordSpec,
+    out: &mut Out<'_>,
+) {
+    if record.canonical.contains("\\;") {
+        let effect = "the tags after the first are not what they seem and the record is ignored";
+        return octodns_escape(name, record, effect, out);
+    }
+    let tags = match tags::parse(&record.canonical) {
+        Ok(tags) => tags,
+        Err(why) => {
+            out.push(
+                FindingCode::DmarcInvalid,
+                record,
+                format!(
+                    "the DMARC record at {name} is not one receivers read: {why}; they discard it, {NO_POLICY}; write `tag=value` pairs separated by `;`"
+                ),
+            );
+            return;
+        }
+    };
+    let twice = tags::duplicates(&tags);
+    if !twice.is_empty() {
+        let names: Vec<String> = twice.iter().map(|n| format!("`{}=`", escape(n))).collect();
+        out.push(
+            FindingCode::DmarcDuplicateTag,
+            record,
+            format!(
+                "the DMARC record at {name} has {} more than once: a tag list with a tag twice is invalid as a whole (RFC 7489 §6.3, RFC 6376 §3.2), so receivers ignore the record, {NO_POLICY}; keep each tag once",
+                names.join(", ")
+            ),
+        );
+        return;
+    }
+    policy(name, record, &tags, out);
+    reports(account, domain, record, &tags, out);
 }
 
 fn policy(name: &str, record: &RecordSpec, tags: &[(String, String)], out: &mut Out<'_>) {
-    let problem = match tags::get(tags, "p") {
-        None => "has no `p=`".to_string(),
-        Some(p) if POLICIES.contains(&p.to_ascii_lowercase().as_str()) => return,
-        Some(p) => format!("has `p={p}`, not none, quarantine or reject"),
-    };
     let with_rua = if tags::get(tags, "rua").is_some() {
         " (with `rua=`, some treat it as `p=none`)"
     } else {
         ""
     };
-    out.push(
-        FindingCode::DmarcPolicyInvalid,
-        record,
-        format!(
-            "the DMARC record at {name} {problem}: receivers ignore the record{with_rua}, so spoofed mail is not quarantined or rejected; set `p=none`, `p=quarantine` or `p=reject`"
-        ),
-    );
+    let problem = match tags::get(tags, "p") {
+        None => Some("has no `p=`".to_string()),
+        Some(p) if valid_policy(p) => None,
+        Some(p) => Some(format!(
+            "has `p={}`, not none, quarantine or reject",
+            escape(p)
+        )),
+    };
+    if let Some(problem) = problem {
+        out.push(
+            FindingCode::DmarcPolicyInvalid,
+            record,
+            format!(
+                "the DMARC record at {name} {problem}: receivers ignore the record{with_rua}, so spoofed mail is not quarantined or rejected (RFC 7489 §6.6.3); set `p=none`, `p=quarantine` or `p=reject`"
+            ),
+        );
+    }
+    if let Some(sp) = tags::get(tags, "sp").filter(|sp| !valid_policy(sp)) {
+        out.push(
+            FindingCode::DmarcSubdomainPolicyInvalid,
+            record,
+            format!(
+                "the DMARC record at {name} has `sp={}`, not none, quarantine or reject: receivers ignore the whole record{with_rua}, not only for subdomains, so spoofed mail is not quarantined or rejected (RFC 7489 §6.3, §6.6.3); set `sp=` to none, quarantine or reject, or remove it to apply `p=` to subdomains",
+                escape(sp)
+            ),
+        );
+    }
+}
+
+fn valid_policy(value: &str) -> bool {
+    POLICIES.contains(&value.to_ascii_lowercase().as_str())
 }
 
 fn reports(
@@ -127,7 +224,8 @@ fn report_uri(
             FindingCode::DmarcReportUriNotMailto,
             record,
             format!(
-                "`{key}={uri}` in the DMARC record of {domain} is not a `mailto:` address: receivers send no reports there; write it as `mailto:user@domain`"
+                "`{key}={}` in the DMARC record of {domain} is not a `mailto:` address: receivers send no reports there; write it as `mailto:user@domain`",
+                escape(uri)
             ),
         );
         return;
@@ -142,26 +240,21 @@ fn report_uri(
         return;
     }
     let consent = format!("{domain}._report._dmarc.{other}");
-    let (found, complete) = match account.records(&consent, RecordType::TXT) {
-        Held::Outside => (false, None),
-        Held::Files { records, complete } => (
-            records.iter().any(|r| r.canonical.starts_with("v=DMARC1")),
-            Some(complete),
-        ),
-    };
-    match (found, complete) {
-        (true, _) => {}
-        (false, Some(true)) => out.push(
+    match consent_in_files(account, &consent, &other) {
+        Consent::Given => {}
+        Consent::Missing => out.push(
             FindingCode::DmarcReportUnauthorized,
             record,
             format!(
-                "`{key}` sends {domain}'s DMARC reports to {other}, whose files have no `{consent}` TXT record `v=DMARC1` (RFC 7489 §7.1): receivers send no reports there; add that record to {other}'s zone"
+                "`{key}` sends {domain}'s DMARC reports to {other}, whose files have no `{consent}` (or `*._report._dmarc.{other}`) TXT record `v=DMARC1` (RFC 7489 §7.1): receivers send no reports there; add that record to {other}'s zone"
             ),
         ),
-        (false, place) => {
+        Consent::Unseen(place) => {
             let whose = match place {
-                None => "outside the account",
-                Some(_) => "whose zone keeps TXT records its files don't show (`ignore` rules or `prune: false`)",
+                Place::Outside => "outside the account",
+                Place::Incomplete => {
+                    "whose zone keeps TXT records its files don't show (`ignore` rules or `prune: false`)"
+                }
             };
             out.push(
                 FindingCode::DmarcReportAuthorizationUnseen,
@@ -171,5 +264,46 @@ fn report_uri(
                 ),
             );
         }
+    }
+}
+
+enum Consent {
+    Given,
+    Missing,
+    Unseen(Place),
+}
+
+enum Place {
+    Outside,
+    Incomplete,
+}
+
+/// The consent record for reports at `consent`, or the wildcard `*._report._dmarc.OTHER` a
+/// domain that takes anyone's reports publishes (§7.1), as the files show them. The wildcard
+/// answers only where the name itself has no TXT record, as DNS would.
+fn consent_in_files(account: &Account<'_>, consent: &str, other: &str) -> Consent {
+    let wildcard = format!("*._report._dmarc.{other}");
+    let mut complete = true;
+    for name in [consent, wildcard.as_str()] {
+        match account.records(name, RecordType::TXT) {
+            Held::Outside => return Consent::Unseen(Place::Outside),
+            Held::Files {
+                records,
+                complete: c,
+            } => {
+                if records.iter().any(|r| starts_with_version(&r.canonical)) {
+                    return Consent::Given;
+                }
+                complete &= c;
+                if !records.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+    if complete {
+        Consent::Missing
+    } else {
+        Consent::Unseen(Place::Incomplete)
     }
 }

@@ -3,18 +3,26 @@
 //! the files, not from what nameservers serve: a plan shows what applying it makes live, and
 //! `check` already reports served records that differ from the files.
 //!
-//! Only SPF needs DNS: an `include:` or `redirect=` outside the account's zones is read from a
-//! recursive resolver when one is given ([`MailDns`]); without one the count names the includes
-//! it could not follow.
+//! Only SPF needs DNS: an `include:` or `redirect=`, and the host of an `a` or `mx` term, outside
+//! the account's zones is read from a recursive resolver when one is given ([`MailDns`]);
+//! without one the finding names what it could not follow or check.
+//!
+//! A message's first line is one sentence; the lines after it, when there are any, are drawn
+//! as they are (the SPF lookup tree). Text from a record (a file's or one DNS served) is escaped
+//! where it enters a message, so its line breaks are never taken for the message's own.
 
 mod account;
 mod dkim;
 mod dmarc;
 #[cfg(test)]
+mod dmarc_tests;
+#[cfg(test)]
 mod dns_tests;
 mod key;
 mod mx;
 mod spf;
+#[cfg(test)]
+mod spf_tests;
 mod tags;
 #[cfg(test)]
 mod tests;
@@ -60,7 +68,6 @@ pub async fn mail_findings(desired: &Desired, dns: Option<&MailDns>) -> Vec<Find
         mx::findings(&account, spec, &mut zone);
         out.extend(zone.findings);
     }
-    out.extend(spf::unasked_finding(&spf));
     out
 }
 

@@ -28,7 +28,7 @@ pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>
     }
 }
 
-fn is_null(canonical: &str) -> bool {
+pub(super) fn is_null(canonical: &str) -> bool {
     let mut parts = canonical.split_whitespace();
     parts.next().is_some_and(|p| p == "0") && parts.next() == Some(".") && parts.next().is_none()
 }

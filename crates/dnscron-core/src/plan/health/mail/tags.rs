@@ -1,6 +1,10 @@
-//! `tag=value; tag=value` lists (DMARC, RFC 7489 §6.4; DKIM, RFC 6376 §3.2).
+//! `tag=value; tag=value` lists (DMARC, RFC 7489 §6.3, which takes DKIM's syntax; DKIM, RFC
+//! 6376 §3.2).
 
-/// The tags in order, names and values trimmed; `Err` names the first part that is no tag.
+use crate::untrusted::escape;
+
+/// The tags in order, names and values trimmed; `Err` names the first part that is no tag
+/// (escaped for display).
 pub(super) fn parse(text: &str) -> Result<Vec<(String, String)>, String> {
     let mut tags = Vec::new();
     for part in text.split(';') {
@@ -9,7 +13,7 @@ pub(super) fn parse(text: &str) -> Result<Vec<(String, String)>, String> {
             continue;
         }
         let Some((name, value)) = part.split_once('=') else {
-            return Err(format!("`{part}` is not a `tag=value` pair"));
+            return Err(format!("`{}` is not a `tag=value` pair", escape(part)));
         };
         tags.push((name.trim().to_string(), value.trim().to_string()));
     }
@@ -20,4 +24,17 @@ pub(super) fn get<'t>(tags: &'t [(String, String)], name: &str) -> Option<&'t st
     tags.iter()
         .find(|(n, _)| n == name)
         .map(|(_, v)| v.as_str())
+}
+
+/// The names that occur more than once, in the order of their second occurrence (RFC 6376 §3.2:
+/// "if a tag name does occur more than once, the entire tag-list is invalid").
+pub(super) fn duplicates(tags: &[(String, String)]) -> Vec<&str> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut twice = Vec::new();
+    for (name, _) in tags {
+        if !seen.insert(name.as_str()) && !twice.contains(&name.as_str()) {
+            twice.push(name.as_str());
+        }
+    }
+    twice
 }

@@ -1,22 +1,28 @@
 //! SPF (RFC 7208): one `v=spf1` record per name, its syntax, and the DNS lookups a receiver
 //! makes to evaluate it, following `include:` and `redirect=` (§4.6.4: more than 10 is a
-//! permerror; more than 2 void lookups too). Includes in the account's zones are read from the
-//! files, the others from the resolver when there is one.
+//! permerror; more than 2 void lookups too; an `mx` of more than 10 hosts too). Includes and
+//! hosts in the account's zones are read from the files, the others from the resolver when
+//! there is one. A finding that needed DNS answers has its own code: only what the files alone
+//! prove may stop a write.
 
+mod hosts;
+mod lookup;
 mod parse;
+mod render;
 mod tree;
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
 use crate::plan::finding_code::FindingCode;
-use crate::plan::model::{Finding, TargetKind, TargetRef};
+use crate::untrusted::escape;
 
 use super::Out;
 use super::account::by_name;
+use hosts::MX_HOST_LIMIT;
 
 pub(crate) use parse::{Parsed, is_spf, parse};
-use tree::State;
 pub(crate) use tree::Walker;
+use tree::{Broken, Node, State};
 
 /// RFC 7208 §4.6.4: the DNS-querying terms a receiver evaluates before it gives permerror.
 const LOOKUP_LIMIT: usize = 10;
@@ -24,6 +30,11 @@ const LOOKUP_LIMIT: usize = 10;
 const LOOKUP_WARNING: usize = 9;
 /// §4.6.4: lookups that find no name or no records, before permerror.
 const VOID_LIMIT: usize = 2;
+
+const PERMERROR: &str = "receivers return permerror and treat the mail as unauthenticated, so it is often rejected or junked";
+const TRIM: &str =
+    "replace includes with the ip4:/ip6: ranges they list, or drop the ones no longer used";
+const OCTODNS: &str = "`\\;` is octoDNS's escape for `;`; in dnscron files write `;`";
 
 /// The SPF findings of one zone: per name, its records, then each record's evaluation.
 pub(super) async fn findings(walker: &mut Walker<'_>, spec: &ZoneSpec, out: &mut Out<'_>) {
@@ -44,11 +55,18 @@ pub(super) async fn findings(walker: &mut Walker<'_>, spec: &ZoneSpec, out: &mut
         let record = records[0];
         match parse(&record.canonical) {
             Ok(parsed) => evaluate(walker, &name, record, parsed, out).await,
+            Err(why) if record.canonical.contains("\\;") => out.push(
+                FindingCode::SpfOctodnsEscape,
+                record,
+                format!(
+                    "the SPF record of {name} is invalid: {why}; {OCTODNS}; {PERMERROR} (RFC 7208 §4.6)"
+                ),
+            ),
             Err(why) => out.push(
                 FindingCode::SpfInvalid,
                 record,
                 format!(
-                    "the SPF record of {name} is invalid: {why}; receivers return permerror and treat the mail as unauthenticated, so it is often rejected or junked; correct the term (RFC 7208 §5, §6)"
+                    "the SPF record of {name} is invalid: {why}; {PERMERROR}; correct the term (RFC 7208 §4.6, §5, §6, §7.1, §12)"
                 ),
             ),
         }
@@ -62,120 +80,191 @@ async fn evaluate(
     parsed: Parsed,
     out: &mut Out<'_>,
 ) {
+    let after_all = parsed.after_all.clone();
     let root = walker.walk(name, parsed).await;
+    let tree = render::lines(&root);
+    count(walker, name, record, &root, &tree, out);
+    voids(name, record, &root, &tree, out);
+    crowded_mx(name, record, &root, out);
+    broken(name, record, &root, out);
+    if !after_all.is_empty() {
+        let terms: Vec<String> = after_all.iter().map(|t| escape(t).into_owned()).collect();
+        out.push(
+            FindingCode::SpfTermsAfterAll,
+            record,
+            format!(
+                "the SPF record of {name} has terms after `all` ({}): receivers stop at `all` and never evaluate them (RFC 7208 §5.1), so they authorize nothing and are not counted; move them before `all`, or remove them",
+                terms.join(" ")
+            ),
+        );
+    }
+}
+
+/// The lookup count: an error over the limit, a warning near it (both with the tree), one line of
+/// information when some includes could not be followed (or hosts not checked) and the count is
+/// below the warning.
+fn count(
+    walker: &Walker<'_>,
+    name: &str,
+    record: &RecordSpec,
+    root: &Node,
+    tree: &str,
+    out: &mut Out<'_>,
+) {
     let total = root.total();
-    let tree = root.render();
     let mut unfollowed = Vec::new();
     root.unfollowed(&mut unfollowed);
+    let mut unchecked = Vec::new();
+    root.unchecked(&mut unchecked);
     let lookups = if total == 1 { "lookup" } else { "lookups" };
     let counted = if unfollowed.is_empty() {
         format!("{total} DNS {lookups}")
     } else {
         format!("at least {total} DNS {lookups}")
     };
-    // Only includes nobody could ask for would a resolver count; a failed answer needs a
-    // working one, which the reason already says.
-    let ask = if root.needs_resolver() {
-        "; a resolver would count them"
-    } else {
-        ""
+    // The files alone prove it, or DNS answers were needed: the latter must not stop a write.
+    let from_files = |limit: usize| root.files_total() >= limit;
+    let with_dns = |files: bool| {
+        if files {
+            ""
+        } else {
+            " (counted with records read over DNS)"
+        }
     };
     if total > LOOKUP_LIMIT {
+        let files = from_files(LOOKUP_LIMIT + 1);
+        let code = if files {
+            FindingCode::SpfTooManyLookups
+        } else {
+            FindingCode::SpfTooManyLookupsFromDns
+        };
+        let with_dns = with_dns(files);
         out.push(
-            FindingCode::SpfTooManyLookups,
+            code,
             record,
             format!(
-                "the SPF record of {name} needs {counted}, more than the {LOOKUP_LIMIT} receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated, so it is often rejected or junked; lookups per record: {tree}; replace includes with the ip4:/ip6: ranges they list, or drop the ones no longer used"
+                "the SPF record of {name} needs {counted}{with_dns}, more than the {LOOKUP_LIMIT} receivers allow (RFC 7208 §4.6.4): {PERMERROR}; {TRIM}. Lookups per record:\n{tree}"
             ),
         );
-    } else if total >= LOOKUP_WARNING {
-        out.push(
-            FindingCode::SpfLookupsNearLimit,
-            record,
-            format!(
-                "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow: one more include (or a provider adding one to theirs) makes it a permerror, and the mail unauthenticated; lookups per record: {tree}; replace includes with the ip4:/ip6: ranges they list, or drop the ones no longer used"
-            ),
-        );
-    } else if !unfollowed.is_empty() && !walker.has_resolver() && root.awaits_only_a_resolver() {
-        for term in unfollowed {
-            walker
-                .unasked
-                .entry(term)
-                .or_default()
-                .push(name.to_string());
-        }
-        let zone = out.spec.zone.to_string();
-        walker.unasked_zone.get_or_insert(zone);
-    } else if !unfollowed.is_empty() {
-        out.push(
-            FindingCode::SpfLookupsUncounted,
-            record,
-            format!(
-                "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow; not followed: {}; lookups per record: {tree}{ask}",
-                unfollowed.join(", ")
-            ),
-        );
+        return;
     }
+    if total >= LOOKUP_WARNING {
+        let files = from_files(LOOKUP_WARNING);
+        let code = if files {
+            FindingCode::SpfLookupsNearLimit
+        } else {
+            FindingCode::SpfLookupsNearLimitFromDns
+        };
+        let with_dns = with_dns(files);
+        out.push(
+            code,
+            record,
+            format!(
+                "the SPF record of {name} needs {counted}{with_dns} of the {LOOKUP_LIMIT} receivers allow: one more include (or a provider adding one to theirs) makes it a permerror, and the mail unauthenticated; {TRIM}. Lookups per record:\n{tree}"
+            ),
+        );
+        return;
+    }
+    if unfollowed.is_empty() && unchecked.is_empty() {
+        return;
+    }
+    let only_a_resolver = !walker.has_resolver() && root.awaits_only_a_resolver();
+    let code = if only_a_resolver {
+        FindingCode::SpfNotFollowed
+    } else {
+        FindingCode::SpfLookupsUncounted
+    };
+    let mut parts = vec![format!(
+        "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow"
+    )];
+    if !unfollowed.is_empty() {
+        parts.push(format!("not followed: {}", unfollowed.join(", ")));
+    }
+    if !unchecked.is_empty() {
+        parts.push(format!(
+            "not checked for a void lookup: {}",
+            unchecked.join(", ")
+        ));
+    }
+    // Only terms nobody could ask about would a resolver settle; a failed answer needs a
+    // working one, which the reason already says.
+    if root.needs_resolver() && !walker.has_resolver() {
+        parts.push("a resolver would settle them".into());
+    }
+    // One line: many zones share one provider's include, and each says so.
+    out.push(code, record, parts.join("; "));
+}
+
+fn voids(name: &str, record: &RecordSpec, root: &Node, tree: &str, out: &mut Out<'_>) {
     let voids = root.voids();
-    if voids > VOID_LIMIT {
+    if voids <= VOID_LIMIT {
+        return;
+    }
+    let (code, with_dns) = if root.files_voids() > VOID_LIMIT {
+        (FindingCode::SpfTooManyVoidLookups, "")
+    } else {
+        (
+            FindingCode::SpfTooManyVoidLookupsFromDns,
+            " (counted with answers read over DNS)",
+        )
+    };
+    out.push(
+        code,
+        record,
+        format!(
+            "the SPF record of {name} makes {voids} void lookups (names without records){with_dns}, more than the {VOID_LIMIT} receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; remove the terms that name hosts without records (includes of names that no longer publish SPF, `a:`/`mx:` of names that are gone). Lookups per record:\n{tree}"
+        ),
+    );
+}
+
+/// Each `mx` term whose name has more than 10 MX hosts.
+fn crowded_mx(name: &str, record: &RecordSpec, root: &Node, out: &mut Out<'_>) {
+    let mut crowded = Vec::new();
+    root.crowded_mx(false, &mut crowded);
+    for (word, hosts, from_dns) in crowded {
+        let (code, source) = if from_dns {
+            (FindingCode::SpfMxTooManyHostsFromDns, "the resolver lists")
+        } else {
+            (FindingCode::SpfMxTooManyHosts, "the files declare")
+        };
         out.push(
-            FindingCode::SpfTooManyVoidLookups,
+            code,
             record,
             format!(
-                "the SPF record of {name} makes {voids} void lookups (names without records), more than the {VOID_LIMIT} receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; lookups per record: {tree}; remove the terms that name hosts without records (includes of names that no longer publish SPF, `a:`/`mx:` of names that are gone)"
+                "the SPF record of {name} has `{}`, whose name has {hosts} MX hosts ({source}), more than the {MX_HOST_LIMIT} receivers look up for one `mx` (RFC 7208 §4.6.4): {PERMERROR}; list the mail servers' addresses with ip4:/ip6: instead",
+                escape(&word)
             ),
         );
     }
+}
+
+fn broken(name: &str, record: &RecordSpec, root: &Node, out: &mut Out<'_>) {
     let mut broken = Vec::new();
-    root.broken(&mut Vec::new(), &mut broken);
-    for (chain, state) in broken {
+    root.broken(&mut Vec::new(), false, &mut broken);
+    for Broken {
+        chain,
+        state,
+        from_dns,
+    } in broken
+    {
         let what = match state {
             State::NoSpf { .. } => "finds no SPF record there".to_string(),
             State::Loop => "includes a record already being evaluated (a loop)".to_string(),
             State::Multiple => "finds several SPF records there".to_string(),
             State::Invalid(why) => format!("finds an invalid SPF record there ({why})"),
-            _ => continue,
+            State::Counted | State::Unfollowed(_) => continue,
+        };
+        let code = if from_dns {
+            FindingCode::SpfIncludeBrokenFromDns
+        } else {
+            FindingCode::SpfIncludeBroken
         };
         out.push(
-            FindingCode::SpfIncludeBroken,
+            code,
             record,
             format!(
-                "the SPF record of {name} {what}: {chain}; receivers return permerror and treat the mail as unauthenticated, so it is often rejected or junked; fix or remove that include"
+                "the SPF record of {name} {what}: {chain}; {PERMERROR}; fix or remove that include"
             ),
         );
-    }
-}
-
-/// The SPF terms no zone's count could follow for want of a resolver, said once for the account
-/// (on the zone of the first record that holds one): the counts of the records that hold them are lower bounds, below the
-/// warning, so this is information, not a finding about one zone.
-pub(super) fn unasked_finding(walker: &Walker<'_>) -> Option<Finding> {
-    let zone = walker.unasked_zone.clone()?;
-    let terms: Vec<String> = walker
-        .unasked
-        .iter()
-        .map(|(term, names)| format!("{term} in {}", some_of(names)))
-        .collect();
-    let target = TargetRef {
-        kind: TargetKind::Zone,
-        name: zone,
-    };
-    Some(Finding::new(
-        FindingCode::SpfNotFollowed,
-        target,
-        format!(
-            "SPF lookups not followed, so the counts of the records that hold them are lower bounds (each below the warning): {}; a resolver would count them",
-            terms.join("; ")
-        ),
-    ))
-}
-
-/// `a, b, c and 47 more` (the names of the SPF records that hold a term).
-fn some_of(names: &[String]) -> String {
-    const SHOWN: usize = 3;
-    let head = names[..names.len().min(SHOWN)].join(", ");
-    match names.len().saturating_sub(SHOWN) {
-        0 => head,
-        more => format!("{head} and {more} more"),
     }
 }

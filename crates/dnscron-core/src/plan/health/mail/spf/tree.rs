@@ -1,41 +1,40 @@
 //! Following an SPF record's `include:` and `redirect=` into the tree of records a receiver
-//! evaluates: from the files inside the account, from the resolver outside it.
+//! evaluates: from the files inside the account, from the resolver outside it. Each record
+//! knows whether it was read over DNS, so a finding can tell what the files alone prove from
+//! what needed DNS answers (only the first may stop a write).
 
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::dns::{RecordType, ZoneName};
-use crate::dnscheck::{Outcome, QueryType, Question, ask};
+use crate::dns::RecordType;
+use crate::untrusted::escape;
 
 use super::super::MailDns;
 use super::super::account::{Account, Held};
+use super::hosts::{HostCheck, HostNote, HostVerdict};
+use super::lookup::{Answered, resolve};
 use super::parse::{Parsed, Target, is_spf, parse};
 
 /// Includes nested deeper than this are not followed: a receiver would have exceeded the limit.
 const MAX_DEPTH: usize = 10;
-/// Includes followed for one record at most, whatever their shape (wide trees of includes).
-const MAX_NODES: usize = 64;
-
-/// Where an included record came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Source {
-    Files,
-    Dns,
-}
+/// Names looked up for one record at most (includes, and `a`/`mx` hosts asked over DNS),
+/// whatever their shape (wide trees of includes).
+pub(super) const MAX_NODES: usize = 64;
 
 #[derive(Clone, Debug)]
 enum Fetched {
-    Texts(Vec<String>, Source),
-    /// No such name, or no TXT at it: a void lookup.
-    Void,
+    /// The TXT texts at the name, and whether DNS answered them (else the files hold them).
+    Texts(Vec<String>, bool),
+    /// No such name, or no TXT at it: a void lookup; whether DNS said so.
+    Void(bool),
     NoResolver,
     /// In the account, but the files may not hold every TXT record there.
     Undeclared,
     Failed(String),
 }
 
-/// Why a lookup was not counted further.
+/// Why a lookup was not counted further, or a host not checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Unfollowed {
     NoResolver,
@@ -43,12 +42,12 @@ pub(super) enum Unfollowed {
     Macro,
     Failed(String),
     TooDeep,
+    TooMany,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum State {
     Counted,
-    FromDns,
     Unfollowed(Unfollowed),
     /// The name has no SPF record, or no records at all (`void`).
     NoSpf {
@@ -63,13 +62,24 @@ pub(super) enum State {
 #[derive(Clone, Debug)]
 pub(super) struct Node {
     /// `include:` or `redirect=`; empty for the root.
-    via: &'static str,
-    domain: String,
-    lookups: usize,
-    /// The record's `a`/`mx` terms whose names the files declare without an address (or MX).
-    void_terms: Vec<String>,
-    state: State,
-    children: Vec<Node>,
+    pub(super) via: &'static str,
+    /// The name, escaped for display (a macro is the record's text).
+    pub(super) domain: String,
+    pub(super) lookups: usize,
+    /// What DNS answered decided this record (its text, or that it has none).
+    pub(super) from_dns: bool,
+    /// The record's `a`/`mx` terms worth a word: void, too many MX hosts, not checked.
+    pub(super) hosts: Vec<HostNote>,
+    pub(super) state: State,
+    pub(super) children: Vec<Node>,
+}
+
+/// A broken record in the tree: the chain of includes to it, its state, and whether DNS answers
+/// were needed to get there.
+pub(super) struct Broken<'n> {
+    pub(super) chain: String,
+    pub(super) state: &'n State,
+    pub(super) from_dns: bool,
 }
 
 impl Node {
@@ -77,71 +87,104 @@ impl Node {
         self.lookups + self.children.iter().map(Node::total).sum::<usize>()
     }
 
-    pub(super) fn voids(&self) -> usize {
-        let own = usize::from(matches!(self.state, State::NoSpf { void: true }));
-        own + self.void_terms.len() + self.children.iter().map(Node::voids).sum::<usize>()
+    /// The lookups the files alone show: records reached without a DNS answer.
+    pub(super) fn files_total(&self) -> usize {
+        if self.from_dns {
+            return 0;
+        }
+        self.lookups + self.children.iter().map(Node::files_total).sum::<usize>()
     }
 
-    /// `example.com: 2 (include:_spf.a.example: 1 from DNS, include:b.example: not followed …)`.
-    pub(super) fn render(&self) -> String {
-        let mut s = format!("{}{}", self.via, self.domain);
-        match &self.state {
-            State::Counted => s.push_str(&format!(": {}", self.lookups)),
-            State::FromDns => s.push_str(&format!(": {} from DNS", self.lookups)),
-            State::Unfollowed(why) => s.push_str(&format!(": not followed ({})", why.words())),
-            State::NoSpf { void: true } => s.push_str(": no such name or no TXT (void)"),
-            State::NoSpf { void: false } => s.push_str(": no SPF record"),
-            State::Loop => s.push_str(": loop"),
-            State::Multiple => s.push_str(": several SPF records"),
-            State::Invalid(_) => s.push_str(": invalid"),
+    pub(super) fn voids(&self) -> usize {
+        let own = usize::from(matches!(self.state, State::NoSpf { void: true }));
+        let hosts = self
+            .hosts
+            .iter()
+            .filter(|h| h.verdict == HostVerdict::Void)
+            .count();
+        own + hosts + self.children.iter().map(Node::voids).sum::<usize>()
+    }
+
+    /// The void lookups the files alone show.
+    pub(super) fn files_voids(&self) -> usize {
+        if self.from_dns {
+            return 0;
         }
-        if !self.void_terms.is_empty() {
-            s.push_str(&format!(" [void: {}]", self.void_terms.join(", ")));
-        }
-        if !self.children.is_empty() {
-            let inner: Vec<String> = self.children.iter().map(Node::render).collect();
-            s.push_str(&format!(" ({})", inner.join(", ")));
-        }
-        s
+        let own = usize::from(matches!(self.state, State::NoSpf { void: true }));
+        let hosts = self
+            .hosts
+            .iter()
+            .filter(|h| h.verdict == HostVerdict::Void && !h.from_dns)
+            .count();
+        own + hosts + self.children.iter().map(Node::files_voids).sum::<usize>()
     }
 
     /// Each broken record in the tree with the chain of includes that leads to it.
     pub(super) fn broken<'n>(
         &'n self,
         chain: &mut Vec<String>,
-        out: &mut Vec<(String, &'n State)>,
+        dns: bool,
+        out: &mut Vec<Broken<'n>>,
     ) {
         chain.push(format!("{}{}", self.via, self.domain));
+        let dns = dns || self.from_dns;
         match &self.state {
             State::NoSpf { .. } | State::Loop | State::Multiple | State::Invalid(_) => {
-                out.push((chain.join(" → "), &self.state));
+                out.push(Broken {
+                    chain: chain.join(" → "),
+                    state: &self.state,
+                    from_dns: dns,
+                });
             }
-            _ => {}
+            State::Counted | State::Unfollowed(_) => {}
         }
         for child in &self.children {
-            child.broken(chain, out);
+            child.broken(chain, dns, out);
         }
         chain.pop();
     }
 
-    /// Whether an include was left for want of a resolver (not for a macro, depth or failure).
-    pub(super) fn needs_resolver(&self) -> bool {
-        matches!(
-            self.state,
-            State::Unfollowed(Unfollowed::NoResolver | Unfollowed::Undeclared)
-        ) || self.children.iter().any(Node::needs_resolver)
+    /// Every `mx` term with more than 10 MX hosts: the term, its count, whether DNS told it.
+    pub(super) fn crowded_mx(&self, dns: bool, out: &mut Vec<(String, usize, bool)>) {
+        let dns = dns || self.from_dns;
+        for note in &self.hosts {
+            if let HostVerdict::TooManyMx(n) = note.verdict {
+                out.push((note.word.clone(), n, dns || note.from_dns));
+            }
+        }
+        for child in &self.children {
+            child.crowded_mx(dns, out);
+        }
     }
 
-    /// Whether every term not followed is one outside the account that only a resolver could
-    /// follow (not a macro, not a name the files can't fully show, not a failed answer).
+    /// Whether a lookup was left for want of a resolver (not for a macro, depth or failure).
+    pub(super) fn needs_resolver(&self) -> bool {
+        let wants =
+            |why: &Unfollowed| matches!(why, Unfollowed::NoResolver | Unfollowed::Undeclared);
+        matches!(&self.state, State::Unfollowed(why) if wants(why))
+            || self.hosts.iter().any(|h| h.unchecked().is_some_and(wants))
+            || self.children.iter().any(Node::needs_resolver)
+    }
+
+    /// Whether every term not followed or checked is one outside the account that only a
+    /// resolver could follow (not a macro, not a name the files can't fully show, not a
+    /// failed answer).
     pub(super) fn awaits_only_a_resolver(&self) -> bool {
         let own = match &self.state {
             State::Unfollowed(why) => *why == Unfollowed::NoResolver,
-            _ => true,
+            State::Counted
+            | State::NoSpf { .. }
+            | State::Loop
+            | State::Multiple
+            | State::Invalid(_) => true,
         };
-        own && self.children.iter().all(Node::awaits_only_a_resolver)
+        own && self.hosts.iter().all(|h| {
+            h.unchecked()
+                .is_none_or(|why| *why == Unfollowed::NoResolver)
+        }) && self.children.iter().all(Node::awaits_only_a_resolver)
     }
 
+    /// The includes and redirects not followed, with why.
     pub(super) fn unfollowed(&self, out: &mut Vec<String>) {
         if let State::Unfollowed(why) = &self.state {
             out.push(format!("{}{} ({})", self.via, self.domain, why.words()));
@@ -150,10 +193,22 @@ impl Node {
             child.unfollowed(out);
         }
     }
+
+    /// The `a`/`mx` terms whose hosts were not checked for a void lookup, with why.
+    pub(super) fn unchecked(&self, out: &mut Vec<String>) {
+        for note in &self.hosts {
+            if let Some(why) = note.unchecked() {
+                out.push(format!("{} ({})", escape(&note.word), why.words()));
+            }
+        }
+        for child in &self.children {
+            child.unchecked(out);
+        }
+    }
 }
 
 impl Unfollowed {
-    fn words(&self) -> String {
+    pub(super) fn words(&self) -> String {
         match self {
             Unfollowed::NoResolver => "outside the account, no resolver to ask".into(),
             Unfollowed::Undeclared => {
@@ -162,22 +217,19 @@ impl Unfollowed {
             Unfollowed::Macro => "a macro only a receiver can expand".into(),
             Unfollowed::Failed(why) => format!("the resolver did not answer: {why}"),
             Unfollowed::TooDeep => "nested too deep".into(),
+            Unfollowed::TooMany => format!("more than {MAX_NODES} names looked up for one record"),
         }
     }
 }
 
 /// Follows includes, reading each name once per plan (zones often share one provider's).
 pub(crate) struct Walker<'a> {
-    account: &'a Account<'a>,
-    dns: Option<&'a MailDns>,
+    pub(super) account: &'a Account<'a>,
+    pub(super) dns: Option<&'a MailDns>,
     cache: BTreeMap<String, Fetched>,
-    nodes: usize,
-    /// Terms not followed for want of a resolver → the names whose records hold them: said
-    /// once for the account rather than once per zone (50 zones sharing one provider's include
-    /// would otherwise repeat one line 50 times).
-    pub(super) unasked: BTreeMap<String, Vec<String>>,
-    /// The zone of the first record in `unasked`: the finding is told there.
-    pub(super) unasked_zone: Option<String>,
+    pub(super) host_cache: BTreeMap<(String, bool), HostCheck>,
+    /// Names looked up for the record being walked (bounded by [`MAX_NODES`]).
+    pub(super) nodes: usize,
 }
 
 type NodeFuture<'s> = Pin<Box<dyn Future<Output = Node> + Send + 's>>;
@@ -188,9 +240,8 @@ impl<'a> Walker<'a> {
             account,
             dns,
             cache: BTreeMap::new(),
+            host_cache: BTreeMap::new(),
             nodes: 0,
-            unasked: BTreeMap::new(),
-            unasked_zone: None,
         }
     }
 
@@ -208,13 +259,17 @@ impl<'a> Walker<'a> {
         };
         let texts: Vec<String> = records.iter().map(|r| r.canonical.clone()).collect();
         let fetched = match complete {
-            Some(true) if texts.is_empty() => Fetched::Void,
+            Some(true) if texts.is_empty() => Fetched::Void(false),
             Some(complete) if complete || texts.iter().any(|t| is_spf(t)) => {
-                Fetched::Texts(texts, Source::Files)
+                Fetched::Texts(texts, false)
             }
             // Outside the account, or the files may not hold every TXT there.
             _ => match self.dns {
-                Some(dns) => ask_txt(dns, host).await,
+                Some(dns) => match resolve(dns, host, RecordType::TXT).await {
+                    Answered::Values(texts) => Fetched::Texts(texts, true),
+                    Answered::Void => Fetched::Void(true),
+                    Answered::Failed(why) => Fetched::Failed(why),
+                },
                 None if complete.is_some() => Fetched::Undeclared,
                 None => Fetched::NoResolver,
             },
@@ -235,9 +290,13 @@ impl<'a> Walker<'a> {
         Box::pin(async move {
             let mut node = Node {
                 via,
-                domain: target.host.clone().unwrap_or(target.text),
+                domain: target
+                    .host
+                    .clone()
+                    .unwrap_or_else(|| escape(&target.text).into_owned()),
                 lookups: 0,
-                void_terms: Vec::new(),
+                from_dns: false,
+                hosts: Vec::new(),
                 state: State::Counted,
                 children: Vec::new(),
             };
@@ -250,13 +309,18 @@ impl<'a> Walker<'a> {
                 return node;
             }
             self.nodes += 1;
-            if path.len() > MAX_DEPTH || self.nodes > MAX_NODES {
+            if path.len() > MAX_DEPTH {
                 node.state = State::Unfollowed(Unfollowed::TooDeep);
                 return node;
             }
-            let (texts, source) = match self.fetch(&host).await {
-                Fetched::Texts(texts, source) => (texts, source),
-                Fetched::Void => {
+            if self.nodes > MAX_NODES {
+                node.state = State::Unfollowed(Unfollowed::TooMany);
+                return node;
+            }
+            let (texts, from_dns) = match self.fetch(&host).await {
+                Fetched::Texts(texts, from_dns) => (texts, from_dns),
+                Fetched::Void(from_dns) => {
+                    node.from_dns = from_dns;
                     node.state = State::NoSpf { void: true };
                     return node;
                 }
@@ -273,6 +337,7 @@ impl<'a> Walker<'a> {
                     return node;
                 }
             };
+            node.from_dns = from_dns;
             let spf: Vec<&String> = texts.iter().filter(|t| is_spf(t)).collect();
             let text = match spf.as_slice() {
                 [] => {
@@ -287,10 +352,7 @@ impl<'a> Walker<'a> {
             };
             match parse(text) {
                 Ok(parsed) => {
-                    if source == Source::Dns {
-                        node.state = State::FromDns;
-                    }
-                    node.void_terms = self.void_terms(&parsed, &host);
+                    node.hosts = self.host_notes(&parsed, &host).await;
                     let mut path = path;
                     path.push(host);
                     node.lookups = parsed.lookups;
@@ -302,41 +364,16 @@ impl<'a> Walker<'a> {
         })
     }
 
-    /// The `a`/`mx` terms of a record at `domain` that name, in the account's files, a name
-    /// without an A/AAAA/CNAME (for `a`) or an MX (for `mx`). Names outside the account are
-    /// not asked: only includes are read over DNS.
-    fn void_terms(&self, parsed: &Parsed, domain: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        for term in &parsed.hosts {
-            let host = match &term.target {
-                Some(Target { host: Some(h), .. }) => h.as_str(),
-                Some(Target { host: None, .. }) => continue,
-                None => domain,
-            };
-            let types: &[RecordType] = if term.mx {
-                &[RecordType::MX]
-            } else {
-                &[RecordType::A, RecordType::AAAA, RecordType::CNAME]
-            };
-            // Void only when the files say so for every type: none declared, none kept.
-            let void = types
-                .iter()
-                .all(|t| self.account.has(host, *t) == Some(false));
-            if void {
-                out.push(term.word.clone());
-            }
-        }
-        out
-    }
-
     /// The tree of the record `parsed` at `name`.
     pub(super) async fn walk(&mut self, name: &str, parsed: Parsed) -> Node {
         self.nodes = 0;
+        let hosts = self.host_notes(&parsed, name).await;
         Node {
             via: "",
             domain: name.to_string(),
             lookups: parsed.lookups,
-            void_terms: self.void_terms(&parsed, name),
+            from_dns: false,
+            hosts,
             state: State::Counted,
             children: self.children(parsed, vec![name.to_string()]).await,
         }
@@ -351,25 +388,5 @@ impl<'a> Walker<'a> {
             children.push(self.follow("redirect=", redirect, path).await);
         }
         children
-    }
-}
-
-async fn ask_txt(dns: &MailDns, host: &str) -> Fetched {
-    let Ok(zone) = ZoneName::parse(host) else {
-        return Fetched::Failed("not a name DNS can look up".into());
-    };
-    let question = Question::new(zone, "@", QueryType::Record(RecordType::TXT));
-    let answer = ask(dns.resolver, &question, &dns.query).await;
-    match &answer.outcome {
-        Outcome::Records { .. } => {
-            let texts = answer.outcome.values_of("TXT");
-            if texts.is_empty() {
-                return Fetched::Void;
-            }
-            let texts = texts.into_iter().map(|s| s.value.clone()).collect();
-            Fetched::Texts(texts, Source::Dns)
-        }
-        Outcome::NoData { .. } | Outcome::NxDomain { .. } => Fetched::Void,
-        other => Fetched::Failed(other.to_string()),
     }
 }
