@@ -13,7 +13,7 @@ use crate::render::plan as render;
 use dnscron_core::api::ReadClient;
 use dnscron_core::dnscheck::{QueryOptions, parse_resolver};
 use dnscron_core::plan::MakePlanError;
-use dnscron_core::plan::{MailDns, MakeOptions, Plan, make_plan_owned};
+use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, Plan, make_plan_owned};
 
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {
@@ -77,6 +77,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
         .as_deref()
         .map(|since| changed::scope(&args.paths, &desired, since))
         .transpose()?;
+    let account = whole_account(&args.paths, scope.is_some());
     let client = ReadClient::new(args.api.into_config()?)?;
     let opts = MakeOptions {
         allow_mass_changes: args.allow_mass_changes,
@@ -90,6 +91,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
             };
             MailDns::new(r, query)
         }),
+        account,
     };
     let plan = make_plan_owned(&client, desired, &opts);
     let planned = runtime::block_on(signals::or_stop_plan(plan))?.map_err(|e| {
@@ -106,7 +108,8 @@ pub fn run(args: PlanArgs) -> CommandResult {
         write_plan_file(path, &render::json(&planned.plan)?)?;
     }
     write_stdout(&render_plan(&planned.plan, args.format)?)?;
-    let attention = !planned.plan.is_empty() || planned.plan.findings.iter().any(|f| f.is_error());
+    let attention =
+        !planned.plan.is_empty() || planned.plan.findings.iter().any(|f| f.needs_attention());
     // The process ends here: freeing every declared and live record one by one would only
     // cost time (tens of milliseconds for 100,000 records) before the OS takes the memory back.
     std::mem::forget(planned);
@@ -114,6 +117,16 @@ pub fn run(args: PlanArgs) -> CommandResult {
         Outcome::ChangesPresent
     } else {
         Outcome::Success
+    })
+}
+
+/// A plan of whole folders, not limited to what changed, is compared with the whole account:
+/// what the account holds beyond the folders' files is theirs to declare. A single file, or a
+/// scoped plan, holds part of the files only, so it reads none of that.
+fn whole_account(paths: &[PathBuf], scoped: bool) -> Option<AccountCheck> {
+    let folders = !scoped && paths.iter().all(|p| p.is_dir());
+    folders.then(|| AccountCheck {
+        folders: paths.iter().map(|p| p.display().to_string()).collect(),
     })
 }
 

@@ -57,8 +57,14 @@ pub fn render(plan: &Plan) -> String {
 
 /// Registrar and schedule findings, placed where the file declares what they are about.
 fn finding_annotation(plan: &Plan, finding: &Finding, level: Level) -> Annotation {
-    let a = Annotation::new(level, format!("{}: {}", finding.target, finding.message))
-        .title(format!("dnscron plan: {}", finding.code));
+    let adopt = crate::render::finding::adoption(finding)
+        .map(|line| format!("; {line}"))
+        .unwrap_or_default();
+    let a = Annotation::new(
+        level,
+        format!("{}: {}{adopt}", finding.target, finding.message),
+    )
+    .title(format!("dnscron plan: {}", finding.code));
     let place = finding
         .declared_at
         .as_deref()

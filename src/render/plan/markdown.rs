@@ -125,6 +125,9 @@ fn findings(plan: &Plan) -> String {
             escape(&finding::about(f)),
             escape(&f.message)
         ));
+        if let Some(adopt) = finding::adoption(f) {
+            out.push_str(&format!("  {}\n", escape(&adopt)));
+        }
     }
     if plan.findings.len() > MAX_LISTED {
         out.push_str(&format!(

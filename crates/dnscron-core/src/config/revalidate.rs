@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::diagnostics::{Diagnostics, SourceFile};
 use super::load::read_source;
-use super::model::{Desired, Location, NameserverMode, SiteSpec, ZoneSpec};
+use super::model::{Desired, Location, NameserverMode, SiteSpec, Unmanaged, ZoneSpec};
 use super::validate::Validator;
 
 /// The desired state as the loader builds it from the same declarations, or every rule it
@@ -23,6 +23,7 @@ pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
     for site in &desired.sites {
         site_doc(&mut text, site);
     }
+    unmanaged_doc(&mut text, &desired.unmanaged);
     let source = Arc::new(SourceFile::new(
         Path::new("desired").into(),
         text.out.clone(),
@@ -197,6 +198,36 @@ fn site_doc(t: &mut Text, site: &SiteSpec) {
     }
 }
 
+fn unmanaged_doc(t: &mut Text, u: &Unmanaged) {
+    let lists = [
+        ("zones", &u.zones),
+        ("domains", &u.domains),
+        ("sites", &u.sites),
+    ];
+    let Some(first) = lists.iter().find_map(|(_, l)| l.first()) else {
+        return;
+    };
+    t.line(&first.location, "---");
+    t.line(&first.location, "unmanaged:");
+    for (key, entries) in lists {
+        let Some(head) = entries.first() else {
+            continue;
+        };
+        t.line(&head.location, &format!("  {key}:"));
+        for e in entries {
+            let reason = e
+                .reason
+                .as_ref()
+                .map(|r| format!(", reason: {}", q(r)))
+                .unwrap_or_default();
+            t.line(
+                &e.location,
+                &format!("  - {{name: {}{reason}}}", q(&e.name)),
+            );
+        }
+    }
+}
+
 fn restore_all(desired: &mut Desired, text: &Text) {
     for z in &mut desired.zones {
         text.restore(&mut z.location);
@@ -218,6 +249,10 @@ fn restore_all(desired: &mut Desired, text: &Text) {
         for job in s.cron.iter_mut().flatten() {
             text.restore(&mut job.location);
         }
+    }
+    let u = &mut desired.unmanaged;
+    for e in u.zones.iter_mut().chain(&mut u.domains).chain(&mut u.sites) {
+        text.restore(&mut e.location);
     }
 }
 

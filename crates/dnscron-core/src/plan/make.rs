@@ -2,10 +2,12 @@
 //! `plan`, `apply`, `demo` and the benchmarks all go through here, so what apply executes is
 //! made exactly like what plan showed.
 
-use crate::api::{ApiError, ReadClient, openapi};
+use crate::api::{ApiError, ReadClient, openapi, payload};
 use crate::config::model::{Desired, NameserverMode};
 
+use super::account::{self, AccountCheck, Listings};
 use super::diff::diff_lent;
+use super::health::DomainsRead;
 use super::health::mail::{MailDns, mail_findings};
 use super::scope::Scope;
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
@@ -24,6 +26,10 @@ pub struct MakeOptions {
     /// The resolver SPF includes outside the account are read from; `None`: not followed (the
     /// mail findings say which).
     pub mail_dns: Option<MailDns>,
+    /// `Some`: the files are every file of these folders, so the plan reads the account's zone,
+    /// domain and site listings and reports what no file declares (`plan::account`). Not
+    /// read in a plan with a `scope` or without `health`.
+    pub account: Option<AccountCheck>,
 }
 
 impl Default for MakeOptions {
@@ -34,6 +40,7 @@ impl Default for MakeOptions {
             scope: None,
             health: true,
             mail_dns: None,
+            account: None,
         }
     }
 }
@@ -91,12 +98,23 @@ async fn plan_lent(
 ) -> Result<Planned, MakePlanError> {
     let no_zones = Desired::default();
     let health_of = if opts.health { desired } else { &no_zones };
-    let (live, listed) = tokio::join!(
-        snapshot::fetch(client, desired),
-        health::list(client, health_of, opts.scope.is_some())
+    let account_check = opts
+        .account
+        .as_ref()
+        .filter(|_| opts.health && opts.scope.is_none());
+    let domains_read = match (account_check, &opts.scope) {
+        (Some(_), _) => DomainsRead::All,
+        (None, Some(_)) => DomainsRead::Scoped,
+        (None, None) => DomainsRead::Declared,
+    };
+    let (live, listed, zones) = tokio::join!(
+        snapshot::fetch_listing_sites(client, desired, account_check.is_some()),
+        health::list(client, health_of, domains_read),
+        list_zones(client, account_check.is_some()),
     );
-    let live = live?;
-    let registrations = health::fetch(client, health_of, &live, &listed?).await?;
+    let (live, sites) = live?;
+    let (listed, zones) = (listed?, zones?);
+    let registrations = health::fetch(client, health_of, &live, &listed).await?;
     let diff_opts = DiffOptions {
         api_url: client.base_url().to_string(),
         allow_mass_changes: opts.allow_mass_changes,
@@ -108,6 +126,11 @@ async fn plan_lent(
         let now = now.with_timezone(&chrono::Utc);
         plan.findings
             .extend(health::findings(health_of, &registrations, now));
+    }
+    if let (Some(check), Some(zones), Some(sites)) = (account_check, zones, sites) {
+        let listings = Listings::of(&zones, &listed, &sites);
+        plan.findings
+            .extend(account::findings(desired, &listings, check));
     }
     if opts.health {
         plan.findings
@@ -121,6 +144,24 @@ async fn plan_lent(
         plan.options.hosted_mode_wire_value = hosted_mode_value(client).await;
     }
     Ok(Planned { plan, live })
+}
+
+/// `GET /dns`, every page, when the account as a whole is read.
+async fn list_zones(
+    client: &ReadClient,
+    read: bool,
+) -> Result<Option<Vec<payload::Zone>>, SnapshotError> {
+    if !read {
+        return Ok(None);
+    }
+    client
+        .list_zones()
+        .await
+        .map(Some)
+        .map_err(|source| SnapshotError::Listing {
+            what: "the zone list (GET /dns)".into(),
+            source,
+        })
 }
 
 fn switches_to_hosted(plan: &Plan, desired: &Desired) -> bool {

@@ -12,6 +12,7 @@ pub mod request;
 pub mod scope;
 pub mod snapshot;
 
+pub(crate) mod account;
 pub(crate) mod declared;
 pub(crate) mod diff;
 pub(crate) mod finding_code;
@@ -28,6 +29,7 @@ mod nameservers;
 mod norm;
 mod records;
 
+pub use account::AccountCheck;
 pub use cron_jobs::job_key;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
@@ -36,8 +38,8 @@ pub use fingerprint::stale_targets;
 pub use health::mail::{MailDns, mail_findings};
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
 pub use model::{
-    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource, Severity,
-    Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
+    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,
+    Severity, Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
 pub use scope::Scope;

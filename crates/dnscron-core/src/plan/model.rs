@@ -462,6 +462,10 @@ pub struct Finding {
     /// write.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<Acceptance>,
+    /// For a zone, domain or site the account has and no file declares: the folder the plan
+    /// read, where an import of it goes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adopt_into: Option<String>,
 }
 
 /// Why a finding is accepted, and until when.
@@ -513,6 +517,15 @@ impl Finding {
             change_ids: Vec::new(),
             declared_at: None,
             accepted: None,
+            adopt_into: None,
+        }
+    }
+
+    /// The folder an import of what the finding is about goes into.
+    pub fn adopt_into(self, folder: &str) -> Finding {
+        Finding {
+            adopt_into: Some(folder.to_string()),
+            ..self
         }
     }
 
@@ -538,6 +551,12 @@ impl Finding {
     /// Whether the drift job must alert even when there is no change.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    /// Whether the drift job must alert: an error, or something the account has that no file
+    /// declares (a warning, but drift all the same).
+    pub fn needs_attention(&self) -> bool {
+        self.is_error() || self.code.is_undeclared()
     }
 }
 

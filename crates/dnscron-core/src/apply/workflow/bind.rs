@@ -107,6 +107,7 @@ pub(super) async fn again(
         scope: shown.scope.clone(),
         health: false,
         mail_dns: None,
+        account: None,
     };
     let now = make_plan(client.read(), &again.desired, &made).await?;
     let review = checked(&shown, &now.plan, &now.live, ReviewedBy::Shown)?;

@@ -146,6 +146,7 @@ impl PlanOptions {
             scope,
             health,
             mail_dns: None,
+            account: None,
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::dns::ZoneName;
 
 mod sets;
 mod site;
+mod unmanaged;
 mod zone;
 
 pub use sets::ZONE_PLACEHOLDER;
@@ -57,6 +58,7 @@ pub(crate) struct Validator {
     zones_seen: HashMap<String, Location>,
     sites_seen: HashMap<String, Location>,
     sets: sets::Sets,
+    unmanaged: unmanaged::Unmanaged,
     warnings: Diagnostics,
     /// Read a zone's declarations without its record sets (`use:` is not resolved): for a file
     /// read alone, whose sets are in other files.
@@ -119,6 +121,7 @@ impl Validator {
                 }
             }
             raw::Document::RecordSet(set) => self.sets.add(&mut checker, set),
+            raw::Document::Unmanaged(doc) => self.unmanaged.add(&mut checker, doc),
         }
     }
 
@@ -130,6 +133,7 @@ impl Validator {
             mut desired,
             zones,
             mut sets,
+            unmanaged,
             mut warnings,
             ..
         } = self;
@@ -143,6 +147,7 @@ impl Validator {
         if !without_sets {
             sets.warn_unused(&mut warnings);
         }
+        desired.unmanaged = unmanaged.finish(&desired, diags);
         warnings.sort();
         (desired, warnings)
     }
