@@ -145,6 +145,7 @@ impl Validator {
             desired.zones.extend(spec);
         }
         if !without_sets {
+            sets.report_unknown(diags);
             sets.warn_unused(&mut warnings);
         }
         desired.unmanaged = unmanaged.finish(&desired, diags);
