@@ -93,8 +93,9 @@ fn exit_status() -> Roff {
         ),
         (
             "2",
-            "Changes present (plan --detailed-exitcode), or a nameserver serving other data \
-             than the files (check); nothing else exits 2.",
+            "Changes present, an error-level finding or a zone, domain or site of the account \
+             no file of the planned folder declares (plan --detailed-exitcode), or a nameserver \
+             serving other data than the files (check); nothing else exits 2.",
         ),
         (
             "3",

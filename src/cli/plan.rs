@@ -26,8 +26,9 @@ pub struct PlanArgs {
     /// Also write the plan as JSON to FILE, for `dnscron apply --plan FILE`.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Exit 2 when there are changes or an error-level finding (drift detection; see
-    /// docs/health.md); 0 means neither, 1 an error.
+    /// Exit 2 when there are changes, an error-level finding, or (in a plan of folders) a zone,
+    /// domain or site of the account no file declares (drift detection; see docs/health.md);
+    /// 0 means none of these, 1 an error.
     #[arg(long)]
     pub detailed_exitcode: bool,
     /// Print request statistics (by route, pages, retries, 429s, rate-limit wait) to stderr.

@@ -22,7 +22,7 @@ const SHAPES: &[(u32, &str)] = &[
     ),
     (
         4,
-        "d29532086a83d7d90a54704e65e4eaf3629f418f3314f5b2c05566c9da9b5410",
+        "519b4a2e2cc53339b1803ad4b7b40f10716c706f9c6fa2bd3b56db462a5561f4",
     ),
 ];
 

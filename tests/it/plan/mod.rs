@@ -1,5 +1,6 @@
 //! The planner: diff rules, ordering, safety, the plan model and its three renderings.
 
+mod account;
 mod file;
 mod file_schema;
 mod fixtures;

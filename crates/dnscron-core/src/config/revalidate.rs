@@ -38,6 +38,7 @@ pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
             if let Some(at) = &mut d.location {
                 text.restore(at);
             }
+            d.message = text.restore_in(&d.message);
         }
         diags.sort();
         return Err(diags);
@@ -65,6 +66,40 @@ impl Text {
         if let Some(origin) = at.line.checked_sub(1).and_then(|i| self.origin.get(i)) {
             *at = origin.clone();
         }
+    }
+
+    /// `message` with each place in the generated text it names (`desired:LINE:COL`, e.g. the
+    /// first of two declarations) put back as the place the item was declared at.
+    fn restore_in(&self, message: &str) -> String {
+        const GENERATED: &str = "desired:";
+        let mut out = String::with_capacity(message.len());
+        let mut rest = message;
+        while let Some(start) = rest.find(GENERATED) {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + GENERATED.len()..];
+            let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+            let line_len = digits(after);
+            let col_len = after[line_len..]
+                .strip_prefix(':')
+                .map_or(0, digits);
+            let origin = after[..line_len]
+                .parse::<usize>()
+                .ok()
+                .and_then(|line| line.checked_sub(1))
+                .and_then(|i| self.origin.get(i));
+            match origin {
+                Some(origin) if col_len > 0 => {
+                    out.push_str(&origin.to_string());
+                    rest = &after[line_len + 1 + col_len..];
+                }
+                Some(_) | None => {
+                    out.push_str(GENERATED);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
     }
 }
 
@@ -263,5 +298,35 @@ fn restore_sets(checked: &mut Desired, desired: &Desired) {
         for (r, g) in out.records.iter_mut().zip(&given.records) {
             r.set.clone_from(&g.set);
         }
+    }
+}
+
+#[cfg(test)]
+mod unmanaged_tests {
+    use std::path::PathBuf;
+
+    use super::revalidate;
+    use crate::config::load_texts;
+
+    /// A saved plan's `unmanaged:` lists go back through the loader's rules with their places.
+    #[test]
+    fn unmanaged_lists_revalidate_to_themselves_and_a_declared_one_is_refused_at_its_place() {
+        let text = "zone: a.example\n---\nunmanaged:\n  zones: [{ name: b.example, reason: \"agency's\" }]\n  sites: [blog]\n";
+        let loaded = load_texts(&[(PathBuf::from("dns/u.yaml"), text.to_string())]).unwrap();
+        assert_eq!(revalidate(&loaded).unwrap(), loaded);
+        let mut edited = loaded.clone();
+        edited.unmanaged.zones[0].name = "a.example".into();
+        let diags = revalidate(&edited).unwrap_err();
+        let at: Vec<String> = diags
+            .items
+            .iter()
+            .map(|d| format!("{} {}", d.location.as_ref().unwrap(), d.message))
+            .collect();
+        assert_eq!(
+            at,
+            [
+                "dns/u.yaml:4:19 zone `a.example` is listed in `unmanaged.zones` but is also declared at dns/u.yaml:1:7"
+            ]
+        );
     }
 }

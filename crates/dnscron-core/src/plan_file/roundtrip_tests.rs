@@ -115,6 +115,7 @@ fn desired(rng: &mut fastrand::Rng) -> cfg::Desired {
         .filter_map(|i| cron_job(rng, i))
         .collect();
     cfg::Desired {
+        unmanaged: Default::default(),
         zones: vec![cfg::ZoneSpec {
             zone: zone_name(),
             location: at(1),
@@ -258,6 +259,7 @@ fn the_reported_txt_values_round_trip() {
         let canonical = dns::canonical_content(RecordType::TXT, content, &zone_name())
             .unwrap_or_else(|e| panic!("{content:?}: {e}"));
         let files = cfg::Desired {
+            unmanaged: Default::default(),
             zones: vec![cfg::ZoneSpec {
                 zone: zone_name(),
                 location: at(1),

@@ -69,6 +69,7 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
             )
         }],
         desired: cfg::Desired {
+            unmanaged: Default::default(),
             zones: vec![zone],
             sites: vec![cfg::SiteSpec {
                 slug: "shop".into(),
