@@ -114,7 +114,7 @@ Success.
 An error, a usage error included; stderr says what, where and what to do.
 .TP
 \fB2\fR
-Changes present (plan \-\-detailed\-exitcode), or a nameserver serving other data than the files (check); nothing else exits 2.
+Changes present, an error\-level finding or a zone, domain or site of the account no file of the planned folder declares (plan \-\-detailed\-exitcode), or a nameserver serving other data than the files (check); nothing else exits 2.
 .TP
 \fB3\fR
 apply stopped at a step a human must take in the portal; the continue_url is printed.

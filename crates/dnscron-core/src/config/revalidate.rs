@@ -79,9 +79,7 @@ impl Text {
             let after = &rest[start + GENERATED.len()..];
             let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
             let line_len = digits(after);
-            let col_len = after[line_len..]
-                .strip_prefix(':')
-                .map_or(0, digits);
+            let col_len = after[line_len..].strip_prefix(':').map_or(0, digits);
             let origin = after[..line_len]
                 .parse::<usize>()
                 .ok()
