@@ -51,9 +51,17 @@ impl Listings {
 /// stale `unmanaged:` entries.
 pub(crate) fn findings(desired: &Desired, listed: &Listings, check: &AccountCheck) -> Vec<Finding> {
     let mut out = Vec::new();
-    out.extend(undeclared_zones(desired, listed, check));
-    out.extend(undeclared_domains(desired, listed, check));
-    out.extend(undeclared_sites(desired, listed, check));
+    for (kind, names) in [
+        (TargetKind::Zone, &listed.zones),
+        (TargetKind::Domain, &listed.domains),
+        (TargetKind::Site, &listed.sites),
+    ] {
+        for name in names {
+            if let Some(unchecked) = unchecked(desired, listed, kind, name) {
+                out.push(undeclared(kind, name, &unchecked, check));
+            }
+        }
+    }
     out.extend(stale(desired, listed));
     out
 }
@@ -66,112 +74,49 @@ fn zone_declared(desired: &Desired, name: &str) -> bool {
     desired.zones.iter().any(|z| z.zone.as_str() == name)
 }
 
-fn undeclared_zones<'a>(
-    desired: &'a Desired,
-    listed: &'a Listings,
-    check: &'a AccountCheck,
-) -> impl Iterator<Item = Finding> + 'a {
-    let unmanaged = &desired.unmanaged;
-    listed
-        .zones
-        .iter()
-        .filter(|z| !zone_declared(desired, z) && !listed_in(&unmanaged.zones, z))
-        .map(move |zone| {
-            let registered = listed.domains.contains(zone) && !listed_in(&unmanaged.domains, zone);
-            let what = if registered {
-                "the account has this DNS zone and registers its domain"
+/// What the account has under `name` and nothing checks, in words; `None` when a file declares
+/// it, an `unmanaged:` entry lists it, or (a domain) its zone's finding covers it.
+fn unchecked(desired: &Desired, listed: &Listings, kind: TargetKind, name: &str) -> Option<String> {
+    let u = &desired.unmanaged;
+    match kind {
+        TargetKind::Zone => {
+            if zone_declared(desired, name) || listed_in(&u.zones, name) {
+                return None;
+            }
+            let registered =
+                listed.domains.iter().any(|d| d == name) && !listed_in(&u.domains, name);
+            Some(if registered {
+                "the account has this DNS zone and registers its domain, but no file in {folders} declares it: its records and its registration are not checked".into()
             } else {
-                "the account has this DNS zone"
-            };
-            let unchecked = if registered {
-                "its records and its registration are not checked"
-            } else {
-                "its records are not checked"
-            };
-            undeclared(
-                FindingCode::ZoneUndeclared,
-                TargetKind::Zone,
-                zone,
-                format!(
-                    "{what}, but no file in {} declares it: {unchecked}",
-                    folders(check)
-                ),
-                ZoneName::parse(zone).is_ok(),
-                check,
-            )
-        })
-}
-
-fn undeclared_domains<'a>(
-    desired: &'a Desired,
-    listed: &'a Listings,
-    check: &'a AccountCheck,
-) -> impl Iterator<Item = Finding> + 'a {
-    let unmanaged = &desired.unmanaged;
-    listed
-        .domains
-        .iter()
-        .filter(|d| {
-            !zone_declared(desired, d)
-                && !listed.zones.contains(d)
-                && !listed_in(&unmanaged.domains, d)
-        })
-        .map(move |domain| {
-            undeclared(
-                FindingCode::DomainUndeclared,
-                TargetKind::Domain,
-                domain,
-                format!(
-                    "the account registers this domain but has no DNS zone for it, so no file in {} can declare it: its registration (expiry, DNSSEC, transfer) is not checked",
-                    folders(check)
-                ),
-                ZoneName::parse(domain).is_ok(),
-                check,
-            )
-        })
-}
-
-fn undeclared_sites<'a>(
-    desired: &'a Desired,
-    listed: &'a Listings,
-    check: &'a AccountCheck,
-) -> impl Iterator<Item = Finding> + 'a {
-    let unmanaged = &desired.unmanaged;
-    listed
-        .sites
-        .iter()
-        .filter(|s| {
-            !desired.sites.iter().any(|d| d.slug == **s) && !listed_in(&unmanaged.sites, s)
-        })
-        .map(move |site| {
-            undeclared(
-                FindingCode::SiteUndeclared,
-                TargetKind::Site,
-                site,
-                format!(
-                    "the account has this site, but no file in {} declares it: its cron jobs are not checked",
-                    folders(check)
-                ),
-                check_slug(site).is_ok(),
-                check,
-            )
-        })
+                "the account has this DNS zone, but no file in {folders} declares it: its records are not checked".into()
+            })
+        }
+        TargetKind::Domain => {
+            let covered = zone_declared(desired, name)
+                || listed.zones.iter().any(|z| z == name)
+                || listed_in(&u.domains, name);
+            (!covered).then(|| "the account registers this domain but has no DNS zone for it, so no file in {folders} can declare it: its registration (expiry, DNSSEC, transfer) is not checked".into())
+        }
+        TargetKind::Site => {
+            let covered = desired.sites.iter().any(|s| s.slug == name) || listed_in(&u.sites, name);
+            (!covered).then(|| "the account has this site, but no file in {folders} declares it: its cron jobs are not checked".into())
+        }
+    }
 }
 
 /// A name a file could not declare (the server listed something odd) is still reported, with
 /// no folder to import it into.
-fn undeclared(
-    code: FindingCode,
-    kind: TargetKind,
-    name: &str,
-    message: String,
-    declarable: bool,
-    check: &AccountCheck,
-) -> Finding {
+fn undeclared(kind: TargetKind, name: &str, unchecked: &str, check: &AccountCheck) -> Finding {
+    let (code, declarable) = match kind {
+        TargetKind::Zone => (FindingCode::ZoneUndeclared, ZoneName::parse(name).is_ok()),
+        TargetKind::Domain => (FindingCode::DomainUndeclared, ZoneName::parse(name).is_ok()),
+        TargetKind::Site => (FindingCode::SiteUndeclared, check_slug(name).is_ok()),
+    };
     let target = TargetRef {
         kind,
         name: name.to_string(),
     };
+    let message = unchecked.replace("{folders}", &check.folders.join(" or "));
     let message = if declarable {
         message
     } else {
@@ -228,8 +173,4 @@ fn stale<'a>(desired: &'a Desired, listed: &'a Listings) -> impl Iterator<Item =
                 Finding::new(FindingCode::UnmanagedStale, target, message).declared_at(&e.location)
             })
     })
-}
-
-fn folders(check: &AccountCheck) -> String {
-    check.folders.join(" or ")
 }
