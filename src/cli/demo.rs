@@ -28,7 +28,7 @@ const DEMO_TOKEN: &str = "demo-token";
 
 /// The example files, compiled in so the demo runs from any folder; shown under the paths
 /// they have in the repository.
-const EXAMPLES: [(&str, &str); 6] = [
+const EXAMPLES: [(&str, &str); 7] = [
     (
         "examples/dns/zones/example.com.yaml",
         include_str!("../../examples/dns/zones/example.com.yaml"),
@@ -52,6 +52,10 @@ const EXAMPLES: [(&str, &str); 6] = [
     (
         "examples/dns/sites/shop.yaml",
         include_str!("../../examples/dns/sites/shop.yaml"),
+    ),
+    (
+        "examples/dns/unmanaged.yaml",
+        include_str!("../../examples/dns/unmanaged.yaml"),
     ),
 ];
 
@@ -161,6 +165,7 @@ async fn plan_again(client: &ReadClient, desired: &Desired) -> Result<Plan, Comm
         health: true,
         mail_dns: None,
         progress: None,
+        account: None,
     };
     Ok(make_plan(client, desired, &opts).await?.plan)
 }

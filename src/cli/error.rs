@@ -355,7 +355,9 @@ impl From<SnapshotError> for CommandError {
                      this site (portal, API tokens), or remove the file",
                 ),
             ),
-            SnapshotError::Api { source, .. } => (ErrorKind::Api, api_hint(source)),
+            SnapshotError::Api { source, .. } | SnapshotError::Listing { source, .. } => {
+                (ErrorKind::Api, api_hint(source))
+            }
             SnapshotError::Internal(_) => (ErrorKind::Internal, None),
         };
         CommandError::from_error(kind, err).with_hint_opt(hint)

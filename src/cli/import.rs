@@ -12,6 +12,7 @@ use dnscron_core::dns::ZoneName;
 use dnscron_core::import::{
     self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SetFile, SiteFile, ZoneFile,
 };
+use dnscron_core::untrusted::escape;
 
 #[derive(Debug, clap::Args)]
 #[command(group(
@@ -229,6 +230,7 @@ fn summary(
     let mut text = String::new();
     for z in &fetched.zones {
         text.push_str(&format!("zone {}: {}\n", z.zone, zone_line(z)));
+        text.push_str(&ephemeral_lines(z));
     }
     for s in sets {
         text.push_str(&format!(
@@ -293,6 +295,29 @@ fn zone_line(z: &ZoneFile) -> String {
         ));
     }
     parts.join(", ")
+}
+
+/// Under a zone: each `ignore:` rule written for records automation rewrites, and the live
+/// records it covers (names from the server, escaped).
+fn ephemeral_lines(z: &ZoneFile) -> String {
+    z.ephemeral_kinds()
+        .into_iter()
+        .map(|kind| {
+            let names: Vec<String> = z
+                .ephemeral
+                .iter()
+                .filter(|k| k.kind == kind)
+                .map(|k| escape(&k.name).into_owned())
+                .collect();
+            format!(
+                "  ignore {} {}: {} ({}), written by automation and left to it\n",
+                kind.name,
+                kind.rtype,
+                count(names.len(), "live record"),
+                names.join(", ")
+            )
+        })
+        .collect()
 }
 
 fn site_line(s: &SiteFile) -> String {

@@ -17,7 +17,7 @@ use dnscron_core::api::ReadClient;
 use dnscron_core::dnscheck::{QueryOptions, parse_resolver};
 use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::{
-    MailDns, MakeOptions, Plan, ReadProgress, ReadProgressHook, make_plan_owned,
+    AccountCheck, MailDns, MakeOptions, Plan, ReadProgress, ReadProgressHook, make_plan_owned,
 };
 
 #[derive(Debug, clap::Args)]
@@ -33,8 +33,9 @@ pub struct PlanArgs {
     /// `dnscron apply --plan FILE` executes it as saved.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Exit 2 when there are changes or an error-level finding the files do not accept (drift
-    /// detection; see docs/health.md); 0 means neither, 1 an error.
+    /// Exit 2 when there are changes, an error-level finding the files do not accept, or (in a
+    /// plan of folders) a zone, domain or site of the account no file declares (drift
+    /// detection; see docs/health.md); 0 means none of these, 1 an error.
     #[arg(long)]
     pub detailed_exitcode: bool,
     /// Print request statistics (by route, pages, retries, 429s, rate-limit wait) to stderr.
@@ -84,6 +85,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
         .as_deref()
         .map(|since| changed::scope(&args.paths, &desired, since))
         .transpose()?;
+    let account = whole_account(&args.paths, scope.is_some());
     let progress = plan_progress();
     let mut config = args.api.into_config()?;
     if let Some(progress) = &progress {
@@ -106,6 +108,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
         progress: progress
             .clone()
             .map(|p| ReadProgressHook(p as Arc<dyn ReadProgress>)),
+        account,
     };
     let plan = make_plan_owned(&client, desired, &opts);
     let plan = async {
@@ -152,6 +155,16 @@ fn plan_progress() -> Option<PlanProgress> {
         PlanProgress::lines(|line| {
             let _ = writeln!(std::io::stderr().lock(), "{line}");
         })
+    })
+}
+
+/// A plan of whole folders, not limited to what changed, is compared with the whole account:
+/// what the account holds beyond the folders' files is theirs to declare. A single file, or a
+/// scoped plan, holds part of the files only, so it reads none of that.
+fn whole_account(paths: &[PathBuf], scoped: bool) -> Option<AccountCheck> {
+    let folders = !scoped && paths.iter().all(|p| p.is_dir());
+    folders.then(|| AccountCheck {
+        folders: paths.iter().map(|p| p.display().to_string()).collect(),
     })
 }
 

@@ -28,7 +28,8 @@ pub const EXIT_CODES: &[Row] = &[
     ),
     row(
         "2",
-        "changes present, or an error-level finding the files do not accept (`accept:`) such as \
+        "changes present, a zone, domain or site of the account no file of the planned folder \
+         declares, or an error-level finding the files do not accept (`accept:`) such as \
          a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (`plan \
          --detailed-exitcode`; [docs/health.md](docs/health.md)); a nameserver serving other \
          data than the files, or such a mail finding (`check`); nothing else ever exits 2",

@@ -2,7 +2,7 @@
 //! head line with its severity, code, what it is about and where the file declares it; the
 //! detail under it; for a finding the files accept, the acceptance under that.
 
-use dnscron_core::plan::{Finding, Severity};
+use dnscron_core::plan::{Finding, Severity, TargetKind};
 use dnscron_core::untrusted::{escape, escape_lines};
 
 /// The head line's parts; each view draws the label in its own way (colour, bold, a prefix).
@@ -99,6 +99,43 @@ fn change_ids(ids: &[usize]) -> String {
     }
 }
 
+/// For a zone, domain or site the account has and no file declares: the command that writes
+/// its file into the folder the plan read, and the other way out, unescaped.
+pub fn adoption(f: &Finding) -> Option<String> {
+    let folder = shell_word(f.adopt_into.as_deref()?);
+    let name = shell_word(&f.target.name);
+    let (command, list) = match f.target.kind {
+        TargetKind::Zone => (
+            format!("adopt it: dnscron import --zone {name} --out {folder}"),
+            "zones",
+        ),
+        TargetKind::Domain => (
+            format!("move its DNS here: dnscron import --probe {name} --out {folder}"),
+            "domains",
+        ),
+        TargetKind::Site => (
+            format!("adopt it: dnscron import --site {name} --out {folder}"),
+            "sites",
+        ),
+    };
+    Some(format!(
+        "{command}; or list it under `unmanaged: {{ {list}: [...] }}` to leave it alone"
+    ))
+}
+
+/// A word a POSIX shell reads back as `text`: quoted unless it is plainly safe.
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@".contains(&b));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
 /// The plain-text lines of one finding, indented by `indent`, the label painted by `paint`.
 pub fn text_lines(f: &Finding, indent: &str, paint: impl Fn(&str, &str) -> String) -> String {
     let h = head(f);
@@ -110,6 +147,9 @@ pub fn text_lines(f: &Finding, indent: &str, paint: impl Fn(&str, &str) -> Strin
     );
     for line in detail(f).lines() {
         out.push_str(&format!("{indent}    {line}\n"));
+    }
+    if let Some(adopt) = adoption(f) {
+        out.push_str(&format!("{indent}    {}\n", escape(&adopt)));
     }
     if let Some(accepted) = acceptance(f) {
         out.push_str(&format!("{indent}    {}\n", escape(&accepted)));

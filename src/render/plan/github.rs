@@ -80,9 +80,15 @@ pub fn render(plan: &Plan) -> String {
 
 /// Registrar and schedule findings, placed where the file declares what they are about.
 fn finding_annotation(plan: &Plan, finding: &Finding, level: Level) -> Annotation {
+    let adopt = crate::render::finding::adoption(finding)
+        .map(|line| format!("; {line}"))
+        .unwrap_or_default();
     let message = match finding::acceptance(finding) {
-        Some(accepted) => format!("{}: {} ({accepted})", finding.target, finding.message),
-        None => format!("{}: {}", finding.target, finding.message),
+        Some(accepted) => format!(
+            "{}: {}{adopt} ({accepted})",
+            finding.target, finding.message
+        ),
+        None => format!("{}: {}{adopt}", finding.target, finding.message),
     };
     let title = match finding.accepted {
         Some(_) => format!("dnscron plan: {} (accepted)", finding.code),

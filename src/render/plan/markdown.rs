@@ -165,11 +165,15 @@ fn finding_list(title: &str, findings: &[&Finding]) -> String {
         };
         // A backslash at the end of a line is CommonMark's hard line break: the detail goes
         // under the head, inside the same list item.
-        let accepted = finding::acceptance(f)
-            .map(|a| format!("  {}\\\n", escape(&a)))
-            .unwrap_or_default();
+        // The acceptance and the command that adopts what no file declares go under the head,
+        // before the detail (which may end in a fenced block).
+        let notes: String = [finding::acceptance(f), finding::adoption(f)]
+            .into_iter()
+            .flatten()
+            .map(|note| format!("  {}\\\n", escape(&note)))
+            .collect();
         out.push_str(&format!(
-            "- {label} {}\\\n{accepted}{}",
+            "- {label} {}\\\n{notes}{}",
             escape(&finding::about(f)),
             detail(f)
         ));

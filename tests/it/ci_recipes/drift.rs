@@ -98,13 +98,17 @@ fn the_drift_issue_closes_when_only_accepted_findings_remain() {
 /// The CronJob's container, run as the cluster would: its args with the mounts mapped to local
 /// folders (the ConfigMap of files, the Secret with the read token), the API URL from env.
 fn cronjob(story: &Story, files: &std::path::Path) -> crate::common::Test {
+    cronjob_at(&story.emulator.base_url(), super::runner::READ_TOKEN, files)
+}
+
+fn cronjob_at(base_url: &str, token: &str, files: &std::path::Path) -> crate::common::Test {
     let path = crate::common::repo_root().join("examples/ci/kubernetes/dnscron-drift-cronjob.yaml");
     let doc: serde_json::Value =
         serde_saphyr::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let container = &doc["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0];
     let secrets = files.parent().unwrap().join("secrets");
     std::fs::create_dir_all(&secrets).unwrap();
-    std::fs::write(secrets.join("token"), super::runner::READ_TOKEN).unwrap();
+    std::fs::write(secrets.join("token"), token).unwrap();
     let mounts = [("/dns", files.to_path_buf()), ("/secrets", secrets)];
     let args = container["args"].as_array().unwrap().iter().map(|a| {
         let arg = a.as_str().unwrap();
@@ -118,7 +122,39 @@ fn cronjob(story: &Story, files: &std::path::Path) -> crate::common::Test {
     });
     crate::common::Test::new()
         .args(args.collect::<Vec<_>>())
-        .env("DNSCRON_API_URL", story.emulator.base_url())
+        .env("DNSCRON_API_URL", base_url)
+}
+
+/// What `import --extract-sets` writes (zones/, sets/ and the schema) reaches the CronJob
+/// through the volume the recipe projects from its ConfigMaps, and plans without a change.
+#[test]
+fn the_cronjob_plans_an_import_with_record_sets() {
+    let emu = crate::common::emulator::start_emulator(crate::import::extract_sets::seed());
+    let repo = tempfile::tempdir().unwrap();
+    crate::common::Test::new()
+        .current_dir(repo.path())
+        .api(&emu.base_url(), "demo-token")
+        .args(["import", "--all", "--extract-sets", "--out", "dns"])
+        .run_for_stdout();
+    assert!(repo.path().join("dns/sets/shared.yaml").is_file());
+    let mounted = repo.path().join("cluster/volume");
+    super::kubernetes::projected_files(repo.path(), &mounted);
+    let out = cronjob_at(&emu.base_url(), "demo-token", &mounted).run_for_stdout();
+    let out = crate::common::mask_ports(&out).replace(&repo.path().display().to_string(), "[REPO]");
+    assert_eq!(
+        out,
+        "Live account: http://127.0.0.1:[PORT]/api/v1\n\n\
+         Findings:\n  \
+             i info [spf-not-followed] zone a.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
+             the SPF record of a.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n  \
+             i info [spf-not-followed] zone b.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
+             the SPF record of b.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n  \
+             i info [spf-not-followed] zone c.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
+             the SPF record of c.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n  \
+             i info [spf-not-followed] zone d.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
+             the SPF record of d.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n\n\
+             No changes. The live account matches the files.\n"
+    );
 }
 
 #[test]

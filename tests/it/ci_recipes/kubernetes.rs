@@ -74,7 +74,13 @@ fn referenced(doc: &Value) -> Vec<String> {
         }
     }
     for volume in pod["volumes"].as_array().unwrap() {
-        if let Some(cm) = volume.get("configMap") {
+        let projected = volume
+            .pointer("/projected/sources")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|source| source.get("configMap"));
+        for cm in volume.get("configMap").into_iter().chain(projected) {
             assert!(cm.get("items").is_none(), "{volume}");
             out.push(format!(
                 "configmap {} <whole>",
@@ -107,8 +113,10 @@ fn the_header_creates_every_configmap_and_secret_the_cronjob_reads() {
         created,
         [
             "configmap dnscron api-url (literal)",
-            "configmap dnscron-files <dir dns/sites>",
-            "configmap dnscron-files <dir dns/zones>",
+            "configmap dnscron-dns <dir dns>",
+            "configmap dnscron-sets <dir dns/sets>",
+            "configmap dnscron-sites <dir dns/sites>",
+            "configmap dnscron-zones <dir dns/zones>",
             "secret dnscron read-token",
         ]
     );
@@ -116,13 +124,62 @@ fn the_header_creates_every_configmap_and_secret_the_cronjob_reads() {
         referenced(&doc),
         [
             "configmap dnscron api-url",
-            "configmap dnscron-files <whole>",
+            "configmap dnscron-dns <whole>",
+            "configmap dnscron-sets <whole>",
+            "configmap dnscron-sites <whole>",
+            "configmap dnscron-zones <whole>",
             "secret dnscron read-token",
         ]
     );
-    // The folders are the layout of examples/dns/, the account the docs use.
-    for dir in ["dns/zones", "dns/sites"] {
+    // The folders are the layout `import` writes (examples/dns/ has no sets/ folder: its set
+    // is beside its zones).
+    for dir in ["dns", "dns/zones", "dns/sites"] {
         assert!(repo_root().join("examples").join(dir).is_dir(), "{dir}");
+    }
+}
+
+/// The files the CronJob's volume shows, made as a cluster would from the header's `kubectl
+/// create configmap NAME --from-file=DIR` run in `repo` (each a ConfigMap of the regular files
+/// directly in DIR, as kubectl reads a folder) and the volume's projected sources (each at the
+/// volume's root; an optional one that was not created is skipped). Two files of one name fail
+/// the test, as the names the recipe promises distinct.
+pub fn projected_files(repo: &std::path::Path, into: &std::path::Path) {
+    let text = std::fs::read_to_string(repo_root().join(RECIPE)).unwrap();
+    let doc: Value = serde_saphyr::from_str(&text).unwrap();
+    let mut maps: Vec<(String, std::path::PathBuf)> = Vec::new();
+    for argv in header_commands(&text) {
+        if argv.get(2).map(String::as_str) != Some("configmap") || argv.len() != 5 {
+            continue;
+        }
+        if let Some(dir) = argv[4].strip_prefix("--from-file=") {
+            maps.push((argv[3].clone(), repo.join(dir)));
+        }
+    }
+    let pod = doc.pointer("/spec/jobTemplate/spec/template/spec").unwrap();
+    let sources = pod["volumes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "files")
+        .and_then(|v| v.pointer("/projected/sources"))
+        .and_then(Value::as_array)
+        .unwrap();
+    std::fs::create_dir_all(into).unwrap();
+    for source in sources {
+        let name = source["configMap"]["name"].as_str().unwrap();
+        let (_, dir) = maps.iter().find(|(n, _)| n == name).unwrap();
+        if !dir.is_dir() {
+            assert_eq!(source["configMap"]["optional"], true, "{name}");
+            continue;
+        }
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let target = into.join(path.file_name().unwrap());
+                assert!(!target.exists(), "{} twice in the volume", target.display());
+                std::fs::copy(&path, target).unwrap();
+            }
+        }
     }
 }
 

@@ -92,6 +92,7 @@ async fn fetch_reads_exactly_what_the_files_name() {
     let stub = Stub::start(account).await;
     let client = ReadClient::new(stub.config()).unwrap();
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![zone("a.com", true), zone("b.com", false)],
         sites: vec![site("shop", true), site("blog", false)],
     };
@@ -123,6 +124,7 @@ async fn what_the_account_lacks_is_an_error_at_its_declaration() {
     let cases: Vec<(Desired, &str, &str)> = vec![
         (
             Desired {
+                unmanaged: Default::default(),
                 zones: vec![zone("a.com", false), zone("missing.com", false)],
                 sites: vec![],
             },
@@ -131,6 +133,7 @@ async fn what_the_account_lacks_is_an_error_at_its_declaration() {
         ),
         (
             Desired {
+                unmanaged: Default::default(),
                 zones: vec![zone("b.com", true)],
                 sites: vec![],
             },
@@ -139,6 +142,7 @@ async fn what_the_account_lacks_is_an_error_at_its_declaration() {
         ),
         (
             Desired {
+                unmanaged: Default::default(),
                 zones: vec![],
                 sites: vec![site("shop", false), site("gone", true)],
             },
@@ -164,6 +168,7 @@ async fn other_api_failures_name_the_declaration_too() {
     let stub = Stub::start(|_| Reply::error(403, "forbidden", "missing scope")).await;
     let client = ReadClient::new(stub.config()).unwrap();
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![zone("a.com", false)],
         sites: vec![],
     };

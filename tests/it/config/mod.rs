@@ -10,6 +10,7 @@ mod rfc_rules;
 mod sets;
 mod sites;
 mod structure;
+mod unmanaged;
 mod yaml_line_breaks;
 
 /// A temporary directory holding the given files.

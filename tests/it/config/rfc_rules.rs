@@ -224,7 +224,9 @@ async fn import_ignores_a_live_rrset_with_different_ttls() {
         std::fs::read_to_string(dir.path().join("repo/zones/example.com.yaml")).unwrap()
     );
     let plan = crate::common::Test::new()
-        .args(["plan", "repo", "--detailed-exitcode"])
+        // The zone's file: a folder's plan would also read the account's lists, which the
+        // stand-in doesn't serve.
+        .args(["plan", "repo/zones/example.com.yaml", "--detailed-exitcode"])
         .api(&url, "demo-token")
         .current_dir(&cwd)
         .plan_stamp()

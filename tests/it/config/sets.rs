@@ -241,3 +241,34 @@ fn validate_draws_set_problems_in_the_sets_file_and_prints_warnings() {
         .current_dir(files.dir.path());
     insta::assert_snapshot!(github.snapshot());
 }
+
+/// A folder of sets left behind (the Kubernetes recipe once copied only zones/ and sites/): one
+/// problem at the first zone, naming the first zones and counting the rest, not one per zone.
+#[test]
+fn a_missing_set_used_by_many_zones_is_one_problem_at_its_first_use() {
+    let zones: Vec<(String, String)> = (0..60)
+        .map(|i| {
+            (
+                format!("zones/z{i:02}.example.yaml"),
+                format!("zone: z{i:02}.example\nuse: [shared]\n"),
+            )
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = zones
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let dir = Files::new(&files);
+    let out = crate::common::Test::new()
+        .args(["validate", "."])
+        .current_dir(dir.dir.path())
+        .expect_status(1);
+    insta::assert_snapshot!(out.snapshot());
+    // Two zones: both named, nothing counted.
+    assert_eq!(
+        problems(&files[..2]),
+        [
+            "2:7 unknown record set `shared`, used by 2 zones: z00.example (zones/z00.example.yaml:2:7), z01.example (zones/z01.example.yaml:2:7) [hint: no file read declares a record set: is the `sets/` folder missing (record sets imported from the account are written to `sets/<name>.yaml`)? Otherwise declare it in a document of its own: `record_set: shared` with `records:`]"
+        ]
+    );
+}

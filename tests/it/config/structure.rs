@@ -143,7 +143,7 @@ fn unknown_keys_get_did_you_mean() {
     one_error(
         "zones: example.com\n",
         "1:1",
-        "a document must start with `zone:`, `site:` or `record_set:` [hint: did you mean `zone`?]",
+        "a document must start with `zone:`, `site:`, `record_set:` or `unmanaged:` [hint: did you mean `zone`?]",
     );
     one_error(
         "zone: example.com\nfoo: 1\n",
@@ -162,7 +162,7 @@ fn document_kinds() {
     one_error(
         "- a\n- b\n",
         "1:1",
-        "a document must be a mapping with `zone:`, `site:` or `record_set:`, found a list",
+        "a document must be a mapping with `zone:`, `site:`, `record_set:` or `unmanaged:`, found a list",
     );
     one_error(
         "zone: example.com\nrecords:\n  - { name: a, type: A }\n",

@@ -27,11 +27,13 @@ fn files() -> tempfile::TempDir {
 async fn run(base_url: &str, args: &[&str]) -> String {
     let dir = files();
     let path = dir.path().to_string_lossy().into_owned();
+    // The zone's file, not its folder: a folder's plan also reads the account's listings,
+    // which these stand-ins don't serve.
     let mut test = Test::new()
         .plan_stamp()
         .api(base_url, CANARY)
         .args(args)
-        .arg(&path);
+        .arg(format!("{path}/zones/example.com.yaml"));
     test = test.env("COLUMNS", "200");
     let out = tokio::task::spawn_blocking(move || test.snapshot())
         .await

@@ -9,7 +9,7 @@ use crate::common::emulator::start_emulator;
 /// Four zones share SPF, DMARC (the zone's own name in it) and `www`; three of them also share
 /// their MX RRset (the fourth has a second MX, so its RRset differs and stays whole in it); two
 /// share a CAA (too few: it stays in each); a fifth zone shares nothing.
-fn seed() -> Seed {
+pub(crate) fn seed() -> Seed {
     let r = |name: &str, t: &str, content: &str| RecordSeed::new(name, t, content);
     let shared = |zone: &str| {
         vec![

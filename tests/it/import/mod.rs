@@ -10,7 +10,7 @@ use dnscron_emulator::{
 use crate::common::Test;
 use crate::common::emulator::start_emulator;
 
-mod extract_sets;
+pub(crate) mod extract_sets;
 mod probe;
 mod reload;
 mod round_trip;

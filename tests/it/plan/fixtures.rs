@@ -305,6 +305,7 @@ pub fn example_account() -> (Desired, LiveSnapshot) {
         ("15 * * * *", "php bin/queue.php"),
     ];
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![com, org, net],
         sites: vec![
             site(

@@ -237,10 +237,14 @@ fn registrar_findings_cost_one_domain_list_and_one_read_per_unread_registered_zo
     let routes: Vec<(String, u64)> = emu.counters().per_route.into_iter().collect();
     assert_eq!(
         routes,
+        // The domain list serves the account as a whole too; a folder's plan adds the zone and
+        // site lists to it (docs/health.md#the-account-as-a-whole).
         [
+            ("GET /api/v1/dns".to_string(), 1),
             ("GET /api/v1/dns/{zone}/records".to_string(), 3),
             ("GET /api/v1/domains".to_string(), 1),
             ("GET /api/v1/domains/{domain}/registrar".to_string(), 2),
+            ("GET /api/v1/sites".to_string(), 1),
         ]
     );
 }

@@ -15,6 +15,7 @@ fn one_zone(
     live: dnscron_core::plan::snapshot::LiveZone,
 ) -> Plan {
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![desired],
         sites: vec![],
     };
@@ -297,6 +298,7 @@ fn ns_plan(spec_hosted: Option<&[&str]>, registry: &[&str], dnssec: &str) -> Pla
         Some(hosts) => custom(&mut z, hosts),
     }
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![z],
         sites: vec![],
     };
@@ -367,6 +369,7 @@ fn switching_to_hosted_uses_the_wire_value_and_dnssec_needs_a_portal_step() {
     let mut z = zone("example.org", &[]);
     hosted(&mut z);
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![z],
         sites: vec![],
     };
@@ -392,6 +395,7 @@ fn switching_to_hosted_uses_the_wire_value_and_dnssec_needs_a_portal_step() {
 
 fn cron_plan(want: &[(&str, &str)], state: &str, base: i64, have: &[(&str, &str)]) -> Plan {
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![],
         sites: vec![site("shop", want)],
     };
@@ -479,6 +483,7 @@ fn an_empty_cron_list_removes_every_job_and_no_cron_key_leaves_them() {
     let mut unmanaged = site("shop", &[]);
     unmanaged.cron = None;
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![],
         sites: vec![unmanaged],
     };
@@ -512,6 +517,7 @@ fn cron_changes_on_an_inactive_site_are_blocked() {
 #[test]
 fn a_declared_target_missing_live_is_an_error_with_its_place() {
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![zone("missing.example", &[])],
         sites: vec![],
     };
@@ -527,6 +533,7 @@ fn a_declared_target_missing_live_is_an_error_with_its_place() {
 #[test]
 fn a_snapshot_without_the_cron_listing_is_an_internal_error() {
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![],
         sites: vec![site("shop", &[("0 0 * * *", "php a.php")])],
     };

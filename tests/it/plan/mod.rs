@@ -1,6 +1,7 @@
 //! The planner: diff rules, ordering, safety, the plan model and its three renderings.
 
 mod accept;
+mod account;
 mod file;
 mod file_schema;
 mod fixtures;

@@ -10,6 +10,7 @@ use super::fixtures::*;
 
 fn plan1(name: &str, rtype: &str, desired: &str, live_name: &str, live: &str) -> Plan {
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![zone("example.com", &[(name, rtype, 3600, desired)])],
         sites: vec![],
     };
@@ -214,6 +215,7 @@ fn a_ten_thousand_record_zone_spelled_differently_is_unchanged() {
         .collect();
     let plan = plan_of(
         &Desired {
+            unmanaged: Default::default(),
             zones: vec![zone("example.com", &desired)],
             sites: vec![],
         },
@@ -227,6 +229,7 @@ fn a_ten_thousand_record_zone_spelled_differently_is_unchanged() {
     live[4241].3 = "\"token 4241 \"";
     let plan = plan_of(
         &Desired {
+            unmanaged: Default::default(),
             zones: vec![zone("example.com", &desired)],
             sites: vec![],
         },

@@ -26,6 +26,7 @@ fn steps(plan: &Plan) -> Vec<String> {
 
 fn zone_plan(want: &[(&str, &str, u32, &str)], have: &[(&str, &str, u32, &str)]) -> Plan {
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![zone("example.com", want)],
         sites: vec![],
     };
@@ -119,6 +120,7 @@ fn a_changed_cname_target_is_a_plain_update() {
 
 fn cron_steps(want: &[(&str, &str)], have: &[(&str, &str)]) -> Vec<String> {
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![],
         sites: vec![site("shop", want)],
     };

@@ -78,7 +78,7 @@ async fn a_plan_paced_at_the_bucket_says_where_it_is_once_a_minute() {
                 )
             })
             .collect(),
-        sites: Vec::new(),
+        ..Desired::default()
     };
     let opts = MakeOptions {
         progress: Some(ReadProgressHook(

@@ -47,6 +47,7 @@ fn example_account_markdown() {
 #[test]
 fn no_changes_in_every_format() {
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![zone("example.com", &[("@", "A", 3600, "203.0.113.10")])],
         sites: vec![site("blog", &[("0 3 * * *", "wp cache flush")])],
     };
@@ -82,6 +83,7 @@ fn only_a_switch_to_custom_nameservers_mentions_the_readiness_check() {
     let mut to_hosted = zone("example.com", &[]);
     hosted(&mut to_hosted);
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![to_hosted, to_custom],
         sites: vec![],
     };
@@ -250,6 +252,7 @@ fn markdown_is_truncated_with_a_note() {
         .map(|(n, c)| (n.as_str(), "A", 3600, c.as_str()))
         .collect();
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![big, zone("small.example", &[("@", "A", 3600, "192.0.2.1")])],
         sites: vec![],
     };
@@ -293,6 +296,7 @@ fn markdown_is_truncated_with_a_note() {
 #[test]
 fn server_data_cannot_inject_terminal_escapes() {
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: vec![zone(
             "example.com",
             &[("www", "CNAME", 300, "example.com.")],

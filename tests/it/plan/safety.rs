@@ -26,6 +26,7 @@ fn run(
 ) -> Result<dnscron_core::plan::Plan, PlanError> {
     let (want, have): (Vec<_>, Vec<_>) = zones.into_iter().unzip();
     let desired = Desired {
+        unmanaged: Default::default(),
         zones: want,
         sites: vec![],
     };

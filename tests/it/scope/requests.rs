@@ -57,10 +57,14 @@ fn a_full_plan_still_reads_everything() {
     let out = repo.dnscron(&emu, &["plan", "dns"]).run_for_stdout();
     assert_eq!(
         routes(&emu.counters()),
+        // With the account's zone list (3 pages) and site list (no site is declared) that a
+        // folder's plan compares with the files.
         route_counts(&[
+            ("GET /dns", 3),
             ("GET /dns/{zone}/records", 300),
             ("GET /domains", 3),
             ("GET /domains/{domain}/registrar", 300),
+            ("GET /sites", 1),
         ])
     );
     insta::with_settings!({ filters => filters() }, {

@@ -382,6 +382,7 @@ mod tests {
             location: loc(),
         };
         let desired = Desired {
+            unmanaged: Default::default(),
             zones: vec![],
             sites: vec![SiteSpec {
                 accept: Vec::new(),

@@ -14,7 +14,7 @@
 //! starting value is "changed since review": the live value moved after the review (a person,
 //! another PR merged first that changed the same thing, another account at the same URL).
 
-use crate::config::model::Desired;
+use crate::config::model::{Desired, Unmanaged};
 use crate::dns::RecordType;
 use crate::plan::snapshot::LiveSnapshot;
 use crate::plan::{self, Action, Change, DiffOptions, Plan, PlanError, Resource, TargetRef, Value};
@@ -257,6 +257,8 @@ fn scope(reviewed: &Plan, left: &[Change], live: &LiveSnapshot) -> Desired {
                     .any(|l| l.slug == s.slug && (s.cron.is_none() || l.cron.is_some()))
             })
             .collect(),
+        // An unmanaged list declares no target.
+        unmanaged: Unmanaged::default(),
     }
 }
 

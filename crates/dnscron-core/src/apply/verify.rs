@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::api::ReadClient;
-use crate::config::model::Desired;
+use crate::config::model::{Desired, Unmanaged};
 use crate::plan::in_effect;
 use crate::plan::{self, Action, Change, DiffOptions, Plan, TargetKind, TargetRef, Value};
 
@@ -234,6 +234,8 @@ pub(super) fn restrict(desired: &Desired, targets: &BTreeSet<TargetRef>) -> Desi
             .filter(|s| has(TargetKind::Site, &s.slug))
             .cloned()
             .collect(),
+        // An unmanaged list declares no target.
+        unmanaged: Unmanaged::default(),
     }
 }
 

@@ -9,6 +9,7 @@ use smallvec::SmallVec;
 use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
 
 mod stream;
+mod unmanaged;
 use super::raw::{self, Sp, keys};
 use super::suggest::did_you_mean;
 use super::tree::{Node, Pos, Value};
@@ -288,7 +289,11 @@ fn rtype(ctx: &mut Ctx<'_>, node: &Node) -> Option<Sp<RecordType>> {
 const TTL_MIN: i128 = rules::TTL_MIN as i128;
 const TTL_MAX: i128 = rules::TTL_MAX as i128;
 
-/// Reads one document; `None` when it is not a zone, a site or a record set (reported).
+/// The key that says what a document is.
+const DOCUMENT_KINDS: [&str; 4] = ["zone", "site", "record_set", "unmanaged"];
+
+/// Reads one document; `None` when it is not a zone, a site, a record set or an unmanaged list
+/// (reported).
 pub(crate) fn document(
     ctx: &mut Ctx<'_>,
     node: Node<'_>,
@@ -298,38 +303,37 @@ pub(crate) fn document(
         ctx.wrong_type(
             &node,
             "a document",
-            "a mapping with `zone:`, `site:` or `record_set:`",
+            "a mapping with `zone:`, `site:`, `record_set:` or `unmanaged:`",
         );
         return None;
     };
     let has = |key: &str| map.iter().any(|(k, _)| k.value == Value::Str(key.into()));
-    let kinds: Vec<&str> = ["zone", "site", "record_set"]
-        .into_iter()
-        .filter(|k| has(k))
-        .collect();
+    let kinds: Vec<&str> = DOCUMENT_KINDS.into_iter().filter(|k| has(k)).collect();
     match kinds.as_slice() {
         ["zone"] => zone_doc(ctx, node, streamed).map(|z| raw::Document::Zone(Box::new(z))),
         ["site"] => site_doc(ctx, &node).map(raw::Document::Site),
         ["record_set"] => set_doc(ctx, node, streamed).map(raw::Document::RecordSet),
+        ["unmanaged"] => unmanaged::unmanaged_doc(ctx, &node).map(raw::Document::Unmanaged),
         [] => {
             let known: Vec<&str> = keys::ZONE
                 .iter()
                 .chain(keys::SITE)
                 .chain(keys::RECORD_SET)
+                .chain(keys::UNMANAGED)
                 .copied()
                 .collect();
             let guess = map.iter().find_map(|(k, _)| match &k.value {
-                Value::Str(s) => did_you_mean(s, &["zone", "site", "record_set"]),
+                Value::Str(s) => did_you_mean(s, &DOCUMENT_KINDS),
                 _ => None,
             });
             let d = ctx.error(
                 node.pos,
-                "a document must start with `zone:`, `site:` or `record_set:`",
+                "a document must start with `zone:`, `site:`, `record_set:` or `unmanaged:`",
             );
             d.hint = Some(match guess {
                 Some(g) => format!("did you mean `{g}`?"),
                 None => format!(
-                    "documents are zones, sites or record sets; keys: {}",
+                    "documents are zones, sites, record sets or unmanaged lists; keys: {}",
                     known.join(", ")
                 ),
             });

@@ -41,6 +41,40 @@ impl fmt::Display for Location {
 pub struct Desired {
     pub zones: Vec<ZoneSpec>,
     pub sites: Vec<SiteSpec>,
+    /// What the account holds that no file manages on purpose (`unmanaged:` documents).
+    pub unmanaged: Unmanaged,
+}
+
+/// Zones, domains and sites of the account left unmanaged on purpose: a plan of a folder does
+/// not report them as undeclared.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Unmanaged {
+    /// DNS zones; each covers the registration of the domain of the same name too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<UnmanagedEntry>,
+    /// Registered domains whose zone is not in the account.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<UnmanagedEntry>,
+    /// Sites, by slug.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<UnmanagedEntry>,
+}
+
+impl Unmanaged {
+    pub fn is_empty(&self) -> bool {
+        self.zones.is_empty() && self.domains.is_empty() && self.sites.is_empty()
+    }
+}
+
+/// One zone, domain or site left unmanaged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UnmanagedEntry {
+    /// A zone or domain name (lower case, no final dot) or a site's slug.
+    pub name: String,
+    /// Why it is left out, as the file says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub location: Location,
 }
 
 #[derive(Clone, Debug, PartialEq)]

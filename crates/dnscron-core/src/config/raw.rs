@@ -32,14 +32,66 @@ impl<T: JsonSchema> JsonSchema for Sp<T> {
     }
 }
 
-/// One YAML document of a dnscron file: a DNS zone, a site, or a record set zones share. A file
-/// may hold several documents separated by `---`.
+/// One YAML document of a dnscron file: a DNS zone, a site, a record set zones share, or what
+/// the account holds that no file manages on purpose. A file may hold several documents
+/// separated by `---`.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(untagged)]
 pub enum Document {
     Zone(Box<ZoneDoc>),
     Site(SiteDoc),
     RecordSet(RecordSetDoc),
+    Unmanaged(UnmanagedDoc),
+}
+
+/// Zones, domains and sites of the account that no file declares on purpose: a `plan` of a
+/// folder reports every other one it finds in the account (docs/file-format.md). Several such
+/// documents add up; a name may be listed once.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnmanagedDoc {
+    /// What is left unmanaged, by kind.
+    pub unmanaged: UnmanagedLists,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// The lists of an `unmanaged:` document; each entry is a name, or `{ name, reason }`.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnmanagedLists {
+    /// DNS zones (`GET /dns`) no file declares. An entry covers the registration of the domain
+    /// of the same name too.
+    pub zones: Option<Vec<UnmanagedEntry>>,
+    /// Registered domains (`GET /domains`) whose zone is not in the account, so no zone file
+    /// can declare them.
+    pub domains: Option<Vec<UnmanagedEntry>>,
+    /// Sites (`GET /sites`) no site file declares, by slug.
+    pub sites: Option<Vec<UnmanagedEntry>>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// One thing left unmanaged.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(untagged)]
+pub enum UnmanagedEntry {
+    /// The zone or domain name, or the site's slug.
+    Name(Sp<String>),
+    /// The name, and why it is left out.
+    Explained(UnmanagedExplained),
+}
+
+/// A name and why it is left unmanaged.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnmanagedExplained {
+    /// The zone or domain name, or the site's slug.
+    pub name: Sp<String>,
+    /// Why it is left out, for the next reader (e.g. "run by the agency's own tooling").
+    pub reason: Option<Sp<String>>,
+    #[schemars(skip)]
+    pub pos: Pos,
 }
 
 /// Records shared by the zones that name this set in their `use:` list: each such zone gets
@@ -304,6 +356,9 @@ pub mod keys {
     pub const SITE: &[&str] = &["site", "cron", "accept"];
     pub const ACCEPT: &[&str] = &["finding", "name", "reason", "until"];
     pub const CRON: &[&str] = &["schedule", "command"];
+    pub const UNMANAGED: &[&str] = &["unmanaged"];
+    pub const UNMANAGED_LISTS: &[&str] = &["zones", "domains", "sites"];
+    pub const UNMANAGED_ENTRY: &[&str] = &["name", "reason"];
 }
 
 /// The JSON Schema of one document, as `dnscron schema` prints it.
@@ -314,7 +369,7 @@ pub fn json_schema() -> serde_json::Value {
     schema.insert("title".into(), "dnscron desired-state document".into());
     schema.insert(
         "description".into(),
-        "A dnscron YAML document: a DNS zone (`zone:`), a site (`site:`) or a record set shared by zones (`record_set:`).".into(),
+        "A dnscron YAML document: a DNS zone (`zone:`), a site (`site:`), a record set shared by zones (`record_set:`) or what the account holds that no file manages on purpose (`unmanaged:`).".into(),
     );
     let mut value = schema.to_value();
     drop_null(&mut value);

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::diagnostics::{Diagnostics, SourceFile};
 use super::load::read_source;
-use super::model::{AcceptSpec, Desired, Location, NameserverMode, SiteSpec, ZoneSpec};
+use super::model::{AcceptSpec, Desired, Location, NameserverMode, SiteSpec, Unmanaged, ZoneSpec};
 use super::validate::Validator;
 
 /// The desired state as the loader builds it from the same declarations, or every rule it
@@ -23,6 +23,7 @@ pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
     for site in &desired.sites {
         site_doc(&mut text, site);
     }
+    unmanaged_doc(&mut text, &desired.unmanaged);
     let source = Arc::new(SourceFile::new(
         Path::new("desired").into(),
         text.out.clone(),
@@ -37,6 +38,7 @@ pub fn revalidate(desired: &Desired) -> Result<Desired, Diagnostics> {
             if let Some(at) = &mut d.location {
                 text.restore(at);
             }
+            d.message = text.restore_in(&d.message);
         }
         diags.sort();
         return Err(diags);
@@ -64,6 +66,38 @@ impl Text {
         if let Some(origin) = at.line.checked_sub(1).and_then(|i| self.origin.get(i)) {
             *at = origin.clone();
         }
+    }
+
+    /// `message` with each place in the generated text it names (`desired:LINE:COL`, e.g. the
+    /// first of two declarations) put back as the place the item was declared at.
+    fn restore_in(&self, message: &str) -> String {
+        const GENERATED: &str = "desired:";
+        let mut out = String::with_capacity(message.len());
+        let mut rest = message;
+        while let Some(start) = rest.find(GENERATED) {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + GENERATED.len()..];
+            let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+            let line_len = digits(after);
+            let col_len = after[line_len..].strip_prefix(':').map_or(0, digits);
+            let origin = after[..line_len]
+                .parse::<usize>()
+                .ok()
+                .and_then(|line| line.checked_sub(1))
+                .and_then(|i| self.origin.get(i));
+            match origin {
+                Some(origin) if col_len > 0 => {
+                    out.push_str(&origin.to_string());
+                    rest = &after[line_len + 1 + col_len..];
+                }
+                Some(_) | None => {
+                    out.push_str(GENERATED);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
     }
 }
 
@@ -225,6 +259,36 @@ fn site_doc(t: &mut Text, site: &SiteSpec) {
     }
 }
 
+fn unmanaged_doc(t: &mut Text, u: &Unmanaged) {
+    let lists = [
+        ("zones", &u.zones),
+        ("domains", &u.domains),
+        ("sites", &u.sites),
+    ];
+    let Some(first) = lists.iter().find_map(|(_, l)| l.first()) else {
+        return;
+    };
+    t.line(&first.location, "---");
+    t.line(&first.location, "unmanaged:");
+    for (key, entries) in lists {
+        let Some(head) = entries.first() else {
+            continue;
+        };
+        t.line(&head.location, &format!("  {key}:"));
+        for e in entries {
+            let reason = e
+                .reason
+                .as_ref()
+                .map(|r| format!(", reason: {}", q(r)))
+                .unwrap_or_default();
+            t.line(
+                &e.location,
+                &format!("  - {{name: {}{reason}}}", q(&e.name)),
+            );
+        }
+    }
+}
+
 fn restore_all(desired: &mut Desired, text: &Text) {
     for z in &mut desired.zones {
         text.restore(&mut z.location);
@@ -253,6 +317,10 @@ fn restore_all(desired: &mut Desired, text: &Text) {
             text.restore(&mut job.location);
         }
     }
+    let u = &mut desired.unmanaged;
+    for e in u.zones.iter_mut().chain(&mut u.domains).chain(&mut u.sites) {
+        text.restore(&mut e.location);
+    }
 }
 
 /// A set record is written into its zone like the zone's own, so the set it came from is
@@ -264,5 +332,35 @@ fn restore_sets(checked: &mut Desired, desired: &Desired) {
         }
         // The text writes set records into their zones: the `use:` lists come back as given.
         out.uses.clone_from(&given.uses);
+    }
+}
+
+#[cfg(test)]
+mod unmanaged_tests {
+    use std::path::PathBuf;
+
+    use super::revalidate;
+    use crate::config::load_texts;
+
+    /// A saved plan's `unmanaged:` lists go back through the loader's rules with their places.
+    #[test]
+    fn unmanaged_lists_revalidate_to_themselves_and_a_declared_one_is_refused_at_its_place() {
+        let text = "zone: a.example\n---\nunmanaged:\n  zones: [{ name: b.example, reason: \"agency's\" }]\n  sites: [blog]\n";
+        let loaded = load_texts(&[(PathBuf::from("dns/u.yaml"), text.to_string())]).unwrap();
+        assert_eq!(revalidate(&loaded).unwrap(), loaded);
+        let mut edited = loaded.clone();
+        edited.unmanaged.zones[0].name = "a.example".into();
+        let diags = revalidate(&edited).unwrap_err();
+        let at: Vec<String> = diags
+            .items
+            .iter()
+            .map(|d| format!("{} {}", d.location.as_ref().unwrap(), d.message))
+            .collect();
+        assert_eq!(
+            at,
+            [
+                "dns/u.yaml:4:19 zone `a.example` is listed in `unmanaged.zones` but is also declared at dns/u.yaml:1:7"
+            ]
+        );
     }
 }

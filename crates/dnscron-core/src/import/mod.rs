@@ -5,6 +5,7 @@
 //! the planner plans), `render` writes YAML the loader reads back to the same canonical state,
 //! `write` puts the files in place without overwriting anything unless forced.
 
+mod ephemeral;
 mod fetch;
 mod probe;
 mod render;
@@ -17,6 +18,7 @@ mod zone;
 
 use std::path::PathBuf;
 
+pub use ephemeral::{EPHEMERAL, Ephemeral, ephemeral};
 pub use fetch::{Fetched, Selection, fetch};
 pub use probe::{ProbeShapeError, probe_found_hosted, zone_from_probe};
 pub use render::{SCHEMA_FILE, render_site, render_zone};
@@ -24,7 +26,7 @@ pub use sets::{MIN_ZONES, SetFile, SetRecord, extract_sets, render_set};
 pub use site::{SiteFile, build_site};
 pub use write::{OutFile, Outside, write_files};
 pub use zone::{
-    Imported, LeftOut, NsChoice, Unrepresentable, ZoneFile, build_zone, nameserver_choice,
+    Imported, KeptOut, LeftOut, NsChoice, Unrepresentable, ZoneFile, build_zone, nameserver_choice,
 };
 
 use crate::api::ApiError;

@@ -41,8 +41,21 @@ pub fn render_zone(f: &ZoneFile) -> String {
     if let Some(ttl) = f.default_ttl {
         let _ = writeln!(out, "defaults:\n  ttl: {ttl}");
     }
-    if !f.ignore.is_empty() {
+    if !f.ignore.is_empty() || !f.ephemeral.is_empty() {
         out.push_str("ignore:\n");
+        for kind in f.ephemeral_kinds() {
+            comment(
+                &mut out,
+                "  ",
+                &format!("Written by automation, left to it: {}.", kind.why),
+            );
+            let _ = writeln!(
+                out,
+                "  - {{ name: {}, type: {} }}",
+                quoted(kind.name),
+                kind.rtype
+            );
+        }
         for rule in &f.ignore {
             ignore_rule(&mut out, rule);
         }

@@ -9,6 +9,8 @@ use crate::config::model::NameserverMode;
 use crate::dns::rules::{self, NameRule};
 use crate::dns::{self, RecordType, ZoneName};
 
+use super::ephemeral::{Ephemeral, ephemeral};
+
 /// `defaults.ttl` wins a tie when it is among the most frequent TTLs (it is the API's default).
 const PREFERRED_TTL: u32 = rules::DEFAULT_TTL;
 
@@ -23,6 +25,9 @@ pub struct ZoneFile {
     pub default_ttl: Option<u32>,
     /// Sorted: apex first, then by name, type, content.
     pub records: Vec<Imported>,
+    /// Live records automation writes by itself (`import::EPHEMERAL`): kept out of management
+    /// by one `ignore:` rule per kind.
+    pub ephemeral: Vec<KeptOut>,
     /// Live records the file format can't declare: kept out of reach of the plan by these rules.
     pub ignore: Vec<Unrepresentable>,
     /// Live records left out because dnscron never plans them (shown as comments).
@@ -59,6 +64,24 @@ pub struct Unrepresentable {
     /// The planner's canonical form of the live content (for the rule's content glob).
     pub canonical: String,
     pub reason: String,
+}
+
+/// A live record of a kind automation rewrites, imported as an `ignore:` rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptOut {
+    pub kind: &'static Ephemeral,
+    /// Relative (`_acme-challenge.www`).
+    pub name: String,
+}
+
+impl ZoneFile {
+    /// The kinds of ephemeral records the zone holds, each once, in the list's order.
+    pub fn ephemeral_kinds(&self) -> Vec<&'static Ephemeral> {
+        super::EPHEMERAL
+            .iter()
+            .filter(|kind| self.ephemeral.iter().any(|k| k.kind == *kind))
+            .collect()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,10 +144,15 @@ pub fn build_zone(zone: &ZoneName, live: &[payload::Record], nameservers: NsChoi
     let mut sorted: Vec<&payload::Record> = live.iter().collect();
     sorted.sort_by_key(|r| r.id);
     let mut records = Vec::new();
+    let mut ephemeral_kept = Vec::new();
     let mut ignore = Vec::new();
     let mut left_out = Vec::new();
     let mut seen = BTreeSet::new();
     for raw in sorted {
+        if let Some(kept) = kept_out(zone, raw) {
+            ephemeral_kept.push(kept);
+            continue;
+        }
         match classify(zone, raw) {
             Class::Record(rec) => {
                 let key = (rec.name.clone(), rec.rtype, rec.canonical.clone());
@@ -149,10 +177,18 @@ pub fn build_zone(zone: &ZoneName, live: &[payload::Record], nameservers: NsChoi
         nameservers,
         default_ttl,
         records,
+        ephemeral: ephemeral_kept,
         ignore,
         left_out,
         uses: Vec::new(),
     }
+}
+
+/// A live record of a kind automation rewrites (its name and type decide; any content).
+fn kept_out(zone: &ZoneName, raw: &payload::Record) -> Option<KeptOut> {
+    let rtype = RecordType::from_str(&raw.rtype).ok()?;
+    let name = dns::live_name_to_relative(&raw.name, zone);
+    ephemeral(&name, rtype).map(|kind| KeptOut { kind, name })
 }
 
 enum Class {

@@ -65,6 +65,11 @@ finding_codes! {
     ServiceRecordsLeftAlone = "service-records-left-alone", Info, Account;
     UnmanagedTypesLeftAlone = "unmanaged-types-left-alone", Info, Account;
     ServiceNameserversUnlisted = "service-nameservers-unlisted", Info, Account;
+    // The account as a whole.
+    ZoneUndeclared = "zone-undeclared", Warning, Account;
+    DomainUndeclared = "domain-undeclared", Warning, Account;
+    SiteUndeclared = "site-undeclared", Warning, Account;
+    UnmanagedStale = "unmanaged-stale", Warning, Account;
     // Changes that are not ready.
     ChangeBlocked = "change-blocked", Blocked, Account;
     ChangeNeedsPortalStep = "change-needs-portal-step", NeedsPortalStep, Account;
@@ -129,6 +134,19 @@ finding_codes! {
     // MX (RFC 7505, RFC 2181).
     MxNullBesideOthers = "mx-null-beside-others", Error, Files;
     MxTargetIsCname = "mx-target-is-cname", Error, Files;
+}
+
+impl FindingCode {
+    /// Whether the finding is something the account holds that no file declares: drift the
+    /// files can't show, so the drift job alerts on it although it is a warning.
+    pub fn is_undeclared(self) -> bool {
+        matches!(
+            self,
+            FindingCode::ZoneUndeclared
+                | FindingCode::DomainUndeclared
+                | FindingCode::SiteUndeclared
+        )
+    }
 }
 
 impl std::fmt::Display for FindingCode {

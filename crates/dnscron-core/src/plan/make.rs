@@ -2,11 +2,13 @@
 //! `plan`, `apply`, `demo` and the benchmarks all go through here, so what apply executes is
 //! made exactly like what plan showed.
 
-use crate::api::{ApiError, ReadClient, openapi};
+use crate::api::{ApiError, ReadClient, openapi, payload};
 use crate::config::model::{Desired, NameserverMode};
 
 use super::accept::{Looked, judge_acceptances};
+use super::account::{self, AccountCheck, Listings};
 use super::diff::diff_lent;
+use super::health::DomainsRead;
 use super::health::mail::{MailDns, mail_findings};
 use super::progress::ReadProgressHook;
 use super::scope::Scope;
@@ -30,6 +32,10 @@ pub struct MakeOptions {
     pub mail_dns: Option<MailDns>,
     /// Told of every read of a target as it is queued and as it comes in.
     pub progress: Option<ReadProgressHook>,
+    /// `Some`: the files are every file of these folders, so the plan reads the account's zone,
+    /// domain and site listings and reports what no file declares (`plan::account`). Not
+    /// read in a plan with a `scope` or without `health`.
+    pub account: Option<AccountCheck>,
 }
 
 impl Default for MakeOptions {
@@ -41,6 +47,7 @@ impl Default for MakeOptions {
             health: true,
             mail_dns: None,
             progress: None,
+            account: None,
         }
     }
 }
@@ -98,13 +105,29 @@ async fn plan_lent(
 ) -> Result<Planned, MakePlanError> {
     let no_zones = Desired::default();
     let health_of = if opts.health { desired } else { &no_zones };
-    let (live, listed) = tokio::join!(
-        snapshot::fetch_counted(client, desired, opts.progress.as_ref()),
-        health::list(client, health_of, opts.scope.is_some())
+    let account_check = opts
+        .account
+        .as_ref()
+        .filter(|_| opts.health && opts.scope.is_none());
+    let domains_read = match (account_check, &opts.scope) {
+        (Some(_), _) => DomainsRead::All,
+        (None, Some(_)) => DomainsRead::Scoped,
+        (None, None) => DomainsRead::Declared,
+    };
+    let (live, listed, zones) = tokio::join!(
+        snapshot::fetch_listing_sites(
+            client,
+            desired,
+            account_check.is_some(),
+            opts.progress.as_ref()
+        ),
+        health::list(client, health_of, domains_read),
+        list_zones(client, account_check.is_some()),
     );
-    let live = live?;
+    let (live, sites) = live?;
+    let (listed, zones) = (listed?, zones?);
     let registrations =
-        health::fetch(client, health_of, &live, &listed?, opts.progress.as_ref()).await?;
+        health::fetch(client, health_of, &live, &listed, opts.progress.as_ref()).await?;
     let diff_opts = DiffOptions {
         api_url: client.base_url().to_string(),
         allow_mass_changes: opts.allow_mass_changes,
@@ -118,6 +141,11 @@ async fn plan_lent(
     if let Some(now) = now {
         plan.findings
             .extend(health::findings(health_of, &registrations, now));
+    }
+    if let (Some(check), Some(zones), Some(sites)) = (account_check, zones, sites) {
+        let listings = Listings::of(&zones, &listed, &sites);
+        plan.findings
+            .extend(account::findings(desired, &listings, check));
     }
     let looked = if opts.health {
         plan.findings
@@ -146,6 +174,24 @@ async fn plan_lent(
         plan.options.hosted_mode_wire_value = hosted_mode_value(client).await;
     }
     Ok(Planned { plan, live })
+}
+
+/// `GET /dns`, every page, when the account as a whole is read.
+async fn list_zones(
+    client: &ReadClient,
+    read: bool,
+) -> Result<Option<Vec<payload::Zone>>, SnapshotError> {
+    if !read {
+        return Ok(None);
+    }
+    client
+        .list_zones()
+        .await
+        .map(Some)
+        .map_err(|source| SnapshotError::Listing {
+            what: "the zone list (GET /dns)".into(),
+            source,
+        })
 }
 
 fn switches_to_hosted(plan: &Plan, desired: &Desired) -> bool {

@@ -14,6 +14,7 @@ pub mod scope;
 pub mod snapshot;
 
 pub(crate) mod accept;
+pub(crate) mod account;
 pub(crate) mod declared;
 pub(crate) mod diff;
 pub(crate) mod finding_code;
@@ -32,6 +33,7 @@ mod progress;
 mod records;
 
 pub use accept::{Looked, judge_acceptances};
+pub use account::AccountCheck;
 pub use cron_jobs::{job_key, schedule_findings_of};
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;

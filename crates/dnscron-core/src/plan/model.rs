@@ -503,6 +503,10 @@ pub struct Finding {
     /// write.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<Acceptance>,
+    /// For a zone, domain or site the account has and no file declares: the folder the plan
+    /// read, where an import of it goes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adopt_into: Option<String>,
 }
 
 /// Why a finding is accepted, and until when.
@@ -554,6 +558,15 @@ impl Finding {
             change_ids: Vec::new(),
             declared_at: None,
             accepted: None,
+            adopt_into: None,
+        }
+    }
+
+    /// The folder an import of what the finding is about goes into.
+    pub fn adopt_into(self, folder: &str) -> Finding {
+        Finding {
+            adopt_into: Some(folder.to_string()),
+            ..self
         }
     }
 
@@ -581,10 +594,11 @@ impl Finding {
         self.severity == Severity::Error
     }
 
-    /// An error the files do not accept: the drift job alerts on it even when there is no
-    /// change (`accept:` entries past their day accept nothing).
+    /// Whether the drift job must alert: an error the files do not accept (`accept:` entries
+    /// past their day accept nothing), or something the account has that no file declares (a
+    /// warning, but drift all the same) and no `accept:` accepts.
     pub fn needs_attention(&self) -> bool {
-        self.is_error() && self.accepted.is_none()
+        (self.is_error() || self.code.is_undeclared()) && self.accepted.is_none()
     }
 }
 

@@ -89,6 +89,13 @@ pub enum SnapshotError {
         #[source]
         source: ApiError,
     },
+    /// A listing read for the account as a whole, which no declaration asked for.
+    #[error("reading {what} failed: {source}")]
+    Listing {
+        what: String,
+        #[source]
+        source: ApiError,
+    },
     #[error("reading the live state failed inside dnscron: {0}")]
     Internal(String),
 }
@@ -101,7 +108,7 @@ impl SnapshotError {
             | SnapshotError::MissingDomain { location, .. }
             | SnapshotError::MissingSite { location, .. }
             | SnapshotError::Api { location, .. } => Some(location),
-            SnapshotError::Internal(_) => None,
+            SnapshotError::Listing { .. } | SnapshotError::Internal(_) => None,
         }
     }
 }
@@ -173,6 +180,20 @@ pub async fn fetch_counted(
     desired: &Desired,
     progress: Option<&ReadProgressHook>,
 ) -> Result<LiveSnapshot, SnapshotError> {
+    fetch_listing_sites(client, desired, false, progress)
+        .await
+        .map(|(live, _)| live)
+}
+
+/// [`fetch_counted`], reading `GET /sites` also when no site is declared if `all_sites`, and
+/// returning that listing then: the account as a whole (`plan::account`) reads it once with the
+/// snapshot.
+pub(super) async fn fetch_listing_sites(
+    client: &ReadClient,
+    desired: &Desired,
+    all_sites: bool,
+    progress: Option<&ReadProgressHook>,
+) -> Result<(LiveSnapshot, Option<Vec<payload::Site>>), SnapshotError> {
     let limit = Slots::new(progress);
     let zone_reads: Vec<_> = desired
         .zones
@@ -194,7 +215,7 @@ pub async fn fetch_counted(
             )
         })
         .collect();
-    let sites_read = (!desired.sites.is_empty()).then(|| {
+    let sites_read = (all_sites || !desired.sites.is_empty()).then(|| {
         let c = client.clone();
         spawn(&limit, async move { c.list_sites().await })
     });
@@ -257,12 +278,20 @@ pub async fn fetch_counted(
             service_nameservers,
         });
     }
+    let what = "the site list (GET /sites)";
     let listed = match (sites_read, desired.sites.first()) {
         (Some(read), Some(first)) => read
             .join()
             .await?
-            .map_err(|e| api_error("the site list (GET /sites)".into(), &first.location, e))?,
-        _ => Vec::new(),
+            .map_err(|e| api_error(what.into(), &first.location, e))?,
+        (Some(read), None) => read
+            .join()
+            .await?
+            .map_err(|source| SnapshotError::Listing {
+                what: what.into(),
+                source,
+            })?,
+        (None, _) => Vec::new(),
     };
     for (spec, read) in desired.sites.iter().zip(cron_reads) {
         let missing = || SnapshotError::MissingSite {
@@ -293,7 +322,7 @@ pub async fn fetch_counted(
             cron,
         });
     }
-    Ok(snapshot)
+    Ok((snapshot, all_sites.then_some(listed)))
 }
 
 pub(super) fn api_error(what: String, location: &Location, source: ApiError) -> SnapshotError {

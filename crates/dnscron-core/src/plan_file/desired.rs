@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::config::model::{
     self as config, AcceptSpec, CronJobSpec, IgnoreRule, Location, NameserversSpec, RecordSpec,
-    RegistrarExpectations, SafetyLimits,
+    RegistrarExpectations, SafetyLimits, Unmanaged,
 };
 use crate::dns::ZoneName;
 
@@ -18,6 +18,9 @@ use crate::dns::ZoneName;
 pub struct Desired {
     pub zones: Vec<ZoneSpec>,
     pub sites: Vec<SiteSpec>,
+    /// What the files list as left unmanaged on purpose (`unmanaged:`); absent when nothing.
+    #[serde(default, skip_serializing_if = "Unmanaged::is_empty")]
+    pub unmanaged: Unmanaged,
 }
 
 /// A zone document.
@@ -64,18 +67,28 @@ pub struct SiteSpec {
 /// the result before anyone uses it.
 impl Desired {
     pub(super) fn of(d: &config::Desired) -> Desired {
-        let config::Desired { zones, sites } = d;
+        let config::Desired {
+            zones,
+            sites,
+            unmanaged,
+        } = d;
         Desired {
             zones: zones.iter().map(ZoneSpec::of).collect(),
             sites: sites.iter().map(SiteSpec::of).collect(),
+            unmanaged: unmanaged.clone(),
         }
     }
 
     pub(super) fn into_unchecked(self) -> config::Desired {
-        let Desired { zones, sites } = self;
+        let Desired {
+            zones,
+            sites,
+            unmanaged,
+        } = self;
         config::Desired {
             zones: zones.into_iter().map(ZoneSpec::into_unchecked).collect(),
             sites: sites.into_iter().map(SiteSpec::into_unchecked).collect(),
+            unmanaged,
         }
     }
 }

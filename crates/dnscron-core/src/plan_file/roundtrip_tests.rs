@@ -126,6 +126,7 @@ fn desired(rng: &mut fastrand::Rng) -> cfg::Desired {
         location: at(line),
     };
     cfg::Desired {
+        unmanaged: Default::default(),
         zones: vec![cfg::ZoneSpec {
             accept: vec![accept(rng, "mail._domainkey", 6), accept(rng, "@", 7)],
             zone: zone_name(),
@@ -291,6 +292,7 @@ fn the_reported_txt_values_round_trip() {
         let canonical = dns::canonical_content(RecordType::TXT, content, &zone_name())
             .unwrap_or_else(|e| panic!("{content:?}: {e}"));
         let files = cfg::Desired {
+            unmanaged: Default::default(),
             zones: vec![cfg::ZoneSpec {
                 accept: Vec::new(),
                 zone: zone_name(),

@@ -71,6 +71,7 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
             )
         }],
         desired: cfg::Desired {
+            unmanaged: Default::default(),
             zones: vec![zone],
             sites: vec![cfg::SiteSpec {
                 accept: Vec::new(),

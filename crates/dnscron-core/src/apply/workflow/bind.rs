@@ -113,6 +113,7 @@ pub(super) async fn again(
         health: false,
         mail_dns: None,
         progress: None,
+        account: None,
     };
     let now = make_plan(client.read(), &again.desired, &made).await?;
     let review = checked(&shown, &now.plan, &now.live, ReviewedBy::Shown)?;

@@ -48,7 +48,10 @@ pub enum Binding {
 /// no files and no binding (a saved plan is always bound to itself).
 #[derive(Clone, Debug)]
 enum Source {
-    Files { desired: Desired, binding: Binding },
+    Files {
+        desired: Box<Desired>,
+        binding: Binding,
+    },
     Saved(Box<Plan>),
 }
 
@@ -94,6 +97,7 @@ impl<'a> Execution<'a> {
 impl<'a> Workflow<'a> {
     /// Applies `desired` (the files), bound by `binding`.
     pub fn files(client: &'a WriteClient, desired: Desired, binding: Binding) -> Self {
+        let desired = Box::new(desired);
         Self::of(client, Source::Files { desired, binding })
     }
 
@@ -125,7 +129,7 @@ impl<'a> Workflow<'a> {
                     stamp: self.stamp,
                     changed: self.changed,
                 };
-                files(client, desired, binding, options).await?
+                files(client, *desired, binding, options).await?
             }
         };
         Ok(Prepared { client, bound })
@@ -149,6 +153,7 @@ impl PlanOptions {
             health,
             mail_dns: None,
             progress: None,
+            account: None,
         }
     }
 }

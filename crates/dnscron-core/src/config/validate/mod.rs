@@ -15,6 +15,7 @@ use crate::dns::ZoneName;
 mod accept;
 mod sets;
 mod site;
+mod unmanaged;
 mod zone;
 
 pub(crate) use accept::REASON_HINT;
@@ -59,6 +60,7 @@ pub(crate) struct Validator {
     zones_seen: HashMap<String, Location>,
     sites_seen: HashMap<String, Location>,
     sets: sets::Sets,
+    unmanaged: unmanaged::Unmanaged,
     warnings: Diagnostics,
     /// Read a zone's declarations without its record sets (`use:` is not resolved): for a file
     /// read alone, whose sets are in other files.
@@ -121,6 +123,7 @@ impl Validator {
                 }
             }
             raw::Document::RecordSet(set) => self.sets.add(&mut checker, set),
+            raw::Document::Unmanaged(doc) => self.unmanaged.add(&mut checker, doc),
         }
     }
 
@@ -137,6 +140,7 @@ impl Validator {
             mut desired,
             zones,
             mut sets,
+            unmanaged,
             mut warnings,
             ..
         } = self;
@@ -148,8 +152,10 @@ impl Validator {
             desired.zones.extend(spec);
         }
         if !without_sets {
+            sets.report_unknown(diags);
             sets.warn_unused(&mut warnings);
         }
+        desired.unmanaged = unmanaged.finish(&desired, diags);
         warnings.sort();
         (desired, warnings)
     }

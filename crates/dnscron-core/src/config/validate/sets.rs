@@ -19,7 +19,20 @@ pub const ZONE_PLACEHOLDER: &str = "{zone}";
 #[derive(Default)]
 pub(super) struct Sets {
     by_name: HashMap<String, SetEntry>,
+    /// Uses of sets no file declares, in file order: reported once per set, at its first use,
+    /// when every zone is expanded (a missing `sets/` folder is one problem, not one per zone).
+    unknown: Vec<UnknownUse>,
 }
+
+struct UnknownUse {
+    set: String,
+    zone: String,
+    source: Arc<SourceFile>,
+    pos: Pos,
+}
+
+/// Zones named in the message about an unknown set; the rest are counted.
+const UNKNOWN_USES_NAMED: usize = 3;
 
 struct SetEntry {
     name: Arc<str>,
@@ -118,7 +131,12 @@ impl Sets {
                 }
                 None => {
                     ok = false;
-                    unknown_set(&mut c, item, &self.by_name);
+                    self.unknown.push(UnknownUse {
+                        set: name.to_string(),
+                        zone: doc.zone.value.clone(),
+                        source: Arc::clone(&c.source),
+                        pos: item.pos,
+                    });
                 }
             }
         }
@@ -163,24 +181,76 @@ impl Sets {
     }
 }
 
-fn unknown_set(c: &mut Checker<'_>, item: &raw::Sp<String>, sets: &HashMap<String, SetEntry>) {
+impl Sets {
+    /// One problem per unknown set, at its first use, naming the zones that use it.
+    pub(super) fn report_unknown(&mut self, diags: &mut Diagnostics) {
+        let mut by_set: Vec<(&str, Vec<&UnknownUse>)> = Vec::new();
+        for u in &self.unknown {
+            match by_set.iter_mut().find(|(set, _)| *set == u.set) {
+                Some((_, uses)) => uses.push(u),
+                None => by_set.push((&u.set, vec![u])),
+            }
+        }
+        for (set, uses) in by_set {
+            diags.push(unknown_set(set, &uses, &self.by_name));
+        }
+        self.unknown.clear();
+    }
+}
+
+fn unknown_set(set: &str, uses: &[&UnknownUse], sets: &HashMap<String, SetEntry>) -> Diagnostic {
     let mut known: Vec<&str> = sets.keys().map(String::as_str).collect();
     known.sort_unstable();
-    let hint = match did_you_mean(&item.value, &known) {
+    let hint = match did_you_mean(set, &known) {
         Some(m) => format!("did you mean `{m}`?"),
-        None if known.is_empty() => format!(
-            "declare it in a document of its own: `record_set: {}` with `records:`",
-            item.value
+        None if known.is_empty() && uses.len() > 1 => format!(
+            "no file read declares a record set: is the `sets/` folder missing (record sets \
+             imported from the account are written to `sets/<name>.yaml`)? Otherwise declare it \
+             in a document of its own: `record_set: {set}` with `records:`"
         ),
+        None if known.is_empty() => {
+            format!("declare it in a document of its own: `record_set: {set}` with `records:`")
+        }
         None => format!(
-            "declared sets: {}; or declare it in a document `record_set: {}`",
+            "declared sets: {}; or declare it in a document `record_set: {set}`",
             known.join(", "),
-            item.value
         ),
     };
-    let d = c.error(item.pos, format!("unknown record set `{}`", item.value));
-    d.label = Some("no `record_set:` of this name".into());
-    d.hint = Some(hint);
+    let first = uses[0];
+    Diagnostic::at(&first.source, first.pos, unknown_set_message(set, uses))
+        .with_label("no `record_set:` of this name")
+        .with_hint(hint)
+}
+
+/// `unknown record set `shared``, and with more than one user, which zones use it: the first
+/// few with their place, then a count.
+fn unknown_set_message(set: &str, uses: &[&UnknownUse]) -> String {
+    if uses.len() == 1 {
+        return format!("unknown record set `{set}`");
+    }
+    let named: Vec<String> = uses
+        .iter()
+        .take(UNKNOWN_USES_NAMED)
+        .map(|u| {
+            let at = Location {
+                file: u.source.path.clone(),
+                line: u.pos.line as usize,
+                col: u.pos.col as usize,
+            };
+            format!("{} ({at})", u.zone)
+        })
+        .collect();
+    let more = uses.len().saturating_sub(UNKNOWN_USES_NAMED);
+    let rest = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "unknown record set `{set}`, used by {} zones: {}{rest}",
+        uses.len(),
+        named.join(", ")
+    )
 }
 
 fn is_set_name(name: &str) -> bool {

@@ -38,25 +38,51 @@ pub(crate) struct Registration {
 /// more than the listing of an account with at most 100 domains.
 const LOOKUPS_MAX: usize = 1;
 
-/// The account's domains that `desired` declares a zone for: `GET /domains` (every page), or,
-/// in a plan limited to a change (`scoped`: the account likely holds more domains than the
-/// change touches), one lookup per zone when there are few (see [`LOOKUPS_MAX`]). It needs no
-/// snapshot, so plan reads it alongside the snapshot.
+/// How much of the account's domains a plan reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DomainsRead {
+    /// Those of the zones declared: the listing, or a lookup per zone when there are few.
+    Declared,
+    /// Only those of the zones declared, in a plan limited to a change (the account likely
+    /// holds more domains than the change touches).
+    Scoped,
+    /// Every domain of the account, for the account as a whole (`plan::account`), even with no
+    /// zone declared.
+    All,
+}
+
+/// The account's domains that `desired` declares a zone for (every one with
+/// [`DomainsRead::All`]): `GET /domains` (every page), or in a scoped plan one lookup per zone
+/// when there are few (see [`LOOKUPS_MAX`]). It needs no snapshot, so plan reads it alongside
+/// the snapshot.
 pub(crate) async fn list(
     client: &ReadClient,
     desired: &Desired,
-    scoped: bool,
+    read: DomainsRead,
 ) -> Result<Vec<payload::Domain>, SnapshotError> {
+    let what = "the domain list (GET /domains)";
     let Some(first) = desired.zones.first() else {
-        return Ok(Vec::new());
+        return match read {
+            DomainsRead::All => {
+                client
+                    .list_domains()
+                    .await
+                    .map_err(|source| SnapshotError::Listing {
+                        what: what.into(),
+                        source,
+                    })
+            }
+            DomainsRead::Declared | DomainsRead::Scoped => Ok(Vec::new()),
+        };
     };
+    let scoped = read == DomainsRead::Scoped;
     if scoped && desired.zones.len() <= LOOKUPS_MAX {
         return lookup(client, first).await;
     }
     client
         .list_domains()
         .await
-        .map_err(|e| api_error("the domain list (GET /domains)".into(), &first.location, e))
+        .map_err(|e| api_error(what.into(), &first.location, e))
 }
 
 /// The zone's domain as the account registers it; none when it answers 404 (not registered

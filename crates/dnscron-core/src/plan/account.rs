@@ -1,0 +1,176 @@
+//! The account as a whole (docs/health.md, "The account as a whole"): a plan of whole folders
+//! reads the account's zone, domain and site listings and reports every one that no file of
+//! those folders declares and no `unmanaged:` entry lists, once each, and every `unmanaged:`
+//! entry the account no longer has. A plan of single files, or of what changed since a commit,
+//! sees only part of the files, so it would report what the other files declare: it reads none
+//! of this.
+//!
+//! Cost: `GET /dns` (one request per 100 zones) is new; `GET /domains` is the listing the
+//! registrar findings read anyway (read for this alone only when no zone is declared);
+//! `GET /sites` is the listing the snapshot reads anyway when a site is declared.
+
+use crate::api::payload;
+use crate::config::check_slug;
+use crate::config::model::{Desired, UnmanagedEntry};
+use crate::dns::{ZoneName, fold_host};
+
+use super::finding_code::FindingCode;
+use super::model::{Finding, TargetKind, TargetRef};
+
+/// Which files a plan compares with the whole account: every file of these folders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountCheck {
+    /// As the user named them; the first is where an import of what is undeclared goes.
+    pub folders: Vec<String>,
+}
+
+/// What the account's listings hold, names folded as the files write them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Listings {
+    pub zones: Vec<String>,
+    pub domains: Vec<String>,
+    pub sites: Vec<String>,
+}
+
+impl Listings {
+    pub(crate) fn of(
+        zones: &[payload::Zone],
+        domains: &[payload::Domain],
+        sites: &[payload::Site],
+    ) -> Listings {
+        Listings {
+            zones: zones.iter().map(|z| fold_host(&z.zone)).collect(),
+            domains: domains.iter().map(|d| fold_host(&d.domain)).collect(),
+            sites: sites.iter().map(|s| s.slug.trim().to_string()).collect(),
+        }
+    }
+}
+
+/// The findings about the account as a whole: undeclared zones (with their domain, when the
+/// account registers it: one thing to adopt, one finding), domains without a zone, sites, then
+/// stale `unmanaged:` entries.
+pub(crate) fn findings(desired: &Desired, listed: &Listings, check: &AccountCheck) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (kind, names) in [
+        (TargetKind::Zone, &listed.zones),
+        (TargetKind::Domain, &listed.domains),
+        (TargetKind::Site, &listed.sites),
+    ] {
+        for name in names {
+            if let Some(unchecked) = unchecked(desired, listed, kind, name) {
+                out.push(undeclared(kind, name, &unchecked, check));
+            }
+        }
+    }
+    out.extend(stale(desired, listed));
+    out
+}
+
+fn listed_in(entries: &[UnmanagedEntry], name: &str) -> bool {
+    entries.iter().any(|e| e.name == name)
+}
+
+fn zone_declared(desired: &Desired, name: &str) -> bool {
+    desired.zones.iter().any(|z| z.zone.as_str() == name)
+}
+
+/// What the account has under `name` and nothing checks, in words; `None` when a file declares
+/// it, an `unmanaged:` entry lists it, or (a domain) its zone's finding covers it.
+fn unchecked(desired: &Desired, listed: &Listings, kind: TargetKind, name: &str) -> Option<String> {
+    let u = &desired.unmanaged;
+    match kind {
+        TargetKind::Zone => {
+            if zone_declared(desired, name) || listed_in(&u.zones, name) {
+                return None;
+            }
+            let registered =
+                listed.domains.iter().any(|d| d == name) && !listed_in(&u.domains, name);
+            Some(if registered {
+                "the account has this DNS zone and registers its domain, but no file in {folders} declares it: its records and its registration are not checked".into()
+            } else {
+                "the account has this DNS zone, but no file in {folders} declares it: its records are not checked".into()
+            })
+        }
+        TargetKind::Domain => {
+            let covered = zone_declared(desired, name)
+                || listed.zones.iter().any(|z| z == name)
+                || listed_in(&u.domains, name);
+            (!covered).then(|| "the account registers this domain but has no DNS zone for it, so no file in {folders} can declare it: its registration (expiry, DNSSEC, transfer) is not checked".into())
+        }
+        TargetKind::Site => {
+            let covered = desired.sites.iter().any(|s| s.slug == name) || listed_in(&u.sites, name);
+            (!covered).then(|| "the account has this site, but no file in {folders} declares it: its cron jobs are not checked".into())
+        }
+    }
+}
+
+/// A name a file could not declare (the server listed something odd) is still reported, with
+/// no folder to import it into.
+fn undeclared(kind: TargetKind, name: &str, unchecked: &str, check: &AccountCheck) -> Finding {
+    let (code, declarable) = match kind {
+        TargetKind::Zone => (FindingCode::ZoneUndeclared, ZoneName::parse(name).is_ok()),
+        TargetKind::Domain => (FindingCode::DomainUndeclared, ZoneName::parse(name).is_ok()),
+        TargetKind::Site => (FindingCode::SiteUndeclared, check_slug(name).is_ok()),
+    };
+    let target = TargetRef {
+        kind,
+        name: name.to_string(),
+    };
+    let message = unchecked.replace("{folders}", &check.folders.join(" or "));
+    let message = if declarable {
+        message
+    } else {
+        format!("{message}; its name is not one a file can declare")
+    };
+    let finding = Finding::new(code, target, message);
+    match (declarable, check.folders.first()) {
+        (true, Some(folder)) => finding.adopt_into(folder),
+        (true, None) | (false, _) => finding,
+    }
+}
+
+/// Entries of `unmanaged:` the account does not have (any more): the list should say what is
+/// there.
+fn stale<'a>(desired: &'a Desired, listed: &'a Listings) -> impl Iterator<Item = Finding> + 'a {
+    let u = &desired.unmanaged;
+    [
+        (
+            TargetKind::Zone,
+            &u.zones,
+            &listed.zones,
+            "unmanaged.zones",
+            "DNS zone",
+        ),
+        (
+            TargetKind::Domain,
+            &u.domains,
+            &listed.domains,
+            "unmanaged.domains",
+            "registered domain",
+        ),
+        (
+            TargetKind::Site,
+            &u.sites,
+            &listed.sites,
+            "unmanaged.sites",
+            "site",
+        ),
+    ]
+    .into_iter()
+    .flat_map(|(kind, entries, names, list, noun)| {
+        entries
+            .iter()
+            .filter(|e| !names.contains(&e.name))
+            .map(move |e| {
+                let target = TargetRef {
+                    kind,
+                    name: e.name.clone(),
+                };
+                let message = format!(
+                    "`{list}` lists {}, but the account has no such {noun}",
+                    e.name
+                );
+                Finding::new(FindingCode::UnmanagedStale, target, message).declared_at(&e.location)
+            })
+    })
+}
