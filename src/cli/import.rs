@@ -255,7 +255,9 @@ fn next_step(out: &Path, next: &Next) -> String {
     match next {
         Next::Plan => {
             format!(
-                "next: `dnscron validate {dir}` and `dnscron plan {dir}` (it shows no changes)\n"
+                "next: `dnscron validate {dir}` and `dnscron plan {dir}` (it shows no changes);\n  \
+                 to start the drift job green, `dnscron baseline {dir}` accepts today's error findings\n  \
+                 and lists what no file declares as unmanaged (review it like any change)\n"
             )
         }
         // The zone must hold the records before the domain is delegated to it, or the domain

@@ -12,6 +12,7 @@ use error::{CommandResult, ErrorKind};
 pub mod api_args;
 mod apply;
 mod apply_end;
+mod baseline;
 mod changed;
 mod check;
 mod completions;
@@ -82,6 +83,9 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Write desired-state files that reproduce the live account (plan then shows no changes).
     Import(import::ImportArgs),
+    /// Take the account as it is today: accept its error findings and list what no file
+    /// declares as unmanaged, so the drift job starts green.
+    Baseline(baseline::BaselineArgs),
     /// Check the API URL, the token, the rate-limit headroom and what the server expects.
     Doctor(doctor::DoctorArgs),
     #[cfg(feature = "emulator")]
@@ -125,6 +129,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Apply(args) => apply::run(args),
         Command::Check(args) => check::run(args),
         Command::Import(args) => import::run(args),
+        Command::Baseline(args) => baseline::run(args),
         Command::Doctor(args) => doctor::run(args),
         #[cfg(feature = "emulator")]
         Command::Emulator(args) => emulator::run(args),

@@ -13,6 +13,7 @@ fn completions_name_every_subcommand() {
         commands,
         [
             "apply",
+            "baseline",
             "check",
             "completions",
             "demo",
@@ -85,6 +86,9 @@ Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (
 .TP
 \fBdnscron import\fR
 Write desired\-state files that reproduce the live account (plan then shows no changes)
+.TP
+\fBdnscron baseline\fR
+Take the account as it is today: accept its error findings and list what no file declares as unmanaged, so the drift job starts green
 .TP
 \fBdnscron doctor\fR
 Check the API URL, the token, the rate\-limit headroom and what the server expects

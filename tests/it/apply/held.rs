@@ -249,3 +249,48 @@ fn the_executor_never_sends_a_held_change() {
     );
     assert_eq!(writes(&lib.emu), 0);
 }
+
+/// The same broken record with the finding accepted in the zone file: nothing is held, the plan
+/// shows the finding as accepted, a reviewed plan of it applies, and the PR check's `held` is 0.
+#[test]
+fn an_accepted_finding_holds_nothing_and_the_reviewed_plan_applies() {
+    let emu = emulator(&[]);
+    let dir = tempfile::tempdir().unwrap();
+    let accept = "accept:\n  - { finding: dmarc-octodns-escape, name: _dmarc, reason: \"the mail team fixes it this week\" }\n";
+    files(dir.path(), &[WWW, BROKEN]);
+    let path = dir.path().join("dns/held.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("{text}{accept}")).unwrap();
+    save_plan(&emu, dir.path(), "plan.json");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("plan.json")).unwrap())
+            .unwrap();
+    assert_eq!(saved["summary"]["held"], 0);
+    let statuses: Vec<&str> = saved["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["ready", "ready"]);
+    let finding = saved["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "dmarc-octodns-escape")
+        .unwrap();
+    assert_eq!(
+        finding["accepted"]["reason"],
+        "the mail team fixes it this week"
+    );
+    let applied = run(
+        &emu,
+        dir.path(),
+        &["-q", "apply", "--reviewed", "plan.json", "dns/"],
+    );
+    assert!(applied.starts_with("exit: Some(0)"), "{applied}");
+    assert_eq!(
+        live(&emu),
+        ["_dmarc TXT v=DMARC1\\; p=reject", "www A 192.0.2.1"]
+    );
+}

@@ -215,7 +215,9 @@ async fn import_ignores_a_live_rrset_with_different_ttls() {
             "zone example.com: 1 record, 2 records ignored (can't be declared, see the file)\n\
              wrote repo/zones/example.com.yaml\n\
              wrote repo/dnscron.schema.json\n\
-             next: `dnscron validate repo` and `dnscron plan repo` (it shows no changes)\n",
+             next: `dnscron validate repo` and `dnscron plan repo` (it shows no changes);\n  \
+             to start the drift job green, `dnscron baseline repo` accepts today's error findings\n  \
+             and lists what no file declares as unmanaged (review it like any change)\n",
         );
     tokio::task::spawn_blocking(move || import.run())
         .await

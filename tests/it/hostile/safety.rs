@@ -167,7 +167,9 @@ site shop_1-a: 1 cron job
 wrote repo/dnscron/zones/xn--bcher-kva.example.yaml
 wrote repo/dnscron/sites/shop_1-a.yaml
 wrote repo/dnscron/dnscron.schema.json
-next: `dnscron validate repo/dnscron` and `dnscron plan repo/dnscron` (it shows no changes)
+next: `dnscron validate repo/dnscron` and `dnscron plan repo/dnscron` (it shows no changes);
+  to start the drift job green, `dnscron baseline repo/dnscron` accepts today's error findings
+  and lists what no file declares as unmanaged (review it like any change)
 ";
 
 /// Zone names from `GET /dns` that are not DNS names (so not file names either) are skipped with

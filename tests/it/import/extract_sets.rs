@@ -62,7 +62,9 @@ fn records_shared_by_three_zones_become_a_set_and_plan_shows_no_changes() {
              wrote repo/sets/shared.yaml\n\
              wrote repo/sets/shared-2.yaml\n\
              wrote repo/dnscron.schema.json\n\
-             next: `dnscron validate repo` and `dnscron plan repo` (it shows no changes)\n",
+             next: `dnscron validate repo` and `dnscron plan repo` (it shows no changes);\n  \
+             to start the drift job green, `dnscron baseline repo` accepts today's error findings\n  \
+             and lists what no file declares as unmanaged (review it like any change)\n",
     )
     .run();
     let repo = dir.path().join("repo");

@@ -10,6 +10,7 @@ use dnscron_emulator::{
 use crate::common::Test;
 use crate::common::emulator::start_emulator;
 
+mod baseline;
 pub(crate) mod extract_sets;
 mod probe;
 mod reload;

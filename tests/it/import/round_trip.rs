@@ -146,7 +146,9 @@ fn an_imported_acme_challenge_is_left_to_automation() {
   ignore _dnsauth* TXT: 1 live record (_dnsauth.shop), written by automation and left to it
 wrote dns/zones/tls.example.yaml
 wrote dns/dnscron.schema.json
-next: `dnscron validate dns` and `dnscron plan dns` (it shows no changes)
+next: `dnscron validate dns` and `dnscron plan dns` (it shows no changes);
+  to start the drift job green, `dnscron baseline dns` accepts today's error findings
+  and lists what no file declares as unmanaged (review it like any change)
 ",
         )
         .run();

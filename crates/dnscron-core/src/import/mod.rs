@@ -5,6 +5,7 @@
 //! the planner plans), `render` writes YAML the loader reads back to the same canonical state,
 //! `write` puts the files in place without overwriting anything unless forced.
 
+pub mod baseline;
 mod ephemeral;
 mod fetch;
 mod probe;

@@ -77,7 +77,7 @@ fn a_create_of_a_record_set_with_an_error_finding_is_held_and_counted() {
     let change = &plan.changes[0];
     assert_eq!(
         change.reason.as_deref(),
-        Some("held by the error finding `dmarc-invalid`, which no `accept:` accepts")
+        Some("held by the error finding `dmarc-octodns-escape`, which no `accept:` accepts")
     );
     assert_eq!(plan.summary.held, 1);
     assert_eq!(plan.summary.create, 2);
@@ -85,7 +85,7 @@ fn a_create_of_a_record_set_with_an_error_finding_is_held_and_counted() {
     assert_eq!(held.len(), 1);
     assert_eq!(held[0].change, *change);
     let codes: Vec<FindingCode> = held[0].findings.iter().map(|f| f.code).collect();
-    assert_eq!(codes, [FindingCode::DmarcInvalid]);
+    assert_eq!(codes, [FindingCode::DmarcOctodnsEscape]);
     assert_eq!(held[0].findings[0].change_ids, [change.id]);
     assert_eq!(
         held[0].findings[0].declared_at.as_deref(),
@@ -114,7 +114,7 @@ fn an_update_into_a_broken_record_is_held_and_a_valid_one_is_not() {
 fn an_accepted_finding_holds_nothing() {
     let mut plan = unheld(&zone(&[WWW, BROKEN_DMARC]), &live(&[]));
     for finding in &mut plan.findings {
-        if finding.code == FindingCode::DmarcInvalid {
+        if finding.code == FindingCode::DmarcOctodnsEscape {
             finding.accepted = Some(Acceptance {
                 reason: "the provider rewrites it".into(),
                 until: None,
@@ -134,7 +134,7 @@ fn an_accepted_finding_holds_nothing() {
     let dmarc = plan
         .findings
         .iter()
-        .find(|f| f.code == FindingCode::DmarcInvalid)
+        .find(|f| f.code == FindingCode::DmarcOctodnsEscape)
         .unwrap_or_else(|| panic!("{:?}", plan.findings));
     assert!(dmarc.change_ids.is_empty());
 }
@@ -151,7 +151,7 @@ fn a_finding_on_a_record_set_no_change_writes_holds_nothing() {
         [(Action::Update, "www A".into(), Status::Ready)]
     );
     let codes: Vec<FindingCode> = plan.findings.iter().map(|f| f.code).collect();
-    assert_eq!(codes, [FindingCode::DmarcInvalid]);
+    assert_eq!(codes, [FindingCode::DmarcOctodnsEscape]);
     assert!(plan.findings[0].change_ids.is_empty());
 }
 
@@ -166,7 +166,7 @@ fn a_delete_in_the_record_set_of_a_finding_is_not_held() {
     );
     // Even a finding that names the delete's record set exactly holds no delete.
     let finding = &plan.findings[0];
-    assert_eq!(finding.code, FindingCode::DmarcInvalid);
+    assert_eq!(finding.code, FindingCode::DmarcOctodnsEscape);
     assert!(!holds(finding, &plan.changes[0]));
 }
 
@@ -259,7 +259,7 @@ fn several_findings_on_one_record_set_are_named_together() {
     assert_eq!(
         plan.changes[0].reason.as_deref(),
         Some(
-            "held by the error findings `dmarc-invalid`, `dmarc-policy-invalid`, which no `accept:` accepts"
+            "held by the error findings `dmarc-octodns-escape`, `dmarc-policy-invalid`, which no `accept:` accepts"
         )
     );
     assert_eq!(held(&plan)[0].findings.len(), 2);

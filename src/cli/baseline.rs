@@ -1,0 +1,220 @@
+//! `dnscron baseline DIR`: the first day (docs/ci.md, "Start green"). Plans the folder against
+//! the whole account, then writes what the drift job would alert on today as taken: `accept:`
+//! entries for its error findings and an `unmanaged:` document for what no file declares. The
+//! files are reloaded afterwards; if they no longer load, every file is put back as it was.
+
+use std::path::{Path, PathBuf};
+
+use dnscron_core::api::ReadClient;
+use dnscron_core::config;
+use dnscron_core::import::baseline::{self, Baseline, FileAcceptances};
+use dnscron_core::plan::{AccountCheck, MakeOptions, make_plan_owned};
+use dnscron_core::untrusted::Untrusted;
+
+use super::api_args::ApiArgs;
+use super::error::{CommandError, CommandResult, Outcome};
+use super::{runtime, signals, validate, write_stdout};
+
+/// The file the `unmanaged:` list goes to, in the folder; an existing one gets a new document.
+const UNMANAGED_FILE: &str = "unmanaged.yaml";
+
+#[derive(Debug, clap::Args)]
+pub struct BaselineArgs {
+    /// The folder of desired-state files (what the drift job plans).
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub api: ApiArgs,
+}
+
+pub fn run(args: BaselineArgs) -> CommandResult {
+    if !args.dir.is_dir() {
+        return Err(CommandError::user(format!(
+            "{} is not a folder",
+            Untrusted(&args.dir.display().to_string())
+        ))
+        .with_hint("pass the folder the drift job plans, e.g. `dnscron baseline dns/`"));
+    }
+    let paths = vec![args.dir.clone()];
+    let desired =
+        validate::load_printing_warnings(&paths).map_err(|d| validate::report_diagnostics(&d))?;
+    let client = ReadClient::new(args.api.into_config()?)?;
+    let opts = MakeOptions {
+        stamp: super::stamp::plan_stamp(),
+        health: true,
+        account: Some(AccountCheck {
+            folders: vec![args.dir.display().to_string()],
+        }),
+        ..MakeOptions::default()
+    };
+    let planned = runtime::block_on(signals::or_stop_plan(make_plan_owned(
+        &client,
+        desired.clone(),
+        &opts,
+    )))??;
+    let taken = baseline::baseline(&desired, &planned.plan.findings);
+    let written = write(&args.dir, &taken)?;
+    write_stdout(&summary(&args.dir, &taken, &written))?;
+    let by_hand: Vec<&Refused> = written.refused.iter().collect();
+    if by_hand.is_empty() {
+        Ok(Outcome::Success)
+    } else {
+        Err(refused_error(&by_hand))
+    }
+}
+
+/// A file whose entries could not be added as text.
+struct Refused {
+    acceptances: FileAcceptances,
+    why: baseline::EditRefusal,
+}
+
+#[derive(Default)]
+struct Written {
+    files: Vec<PathBuf>,
+    unmanaged: Option<PathBuf>,
+    refused: Vec<Refused>,
+}
+
+/// Every edit, then a reload of the folder; on any failure every file is put back.
+fn write(dir: &Path, taken: &Baseline) -> Result<Written, CommandError> {
+    let mut written = Written::default();
+    let mut edits: Vec<(PathBuf, Option<String>, String)> = Vec::new();
+    for a in &taken.accept {
+        let before = std::fs::read_to_string(&a.file)?;
+        match baseline::with_acceptances(&before, &a.entries) {
+            Ok(after) => {
+                edits.push((a.file.clone(), Some(before), after));
+                written.files.push(a.file.clone());
+            }
+            Err(why) => written.refused.push(Refused {
+                acceptances: a.clone(),
+                why,
+            }),
+        }
+    }
+    if !taken.unmanaged.is_empty() {
+        let path = dir.join(UNMANAGED_FILE);
+        let before = match std::fs::read_to_string(&path) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e.into()),
+        };
+        let document = baseline::unmanaged_document(&taken.unmanaged);
+        let after = match &before {
+            Some(text) if text.ends_with('\n') || text.is_empty() => {
+                format!("{text}---\n{document}")
+            }
+            Some(text) => format!("{text}\n---\n{document}"),
+            None => document,
+        };
+        edits.push((path.clone(), before, after));
+        written.unmanaged = Some(path);
+    }
+    for (path, _, after) in &edits {
+        if let Err(e) = std::fs::write(path, after) {
+            restore(&edits);
+            return Err(e.into());
+        }
+    }
+    if let Err(problems) = config::load(&[dir.to_path_buf()]) {
+        restore(&edits);
+        return Err(CommandError::internal(format!(
+            "the files no longer load after the baseline's edits ({} problems, e.g. {}); every file was put back",
+            problems.len(),
+            problems.items.first().map_or("?", |i| i.message.as_str())
+        ))
+        .with_hint("please report it with the files; the entries can be added by hand (docs/health.md, \"Accepting a finding\")"));
+    }
+    Ok(written)
+}
+
+fn restore(edits: &[(PathBuf, Option<String>, String)]) {
+    for (path, before, _) in edits {
+        let _ = match before {
+            Some(text) => std::fs::write(path, text),
+            None => std::fs::remove_file(path),
+        };
+    }
+}
+
+fn summary(dir: &Path, taken: &Baseline, written: &Written) -> String {
+    let mut out = String::new();
+    for a in taken
+        .accept
+        .iter()
+        .filter(|a| written.files.contains(&a.file))
+    {
+        out.push_str(&format!(
+            "{}: accepted {} in {}\n",
+            Untrusted(&a.target),
+            entries(&a.entries),
+            Untrusted(&a.file.display().to_string())
+        ));
+    }
+    if let Some(path) = &written.unmanaged {
+        let u = &taken.unmanaged;
+        let listed: Vec<String> = [
+            ("zone", &u.zones),
+            ("domain", &u.domains),
+            ("site", &u.sites),
+        ]
+        .iter()
+        .flat_map(|(kind, names)| names.iter().map(move |n| format!("{kind} {n}")))
+        .collect();
+        out.push_str(&format!(
+            "left unmanaged in {}: {}\n",
+            Untrusted(&path.display().to_string()),
+            Untrusted(&listed.join(", "))
+        ));
+    }
+    for f in &taken.expired {
+        out.push_str(&format!(
+            "{}: the acceptance of {} expired; renew its `until` by hand if it still holds\n",
+            Untrusted(&f.target.to_string()),
+            f.code
+        ));
+    }
+    if out.is_empty() {
+        out.push_str("Nothing to take as it is: no error finding and nothing undeclared.\n");
+    }
+    if written.refused.is_empty() {
+        out.push_str(&format!(
+            "Next: review and commit the files; `dnscron plan {} --detailed-exitcode` exits 0 until something changes.\n",
+            Untrusted(&dir.display().to_string())
+        ));
+    }
+    out
+}
+
+fn entries(entries: &[baseline::AcceptEntry]) -> String {
+    entries
+        .iter()
+        .map(|e| format!("{} {}", e.finding, Untrusted(&e.name)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn refused_error(refused: &[&Refused]) -> CommandError {
+    let lines: Vec<String> = refused
+        .iter()
+        .map(|r| {
+            format!(
+                "  {} ({}): {}; add by hand: {}",
+                Untrusted(&r.acceptances.file.display().to_string()),
+                r.why,
+                Untrusted(&r.acceptances.target),
+                entries(&r.acceptances.entries)
+            )
+        })
+        .collect();
+    CommandError::user(format!(
+        "{} file(s) could not take their `accept:` entries as text; nothing else is missing:\n{}",
+        refused.len(),
+        lines.join("\n")
+    ))
+    .with_hint(format!(
+        "add each entry to the file's `accept:` list with `reason: {}` (docs/health.md, \"Accepting a finding\")",
+        baseline::ADOPTION_REASON
+    ))
+}
