@@ -124,8 +124,22 @@ fn undeclared(kind: TargetKind, name: &str, unchecked: &str, check: &AccountChec
     };
     let finding = Finding::new(code, target, message);
     match (declarable, check.folders.first()) {
-        (true, Some(folder)) => finding.adopt_into(folder),
+        (true, Some(folder)) => finding.adopt_into(&import_root(folder)),
         (true, None) | (false, _) => finding,
+    }
+}
+
+/// The folder `import --out` takes for `folder`: import writes `zones/` and `sites/` below its
+/// `--out`, so a plan of `dns/zones` (and `dns/sites`) adopts into `dns`.
+fn import_root(folder: &str) -> String {
+    let path = std::path::Path::new(folder);
+    let inside = path
+        .file_name()
+        .is_some_and(|name| name == "zones" || name == "sites");
+    match path.parent().filter(|_| inside) {
+        Some(parent) if parent.as_os_str().is_empty() => ".".to_string(),
+        Some(parent) => parent.display().to_string(),
+        None => folder.to_string(),
     }
 }
 
@@ -173,4 +187,20 @@ fn stale<'a>(desired: &'a Desired, listed: &'a Listings) -> impl Iterator<Item =
                 Finding::new(FindingCode::UnmanagedStale, target, message).declared_at(&e.location)
             })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::import_root;
+
+    #[test]
+    fn a_plan_of_the_zones_or_sites_folder_adopts_into_the_folder_above() {
+        assert_eq!(import_root("examples/dns/zones"), "examples/dns");
+        assert_eq!(import_root("dns/sites/"), "dns");
+        assert_eq!(import_root("zones"), ".");
+        // Any other folder is the one import writes below.
+        assert_eq!(import_root("dns"), "dns");
+        assert_eq!(import_root("dns/zones-old"), "dns/zones-old");
+        assert_eq!(import_root("."), ".");
+    }
 }
