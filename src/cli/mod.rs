@@ -72,7 +72,7 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Check the desired-state files offline; report every problem at once.
     Validate(validate::ValidateArgs),
-    /// Rewrite the desired-state files in canonical form (`--check`: only show the diff, exit 1).
+    /// Rewrite the desired-state files in canonical form (--check: write nothing, show the diff, exit 1).
     Fmt(fmt::FmtArgs),
     /// Read the live account, diff it against the files, show what would change (never writes).
     Plan(plan::PlanArgs),
