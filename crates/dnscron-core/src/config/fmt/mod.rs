@@ -85,12 +85,11 @@ pub fn format_texts(files: Vec<(PathBuf, String)>) -> Result<Vec<FileFormat>, Di
             }
         })
         .collect();
-    if !meaning::kept(&before, &texts(&results, None)) {
+    let rewritten = |r: &FileFormat| matches!(r.formatted, Formatted::Rewritten(_));
+    if results.iter().any(rewritten) && !meaning::kept(&before, &texts(&results, None)) {
         // Found file by file, so that the others are still formatted.
         for i in 0..results.len() {
-            if matches!(results[i].formatted, Formatted::Rewritten(_))
-                && !meaning::kept(&before, &texts(&results, Some(i)))
-            {
+            if rewritten(&results[i]) && !meaning::kept(&before, &texts(&results, Some(i))) {
                 results[i].formatted = Formatted::LeftAlone(LeftAlone {
                     line: 1,
                     col: 1,

@@ -266,3 +266,44 @@ mod generated {
         }
     }
 }
+
+mod meaning_check {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::config::load_texts;
+
+    fn file(text: &str) -> Vec<(PathBuf, String)> {
+        vec![(PathBuf::from("z.yaml"), text.to_string())]
+    }
+
+    const ZONE: &str = "zone: example.com\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n  - { name: \"@\", type: MX, content: 10 mx.example.com. }\n";
+
+    #[test]
+    fn order_places_and_spelling_are_not_meaning() {
+        let before = load_texts(&file(ZONE)).unwrap();
+        let after = "# moved\nzone: example.com\nrecords:\n  - { name: \"@\", type: MX, content: \"10 MX.example.com\" }\n  - { name: WWW.example.com., type: A, content: \"192.0.2.1\", ttl: 3600 }\n";
+        assert!(meaning::kept(&before, &file(after)));
+    }
+
+    #[test]
+    fn a_value_a_record_or_validity_lost_is_meaning() {
+        let before = load_texts(&file(ZONE)).unwrap();
+        for after in [
+            ZONE.replace("192.0.2.1", "192.0.2.2"),
+            ZONE.replace("content: 192.0.2.1 }", "content: 192.0.2.1, ttl: 300 }"),
+            ZONE.replace("  - { name: www, type: A, content: 192.0.2.1 }\n", ""),
+            ZONE.replace("192.0.2.1", "192.0.2.300"),
+        ] {
+            assert!(!meaning::kept(&before, &file(&after)), "{after}");
+        }
+    }
+
+    #[test]
+    fn invalid_files_give_the_loaders_problems_and_no_result() {
+        let diags = format_texts(file(&ZONE.replace("192.0.2.1", "192.0.2.300"))).unwrap_err();
+        assert_eq!(diags.items.len(), 1);
+        let results = format_texts(file(ZONE)).unwrap();
+        assert!(matches!(results[0].formatted, Formatted::Rewritten(_)));
+    }
+}
