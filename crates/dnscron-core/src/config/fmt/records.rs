@@ -297,19 +297,23 @@ fn only_comments(text: &str) -> bool {
     })
 }
 
+// Both search bytes: a line break is never part of a multi-byte character, so an offset inside
+// one (the last byte of a scalar ending in `✓`) still finds its line.
 fn line_start(source: &str, offset: usize) -> usize {
-    source
-        .get(..offset)
-        .and_then(|s| s.rfind('\n'))
+    let bytes = source.as_bytes();
+    bytes[..offset.min(bytes.len())]
+        .iter()
+        .rposition(|b| *b == b'\n')
         .map_or(0, |i| i + 1)
 }
 
 /// The byte after the line break ending the line that holds `offset` (or the end of the source).
 fn line_end(source: &str, offset: usize) -> usize {
-    source
+    let bytes = source.as_bytes();
+    bytes
         .get(offset..)
-        .and_then(|s| s.find('\n'))
-        .map_or(source.len(), |i| offset + i + 1)
+        .and_then(|rest| rest.iter().position(|b| *b == b'\n'))
+        .map_or(bytes.len(), |i| offset + i + 1)
 }
 
 impl LeftAlone {

@@ -93,6 +93,15 @@ fn what_it_models_in_the_same_places_is_formatted() {
 }
 
 #[test]
+fn an_item_ending_in_a_multi_byte_character_keeps_its_lines() {
+    let source = "zone: example.com\nrecords:\n  - name: www\n    type: TXT\n    content: grüße ✓\n    # about @\n  - name: \"@\"\n    type: TXT\n    content: ok ✓\n";
+    assert_eq!(
+        formatted(source),
+        "zone: example.com\nrecords:\n    # about @\n  - { name: \"@\", type: TXT, content: \"ok ✓\" }\n  - { name: www, type: TXT, content: \"grüße ✓\" }\n"
+    );
+}
+
+#[test]
 fn the_last_item_without_a_line_break_moves_with_one() {
     let source = "zone: example.com\nrecords:\n  - { name: www, type: A, content: \"192.0.2.1\" }\n  - { name: \"@\", type: A, content: \"192.0.2.1\" }";
     assert_eq!(
@@ -127,7 +136,7 @@ mod generated {
         }
     }
 
-    const RECORDS: [(&str, &str, &str); 12] = [
+    const RECORDS: [(&str, &str, &str); 13] = [
         ("@", "A", "192.0.2.1"),
         ("@", "AAAA", "2001:DB8::1"),
         ("@", "MX", "10 Mail.example.com."),
@@ -139,6 +148,7 @@ mod generated {
         ("mail", "A", "192.0.2.25"),
         ("_sip._tcp", "SRV", "10 60 5060 sip.example.com."),
         ("_dmarc", "TXT", "v=DMARC1; p=none"),
+        ("uni", "TXT", "grüße ✓"),
         (
             "long",
             "TXT",
