@@ -38,10 +38,9 @@ pub fn left_alone(path: &Path, left: &LeftAlone) -> String {
 fn reason(reason: &Reason) -> String {
     match reason {
         Reason::Anchor => {
-            "it uses an anchor (`&name`); fmt does not rewrite what aliases copy".into()
-        }
-        Reason::Alias => {
-            "it uses an alias (`*name`); fmt does not rewrite what aliases copy".into()
+            "it uses anchors and aliases (`&name`, `*name`); fmt does not rewrite what an alias \
+             copies"
+                .into()
         }
         Reason::Tag => "it uses a tag (`!!str`, …), which rewriting the value would drop".into(),
         Reason::FlowRecords => {

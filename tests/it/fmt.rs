@@ -125,7 +125,7 @@ fn what_fmt_does_not_model_is_left_as_written_with_a_located_note() {
         std::fs::write(dir.path().join(file), text).unwrap();
     }
     let stderr = "\
-./a.yaml:3:40: left as it is: it uses an anchor (`&name`); fmt does not rewrite what aliases copy
+./a.yaml:3:40: left as it is: it uses anchors and aliases (`&name`, `*name`); fmt does not rewrite what an alias copies
 ./b.yaml:2:10: left as it is: `records:` is a flow list (`[ … ]`); write one `- ` item per line
 ";
     Test::new()

@@ -24,10 +24,9 @@ use super::tree::{self, Construct};
 /// Why a file is left as it is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
-    /// An anchor (`&name`): what its aliases copy would be rewritten apart from them.
+    /// Anchors and aliases (`&name`, `*name`, merge keys): what an alias copies would be
+    /// rewritten apart from it. (An alias always follows its anchor, which is named.)
     Anchor,
-    /// An alias (`*name`) or merge key.
-    Alias,
     /// An explicit tag (`!!str`): respelling a value would drop it.
     Tag,
     /// `records:` written as a flow list (`[ … ]`).
@@ -144,8 +143,7 @@ fn splice(source: &str) -> Result<String, LeftAlone> {
     })?;
     if let Some((construct, pos)) = presentation.constructs.first() {
         let reason = match construct {
-            Construct::Anchor => Reason::Anchor,
-            Construct::Alias => Reason::Alias,
+            Construct::Anchor | Construct::Alias => Reason::Anchor,
             Construct::Tag => Reason::Tag,
         };
         return Err(LeftAlone {

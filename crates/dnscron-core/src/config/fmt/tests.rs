@@ -71,7 +71,7 @@ fn leaves_alone_what_it_does_not_model() {
     let anchored =
         "zone: example.com\nrecords:\n  - &a { name: \"@\", type: A, content: \"192.0.2.1\" }\n";
     assert_eq!(left(anchored), (3, 8, Reason::Anchor));
-    let aliased = "zone: example.com\nx: &t 300\nrecords:\n  - { name: \"@\", type: A, content: \"192.0.2.1\", ttl: *t }\n";
+    let aliased = "zone: example.com\nsafety: { max_deletes: &t 300 }\nrecords:\n  - { name: \"@\", type: A, content: \"192.0.2.1\", ttl: *t }\n";
     assert_eq!(left(aliased).2, Reason::Anchor);
     let tagged =
         "zone: example.com\nrecords:\n  - { name: \"@\", type: A, content: !!str 192.0.2.1 }\n";
