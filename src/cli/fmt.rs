@@ -41,25 +41,33 @@ pub fn run(args: FmtArgs) -> CommandResult {
         })
         .collect();
     let total = files.len();
+    let left = files
+        .iter()
+        .filter(|f| matches!(f.formatted, Formatted::LeftAlone(_)))
+        .count();
+    let left_note = match left {
+        0 => String::new(),
+        n => format!(", {n} left as written (see above)"),
+    };
     if args.check {
         for (file, text) in &unformatted {
             write_stdout(&render::fmt::diff(&file.path, &file.original, text))?;
         }
-        return Ok(if unformatted.is_empty() {
+        if unformatted.is_empty() {
+            let formatted = total - left;
             write_stdout(&format!(
-                "{total} {} already in canonical form\n",
+                "{formatted} of {total} {} already in canonical form{left_note}\n",
                 files_word(total)
             ))?;
-            Outcome::Success
-        } else {
-            write_stdout(&format!(
-                "{} of {total} {} not in canonical form (`dnscron fmt` rewrites {})\n",
-                unformatted.len(),
-                files_word(total),
-                if unformatted.len() == 1 { "it" } else { "them" },
-            ))?;
-            Outcome::Unformatted
-        });
+            return Ok(Outcome::Success);
+        }
+        write_stdout(&format!(
+            "{} of {total} {} not in canonical form (`dnscron fmt` rewrites {}){left_note}\n",
+            unformatted.len(),
+            files_word(total),
+            if unformatted.len() == 1 { "it" } else { "them" },
+        ))?;
+        return Ok(Outcome::Unformatted);
     }
     for (file, text) in &unformatted {
         std::fs::write(&file.path, text).map_err(|e| {
@@ -73,7 +81,7 @@ pub fn run(args: FmtArgs) -> CommandResult {
         write_stdout(&format!("formatted {}\n", untrusted::escape(&path)))?;
     }
     write_stdout(&format!(
-        "{} of {total} {} rewritten\n",
+        "{} of {total} {} rewritten{left_note}\n",
         unformatted.len(),
         files_word(total)
     ))?;

@@ -51,7 +51,7 @@ fn shuffled(text: &str) -> String {
 fn the_examples_are_in_canonical_form() {
     Test::new()
         .args(["fmt", "--check", "examples/dns"])
-        .expect_stdout("7 files already in canonical form\n")
+        .expect_stdout("7 of 7 files already in canonical form\n")
         .run();
 }
 
@@ -141,7 +141,7 @@ fn what_fmt_does_not_model_is_left_as_written_with_a_located_note() {
  records:
 -  - { name: www, type: A, content: 192.0.2.1 }
 +  - { name: www, type: A, content: \"192.0.2.1\" }
-1 of 3 files not in canonical form (`dnscron fmt` rewrites it)
+1 of 3 files not in canonical form (`dnscron fmt` rewrites it), 2 left as written (see above)
 ",
         )
         .expect_stderr(stderr)
@@ -149,13 +149,15 @@ fn what_fmt_does_not_model_is_left_as_written_with_a_located_note() {
     Test::new()
         .arg("fmt")
         .current_dir(dir.path())
-        .expect_stdout("formatted ./c.yaml\n1 of 3 files rewritten\n")
+        .expect_stdout(
+            "formatted ./c.yaml\n1 of 3 files rewritten, 2 left as written (see above)\n",
+        )
         .expect_stderr(stderr)
         .run();
     Test::new()
         .args(["fmt", "--check"])
         .current_dir(dir.path())
-        .expect_stdout("3 files already in canonical form\n")
+        .expect_stdout("1 of 3 files already in canonical form, 2 left as written (see above)\n")
         .expect_stderr(stderr)
         .run();
     assert_eq!(

@@ -82,7 +82,7 @@ fn records_shared_by_three_zones_become_a_set_and_plan_shows_no_changes() {
     Test::new()
         .args(["fmt", "--check", "repo"])
         .current_dir(dir.path())
-        .expect_stdout("7 files already in canonical form\n")
+        .expect_stdout("7 of 7 files already in canonical form\n")
         .run();
     dnscron(&emu, dir.path(), &["plan", "--detailed-exitcode", "repo"])
         .expect_stdout(
