@@ -27,6 +27,8 @@ pub enum Outcome {
     NeedsHumanStep,
     /// `check`: a nameserver serves something other than the files say.
     DnsDiffers,
+    /// `fmt --check`: a file is not in canonical form.
+    Unformatted,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +63,7 @@ pub type CommandResult = Result<Outcome, CommandError>;
 pub fn exit_code(result: &CommandResult) -> u8 {
     match result {
         Ok(Outcome::Success) => 0,
+        Ok(Outcome::Unformatted) => 1,
         Ok(Outcome::ChangesPresent | Outcome::DnsDiffers) => 2,
         Ok(Outcome::NeedsHumanStep) => 3,
         Err(err) => match err.kind {

@@ -23,6 +23,7 @@ pub mod doctor;
 #[cfg(feature = "emulator")]
 mod emulator;
 pub mod error;
+mod fmt;
 pub mod import;
 pub mod logging;
 mod man;
@@ -72,6 +73,8 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Check the desired-state files offline; report every problem at once.
     Validate(validate::ValidateArgs),
+    /// Rewrite the desired-state files in canonical form (--check: write nothing, show the diff, exit 1).
+    Fmt(fmt::FmtArgs),
     /// Read the live account, diff it against the files, show what would change (never writes).
     Plan(plan::PlanArgs),
     /// Render a saved plan file in any plan format (no API access).
@@ -124,6 +127,7 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> CommandResult {
     match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Show(args) => show::run(args),
         Command::Apply(args) => apply::run(args),

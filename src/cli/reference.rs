@@ -20,7 +20,8 @@ pub const EXIT_CODES: &[Row] = &[
     row("0", "success (also `--help`, `--version`)"),
     row(
         "1",
-        "error: a usage error (unknown flag or value), invalid files, an API error, a failed \
+        "error: a usage error (unknown flag or value), invalid files, a file not in canonical \
+         form (`fmt --check`), an API error, a failed \
          change, a change nobody reviewed or a reviewed one changed since review (`apply \
          --reviewed`/`--plan`; nothing sent), a change of the plan changed again by someone \
          during the apply, not converged, a switch to custom nameservers not done because they \

@@ -7,6 +7,7 @@ pub mod check_findings;
 pub mod diagnostics;
 mod excerpt;
 pub(crate) mod finding;
+pub mod fmt;
 pub mod github;
 pub mod plan;
 pub mod retries;

@@ -20,6 +20,7 @@ mod client;
 mod config;
 mod doctor;
 mod emulator;
+mod fmt;
 mod github_format;
 mod hostile;
 mod import;

@@ -28,6 +28,7 @@ fn every_outcome_and_error_kind_has_its_exit_code() {
         (Outcome::ChangesPresent, 2),
         (Outcome::NeedsHumanStep, 3),
         (Outcome::DnsDiffers, 2),
+        (Outcome::Unformatted, 1),
     ];
     for (outcome, code) in outcomes {
         assert_eq!(exit_code(&Ok(outcome)), code, "{outcome:?}");

@@ -44,8 +44,8 @@ fn one_drift_issue_opened_kept_quiet_updated_and_closed() {
     let mut shown = scheduled(&story, "in line: nothing to report");
     let www = Files::main().edit(
         ZONE_FILE,
-        "content: example.com. }",
-        "content: web.example.com. }",
+        "content: \"example.com.\" }",
+        "content: \"web.example.com.\" }",
     );
     story.change_live(&www);
     shown += &scheduled(&story, "www changed in the portal: the issue is opened");
@@ -166,8 +166,8 @@ fn the_cronjob_exits_0_in_line_and_2_on_drift() {
         .run();
     story.change_live(&Files::main().edit(
         ZONE_FILE,
-        "content: example.com. }",
-        "content: web.example.com. }",
+        "content: \"example.com.\" }",
+        "content: \"web.example.com.\" }",
     ));
     let drifted = cronjob(&story, &files).snapshot();
     snapshot!("cronjob_drift", drifted);

@@ -12,8 +12,8 @@ use super::{Files, Story, snapshot};
 fn www(files: Files) -> Files {
     files.edit(
         ZONE_FILE,
-        "content: example.com. }",
-        "content: web.example.com. }",
+        "content: \"example.com.\" }",
+        "content: \"web.example.com.\" }",
     )
 }
 

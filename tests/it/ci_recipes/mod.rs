@@ -45,12 +45,13 @@ zones:
 rate_limit: {enabled: false}
 "#;
 
-/// main's files, matching the seed: `plan` shows no changes.
+/// main's files, matching the seed: `plan` shows no changes. In canonical form, as every file
+/// the stories commit (`dnscron fmt --check` runs before the pull request's plan).
 const ZONE: &str = "zone: example.com
 nameservers: { mode: hosted }
 records:
-  - { name: \"@\", type: A, content: 203.0.113.10 }
-  - { name: www, type: CNAME, content: example.com. }
+  - { name: \"@\", type: A, content: \"203.0.113.10\" }
+  - { name: www, type: CNAME, content: \"example.com.\" }
 ";
 
 /// main's first commit in every story: [`Files::main`], what the live account holds.
@@ -86,18 +87,36 @@ impl Files {
         )
     }
 
-    /// These files and `path` holding `text`.
+    /// These files and `path` holding `text`, as a developer commits it: after `dnscron fmt`.
     pub fn with(mut self, path: &str, text: &str) -> Files {
-        self.0.insert(path.to_string(), text.to_string());
+        self.0.insert(path.to_string(), formatted(text));
         self
     }
 
     /// These files with `from` replaced by `to` in the file at `path` (which must contain it).
-    pub fn edit(mut self, path: &str, from: &str, to: &str) -> Files {
+    /// The edit is committed after `dnscron fmt`, as the pull-request check asks.
+    pub fn edit(self, path: &str, from: &str, to: &str) -> Files {
+        let mut files = self.edit_unformatted(path, from, to);
+        let text = files.0.get_mut(path).unwrap();
+        *text = formatted(text);
+        files
+    }
+
+    /// [`Files::edit`] committed as typed, without `dnscron fmt`.
+    pub fn edit_unformatted(mut self, path: &str, from: &str, to: &str) -> Files {
         let text = self.0.get_mut(path).unwrap();
         assert!(text.contains(from), "{path} has no {from:?}");
         *text = text.replacen(from, to, 1);
         self
+    }
+}
+
+/// `text` in canonical form (as written where `fmt` leaves a file alone).
+fn formatted(text: &str) -> String {
+    use dnscron_core::config::fmt::{Formatted, format_source};
+    match format_source(text) {
+        Formatted::Rewritten(text) => text,
+        Formatted::Unchanged | Formatted::LeftAlone(_) => text.to_string(),
     }
 }
 

@@ -118,8 +118,8 @@ fn a_pull_request_gets_one_plan_a_comment_and_the_saved_plan() {
     let story = Story::new();
     let files = Files::main().edit(
         ZONE_FILE,
-        "content: example.com. }",
-        "content: web.example.com. }",
+        "content: \"example.com.\" }",
+        "content: \"web.example.com.\" }",
     );
     let (run, shown) = push(&story, 1, "a1a1a1a1", &files);
     assert!(run.succeeded(), "{}", run.log);
@@ -131,8 +131,8 @@ fn the_comment_follows_every_push_and_failures_fail_the_check() {
     let story = Story::new();
     let good = Files::main().edit(
         ZONE_FILE,
-        "content: example.com. }",
-        "content: web.example.com. }",
+        "content: \"example.com.\" }",
+        "content: \"web.example.com.\" }",
     );
     let (run, first) = push(&story, 2, "b1b1b1b1", &good);
     assert!(run.succeeded(), "{}", run.log);
@@ -159,8 +159,8 @@ fn a_change_held_by_an_error_finding_fails_the_check() {
     let story = Story::new();
     let files = Files::main().edit(
         ZONE_FILE,
-        "content: example.com. }\n",
-        "content: example.com. }\n  - { name: _dmarc, type: TXT, content: 'v=DMARC1\\; p=reject' }\n",
+        "content: \"example.com.\" }\n",
+        "content: \"example.com.\" }\n  - { name: _dmarc, type: TXT, content: 'v=DMARC1\\; p=reject' }\n",
     );
     let (run, shown) = push(&story, 3, "c1c1c1c1", &files);
     assert!(!run.succeeded(), "{}", run.log);
@@ -171,4 +171,29 @@ fn a_change_held_by_an_error_finding_fails_the_check() {
         run.log
     );
     snapshot!("pr_plan_held", &shown);
+}
+
+/// A push whose file is not in canonical form (a record added out of order, its address
+/// unquoted) fails before the plan: the comment shows the diff `dnscron fmt` would apply, and
+/// nothing is planned or saved. The same change after `dnscron fmt` passes.
+#[test]
+fn a_file_not_in_canonical_form_fails_the_check_with_its_diff() {
+    let story = Story::new();
+    let added = (
+        "records:\n",
+        "records:\n  - { name: mail, type: A, content: 203.0.113.25 }\n",
+    );
+    let typed = Files::main().edit_unformatted(ZONE_FILE, added.0, added.1);
+    let (run, shown) = push(&story, 4, "d1d1d1d1", &typed);
+    assert!(!run.succeeded(), "{}", run.log);
+    assert!(
+        run.log
+            .contains("validate, fmt --check or plan failed (exit 1): see the comment"),
+        "{}",
+        run.log
+    );
+    snapshot!("pr_plan_unformatted", &shown);
+    let formatted = Files::main().edit(ZONE_FILE, added.0, added.1);
+    let (run, _) = push(&story, 4, "d2d2d2d2", &formatted);
+    assert!(run.succeeded(), "{}", run.log);
 }

@@ -229,7 +229,7 @@ fn two_pull_requests_changing_one_record_before_an_apply_are_refused_until_appli
     let www = |to: &str| {
         base.clone().edit(
             ZONE_FILE,
-            "content: example.com. }",
+            "content: \"example.com.\" }",
             &format!("content: {to} }}"),
         )
     };

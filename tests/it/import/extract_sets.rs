@@ -4,6 +4,7 @@
 use dnscron_emulator::{RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 use super::{dnscron, read};
+use crate::common::Test;
 use crate::common::emulator::start_emulator;
 
 /// Four zones share SPF, DMARC (the zone's own name in it) and `www`; three of them also share
@@ -79,6 +80,12 @@ fn records_shared_by_three_zones_become_a_set_and_plan_shows_no_changes() {
     .map(|f| format!("===== {f}\n{}", read(&repo, f)))
     .join("");
     insta::assert_snapshot!(files);
+    // What import writes, sets included, is already in `fmt`'s canonical form.
+    Test::new()
+        .args(["fmt", "--check", "repo"])
+        .current_dir(dir.path())
+        .expect_stdout("7 of 7 files already in canonical form\n")
+        .run();
     dnscron(&emu, dir.path(), &["plan", "--detailed-exitcode", "repo"])
         .expect_stdout(
             concat!(

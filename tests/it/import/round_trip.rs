@@ -15,6 +15,9 @@ fn assert_round_trip(gaps: Gaps) {
         .filter(|l| !l.starts_with("zone edge.example: "))
         .collect();
     insta::assert_snapshot!("import_all_stdout", ordinary.join("\n"));
+    // What import writes is already in `fmt`'s canonical form.
+    let fmt = dnscron(&emu, dir.path(), &["fmt", "--check"]).run_for_stdout();
+    assert!(fmt.ends_with(" files already in canonical form\n"), "{fmt}");
     let validate = dnscron(&emu, dir.path(), &["validate"]).run_for_stdout();
     // After the findings the files prove (the example's SPF near its limit), the summary.
     let summary = validate.lines().last().unwrap_or_default();

@@ -53,6 +53,28 @@ pub fn load_texts(files: &[(PathBuf, String)]) -> Result<Desired, Diagnostics> {
     finish(docs, diags, !files.is_empty()).map(|loaded| loaded.desired)
 }
 
+/// The text of every file [`load`] would read from `paths`, in its order: for a command that
+/// rewrites them (`fmt`). A path that is missing or unreadable is a diagnostic, as in `load`.
+pub fn yaml_texts(paths: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut texts = Vec::new();
+    for path in collect_files(paths, &mut diags) {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => texts.push((path, text)),
+            Err(err) => diags.push(Diagnostic::general(format!(
+                "cannot read `{}`: {err}",
+                path.display()
+            ))),
+        }
+    }
+    if diags.is_empty() {
+        Ok(texts)
+    } else {
+        diags.sort();
+        Err(diags)
+    }
+}
+
 /// What one file declares, read alone: for the files as they were at an earlier commit
 /// (`config::changed`), where only the names matter.
 pub(crate) struct Declarations {

@@ -6,6 +6,7 @@
 pub mod changed;
 mod diagnostics;
 mod extract;
+pub mod fmt;
 mod glob;
 mod load;
 pub mod model;
@@ -17,7 +18,7 @@ mod validate;
 
 pub use diagnostics::{Diagnostic, Diagnostics, LineBounds, SourceFile};
 pub use glob::glob_match;
-pub use load::{Loaded, load, load_texts, load_with_warnings};
+pub use load::{Loaded, load, load_texts, load_with_warnings, yaml_texts};
 pub use raw::json_schema;
 pub use revalidate::revalidate;
 pub use validate::{ZONE_PLACEHOLDER, check_slug};

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::config::fmt::text::{RecordItem, record_item};
 use crate::config::model::NameserverMode;
 use crate::dns;
 
@@ -16,8 +17,6 @@ pub(super) const SCHEMA_COMMENT: &str = "# yaml-language-server: $schema=../dnsc
 /// The second line of every file `import` reads from the live account.
 pub(super) const IMPORTED: &str =
     "Imported from the live account by `dnscron import`; `dnscron plan` on it shows no changes.";
-/// Records with longer content are written in block style, one key per line.
-const FLOW_CONTENT_MAX: usize = 80;
 
 pub fn render_zone(f: &ZoneFile) -> String {
     let mut out = String::from(SCHEMA_COMMENT);
@@ -94,26 +93,15 @@ fn records(out: &mut String, f: &ZoneFile) {
 
 fn record(out: &mut String, r: &Imported, default_ttl: Option<u32>) {
     // The wire form reads back to exactly this canonical content (dns::content CONTRACT).
-    let content = quoted(&dns::wire_content(r.rtype, &r.canonical));
-    let ttl = (Some(r.ttl) != default_ttl).then_some(r.ttl);
-    let name = scalar(&r.name);
-    if content.chars().count() <= FLOW_CONTENT_MAX {
-        let ttl = ttl.map(|t| format!(", ttl: {t}")).unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "  - {{ name: {name}, type: {}, content: {content}{ttl} }}",
-            r.rtype
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "  - name: {name}\n    type: {}\n    content: {content}",
-            r.rtype
-        );
-        if let Some(t) = ttl {
-            let _ = writeln!(out, "    ttl: {t}");
-        }
-    }
+    let content = dns::wire_content(r.rtype, &r.canonical);
+    let item = RecordItem {
+        name: &r.name,
+        rtype: r.rtype,
+        content: &content,
+        ttl: (Some(r.ttl) != default_ttl).then_some(r.ttl),
+        override_sets: None,
+    };
+    record_item(out, "  ", &item, None);
 }
 
 fn ignore_rule(out: &mut String, rule: &Unrepresentable) {

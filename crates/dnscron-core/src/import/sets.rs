@@ -11,10 +11,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::config::ZONE_PLACEHOLDER as PLACEHOLDER;
+use crate::config::fmt::order;
+use crate::config::fmt::text::{RecordItem, record_item};
 use crate::dns::{self, RecordType, ZoneName};
 
 use super::render::SCHEMA_COMMENT;
-use super::yaml::{quoted, scalar};
+use super::yaml::scalar;
 use super::zone::{Imported, ZoneFile};
 
 /// Fewer zones sharing an RRset than this leave it in each zone.
@@ -37,6 +39,17 @@ pub struct SetRecord {
     pub ttl: u32,
     /// The wire form of the content with the zone's name written `{zone}`.
     pub content: String,
+}
+
+impl SetRecord {
+    fn key(&self) -> order::RecordKey<'_> {
+        order::RecordKey {
+            name: &self.name,
+            rtype: self.rtype,
+            content: &self.content,
+            ttl: Some(self.ttl),
+        }
+    }
 }
 
 /// One RRset of one zone as it would read in a set: the key zones are compared on.
@@ -157,15 +170,18 @@ pub fn render_set(set: &SetFile) -> String {
     );
     let _ = writeln!(out, "record_set: {}", scalar(&set.name));
     out.push_str("records:\n");
-    for r in &set.records {
-        let _ = writeln!(
-            out,
-            "  - {{ name: {}, type: {}, content: {}, ttl: {} }}",
-            scalar(&r.name),
-            r.rtype,
-            quoted(&r.content),
-            r.ttl
-        );
+    // In `fmt`'s order, so that the file is already in its form.
+    let mut records: Vec<&SetRecord> = set.records.iter().collect();
+    records.sort_by(|a, b| order::record_order(&a.key(), &b.key()));
+    for r in records {
+        let item = RecordItem {
+            name: &r.name,
+            rtype: r.rtype,
+            content: &r.content,
+            ttl: Some(r.ttl),
+            override_sets: None,
+        };
+        record_item(&mut out, "  ", &item, None);
     }
     out
 }

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
 use crate::api::payload;
+use crate::config::fmt::order::{self, name_order};
 use crate::config::model::NameserverMode;
 use crate::dns::rules::{self, NameRule};
 use crate::dns::{self, RecordType, ZoneName};
@@ -263,57 +264,19 @@ fn classify(zone: &ZoneName, raw: &payload::Record) -> Class {
     }
 }
 
-/// Apex first, then the wildcard, then names in byte order.
-pub(super) fn name_order(a: &str, b: &str) -> Ordering {
-    let rank = |n: &str| match n {
-        "@" => 0,
-        "*" => 1,
-        _ => 2,
-    };
-    rank(a).cmp(&rank(b)).then_with(|| a.cmp(b))
-}
-
 fn record_order(a: &Imported, b: &Imported) -> Ordering {
-    name_order(&a.name, &b.name)
-        .then(a.rtype.cmp(&b.rtype))
-        .then_with(|| natural(&a.canonical, &b.canonical))
-        .then(a.ttl.cmp(&b.ttl))
+    order::record_order(&a.key(), &b.key())
 }
 
-/// Digit runs compare as numbers, so `5 mx` sorts before `10 mx`; ties fall back to bytes.
-fn natural(a: &str, b: &str) -> Ordering {
-    let (mut x, mut y) = (a, b);
-    loop {
-        match (x.chars().next(), y.chars().next()) {
-            (None, None) => return a.cmp(b),
-            (None, _) => return Ordering::Less,
-            (_, None) => return Ordering::Greater,
-            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
-                let (nx, rx) = split_digits(x);
-                let (ny, ry) = split_digits(y);
-                let trimmed = (nx.trim_start_matches('0'), ny.trim_start_matches('0'));
-                let ord = trimmed
-                    .0
-                    .len()
-                    .cmp(&trimmed.1.len())
-                    .then(trimmed.0.cmp(trimmed.1));
-                if ord != Ordering::Equal {
-                    return ord;
-                }
-                (x, y) = (rx, ry);
-            }
-            (Some(c), Some(d)) if c != d => return c.cmp(&d),
-            (Some(c), Some(_)) => {
-                x = &x[c.len_utf8()..];
-                y = &y[c.len_utf8()..];
-            }
+impl Imported {
+    fn key(&self) -> order::RecordKey<'_> {
+        order::RecordKey {
+            name: &self.name,
+            rtype: self.rtype,
+            content: &self.canonical,
+            ttl: Some(self.ttl),
         }
     }
-}
-
-fn split_digits(s: &str) -> (&str, &str) {
-    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    s.split_at(end)
 }
 
 fn most_frequent_ttl(records: &[Imported]) -> Option<u32> {

@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
-use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span};
+use granit_parser::{Event, Parser, Placement, ScalarStyle, ScanError, Span, StructureStyle};
 
 use super::mapping::{MapBuild, check_duplicate, merge};
+use super::presentation::{Comment, Construct, Presentation};
 use super::subtree::{measure, relocate};
 use super::{Node, Pos, SyntaxError, Value, byte_offset, scalar};
 
@@ -46,14 +47,34 @@ pub(crate) fn documents_streaming<'s>(
     build(builder)
 }
 
+/// Every non-null document of `source`, with its comments and the constructs `fmt` leaves
+/// alone; its lists are whole (nothing diverted).
+pub(crate) fn documents_presented(
+    source: &str,
+) -> Result<(Vec<Node<'_>>, Presentation), SyntaxError> {
+    let mut builder = Builder::new(source);
+    builder.presentation = Some(Presentation::default());
+    let presentation = run(&mut builder)?;
+    Ok((
+        std::mem::take(&mut builder.docs),
+        presentation.unwrap_or_default(),
+    ))
+}
+
 fn build<'s>(mut builder: Builder<'s, '_>) -> Result<Vec<Node<'s>>, SyntaxError> {
+    run(&mut builder)?;
+    Ok(builder.docs)
+}
+
+fn run(builder: &mut Builder<'_, '_>) -> Result<Option<Presentation>, SyntaxError> {
     let source = builder.source;
-    let options = granit_parser::options! { emit_comments: false };
+    let emit_comments = builder.presentation.is_some();
+    let options = granit_parser::options! { emit_comments: emit_comments };
     for item in Parser::new_from_str_with_options(source, options) {
         let (event, span) = item.map_err(|e| scan_error(source, &e))?;
         builder.event(event, pos(&span))?;
     }
-    Ok(builder.docs)
+    Ok(builder.presentation.take())
 }
 
 fn scan_error(source: &str, err: &ScanError) -> SyntaxError {
@@ -87,6 +108,7 @@ struct Anchored<'s> {
 struct Open<'s> {
     pos: Pos,
     anchor: usize,
+    flow: bool,
     body: Body<'s>,
 }
 
@@ -105,6 +127,7 @@ struct Builder<'s, 'k> {
     source: &'s str,
     divert: Option<Divert<'s, 'k>>,
     open: Vec<Open<'s>>,
+    presentation: Option<Presentation>,
     anchors: HashMap<usize, Anchored<'s>>,
     docs: Vec<Node<'s>>,
     root: Option<Node<'s>>,
@@ -123,6 +146,7 @@ impl<'s, 'k> Builder<'s, 'k> {
             source,
             divert: None,
             open: Vec::new(),
+            presentation: None,
             anchors: HashMap::new(),
             docs: Vec::new(),
             root: None,
@@ -155,6 +179,7 @@ impl<'s, 'k> Builder<'s, 'k> {
                 self.anchors.clear();
             }
             Event::Scalar(text, style, anchor, tag) => {
+                self.note_properties(anchor, tag.is_some(), at);
                 self.count_nodes(1, at)?;
                 self.count_bytes(text.len(), at)?;
                 let merge_key = style == ScalarStyle::Plain && tag.is_none() && text == "<<";
@@ -162,18 +187,54 @@ impl<'s, 'k> Builder<'s, 'k> {
                     .map_err(|message| located(message, at))?;
                 self.complete(Node { value, pos: at }, anchor, merge_key)?;
             }
-            Event::SequenceStart(_, anchor, _) => self.start(at, anchor, Body::Seq(Vec::new()))?,
-            Event::MappingStart(_, anchor, _) => {
-                self.start(at, anchor, Body::Map(MapBuild::default()))?;
+            Event::SequenceStart(style, anchor, tag) => {
+                let flow = style == StructureStyle::Flow;
+                self.note_properties(anchor, tag.is_some(), at);
+                self.start(at, anchor, flow, Body::Seq(Vec::new()))?;
             }
-            Event::SequenceEnd | Event::MappingEnd => self.end()?,
-            Event::Alias(id) => self.alias(id, at)?,
+            Event::MappingStart(style, anchor, tag) => {
+                self.note_properties(anchor, tag.is_some(), at);
+                let flow = style == StructureStyle::Flow;
+                self.start(at, anchor, flow, Body::Map(MapBuild::default()))?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => self.end(at)?,
+            Event::Alias(id) => {
+                self.note(Construct::Alias, at);
+                self.alias(id, at)?;
+            }
+            Event::Comment(_, placement) => {
+                if let Some(p) = &mut self.presentation {
+                    let trailing = placement == Placement::Right;
+                    p.comments.push(Comment { pos: at, trailing });
+                }
+            }
             _ => {}
         }
         Ok(())
     }
 
-    fn start(&mut self, at: Pos, anchor: usize, body: Body<'s>) -> Result<(), SyntaxError> {
+    fn note_properties(&mut self, anchor: usize, tagged: bool, at: Pos) {
+        if anchor != 0 {
+            self.note(Construct::Anchor, at);
+        }
+        if tagged {
+            self.note(Construct::Tag, at);
+        }
+    }
+
+    fn note(&mut self, construct: Construct, at: Pos) {
+        if let Some(p) = &mut self.presentation {
+            p.constructs.push((construct, at));
+        }
+    }
+
+    fn start(
+        &mut self,
+        at: Pos,
+        anchor: usize,
+        flow: bool,
+        body: Body<'s>,
+    ) -> Result<(), SyntaxError> {
         self.count_nodes(1, at)?;
         limit(self.open.len() < MAX_DEPTH, at, || {
             format!("lists and mappings are nested more than {MAX_DEPTH} deep")
@@ -181,15 +242,22 @@ impl<'s, 'k> Builder<'s, 'k> {
         self.open.push(Open {
             pos: at,
             anchor,
+            flow,
             body,
         });
         Ok(())
     }
 
-    fn end(&mut self) -> Result<(), SyntaxError> {
+    fn end(&mut self, at: Pos) -> Result<(), SyntaxError> {
         let Some(open) = self.open.pop() else {
             return Ok(());
         };
+        if let Some(p) = &mut self.presentation
+            && open.flow
+        {
+            p.flow_ends
+                .insert(open.pos.offset, at.offset.saturating_add(at.len));
+        }
         let value = match open.body {
             Body::Seq(items) => Value::Seq(items),
             Body::Map(map) => Value::Map(merge(map)?),

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 
 mod build;
 mod mapping;
+mod presentation;
 mod scalar;
 mod subtree;
 #[cfg(test)]
@@ -95,7 +96,8 @@ pub(super) fn parse_documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError
     build::documents(source)
 }
 
-pub(super) use build::documents_streaming;
+pub(super) use build::{documents_presented, documents_streaming};
+pub(super) use presentation::{Comment, Construct, Presentation};
 
 /// Byte offset of a 1-based line and (character) column.
 pub(super) fn byte_offset(source: &str, line: usize, col: usize) -> usize {

@@ -350,3 +350,39 @@ fn only_a_documents_own_unanchored_list_under_the_key_is_streamed() {
     assert!(matches!(list(&docs[2], "records"), Some(Value::Seq(items)) if items.len() == 1));
     assert_eq!(list(&docs[3], "records"), Some(Value::Seq(Vec::new())));
 }
+
+#[test]
+fn comments_and_constructs_are_kept_only_when_asked() {
+    let source = "# above\nzone: x # beside\nttl: &t 300\ncopy: *t\nhosts: [a, b]\nn: !!str 1\n";
+    let (docs, presentation) = super::documents_presented(source).unwrap();
+    assert_eq!(docs, parse_documents(source).unwrap());
+    let comments: Vec<(&str, bool)> = presentation
+        .comments
+        .iter()
+        .map(|c| {
+            (
+                &source[c.pos.offset as usize..(c.pos.offset + c.pos.len) as usize],
+                c.trailing,
+            )
+        })
+        .collect();
+    assert_eq!(comments, [("# above", false), ("# beside", true)]);
+    let constructs: Vec<(Construct, u32)> = presentation
+        .constructs
+        .iter()
+        .map(|(c, pos)| (*c, pos.line))
+        .collect();
+    assert_eq!(
+        constructs,
+        [
+            (Construct::Anchor, 3),
+            (Construct::Alias, 4),
+            (Construct::Tag, 6)
+        ]
+    );
+    let flow = source.find('[').unwrap() as u32;
+    assert_eq!(
+        presentation.flow_end(flow),
+        Some(source.find(']').unwrap() as u32 + 1)
+    );
+}

@@ -1,0 +1,171 @@
+//! `dnscron fmt`: the examples are its fixed point, a shuffled and respelled copy of them comes
+//! back byte for byte with every comment, `--check` shows the diff and exits 1, invalid files
+//! are reported as `validate` reports them, and what it does not model is left as written.
+
+use std::path::Path;
+
+use crate::common::{Test, assert_cli_snapshot, repo_root};
+
+fn copy_examples(to: &Path) {
+    let from = repo_root().join("examples/dns");
+    for dir in ["zones", "sites"] {
+        std::fs::create_dir_all(to.join(dir)).unwrap();
+        for entry in std::fs::read_dir(from.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, to.join(dir).join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::copy(from.join("unmanaged.yaml"), to.join("unmanaged.yaml")).unwrap();
+}
+
+/// `text` with its `records:` items in reverse order, each with the comment lines above it,
+/// and its IP addresses and host names unquoted (both spellings the loader reads the same).
+fn shuffled(text: &str) -> String {
+    let (head, rest) = text.split_once("records:\n").unwrap();
+    let (list, tail) = rest.split_at(rest.find("\nuse:").map_or(rest.len(), |i| i + 1));
+    let mut items: Vec<String> = Vec::new();
+    let mut above = String::new();
+    for line in list.lines() {
+        if line.starts_with("  #") {
+            above += &format!("{line}\n");
+        } else if line.starts_with("  - ") {
+            items.push(std::mem::take(&mut above) + line + "\n");
+        } else {
+            *items.last_mut().unwrap() += &format!("{line}\n");
+        }
+    }
+    items.reverse();
+    let list = items.concat();
+    let unquoted = list
+        .replace("content: \"203.0.113.10\"", "content: 203.0.113.10")
+        .replace("content: \"example.com.\"", "content: Example.COM.")
+        .replace("name: www,", "name: www.example.com.,")
+        .replace(
+            "content: \"0 issue \\\"letsencrypt.org\\\"\"",
+            "content: '0 issue \"letsencrypt.org\"'",
+        );
+    format!("{head}records:\n{unquoted}{tail}")
+}
+
+#[test]
+fn the_examples_are_in_canonical_form() {
+    Test::new()
+        .args(["fmt", "--check", "examples/dns"])
+        .expect_stdout("7 of 7 files already in canonical form\n")
+        .run();
+}
+
+#[test]
+fn a_shuffled_respelled_zone_comes_back_byte_for_byte_with_every_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_examples(dir.path());
+    let zone = dir.path().join("zones/example.com.yaml");
+    let original = std::fs::read_to_string(&zone).unwrap();
+    let messy = shuffled(&original);
+    assert_ne!(messy, original);
+    std::fs::write(&zone, &messy).unwrap();
+    assert_cli_snapshot!(
+        "fmt_check_shuffled",
+        Test::new()
+            .args(["fmt", "--check", "zones"])
+            .current_dir(dir.path())
+            .expect_status(1)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&zone).unwrap(),
+        messy,
+        "--check writes nothing"
+    );
+    Test::new()
+        .arg("fmt")
+        .current_dir(dir.path())
+        .expect_stdout("formatted ./zones/example.com.yaml\n1 of 7 files rewritten\n")
+        .run();
+    assert_eq!(std::fs::read_to_string(&zone).unwrap(), original);
+}
+
+#[test]
+fn invalid_files_are_reported_as_validate_reports_them_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "zone: example.com\nrecords:\n  - { name: www, type: A, content: 203.0.113.300 }\n  - { name: \"@\", type: A, content: 203.0.113.1 }\n";
+    std::fs::write(dir.path().join("zone.yaml"), text).unwrap();
+    let validate = Test::new()
+        .arg("validate")
+        .current_dir(dir.path())
+        .expect_status(1)
+        .snapshot();
+    let fmt = Test::new()
+        .arg("fmt")
+        .current_dir(dir.path())
+        .expect_status(1)
+        .snapshot();
+    assert_eq!(fmt, validate);
+    assert_cli_snapshot!(
+        "fmt_invalid",
+        Test::new()
+            .arg("fmt")
+            .current_dir(dir.path())
+            .expect_status(1)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("zone.yaml")).unwrap(),
+        text
+    );
+}
+
+/// An anchor or a flow list of records is left as written, with where and why; the other files
+/// are still formatted, and `--check` does not fail for what `fmt` can't fix.
+#[test]
+fn what_fmt_does_not_model_is_left_as_written_with_a_located_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let anchored = "zone: example.com\nrecords:\n  - { name: www, type: A, content: &ip 192.0.2.1 }\n  - { name: \"@\", type: A, content: *ip }\n";
+    let flow = "zone: example.net\nrecords: [ { name: www, type: A, content: 192.0.2.1 }, { name: \"@\", type: A, content: 192.0.2.1 } ]\n";
+    let plain = "zone: example.org\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n";
+    for (file, text) in [("a.yaml", anchored), ("b.yaml", flow), ("c.yaml", plain)] {
+        std::fs::write(dir.path().join(file), text).unwrap();
+    }
+    let stderr = "\
+./a.yaml:3:40: left as it is: it uses anchors and aliases (`&name`, `*name`); fmt does not rewrite what an alias copies
+./b.yaml:2:10: left as it is: `records:` is a flow list (`[ … ]`); write one `- ` item per line
+";
+    Test::new()
+        .args(["fmt", "--check"])
+        .current_dir(dir.path())
+        .expect_status(1)
+        .expect_stdout(
+            "\
+--- ./c.yaml
++++ ./c.yaml (formatted)
+@@ -1,3 +1,3 @@
+ zone: example.org
+ records:
+-  - { name: www, type: A, content: 192.0.2.1 }
++  - { name: www, type: A, content: \"192.0.2.1\" }
+1 of 3 files not in canonical form (`dnscron fmt` rewrites it), 2 left as written (see above)
+",
+        )
+        .expect_stderr(stderr)
+        .run();
+    Test::new()
+        .arg("fmt")
+        .current_dir(dir.path())
+        .expect_stdout(
+            "formatted ./c.yaml\n1 of 3 files rewritten, 2 left as written (see above)\n",
+        )
+        .expect_stderr(stderr)
+        .run();
+    Test::new()
+        .args(["fmt", "--check"])
+        .current_dir(dir.path())
+        .expect_stdout("1 of 3 files already in canonical form, 2 left as written (see above)\n")
+        .expect_stderr(stderr)
+        .run();
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.yaml")).unwrap(),
+        anchored
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("b.yaml")).unwrap(),
+        flow
+    );
+}
