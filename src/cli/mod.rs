@@ -23,6 +23,7 @@ pub mod doctor;
 mod emulator;
 pub mod error;
 pub mod import;
+mod import_from;
 pub mod logging;
 mod man;
 mod output;

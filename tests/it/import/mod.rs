@@ -10,6 +10,8 @@ use dnscron_emulator::{
 use crate::common::Test;
 use crate::common::emulator::start_emulator;
 
+mod bind_differential;
+mod bind_refused;
 pub(crate) mod extract_sets;
 mod probe;
 mod reload;

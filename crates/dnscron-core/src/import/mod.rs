@@ -7,6 +7,7 @@
 
 mod ephemeral;
 mod fetch;
+pub mod from_files;
 mod probe;
 mod render;
 mod sets;
