@@ -10,7 +10,7 @@
 
 pub mod bind;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -135,121 +135,38 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
     let source_records = records.len();
     let mut adjusted = one_ttl_per_rrset(&mut records);
     let apex = format!("{}.", zone.as_str());
-    let mut not_imported = Vec::new();
+    let mut not_imported: Vec<(usize, NotImported)> = Vec::new();
     let mut notes: Vec<(usize, Note)> = Vec::new();
     let mut held: Vec<(usize, SourceRecord, payload::Record)> = Vec::new();
     let mut seen = BTreeSet::new();
     for (order, record) in records.into_iter().enumerate() {
         let name = dns::live_name_to_relative(&record.owner, zone);
-        let skip = |why: Why| {
-            (
-                order,
-                NotImported {
-                    at: record.at.clone(),
-                    name: name.clone(),
-                    rtype: record.rtype.clone(),
-                    rdata: record.rdata.clone(),
-                    why,
-                },
-            )
-        };
-        let note = |kind: NoteKind| {
-            (
-                order,
-                Note {
-                    at: record.at.clone(),
-                    name: name.clone(),
-                    rtype: record.rtype.clone(),
-                    kind,
-                },
-            )
-        };
-        if record.class != "IN" {
-            not_imported.push(skip(Why::Class {
-                class: record.class.clone(),
-            }));
-        } else if record.owner != apex && !record.owner.ends_with(&format!(".{apex}")) {
-            not_imported.push(skip(Why::OutsideZone { zone: zone.clone() }));
-        } else if record.rtype == "SOA" {
-            notes.push(note(NoteKind::Soa));
-        } else if record.rtype == "NS" && record.owner == apex {
-            notes.push(note(NoteKind::ApexNs));
-        } else {
-            match &record.content {
-                Held::OtherType => not_imported.push(skip(Why::Type)),
-                Held::NotText => not_imported.push(skip(Why::NotText)),
-                Held::Content(content) => {
-                    let Ok(rtype) = RecordType::from_str(&record.rtype) else {
-                        not_imported.push(skip(Why::Type));
-                        continue;
-                    };
-                    let key = (
-                        name.clone(),
-                        rtype,
-                        dns::canonical_live_content(rtype, content, zone),
-                    );
-                    if !seen.insert(key) {
-                        notes.push(note(NoteKind::Duplicate));
-                        continue;
-                    }
-                    let live = payload::Record {
-                        id: i64::try_from(held.len()).unwrap_or(i64::MAX),
-                        name: record.owner.clone(),
-                        rtype: record.rtype.clone(),
-                        ttl: record.ttl,
-                        content: content.clone(),
-                    };
-                    if let Some(kind) = adjusted.remove(&order) {
-                        notes.push(note(kind));
-                    }
-                    held.push((order, record, live));
+        match fate(&record, zone, &apex) {
+            Fate::Listed(why) => not_imported.push((order, not_imported_as(&record, name, why))),
+            Fate::LeftOut(kind) => notes.push((order, note_as(&record, name, kind))),
+            Fate::Held(rtype, content) => {
+                let canonical = dns::canonical_live_content(rtype, &content, zone);
+                if !seen.insert((name.clone(), rtype, canonical)) {
+                    notes.push((order, note_as(&record, name, NoteKind::Duplicate)));
+                    continue;
                 }
+                if let Some(kind) = adjusted.remove(&order) {
+                    notes.push((order, note_as(&record, name, kind)));
+                }
+                let live = payload::Record {
+                    id: i64::try_from(held.len()).unwrap_or(i64::MAX),
+                    name: record.owner.clone(),
+                    rtype: record.rtype.clone(),
+                    ttl: record.ttl,
+                    content,
+                };
+                held.push((order, record, live));
             }
         }
     }
     let live: Vec<payload::Record> = held.iter().map(|(_, _, l)| l.clone()).collect();
     let mut built = build_zone(zone, &live, NsChoice::Unmanaged(None));
-    for (order, record, live) in &held {
-        let name = dns::live_name_to_relative(&record.owner, zone);
-        let Ok(rtype) = RecordType::from_str(&live.rtype) else {
-            continue;
-        };
-        if built
-            .ephemeral
-            .iter()
-            .any(|k| k.name == name && k.kind.rtype == rtype)
-        {
-            notes.push((
-                *order,
-                Note {
-                    at: record.at.clone(),
-                    name,
-                    rtype: record.rtype.clone(),
-                    kind: NoteKind::Ephemeral,
-                },
-            ));
-            continue;
-        }
-        let canonical = dns::canonical_live_content(rtype, &live.content, zone);
-        if let Some(rule) = built
-            .ignore
-            .iter()
-            .find(|u| u.name == name && u.rtype == rtype && u.canonical == canonical)
-        {
-            not_imported.push((
-                *order,
-                NotImported {
-                    at: record.at.clone(),
-                    name,
-                    rtype: record.rtype.clone(),
-                    rdata: record.rdata.clone(),
-                    why: Why::Undeclarable {
-                        reason: rule.reason.clone(),
-                    },
-                },
-            ));
-        }
-    }
+    locate_kept_out(&built, zone, &held, &mut notes, &mut not_imported);
     // Reported above with their place; an `ignore:` rule would keep the plan off records the
     // new zone doesn't hold.
     built.ignore.clear();
@@ -260,6 +177,58 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
         source_records,
         not_imported: in_source_order(not_imported),
         notes: in_source_order(notes),
+    }
+}
+
+/// Where one source record goes.
+enum Fate {
+    Listed(Why),
+    LeftOut(NoteKind),
+    Held(RecordType, String),
+}
+
+fn fate(record: &SourceRecord, zone: &ZoneName, apex: &str) -> Fate {
+    if record.class != "IN" {
+        return Fate::Listed(Why::Class {
+            class: record.class.clone(),
+        });
+    }
+    let in_zone = record
+        .owner
+        .strip_suffix(apex)
+        .is_some_and(|prefix| prefix.is_empty() || prefix.ends_with('.'));
+    if !in_zone {
+        return Fate::Listed(Why::OutsideZone { zone: zone.clone() });
+    }
+    if record.rtype == "SOA" {
+        return Fate::LeftOut(NoteKind::Soa);
+    }
+    if record.rtype == "NS" && record.owner == apex {
+        return Fate::LeftOut(NoteKind::ApexNs);
+    }
+    match (&record.content, RecordType::from_str(&record.rtype)) {
+        (Held::Content(content), Ok(rtype)) => Fate::Held(rtype, content.clone()),
+        (Held::NotText, _) => Fate::Listed(Why::NotText),
+        (Held::OtherType | Held::Content(_), _) => Fate::Listed(Why::Type),
+    }
+}
+
+fn not_imported_as(record: &SourceRecord, name: String, why: Why) -> NotImported {
+    NotImported {
+        at: record.at.clone(),
+        name,
+        rtype: record.rtype.clone(),
+        rdata: record.rdata.clone(),
+        why,
+    }
+}
+
+fn note_as(record: &SourceRecord, name: String, kind: NoteKind) -> Note {
+    Note {
+        at: record.at.clone(),
+        name,
+        rtype: record.rtype.clone(),
+        kind,
     }
 }
 
@@ -289,7 +258,155 @@ fn one_ttl_per_rrset(records: &mut [SourceRecord]) -> BTreeMap<usize, NoteKind> 
     adjusted
 }
 
+/// The records `build_zone` kept out of the file (automation's, written as an `ignore:` rule;
+/// or undeclarable, listed), each found back at its place in the source.
+fn locate_kept_out(
+    built: &ZoneFile,
+    zone: &ZoneName,
+    held: &[(usize, SourceRecord, payload::Record)],
+    notes: &mut Vec<(usize, Note)>,
+    not_imported: &mut Vec<(usize, NotImported)>,
+) {
+    if built.ephemeral.is_empty() && built.ignore.is_empty() {
+        return;
+    }
+    let ephemeral: HashSet<(&str, RecordType)> = built
+        .ephemeral
+        .iter()
+        .map(|k| (k.name.as_str(), k.kind.rtype))
+        .collect();
+    let ignored: HashMap<(&str, RecordType, &str), &str> = built
+        .ignore
+        .iter()
+        .map(|u| {
+            (
+                (u.name.as_str(), u.rtype, u.canonical.as_str()),
+                u.reason.as_str(),
+            )
+        })
+        .collect();
+    for (order, record, live) in held {
+        let name = dns::live_name_to_relative(&record.owner, zone);
+        let Ok(rtype) = RecordType::from_str(&live.rtype) else {
+            continue;
+        };
+        if ephemeral.contains(&(name.as_str(), rtype)) {
+            notes.push((*order, note_as(record, name, NoteKind::Ephemeral)));
+            continue;
+        }
+        let canonical = dns::canonical_live_content(rtype, &live.content, zone);
+        if let Some(reason) = ignored.get(&(name.as_str(), rtype, canonical.as_str())) {
+            let why = Why::Undeclarable {
+                reason: (*reason).to_string(),
+            };
+            not_imported.push((*order, not_imported_as(record, name.clone(), why)));
+        }
+    }
+}
+
 fn in_source_order<T>(mut items: Vec<(usize, T)>) -> Vec<T> {
     items.sort_by_key(|(order, _)| *order);
     items.into_iter().map(|(_, item)| item).collect()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn record(line: usize, owner: &str, rtype: &str, ttl: u32, content: Held) -> SourceRecord {
+        SourceRecord {
+            at: SourceLine {
+                file: PathBuf::from("z.db"),
+                line,
+            },
+            owner: owner.into(),
+            class: "IN".into(),
+            rtype: rtype.into(),
+            ttl,
+            rdata: String::new(),
+            content,
+        }
+    }
+
+    fn content(text: &str) -> Held {
+        Held::Content(text.into())
+    }
+
+    #[test]
+    fn each_record_is_written_noted_or_listed_at_its_line() {
+        let zone = ZoneName::parse("example.com").unwrap();
+        let mut ch = record(7, "version.example.com.", "TXT", 300, content("x"));
+        ch.class = "CH".into();
+        let records = vec![
+            record(1, "example.com.", "SOA", 300, content("ns. h. 1 2 3 4 5")),
+            record(2, "example.com.", "NS", 300, content("ns1.other.net.")),
+            record(3, "www.example.com.", "A", 300, content("192.0.2.1")),
+            record(4, "www.example.com.", "A", 600, content("192.0.2.2")),
+            record(5, "www.example.com.", "A", 300, content("192.0.2.1")),
+            record(6, "xexample.com.", "A", 300, content("192.0.2.3")),
+            ch,
+            record(8, "h.example.com.", "HINFO", 300, Held::OtherType),
+            record(9, "t.example.com.", "TXT", 300, Held::NotText),
+            record(10, "low.example.com.", "A", 30, content("192.0.2.4")),
+            record(
+                11,
+                "_acme-challenge.example.com.",
+                "TXT",
+                300,
+                content("token"),
+            ),
+        ];
+        let from = assemble(Path::new("z.db"), &zone, records);
+        let written: Vec<(&str, u32, &str)> = from
+            .zone
+            .records
+            .iter()
+            .map(|r| (r.name.as_str(), r.ttl, r.canonical.as_str()))
+            .collect();
+        assert_eq!(
+            written,
+            [("www", 300, "192.0.2.1"), ("www", 300, "192.0.2.2")]
+        );
+        let notes: Vec<(usize, NoteKind)> =
+            from.notes.iter().map(|n| (n.at.line, n.kind)).collect();
+        assert_eq!(
+            notes,
+            [
+                (1, NoteKind::Soa),
+                (2, NoteKind::ApexNs),
+                (
+                    4,
+                    NoteKind::RrsetTtl {
+                        written: 600,
+                        used: 300
+                    }
+                ),
+                (5, NoteKind::Duplicate),
+                (11, NoteKind::Ephemeral),
+            ]
+        );
+        let listed: Vec<(usize, &Why)> = from
+            .not_imported
+            .iter()
+            .map(|n| (n.at.line, &n.why))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (6, &Why::OutsideZone { zone: zone.clone() }),
+                (7, &Why::Class { class: "CH".into() }),
+                (8, &Why::Type),
+                (9, &Why::NotText),
+                (
+                    10,
+                    &Why::Undeclarable {
+                        reason: "its ttl 30 is outside 60–604800".into()
+                    }
+                ),
+            ]
+        );
+        assert_eq!((from.source_records, from.left_out()), (11, 4));
+        assert!(from.zone.ignore.is_empty() && from.zone.left_out.is_empty());
+    }
 }

@@ -88,3 +88,97 @@ pub fn read_bind(path: &Path, origin: Option<&ZoneName>) -> Result<FromFile, Bin
         })?;
     Ok(assemble(path, &zone, reader.records))
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::import::from_files::Why;
+
+    fn read(text: &str, origin: Option<&str>) -> Result<FromFile, BindError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("z.db");
+        std::fs::write(&path, text).unwrap();
+        let origin = origin.map(|o| ZoneName::parse(o).unwrap());
+        read_bind(&path, origin.as_ref())
+    }
+
+    fn kinds(err: BindError) -> Vec<(usize, ProblemKind)> {
+        match err {
+            BindError::Syntax { errors, .. } => {
+                errors.into_iter().map(|e| (e.line, e.kind)).collect()
+            }
+            other => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn the_zone_is_the_given_origin_else_the_first_origin_else_the_soa_owner() {
+        let text = "$TTL 60\n$ORIGIN first.example.\na A 192.0.2.1\n";
+        assert_eq!(
+            read(text, None).unwrap().zone.zone.as_str(),
+            "first.example"
+        );
+        assert_eq!(
+            read(text, Some("given.example"))
+                .unwrap()
+                .zone
+                .zone
+                .as_str(),
+            "given.example"
+        );
+        let soa = "soa.example. 60 IN SOA ns. h. 1 2 3 4 5\nwww.soa.example. 60 A 192.0.2.1\n";
+        assert_eq!(read(soa, None).unwrap().zone.zone.as_str(), "soa.example");
+        assert!(matches!(
+            read("www 60 A 192.0.2.1\n", None),
+            Err(BindError::NoOrigin { .. })
+        ));
+    }
+
+    #[test]
+    fn ttls_come_from_the_record_then_ttl_then_the_previous_record_then_the_soa() {
+        let text = "$ORIGIN example.com.\n@ SOA ns. h. 1 2 3 4 120\na A 192.0.2.1\nb 300 A 192.0.2.2\nc A 192.0.2.3\n$TTL 900\nd A 192.0.2.4\n";
+        let from = read(text, None).unwrap();
+        let ttls: Vec<(&str, u32)> = from
+            .zone
+            .records
+            .iter()
+            .map(|r| (r.name.as_str(), r.ttl))
+            .collect();
+        assert_eq!(ttls, [("a", 120), ("b", 300), ("c", 300), ("d", 900)]);
+    }
+
+    #[test]
+    fn a_blank_first_owner_and_a_missing_ttl_are_located() {
+        let err = read(
+            "$ORIGIN example.com.\n  A 192.0.2.1\nwww A 192.0.2.2\n",
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            kinds(err),
+            [(2, ProblemKind::NoPreviousOwner), (3, ProblemKind::NoTtl)]
+        );
+    }
+
+    #[test]
+    fn a_generated_rhs_is_read_again_as_data() {
+        let text = "$ORIGIN example.com.\n$TTL 60\n$GENERATE 1-2 t$ TXT \"costs \\$$\"\n";
+        let from = read(text, None).unwrap();
+        let texts: Vec<&str> = from
+            .zone
+            .records
+            .iter()
+            .map(|r| r.canonical.as_str())
+            .collect();
+        assert_eq!(texts, ["costs$1", "costs$2"]);
+    }
+
+    #[test]
+    fn txt_octets_that_are_not_utf8_are_listed() {
+        let from = read("$ORIGIN example.com.\n$TTL 60\nt TXT \"\\255\"\n", None).unwrap();
+        let why: Vec<&Why> = from.not_imported.iter().map(|n| &n.why).collect();
+        assert_eq!(why, [&Why::NotText]);
+        assert!(from.zone.records.is_empty());
+    }
+}
