@@ -8,6 +8,7 @@ use std::process::Command;
 
 use dnscron_emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
+use crate::ci_recipes::runner::copy_dir;
 use crate::common::emulator::start_emulator;
 use crate::common::{Test, assert_cli_snapshot, mask_ports, repo_root};
 
@@ -26,19 +27,6 @@ fn copy_corpus() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&corpus(), dir.path());
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// One record as BIND prints it: `owner ttl class type rdata`.
