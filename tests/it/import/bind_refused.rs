@@ -12,16 +12,10 @@ use crate::common::{Test, assert_cli_snapshot, repo_root};
 /// beside it, outside it.
 fn refused_corpus() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let from = repo_root().join("tests/it/import/bind/refused");
-    std::fs::create_dir(dir.path().join("refused")).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(
-            entry.path(),
-            dir.path().join("refused").join(entry.file_name()),
-        )
-        .unwrap();
-    }
+    copy_dir(
+        &repo_root().join("tests/it/import/bind/refused"),
+        &dir.path().join("refused"),
+    );
     std::fs::write(dir.path().join("secret.zone"), "secret A 192.0.2.66\n").unwrap();
     dir
 }
