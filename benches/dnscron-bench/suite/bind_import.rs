@@ -121,7 +121,12 @@ pub fn zone_file(records: usize) -> String {
                 (i >> 8) & 255,
                 i & 255
             ),
-            1 => writeln!(out, "{host} IN AAAA 2001:db8::{:x}", i),
+            1 => writeln!(
+                out,
+                "{host} IN AAAA 2001:db8::{:x}:{:x}",
+                i >> 16,
+                i & 0xffff
+            ),
             2 => writeln!(out, "{host} CNAME h{}", i - 2),
             3 => writeln!(
                 out,
