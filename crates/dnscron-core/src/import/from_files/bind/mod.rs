@@ -136,6 +136,53 @@ mod tests {
     }
 
     #[test]
+    fn a_root_origin_or_a_missing_file_is_refused() {
+        assert!(matches!(
+            read("$ORIGIN .\n$TTL 60\nwww A 192.0.2.1\n", None),
+            Err(BindError::BadZone { .. })
+        ));
+        assert!(matches!(
+            read_bind(Path::new("/nonexistent/zone.db"), None),
+            Err(BindError::Read { .. })
+        ));
+    }
+
+    #[test]
+    fn an_include_loop_and_a_missing_include_are_located() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main.db");
+        std::fs::write(
+            &main,
+            "$ORIGIN example.com.\n$TTL 60\n$INCLUDE other.db\n$INCLUDE missing.db\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("other.db"),
+            "a A 192.0.2.1\n$INCLUDE main.db\n",
+        )
+        .unwrap();
+        let err = read_bind(&main, None).unwrap_err();
+        let BindError::Syntax { errors, .. } = err else {
+            panic!("{err}");
+        };
+        let at: Vec<(String, usize, bool)> = errors
+            .iter()
+            .map(|e| {
+                let name = e.file.file_name().unwrap().to_string_lossy().into_owned();
+                let loop_or_missing = matches!(
+                    e.kind,
+                    ProblemKind::IncludeLoop { .. } | ProblemKind::IncludeUnreadable { .. }
+                );
+                (name, e.line, loop_or_missing)
+            })
+            .collect();
+        assert_eq!(
+            at,
+            [("other.db".into(), 2, true), ("main.db".into(), 4, true)]
+        );
+    }
+
+    #[test]
     fn ttls_come_from_the_record_then_ttl_then_the_previous_record_then_the_soa() {
         let text = "$ORIGIN example.com.\n@ SOA ns. h. 1 2 3 4 120\na A 192.0.2.1\nb 300 A 192.0.2.2\nc A 192.0.2.3\n$TTL 900\nd A 192.0.2.4\n";
         let from = read(text, None).unwrap();
