@@ -1,5 +1,6 @@
 //! `dnscron import`: write desired-state files that reproduce the live account (or, with
-//! `--probe`, a domain hosted elsewhere), so `plan` on them shows no changes.
+//! `--probe`, a domain hosted elsewhere), so `plan` on them shows no changes; with `--from`,
+//! another tool's files (`import_from`).
 
 use std::path::{Path, PathBuf};
 

@@ -81,7 +81,8 @@ pub enum Command {
     /// Ask each zone's nameservers over DNS whether they serve what the files say (no API
     /// token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked).
     Check(check::CheckArgs),
-    /// Write desired-state files that reproduce the live account (plan then shows no changes).
+    /// Write desired-state files that reproduce the live account (plan then shows no changes),
+    /// or another tool's files (`--from bind`: zone files).
     Import(import::ImportArgs),
     /// Check the API URL, the token, the rate-limit headroom and what the server expects.
     Doctor(doctor::DoctorArgs),

@@ -84,7 +84,7 @@ Make the live account match the files (or execute a saved plan), then verify
 Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked)
 .TP
 \fBdnscron import\fR
-Write desired\-state files that reproduce the live account (plan then shows no changes)
+Write desired\-state files that reproduce the live account (plan then shows no changes), or another tool\*(Aqs files (`\-\-from bind`: zone files)
 .TP
 \fBdnscron doctor\fR
 Check the API URL, the token, the rate\-limit headroom and what the server expects
