@@ -1,11 +1,12 @@
 //! `dnscron import`: write desired-state files that reproduce the live account (or, with
-//! `--probe`, a domain hosted elsewhere), so `plan` on them shows no changes.
+//! `--probe`, a domain hosted elsewhere), so `plan` on them shows no changes; with `--from`,
+//! another tool's files (`import_from`).
 
 use std::path::{Path, PathBuf};
 
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, Outcome};
-use crate::cli::{runtime, write_stdout};
+use crate::cli::{import_from, runtime, write_stdout};
 use dnscron_core::api::{ReadClient, WriteClient};
 use dnscron_core::config::{self, json_schema};
 use dnscron_core::dns::ZoneName;
@@ -16,9 +17,21 @@ use dnscron_core::untrusted::escape;
 
 #[derive(Debug, clap::Args)]
 #[command(group(
-    clap::ArgGroup::new("what").required(true).multiple(true).args(["zone", "site", "all", "probe"])
+    clap::ArgGroup::new("what").required(true).multiple(true).args(["zone", "site", "all", "probe", "from"])
 ))]
 pub struct ImportArgs {
+    /// Read another tool's files instead of the account (no API token needed): `bind`, zone
+    /// files (RFC 1035 master files, one zone each).
+    #[arg(long, value_enum, value_name = "FORMAT", requires = "files",
+          conflicts_with_all = ["zone", "site", "all", "probe"])]
+    pub from: Option<Source>,
+    /// The files to read with `--from`.
+    #[arg(value_name = "FILE", requires = "from")]
+    pub files: Vec<PathBuf>,
+    /// `--from bind` with one file: the zone's name, when the file has no `$ORIGIN` and no SOA
+    /// record (or to override them).
+    #[arg(long, value_name = "ZONE", requires = "from")]
+    pub origin: Option<String>,
     /// A zone to import (repeatable).
     #[arg(long, value_name = "ZONE", conflicts_with_all = ["all", "probe"])]
     pub zone: Vec<String>,
@@ -48,7 +61,17 @@ pub struct ImportArgs {
     pub api: ApiArgs,
 }
 
+/// The formats `--from` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Source {
+    /// BIND zone files.
+    Bind,
+}
+
 pub fn run(args: ImportArgs) -> CommandResult {
+    if let Some(source) = args.from {
+        return import_from::run(source, &args);
+    }
     let config = args.api.clone().into_config()?;
     let (fetched, next) = match &args.probe {
         Some(domain) => {
@@ -88,7 +111,7 @@ pub fn run(args: ImportArgs) -> CommandResult {
 
 /// Loads what was just written, as `plan` will: a file that doesn't validate, or declares other
 /// records than were imported, is a bug here, and saying so beats a confusing plan later.
-fn self_check(written: &[PathBuf], fetched: &Fetched) -> Result<(), CommandError> {
+pub(super) fn self_check(written: &[PathBuf], fetched: &Fetched) -> Result<(), CommandError> {
     let yaml: Vec<PathBuf> = written
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
@@ -138,7 +161,7 @@ fn self_check(written: &[PathBuf], fetched: &Fetched) -> Result<(), CommandError
     Ok(())
 }
 
-fn parse_zone(text: &str, flag: &str) -> Result<ZoneName, CommandError> {
+pub(super) fn parse_zone(text: &str, flag: &str) -> Result<ZoneName, CommandError> {
     ZoneName::parse(text).map_err(|e| {
         CommandError::user(format!("{flag} {text}: {e}"))
             .with_hint("pass a domain name such as example.com")
@@ -191,7 +214,7 @@ async fn probe(
     Ok((fetched, next))
 }
 
-fn out_files(zones: &[ZoneFile], sets: &[SetFile], sites: &[SiteFile]) -> Vec<OutFile> {
+pub(super) fn out_files(zones: &[ZoneFile], sets: &[SetFile], sites: &[SiteFile]) -> Vec<OutFile> {
     let mut files: Vec<OutFile> = zones
         .iter()
         .map(|z| OutFile {
@@ -329,6 +352,6 @@ fn site_line(s: &SiteFile) -> String {
     }
 }
 
-fn count(n: usize, what: &str) -> String {
+pub(super) fn count(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }

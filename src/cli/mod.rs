@@ -25,6 +25,7 @@ mod emulator;
 pub mod error;
 mod fmt;
 pub mod import;
+mod import_from;
 pub mod logging;
 mod man;
 mod output;
@@ -84,7 +85,8 @@ pub enum Command {
     /// Ask each zone's nameservers over DNS whether they serve what the files say (no API
     /// token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked).
     Check(check::CheckArgs),
-    /// Write desired-state files that reproduce the live account (plan then shows no changes).
+    /// Write desired-state files that reproduce the live account (plan then shows no changes),
+    /// or another tool's files (`--from bind`: zone files).
     Import(import::ImportArgs),
     /// Take the account as it is today: accept its error findings and list what no file
     /// declares as unmanaged, so the drift job starts green.

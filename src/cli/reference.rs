@@ -25,7 +25,8 @@ pub const EXIT_CODES: &[Row] = &[
          change, a change nobody reviewed or a reviewed one changed since review (`apply \
          --reviewed`/`--plan`; nothing sent), a change of the plan changed again by someone \
          during the apply, not converged, a switch to custom nameservers not done because they \
-         don't serve the zone yet",
+         don't serve the zone yet, records `import --from` could not import (listed; the rest \
+         written)",
     ),
     row(
         "2",

@@ -89,7 +89,7 @@ Make the live account match the files (or execute a saved plan), then verify
 Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked)
 .TP
 \fBdnscron import\fR
-Write desired\-state files that reproduce the live account (plan then shows no changes)
+Write desired\-state files that reproduce the live account (plan then shows no changes), or another tool\*(Aqs files (`\-\-from bind`: zone files)
 .TP
 \fBdnscron baseline\fR
 Take the account as it is today: accept its error findings and list what no file declares as unmanaged, so the drift job starts green
@@ -119,7 +119,7 @@ The options of each subcommand: \fBdnscron help\fR \fICOMMAND\fR or \fBdnscron\f
 success (also \fB\-\-help\fR, \fB\-\-version\fR)
 .TP
 \fB1\fR
-error: a usage error (unknown flag or value), invalid files, a file not in canonical form (\fBfmt \-\-check\fR), an API error, a failed change, a change nobody reviewed or a reviewed one changed since review (\fBapply \-\-reviewed\fR/\fB\-\-plan\fR; nothing sent), a change of the plan changed again by someone during the apply, not converged, a switch to custom nameservers not done because they don\*(Aqt serve the zone yet
+error: a usage error (unknown flag or value), invalid files, a file not in canonical form (\fBfmt \-\-check\fR), an API error, a failed change, a change nobody reviewed or a reviewed one changed since review (\fBapply \-\-reviewed\fR/\fB\-\-plan\fR; nothing sent), a change of the plan changed again by someone during the apply, not converged, a switch to custom nameservers not done because they don\*(Aqt serve the zone yet, records \fBimport \-\-from\fR could not import (listed; the rest written)
 .TP
 \fB2\fR
 changes present, a zone, domain or site of the account no file of the planned folder declares, or an error\-level finding the files do not accept (\fBaccept:\fR) such as a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (\fBplan \-\-detailed\-exitcode\fR; docs/health.md); a nameserver serving other data than the files, or such a mail finding (\fBcheck\fR); nothing else ever exits 2

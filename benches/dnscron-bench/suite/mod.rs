@@ -1,6 +1,6 @@
 //! The benchmark suite (issue 7): request efficiency, rate-limit pacing, planner speed and memory,
-//! apply under faults, the emulator's GET throughput, dnscron beside octoDNS (issue 14), and a big
-//! account changed in a few zones (issue 21).
+//! apply under faults, the emulator's GET throughput, dnscron beside octoDNS (issue 14), a big
+//! account changed in a few zones (issue 21), and importing a BIND zone file (issue 31).
 //!
 //! Every section generates its workload ([`workload`]), starts the emulator in this process on
 //! 127.0.0.1:0 and runs dnscron's public library API (config loading, `make_plan`, the apply
@@ -12,6 +12,7 @@
 
 mod apply_runs;
 mod big_account;
+mod bind_import;
 mod child;
 mod efficiency;
 mod gets;
@@ -39,10 +40,11 @@ pub enum Part {
     Emulator,
     Octodns,
     BigAccount,
+    BindImport,
 }
 
 impl Part {
-    pub const ALL: [Part; 7] = [
+    pub const ALL: [Part; 8] = [
         Part::Efficiency,
         Part::Pacing,
         Part::Planner,
@@ -50,6 +52,7 @@ impl Part {
         Part::Emulator,
         Part::Octodns,
         Part::BigAccount,
+        Part::BindImport,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -61,6 +64,7 @@ impl Part {
             Part::Emulator => "emulator",
             Part::Octodns => "octodns",
             Part::BigAccount => "bigaccount",
+            Part::BindImport => "bindimport",
         }
     }
 }
@@ -134,6 +138,7 @@ pub fn run(opts: &Options) -> Result<Report, BenchError> {
             Part::Emulator => runtime.block_on(gets::run(opts.smoke))?,
             Part::Octodns => octodns::run(opts)?,
             Part::BigAccount => runtime.block_on(big_account::run(opts.smoke))?,
+            Part::BindImport => bind_import::run(opts)?,
         };
         section.load = format!("{load_before} → {}", machine::load_1min());
         sections.push(section);

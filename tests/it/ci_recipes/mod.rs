@@ -12,7 +12,7 @@ mod parse;
 mod pull_request;
 mod replays;
 mod rules;
-mod runner;
+pub(crate) mod runner;
 mod scoped;
 
 use std::collections::BTreeMap;

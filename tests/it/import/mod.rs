@@ -11,6 +11,8 @@ use crate::common::Test;
 use crate::common::emulator::start_emulator;
 
 mod baseline;
+mod bind_differential;
+mod bind_refused;
 pub(crate) mod extract_sets;
 mod probe;
 mod reload;

@@ -8,6 +8,7 @@
 pub mod baseline;
 mod ephemeral;
 mod fetch;
+pub mod from_files;
 mod probe;
 mod render;
 mod sets;

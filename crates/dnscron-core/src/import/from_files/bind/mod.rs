@@ -1,0 +1,231 @@
+//! BIND zone files (RFC 1035 §5 master files, RFC 2308 `$TTL`, BIND's `$GENERATE`) → located
+//! records.
+//!
+//! Hand-written rather than hickory-proto's `serialize::txt::Parser`: that parser stops at the
+//! first error, keeps no line numbers (a record it can't import could not be named by its
+//! place), has no `$GENERATE`, and reads `$INCLUDE` anywhere on the disk. Here every problem of
+//! a file is collected with its line and column, every record keeps its file and line, and an
+//! `$INCLUDE` must stay inside the folder of the file that names it.
+
+mod generate;
+mod lexer;
+mod problem;
+mod rdata;
+mod reader;
+mod text;
+mod ttl;
+
+use std::path::{Path, PathBuf};
+
+use crate::dns::ZoneName;
+
+pub use problem::{ProblemKind, SyntaxError};
+
+use super::{FromFile, assemble};
+use reader::Reader;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BindError {
+    #[error("reading {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Every problem of the file and its includes, in order.
+    #[error("{} has {} problem{}", path.display(), errors.len(), if errors.len() == 1 { "" } else { "s" })]
+    Syntax {
+        path: PathBuf,
+        errors: Vec<SyntaxError>,
+    },
+    /// Neither an origin was given nor does the file have an `$ORIGIN` or an SOA record.
+    #[error("{} names no zone: it has no $ORIGIN and no SOA record", path.display())]
+    NoOrigin { path: PathBuf },
+    #[error("{}: the zone `{origin}` is not a domain name that can be imported: {reason}", path.display())]
+    BadZone {
+        path: PathBuf,
+        origin: String,
+        reason: String,
+    },
+}
+
+/// Reads the zone file `path` and what it includes. `origin` is the zone's name when the caller
+/// knows it; otherwise the file's first `$ORIGIN`, else its SOA owner.
+pub fn read_bind(path: &Path, origin: Option<&ZoneName>) -> Result<FromFile, BindError> {
+    let read_error = |source| BindError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let canonical = path.canonicalize().map_err(read_error)?;
+    let bytes = std::fs::read(&canonical).map_err(read_error)?;
+    let given = origin.map(|z| format!("{}.", z.as_str()));
+    let mut reader = Reader::new(given.clone());
+    match String::from_utf8(bytes) {
+        Ok(text) => reader.read_text(&canonical, path, &text),
+        Err(_) => reader.errors.push(SyntaxError {
+            file: path.to_path_buf(),
+            line: 1,
+            col: 1,
+            kind: ProblemKind::NotUtf8,
+        }),
+    }
+    let Some(zone_text) = given.or(reader.found_origin.clone()) else {
+        return Err(BindError::NoOrigin {
+            path: path.to_path_buf(),
+        });
+    };
+    if !reader.errors.is_empty() {
+        return Err(BindError::Syntax {
+            path: path.to_path_buf(),
+            errors: reader.errors,
+        });
+    }
+    let zone =
+        ZoneName::parse(zone_text.trim_end_matches('.')).map_err(|e| BindError::BadZone {
+            path: path.to_path_buf(),
+            origin: zone_text.clone(),
+            reason: e.to_string(),
+        })?;
+    Ok(assemble(path, &zone, reader.records))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::import::from_files::Why;
+
+    fn read(text: &str, origin: Option<&str>) -> Result<FromFile, BindError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("z.db");
+        std::fs::write(&path, text).unwrap();
+        let origin = origin.map(|o| ZoneName::parse(o).unwrap());
+        read_bind(&path, origin.as_ref())
+    }
+
+    fn kinds(err: BindError) -> Vec<(usize, ProblemKind)> {
+        match err {
+            BindError::Syntax { errors, .. } => {
+                errors.into_iter().map(|e| (e.line, e.kind)).collect()
+            }
+            other => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn the_zone_is_the_given_origin_else_the_first_origin_else_the_soa_owner() {
+        let text = "$TTL 60\n$ORIGIN first.example.\na A 192.0.2.1\n";
+        assert_eq!(
+            read(text, None).unwrap().zone.zone.as_str(),
+            "first.example"
+        );
+        assert_eq!(
+            read(text, Some("given.example"))
+                .unwrap()
+                .zone
+                .zone
+                .as_str(),
+            "given.example"
+        );
+        let soa = "soa.example. 60 IN SOA ns. h. 1 2 3 4 5\nwww.soa.example. 60 A 192.0.2.1\n";
+        assert_eq!(read(soa, None).unwrap().zone.zone.as_str(), "soa.example");
+        assert!(matches!(
+            read("www 60 A 192.0.2.1\n", None),
+            Err(BindError::NoOrigin { .. })
+        ));
+    }
+
+    #[test]
+    fn a_root_origin_or_a_missing_file_is_refused() {
+        assert!(matches!(
+            read("$ORIGIN .\n$TTL 60\nwww A 192.0.2.1\n", None),
+            Err(BindError::BadZone { .. })
+        ));
+        assert!(matches!(
+            read_bind(Path::new("/nonexistent/zone.db"), None),
+            Err(BindError::Read { .. })
+        ));
+    }
+
+    #[test]
+    fn an_include_loop_and_a_missing_include_are_located() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main.db");
+        std::fs::write(
+            &main,
+            "$ORIGIN example.com.\n$TTL 60\n$INCLUDE other.db\n$INCLUDE missing.db\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("other.db"),
+            "a A 192.0.2.1\n$INCLUDE main.db\n",
+        )
+        .unwrap();
+        let err = read_bind(&main, None).unwrap_err();
+        let BindError::Syntax { errors, .. } = err else {
+            panic!("{err}");
+        };
+        let at: Vec<(String, usize, bool)> = errors
+            .iter()
+            .map(|e| {
+                let name = e.file.file_name().unwrap().to_string_lossy().into_owned();
+                let loop_or_missing = matches!(
+                    e.kind,
+                    ProblemKind::IncludeLoop { .. } | ProblemKind::IncludeUnreadable { .. }
+                );
+                (name, e.line, loop_or_missing)
+            })
+            .collect();
+        assert_eq!(
+            at,
+            [("other.db".into(), 2, true), ("main.db".into(), 4, true)]
+        );
+    }
+
+    #[test]
+    fn ttls_come_from_the_record_then_ttl_then_the_previous_record_then_the_soa() {
+        let text = "$ORIGIN example.com.\n@ SOA ns. h. 1 2 3 4 120\na A 192.0.2.1\nb 300 A 192.0.2.2\nc A 192.0.2.3\n$TTL 900\nd A 192.0.2.4\n";
+        let from = read(text, None).unwrap();
+        let ttls: Vec<(&str, u32)> = from
+            .zone
+            .records
+            .iter()
+            .map(|r| (r.name.as_str(), r.ttl))
+            .collect();
+        assert_eq!(ttls, [("a", 120), ("b", 300), ("c", 300), ("d", 900)]);
+    }
+
+    #[test]
+    fn a_blank_first_owner_and_a_missing_ttl_are_located() {
+        let err = read(
+            "$ORIGIN example.com.\n  A 192.0.2.1\nwww A 192.0.2.2\n",
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            kinds(err),
+            [(2, ProblemKind::NoPreviousOwner), (3, ProblemKind::NoTtl)]
+        );
+    }
+
+    #[test]
+    fn a_generated_rhs_is_read_again_as_data() {
+        let text = "$ORIGIN example.com.\n$TTL 60\n$GENERATE 1-2 t$ TXT \"costs \\$$\"\n";
+        let from = read(text, None).unwrap();
+        let texts: Vec<&str> = from
+            .zone
+            .records
+            .iter()
+            .map(|r| r.canonical.as_str())
+            .collect();
+        assert_eq!(texts, ["costs$1", "costs$2"]);
+    }
+
+    #[test]
+    fn txt_octets_that_are_not_utf8_are_listed() {
+        let from = read("$ORIGIN example.com.\n$TTL 60\nt TXT \"\\255\"\n", None).unwrap();
+        let why: Vec<&Why> = from.not_imported.iter().map(|n| &n.why).collect();
+        assert_eq!(why, [&Why::NotText]);
+        assert!(from.zone.records.is_empty());
+    }
+}

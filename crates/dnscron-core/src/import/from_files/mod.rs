@@ -1,0 +1,412 @@
+//! Another tool's files → the zone files `import` writes, through the same writer
+//! (`build_zone`), so a record from a zone file and one from the live account become the same
+//! YAML.
+//!
+//! Each reader (`bind`; octoDNS and DNSControl to come) turns its source into located records;
+//! `assemble` decides what the API can hold. What it can't (a type it doesn't list, a class
+//! other than IN, content a file can't declare) is listed as `NotImported` with its file and
+//! line, never dropped; what dnscron never manages (the SOA, the apex NS of the old provider,
+//! a second copy of a record) is a `Note`.
+
+pub mod bind;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use crate::api::payload;
+use crate::dns::{self, RecordType, ZoneName};
+
+use super::zone::{NsChoice, ZoneFile, build_zone};
+
+/// Where a record stands in its source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceLine {
+    pub file: PathBuf,
+    pub line: usize,
+}
+
+/// A record as its source wrote it, its owner absolute (`www.example.com.`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceRecord {
+    pub at: SourceLine,
+    pub owner: String,
+    /// Upper case (`IN`).
+    pub class: String,
+    /// Upper case (`A`, `HINFO`).
+    pub rtype: String,
+    pub ttl: u32,
+    /// The data as written, for a report.
+    pub rdata: String,
+    pub content: Held,
+}
+
+/// What the API would hold for a record's data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// The content to send (names absolute).
+    Content(String),
+    /// A type the API doesn't list.
+    OtherType,
+    /// TXT or CAA octets that are not UTF-8 text.
+    NotText,
+}
+
+/// A record of the source that is not in the files written, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotImported {
+    pub at: SourceLine,
+    /// Relative to the zone (`www`, `@`), or absolute when outside it.
+    pub name: String,
+    pub rtype: String,
+    pub rdata: String,
+    pub why: Why,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The API lists no such type.
+    Type,
+    /// A class other than IN.
+    Class { class: String },
+    /// The owner is not in the zone.
+    OutsideZone { zone: ZoneName },
+    /// TXT or CAA data that is not UTF-8 text.
+    NotText,
+    /// The type is the API's, but a file can't declare this record (the validator's reason).
+    Undeclarable { reason: String },
+}
+
+/// A record left out on purpose: dnscron never manages it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub at: SourceLine,
+    pub name: String,
+    pub rtype: String,
+    pub kind: NoteKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoteKind {
+    /// Imported with the TTL of the first record of its name and type: an RRset has one TTL
+    /// (RFC 2181 §5.2), and BIND loads it so.
+    RrsetTtl { written: u32, used: u32 },
+    /// The SOA belongs to the service hosting the zone.
+    Soa,
+    /// The apex NS records name the old provider's nameservers; `nameservers:` decides.
+    ApexNs,
+    /// The same name, type and content again: DNS holds a record once.
+    Duplicate,
+    /// A record automation rewrites (`import::EPHEMERAL`): written as an `ignore:` rule.
+    Ephemeral,
+}
+
+impl NoteKind {
+    /// Whether the record is missing from the files (rather than imported with a change).
+    pub fn left_out(self) -> bool {
+        match self {
+            NoteKind::Soa | NoteKind::ApexNs | NoteKind::Duplicate | NoteKind::Ephemeral => true,
+            NoteKind::RrsetTtl { .. } => false,
+        }
+    }
+}
+
+/// One source file's zone, ready for the writer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FromFile {
+    pub source: PathBuf,
+    pub zone: ZoneFile,
+    /// Records the source holds (its includes and generated ones counted).
+    pub source_records: usize,
+    pub not_imported: Vec<NotImported>,
+    pub notes: Vec<Note>,
+}
+
+impl FromFile {
+    /// Records of the source left out on purpose (not those imported with a note).
+    pub fn left_out(&self) -> usize {
+        self.notes.iter().filter(|n| n.kind.left_out()).count()
+    }
+}
+
+/// Sorts `records` into what the API holds, what it can't, and what dnscron leaves alone, and
+/// builds the zone file from the first.
+pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRecord>) -> FromFile {
+    let source_records = records.len();
+    let mut adjusted = one_ttl_per_rrset(&mut records);
+    let apex = format!("{}.", zone.as_str());
+    let mut not_imported: Vec<(usize, NotImported)> = Vec::new();
+    let mut notes: Vec<(usize, Note)> = Vec::new();
+    let mut held: Vec<(usize, SourceRecord, payload::Record)> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (order, record) in records.into_iter().enumerate() {
+        let name = dns::live_name_to_relative(&record.owner, zone);
+        match fate(&record, zone, &apex) {
+            Fate::Listed(why) => not_imported.push((order, not_imported_as(&record, name, why))),
+            Fate::LeftOut(kind) => notes.push((order, note_as(&record, name, kind))),
+            Fate::Held(rtype, content) => {
+                let canonical = dns::canonical_live_content(rtype, &content, zone);
+                if !seen.insert((name.clone(), rtype, canonical)) {
+                    notes.push((order, note_as(&record, name, NoteKind::Duplicate)));
+                    continue;
+                }
+                if let Some(kind) = adjusted.remove(&order) {
+                    notes.push((order, note_as(&record, name, kind)));
+                }
+                let live = payload::Record {
+                    id: i64::try_from(held.len()).unwrap_or(i64::MAX),
+                    name: record.owner.clone(),
+                    rtype: record.rtype.clone(),
+                    ttl: record.ttl,
+                    content,
+                };
+                held.push((order, record, live));
+            }
+        }
+    }
+    let live: Vec<payload::Record> = held.iter().map(|(_, _, l)| l.clone()).collect();
+    let mut built = build_zone(zone, &live, NsChoice::Unmanaged(None));
+    locate_kept_out(&built, zone, &held, &mut notes, &mut not_imported);
+    // Reported above with their place; an `ignore:` rule would keep the plan off records the
+    // new zone doesn't hold.
+    built.ignore.clear();
+    built.left_out.clear();
+    FromFile {
+        source: source.to_path_buf(),
+        zone: built,
+        source_records,
+        not_imported: in_source_order(not_imported),
+        notes: in_source_order(notes),
+    }
+}
+
+/// Where one source record goes.
+enum Fate {
+    Listed(Why),
+    LeftOut(NoteKind),
+    Held(RecordType, String),
+}
+
+fn fate(record: &SourceRecord, zone: &ZoneName, apex: &str) -> Fate {
+    if record.class != "IN" {
+        return Fate::Listed(Why::Class {
+            class: record.class.clone(),
+        });
+    }
+    let in_zone = record
+        .owner
+        .strip_suffix(apex)
+        .is_some_and(|prefix| prefix.is_empty() || prefix.ends_with('.'));
+    if !in_zone {
+        return Fate::Listed(Why::OutsideZone { zone: zone.clone() });
+    }
+    if record.rtype == "SOA" {
+        return Fate::LeftOut(NoteKind::Soa);
+    }
+    if record.rtype == "NS" && record.owner == apex {
+        return Fate::LeftOut(NoteKind::ApexNs);
+    }
+    match (&record.content, RecordType::from_str(&record.rtype)) {
+        (Held::Content(content), Ok(rtype)) => Fate::Held(rtype, content.clone()),
+        (Held::NotText, _) => Fate::Listed(Why::NotText),
+        (Held::OtherType | Held::Content(_), _) => Fate::Listed(Why::Type),
+    }
+}
+
+fn not_imported_as(record: &SourceRecord, name: String, why: Why) -> NotImported {
+    NotImported {
+        at: record.at.clone(),
+        name,
+        rtype: record.rtype.clone(),
+        rdata: record.rdata.clone(),
+        why,
+    }
+}
+
+fn note_as(record: &SourceRecord, name: String, kind: NoteKind) -> Note {
+    Note {
+        at: record.at.clone(),
+        name,
+        rtype: record.rtype.clone(),
+        kind,
+    }
+}
+
+/// Gives every record the TTL of the first of its owner, class and type; returns the notes of
+/// those whose TTL changed, by their place in `records`.
+fn one_ttl_per_rrset(records: &mut [SourceRecord]) -> BTreeMap<usize, NoteKind> {
+    let mut first: HashMap<(String, String, String), u32> = HashMap::new();
+    let mut adjusted = BTreeMap::new();
+    for (order, record) in records.iter_mut().enumerate() {
+        let key = (
+            record.owner.clone(),
+            record.class.clone(),
+            record.rtype.clone(),
+        );
+        let used = *first.entry(key).or_insert(record.ttl);
+        if used != record.ttl {
+            adjusted.insert(
+                order,
+                NoteKind::RrsetTtl {
+                    written: record.ttl,
+                    used,
+                },
+            );
+            record.ttl = used;
+        }
+    }
+    adjusted
+}
+
+/// The records `build_zone` kept out of the file (automation's, written as an `ignore:` rule;
+/// or undeclarable, listed), each found back at its place in the source.
+fn locate_kept_out(
+    built: &ZoneFile,
+    zone: &ZoneName,
+    held: &[(usize, SourceRecord, payload::Record)],
+    notes: &mut Vec<(usize, Note)>,
+    not_imported: &mut Vec<(usize, NotImported)>,
+) {
+    if built.ephemeral.is_empty() && built.ignore.is_empty() {
+        return;
+    }
+    let ephemeral: HashSet<(&str, RecordType)> = built
+        .ephemeral
+        .iter()
+        .map(|k| (k.name.as_str(), k.kind.rtype))
+        .collect();
+    let ignored: HashMap<(&str, RecordType, &str), &str> = built
+        .ignore
+        .iter()
+        .map(|u| {
+            (
+                (u.name.as_str(), u.rtype, u.canonical.as_str()),
+                u.reason.as_str(),
+            )
+        })
+        .collect();
+    for (order, record, live) in held {
+        let name = dns::live_name_to_relative(&record.owner, zone);
+        let Ok(rtype) = RecordType::from_str(&live.rtype) else {
+            continue;
+        };
+        if ephemeral.contains(&(name.as_str(), rtype)) {
+            notes.push((*order, note_as(record, name, NoteKind::Ephemeral)));
+            continue;
+        }
+        let canonical = dns::canonical_live_content(rtype, &live.content, zone);
+        if let Some(reason) = ignored.get(&(name.as_str(), rtype, canonical.as_str())) {
+            let why = Why::Undeclarable {
+                reason: (*reason).to_string(),
+            };
+            not_imported.push((*order, not_imported_as(record, name.clone(), why)));
+        }
+    }
+}
+
+fn in_source_order<T>(mut items: Vec<(usize, T)>) -> Vec<T> {
+    items.sort_by_key(|(order, _)| *order);
+    items.into_iter().map(|(_, item)| item).collect()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn record(line: usize, owner: &str, rtype: &str, ttl: u32, content: Held) -> SourceRecord {
+        SourceRecord {
+            at: SourceLine {
+                file: PathBuf::from("z.db"),
+                line,
+            },
+            owner: owner.into(),
+            class: "IN".into(),
+            rtype: rtype.into(),
+            ttl,
+            rdata: String::new(),
+            content,
+        }
+    }
+
+    fn content(text: &str) -> Held {
+        Held::Content(text.into())
+    }
+
+    #[test]
+    fn each_record_is_written_noted_or_listed_at_its_line() {
+        let zone = ZoneName::parse("example.com").unwrap();
+        let mut ch = record(7, "version.example.com.", "TXT", 300, content("x"));
+        ch.class = "CH".into();
+        let records = vec![
+            record(1, "example.com.", "SOA", 300, content("ns. h. 1 2 3 4 5")),
+            record(2, "example.com.", "NS", 300, content("ns1.other.net.")),
+            record(3, "www.example.com.", "A", 300, content("192.0.2.1")),
+            record(4, "www.example.com.", "A", 600, content("192.0.2.2")),
+            record(5, "www.example.com.", "A", 300, content("192.0.2.1")),
+            record(6, "xexample.com.", "A", 300, content("192.0.2.3")),
+            ch,
+            record(8, "h.example.com.", "HINFO", 300, Held::OtherType),
+            record(9, "t.example.com.", "TXT", 300, Held::NotText),
+            record(10, "low.example.com.", "A", 30, content("192.0.2.4")),
+            record(
+                11,
+                "_acme-challenge.example.com.",
+                "TXT",
+                300,
+                content("token"),
+            ),
+        ];
+        let from = assemble(Path::new("z.db"), &zone, records);
+        let written: Vec<(&str, u32, &str)> = from
+            .zone
+            .records
+            .iter()
+            .map(|r| (r.name.as_str(), r.ttl, r.canonical.as_str()))
+            .collect();
+        assert_eq!(
+            written,
+            [("www", 300, "192.0.2.1"), ("www", 300, "192.0.2.2")]
+        );
+        let notes: Vec<(usize, NoteKind)> =
+            from.notes.iter().map(|n| (n.at.line, n.kind)).collect();
+        assert_eq!(
+            notes,
+            [
+                (1, NoteKind::Soa),
+                (2, NoteKind::ApexNs),
+                (
+                    4,
+                    NoteKind::RrsetTtl {
+                        written: 600,
+                        used: 300
+                    }
+                ),
+                (5, NoteKind::Duplicate),
+                (11, NoteKind::Ephemeral),
+            ]
+        );
+        let listed: Vec<(usize, &Why)> = from
+            .not_imported
+            .iter()
+            .map(|n| (n.at.line, &n.why))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (6, &Why::OutsideZone { zone: zone.clone() }),
+                (7, &Why::Class { class: "CH".into() }),
+                (8, &Why::Type),
+                (9, &Why::NotText),
+                (
+                    10,
+                    &Why::Undeclarable {
+                        reason: "its ttl 30 is outside 60–604800".into()
+                    }
+                ),
+            ]
+        );
+        assert_eq!((from.source_records, from.left_out()), (11, 4));
+        assert!(from.zone.ignore.is_empty() && from.zone.left_out.is_empty());
+    }
+}

@@ -1,0 +1,55 @@
+//! `import --from`: a zone file that can't be read, and the records that could not be imported,
+//! in words, with their hints and kinds.
+
+use dnscron_core::import::from_files::bind::BindError;
+use dnscron_core::untrusted::escape;
+
+use super::{CommandError, ErrorKind};
+
+impl From<BindError> for CommandError {
+    fn from(err: BindError) -> Self {
+        match &err {
+            BindError::Read { .. } => CommandError::from_error(ErrorKind::User, err)
+                .with_hint("check the file's path and that it is readable"),
+            BindError::Syntax { path, errors } => {
+                let mut text = format!(
+                    "{} can't be read as a zone file ({} problem{}); nothing was written:",
+                    escape(&path.display().to_string()),
+                    errors.len(),
+                    if errors.len() == 1 { "" } else { "s" }
+                );
+                for e in errors {
+                    text.push_str(&format!("\n  {}", escape(&e.to_string())));
+                }
+                CommandError::worded(ErrorKind::User, text, err).with_hint(
+                    "fix the lines named above; `named-checkzone ZONE FILE` reads the file as BIND does",
+                )
+            }
+            BindError::NoOrigin { path } => CommandError::worded(
+                ErrorKind::User,
+                format!(
+                    "{} doesn't say which zone it holds: it has no $ORIGIN and no SOA record; nothing was written",
+                    escape(&path.display().to_string())
+                ),
+                err,
+            )
+            .with_hint("name the zone with --origin example.com (one file at a time)"),
+            BindError::BadZone { .. } => CommandError::from_error(ErrorKind::User, err)
+                .with_hint("give the zone's name with --origin example.com"),
+        }
+    }
+}
+
+/// What `import --from` could not import was listed above it; the files hold the rest.
+pub fn not_imported(count: usize) -> CommandError {
+    CommandError::new(
+        ErrorKind::User,
+        format!(
+            "{count} record{} of the source could not be imported (listed above); the files written hold the rest",
+            if count == 1 { "" } else { "s" }
+        ),
+    )
+    .with_hint(
+        "this account's zones can't hold what was listed: decide for each record (drop it, or serve it from elsewhere) before the registrar switch",
+    )
+}

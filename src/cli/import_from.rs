@@ -1,0 +1,190 @@
+//! `dnscron import --from FORMAT FILE…`: another tool's files → desired-state files, through
+//! the writer the account import uses. Reads files only: no API token.
+//!
+//! Stdout: one line per zone, what was left out on purpose and what could not be imported (with
+//! its file:line), the files written, then the `plan` that proves the import. Anything not
+//! imported makes the command fail (exit 1) after the files are written, so a migration step
+//! in CI can't miss it.
+
+use std::path::{Path, PathBuf};
+
+use dnscron_core::import::from_files::bind::read_bind;
+use dnscron_core::import::from_files::{FromFile, NotImported, NoteKind, SourceLine, Why};
+use dnscron_core::import::{self, Fetched, NsChoice};
+use dnscron_core::untrusted::escape;
+
+use crate::cli::error::{CommandError, CommandResult, Outcome, not_imported};
+use crate::cli::import::{ImportArgs, Source, count, out_files, parse_zone, self_check};
+use crate::cli::write_stdout;
+
+pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
+    let origin = match (&args.origin, args.files.len()) {
+        (Some(_), n) if n > 1 => {
+            return Err(CommandError::user(format!(
+                "--origin names the zone of one file, and {n} files were given"
+            ))
+            .with_hint(
+                "import the file that needs --origin on its own, or give it an $ORIGIN line",
+            ));
+        }
+        (Some(origin), _) => Some(parse_zone(origin, "--origin")?),
+        (None, _) => None,
+    };
+    let mut read = Vec::new();
+    for file in &args.files {
+        let mut from = match source {
+            Source::Bind => read_bind(file, origin.as_ref())?,
+        };
+        refuse_second_copy(&read, &from)?;
+        from.zone.header = vec![format!(
+            "Imported from {} by `dnscron import --from {}`.",
+            from.source.display(),
+            source_name(source)
+        )];
+        from.zone.nameservers = NsChoice::Unmanaged(Some(NAMESERVERS_UNSAID.into()));
+        read.push(from);
+    }
+    let mut zones: Vec<_> = read.iter().map(|f| f.zone.clone()).collect();
+    let sets = if args.extract_sets {
+        import::extract_sets(&mut zones)
+    } else {
+        Vec::new()
+    };
+    let files = out_files(&zones, &sets, &[]);
+    let written = import::write_files(&args.out, &files, args.force)?;
+    write_stdout(&summary(&args.out, &read, &written))?;
+    // Against the zones as read: records `--extract-sets` moved into a set load back into them.
+    self_check(
+        &written,
+        &Fetched {
+            zones: read.iter().map(|f| f.zone.clone()).collect(),
+            sites: Vec::new(),
+        },
+    )?;
+    let listed: usize = read.iter().map(|f| f.not_imported.len()).sum();
+    if listed > 0 {
+        return Err(not_imported(listed));
+    }
+    Ok(Outcome::Success)
+}
+
+const NAMESERVERS_UNSAID: &str = "nameservers left unmanaged: a zone file doesn't say which nameservers the domain should use; declare `nameservers:` when the registrar is switched (docs/ci.md, adopting an existing account)";
+
+fn source_name(source: Source) -> &'static str {
+    match source {
+        Source::Bind => "bind",
+    }
+}
+
+fn refuse_second_copy(read: &[FromFile], from: &FromFile) -> Result<(), CommandError> {
+    match read.iter().find(|f| f.zone.zone == from.zone.zone) {
+        Some(first) => Err(CommandError::user(format!(
+            "{} and {} both hold the zone {}; nothing was written",
+            escape(&first.source.display().to_string()),
+            escape(&from.source.display().to_string()),
+            from.zone.zone
+        ))
+        .with_hint("import one file per zone (an $INCLUDE joins files into one zone)")),
+        None => Ok(()),
+    }
+}
+
+fn summary(out: &Path, read: &[FromFile], written: &[PathBuf]) -> String {
+    let mut text = String::new();
+    for from in read {
+        text.push_str(&format!(
+            "zone {} from {}: {} of {}{}\n",
+            from.zone.zone,
+            escape(&from.source.display().to_string()),
+            count(from.zone.records.len(), "record"),
+            from.source_records,
+            left_counts(from)
+        ));
+        for note in &from.notes {
+            text.push_str(&format!(
+                "  {} {} {} {}: {}\n",
+                if note.kind.left_out() {
+                    "left out"
+                } else {
+                    "note"
+                },
+                at(&note.at),
+                escape(&note.name),
+                escape(&note.rtype),
+                note_words(note.kind)
+            ));
+        }
+        for item in &from.not_imported {
+            text.push_str(&format!("  not imported {}\n", not_imported_line(item)));
+        }
+    }
+    for path in written {
+        text.push_str(&format!("wrote {}\n", path.display()));
+    }
+    text.push_str(&next_step(out, read));
+    text
+}
+
+fn left_counts(from: &FromFile) -> String {
+    let mut parts = Vec::new();
+    if from.left_out() > 0 {
+        parts.push(format!("{} left out", from.left_out()));
+    }
+    if !from.not_imported.is_empty() {
+        parts.push(format!("{} not imported", from.not_imported.len()));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
+fn at(line: &SourceLine) -> String {
+    format!("{}:{}", escape(&line.file.display().to_string()), line.line)
+}
+
+fn note_words(kind: NoteKind) -> String {
+    let words = match kind {
+        NoteKind::Soa => "the SOA record belongs to the service that hosts the zone",
+        NoteKind::ApexNs => {
+            "the apex NS records name the old provider's nameservers; `nameservers:` chooses the domain's delegation"
+        }
+        NoteKind::Duplicate => "a second copy of a record above; DNS holds it once",
+        NoteKind::Ephemeral => "written by automation: an `ignore:` rule leaves it to it",
+        NoteKind::RrsetTtl { written, used } => {
+            return format!(
+                "imported with TTL {used}, not {written}: the first record of its name and type gives the TTL of all of them (RFC 2181 §5.2), as BIND loads it"
+            );
+        }
+    };
+    words.to_string()
+}
+
+fn not_imported_line(item: &NotImported) -> String {
+    let why = match &item.why {
+        Why::Type => format!("the API holds no {} records", escape(&item.rtype)),
+        Why::Class { class } => format!("class {}: the API holds IN records only", escape(class)),
+        Why::OutsideZone { zone } => format!("the name is outside the zone {zone}"),
+        Why::NotText => "its text is not UTF-8, which the API can't carry".into(),
+        Why::Undeclarable { reason } => escape(reason).into_owned(),
+    };
+    format!(
+        "{} {} {} {}: {why}",
+        at(&item.at),
+        escape(&item.name),
+        escape(&item.rtype),
+        escape(&item.rdata)
+    )
+}
+
+/// The cutover's first steps: the zone must exist here before `plan` can read it.
+fn next_step(out: &Path, read: &[FromFile]) -> String {
+    let dir = out.display();
+    let names: Vec<&str> = read.iter().map(|f| f.zone.zone.as_str()).collect();
+    let zones_word = if names.len() == 1 { "zone" } else { "zones" };
+    format!(
+        "next: with the {zones_word} {} in the account (added in the portal if new), `dnscron validate {dir}` and `dnscron plan {dir}`: against a zone holding these records it shows no changes, against an empty one every record as a create\n",
+        names.join(", ")
+    )
+}
