@@ -2,6 +2,7 @@
 //! in words, with their hints and kinds.
 
 use dnscron_core::import::from_files::bind::BindError;
+use dnscron_core::import::from_files::octodns::OctodnsError;
 use dnscron_core::untrusted::escape;
 
 use super::{CommandError, ErrorKind};
@@ -36,6 +37,29 @@ impl From<BindError> for CommandError {
             .with_hint("name the zone with --origin example.com (one file at a time)"),
             BindError::BadZone { .. } => CommandError::from_error(ErrorKind::User, err)
                 .with_hint("give the zone's name with --origin example.com"),
+        }
+    }
+}
+
+impl From<OctodnsError> for CommandError {
+    fn from(err: OctodnsError) -> Self {
+        match &err {
+            OctodnsError::Read { .. } => CommandError::from_error(ErrorKind::User, err)
+                .with_hint("check the configuration's path and that it is readable"),
+            OctodnsError::Invalid { path, problems } => {
+                let mut text = format!(
+                    "{} can't be read as an octoDNS configuration ({} problem{}); nothing was written:",
+                    escape(&path.display().to_string()),
+                    problems.len(),
+                    if problems.len() == 1 { "" } else { "s" }
+                );
+                for p in problems {
+                    text.push_str(&format!("\n  {}", escape(&p.to_string())));
+                }
+                CommandError::worded(ErrorKind::User, text, err).with_hint(
+                    "fix the lines named above; `octodns-validate --config-file CONFIG` reads the configuration as octoDNS does",
+                )
+            }
         }
     }
 }
