@@ -112,7 +112,7 @@ fn seed_records(records: &[BindRecord]) -> Vec<RecordSeed> {
         .collect()
 }
 
-fn emulator_with(records: Vec<RecordSeed>) -> dnscron_emulator::BackgroundEmulator {
+pub(super) fn emulator_with(records: Vec<RecordSeed>) -> dnscron_emulator::BackgroundEmulator {
     let mut seed = Seed::default()
         .with_token(TokenSeed::full("demo-token", "demo"))
         .with_zone(ZoneSeed::new(ZONE).with_records(records));
@@ -121,7 +121,7 @@ fn emulator_with(records: Vec<RecordSeed>) -> dnscron_emulator::BackgroundEmulat
 }
 
 /// `zone example.com from F: N records of M (a left out, b not imported)` → (N, M, a + b).
-fn summary_counts(stdout: &str) -> (usize, usize, usize) {
+pub(super) fn summary_counts(stdout: &str) -> (usize, usize, usize) {
     let first = stdout.lines().next().unwrap_or_default();
     let (_, counts) = first.split_once(": ").unwrap();
     let numbers: Vec<usize> = counts

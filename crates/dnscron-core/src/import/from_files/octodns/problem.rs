@@ -41,10 +41,10 @@ pub enum ProblemKind {
     #[error("the source `{name}` is not among `providers:`")]
     UnknownProvider { name: String },
     #[error(
-        "the source `{name}` is a {class}, not a YamlProvider: only YAML zone files can be read"
+        "the source `{name}` (class `{class}`) is not a YamlProvider: only YAML zone files can be read"
     )]
     NotYamlProvider { name: String, class: String },
-    #[error("the zone {zone} has no zone file: neither {} nor a split folder exists", path.display())]
+    #[error("the zone {zone} has no zone file (looked for {} and, with split_extension, its folder)", path.display())]
     ZoneFileMissing { zone: String, path: PathBuf },
     #[error("the zone `{zone}` is not a domain name that can be imported: {reason}")]
     BadZone { zone: String, reason: String },

@@ -168,19 +168,28 @@ impl Context<'_> {
                 found: node.value.kind(),
             }));
         };
-        let folder = self.path.parent().unwrap_or(Path::new("."));
         let shown = self
             .shown
             .parent()
             .unwrap_or(Path::new(""))
             .join(name.as_ref());
-        let target = folder.join(name.as_ref()).canonicalize().map_err(|e| {
+        let unreadable = |e: std::io::Error| {
             here.problem(ProblemKind::IncludeUnreadable {
                 path: shown.clone(),
                 reason: e.to_string(),
             })
-        })?;
-        if !target.starts_with(folder) {
+        };
+        let folder = self
+            .path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .canonicalize()
+            .map_err(unreadable)?;
+        let target = folder
+            .join(name.as_ref())
+            .canonicalize()
+            .map_err(unreadable)?;
+        if !target.starts_with(&folder) {
             return Err(here.problem(ProblemKind::IncludeOutside {
                 path: shown,
                 folder: self.shown.parent().unwrap_or(Path::new("")).to_path_buf(),
