@@ -9,9 +9,9 @@ use std::process::Command;
 
 use dnscron_emulator::RecordSeed;
 
-use super::bind_differential::{emulator_with, summary_counts};
+use super::bind_differential::{plan_against, summary_counts};
 use crate::ci_recipes::runner::copy_dir;
-use crate::common::{Test, mask_ports, repo_root};
+use crate::common::{Test, repo_root};
 
 /// The types the API holds (its description's list): what octoDNS reads of any other type can't
 /// be seeded, and the import must list it instead.
@@ -92,13 +92,8 @@ fn assert_differential(case: &str, listed: bool, ignored: usize) {
         seed.len(),
         "the records the API holds of {case}"
     );
-    let emu = emulator_with(seed);
-    let plan = Test::new()
-        .args(["plan", "out", "--detailed-exitcode"])
-        .api(&emu.base_url(), "demo-token")
-        .current_dir(dir.path())
-        .run_for_stdout();
-    insta::assert_snapshot!(format!("octodns_plan_{case}"), mask_ports(&plan));
+    let plan = plan_against(dir.path(), seed);
+    insta::assert_snapshot!(format!("octodns_plan_{case}"), plan);
 }
 
 /// value/values, a list under one name, '' and '*', TXT's `\;`, MX (both spellings), SRV and

@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
+use super::bind_refused::import_from;
 use crate::ci_recipes::runner::copy_dir;
-use crate::common::{Test, assert_cli_snapshot, repo_root};
+use crate::common::{assert_cli_snapshot, repo_root};
 
 fn corpus() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -13,16 +14,9 @@ fn corpus() -> tempfile::TempDir {
     dir
 }
 
-fn import(dir: &Path, args: &[&str]) -> Test {
-    Test::new()
-        .args(["import", "--from", "octodns"])
-        .args(args)
-        .args(["--out", "out"])
-        .current_dir(dir)
-}
-
+/// The import of `args` is refused as the snapshot `name` says, and nothing is written.
 fn assert_refused(dir: &Path, name: &str, args: &[&str]) {
-    assert_cli_snapshot!(name, import(dir, args));
+    assert_cli_snapshot!(name, import_from(dir, "octodns", args));
     assert!(!dir.join("out").exists(), "something was written");
 }
 
