@@ -112,3 +112,132 @@ fn an_include_inside_the_folder_is_read() {
     assert_eq!(from[0].zone.records[0].canonical, "192.0.2.9");
     assert_eq!(from[0].notes.len(), 0);
 }
+
+fn problems(result: Result<Vec<FromFile>, OctodnsError>) -> Vec<(usize, ProblemKind)> {
+    match result {
+        Err(OctodnsError::Invalid { problems, .. }) => {
+            problems.into_iter().map(|p| (p.line, p.kind)).collect()
+        }
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("accepted"),
+    }
+}
+
+#[test]
+fn records_without_what_their_type_needs_are_all_located() {
+    let zone = "a:\n  value: 192.0.2.1\nb:\n  type: A\n  ttl: soon\n  value: 192.0.2.2\nc:\n  type: MX\n  value:\n    preference: 10\nd:\n  type: A\n";
+    assert_eq!(
+        problems(read(zone)),
+        [
+            (2, ProblemKind::Missing { key: "type" }),
+            (
+                5,
+                ProblemKind::Expected {
+                    key: "ttl".into(),
+                    want: "seconds",
+                    found: "`soon`".into()
+                }
+            ),
+            (
+                10,
+                ProblemKind::BadValue {
+                    rtype: "MX".into(),
+                    reason: "has no `exchange`".into()
+                }
+            ),
+            (12, ProblemKind::Missing { key: "value" }),
+        ]
+    );
+}
+
+#[test]
+fn an_include_loop_and_a_missing_include_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = CONFIG.replace("DIR", &dir.path().display().to_string());
+    write(dir.path(), "config.yaml", &config);
+    write(dir.path(), "example.com.yaml", "a: !include a.yaml\n");
+    write(dir.path(), "a.yaml", "!include example.com.yaml\n");
+    let found = problems(read_octodns(&dir.path().join("config.yaml")));
+    assert!(
+        matches!(found[..], [(1, ProblemKind::IncludeLoop { .. })]),
+        "{found:?}"
+    );
+    write(dir.path(), "example.com.yaml", "a: !include gone.yaml\n");
+    let found = problems(read_octodns(&dir.path().join("config.yaml")));
+    assert!(
+        matches!(found[..], [(1, ProblemKind::IncludeUnreadable { .. })]),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn semicolons_are_read_escaped_or_bare_as_the_provider_says() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "z.yaml", "t:\n  type: TXT\n  value: a\\;b;c\n");
+    let text = |escaped_semicolons| {
+        let reading = Reading {
+            default_ttl: 60,
+            escaped_semicolons,
+            targets: Vec::new(),
+        };
+        source_records(&dir.path().join("z.yaml"), "example.com.", &reading)
+            .remove(0)
+            .content
+    };
+    assert_eq!(
+        text(true),
+        Held::Content(crate::dns::txt::txt_wire("a;b;c"))
+    );
+    assert_eq!(
+        text(false),
+        Held::Content(crate::dns::txt::txt_wire("a\\;b;c"))
+    );
+}
+
+#[test]
+fn a_split_folder_is_read_before_the_zone_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = CONFIG
+        .replace("DIR", &dir.path().display().to_string())
+        .replace("    default_ttl: 600\n", "    split_extension: .\n");
+    write(dir.path(), "config.yaml", &config);
+    std::fs::create_dir(dir.path().join("example.com.")).unwrap();
+    write(
+        &dir.path().join("example.com."),
+        "www.yaml",
+        "www:\n  type: A\n  value: 192.0.2.1\n",
+    );
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "mail:\n  type: A\n  value: 192.0.2.2\n",
+    );
+    let from = read_octodns(&dir.path().join("config.yaml")).unwrap();
+    let written: Vec<(&str, u32)> = from[0]
+        .zone
+        .records
+        .iter()
+        .map(|r| (r.name.as_str(), r.ttl))
+        .collect();
+    assert_eq!(written, [("mail", 3600), ("www", 3600)]);
+    assert!(from[0].source.ends_with("example.com./www.yaml"));
+}
+
+#[test]
+fn a_source_that_is_not_among_the_providers_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "config.yaml",
+        "providers: {}\nzones:\n  example.com.:\n    sources: [nowhere]\n",
+    );
+    assert_eq!(
+        problems(read_octodns(&dir.path().join("config.yaml"))),
+        [(
+            4,
+            ProblemKind::UnknownProvider {
+                name: "nowhere".into()
+            }
+        )]
+    );
+}
