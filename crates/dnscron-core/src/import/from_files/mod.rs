@@ -27,6 +27,16 @@ pub struct SourceLine {
     pub line: usize,
 }
 
+/// A problem of a source file at a line and column, as each reader names its kinds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}:{line}:{col}: {kind}", file.display())]
+pub struct Located<K: std::fmt::Display> {
+    pub file: PathBuf,
+    pub line: usize,
+    pub col: usize,
+    pub kind: K,
+}
+
 /// A record as its source wrote it, its owner absolute (`www.example.com.`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceRecord {

@@ -2,15 +2,8 @@
 
 use std::path::PathBuf;
 
-/// A problem at a line and column of a file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}:{line}:{col}: {kind}", file.display())]
-pub struct Problem {
-    pub file: PathBuf,
-    pub line: usize,
-    pub col: usize,
-    pub kind: ProblemKind,
-}
+/// A problem at a line and column of an octoDNS file.
+pub type Problem = super::super::Located<ProblemKind>;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProblemKind {
