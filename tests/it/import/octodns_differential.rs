@@ -9,9 +9,9 @@ use std::process::Command;
 
 use dnscron_emulator::RecordSeed;
 
-use super::bind_differential::{plan_against, summary_counts};
+use super::bind_differential::{emulator_with, plan_against, summary_counts};
 use crate::ci_recipes::runner::copy_dir;
-use crate::common::{Test, repo_root};
+use crate::common::{Test, assert_cli_snapshot, repo_root};
 
 /// The types the API holds (its description's list): what octoDNS reads of any other type can't
 /// be seeded, and the import must list it instead.
@@ -108,4 +108,38 @@ fn every_record_form_of_the_yaml_provider() {
 #[test]
 fn what_the_api_cannot_hold_is_listed_and_the_rest_imported() {
     assert_differential("listed", true, 0);
+}
+
+/// The cutover: the zone added empty in the portal; the first plan creates every record octoDNS
+/// would push, apply writes them, and the plan after shows no changes.
+#[test]
+fn into_an_empty_zone_the_first_plan_creates_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo_root().join("tests/it/import/octodns"), dir.path());
+    Test::new()
+        .args([
+            "import",
+            "--from",
+            "octodns",
+            "forms/config.yaml",
+            "--out",
+            "out",
+        ])
+        .current_dir(dir.path())
+        .run_for_stdout();
+    let emu = emulator_with(Vec::new());
+    let dnscron = |args: &[&str]| {
+        Test::new()
+            .args(args)
+            .api(&emu.base_url(), "demo-token")
+            .current_dir(dir.path())
+            .plan_stamp()
+    };
+    assert_cli_snapshot!(
+        "octodns_cutover_first_plan",
+        dnscron(&["plan", "out", "--detailed-exitcode"])
+    );
+    assert_cli_snapshot!("octodns_cutover_apply", dnscron(&["apply", "out", "--yes"]));
+    dnscron(&["plan", "out", "--detailed-exitcode"]).run_for_stdout();
+    assert_eq!(emu.state().visible_records("example.com").len(), 16);
 }
