@@ -21,7 +21,8 @@ use dnscron_core::untrusted::escape;
 ))]
 pub struct ImportArgs {
     /// Read another tool's files instead of the account (no API token needed): `bind`, zone
-    /// files (RFC 1035 master files, one zone each).
+    /// files (RFC 1035 master files, one zone each); `octodns`, a configuration (every zone it
+    /// names, from its YAML provider's files).
     #[arg(long, value_enum, value_name = "FORMAT", requires = "files",
           conflicts_with_all = ["zone", "site", "all", "probe"])]
     pub from: Option<Source>,
@@ -66,6 +67,8 @@ pub struct ImportArgs {
 pub enum Source {
     /// BIND zone files.
     Bind,
+    /// An octoDNS configuration (its YAML provider's zone files).
+    Octodns,
 }
 
 pub fn run(args: ImportArgs) -> CommandResult {

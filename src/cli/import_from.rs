@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use dnscron_core::import::from_files::bind::read_bind;
+use dnscron_core::import::from_files::octodns::read_octodns;
 use dnscron_core::import::from_files::{FromFile, NotImported, NoteKind, SourceLine, Why};
 use dnscron_core::import::{self, Fetched, NsChoice};
 use dnscron_core::untrusted::escape;
@@ -27,23 +28,43 @@ pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
                 "import the file that needs --origin on its own, or give it an $ORIGIN line",
             ));
         }
+        (Some(_), _) if source != Source::Bind => {
+            return Err(CommandError::user(format!(
+                "--origin names the zone of a BIND file; --from {} names its zones itself",
+                source_name(source)
+            ))
+            .with_hint("leave out --origin"));
+        }
         (Some(origin), _) => Some(parse_zone(origin, "--origin")?),
         (None, _) => None,
     };
     let mut read = Vec::new();
     for file in &args.files {
-        let mut from = match source {
-            Source::Bind => read_bind(file, origin.as_ref())?,
+        let froms = match source {
+            Source::Bind => vec![read_bind(file, origin.as_ref())?],
+            Source::Octodns => read_octodns(file)?,
         };
-        refuse_second_copy(&read, &from)?;
-        from.zone.header = vec![format!(
-            "Imported from {} by `dnscron import --from {}`.",
-            from.source.display(),
-            source_name(source)
-        )];
-        from.zone.nameservers = NsChoice::Unmanaged(Some(NAMESERVERS_UNSAID.into()));
-        read.push(from);
+        for from in froms {
+            add(&mut read, from, source)?;
+        }
     }
+    finish(args, read)
+}
+
+/// One zone read, with the header and nameserver choice every `--from` zone gets.
+fn add(read: &mut Vec<FromFile>, mut from: FromFile, source: Source) -> Result<(), CommandError> {
+    refuse_second_copy(read, &from)?;
+    from.zone.header = vec![format!(
+        "Imported from {} by `dnscron import --from {}`.",
+        from.source.display(),
+        source_name(source)
+    )];
+    from.zone.nameservers = NsChoice::Unmanaged(Some(NAMESERVERS_UNSAID.into()));
+    read.push(from);
+    Ok(())
+}
+
+fn finish(args: &ImportArgs, read: Vec<FromFile>) -> CommandResult {
     let mut zones: Vec<_> = read.iter().map(|f| f.zone.clone()).collect();
     let sets = if args.extract_sets {
         import::extract_sets(&mut zones)
@@ -73,6 +94,7 @@ const NAMESERVERS_UNSAID: &str = "nameservers left unmanaged: a zone file doesn'
 fn source_name(source: Source) -> &'static str {
     match source {
         Source::Bind => "bind",
+        Source::Octodns => "octodns",
     }
 }
 
@@ -152,6 +174,12 @@ fn note_words(kind: NoteKind) -> String {
         }
         NoteKind::Duplicate => "a second copy of a record above; DNS holds it once",
         NoteKind::Ephemeral => "written by automation: an `ignore:` rule leaves it to it",
+        NoteKind::Excluded => {
+            "the source keeps it off this zone's targets (octodns excluded/included)"
+        }
+        NoteKind::Ignored => {
+            "the source leaves it alone (octodns ignored): an `ignore:` rule keeps the plan off it"
+        }
         NoteKind::RrsetTtl { written, used } => {
             return format!(
                 "imported with TTL {used}, not {written}: the first record of its name and type gives the TTL of all of them (RFC 2181 §5.2), as BIND loads it"
@@ -168,6 +196,9 @@ fn not_imported_line(item: &NotImported) -> String {
         Why::OutsideZone { zone } => format!("the name is outside the zone {zone}"),
         Why::NotText => "its text is not UTF-8, which the API can't carry".into(),
         Why::Undeclarable { reason } => escape(reason).into_owned(),
+        Why::Dynamic => {
+            "a dynamic (geo, weighted) record: the API serves one answer to every resolver".into()
+        }
     };
     format!(
         "{} {} {} {}: {why}",

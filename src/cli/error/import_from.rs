@@ -2,6 +2,9 @@
 //! in words, with their hints and kinds.
 
 use dnscron_core::import::from_files::bind::BindError;
+use dnscron_core::import::from_files::octodns::OctodnsError;
+use std::path::Path;
+
 use dnscron_core::untrusted::escape;
 
 use super::{CommandError, ErrorKind};
@@ -12,15 +15,7 @@ impl From<BindError> for CommandError {
             BindError::Read { .. } => CommandError::from_error(ErrorKind::User, err)
                 .with_hint("check the file's path and that it is readable"),
             BindError::Syntax { path, errors } => {
-                let mut text = format!(
-                    "{} can't be read as a zone file ({} problem{}); nothing was written:",
-                    escape(&path.display().to_string()),
-                    errors.len(),
-                    if errors.len() == 1 { "" } else { "s" }
-                );
-                for e in errors {
-                    text.push_str(&format!("\n  {}", escape(&e.to_string())));
-                }
+                let text = located_problems(path, "a zone file", errors);
                 CommandError::worded(ErrorKind::User, text, err).with_hint(
                     "fix the lines named above; `named-checkzone ZONE FILE` reads the file as BIND does",
                 )
@@ -38,6 +33,36 @@ impl From<BindError> for CommandError {
                 .with_hint("give the zone's name with --origin example.com"),
         }
     }
+}
+
+impl From<OctodnsError> for CommandError {
+    fn from(err: OctodnsError) -> Self {
+        match &err {
+            OctodnsError::Read { .. } => CommandError::from_error(ErrorKind::User, err)
+                .with_hint("check the configuration's path and that it is readable"),
+            OctodnsError::Invalid { path, problems } => {
+                let text = located_problems(path, "an octoDNS configuration", problems);
+                CommandError::worded(ErrorKind::User, text, err).with_hint(
+                    "fix the lines named above; `octodns-validate --config-file CONFIG` reads the configuration as octoDNS does",
+                )
+            }
+        }
+    }
+}
+
+/// `PATH can't be read as WHAT (N problems); nothing was written:`, then each located problem
+/// on its own line.
+fn located_problems(path: &Path, what: &str, problems: &[impl std::fmt::Display]) -> String {
+    let mut text = format!(
+        "{} can't be read as {what} ({} problem{}); nothing was written:",
+        escape(&path.display().to_string()),
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    );
+    for p in problems {
+        text.push_str(&format!("\n  {}", escape(&p.to_string())));
+    }
+    text
 }
 
 /// What `import --from` could not import was listed above it; the files hold the rest.

@@ -112,7 +112,7 @@ fn seed_records(records: &[BindRecord]) -> Vec<RecordSeed> {
         .collect()
 }
 
-fn emulator_with(records: Vec<RecordSeed>) -> dnscron_emulator::BackgroundEmulator {
+pub(super) fn emulator_with(records: Vec<RecordSeed>) -> dnscron_emulator::BackgroundEmulator {
     let mut seed = Seed::default()
         .with_token(TokenSeed::full("demo-token", "demo"))
         .with_zone(ZoneSeed::new(ZONE).with_records(records));
@@ -121,7 +121,7 @@ fn emulator_with(records: Vec<RecordSeed>) -> dnscron_emulator::BackgroundEmulat
 }
 
 /// `zone example.com from F: N records of M (a left out, b not imported)` → (N, M, a + b).
-fn summary_counts(stdout: &str) -> (usize, usize, usize) {
+pub(super) fn summary_counts(stdout: &str) -> (usize, usize, usize) {
     let first = stdout.lines().next().unwrap_or_default();
     let (_, counts) = first.split_once(": ").unwrap();
     let numbers: Vec<usize> = counts
@@ -159,16 +159,23 @@ fn assert_differential(file: &str, listed: bool) {
     assert_eq!(source, bind.len(), "the records BIND reads from {file}");
     assert_eq!(managed, source - left, "{stdout}");
     assert_eq!(managed, seed.len(), "the records the API holds of {file}");
+    let plan = plan_against(dir.path(), seed);
+    insta::assert_snapshot!(
+        format!("bind_plan_{}", file.trim_end_matches(".zone")),
+        plan
+    );
+}
+
+/// `plan out` in `dir` against an emulator seeded with `seed`, its ports masked: it exits 0
+/// only when it shows no changes.
+pub(super) fn plan_against(dir: &Path, seed: Vec<RecordSeed>) -> String {
     let emu = emulator_with(seed);
     let plan = Test::new()
         .args(["plan", "out", "--detailed-exitcode"])
         .api(&emu.base_url(), "demo-token")
-        .current_dir(dir.path())
+        .current_dir(dir)
         .run_for_stdout();
-    insta::assert_snapshot!(
-        format!("bind_plan_{}", file.trim_end_matches(".zone")),
-        mask_ports(&plan)
-    );
+    mask_ports(&plan)
 }
 
 #[test]

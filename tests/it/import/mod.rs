@@ -14,6 +14,8 @@ mod baseline;
 mod bind_differential;
 mod bind_refused;
 pub(crate) mod extract_sets;
+mod octodns_differential;
+mod octodns_refused;
 mod probe;
 mod reload;
 mod round_trip;

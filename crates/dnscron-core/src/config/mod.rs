@@ -14,6 +14,9 @@ pub mod raw;
 mod revalidate;
 mod suggest;
 mod tree;
+/// The located tree, for readers of other tools' YAML (`import::from_files::octodns`): the one
+/// YAML path.
+pub(crate) use tree::{Node as YamlNode, Value as YamlValue, documents_presented};
 mod validate;
 
 pub use diagnostics::{Diagnostic, Diagnostics, LineBounds, SourceFile};

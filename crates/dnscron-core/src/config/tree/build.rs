@@ -179,7 +179,7 @@ impl<'s, 'k> Builder<'s, 'k> {
                 self.anchors.clear();
             }
             Event::Scalar(text, style, anchor, tag) => {
-                self.note_properties(anchor, tag.is_some(), at);
+                self.note_properties(anchor, tag.as_deref(), at);
                 self.count_nodes(1, at)?;
                 self.count_bytes(text.len(), at)?;
                 let merge_key = style == ScalarStyle::Plain && tag.is_none() && text == "<<";
@@ -189,11 +189,11 @@ impl<'s, 'k> Builder<'s, 'k> {
             }
             Event::SequenceStart(style, anchor, tag) => {
                 let flow = style == StructureStyle::Flow;
-                self.note_properties(anchor, tag.is_some(), at);
+                self.note_properties(anchor, tag.as_deref(), at);
                 self.start(at, anchor, flow, Body::Seq(Vec::new()))?;
             }
             Event::MappingStart(style, anchor, tag) => {
-                self.note_properties(anchor, tag.is_some(), at);
+                self.note_properties(anchor, tag.as_deref(), at);
                 let flow = style == StructureStyle::Flow;
                 self.start(at, anchor, flow, Body::Map(MapBuild::default()))?;
             }
@@ -213,12 +213,15 @@ impl<'s, 'k> Builder<'s, 'k> {
         Ok(())
     }
 
-    fn note_properties(&mut self, anchor: usize, tagged: bool, at: Pos) {
+    fn note_properties(&mut self, anchor: usize, tag: Option<&granit_parser::Tag>, at: Pos) {
         if anchor != 0 {
             self.note(Construct::Anchor, at);
         }
-        if tagged {
+        if let Some(tag) = tag {
             self.note(Construct::Tag, at);
+            if let Some(p) = &mut self.presentation {
+                p.tags.insert(at.offset, tag.to_string());
+            }
         }
     }
 

@@ -52,13 +52,13 @@ impl Pos {
 /// folding): a 100,000-record zone has about 800,000 of them, and copying each was most of the
 /// tree's memory.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Node<'s> {
+pub(crate) struct Node<'s> {
     pub value: Value<'s>,
     pub pos: Pos,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Value<'s> {
+pub(crate) enum Value<'s> {
     Null,
     Bool(bool),
     Int(i128),
@@ -70,7 +70,7 @@ pub(super) enum Value<'s> {
 
 impl Value<'_> {
     /// How the value is named in "expected X, found Y" messages.
-    pub(super) fn kind(&self) -> String {
+    pub(crate) fn kind(&self) -> String {
         match self {
             Value::Null => "nothing (null)".into(),
             Value::Bool(b) => format!("the boolean `{b}`"),
@@ -85,7 +85,7 @@ impl Value<'_> {
 
 /// A YAML syntax error: message and where, if known.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct SyntaxError {
+pub(crate) struct SyntaxError {
     pub message: String,
     pub pos: Option<Pos>,
 }
@@ -96,8 +96,8 @@ pub(super) fn parse_documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError
     build::documents(source)
 }
 
-pub(super) use build::{documents_presented, documents_streaming};
-pub(super) use presentation::{Comment, Construct, Presentation};
+pub(crate) use build::{documents_presented, documents_streaming};
+pub(crate) use presentation::{Comment, Construct, Presentation};
 
 /// Byte offset of a 1-based line and (character) column.
 pub(super) fn byte_offset(source: &str, line: usize, col: usize) -> usize {

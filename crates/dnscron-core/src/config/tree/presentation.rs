@@ -30,6 +30,9 @@ pub(crate) struct Presentation {
     /// Each flow collection's start offset → the byte after its closing bracket.
     pub flow_ends: HashMap<u32, u32>,
     pub constructs: Vec<(Construct, Pos)>,
+    /// Each tagged node's start offset → its tag as written (`!include`): octoDNS's
+    /// `!include` is the one tag whose meaning a reader needs.
+    pub tags: HashMap<u32, String>,
 }
 
 impl Presentation {

@@ -386,3 +386,22 @@ fn comments_and_constructs_are_kept_only_when_asked() {
         Some(source.find(']').unwrap() as u32 + 1)
     );
 }
+
+#[test]
+fn each_tag_is_kept_as_written_at_its_node() {
+    let source = "a: !include other.yaml\nb: !!str 1\nc: plain\n";
+    let (_, presentation) = super::documents_presented(source).unwrap();
+    let mut tags: Vec<(&str, &str)> = presentation
+        .tags
+        .iter()
+        .map(|(offset, tag)| (&source[*offset as usize..], tag.as_str()))
+        .collect();
+    tags.sort();
+    assert_eq!(
+        tags,
+        [
+            ("1\nc: plain\n", "tag:yaml.org,2002:str"),
+            ("other.yaml\nb: !!str 1\nc: plain\n", "!include"),
+        ]
+    );
+}

@@ -2,13 +2,14 @@
 //! (`build_zone`), so a record from a zone file and one from the live account become the same
 //! YAML.
 //!
-//! Each reader (`bind`; octoDNS and DNSControl to come) turns its source into located records;
+//! Each reader (`bind`, `octodns`; DNSControl to come) turns its source into located records;
 //! `assemble` decides what the API can hold. What it can't (a type it doesn't list, a class
 //! other than IN, content a file can't declare) is listed as `NotImported` with its file and
 //! line, never dropped; what dnscron never manages (the SOA, the apex NS of the old provider,
 //! a second copy of a record) is a `Note`.
 
 pub mod bind;
+pub mod octodns;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -17,13 +18,23 @@ use std::str::FromStr;
 use crate::api::payload;
 use crate::dns::{self, RecordType, ZoneName};
 
-use super::zone::{NsChoice, ZoneFile, build_zone};
+use super::zone::{NsChoice, Unrepresentable, ZoneFile, build_zone};
 
 /// Where a record stands in its source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceLine {
     pub file: PathBuf,
     pub line: usize,
+}
+
+/// A problem of a source file at a line and column, as each reader names its kinds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}:{line}:{col}: {kind}", file.display())]
+pub struct Located<K: std::fmt::Display> {
+    pub file: PathBuf,
+    pub line: usize,
+    pub col: usize,
+    pub kind: K,
 }
 
 /// A record as its source wrote it, its owner absolute (`www.example.com.`).
@@ -50,6 +61,13 @@ pub enum Held {
     OtherType,
     /// TXT or CAA octets that are not UTF-8 text.
     NotText,
+    /// An answer that differs by resolver (octoDNS's `dynamic:` and `geo:`).
+    Dynamic,
+    /// The source keeps it off the zone's targets (octoDNS's `octodns.excluded`/`included`).
+    Excluded,
+    /// The source leaves it to whatever else manages it (octoDNS's `octodns.ignored`): an
+    /// `ignore:` rule keeps the plan off it, with this content.
+    Ignored(String),
 }
 
 /// A record of the source that is not in the files written, and why.
@@ -75,6 +93,8 @@ pub enum Why {
     NotText,
     /// The type is the API's, but a file can't declare this record (the validator's reason).
     Undeclarable { reason: String },
+    /// The source answers differently by resolver; the API serves one answer to all.
+    Dynamic,
 }
 
 /// A record left out on purpose: dnscron never manages it.
@@ -99,13 +119,22 @@ pub enum NoteKind {
     Duplicate,
     /// A record automation rewrites (`import::EPHEMERAL`): written as an `ignore:` rule.
     Ephemeral,
+    /// The source keeps it off the zone's targets.
+    Excluded,
+    /// The source leaves it alone: written as an `ignore:` rule.
+    Ignored,
 }
 
 impl NoteKind {
     /// Whether the record is missing from the files (rather than imported with a change).
     pub fn left_out(self) -> bool {
         match self {
-            NoteKind::Soa | NoteKind::ApexNs | NoteKind::Duplicate | NoteKind::Ephemeral => true,
+            NoteKind::Soa
+            | NoteKind::ApexNs
+            | NoteKind::Duplicate
+            | NoteKind::Ephemeral
+            | NoteKind::Excluded
+            | NoteKind::Ignored => true,
             NoteKind::RrsetTtl { .. } => false,
         }
     }
@@ -139,11 +168,21 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
     let mut notes: Vec<(usize, Note)> = Vec::new();
     let mut held: Vec<(usize, SourceRecord, payload::Record)> = Vec::new();
     let mut seen = BTreeSet::new();
+    let mut ignore = Vec::new();
     for (order, record) in records.into_iter().enumerate() {
         let name = dns::live_name_to_relative(&record.owner, zone);
         match fate(&record, zone, &apex) {
             Fate::Listed(why) => not_imported.push((order, not_imported_as(&record, name, why))),
             Fate::LeftOut(kind) => notes.push((order, note_as(&record, name, kind))),
+            Fate::Ignored(rtype, content) => {
+                ignore.push(Unrepresentable {
+                    canonical: dns::canonical_live_content(rtype, &content, zone),
+                    name: name.clone(),
+                    rtype,
+                    reason: "the source leaves this record to whatever else manages it".into(),
+                });
+                notes.push((order, note_as(&record, name, NoteKind::Ignored)));
+            }
             Fate::Held(rtype, content) => {
                 let canonical = dns::canonical_live_content(rtype, &content, zone);
                 if !seen.insert((name.clone(), rtype, canonical)) {
@@ -169,7 +208,7 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
     locate_kept_out(&built, zone, &held, &mut notes, &mut not_imported);
     // Reported above with their place; an `ignore:` rule would keep the plan off records the
     // new zone doesn't hold.
-    built.ignore.clear();
+    built.ignore = ignore;
     built.left_out.clear();
     FromFile {
         source: source.to_path_buf(),
@@ -185,6 +224,8 @@ enum Fate {
     Listed(Why),
     LeftOut(NoteKind),
     Held(RecordType, String),
+    /// Not written; an `ignore:` rule with this content.
+    Ignored(RecordType, String),
 }
 
 fn fate(record: &SourceRecord, zone: &ZoneName, apex: &str) -> Fate {
@@ -208,8 +249,11 @@ fn fate(record: &SourceRecord, zone: &ZoneName, apex: &str) -> Fate {
     }
     match (&record.content, RecordType::from_str(&record.rtype)) {
         (Held::Content(content), Ok(rtype)) => Fate::Held(rtype, content.clone()),
+        (Held::Ignored(content), Ok(rtype)) => Fate::Ignored(rtype, content.clone()),
         (Held::NotText, _) => Fate::Listed(Why::NotText),
-        (Held::OtherType | Held::Content(_), _) => Fate::Listed(Why::Type),
+        (Held::Dynamic, _) => Fate::Listed(Why::Dynamic),
+        (Held::Excluded, _) => Fate::LeftOut(NoteKind::Excluded),
+        (Held::OtherType | Held::Content(_) | Held::Ignored(_), _) => Fate::Listed(Why::Type),
     }
 }
 

@@ -18,14 +18,7 @@ impl Problem {
 }
 
 /// A located problem of a zone file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}:{line}:{col}: {kind}", file.display())]
-pub struct SyntaxError {
-    pub file: PathBuf,
-    pub line: usize,
-    pub col: usize,
-    pub kind: ProblemKind,
-}
+pub type SyntaxError = super::super::Located<ProblemKind>;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProblemKind {

@@ -1,0 +1,243 @@
+use super::*;
+use crate::import::from_files::{Held, NoteKind, Why};
+
+fn write(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).unwrap();
+}
+
+const CONFIG: &str = "providers:\n  config:\n    class: octodns.provider.yaml.YamlProvider\n    directory: DIR\n    default_ttl: 600\n  dest:\n    class: octodns_route53.Route53Provider\nzones:\n  example.com.:\n    sources: [config]\n    targets: [dest]\n";
+
+fn read(zone_text: &str) -> Result<Vec<FromFile>, OctodnsError> {
+    let dir = tempfile::tempdir().unwrap();
+    let config = CONFIG.replace("DIR", &dir.path().display().to_string());
+    write(dir.path(), "config.yaml", &config);
+    write(dir.path(), "example.com.yaml", zone_text);
+    read_octodns(&dir.path().join("config.yaml"))
+}
+
+#[test]
+fn values_lists_apex_and_default_ttl_become_records() {
+    let zone = "'':\n  - type: A\n    values: [192.0.2.1, 192.0.2.2]\n  - type: MX\n    values:\n      - exchange: mx.example.com.\n        preference: 10\n      - value: mx2.example.com.\n        priority: 20\nwww:\n  type: TXT\n  ttl: 300\n  value: v=spf1 -all\\; x\n";
+    let from = read(zone).unwrap();
+    let written: Vec<(&str, u32, &str)> = from[0]
+        .zone
+        .records
+        .iter()
+        .map(|r| (r.name.as_str(), r.ttl, r.canonical.as_str()))
+        .collect();
+    assert_eq!(
+        written,
+        [
+            ("@", 600, "192.0.2.1"),
+            ("@", 600, "192.0.2.2"),
+            ("@", 600, "10 mx.example.com."),
+            ("@", 600, "20 mx2.example.com."),
+            ("www", 300, "v=spf1 -all; x"),
+        ]
+    );
+}
+
+#[test]
+fn dynamic_alias_excluded_and_ignored_are_listed_or_noted() {
+    let zone = "'':\n  type: ALIAS\n  value: lb.example.net.\ngeo:\n  type: A\n  value: 192.0.2.1\n  dynamic:\n    pools: {}\nx:\n  type: A\n  value: 192.0.2.2\n  octodns:\n    excluded: [dest]\ny:\n  type: A\n  value: 192.0.2.3\n  octodns:\n    ignored: true\n";
+    let from = &read(zone).unwrap()[0];
+    let why: Vec<(usize, &Why)> = from
+        .not_imported
+        .iter()
+        .map(|n| (n.at.line, &n.why))
+        .collect();
+    assert_eq!(why, [(3, &Why::Type), (6, &Why::Dynamic)]);
+    let notes: Vec<(usize, NoteKind)> = from.notes.iter().map(|n| (n.at.line, n.kind)).collect();
+    assert_eq!(notes, [(11, NoteKind::Excluded), (16, NoteKind::Ignored)]);
+    assert_eq!(from.zone.ignore.len(), 1);
+    assert_eq!(from.zone.ignore[0].canonical, "192.0.2.3");
+    assert!(from.zone.records.is_empty());
+}
+
+#[test]
+fn a_record_included_only_elsewhere_is_excluded() {
+    let reading = Reading {
+        default_ttl: 60,
+        escaped_semicolons: true,
+        targets: vec!["dest".into()],
+    };
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "z.yaml",
+        "a:\n  type: A\n  value: 192.0.2.1\n  octodns:\n    included: [other]\nb:\n  type: A\n  value: 192.0.2.2\n  octodns:\n    included: [dest]\n",
+    );
+    let held: Vec<Held> = source_records(&dir.path().join("z.yaml"), "example.com.", &reading)
+        .into_iter()
+        .map(|r| r.content)
+        .collect();
+    assert_eq!(held, [Held::Excluded, Held::Content("192.0.2.2".into())]);
+}
+
+#[test]
+fn a_missing_zone_file_and_an_include_outside_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let inner = dir.path().join("inner");
+    std::fs::create_dir(&inner).unwrap();
+    write(dir.path(), "secret.yaml", "a: 1\n");
+    let config = CONFIG.replace("DIR", &inner.display().to_string());
+    write(&inner, "config.yaml", &config);
+    let Err(OctodnsError::Invalid { problems, .. }) = read_octodns(&inner.join("config.yaml"))
+    else {
+        panic!("a missing zone file is refused");
+    };
+    assert!(matches!(
+        problems[0].kind,
+        ProblemKind::ZoneFileMissing { .. }
+    ));
+    write(&inner, "example.com.yaml", "'': !include ../secret.yaml\n");
+    let Err(OctodnsError::Invalid { problems, .. }) = read_octodns(&inner.join("config.yaml"))
+    else {
+        panic!("an include outside is refused");
+    };
+    assert!(matches!(
+        problems[0].kind,
+        ProblemKind::IncludeOutside { .. }
+    ));
+}
+
+#[test]
+fn an_include_inside_the_folder_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = CONFIG.replace("DIR", &dir.path().display().to_string());
+    write(dir.path(), "config.yaml", &config);
+    write(dir.path(), "example.com.yaml", "'': !include apex.yaml\n");
+    write(dir.path(), "apex.yaml", "type: A\nvalue: 192.0.2.9\n");
+    let from = read_octodns(&dir.path().join("config.yaml")).unwrap();
+    assert_eq!(from[0].zone.records[0].canonical, "192.0.2.9");
+    assert_eq!(from[0].notes.len(), 0);
+}
+
+fn problems(result: Result<Vec<FromFile>, OctodnsError>) -> Vec<(usize, ProblemKind)> {
+    match result {
+        Err(OctodnsError::Invalid { problems, .. }) => {
+            problems.into_iter().map(|p| (p.line, p.kind)).collect()
+        }
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("accepted"),
+    }
+}
+
+#[test]
+fn records_without_what_their_type_needs_are_all_located() {
+    let zone = "a:\n  value: 192.0.2.1\nb:\n  type: A\n  ttl: soon\n  value: 192.0.2.2\nc:\n  type: MX\n  value:\n    preference: 10\nd:\n  type: A\n";
+    assert_eq!(
+        problems(read(zone)),
+        [
+            (2, ProblemKind::Missing { key: "type" }),
+            (
+                5,
+                ProblemKind::Expected {
+                    key: "ttl".into(),
+                    want: "seconds",
+                    found: "`soon`".into()
+                }
+            ),
+            (
+                10,
+                ProblemKind::BadValue {
+                    rtype: "MX".into(),
+                    reason: "has no `exchange`".into()
+                }
+            ),
+            (12, ProblemKind::Missing { key: "value" }),
+        ]
+    );
+}
+
+#[test]
+fn an_include_loop_and_a_missing_include_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = CONFIG.replace("DIR", &dir.path().display().to_string());
+    write(dir.path(), "config.yaml", &config);
+    write(dir.path(), "example.com.yaml", "a: !include a.yaml\n");
+    write(dir.path(), "a.yaml", "!include example.com.yaml\n");
+    let found = problems(read_octodns(&dir.path().join("config.yaml")));
+    assert!(
+        matches!(found[..], [(1, ProblemKind::IncludeLoop { .. })]),
+        "{found:?}"
+    );
+    write(dir.path(), "example.com.yaml", "a: !include gone.yaml\n");
+    let found = problems(read_octodns(&dir.path().join("config.yaml")));
+    assert!(
+        matches!(found[..], [(1, ProblemKind::IncludeUnreadable { .. })]),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn semicolons_are_read_escaped_or_bare_as_the_provider_says() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "z.yaml", "t:\n  type: TXT\n  value: a\\;b;c\n");
+    let text = |escaped_semicolons| {
+        let reading = Reading {
+            default_ttl: 60,
+            escaped_semicolons,
+            targets: Vec::new(),
+        };
+        source_records(&dir.path().join("z.yaml"), "example.com.", &reading)
+            .remove(0)
+            .content
+    };
+    assert_eq!(
+        text(true),
+        Held::Content(crate::dns::txt::txt_wire("a;b;c"))
+    );
+    assert_eq!(
+        text(false),
+        Held::Content(crate::dns::txt::txt_wire("a\\;b;c"))
+    );
+}
+
+#[test]
+fn a_split_folder_is_read_before_the_zone_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = CONFIG
+        .replace("DIR", &dir.path().display().to_string())
+        .replace("    default_ttl: 600\n", "    split_extension: .\n");
+    write(dir.path(), "config.yaml", &config);
+    std::fs::create_dir(dir.path().join("example.com.")).unwrap();
+    write(
+        &dir.path().join("example.com."),
+        "www.yaml",
+        "www:\n  type: A\n  value: 192.0.2.1\n",
+    );
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "mail:\n  type: A\n  value: 192.0.2.2\n",
+    );
+    let from = read_octodns(&dir.path().join("config.yaml")).unwrap();
+    let written: Vec<(&str, u32)> = from[0]
+        .zone
+        .records
+        .iter()
+        .map(|r| (r.name.as_str(), r.ttl))
+        .collect();
+    assert_eq!(written, [("mail", 3600), ("www", 3600)]);
+    assert!(from[0].source.ends_with("example.com./www.yaml"));
+}
+
+#[test]
+fn a_source_that_is_not_among_the_providers_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "config.yaml",
+        "providers: {}\nzones:\n  example.com.:\n    sources: [nowhere]\n",
+    );
+    assert_eq!(
+        problems(read_octodns(&dir.path().join("config.yaml"))),
+        [(
+            4,
+            ProblemKind::UnknownProvider {
+                name: "nowhere".into()
+            }
+        )]
+    );
+}
