@@ -72,11 +72,78 @@ pub fn run(opts: &Options) -> Result<Section, BenchError> {
         "of which reading the file (read_bind)",
         millis(read),
     ));
-    section.note(
-        "octoDNS's BIND source (PyPI `octodns-bind`) reading the same file, side by side, is \
-         left for later: this section measures dnscron alone.",
-    );
+    match opts.octodns.as_deref() {
+        Some(octodns) => octodns_bind(octodns, &file, &import, runs, &mut section)?,
+        None => section.note(
+            "octoDNS's BIND source (PyPI `octodns-bind`) reading the same file: not run in this \
+             run; pass `--octodns VENV/bin/octodns-sync` of a virtualenv that also has \
+             `octodns-bind` (BENCHMARKS.md, \"octoDNS side by side\").",
+        ),
+    }
     Ok(section)
+}
+
+/// octoDNS reads a zone file into its zone model (records validated, leniently: a record it
+/// would refuse is still read) through its BIND source; the count printed is of its records
+/// (octoDNS holds one per name and type).
+const OCTODNS_BIND_READ: &str = "import sys\n\
+from octodns.zone import Zone\n\
+from octodns_bind import ZoneFileSource\n\
+source = ZoneFileSource('bench', sys.argv[1], file_extension='.db', check_origin=False)\n\
+zone = Zone(sys.argv[2] + '.', [])\n\
+source.populate(zone, lenient=True)\n\
+print(len(zone.records))\n";
+
+/// octoDNS's BIND source (`octodns_bind.ZoneFileSource`) reading the same file in the same run,
+/// through the Python of the virtualenv `--octodns` names; a note instead where that virtualenv
+/// has no `octodns-bind`.
+fn octodns_bind(
+    octodns: &Path,
+    file: &Path,
+    dnscron: &child::Runs,
+    runs: usize,
+    section: &mut Section,
+) -> Result<(), BenchError> {
+    let python = octodns.with_file_name("python");
+    let installed = std::process::Command::new(&python)
+        .args(["-c", "import octodns_bind"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        section.note(format!(
+            "octoDNS's BIND source: `octodns-bind` is not installed beside {}, so its column is \
+             skipped (`pip install octodns-bind` in that virtualenv).",
+            octodns.display()
+        ));
+        return Ok(());
+    }
+    // ZoneFileSource finds a zone's file by its name and the extension.
+    let dir = file
+        .parent()
+        .map(|p| p.join("octodns-bind"))
+        .ok_or_else(|| BenchError::Setup("the zone file has no folder".into()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| BenchError::Setup(e.to_string()))?;
+    std::fs::copy(file, dir.join(format!("{ZONE}.db")))
+        .map_err(|e| BenchError::Setup(e.to_string()))?;
+    let args: Vec<String> = vec![
+        "-c".into(),
+        OCTODNS_BIND_READ.into(),
+        dir.display().to_string(),
+        ZONE.into(),
+    ];
+    let octo = child::repeat(&python, &args, runs, |_| {})?;
+    section.push(Figure::info(
+        "octoDNS's BIND source (octodns-bind), the same file: wall / CPU / peak RSS",
+        octo.show(),
+    ));
+    section.push(Figure::info(
+        "octodns-bind's wall time over dnscron import's (same run)",
+        format!(
+            "{:.1}×",
+            octo.wall.as_secs_f64() / dnscron.wall.as_secs_f64().max(1e-9)
+        ),
+    ));
+    Ok(())
 }
 
 /// The `zone … N records of M` line of one more run: how many records the files declare.
