@@ -21,7 +21,7 @@ use dnscron_core::untrusted::escape;
 ))]
 pub struct ImportArgs {
     /// Read another tool's files instead of the account (no API token needed): `bind`, zone
-    /// files (RFC 1035 master files, one zone each).
+    /// files (RFC 1035 master files, one zone each); `dnscontrol`, `dnscontrol print-ir`'s JSON.
     #[arg(long, value_enum, value_name = "FORMAT", requires = "files",
           conflicts_with_all = ["zone", "site", "all", "probe"])]
     pub from: Option<Source>,
@@ -66,6 +66,8 @@ pub struct ImportArgs {
 pub enum Source {
     /// BIND zone files.
     Bind,
+    /// DNSControl's IR, the JSON `dnscontrol print-ir` writes (one zone per domain).
+    Dnscontrol,
 }
 
 pub fn run(args: ImportArgs) -> CommandResult {

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use dnscron_core::import::from_files::bind::read_bind;
+use dnscron_core::import::from_files::dnscontrol::read_dnscontrol;
 use dnscron_core::import::from_files::{FromFile, NotImported, NoteKind, SourceLine, Why};
 use dnscron_core::import::{self, Fetched, NsChoice};
 use dnscron_core::untrusted::escape;
@@ -18,6 +19,13 @@ use crate::cli::import::{ImportArgs, Source, count, out_files, parse_zone, self_
 use crate::cli::write_stdout;
 
 pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
+    if args.origin.is_some() && source != Source::Bind {
+        return Err(CommandError::user(format!(
+            "--origin names the zone of a BIND file; `--from {}` names its zones itself",
+            source_name(source)
+        ))
+        .with_hint("drop --origin"));
+    }
     let origin = match (&args.origin, args.files.len()) {
         (Some(_), n) if n > 1 => {
             return Err(CommandError::user(format!(
@@ -32,17 +40,20 @@ pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
     };
     let mut read = Vec::new();
     for file in &args.files {
-        let mut from = match source {
-            Source::Bind => read_bind(file, origin.as_ref())?,
+        let zones = match source {
+            Source::Bind => vec![read_bind(file, origin.as_ref())?],
+            Source::Dnscontrol => read_dnscontrol(file)?,
         };
-        refuse_second_copy(&read, &from)?;
-        from.zone.header = vec![format!(
-            "Imported from {} by `dnscron import --from {}`.",
-            from.source.display(),
-            source_name(source)
-        )];
-        from.zone.nameservers = NsChoice::Unmanaged(Some(NAMESERVERS_UNSAID.into()));
-        read.push(from);
+        for mut from in zones {
+            refuse_second_copy(&read, &from)?;
+            from.zone.header = vec![format!(
+                "Imported from {} by `dnscron import --from {}`.",
+                from.source.display(),
+                source_name(source)
+            )];
+            from.zone.nameservers = NsChoice::Unmanaged(Some(NAMESERVERS_UNSAID.into()));
+            read.push(from);
+        }
     }
     let mut zones: Vec<_> = read.iter().map(|f| f.zone.clone()).collect();
     let sets = if args.extract_sets {
@@ -73,6 +84,7 @@ const NAMESERVERS_UNSAID: &str = "nameservers left unmanaged: a zone file doesn'
 fn source_name(source: Source) -> &'static str {
     match source {
         Source::Bind => "bind",
+        Source::Dnscontrol => "dnscontrol",
     }
 }
 
@@ -84,7 +96,7 @@ fn refuse_second_copy(read: &[FromFile], from: &FromFile) -> Result<(), CommandE
             escape(&from.source.display().to_string()),
             from.zone.zone
         ))
-        .with_hint("import one file per zone (an $INCLUDE joins files into one zone)")),
+        .with_hint("import one file per zone (an $INCLUDE joins files into one zone; an IR names each domain once)")),
         None => Ok(()),
     }
 }

@@ -2,6 +2,7 @@
 //! in words, with their hints and kinds.
 
 use dnscron_core::import::from_files::bind::BindError;
+use dnscron_core::import::from_files::dnscontrol::DnscontrolError;
 use dnscron_core::untrusted::escape;
 
 use super::{CommandError, ErrorKind};
@@ -37,6 +38,28 @@ impl From<BindError> for CommandError {
             BindError::BadZone { .. } => CommandError::from_error(ErrorKind::User, err)
                 .with_hint("give the zone's name with --origin example.com"),
         }
+    }
+}
+
+impl From<DnscontrolError> for CommandError {
+    fn from(err: DnscontrolError) -> Self {
+        let hint = match &err {
+            DnscontrolError::Read { .. } => "check the file's path and that it is readable",
+            DnscontrolError::Json { .. } | DnscontrolError::NoDomains { .. } => {
+                "write the file with `dnscontrol print-ir > ir.json` (DNSControl v4)"
+            }
+            DnscontrolError::BadZone { .. } => {
+                "the zone must be a domain name this account can host"
+            }
+            DnscontrolError::NoRecords { .. } => {
+                "an IR without records would have DNSControl delete every record; print the IR of the dnsconfig.js that declares the domain's records"
+            }
+            DnscontrolError::Pattern { .. } => {
+                "an `ignore:` glob has only `*` and `?`: rewrite the IGNORE with them, or add the rules by hand after import"
+            }
+        };
+        let text = format!("{}; nothing was written", escape(&err.to_string()));
+        CommandError::worded(ErrorKind::User, text, err).with_hint(hint)
     }
 }
 
