@@ -13,6 +13,8 @@ use crate::common::emulator::start_emulator;
 mod baseline;
 mod bind_differential;
 mod bind_refused;
+mod dnscontrol_differential;
+mod dnscontrol_refused;
 pub(crate) mod extract_sets;
 mod probe;
 mod reload;
