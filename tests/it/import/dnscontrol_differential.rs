@@ -7,7 +7,7 @@ use dnscron_emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 use crate::ci_recipes::runner::copy_dir;
 use crate::common::emulator::start_emulator;
-use crate::common::{Test, mask_ports, repo_root};
+use crate::common::{Test, assert_cli_snapshot, mask_ports, repo_root};
 
 fn r(name: &str, rtype: &str, content: &str, ttl: u32) -> RecordSeed {
     RecordSeed::new(name, rtype, content).with_ttl(ttl)
@@ -173,4 +173,39 @@ fn ignores_become_rules_and_no_purge_keeps_the_rest() {
 #[test]
 fn pseudo_records_are_listed_and_the_rest_imported() {
     assert_differential("pseudo.json", &[("foo.com", 8)], 7, pseudo_seed());
+}
+
+/// The cutover: each domain's zone added empty in the portal; the first plan creates every
+/// record, apply writes them, and the plan after shows no changes.
+#[test]
+fn into_an_empty_zone_the_first_plan_creates_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo_root().join("tests/it/import/dnscontrol"), dir.path());
+    Test::new()
+        .args(["import", "--from", "dnscontrol", "records.json"])
+        .args(["--out", "out"])
+        .current_dir(dir.path())
+        .run_for_stdout();
+    let emu = emulator_with(vec![
+        zone("foo.com", Vec::new()),
+        zone("bar.org", Vec::new()),
+    ]);
+    let dnscron = |args: &[&str]| {
+        Test::new()
+            .args(args)
+            .api(&emu.base_url(), "demo-token")
+            .current_dir(dir.path())
+            .plan_stamp()
+    };
+    assert_cli_snapshot!(
+        "dnscontrol_cutover_first_plan",
+        dnscron(&["plan", "out", "--detailed-exitcode"])
+    );
+    assert_cli_snapshot!(
+        "dnscontrol_cutover_apply",
+        dnscron(&["apply", "out", "--yes"])
+    );
+    dnscron(&["plan", "out", "--detailed-exitcode"]).run_for_stdout();
+    let written = |zone: &str| emu.state().visible_records(zone).len();
+    assert_eq!((written("foo.com"), written("bar.org")), (13, 3));
 }
