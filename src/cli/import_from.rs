@@ -45,7 +45,7 @@ pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
             Source::Dnscontrol => read_dnscontrol(file)?,
         };
         for mut from in zones {
-            refuse_second_copy(&read, &from)?;
+            refuse_second_copy(source, &read, &from)?;
             from.zone.header = vec![format!(
                 "Imported from {} by `dnscron import --from {}`.",
                 from.source.display(),
@@ -88,7 +88,11 @@ fn source_name(source: Source) -> &'static str {
     }
 }
 
-fn refuse_second_copy(read: &[FromFile], from: &FromFile) -> Result<(), CommandError> {
+fn refuse_second_copy(
+    source: Source,
+    read: &[FromFile],
+    from: &FromFile,
+) -> Result<(), CommandError> {
     match read.iter().find(|f| f.zone.zone == from.zone.zone) {
         Some(first) => Err(CommandError::user(format!(
             "{} and {} both hold the zone {}; nothing was written",
@@ -96,7 +100,12 @@ fn refuse_second_copy(read: &[FromFile], from: &FromFile) -> Result<(), CommandE
             escape(&from.source.display().to_string()),
             from.zone.zone
         ))
-        .with_hint("import one file per zone (an $INCLUDE joins files into one zone; an IR names each domain once)")),
+        .with_hint(match source {
+            Source::Bind => "import one file per zone (an $INCLUDE joins files into one zone)",
+            Source::Dnscontrol => {
+                "import each domain from one IR: the IR of one dnsconfig.js holds every domain once"
+            }
+        })),
         None => Ok(()),
     }
 }

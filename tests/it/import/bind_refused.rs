@@ -21,11 +21,7 @@ fn refused_corpus() -> tempfile::TempDir {
 }
 
 fn import(dir: &Path, args: &[&str]) -> Test {
-    Test::new()
-        .args(["import", "--from", "bind"])
-        .args(args)
-        .args(["--out", "out"])
-        .current_dir(dir)
+    super::import_from("bind", dir, args)
 }
 
 /// The import of `args` is refused as the snapshot `name` says, and nothing is written.

@@ -7,7 +7,7 @@ use dnscron_emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 use crate::ci_recipes::runner::copy_dir;
 use crate::common::emulator::start_emulator;
-use crate::common::{Test, assert_cli_snapshot, mask_ports, repo_root};
+use crate::common::{Test, mask_ports, repo_root};
 
 fn r(name: &str, rtype: &str, content: &str, ttl: u32) -> RecordSeed {
     RecordSeed::new(name, rtype, content).with_ttl(ttl)
@@ -92,26 +92,13 @@ fn emulator_with(zones: Vec<Zone>) -> dnscron_emulator::BackgroundEmulator {
     start_emulator(seed)
 }
 
-/// Each `zone Z from F: N records of M (a left out, b not imported)` line → (Z, N, M, a + b).
-fn summary_counts(stdout: &str) -> Vec<(String, usize, usize, usize)> {
+/// Each zone line of the summary → (Z, N, M, a + b).
+fn summary_counts(stdout: &str) -> Vec<(&str, usize, usize, usize)> {
     stdout
         .lines()
-        .filter_map(|line| line.strip_prefix("zone "))
-        .map(|line| {
-            let (zone, _) = line.split_once(' ').unwrap();
-            let (_, counts) = line.split_once(": ").unwrap();
-            let numbers: Vec<usize> = counts
-                .split(|c: char| !c.is_ascii_digit())
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse().unwrap())
-                .collect();
-            (
-                zone.to_string(),
-                numbers[0],
-                numbers[1],
-                numbers.iter().skip(2).sum(),
-            )
-        })
+        .filter(|line| line.starts_with("zone "))
+        .map(super::zone_counts)
+        .map(|(zone, (managed, records, left))| (zone, managed, records, left))
         .collect()
 }
 
@@ -139,19 +126,16 @@ fn assert_differential(file: &str, source: &[(&str, usize)], listed: usize, seed
     let counts = summary_counts(crate::common::stdout_of(&import));
     let mut total_listed = 0;
     for ((zone, managed, records, left), (want_zone, want_records)) in counts.iter().zip(source) {
-        assert_eq!((zone.as_str(), *records), (*want_zone, *want_records));
+        assert_eq!((*zone, *records), (*want_zone, *want_records));
         assert_eq!(*managed, records - left, "{zone}");
-        let seeded = seed.iter().find(|z| z.name == zone).unwrap();
+        let seeded = seed.iter().find(|z| z.name == *zone).unwrap();
         assert_eq!(*managed, seeded.declared.len(), "{zone}");
         total_listed += left;
     }
     assert_eq!((counts.len(), total_listed), (source.len(), listed));
     let emu = emulator_with(seed);
-    let plan = Test::new()
-        .args(["plan", "out", "--detailed-exitcode"])
-        .api(&emu.base_url(), "demo-token")
-        .current_dir(dir.path())
-        .run_for_stdout();
+    let plan =
+        super::dnscron(&emu, dir.path(), &["plan", "out", "--detailed-exitcode"]).run_for_stdout();
     insta::assert_snapshot!(format!("dnscontrol_plan_{stem}"), mask_ports(&plan));
 }
 
@@ -190,22 +174,7 @@ fn into_an_empty_zone_the_first_plan_creates_every_record() {
         zone("foo.com", Vec::new()),
         zone("bar.org", Vec::new()),
     ]);
-    let dnscron = |args: &[&str]| {
-        Test::new()
-            .args(args)
-            .api(&emu.base_url(), "demo-token")
-            .current_dir(dir.path())
-            .plan_stamp()
-    };
-    assert_cli_snapshot!(
-        "dnscontrol_cutover_first_plan",
-        dnscron(&["plan", "out", "--detailed-exitcode"])
-    );
-    assert_cli_snapshot!(
-        "dnscontrol_cutover_apply",
-        dnscron(&["apply", "out", "--yes"])
-    );
-    dnscron(&["plan", "out", "--detailed-exitcode"]).run_for_stdout();
+    super::assert_cutover(module_path!(), "dnscontrol", dir.path(), &emu);
     let written = |zone: &str| emu.state().visible_records(zone).len();
     assert_eq!((written("foo.com"), written("bar.org")), (13, 3));
 }

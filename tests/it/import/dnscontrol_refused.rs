@@ -14,11 +14,7 @@ fn corpus() -> tempfile::TempDir {
 }
 
 fn import(dir: &Path, args: &[&str]) -> Test {
-    Test::new()
-        .args(["import", "--from", "dnscontrol"])
-        .args(args)
-        .args(["--out", "out"])
-        .current_dir(dir)
+    super::import_from("dnscontrol", dir, args)
 }
 
 /// The import of `args` is refused as the snapshot `name` says, and nothing is written.
