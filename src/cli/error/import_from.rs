@@ -54,6 +54,9 @@ impl From<DnscontrolError> for CommandError {
             DnscontrolError::NoRecords { .. } => {
                 "an IR without records would have DNSControl delete every record; print the IR of the dnsconfig.js that declares the domain's records"
             }
+            DnscontrolError::DeclaredAndIgnored { .. } => {
+                "a record is either managed or ignored: remove the record from dnsconfig.js or narrow the IGNORE, then print the IR again"
+            }
             DnscontrolError::Pattern { .. } => {
                 "an `ignore:` glob has only `*` and `?`: rewrite the IGNORE with them, or add the rules by hand after import"
             }

@@ -89,3 +89,15 @@ fn an_empty_domain_list_is_refused() {
     std::fs::write(dir.path().join("empty.json"), "{\"domains\": []}\n").unwrap();
     assert_refused(dir.path(), "dnscontrol_refused_no_domains", &["empty.json"]);
 }
+
+#[test]
+fn a_record_an_ignore_covers_is_refused() {
+    let dir = corpus();
+    assert_refused(
+        dir.path(),
+        "dnscontrol_refused_declared_and_ignored",
+        &["refused/declared_and_ignored.json"],
+    );
+    // The same IGNORE beside records it doesn't cover is written (ignored.json).
+    import(dir.path(), &["ignored.json"]).run_for_stdout();
+}

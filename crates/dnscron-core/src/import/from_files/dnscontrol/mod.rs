@@ -8,20 +8,19 @@
 //! `prune: false`. Pseudo-records (CF_REDIRECT, ALIAS, R53_ALIAS, URL, …) are types the API
 //! doesn't list: `assemble` lists them with their line.
 
+mod ignore;
+mod record;
+
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::dns::txt::txt_wire;
-use crate::dns::{RecordType, ZoneName};
-use crate::import::zone::SourceIgnore;
+use crate::dns::ZoneName;
 
-use super::{FromFile, Held, SourceLine, SourceRecord, assemble};
-
-/// DNSControl's default TTL, which a record without `ttl` has.
-const DEFAULT_TTL: u32 = 300;
+use super::{FromFile, SourceLine, assemble};
+use ignore::IrUnmanaged;
+use record::{IrRecord, source_record};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DnscontrolError {
@@ -55,6 +54,15 @@ pub enum DnscontrolError {
         line: usize,
         domain: String,
     },
+    /// A record of the IR that one of its `IGNORE`s covers.
+    #[error("{}:{line}: {name} {rtype} is both declared and ignored (by the IGNORE at line {rule_line})", path.display())]
+    DeclaredAndIgnored {
+        path: PathBuf,
+        line: usize,
+        rule_line: usize,
+        name: String,
+        rtype: String,
+    },
     /// A glob of an `IGNORE` that an `ignore:` rule can't say (only `*` and `?` carry over).
     #[error("{}:{line}: the pattern `{pattern}` uses glob syntax beyond `*` and `?`", path.display())]
     Pattern {
@@ -79,32 +87,6 @@ struct IrDomain<'a> {
     unmanaged: Vec<&'a RawValue>,
     #[serde(default)]
     keepunknown: bool,
-}
-
-#[derive(Deserialize)]
-struct IrRecord {
-    #[serde(rename = "type")]
-    rtype: String,
-    name: String,
-    #[serde(default)]
-    target: String,
-    ttl: Option<u32>,
-    mxpreference: Option<u16>,
-    srvpriority: Option<u16>,
-    srvweight: Option<u16>,
-    srvport: Option<u16>,
-    caaflag: Option<u8>,
-    caatag: Option<String>,
-    /// Before v4.?, TXT kept its strings apart; the text is their concatenation.
-    txtstrings: Option<Vec<String>>,
-}
-
-#[derive(Deserialize)]
-struct IrUnmanaged {
-    label_pattern: Option<String>,
-    #[serde(rename = "rType_pattern")]
-    rtype_pattern: Option<String>,
-    target_pattern: Option<String>,
 }
 
 /// Reads the IR file `path`: one zone per domain, in the file's order.
@@ -186,10 +168,14 @@ impl<'a> IrFile<'a> {
         let mut rules = Vec::new();
         for raw in &domain.unmanaged {
             let unmanaged: IrUnmanaged = self.parse(raw.get())?;
-            rules.extend(self.ignore_rules(&unmanaged, self.line_of(raw))?);
+            let line = self.line_of(raw);
+            for rule in self.ignore_rules(&unmanaged, line)? {
+                rules.push((line, rule));
+            }
         }
+        self.refuse_ignored(&zone, &records, &rules)?;
         let mut from = assemble(self.path, &zone, records);
-        from.zone.rules = rules;
+        from.zone.rules = rules.into_iter().map(|(_, rule)| rule).collect();
         from.zone.prune = !domain.keepunknown;
         Ok(from)
     }
@@ -200,63 +186,6 @@ impl<'a> IrFile<'a> {
             line: self.line_of(raw),
         }
     }
-
-    /// One rule per type of `rType_pattern` (`"A, CNAME"`); a type the API doesn't list matches
-    /// nothing this account can hold, so it gives no rule.
-    fn ignore_rules(
-        &self,
-        unmanaged: &IrUnmanaged,
-        line: usize,
-    ) -> Result<Vec<SourceIgnore>, DnscontrolError> {
-        let name = self.glob(unmanaged.label_pattern.as_deref(), line)?;
-        let content = self.glob(unmanaged.target_pattern.as_deref(), line)?;
-        let origin = format!(
-            "IGNORE({}, {}, {}) at {}:{line}",
-            pattern_words(unmanaged.label_pattern.as_deref()),
-            pattern_words(unmanaged.rtype_pattern.as_deref()),
-            pattern_words(unmanaged.target_pattern.as_deref()),
-            self.path.display()
-        );
-        let rule = |rtype| SourceIgnore {
-            name: name.clone().unwrap_or_else(|| "*".into()),
-            rtype,
-            content: content.clone(),
-            origin: origin.clone(),
-        };
-        let types: Vec<&str> = unmanaged
-            .rtype_pattern
-            .as_deref()
-            .unwrap_or("*")
-            .split(',')
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .collect();
-        if types.is_empty() || types.contains(&"*") {
-            return Ok(vec![rule(None)]);
-        }
-        Ok(types
-            .iter()
-            .filter_map(|t| RecordType::from_str(&t.to_ascii_uppercase()).ok())
-            .map(|t| rule(Some(t)))
-            .collect())
-    }
-
-    /// A DNSControl glob as an `ignore:` glob; `None` for "anything".
-    fn glob(&self, pattern: Option<&str>, line: usize) -> Result<Option<String>, DnscontrolError> {
-        match pattern.map(str::trim) {
-            None | Some("" | "*") => Ok(None),
-            Some(p) if p.contains(['[', ']', '{', '}', '\\']) => Err(DnscontrolError::Pattern {
-                path: self.path.to_path_buf(),
-                line,
-                pattern: p.to_string(),
-            }),
-            Some(p) => Ok(Some(p.to_string())),
-        }
-    }
-}
-
-fn pattern_words(pattern: Option<&str>) -> String {
-    format!("\"{}\"", pattern.unwrap_or("*"))
 }
 
 /// serde_json's message without its own ` at line L column C`: the error names the place in
@@ -268,85 +197,11 @@ fn without_position(message: &str) -> String {
     }
 }
 
-fn source_record(record: &IrRecord, zone: &ZoneName, at: SourceLine) -> SourceRecord {
-    let rtype = record.rtype.to_ascii_uppercase();
-    let (rdata, content) = match RecordType::from_str(&rtype) {
-        Ok(known) => {
-            let data = data(known, record, zone);
-            let content = match known {
-                RecordType::TXT => txt_wire(&data),
-                RecordType::A
-                | RecordType::AAAA
-                | RecordType::CNAME
-                | RecordType::NS
-                | RecordType::PTR
-                | RecordType::MX
-                | RecordType::SRV
-                | RecordType::CAA => data.clone(),
-            };
-            (data, Held::Content(content))
-        }
-        Err(_) => (record.target.clone(), Held::OtherType),
-    };
-    SourceRecord {
-        at,
-        owner: owner(&record.name, zone),
-        class: "IN".into(),
-        rtype,
-        ttl: record.ttl.unwrap_or(DEFAULT_TTL),
-        rdata,
-        content,
-    }
-}
-
-/// The record's data as the API holds it (a TXT record's text before quoting).
-fn data(rtype: RecordType, record: &IrRecord, zone: &ZoneName) -> String {
-    let host = || absolute(&record.target, zone);
-    match rtype {
-        RecordType::A | RecordType::AAAA => record.target.clone(),
-        RecordType::CNAME | RecordType::NS | RecordType::PTR => host(),
-        RecordType::MX => format!("{} {}", record.mxpreference.unwrap_or(0), host()),
-        RecordType::SRV => format!(
-            "{} {} {} {}",
-            record.srvpriority.unwrap_or(0),
-            record.srvweight.unwrap_or(0),
-            record.srvport.unwrap_or(0),
-            host()
-        ),
-        RecordType::CAA => format!(
-            "{} {} \"{}\"",
-            record.caaflag.unwrap_or(0),
-            record.caatag.as_deref().unwrap_or_default(),
-            record.target.replace('\\', "\\\\").replace('"', "\\\"")
-        ),
-        RecordType::TXT => match &record.txtstrings {
-            Some(strings) if !strings.is_empty() => strings.concat(),
-            Some(_) | None => record.target.clone(),
-        },
-    }
-}
-
-/// A record's label (`@`, `www`) as an absolute owner.
-fn owner(label: &str, zone: &ZoneName) -> String {
-    absolute(label, zone)
-}
-
-/// DNSControl writes hosts in the zone short (`www`, `@`) and others with a final dot.
-fn absolute(name: &str, zone: &ZoneName) -> String {
-    let name = name.to_ascii_lowercase();
-    if name == "@" || name.is_empty() {
-        format!("{}.", zone.as_str())
-    } else if name.ends_with('.') {
-        name
-    } else {
-        format!("{name}.{}.", zone.as_str())
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::dns::RecordType;
 
     fn read(text: &str) -> Result<Vec<FromFile>, DnscontrolError> {
         let dir = tempfile::tempdir().unwrap();
