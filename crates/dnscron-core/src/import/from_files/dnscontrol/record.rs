@@ -26,7 +26,8 @@ pub(super) struct IrRecord {
     srvport: Option<u16>,
     caaflag: Option<u8>,
     caatag: Option<String>,
-    /// Before v4.?, TXT kept its strings apart; the text is their concatenation.
+    /// Older IRs kept a TXT record's strings apart (v4 writes the text in `target`): the text
+    /// is their concatenation.
     txtstrings: Option<Vec<String>>,
 }
 
