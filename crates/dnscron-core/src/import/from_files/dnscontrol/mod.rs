@@ -95,7 +95,14 @@ pub fn read_dnscontrol(path: &Path) -> Result<Vec<FromFile>, DnscontrolError> {
         path: path.to_path_buf(),
         source,
     })?;
-    let file = IrFile { path, text: &text };
+    let line_starts = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let file = IrFile {
+        path,
+        text: &text,
+        line_starts,
+    };
     let ir: Ir = file.parse(&text)?;
     if ir.domains.is_empty() {
         return Err(DnscontrolError::NoDomains {
@@ -108,6 +115,8 @@ pub fn read_dnscontrol(path: &Path) -> Result<Vec<FromFile>, DnscontrolError> {
 struct IrFile<'a> {
     path: &'a Path,
     text: &'a str,
+    /// The byte offset where each line starts.
+    line_starts: Vec<usize>,
 }
 
 impl<'a> IrFile<'a> {
@@ -129,15 +138,19 @@ impl<'a> IrFile<'a> {
         })
     }
 
-    /// Line and column (from 1) where `part`, a slice of the text, starts.
+    /// Line and column (from 1) where `part`, a slice of the text, starts: a binary search of
+    /// the line starts, since every record asks.
     fn position(&self, part: &str) -> (usize, usize) {
         let offset = (part.as_ptr() as usize)
             .saturating_sub(self.text.as_ptr() as usize)
             .min(self.text.len());
-        let before = self.text.get(..offset).unwrap_or_default();
-        let line = before.matches('\n').count() + 1;
-        let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-        (line, column)
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        let start = self
+            .line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(0);
+        (line, offset - start + 1)
     }
 
     fn line_of(&self, raw: &RawValue) -> usize {
