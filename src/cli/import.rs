@@ -22,7 +22,7 @@ use dnscron_core::untrusted::escape;
 pub struct ImportArgs {
     /// Read another tool's files instead of the account (no API token needed): `bind`, zone
     /// files (RFC 1035 master files, one zone each); `octodns`, a configuration (every zone it
-    /// names, from its YAML provider's files).
+    /// names, from its YAML provider's files); `dnscontrol`, `dnscontrol print-ir`'s JSON.
     #[arg(long, value_enum, value_name = "FORMAT", requires = "files",
           conflicts_with_all = ["zone", "site", "all", "probe"])]
     pub from: Option<Source>,
@@ -69,6 +69,8 @@ pub enum Source {
     Bind,
     /// An octoDNS configuration (its YAML provider's zone files).
     Octodns,
+    /// DNSControl's IR, the JSON `dnscontrol print-ir` writes (one zone per domain).
+    Dnscontrol,
 }
 
 pub fn run(args: ImportArgs) -> CommandResult {

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use dnscron_core::import::from_files::bind::read_bind;
+use dnscron_core::import::from_files::dnscontrol::read_dnscontrol;
 use dnscron_core::import::from_files::octodns::read_octodns;
 use dnscron_core::import::from_files::{FromFile, NotImported, NoteKind, SourceLine, Why};
 use dnscron_core::import::{self, Fetched, NsChoice};
@@ -19,6 +20,13 @@ use crate::cli::import::{ImportArgs, Source, count, out_files, parse_zone, self_
 use crate::cli::write_stdout;
 
 pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
+    if args.origin.is_some() && source != Source::Bind {
+        return Err(CommandError::user(format!(
+            "--origin names the zone of a BIND file; `--from {}` names its zones itself",
+            source_name(source)
+        ))
+        .with_hint("drop --origin"));
+    }
     let origin = match (&args.origin, args.files.len()) {
         (Some(_), n) if n > 1 => {
             return Err(CommandError::user(format!(
@@ -28,13 +36,6 @@ pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
                 "import the file that needs --origin on its own, or give it an $ORIGIN line",
             ));
         }
-        (Some(_), _) if source != Source::Bind => {
-            return Err(CommandError::user(format!(
-                "--origin names the zone of a BIND file; --from {} names its zones itself",
-                source_name(source)
-            ))
-            .with_hint("leave out --origin"));
-        }
         (Some(origin), _) => Some(parse_zone(origin, "--origin")?),
         (None, _) => None,
     };
@@ -43,6 +44,7 @@ pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
         let froms = match source {
             Source::Bind => vec![read_bind(file, origin.as_ref())?],
             Source::Octodns => read_octodns(file)?,
+            Source::Dnscontrol => read_dnscontrol(file)?,
         };
         for from in froms {
             add(&mut read, from, source)?;
@@ -53,7 +55,7 @@ pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
 
 /// One zone read, with the header and nameserver choice every `--from` zone gets.
 fn add(read: &mut Vec<FromFile>, mut from: FromFile, source: Source) -> Result<(), CommandError> {
-    refuse_second_copy(read, &from)?;
+    refuse_second_copy(source, read, &from)?;
     from.zone.header = vec![format!(
         "Imported from {} by `dnscron import --from {}`.",
         from.source.display(),
@@ -95,10 +97,15 @@ fn source_name(source: Source) -> &'static str {
     match source {
         Source::Bind => "bind",
         Source::Octodns => "octodns",
+        Source::Dnscontrol => "dnscontrol",
     }
 }
 
-fn refuse_second_copy(read: &[FromFile], from: &FromFile) -> Result<(), CommandError> {
+fn refuse_second_copy(
+    source: Source,
+    read: &[FromFile],
+    from: &FromFile,
+) -> Result<(), CommandError> {
     match read.iter().find(|f| f.zone.zone == from.zone.zone) {
         Some(first) => Err(CommandError::user(format!(
             "{} and {} both hold the zone {}; nothing was written",
@@ -106,7 +113,13 @@ fn refuse_second_copy(read: &[FromFile], from: &FromFile) -> Result<(), CommandE
             escape(&from.source.display().to_string()),
             from.zone.zone
         ))
-        .with_hint("import one file per zone (an $INCLUDE joins files into one zone)")),
+        .with_hint(match source {
+            Source::Bind => "import one file per zone (an $INCLUDE joins files into one zone)",
+            Source::Octodns => "list each zone once in the configuration's `zones:`",
+            Source::Dnscontrol => {
+                "import each domain from one IR: the IR of one dnsconfig.js holds every domain once"
+            }
+        })),
         None => Ok(()),
     }
 }

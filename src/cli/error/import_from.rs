@@ -2,6 +2,7 @@
 //! in words, with their hints and kinds.
 
 use dnscron_core::import::from_files::bind::BindError;
+use dnscron_core::import::from_files::dnscontrol::DnscontrolError;
 use dnscron_core::import::from_files::octodns::OctodnsError;
 use std::path::Path;
 
@@ -63,6 +64,31 @@ fn located_problems(path: &Path, what: &str, problems: &[impl std::fmt::Display]
         text.push_str(&format!("\n  {}", escape(&p.to_string())));
     }
     text
+}
+
+impl From<DnscontrolError> for CommandError {
+    fn from(err: DnscontrolError) -> Self {
+        let hint = match &err {
+            DnscontrolError::Read { .. } => "check the file's path and that it is readable",
+            DnscontrolError::Json { .. } | DnscontrolError::NoDomains { .. } => {
+                "write the file with `dnscontrol print-ir > ir.json` (DNSControl v4)"
+            }
+            DnscontrolError::BadZone { .. } => {
+                "the zone must be a domain name this account can host"
+            }
+            DnscontrolError::NoRecords { .. } => {
+                "an IR without records would have DNSControl delete every record; print the IR of the dnsconfig.js that declares the domain's records"
+            }
+            DnscontrolError::DeclaredAndIgnored { .. } => {
+                "a record is either managed or ignored: remove the record from dnsconfig.js or narrow the IGNORE, then print the IR again"
+            }
+            DnscontrolError::Pattern { .. } => {
+                "an `ignore:` glob has only `*` and `?`: rewrite the IGNORE with them, or add the rules by hand after import"
+            }
+        };
+        let text = format!("{}; nothing was written", escape(&err.to_string()));
+        CommandError::worded(ErrorKind::User, text, err).with_hint(hint)
+    }
 }
 
 /// What `import --from` could not import was listed above it; the files hold the rest.

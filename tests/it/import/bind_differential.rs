@@ -10,7 +10,7 @@ use dnscron_emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 use crate::ci_recipes::runner::copy_dir;
 use crate::common::emulator::start_emulator;
-use crate::common::{Test, assert_cli_snapshot, mask_ports, repo_root};
+use crate::common::{Test, mask_ports, repo_root};
 
 const ZONE: &str = "example.com";
 
@@ -120,17 +120,10 @@ pub(super) fn emulator_with(records: Vec<RecordSeed>) -> dnscron_emulator::Backg
     start_emulator(seed)
 }
 
-/// `zone example.com from F: N records of M (a left out, b not imported)` → (N, M, a + b).
+/// The first zone line of the summary → (N, M, a + b).
 pub(super) fn summary_counts(stdout: &str) -> (usize, usize, usize) {
-    let first = stdout.lines().next().unwrap_or_default();
-    let (_, counts) = first.split_once(": ").unwrap();
-    let numbers: Vec<usize> = counts
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().unwrap())
-        .collect();
-    let not_there = numbers.iter().skip(2).sum();
-    (numbers[0], numbers[1], not_there)
+    let (_, counts) = super::zone_counts(stdout.lines().next().unwrap_or_default());
+    counts
 }
 
 /// Imports `file`, seeds an emulator from BIND's reading of it, and plans: no changes.
@@ -170,11 +163,7 @@ fn assert_differential(file: &str, listed: bool) {
 /// only when it shows no changes.
 pub(super) fn plan_against(dir: &Path, seed: Vec<RecordSeed>) -> String {
     let emu = emulator_with(seed);
-    let plan = Test::new()
-        .args(["plan", "out", "--detailed-exitcode"])
-        .api(&emu.base_url(), "demo-token")
-        .current_dir(dir)
-        .run_for_stdout();
+    let plan = super::dnscron(&emu, dir, &["plan", "out", "--detailed-exitcode"]).run_for_stdout();
     mask_ports(&plan)
 }
 
@@ -235,18 +224,6 @@ fn into_an_empty_zone_the_first_plan_creates_every_record() {
         .current_dir(dir.path())
         .run_for_stdout();
     let emu = emulator_with(Vec::new());
-    let dnscron = |args: &[&str]| {
-        Test::new()
-            .args(args)
-            .api(&emu.base_url(), "demo-token")
-            .current_dir(dir.path())
-            .plan_stamp()
-    };
-    assert_cli_snapshot!(
-        "bind_cutover_first_plan",
-        dnscron(&["plan", "out", "--detailed-exitcode"])
-    );
-    assert_cli_snapshot!("bind_cutover_apply", dnscron(&["apply", "out", "--yes"]));
-    dnscron(&["plan", "out", "--detailed-exitcode"]).run_for_stdout();
+    super::assert_cutover(module_path!(), "bind", dir.path(), &emu);
     assert_eq!(emu.state().visible_records(ZONE).len(), 5);
 }

@@ -21,16 +21,7 @@ fn refused_corpus() -> tempfile::TempDir {
 }
 
 fn import(dir: &Path, args: &[&str]) -> Test {
-    import_from(dir, "bind", args)
-}
-
-/// `import --from FROM ARGS --out out` in `dir`.
-pub(super) fn import_from(dir: &Path, from: &str, args: &[&str]) -> Test {
-    Test::new()
-        .args(["import", "--from", from])
-        .args(args)
-        .args(["--out", "out"])
-        .current_dir(dir)
+    super::import_from("bind", dir, args)
 }
 
 /// The import of `args` is refused as the snapshot `name` says, and nothing is written.

@@ -13,6 +13,8 @@ use crate::common::emulator::start_emulator;
 mod baseline;
 mod bind_differential;
 mod bind_refused;
+mod dnscontrol_differential;
+mod dnscontrol_refused;
 pub(crate) mod extract_sets;
 mod octodns_differential;
 mod octodns_refused;
@@ -106,6 +108,27 @@ fn dnscron(emu: &BackgroundEmulator, dir: &Path, args: &[&str]) -> Test {
         .current_dir(dir)
 }
 
+/// `import --from FORMAT ARGS… --out out` in `dir`.
+fn import_from(format: &str, dir: &Path, args: &[&str]) -> Test {
+    Test::new()
+        .args(["import", "--from", format])
+        .args(args)
+        .args(["--out", "out"])
+        .current_dir(dir)
+}
+
+/// `zone Z from F: N records of M (a left out, b not imported)` → (Z, (N, M, a + b)).
+fn zone_counts(line: &str) -> (&str, (usize, usize, usize)) {
+    let (zone, _) = line.trim_start_matches("zone ").split_once(' ').unwrap();
+    let (_, counts) = line.split_once(": ").unwrap();
+    let numbers: Vec<usize> = counts
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    (zone, (numbers[0], numbers[1], numbers.iter().skip(2).sum()))
+}
+
 fn head(text: &str, lines: usize) -> String {
     let total = text.lines().count();
     let mut out: Vec<&str> = text.lines().take(lines).collect();
@@ -132,4 +155,18 @@ fn files_under(dir: &Path) -> Vec<String> {
     }
     out.sort();
     out
+}
+
+/// The cutover after `import --from` wrote `dir/out`, against `emu`'s empty zones: the first
+/// plan creates every record, apply writes them (snapshots `{prefix}_cutover_first_plan` and
+/// `{prefix}_cutover_apply` of `module`, the caller's `module_path!()`), and the plan after
+/// shows no changes.
+fn assert_cutover(module: &str, prefix: &str, dir: &Path, emu: &BackgroundEmulator) {
+    let run = |args: &[&str]| dnscron(emu, dir, args).plan_stamp().snapshot();
+    let name = |what: &str| format!("{}__{prefix}_cutover_{what}", module.replace("::", "__"));
+    insta::with_settings!({ filters => crate::common::filters(), prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!(name("first_plan"), run(&["plan", "out", "--detailed-exitcode"]));
+        insta::assert_snapshot!(name("apply"), run(&["apply", "out", "--yes"]));
+    });
+    dnscron(emu, dir, &["plan", "out", "--detailed-exitcode"]).run_for_stdout();
 }

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use super::bind_refused::import_from;
 use crate::ci_recipes::runner::copy_dir;
 use crate::common::{assert_cli_snapshot, repo_root};
 
@@ -16,7 +15,7 @@ fn corpus() -> tempfile::TempDir {
 
 /// The import of `args` is refused as the snapshot `name` says, and nothing is written.
 fn assert_refused(dir: &Path, name: &str, args: &[&str]) {
-    assert_cli_snapshot!(name, import_from(dir, "octodns", args));
+    assert_cli_snapshot!(name, super::import_from("octodns", dir, args));
     assert!(!dir.join("out").exists(), "something was written");
 }
 

@@ -7,7 +7,7 @@ pub mod changed;
 mod diagnostics;
 mod extract;
 pub mod fmt;
-mod glob;
+pub(crate) mod glob;
 mod load;
 pub mod model;
 pub mod raw;

@@ -28,7 +28,8 @@ pub use sets::{MIN_ZONES, SetFile, SetRecord, extract_sets, render_set};
 pub use site::{SiteFile, build_site};
 pub use write::{OutFile, Outside, write_files};
 pub use zone::{
-    Imported, KeptOut, LeftOut, NsChoice, Unrepresentable, ZoneFile, build_zone, nameserver_choice,
+    Imported, KeptOut, LeftOut, NsChoice, SourceIgnore, Unrepresentable, ZoneFile, build_zone,
+    nameserver_choice,
 };
 
 use crate::api::ApiError;

@@ -8,7 +8,7 @@ use crate::dns;
 
 use super::site::SiteFile;
 use super::yaml::{comment_text, quoted, scalar};
-use super::zone::{Imported, NsChoice, Unrepresentable, ZoneFile};
+use super::zone::{Imported, NsChoice, SourceIgnore, Unrepresentable, ZoneFile};
 
 /// Where imported files point for their schema: written next to `zones/` and `sites/` by
 /// `import`, so the reference works in any repository layout.
@@ -40,7 +40,10 @@ pub fn render_zone(f: &ZoneFile) -> String {
     if let Some(ttl) = f.default_ttl {
         let _ = writeln!(out, "defaults:\n  ttl: {ttl}");
     }
-    if !f.ignore.is_empty() || !f.ephemeral.is_empty() {
+    if !f.prune {
+        out.push_str("prune: false\n");
+    }
+    if !f.ignore.is_empty() || !f.ephemeral.is_empty() || !f.rules.is_empty() {
         out.push_str("ignore:\n");
         for kind in f.ephemeral_kinds() {
             comment(
@@ -57,6 +60,9 @@ pub fn render_zone(f: &ZoneFile) -> String {
         }
         for rule in &f.ignore {
             ignore_rule(&mut out, rule);
+        }
+        for rule in &f.rules {
+            source_rule(&mut out, rule);
         }
     }
     records(&mut out, f);
@@ -113,6 +119,18 @@ fn ignore_rule(out: &mut String, rule: &Unrepresentable) {
         rule.rtype,
         quoted(&glob_literal(&rule.canonical))
     );
+}
+
+fn source_rule(out: &mut String, rule: &SourceIgnore) {
+    comment(out, "  ", &format!("From {}.", rule.origin));
+    let mut keys = vec![format!("name: {}", quoted(&rule.name))];
+    if let Some(rtype) = rule.rtype {
+        keys.push(format!("type: {rtype}"));
+    }
+    if let Some(content) = &rule.content {
+        keys.push(format!("content: {}", quoted(content)));
+    }
+    let _ = writeln!(out, "  - {{ {} }}", keys.join(", "));
 }
 
 /// A glob that matches `text` itself: the only glob characters, `*` and `?`, become `?`

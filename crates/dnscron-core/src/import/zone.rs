@@ -35,6 +35,23 @@ pub struct ZoneFile {
     pub left_out: Vec<LeftOut>,
     /// Record sets (`sets::extract_sets`) holding the rest of its records.
     pub uses: Vec<String>,
+    /// `ignore:` rules another tool's files state (DNSControl's `IGNORE`).
+    pub rules: Vec<SourceIgnore>,
+    /// `false` writes `prune: false` (DNSControl's `NO_PURGE`).
+    pub prune: bool,
+}
+
+/// An `ignore:` rule as another tool's files state it, globs kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceIgnore {
+    /// Glob over the relative name.
+    pub name: String,
+    /// `None`: every type.
+    pub rtype: Option<RecordType>,
+    /// Glob over the content; `None`: any content.
+    pub content: Option<String>,
+    /// Where the source says it, for the comment above the rule.
+    pub origin: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -182,6 +199,8 @@ pub fn build_zone(zone: &ZoneName, live: &[payload::Record], nameservers: NsChoi
         ignore,
         left_out,
         uses: Vec::new(),
+        rules: Vec::new(),
+        prune: true,
     }
 }
 

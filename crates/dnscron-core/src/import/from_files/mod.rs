@@ -2,13 +2,14 @@
 //! (`build_zone`), so a record from a zone file and one from the live account become the same
 //! YAML.
 //!
-//! Each reader (`bind`, `octodns`; DNSControl to come) turns its source into located records;
+//! Each reader (`bind`, `octodns`, `dnscontrol`) turns its source into located records;
 //! `assemble` decides what the API can hold. What it can't (a type it doesn't list, a class
 //! other than IN, content a file can't declare) is listed as `NotImported` with its file and
 //! line, never dropped; what dnscron never manages (the SOA, the apex NS of the old provider,
 //! a second copy of a record) is a `Note`.
 
 pub mod bind;
+pub mod dnscontrol;
 pub mod octodns;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
