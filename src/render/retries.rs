@@ -44,21 +44,26 @@ fn cause_words(cause: RetryCause) -> String {
     }
 }
 
-/// The reason phrases of the statuses a request is retried on (429 and 5xx).
+/// The reason phrases of the statuses a request is retried on (429 and 5xx); another status is
+/// shown by its number alone.
+const STATUS_REASONS: &[(u16, &str)] = &[
+    (429, "Too Many Requests"),
+    (500, "Internal Server Error"),
+    (501, "Not Implemented"),
+    (502, "Bad Gateway"),
+    (503, "Service Unavailable"),
+    (504, "Gateway Timeout"),
+    (505, "HTTP Version Not Supported"),
+    (507, "Insufficient Storage"),
+    (508, "Loop Detected"),
+    (511, "Network Authentication Required"),
+];
+
 fn status_reason(status: u16) -> Option<&'static str> {
-    Some(match status {
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        501 => "Not Implemented",
-        502 => "Bad Gateway",
-        503 => "Service Unavailable",
-        504 => "Gateway Timeout",
-        505 => "HTTP Version Not Supported",
-        507 => "Insufficient Storage",
-        508 => "Loop Detected",
-        511 => "Network Authentication Required",
-        _ => return None,
-    })
+    STATUS_REASONS
+        .iter()
+        .find(|(code, _)| *code == status)
+        .map(|(_, reason)| *reason)
 }
 
 /// Whole seconds from 10 s on, one decimal below (a 1.9 s outage is not "2 s").
