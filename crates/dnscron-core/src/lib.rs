@@ -25,6 +25,7 @@
 pub mod api;
 pub mod apply;
 pub mod config;
+pub mod controller;
 pub mod cron;
 pub mod dns;
 pub mod dnscheck;
