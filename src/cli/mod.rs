@@ -16,6 +16,8 @@ mod baseline;
 mod changed;
 mod check;
 mod completions;
+#[cfg(feature = "controller")]
+pub mod controller;
 #[cfg(feature = "emulator")]
 mod demo;
 pub mod dns_args;
