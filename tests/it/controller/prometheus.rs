@@ -245,8 +245,9 @@ async fn prometheus_scrapes_the_metrics_and_answers_queries() {
         ),
         [(with_instance(&[]), "1".to_owned())]
     );
-    drop(prometheus);
+    // As on SIGTERM in a pod: the server stops while Prometheus still holds its connection.
     served.stop().await.unwrap();
+    drop(prometheus);
 }
 
 // The label escaping, read back by Prometheus's own OpenMetrics parser: a revision id with a

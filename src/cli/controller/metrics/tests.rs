@@ -156,23 +156,22 @@ fn an_api_request_without_a_response_has_status_error() {
 }
 
 #[test]
-fn sweep_progress_of_no_targets_or_past_the_end_is_complete() {
+fn sweep_progress_is_a_share_complete_with_no_targets_or_past_the_end() {
     let metrics = Metrics::new();
-    metrics.set_sweep_progress(0, 0);
-    assert_eq!(
-        samples(&metrics.encode(), "dnscron_controller_sweep_progress_ratio"),
-        ["dnscron_controller_sweep_progress_ratio 1.0"]
-    );
-    metrics.set_sweep_progress(7, 4);
-    assert_eq!(
-        samples(&metrics.encode(), "dnscron_controller_sweep_progress_ratio"),
-        ["dnscron_controller_sweep_progress_ratio 1.0"]
-    );
-    metrics.set_sweep_progress(0, 4);
-    assert_eq!(
-        samples(&metrics.encode(), "dnscron_controller_sweep_progress_ratio"),
-        ["dnscron_controller_sweep_progress_ratio 0.0"]
-    );
+    for (done, total, ratio) in [
+        (0, 0, "1.0"),
+        (7, 4, "1.0"),
+        (0, 4, "0.0"),
+        (1, 4, "0.25"),
+        (4, 4, "1.0"),
+    ] {
+        metrics.set_sweep_progress(done, total);
+        assert_eq!(
+            samples(&metrics.encode(), "dnscron_controller_sweep_progress_ratio"),
+            [format!("dnscron_controller_sweep_progress_ratio {ratio}")],
+            "{done} of {total}"
+        );
+    }
 }
 
 #[test]
