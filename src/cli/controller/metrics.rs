@@ -29,8 +29,8 @@ pub use labels::{DriftKind, RevisionSource, RoundOutcome, Trigger};
 use series::Series;
 
 /// Every family's name as a query names its series: counters with `_total`, the histogram by
-/// its family name (its series add `_bucket`, `_sum` and `_count`). The manifests' alert rules
-/// and dashboard are compared with this list.
+/// its family name (its series add `_bucket`, `_sum` and `_count`); the list the manifests'
+/// alert rules and dashboard are checked against.
 pub const METRIC_NAMES: &[&str] = &[
     "dnscron_controller_rounds_total",
     "dnscron_controller_round_duration_seconds",
@@ -48,8 +48,8 @@ pub const METRIC_NAMES: &[&str] = &[
     "dnscron_controller_pending_portal_step",
 ];
 
-/// A round's wall clock, 0.1 s to the 30 min a round may take when the budget spreads its writes
-/// (a round under 0.1 s reads nothing: it is in the first bucket).
+/// A round's wall clock: from 0.1 s (a round with nothing to read) to 30 min (a large account's
+/// writes spread by the budget).
 const ROUND_DURATION_BUCKETS: [f64; 14] = [
     0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0,
 ];
