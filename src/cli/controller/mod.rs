@@ -4,6 +4,11 @@
 
 mod args;
 mod front;
+pub mod http;
+pub mod metrics;
+mod observed;
+mod status_json;
+mod webhook;
 mod words;
 
 use std::sync::Arc;
@@ -23,6 +28,8 @@ pub fn run(args: ControllerArgs) -> CommandResult {
     let front = Arc::new(front::Front::new(&args)?);
     let mut config = args.api.clone().into_config()?;
     config.budget = Some(Budget::share(args.api_share, BUCKET_PER_MINUTE));
+    config.on_response = Some(front.response_hook());
+    config.on_wait = Some(front.wait_hook());
     let _context = runtime.enter();
     let mode = match args.policy {
         Policy::Observe => Mode::Observe(ReadClient::new(config)?),
