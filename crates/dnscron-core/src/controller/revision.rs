@@ -266,29 +266,39 @@ fn relative_key(relative: &Path) -> Vec<u8> {
 
 /// The text of `path` (named `named` in errors), refused above `limit` bytes before it is read.
 fn read_text(path: &Path, named: &Path, limit: u64) -> Result<String, RevisionError> {
-    let too_large = || RevisionError::TooLarge {
-        path: named.to_path_buf(),
-        limit,
-    };
-    let file = std::fs::File::open(path).map_err(|e| RevisionError::io(named, e))?;
-    let size = file
-        .metadata()
-        .map_err(|e| RevisionError::io(named, e))?
-        .len();
-    if size > limit {
-        return Err(too_large());
-    }
-    // The file may grow after the check (or be a special file of no size): the read is bounded.
-    let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| RevisionError::io(named, e))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large());
-    }
+    let bytes = read_bounded(path, limit).map_err(|err| match err {
+        BoundedReadError::Io(source) => RevisionError::io(named, source),
+        BoundedReadError::TooLarge => RevisionError::TooLarge {
+            path: named.to_path_buf(),
+            limit,
+        },
+    })?;
     String::from_utf8(bytes).map_err(|_| RevisionError::NotUtf8 {
         path: named.to_path_buf(),
     })
+}
+
+pub(super) enum BoundedReadError {
+    Io(std::io::Error),
+    TooLarge,
+}
+
+/// A file of at most `limit` bytes, refused by its size before it is read; the read is bounded
+/// too, since the file may grow after the check (or be a special file of no size).
+pub(super) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedReadError> {
+    let file = std::fs::File::open(path).map_err(BoundedReadError::Io)?;
+    let size = file.metadata().map_err(BoundedReadError::Io)?.len();
+    if size > limit {
+        return Err(BoundedReadError::TooLarge);
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(BoundedReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(BoundedReadError::TooLarge);
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use reqwest::Url;
 use reqwest::header::CONTENT_TYPE;
 use tokio::time::{Instant, timeout_at};
 
+use super::revision::{BoundedReadError, read_bounded};
 use crate::api::{USER_AGENT, check_url_policy, error_chain, http_client_builder};
 
 /// How long a post may take, answer included: a chat server that hangs must not hold a round.
@@ -127,26 +128,16 @@ fn message_body(text: &str) -> String {
 }
 
 fn read_url_file(path: &Path) -> Result<String, WebhookError> {
-    use std::io::Read;
-    let read = |source| WebhookError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let too_large = || WebhookError::FileTooLarge {
-        path: path.to_path_buf(),
-        limit: MAX_URL_FILE_BYTES,
-    };
-    let file = std::fs::File::open(path).map_err(read)?;
-    if file.metadata().map_err(read)?.len() > MAX_URL_FILE_BYTES {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_URL_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read)?;
-    if bytes.len() as u64 > MAX_URL_FILE_BYTES {
-        return Err(too_large());
-    }
+    let bytes = read_bounded(path, MAX_URL_FILE_BYTES).map_err(|err| match err {
+        BoundedReadError::Io(source) => WebhookError::Read {
+            path: path.to_path_buf(),
+            source,
+        },
+        BoundedReadError::TooLarge => WebhookError::FileTooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_URL_FILE_BYTES,
+        },
+    })?;
     String::from_utf8(bytes).map_err(|_| WebhookError::NotUtf8 {
         path: path.to_path_buf(),
     })

@@ -346,21 +346,13 @@ fn the_commit_read_is_the_one_git_rev_parse_gives() {
     assert_eq!(id(&worktree), rev_parse(&worktree));
 
     let sha256 = tmp.path().join("sha256");
-    fs::create_dir_all(&sha256).unwrap();
-    if git_optional(&home, &sha256, &["init", "-q", "--object-format=sha256"]) {
-        write(&sha256.join("a.yaml"), "zone: a.example\n");
-        git(&sha256, &["add", "."]);
-        git(&sha256, &["commit", "-q", "-m", "one"]);
+    if repository_with(&home, &sha256, "--object-format=sha256") {
         assert_eq!(id(&sha256).len(), 64);
         assert_eq!(id(&sha256), rev_parse(&sha256));
     }
 
     let reftable = tmp.path().join("reftable");
-    fs::create_dir_all(&reftable).unwrap();
-    if git_optional(&home, &reftable, &["init", "-q", "--ref-format=reftable"]) {
-        write(&reftable.join("a.yaml"), "zone: a.example\n");
-        git(&reftable, &["add", "."]);
-        git(&reftable, &["commit", "-q", "-m", "one"]);
+    if repository_with(&home, &reftable, "--ref-format=reftable") {
         assert!(matches!(
             read(&reftable),
             Err(RevisionError::Reftable { .. })
@@ -368,18 +360,22 @@ fn the_commit_read_is_the_one_git_rev_parse_gives() {
     }
 }
 
-/// Runs a git command this git may not know; says so when it doesn't.
-fn git_optional(home: &Path, dir: &Path, args: &[&str]) -> bool {
-    let ran = git(home, dir, args).is_some();
-    if !ran {
-        eprintln!(
-            "this git cannot run `git {}`: that part did not run",
-            args.join(" ")
-        );
+/// A repository `git init OPTION` makes, with one commit; `false` (said) when this git does not
+/// know the option.
+fn repository_with(home: &Path, dir: &Path, option: &str) -> bool {
+    fs::create_dir_all(dir).unwrap();
+    if git(home, dir, &["init", "-q", option]).is_none() {
+        eprintln!("this git cannot run `git init {option}`: that part did not run");
+        return false;
     }
-    ran
+    write(&dir.join("a.yaml"), "zone: a.example\n");
+    git(home, dir, &["add", "."]).unwrap();
+    git(home, dir, &["commit", "-q", "-m", "one"]).unwrap();
+    true
 }
 
+/// Windows allows no control characters in file names.
+#[cfg(unix)]
 #[test]
 fn text_found_through_git_is_escaped_in_errors() {
     let tmp = tempfile::tempdir().unwrap();

@@ -225,10 +225,13 @@ mod links {
 
         let after = probe(&link).unwrap();
         assert_ne!(after, first.probe);
-        let second = read(&link).unwrap();
-        assert_eq!(second.revision.id, C2);
+        assert_is_the_second_worktree(&read(&link).unwrap(), &link);
+    }
+
+    fn assert_is_the_second_worktree(snapshot: &Snapshot, link: &Path) {
+        assert_eq!(snapshot.revision.id, C2);
         assert_eq!(
-            shown(&second),
+            shown(snapshot),
             [(link.join("zones/a.yaml"), "zone: two.example\n")]
         );
     }
@@ -246,11 +249,7 @@ mod links {
         })
         .unwrap();
         assert_eq!(swaps, 2);
-        assert_eq!(snapshot.revision.id, C2);
-        assert_eq!(
-            shown(&snapshot),
-            [(link.join("zones/a.yaml"), "zone: two.example\n")]
-        );
+        assert_is_the_second_worktree(&snapshot, &link);
     }
 
     #[test]
@@ -287,8 +286,12 @@ mod links {
             }
         })
         .unwrap();
-        assert_eq!(snapshot.revision.id, C2);
+        assert_is_the_second_worktree(&snapshot, &link);
     }
+
+    /// The kubelet's names for a ConfigMap's versions.
+    const FIRST_STAMP: &str = "..2026_01_02_03_04_05.1";
+    const SECOND_STAMP: &str = "..2026_01_02_03_09_00.2";
 
     /// A mounted ConfigMap: the keys are links through `..data` to a timestamped folder.
     fn config_map(mount: &Path, stamp: &str, keys: &[(&str, &str)]) {
@@ -310,7 +313,7 @@ mod links {
         let mount = tmp.path();
         config_map(
             mount,
-            "..2026_01_02_03_04_05.1",
+            FIRST_STAMP,
             &[
                 ("zones.yaml", "zone: a.example\n"),
                 ("sites.yml", "site: s\n"),
@@ -328,17 +331,12 @@ mod links {
         assert_eq!(first.revision.source, RevisionSource::Digest);
         assert_eq!(
             first.probe.data,
-            Some(
-                mount
-                    .join("..2026_01_02_03_04_05.1")
-                    .canonicalize()
-                    .unwrap()
-            )
+            Some(mount.join(FIRST_STAMP).canonicalize().unwrap())
         );
 
         config_map(
             mount,
-            "..2026_01_02_03_09_00.2",
+            SECOND_STAMP,
             &[
                 ("zones.yaml", "zone: b.example\n"),
                 ("sites.yml", "site: s\n"),
@@ -356,19 +354,15 @@ mod links {
         let mount = tmp.path();
         config_map(
             mount,
-            "..2026_01_02_03_04_05.1",
+            FIRST_STAMP,
             &[
                 ("zones.yaml", "zone: a.example\n"),
                 ("gone.yaml", "zone: g\n"),
             ],
         );
         // The new revision drops `gone.yaml`; its top-level link is not removed yet.
-        config_map(
-            mount,
-            "..2026_01_02_03_09_00.2",
-            &[("zones.yaml", "zone: b.example\n")],
-        );
-        fs::remove_dir_all(mount.join("..2026_01_02_03_04_05.1")).unwrap();
+        config_map(mount, SECOND_STAMP, &[("zones.yaml", "zone: b.example\n")]);
+        fs::remove_dir_all(mount.join(FIRST_STAMP)).unwrap();
         assert!(matches!(
             read(mount),
             Err(RevisionError::Dangling { path }) if path == mount.join("gone.yaml")
