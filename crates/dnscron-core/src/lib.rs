@@ -17,6 +17,7 @@
 //! | plan file | [`plan_file::to_json`], [`plan_file::load`], [`plan_file::json_schema`], [`plan_file::FORMAT_VERSION`] |
 //! | apply | [`apply::apply`] → [`apply::ApplyReport`]; [`apply::review`] binds a plan made now to a reviewed one; [`apply::Progress`] is how a caller follows it |
 //! | DNS checks | [`dnscheck::check_zones`] → [`dnscheck::CheckReport`]; [`dnscheck::ask`] |
+//! | controller | [`controller::revision::probe`], [`controller::revision::read`] → [`controller::Snapshot`]; [`controller::Webhook`] |
 //! | live → files | [`import::fetch`], [`import::build_zone`], [`import::render_zone`], [`import::write_files`] |
 //! | server text | [`untrusted::escape`], [`untrusted::json_text`] |
 

@@ -90,7 +90,7 @@ impl Front {
         let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
             CommandError::quoting(
                 crate::cli::error::ErrorKind::User,
-                format!("cannot listen on {addr}"),
+                &format!("cannot listen on {addr}"),
                 e,
             )
             .with_hint("pass another --listen address (another process may hold this port)")

@@ -59,10 +59,7 @@ pub fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
     metrics.set_findings(levels[0], levels[1], levels[2]);
     metrics.set_suspended(status.suspended);
     metrics.set_sweep_progress(status.sweep_done, status.sweep_total);
-    metrics.set_pending_portal_step(matches!(
-        status.pending,
-        Some(Pending::PortalStep { .. })
-    ));
+    metrics.set_pending_portal_step(matches!(status.pending, Some(Pending::PortalStep { .. })));
 }
 
 /// Pending drift by target and kind: a zone's records, a domain's nameservers, a site's cron

@@ -45,6 +45,12 @@ fn install_crypto_provider() {
     });
 }
 
+/// A client for `url`, the process's TLS provider installed: for the controller's webhook.
+pub(crate) fn http_client_builder(url: &Url) -> reqwest::ClientBuilder {
+    install_crypto_provider();
+    client_builder(url)
+}
+
 /// A plain-http base URL (loopback, or `--allow-insecure-http`) never leads to a TLS connection
 /// (redirects are not followed), so its client gets an empty root store instead of the system's
 /// CA bundle: `demo` then runs where there is none (an empty root, a `FROM scratch` image).
@@ -501,7 +507,7 @@ impl Core {
 }
 
 /// An error and its causes on one line (reqwest's Display alone hides the cause).
-pub(super) fn error_chain(err: &dyn std::error::Error) -> String {
+pub(crate) fn error_chain(err: &dyn std::error::Error) -> String {
     let mut out = err.to_string();
     let mut source = err.source();
     while let Some(cause) = source {

@@ -30,6 +30,7 @@ pub use config::{
     check_url_policy, parse_base_url,
 };
 pub use core::{USER_AGENT, deprecation_notice};
+pub(crate) use core::{error_chain, http_client_builder};
 pub use error::ApiError;
 pub use pacer::WaitEvent;
 pub use paging::PageFault;

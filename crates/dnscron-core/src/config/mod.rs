@@ -19,6 +19,9 @@ mod tree;
 pub(crate) use tree::{Node as YamlNode, Value as YamlValue, documents_presented};
 mod validate;
 
+/// The most text a file may hold; a reader of files for the loader need not read more.
+pub(crate) use tree::MAX_SCALAR_BYTES;
+
 pub use diagnostics::{Diagnostic, Diagnostics, LineBounds, SourceFile};
 pub use glob::glob_match;
 pub use load::{Loaded, load, load_texts, load_with_warnings, yaml_texts};

@@ -15,13 +15,15 @@ mod round;
 mod run;
 mod state;
 mod targets;
+pub mod webhook;
 
 pub use backoff::{Backoff, FIRST_WAIT, LONGEST_WAIT};
 pub use report::{
     AlertKind, Event, Pending, RoundError, RoundOutcome, RoundReport, Status, Transition, Trigger,
     WaitReason, Work,
 };
-pub use revision::{Revision, RevisionError, RevisionSource};
+pub use revision::{GitHead, Probe, Revision, RevisionError, RevisionSource, Snapshot};
 pub use round::{Controller, DEFAULT_INTERVAL, Mode, Settings};
 pub use run::{OnceOutcome, RunEnd};
 pub use state::{Converged, STATE_VERSION, StateError, StateStore};
+pub use webhook::{Webhook, WebhookError};

@@ -96,6 +96,7 @@ pub(super) fn parse_documents(source: &str) -> Result<Vec<Node<'_>>, SyntaxError
     build::documents(source)
 }
 
+pub(crate) use build::limits::MAX_SCALAR_BYTES;
 pub(crate) use build::{documents_presented, documents_streaming};
 pub(crate) use presentation::{Comment, Construct, Presentation};
 

@@ -1,0 +1,155 @@
+//! The YAML files of a resolved directory, as `config::load` selects them, read with bounds.
+//!
+//! Names starting with `.` are skipped, files as well as folders: `.git`, and a ConfigMap's
+//! `..data` and `..2026_…` folders, whose files the top-level links already lead to (read
+//! through those too, each would be read twice). A symlink is followed only to a target inside
+//! the directory: the revision is what the directory holds, and a link out of it would read
+//! files no revision names.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use super::{RevisionError, read_text};
+
+/// The loader refuses a file with more text than this, so reading more is pointless.
+pub(super) const MAX_FILE_BYTES: u64 = crate::config::MAX_SCALAR_BYTES as u64;
+pub(super) const MAX_FILES: usize = 10_000;
+/// Deeper than this is taken for a symlink loop rather than a real layout (as `config::load`).
+pub(super) const MAX_DEPTH: usize = 32;
+
+pub(super) struct YamlFile {
+    /// Below the resolved directory, for the digest.
+    pub relative: PathBuf,
+    /// The directory as the caller named it, joined with `relative`.
+    pub shown: PathBuf,
+    pub text: String,
+}
+
+struct Walk<'a> {
+    /// What the caller named (for the paths given back and errors).
+    shown: &'a Path,
+    /// Its canonical form, the bound every symlink must stay within.
+    root: &'a Path,
+    found: Vec<YamlFile>,
+}
+
+/// Every `*.yaml`/`*.yml` below `root` (the canonical form of `shown`), sorted as
+/// `config::load` walks a directory.
+pub(super) fn yaml_files(shown: &Path, root: &Path) -> Result<Vec<YamlFile>, RevisionError> {
+    let mut walk = Walk {
+        shown,
+        root,
+        found: Vec::new(),
+    };
+    walk.folder(Path::new(""), 0)?;
+    Ok(walk.found)
+}
+
+impl Walk<'_> {
+    fn folder(&mut self, relative: &Path, depth: usize) -> Result<(), RevisionError> {
+        if depth > MAX_DEPTH {
+            return Err(RevisionError::TooDeep {
+                path: self.shown.join(relative),
+                limit: MAX_DEPTH,
+            });
+        }
+        for name in self.sorted_names(relative)? {
+            if name.as_encoded_bytes().starts_with(b".") {
+                continue;
+            }
+            let relative = relative.join(&name);
+            match self.kind(&relative)? {
+                Kind::Folder => self.folder(&relative, depth + 1)?,
+                Kind::Yaml => self.read(relative)?,
+                Kind::Other => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn sorted_names(&self, relative: &Path) -> Result<Vec<OsString>, RevisionError> {
+        let path = self.root.join(relative);
+        let io = |e| RevisionError::io(&self.shown.join(relative), e);
+        let mut names = std::fs::read_dir(&path)
+            .map_err(io)?
+            .map(|entry| entry.map(|e| e.file_name()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(io)?;
+        names.sort();
+        Ok(names)
+    }
+
+    /// What an entry is, a symlink judged by its target (which must stay inside the root when
+    /// it would be read or walked).
+    fn kind(&self, relative: &Path) -> Result<Kind, RevisionError> {
+        let path = self.root.join(relative);
+        let shown = || self.shown.join(relative);
+        let meta = std::fs::symlink_metadata(&path).map_err(|e| RevisionError::io(&shown(), e))?;
+        if !meta.file_type().is_symlink() {
+            return Ok(Kind::of(&meta, relative));
+        }
+        let target = match std::fs::canonicalize(&path) {
+            Ok(target) => target,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return if is_yaml(relative) {
+                    Err(RevisionError::Dangling { path: shown() })
+                } else {
+                    Ok(Kind::Other)
+                };
+            }
+            Err(err) => return Err(RevisionError::io(&shown(), err)),
+        };
+        let meta = std::fs::metadata(&target).map_err(|e| RevisionError::io(&shown(), e))?;
+        let kind = Kind::of(&meta, relative);
+        let read_or_walked = matches!(kind, Kind::Folder | Kind::Yaml);
+        if read_or_walked && !target.starts_with(self.root) {
+            return Err(RevisionError::OutsideDir {
+                path: shown(),
+                target,
+            });
+        }
+        Ok(kind)
+    }
+
+    fn read(&mut self, relative: PathBuf) -> Result<(), RevisionError> {
+        if self.found.len() >= MAX_FILES {
+            return Err(RevisionError::TooManyFiles {
+                dir: self.shown.to_path_buf(),
+                limit: MAX_FILES,
+            });
+        }
+        let shown = self.shown.join(&relative);
+        // Named as the caller knows it, not by its resolved path.
+        let text = read_text(&self.root.join(&relative), &shown, MAX_FILE_BYTES)?;
+        self.found.push(YamlFile {
+            relative,
+            shown,
+            text,
+        });
+        Ok(())
+    }
+}
+
+enum Kind {
+    Folder,
+    Yaml,
+    Other,
+}
+
+impl Kind {
+    fn of(meta: &std::fs::Metadata, relative: &Path) -> Kind {
+        if meta.is_dir() {
+            Kind::Folder
+        } else if meta.is_file() && is_yaml(relative) {
+            Kind::Yaml
+        } else {
+            Kind::Other
+        }
+    }
+}
+
+fn is_yaml(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e == "yaml" || e == "yml")
+}
