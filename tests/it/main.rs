@@ -18,6 +18,7 @@ mod ci_recipes;
 mod cli_basics;
 mod client;
 mod config;
+mod controller_manifests;
 mod doctor;
 mod emulator;
 mod fmt;
