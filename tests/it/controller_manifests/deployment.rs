@@ -330,3 +330,87 @@ fn the_controller_runs_the_release_image_by_its_tag() {
         "action.yml installs the same release"
     );
 }
+
+/// What the pod reads from ConfigMaps and Secrets: `kind name key`.
+fn referenced(pod: &PodSpec) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in pod
+        .containers
+        .iter()
+        .chain(pod.init_containers.iter().flatten())
+    {
+        for env in c.env.iter().flatten() {
+            let from = env.value_from.as_ref();
+            if let Some(key) = from.and_then(|v| v.config_map_key_ref.as_ref()) {
+                out.push(format!("configmap {} {}", key.name, key.key));
+            }
+        }
+    }
+    for volume in pod.volumes.iter().flatten() {
+        let sources = volume
+            .projected
+            .iter()
+            .flat_map(|p| p.sources.iter().flatten());
+        for secret in sources.filter_map(|s| s.secret.as_ref()) {
+            for item in secret.items.iter().flatten() {
+                out.push(format!("secret {} {}", secret.name, item.key));
+            }
+        }
+        assert!(
+            volume.secret.is_none() && volume.config_map.is_none(),
+            "{}",
+            volume.name
+        );
+    }
+    out.sort();
+    out
+}
+
+/// What the header's `kubectl create` lines make: `kind name key`, a literal marked.
+fn created(text: &str) -> Vec<String> {
+    use crate::ci_recipes::kubernetes::{header_commands, provided};
+    let mut created: Vec<String> = header_commands(text)
+        .iter()
+        .flat_map(|c| provided(c))
+        .collect();
+    created.sort();
+    created.dedup();
+    created
+}
+
+/// What the pod reads that the header doesn't create.
+fn missing(text: &str) -> Vec<String> {
+    let created: Vec<String> = created(text)
+        .into_iter()
+        .map(|c| c.trim_end_matches(" (literal)").to_string())
+        .collect();
+    referenced(pod(&manifest(text).unwrap().deployments[0]))
+        .into_iter()
+        .filter(|wanted| !created.contains(wanted))
+        .collect()
+}
+
+/// The header's `kubectl create` lines make every ConfigMap key and Secret key the pod reads,
+/// the secrets from files only (never a literal on a command line); without the webhook's
+/// `--from-file` its key is missing.
+#[test]
+fn the_header_creates_what_the_pod_reads() {
+    let text = read(MANIFEST);
+    assert_eq!(
+        created(&text),
+        [
+            "configmap dnscron api-url (literal)",
+            "secret dnscron-controller token",
+            "secret dnscron-controller webhook-url",
+        ]
+    );
+    assert_eq!(missing(&text), Vec::<String>::new());
+    assert!(
+        text.contains("(umask 077 && read -rs -p 'apply token: ' t && printf '%s' \"$t\" > token)")
+    );
+    let without_webhook = text.replace("--from-file=webhook-url=webhook-url", "");
+    assert_eq!(
+        missing(&without_webhook),
+        ["secret dnscron-controller webhook-url"]
+    );
+}
