@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use k8s_openapi::api::apps::v1::Deployment;
-use k8s_openapi::api::core::v1::{Container, PodSpec, Probe, Volume};
+use k8s_openapi::api::core::v1::{Container, PodSpec, Probe, Volume, VolumeMount};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 use super::command::{ControllerCommand, controller_command};
@@ -63,6 +63,11 @@ fn volume_of<'a>(pod: &'a PodSpec, container: &Container, file: &str) -> (&'a Vo
         .display()
         .to_string();
     (volume, inside)
+}
+
+fn mount_of<'a>(container: &'a Container, volume: &str) -> &'a VolumeMount {
+    let mut mounts = container.volume_mounts.iter().flatten();
+    mounts.find(|m| m.name == volume).unwrap()
 }
 
 fn http_get(probe: &Option<Probe>) -> (String, IntOrString) {
@@ -303,13 +308,13 @@ fn git_sync_is_a_pinned_sidecar_feeding_the_controllers_dir() {
     // One emptyDir, written by git-sync, read-only for the controller.
     let (volume, _) = volume_of(pod, git_sync, &arg("--root"));
     assert!(volume.empty_dir.is_some());
-    let reader = container(pod, "dnscron")
-        .volume_mounts
-        .iter()
-        .flatten()
-        .find(|m| m.name == volume.name)
-        .unwrap();
+    let reader = mount_of(container(pod, "dnscron"), &volume.name);
     assert_eq!(reader.read_only, Some(true));
+    // A git-sync worktree's `.git` file names its gitdir by absolute path.
+    assert_eq!(
+        reader.mount_path,
+        mount_of(git_sync, &volume.name).mount_path
+    );
     assert!(Path::new(&dir).starts_with(&reader.mount_path));
 }
 
