@@ -289,3 +289,32 @@ fn the_dashboard_queries_pass_promtool() {
     let (ok, printed) = check_rules(&promtool, &text);
     assert!(ok, "{printed}\n{text}");
 }
+
+/// Grafana's grid is 24 columns wide; panels that overlap are pushed around on load.
+#[test]
+fn the_dashboard_panels_tile_the_grid() {
+    let dashboard = dashboard();
+    let cells: Vec<(u64, u64, u64, u64)> = dashboard["panels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let at = |key: &str| p["gridPos"][key].as_u64().unwrap();
+            (at("x"), at("y"), at("w"), at("h"))
+        })
+        .collect();
+    for (index, &(x, y, w, h)) in cells.iter().enumerate() {
+        assert!(x + w <= 24, "panel {index}");
+        for &(x2, y2, w2, h2) in &cells[index + 1..] {
+            let apart = x + w <= x2 || x2 + w2 <= x || y + h <= y2 || y2 + h2 <= y;
+            assert!(apart, "panel {index} overlaps another");
+        }
+    }
+    let ids: Vec<u64> = dashboard["panels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, (1..=ids.len() as u64).collect::<Vec<_>>());
+}
