@@ -20,6 +20,7 @@ mod client;
 mod config;
 #[cfg(feature = "controller")]
 mod controller;
+mod controller_manifests;
 mod doctor;
 mod emulator;
 mod fmt;

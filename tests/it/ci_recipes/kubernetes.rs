@@ -8,7 +8,8 @@ use crate::common::repo_root;
 const RECIPE: &str = "examples/ci/kubernetes/dnscron-drift-cronjob.yaml";
 
 /// The `kubectl create …` commands of the header comment, as words (`\` continuations joined).
-fn header_commands(text: &str) -> Vec<Vec<String>> {
+/// The controller's manifest has such a header too (tests/it/controller_manifests/).
+pub(crate) fn header_commands(text: &str) -> Vec<Vec<String>> {
     let header: String = text
         .lines()
         .take_while(|l| l.starts_with('#'))
@@ -29,7 +30,7 @@ fn header_commands(text: &str) -> Vec<Vec<String>> {
 
 /// What one `kubectl create configmap|secret generic NAME --from-…` provides: `kind name key`,
 /// or `kind name <dir DIR>` for a folder (every file a key, mounted whole).
-fn provided(argv: &[String]) -> Vec<String> {
+pub(crate) fn provided(argv: &[String]) -> Vec<String> {
     let (kind, rest) = match argv.get(2).map(String::as_str) {
         Some("configmap") => ("configmap", &argv[3..]),
         Some("secret") if argv.get(3).map(String::as_str) == Some("generic") => {

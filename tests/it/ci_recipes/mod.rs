@@ -5,7 +5,7 @@
 
 mod drift;
 pub(crate) mod expr;
-mod kubernetes;
+pub(crate) mod kubernetes;
 mod mass;
 mod merge;
 mod parse;
