@@ -27,6 +27,14 @@ pub struct Front {
 impl Front {
     pub fn new(args: &ControllerArgs) -> Result<Front, CommandError> {
         let webhook = match &args.webhook_url_file {
+            // An optional Secret key mounted as a file is absent when nobody set a webhook up.
+            Some(file) if !file.exists() => {
+                tracing::info!(
+                    "no webhook: {} does not exist (drift and failures go to the logs and /status)",
+                    file.display()
+                );
+                None
+            }
             Some(file) => Some(super::webhook::Teller::from_file(file)?),
             None => None,
         };

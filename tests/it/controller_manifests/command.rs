@@ -1,25 +1,11 @@
-//! The controller's command line in the Deployment. The API flags and `--log-format` are
-//! checked against the real CLI; the controller's own flags against its design (issue #30)
-//! until `dnscron controller` exists, when `Cli::try_parse_from` on the whole line replaces
-//! [`CONTROLLER_FLAGS`] (and tests/it/ci_recipes/parse.rs reads this folder too).
+//! The controller's command line in the Deployment, read with the real CLI: each flag and
+//! whether it takes a value as `dnscron controller` defines it, then the whole line parsed by
+//! `Cli::try_parse_from`.
 
 use std::collections::BTreeMap;
 
-use clap::CommandFactory;
+use clap::{ArgAction, CommandFactory, Parser};
 use dnscron::cli::Cli;
-
-/// The controller's flags by the design, each with whether it takes a value.
-pub const CONTROLLER_FLAGS: [(&str, bool); 9] = [
-    ("--interval", true),
-    ("--once", false),
-    ("--listen", true),
-    ("--policy", true),
-    ("--api-share", true),
-    ("--state-file", true),
-    ("--webhook-url-file", true),
-    ("--suspend-file", true),
-    ("--adopt-revision", true),
-];
 
 /// What a `controller` command line asks for: its DIR and each flag with its value (empty for
 /// a switch).
@@ -29,10 +15,10 @@ pub struct ControllerCommand {
     pub flags: BTreeMap<String, String>,
 }
 
-/// Reads `args` (the container's, the image's entrypoint being dnscron) as the design's
-/// command; the error names the first word it can't place.
+/// Reads `args` (the container's, the image's entrypoint being dnscron) as the controller's
+/// command; the error names the first word it can't place, or is clap's own.
 pub fn controller_command(args: &[String]) -> Result<ControllerCommand, String> {
-    let takes_value = real_value_flags();
+    let flags_of = real_flags();
     let mut words = args.iter();
     if words.next().map(String::as_str) != Some("controller") {
         return Err(format!("not a controller command: {args:?}"));
@@ -46,13 +32,9 @@ pub fn controller_command(args: &[String]) -> Result<ControllerCommand, String> 
             }
             continue;
         }
-        let value = match CONTROLLER_FLAGS.iter().find(|(name, _)| name == word) {
-            Some((_, false)) => String::new(),
-            Some((_, true)) => words
-                .next()
-                .cloned()
-                .ok_or(format!("{word} needs a value"))?,
-            None if takes_value.contains(word) => words
+        let value = match flags_of.get(word) {
+            Some(false) => String::new(),
+            Some(true) => words
                 .next()
                 .cloned()
                 .ok_or(format!("{word} needs a value"))?,
@@ -63,24 +45,34 @@ pub fn controller_command(args: &[String]) -> Result<ControllerCommand, String> 
         }
     }
     let dir = dir.ok_or("no DIR")?;
+    let line = std::iter::once("dnscron").chain(args.iter().map(String::as_str));
+    Cli::try_parse_from(line).map_err(|e| e.to_string())?;
     Ok(ControllerCommand { dir, flags })
 }
 
-/// The flags the controller shares with the API commands, as the real CLI defines them:
-/// `plan`'s API flags and the global ones, each taking a value.
-fn real_value_flags() -> Vec<String> {
+/// Every long flag `dnscron controller` takes (its own, the API flags, the global ones), with
+/// whether it takes a value.
+fn real_flags() -> BTreeMap<String, bool> {
     let cli = Cli::command();
-    let plan = cli.find_subcommand("plan").unwrap();
-    let wanted = ["api-url", "token-file", "log-format"];
-    let found: Vec<String> = plan
+    let controller = cli.find_subcommand("controller").unwrap();
+    controller
         .get_arguments()
         .chain(cli.get_arguments())
-        .filter_map(|arg| arg.get_long())
-        .filter(|long| wanted.contains(long))
-        .map(|long| format!("--{long}"))
-        .collect();
-    assert_eq!(found.len(), wanted.len(), "{found:?}");
-    found
+        .filter_map(|arg| {
+            let takes_value = !matches!(
+                arg.get_action(),
+                ArgAction::SetTrue
+                    | ArgAction::SetFalse
+                    | ArgAction::Count
+                    | ArgAction::Help
+                    | ArgAction::HelpLong
+                    | ArgAction::HelpShort
+                    | ArgAction::Version
+            );
+            arg.get_long()
+                .map(|long| (format!("--{long}"), takes_value))
+        })
+        .collect()
 }
 
 fn words(line: &str) -> Vec<String> {
