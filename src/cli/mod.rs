@@ -16,6 +16,8 @@ mod baseline;
 mod changed;
 mod check;
 mod completions;
+#[cfg(feature = "controller")]
+pub mod controller;
 #[cfg(feature = "emulator")]
 mod demo;
 pub mod dns_args;
@@ -93,6 +95,10 @@ pub enum Command {
     Baseline(baseline::BaselineArgs),
     /// Check the API URL, the token, the rate-limit headroom and what the server expects.
     Doctor(doctor::DoctorArgs),
+    #[cfg(feature = "controller")]
+    /// Keep the account in step with a folder, round after round: apply what merged, report
+    /// (or, under --policy heal, revert) drift; metrics and probes with --listen.
+    Controller(controller::ControllerArgs),
     #[cfg(feature = "emulator")]
     /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
     Emulator(emulator::EmulatorArgs),
@@ -107,6 +113,30 @@ pub enum Command {
     Man,
 }
 
+impl Command {
+    /// Whether the command shows rate-limit waits itself (plan's and apply's progress; the
+    /// controller's metrics, where its budget makes them routine): then no log line each.
+    fn draws_waits(&self) -> bool {
+        match self {
+            Command::Plan(_) | Command::Apply(_) => true,
+            #[cfg(feature = "controller")]
+            Command::Controller(_) => true,
+            #[cfg(feature = "emulator")]
+            Command::Emulator(_) | Command::Demo(_) => false,
+            Command::Validate(_)
+            | Command::Fmt(_)
+            | Command::Show(_)
+            | Command::Check(_)
+            | Command::Import(_)
+            | Command::Baseline(_)
+            | Command::Doctor(_)
+            | Command::Schema(_)
+            | Command::Completions(_)
+            | Command::Man => false,
+        }
+    }
+}
+
 /// Entry point used by `main.rs`.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -114,7 +144,7 @@ pub fn main() -> ExitCode {
         Err(err) => return ExitCode::from(usage(&err)),
     };
     // plan and apply draw rate-limit waits in their progress: no log line each.
-    let waits_drawn = matches!(cli.command, Command::Plan(_) | Command::Apply(_));
+    let waits_drawn = cli.command.draws_waits();
     logging::init(
         cli.global.verbose,
         cli.global.quiet,
@@ -137,6 +167,8 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Import(args) => import::run(args),
         Command::Baseline(args) => baseline::run(args),
         Command::Doctor(args) => doctor::run(args),
+        #[cfg(feature = "controller")]
+        Command::Controller(args) => controller::run(args),
         #[cfg(feature = "emulator")]
         Command::Emulator(args) => emulator::run(args),
         #[cfg(feature = "emulator")]

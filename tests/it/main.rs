@@ -18,6 +18,8 @@ mod ci_recipes;
 mod cli_basics;
 mod client;
 mod config;
+#[cfg(feature = "controller")]
+mod controller;
 mod doctor;
 mod emulator;
 mod fmt;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use reqwest::Url;
 
+use super::budget::Budget;
 use super::error::ApiError;
 use super::pacer::WaitEvent;
 use super::retry::{RetryEvent, RetryPolicy};
@@ -25,6 +26,20 @@ pub(super) const BUDGET_TIMEOUTS: u32 = 4;
 
 /// Called for every rate-limit wait, before it starts (for progress bars with an ETA).
 pub type WaitHook = Arc<dyn Fn(&WaitEvent) + Send + Sync>;
+
+/// Called for every response (and every attempt that got none): a long-running front end
+/// counts them by route and status (the controller's metrics).
+pub type ResponseHook = Arc<dyn Fn(&ResponseEvent) + Send + Sync>;
+
+/// One attempt's answer, as a metric counts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResponseEvent {
+    pub method: String,
+    /// The path template, e.g. `/dns/{zone}/records`.
+    pub route: &'static str,
+    /// `None`: no response (timeout, connection refused or reset).
+    pub status: Option<u16>,
+}
 
 /// Called for every retry, before its pause: the caller sums them up (the log has a line each
 /// only at debug level).
@@ -50,6 +65,10 @@ pub struct ApiConfig {
     pub retry: RetryPolicy,
     pub on_wait: Option<WaitHook>,
     pub on_retry: Option<RetryHook>,
+    pub on_response: Option<ResponseHook>,
+    /// At most this many requests in any rolling minute (a long-running client's share of the
+    /// user's bucket); `None`: only the server's limit paces.
+    pub budget: Option<Budget>,
 }
 
 impl ApiConfig {
@@ -68,6 +87,8 @@ impl ApiConfig {
             retry: RetryPolicy::default(),
             on_wait: None,
             on_retry: None,
+            on_response: None,
+            budget: None,
         })
     }
 }
@@ -93,6 +114,8 @@ impl fmt::Debug for ApiConfig {
             .field("retry", &self.retry)
             .field("on_wait", &self.on_wait.as_ref().map(|_| "hook"))
             .field("on_retry", &self.on_retry.as_ref().map(|_| "hook"))
+            .field("on_response", &self.on_response.as_ref().map(|_| "hook"))
+            .field("budget", &self.budget)
             .finish()
     }
 }

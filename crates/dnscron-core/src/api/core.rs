@@ -12,7 +12,7 @@ use reqwest::{Method, Url};
 use super::answer::{
     Named, check_json, cutoff_error, header_str, log_answer, request_id, status_error,
 };
-use super::config::{ApiConfig, RetryHook, check_url_policy};
+use super::config::{ApiConfig, ResponseEvent, ResponseHook, RetryHook, check_url_policy};
 use super::error::ApiError;
 use super::exchange::{Cutoff, read_body, send_head};
 use super::pacer::{Pacer, RateHeaders, WaitTooLong};
@@ -79,6 +79,7 @@ pub(super) struct Core {
     /// Rate headers of the latest response (for `doctor`).
     last_rate: Mutex<Option<RateHeaders>>,
     on_retry: Option<RetryHook>,
+    on_response: Option<ResponseHook>,
 }
 
 /// One logical request (retries included).
@@ -173,7 +174,12 @@ impl Core {
             base_url: config.base_url.clone(),
             auth,
             secret,
-            pacer: Pacer::new(config.max_wait, config.on_wait.clone(), stats.clone()),
+            pacer: Pacer::with_budget(
+                config.max_wait,
+                config.on_wait.clone(),
+                stats.clone(),
+                config.budget,
+            ),
             stats,
             retry: config.retry.clone(),
             timeout: config.request_timeout,
@@ -182,7 +188,12 @@ impl Core {
             max_wait: config.max_wait,
             last_rate: Mutex::new(None),
             on_retry: config.on_retry.clone(),
+            on_response: config.on_response.clone(),
         })
+    }
+
+    pub(super) fn budget_room(&self) -> Option<u32> {
+        self.pacer.budget_room()
     }
 
     pub(super) fn base_url(&self) -> &Url {
@@ -270,9 +281,13 @@ impl Core {
         let resp = match send_head(self.request(call, target), deadline).await {
             Ok(resp) => resp,
             // Dropping the permit ends its in-flight count; nothing was learned.
-            Err(cutoff) => return Ok(Err(Failure::Cutoff(cutoff))),
+            Err(cutoff) => {
+                self.answered(call, None);
+                return Ok(Err(Failure::Cutoff(cutoff)));
+            }
         };
         let status = resp.status().as_u16();
+        self.answered(call, Some(status));
         let headers = resp.headers().clone();
         let floor = self.retry.backoff(tally.rate_limited + 1);
         let rate = rate_headers(status, &headers, floor);
@@ -297,6 +312,16 @@ impl Core {
             }
             Ok(body) => Err(Failure::Status(status, headers, body)),
         })
+    }
+
+    fn answered(&self, call: &Call<'_>, status: Option<u16>) {
+        if let Some(hook) = &self.on_response {
+            hook(&ResponseEvent {
+                method: call.method.as_str().to_string(),
+                route: call.route,
+                status,
+            });
+        }
     }
 
     fn request(&self, call: &Call<'_>, target: &Target) -> reqwest::RequestBuilder {

@@ -5,6 +5,7 @@
 //! one rate-limit [`pacer`] and one [`Stats`].
 
 mod answer;
+mod budget;
 mod config;
 mod core;
 mod decode;
@@ -23,8 +24,10 @@ mod token;
 mod untrusted;
 mod write;
 
+pub use budget::Budget;
 pub use config::{
-    ApiConfig, DEFAULT_MAX_WAIT, RetryHook, WaitHook, check_url_policy, parse_base_url,
+    ApiConfig, DEFAULT_MAX_WAIT, ResponseEvent, ResponseHook, RetryHook, WaitHook,
+    check_url_policy, parse_base_url,
 };
 pub use core::{USER_AGENT, deprecation_notice};
 pub(crate) use core::{error_chain, http_client_builder};

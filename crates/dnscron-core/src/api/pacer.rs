@@ -22,6 +22,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
+use super::budget::{Budget, Window};
 use super::config::WaitHook;
 use super::stats::Stats;
 
@@ -106,6 +107,8 @@ struct State {
     accepted: u64,
     /// When a reading last showed others spending more than Remaining's rounding explains.
     foreign_seen: Option<Instant>,
+    /// Our own share of the bucket, when we keep to one (`ApiConfig::budget`).
+    window: Option<Window>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -147,6 +150,16 @@ enum Next {
 
 impl Pacer {
     pub fn new(max_wait: Duration, on_wait: Option<WaitHook>, stats: Stats) -> Arc<Pacer> {
+        Pacer::with_budget(max_wait, on_wait, stats, None)
+    }
+
+    /// A pacer that also keeps to `budget` (at most that many requests in any rolling minute).
+    pub fn with_budget(
+        max_wait: Duration,
+        on_wait: Option<WaitHook>,
+        stats: Stats,
+        budget: Option<Budget>,
+    ) -> Arc<Pacer> {
         Arc::new(Pacer {
             state: Mutex::new(State {
                 limit: DEFAULT_LIMIT_PER_MINUTE,
@@ -163,6 +176,7 @@ impl Pacer {
                 last_sync: None,
                 accepted: 0,
                 foreign_seen: None,
+                window: budget.map(Window::new),
             }),
             notify: Notify::new(),
             max_wait,
@@ -173,6 +187,12 @@ impl Pacer {
 
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Requests the budget lets through now without a wait; `None`: no budget kept.
+    pub fn budget_room(&self) -> Option<u32> {
+        let mut st = self.lock();
+        st.window.as_mut().map(|w| w.room(Instant::now()))
     }
 
     /// Waits until a request may be sent. `waited` accumulates this request's rate-limit waits
@@ -350,21 +370,30 @@ impl State {
         if !self.synced && self.in_flight > 0 {
             return Next::AwaitFirstResponse;
         }
+        if let Some(window) = &mut self.window {
+            let wait = window.wait(now);
+            if !wait.is_zero() {
+                return Next::Sleep(wait, false);
+            }
+        }
         self.refill(now);
         if self.unannounced {
-            return Next::Go(self.send());
+            return Next::Go(self.send(now));
         }
         let needed = 1.0 + self.reserve(now);
         if self.tokens >= needed {
             self.tokens -= 1.0;
-            return Next::Go(self.send());
+            return Next::Go(self.send(now));
         }
         let secs = (needed - self.tokens) / self.own_rate_per_sec();
         // Rounded up to the millisecond so the retry finds a whole token.
         Next::Sleep(Duration::from_millis((secs * 1000.0).ceil() as u64), false)
     }
 
-    fn send(&mut self) -> Sent {
+    fn send(&mut self, now: Instant) -> Sent {
+        if let Some(window) = &mut self.window {
+            window.record(now);
+        }
         let sent = Sent {
             seq: self.sent,
             others_in_flight: self.in_flight,

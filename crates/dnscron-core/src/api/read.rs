@@ -61,6 +61,12 @@ impl ReadClient {
         self.core.base_url()
     }
 
+    /// Requests the client's budget (`ApiConfig::budget`) lets through now without waiting;
+    /// `None`: it keeps none.
+    pub fn budget_room(&self) -> Option<u32> {
+        self.core.budget_room()
+    }
+
     /// Counters shared by every clone of this client (and its `WriteClient`).
     pub fn stats(&self) -> Stats {
         self.core.stats.clone()

@@ -38,6 +38,7 @@ pub use outcome::{
 pub use outcome::{CronMixUp, ListedJob, Recreate};
 pub use progress::{Note, Progress, Silent};
 pub use review::Review;
+pub(crate) use verify::VISIBILITY_WAITS;
 pub use verify::{LastRead, Unseen};
 
 /// Rounds in all: the plan's own (0) plus up to two repairs after verification.

@@ -176,9 +176,42 @@ pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Re
     Ok(review)
 }
 
+/// A controller's apply of merged changes (`apply::workflow::Binding::Merged`): the changes
+/// made now split into those a reviewed change allows, with its precondition, and the rest.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Split {
+    /// Changes made now that are reviewed changes from the reviewed value: they may run.
+    pub reviewed: Vec<Change>,
+    /// Every other change made now: drift, never sent (no reviewed change allows it, or the
+    /// live value moved from the reviewed one).
+    pub left: Vec<Change>,
+    /// Reviewed changes whose thing holds another value now than the one reviewed, with both
+    /// values: why some of `left` are left.
+    pub moved: Vec<Moved>,
+}
+
+/// Splits `now`'s changes by [`pair`]: each runs only as a reviewed change from the reviewed
+/// value, anything else is left alone.
+pub fn split(reviewed: &Plan, now: &Plan) -> Split {
+    let (review, _, exact) = pair_each(reviewed, now);
+    let (sent, left): (Vec<_>, Vec<_>) = now.changes.iter().zip(exact).partition(|(_, e)| *e);
+    let changes = |v: Vec<(&Change, bool)>| v.into_iter().map(|(c, _)| c.clone()).collect();
+    Split {
+        reviewed: changes(sent),
+        left: changes(left),
+        moved: review.changed,
+    }
+}
+
 /// Pairs each change now with a reviewed one; returns the review (`already_live`: the reviewed
 /// changes left unpaired) and the reviewed changes paired.
 fn pair(reviewed: &Plan, now: &Plan) -> (Review, Vec<Change>) {
+    let (review, consumed, _) = pair_each(reviewed, now);
+    (review, consumed)
+}
+
+/// [`pair`], and for each change now whether a reviewed change matched it exactly (same key).
+fn pair_each(reviewed: &Plan, now: &Plan) -> (Review, Vec<Change>, Vec<bool>) {
     let mut unused: Vec<(MatchKey, &Change)> = reviewed
         .changes
         .iter()
@@ -186,7 +219,8 @@ fn pair(reviewed: &Plan, now: &Plan) -> (Review, Vec<Change>) {
         .collect();
     let mut review = Review::default();
     let mut consumed = Vec::new();
-    for change in &now.changes {
+    let mut exact = vec![false; now.changes.len()];
+    for (n, change) in now.changes.iter().enumerate() {
         if declared_copies(&reviewed.desired, change) != declared_copies(&now.desired, change) {
             review.unreviewed.push(change.clone());
             continue;
@@ -194,6 +228,7 @@ fn pair(reviewed: &Plan, now: &Plan) -> (Review, Vec<Change>) {
         let key = MatchKey::of(change);
         if let Some(i) = unused.iter().position(|(k, _)| *k == key) {
             consumed.push(unused.remove(i).1.clone());
+            exact[n] = true;
         } else if let Some(i) = unused.iter().position(|(_, r)| same_intent(r, change)) {
             let r = unused.remove(i).1;
             review
@@ -205,7 +240,7 @@ fn pair(reviewed: &Plan, now: &Plan) -> (Review, Vec<Change>) {
         }
     }
     review.already_live = unused.into_iter().map(|(_, c)| c.clone()).collect();
-    (review, consumed)
+    (review, consumed, exact)
 }
 
 /// For a cron change, how many copies of its job the desired state keeps on its site (`None`:

@@ -25,7 +25,7 @@ use super::progress::{Note, Progress};
 
 /// Waits before each re-read when a freshly written change is not visible yet: 7 s in all,
 /// longer than the few seconds a caching proxy typically serves a GET from its cache.
-pub(super) const VISIBILITY_WAITS: [Duration; 3] = [
+pub(crate) const VISIBILITY_WAITS: [Duration; 3] = [
     Duration::from_secs(1),
     Duration::from_secs(2),
     Duration::from_secs(4),

@@ -13,7 +13,7 @@ use super::health::mail::{MailDns, mail_findings};
 use super::progress::ReadProgressHook;
 use super::scope::Scope;
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
-use super::{DiffOptions, Plan, PlanError, PlanStamp, Resource, health, held};
+use super::{DiffOptions, Finding, Plan, PlanError, PlanStamp, Resource, health, held};
 
 #[derive(Clone, Debug)]
 pub struct MakeOptions {
@@ -174,6 +174,34 @@ async fn plan_lent(
         plan.options.hosted_mode_wire_value = hosted_mode_value(client).await;
     }
     Ok(Planned { plan, live })
+}
+
+/// The account as a whole and nothing else (`plan::account`): the zone, domain and site
+/// listings against `desired`, every file of the folders, without reading a zone. A controller
+/// reads the zones a part at a time across rounds and the listings once per sweep. The
+/// acceptances of the files are judged on `today`.
+pub async fn account_findings(
+    client: &ReadClient,
+    desired: &Desired,
+    check: &AccountCheck,
+    today: Option<chrono::NaiveDate>,
+) -> Result<Vec<Finding>, SnapshotError> {
+    let listing = |what: &str| {
+        let what = what.to_string();
+        move |source| SnapshotError::Listing { what, source }
+    };
+    let (zones, domains, sites) = tokio::join!(
+        list_zones(client, true),
+        client.list_domains(),
+        client.list_sites(),
+    );
+    let zones = zones?.unwrap_or_default();
+    let domains = domains.map_err(listing("the domain list (GET /domains)"))?;
+    let sites = sites.map_err(listing("the site list (GET /sites)"))?;
+    let listings = Listings::of(&zones, &domains, &sites);
+    let mut findings = account::findings(desired, &listings, check);
+    judge_acceptances(&mut findings, desired, today, Looked::Partly);
+    Ok(findings)
 }
 
 /// `GET /dns`, every page, when the account as a whole is read.

@@ -40,7 +40,7 @@ pub use error::PlanError;
 pub use finding_code::{Basis, FindingCode};
 pub use fingerprint::stale_targets;
 pub use health::mail::{MailDns, mail_findings};
-pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
+pub use make::{MakeOptions, MakePlanError, Planned, account_findings, make_plan, make_plan_owned};
 pub use model::{
     Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,
     Severity, Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,

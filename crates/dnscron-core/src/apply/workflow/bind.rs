@@ -18,6 +18,8 @@ pub(super) struct Bound {
     pub(super) next: Next,
     /// A narrower scope was asked for, but the reviewed plans cover everything.
     pub(super) read_whole_account: bool,
+    /// What a controller's apply of merged changes does not send.
+    pub(super) left_alone: super::LeftAlone,
 }
 
 pub(super) enum Next {
@@ -47,6 +49,7 @@ impl Bound {
             live,
             next: Next::Ready(Outcome::Execute { already_live }),
             read_whole_account: false,
+            left_alone: Default::default(),
         }
     }
 
@@ -61,6 +64,7 @@ impl Bound {
             live: planned.live,
             next: Next::Confirm(Box::new(again)),
             read_whole_account: false,
+            left_alone: Default::default(),
         }
     }
 
@@ -157,6 +161,7 @@ pub(super) fn bind(
         live,
         next: Next::Ready(outcome),
         read_whole_account: false,
+        left_alone: Default::default(),
     })
 }
 

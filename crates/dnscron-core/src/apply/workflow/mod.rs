@@ -10,6 +10,7 @@
 
 mod approval;
 mod bind;
+mod merged;
 mod refusal;
 mod revision;
 #[cfg(test)]
@@ -27,6 +28,7 @@ use super::{ApplyOptions, ApplyReport, Interrupt, Progress, review_union};
 use approval::Approval;
 use bind::{Bound, Next, Outcome};
 
+pub use merged::LeftAlone;
 pub use refusal::{HeldIn, Refusal, ReviewedBy};
 
 /// What binds the changes an apply of files may send.
@@ -42,6 +44,11 @@ pub enum Binding {
     /// The previous revision's desired state: what it would change into the files' is the
     /// reviewed plan (`revision`).
     Revision(Desired),
+    /// A controller's apply of what merged (`revision`): the previous revision's desired state
+    /// is the reviewed one, as for `Revision`, but a change nobody reviewed does not refuse the
+    /// apply: it is left alone and reported ([`Prepared::left_alone`]), and the reviewed
+    /// changes run, each only from the value the previous revision declared.
+    Merged(Desired),
 }
 
 /// Where an apply's intent comes from. A saved plan brings its own desired state, so it takes
@@ -219,6 +226,7 @@ async fn files(
             let reviewed = revision::reviewed(&previous, &planned, options.allow_mass_changes)?;
             bind::bind(&reviewed, planned.plan, planned.live, ReviewedBy::Revision)
         }
+        Binding::Merged(previous) => merged::bind(read, &desired, &previous, options).await,
     }
 }
 
@@ -239,6 +247,11 @@ impl Prepared<'_> {
         &self.bound.live
     }
 
+    /// What a [`Binding::Merged`] apply leaves alone (empty for every other binding).
+    pub fn left_alone(&self) -> &LeftAlone {
+        &self.bound.left_alone
+    }
+
     /// Whether [`Prepared::run`] executes the plan (false: its report is known already, and
     /// nothing will be sent).
     pub fn executes(&self) -> bool {
@@ -253,6 +266,7 @@ impl Prepared<'_> {
             live,
             next,
             read_whole_account,
+            left_alone: _,
         } = self.bound;
         let (plan, live, outcome) = match next {
             Next::Ready(outcome) => (plan, live, outcome),

@@ -1,0 +1,262 @@
+//! The controller's loop (docs/controller.md, "How it runs"): round after round until told to
+//! stop. Between rounds it waits for the first of: a new revision in the folder (looked at every
+//! `poll`), a request for a round (SIGHUP), the interval, the backoff after a failure, or room
+//! in the API budget for the next part of a sweep. Nothing the API or the files do ends it.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use tokio::sync::Notify;
+
+use super::alerts::{Alerts, about};
+use super::backoff::Backoff;
+use super::report::{AlertKind, Event, RoundOutcome, RoundReport, Trigger, WaitReason};
+use super::round::Controller;
+
+/// How a run ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Told to stop (the write in flight, if any, finished first).
+    Stopped,
+    /// `once`: one revision round if one was due, then one whole sweep.
+    Once(OnceOutcome),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnceOutcome {
+    /// Nothing differs and no unaccepted error finding is left.
+    Converged,
+    /// Drift, a revision not applied, or unaccepted error findings are left.
+    Left,
+    /// A round failed.
+    Failed,
+}
+
+/// Waits while the budget has no room for the next part of a sweep: short, so the part starts
+/// soon after room frees, and a new revision is looked for meanwhile anyway.
+const BUDGET_RECHECK: Duration = Duration::from_secs(5);
+
+impl Controller {
+    /// Runs rounds until `interrupt` (see [`Controller::interrupt`]) is raised, or with `once`
+    /// until one whole sweep is done. `round_now` asks for a round at once. Every round, wait
+    /// and alert is told to `observe`.
+    pub async fn run(
+        mut self,
+        once: bool,
+        round_now: &Notify,
+        observe: &(dyn Fn(Event<'_>) + Send + Sync),
+    ) -> RunEnd {
+        let mut backoff = Backoff::default();
+        let mut alerts = Alerts::default();
+        let mut trigger = Trigger::Start;
+        let mut sweeps_at_start = None;
+        // The first sweep is due at once; each next one an interval after the last ended.
+        let mut sweep_due = tokio::time::Instant::now();
+        loop {
+            if self.interrupt.is_raised() {
+                return RunEnd::Stopped;
+            }
+            observe(Event::RoundStarted { trigger });
+            let Some(report) = self.round_unless_stopped(trigger).await else {
+                return RunEnd::Stopped;
+            };
+            let sweeps = *sweeps_at_start.get_or_insert(0);
+            if self.sweep_ended(&report) {
+                let jitter = 0.9 + 0.2 * fastrand::f64();
+                sweep_due = tokio::time::Instant::now() + self.settings.interval.mul_f64(jitter);
+            }
+            self.tell(&report, &mut alerts, observe);
+            let failed = matches!(report.outcome, RoundOutcome::Failed(_));
+            if self.interrupt.is_raised() {
+                return RunEnd::Stopped;
+            }
+            if once && (failed || self.status.sweeps > sweeps) {
+                return RunEnd::Once(self.once_outcome(failed));
+            }
+            let (wait, reason) = match failed {
+                true => (backoff.failed(fastrand::f64()), WaitReason::Backoff),
+                false => {
+                    backoff.succeeded();
+                    self.next_wait(sweep_due)
+                }
+            };
+            observe(Event::Waiting { wait, reason });
+            trigger = match self.wait(wait, reason, round_now).await {
+                Some(trigger) => trigger,
+                None => return RunEnd::Stopped,
+            };
+        }
+    }
+
+    /// A round; dropped (nothing sent) when a stop comes before its writes begin, finished
+    /// when they have (the executor stops after the change in flight).
+    async fn round_unless_stopped(&mut self, trigger: Trigger) -> Option<RoundReport> {
+        let interrupt = self.interrupt();
+        let writing = std::sync::Arc::clone(&self.writing);
+        let stop_before_writing = async {
+            interrupt.raised().await;
+            if writing.load(Ordering::SeqCst) {
+                std::future::pending::<()>().await;
+            }
+        };
+        tokio::select! {
+            report = self.round(trigger) => Some(report),
+            () = stop_before_writing => None,
+        }
+    }
+
+    fn tell(
+        &mut self,
+        report: &RoundReport,
+        alerts: &mut Alerts,
+        observe: &(dyn Fn(Event<'_>) + Send + Sync),
+    ) {
+        observe(Event::RoundFinished {
+            report,
+            status: &self.status,
+        });
+        for (kind, about) in self.conditions(report) {
+            if let Some(transition) = alerts.set(kind, about) {
+                observe(Event::Alert {
+                    kind,
+                    transition,
+                    status: &self.status,
+                    report,
+                });
+            }
+        }
+    }
+
+    /// Each condition's state after `report`. Drift and findings are judged only when a sweep
+    /// has just ended: they are about the whole account.
+    fn conditions(&self, report: &RoundReport) -> Vec<(AlertKind, Option<u64>)> {
+        let status = &self.status;
+        let mut out = vec![
+            (
+                AlertKind::Failing,
+                match &report.outcome {
+                    RoundOutcome::Failed(error) => Some(about(error.to_string())),
+                    RoundOutcome::Converged
+                    | RoundOutcome::Drift
+                    | RoundOutcome::Pending(_)
+                    | RoundOutcome::Held(_)
+                    | RoundOutcome::Refused(_) => None,
+                },
+            ),
+            (
+                AlertKind::BrokenRevision,
+                status.broken.as_ref().map(|r| about(&r.id)),
+            ),
+            (
+                AlertKind::Pending,
+                status.pending.as_ref().map(|p| about(format!("{p:?}"))),
+            ),
+            (AlertKind::Suspended, status.suspended.then_some(0)),
+        ];
+        match &report.outcome {
+            RoundOutcome::Held(refusal) => {
+                out.push((AlertKind::Held, Some(about(refusal.to_string()))));
+            }
+            RoundOutcome::Refused(refusal) => {
+                out.push((AlertKind::Refused, Some(about(refusal.to_string()))));
+            }
+            RoundOutcome::Converged | RoundOutcome::Drift | RoundOutcome::Pending(_) => {
+                out.push((AlertKind::Held, None));
+                out.push((AlertKind::Refused, None));
+            }
+            RoundOutcome::Failed(_) => {}
+        }
+        if self.sweep_ended(report) {
+            let drift: Vec<String> = status
+                .drift
+                .iter()
+                .flat_map(|(t, changes)| changes.iter().map(move |c| format!("{t} {c:?}")))
+                .collect();
+            out.push((AlertKind::Drift, (!drift.is_empty()).then(|| about(&drift))));
+            let errors: Vec<String> = status
+                .open_findings()
+                .filter(|f| f.severity == crate::plan::Severity::Error)
+                .map(|f| format!("{:?} {} {}", f.code, f.target, f.message))
+                .collect();
+            out.push((
+                AlertKind::Findings,
+                (!errors.is_empty()).then(|| about(&errors)),
+            ));
+        }
+        out
+    }
+
+    fn once_outcome(&self, failed: bool) -> OnceOutcome {
+        let errors = self
+            .status
+            .open_findings()
+            .any(|f| f.severity == crate::plan::Severity::Error);
+        let applied = self.status.converged == self.status.revision || !self.mode_writes();
+        if failed {
+            OnceOutcome::Failed
+        } else if self.status.drift.is_empty()
+            && self.status.unapplied.is_empty()
+            && !errors
+            && applied
+        {
+            OnceOutcome::Converged
+        } else {
+            OnceOutcome::Left
+        }
+    }
+
+    fn mode_writes(&self) -> bool {
+        match self.mode {
+            super::round::Mode::Observe(_) => false,
+            super::round::Mode::ApplyMerged(_) | super::round::Mode::Heal(_) => true,
+        }
+    }
+
+    /// After a round that did not fail: at once while a sweep is under way and the budget has
+    /// room, a little later when it has none; else until the next sweep is due.
+    fn next_wait(&self, sweep_due: tokio::time::Instant) -> (Duration, WaitReason) {
+        if self.sweeping() {
+            return match self.room_for_part() {
+                true => (Duration::ZERO, WaitReason::Budget),
+                false => (BUDGET_RECHECK, WaitReason::Budget),
+            };
+        }
+        let wait = sweep_due.saturating_duration_since(tokio::time::Instant::now());
+        (wait, WaitReason::Interval)
+    }
+
+    /// The round read the last part of a sweep.
+    fn sweep_ended(&self, report: &RoundReport) -> bool {
+        matches!(report.work, super::report::Work::Swept { .. })
+            && self.status.sweep_done >= self.status.sweep_total
+    }
+
+    /// Waits up to `wait`; `None` when told to stop.
+    async fn wait(
+        &self,
+        wait: Duration,
+        reason: WaitReason,
+        round_now: &Notify,
+    ) -> Option<Trigger> {
+        let deadline = tokio::time::Instant::now() + wait;
+        let when_due = match reason {
+            WaitReason::Backoff => Trigger::Retry,
+            WaitReason::Interval | WaitReason::Budget => Trigger::Interval,
+        };
+        loop {
+            if self.folder_moved() {
+                return Some(Trigger::Revision);
+            }
+            let tick = (tokio::time::Instant::now() + self.settings.poll).min(deadline);
+            tokio::select! {
+                () = self.interrupt.raised() => return None,
+                () = round_now.notified() => return Some(Trigger::Signal),
+                () = tokio::time::sleep_until(tick) => {
+                    if tokio::time::Instant::now() >= deadline {
+                        return Some(when_due);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! The controller's front end: it drives the core's loop and turns its events into log lines
+//! (and, where asked, metrics, `/status` and webhook messages); signals become the loop's
+//! stop and round-now requests.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use dnscron_core::api::{ResponseHook, WaitHook};
+use dnscron_core::apply::Interrupt;
+use dnscron_core::controller::{Controller, Event, RoundOutcome, RunEnd, Transition};
+use tokio::sync::Notify;
+
+use super::args::ControllerArgs;
+use super::http::{self, Shared};
+use super::metrics::Metrics;
+use super::{observed, status_json, words};
+use crate::cli::error::CommandError;
+
+pub struct Front {
+    shared: Arc<Shared>,
+    policy: &'static str,
+    webhook: Option<super::webhook::Teller>,
+    failures: AtomicU32,
+}
+
+impl Front {
+    pub fn new(args: &ControllerArgs) -> Result<Front, CommandError> {
+        let webhook = match &args.webhook_url_file {
+            Some(file) => Some(super::webhook::Teller::from_file(file)?),
+            None => None,
+        };
+        Ok(Front {
+            shared: Arc::new(Shared::new(Metrics::new())),
+            policy: args.policy.name(),
+            webhook,
+            failures: AtomicU32::new(0),
+        })
+    }
+
+    /// Counts every API answer by route and status.
+    pub fn response_hook(self: &Arc<Self>) -> ResponseHook {
+        let shared = Arc::clone(&self.shared);
+        Arc::new(move |event| {
+            shared
+                .metrics
+                .api_response(&event.method, event.route, event.status)
+        })
+    }
+
+    /// Counts the time spent waiting for the rate limit and the budget.
+    pub fn wait_hook(self: &Arc<Self>) -> WaitHook {
+        let shared = Arc::clone(&self.shared);
+        Arc::new(move |event| shared.metrics.rate_limit_wait(event.wait))
+    }
+
+    /// Runs the loop until it ends (a stop, or `once`), serving the endpoints on `listen`
+    /// meanwhile.
+    pub async fn run(
+        self: &Arc<Self>,
+        controller: Controller,
+        once: bool,
+        listen: Option<SocketAddr>,
+    ) -> Result<RunEnd, CommandError> {
+        let round_now = Arc::new(Notify::new());
+        let interrupt = controller.interrupt();
+        let server = match listen {
+            Some(addr) => Some(self.serve(addr, Arc::clone(&interrupt)).await?),
+            None => None,
+        };
+        listen_for_signals(Arc::clone(&interrupt), Arc::clone(&round_now));
+        let observe = |event: Event<'_>| self.on_event(event);
+        let end = controller.run(once, &round_now, &observe).await;
+        // The server stops with the loop (a `--once` run too).
+        interrupt.raise();
+        if let Some(server) = server {
+            let _ = server.await;
+        }
+        if let Some(webhook) = &self.webhook {
+            webhook.flush().await;
+        }
+        Ok(end)
+    }
+
+    async fn serve(
+        &self,
+        addr: SocketAddr,
+        stop: Arc<Interrupt>,
+    ) -> Result<tokio::task::JoinHandle<()>, CommandError> {
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+            CommandError::quoting(
+                crate::cli::error::ErrorKind::User,
+                &format!("cannot listen on {addr}"),
+                e,
+            )
+            .with_hint("pass another --listen address (another process may hold this port)")
+        })?;
+        let bound = listener.local_addr().unwrap_or(addr);
+        tracing::info!("serving /metrics, /healthz, /readyz and /status on http://{bound}");
+        let shared = Arc::clone(&self.shared);
+        Ok(tokio::spawn(async move {
+            let shutdown = async move { stop.raised().await };
+            if let Err(error) = http::serve(listener, shared, shutdown).await {
+                tracing::error!("the metrics server stopped: {error}");
+            }
+        }))
+    }
+
+    fn on_event(&self, event: Event<'_>) {
+        let metrics = &self.shared.metrics;
+        match event {
+            Event::RoundStarted { trigger } => {
+                tracing::debug!("round ({})", words::trigger(trigger));
+                metrics.round_started(observed::trigger(trigger));
+            }
+            Event::RoundFinished { report, status } => {
+                observed::round(metrics, report, status);
+                self.failures
+                    .store(status.consecutive_failures, Ordering::Relaxed);
+                self.shared
+                    .set_status(status_json::document(report, status, self.policy));
+                self.shared.set_ready();
+                let line = words::round(report, status);
+                match &report.outcome {
+                    RoundOutcome::Failed(_) => tracing::warn!("{line}"),
+                    RoundOutcome::Converged
+                    | RoundOutcome::Drift
+                    | RoundOutcome::Pending(_)
+                    | RoundOutcome::Held(_)
+                    | RoundOutcome::Refused(_) => tracing::info!("{line}"),
+                }
+            }
+            Event::Alert {
+                kind,
+                transition,
+                status,
+                report,
+            } => {
+                let line = words::alert(kind, transition, status, report);
+                match transition {
+                    Transition::Raised | Transition::Changed => tracing::warn!("{line}"),
+                    Transition::Cleared => tracing::info!("{line}"),
+                }
+                if let Some(webhook) = &self.webhook {
+                    webhook.tell(line);
+                }
+            }
+            Event::Waiting { wait, reason } => {
+                let failures = self.failures.load(Ordering::Relaxed);
+                observed::waiting(metrics, wait, reason, failures);
+                let line = words::waiting(wait, reason, failures);
+                match reason {
+                    dnscron_core::controller::WaitReason::Backoff => tracing::info!("{line}"),
+                    dnscron_core::controller::WaitReason::Interval
+                    | dnscron_core::controller::WaitReason::Budget => tracing::debug!("{line}"),
+                }
+            }
+        }
+    }
+}
+
+/// SIGTERM and SIGINT stop the loop (a write in flight finishes first); SIGHUP asks for a
+/// round now.
+fn listen_for_signals(interrupt: Arc<Interrupt>, round_now: Arc<Notify>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let streams = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::hangup()),
+        );
+        let (Ok(mut term), Ok(mut int), Ok(mut hup)) = streams else {
+            tracing::warn!("cannot listen for signals: SIGTERM will end the controller at once");
+            return;
+        };
+        tokio::spawn(async move {
+            loop {
+                let name = tokio::select! {
+                    _ = term.recv() => "SIGTERM",
+                    _ = int.recv() => "SIGINT",
+                    _ = hup.recv() => {
+                        tracing::info!("SIGHUP: a round now");
+                        round_now.notify_one();
+                        continue;
+                    }
+                };
+                tracing::info!("{name}: finishing the write in flight, then stopping");
+                interrupt.raise();
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = round_now;
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                tracing::info!("interrupted: finishing the write in flight, then stopping");
+                interrupt.raise();
+            }
+        });
+    }
+}

@@ -1,0 +1,314 @@
+//! What the controller shows Prometheus: the metric families of docs/controller.md, kept in one
+//! prometheus-client `Registry` and written as OpenMetrics text.
+//!
+//! The loop calls the methods below with plain data (no core type reaches the metrics), so the
+//! metrics say what the loop tells them and decide nothing. Label values are closed lists
+//! ([`labels`]) except three: a zone name or site slug (bounded by the account), a revision id
+//! (one series at a time) and an API route template (bounded by the client's routes).
+//! prometheus-client escapes `\`, `"` and newlines in label values, so a revision id read from a
+//! hostile `.git` can't forge a line of the exposition.
+
+mod labels;
+mod series;
+#[cfg(test)]
+mod tests;
+
+use std::sync::atomic::AtomicU64;
+use std::time::Duration;
+
+use prometheus_client::encoding::text;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::{Registry, Unit};
+
+use labels::{
+    ApiLabels, DriftLabels, Level, LevelLabel, OutcomeLabel, RevisionLabels, TriggerLabel,
+};
+pub use labels::{DriftKind, RevisionSource, RoundOutcome, Trigger};
+use series::Series;
+
+/// Every family's name as a query names its series: counters with `_total`, the histogram by
+/// its family name (its series add `_bucket`, `_sum` and `_count`); the list the manifests'
+/// alert rules and dashboard are checked against.
+pub const METRIC_NAMES: &[&str] = &[
+    "dnscron_controller_rounds_total",
+    "dnscron_controller_round_duration_seconds",
+    "dnscron_controller_last_success_timestamp_seconds",
+    "dnscron_controller_revision_info",
+    "dnscron_controller_drift_changes",
+    "dnscron_controller_findings",
+    "dnscron_controller_api_requests_total",
+    "dnscron_controller_rate_limit_wait_seconds_total",
+    "dnscron_controller_suspended",
+    "dnscron_controller_round_triggers_total",
+    "dnscron_controller_sweep_progress_ratio",
+    "dnscron_controller_consecutive_failures",
+    "dnscron_controller_backoff_seconds",
+    "dnscron_controller_pending_portal_step",
+];
+
+/// A round's wall clock: from 0.1 s (a round with nothing to read) to 30 min (a large account's
+/// writes spread by the budget).
+const ROUND_DURATION_BUCKETS: [f64; 14] = [
+    0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0,
+];
+
+type FloatGauge = Gauge<f64, AtomicU64>;
+type IntGauge = Gauge<u64, AtomicU64>;
+
+/// The controller's metrics. Every method takes `&self`: the loop and the HTTP server share one
+/// `Metrics` (through `http::Shared`).
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    rounds: Series<OutcomeLabel>,
+    round_duration: Histogram,
+    last_success: FloatGauge,
+    revision: Series<RevisionLabels>,
+    drift: Series<DriftLabels>,
+    findings: Series<LevelLabel>,
+    api_requests: Series<ApiLabels>,
+    rate_limit_wait: Counter<f64, AtomicU64>,
+    suspended: IntGauge,
+    triggers: Series<TriggerLabel>,
+    sweep_progress: FloatGauge,
+    consecutive_failures: IntGauge,
+    backoff: FloatGauge,
+    pending_portal_step: IntGauge,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Self {
+        let metrics = Self {
+            registry: Registry::default(),
+            rounds: Series::counter(),
+            round_duration: Histogram::new(ROUND_DURATION_BUCKETS),
+            last_success: FloatGauge::default(),
+            revision: Series::gauge(),
+            drift: Series::gauge(),
+            findings: Series::gauge(),
+            api_requests: Series::counter(),
+            rate_limit_wait: Counter::default(),
+            suspended: IntGauge::default(),
+            triggers: Series::counter(),
+            sweep_progress: FloatGauge::default(),
+            consecutive_failures: IntGauge::default(),
+            backoff: FloatGauge::default(),
+            pending_portal_step: IntGauge::default(),
+        };
+        metrics.with_zero_series().registered()
+    }
+
+    // Closed label lists start at 0, so `increase()` sees the first round and an alert on
+    // findings has a series to compare before the first plan.
+    fn with_zero_series(self) -> Self {
+        for outcome in RoundOutcome::ALL {
+            self.rounds.add(OutcomeLabel { outcome }, 0);
+        }
+        for trigger in Trigger::ALL {
+            self.triggers.add(TriggerLabel { trigger }, 0);
+        }
+        self.set_findings(0, 0, 0);
+        self
+    }
+
+    // prometheus-client adds `_total` to a counter's samples and the unit to a family's name;
+    // the names here are without them, and METRIC_NAMES has them as exposed.
+    fn registered(mut self) -> Self {
+        let registry = &mut self.registry;
+        registry.register(
+            "dnscron_controller_rounds",
+            "Rounds finished, by how they ended: converged (the account matches the files), drift \
+             (differences left that the policy doesn't write), pending (a revision waits at a \
+             portal step), held (writes held back), error (the round failed)",
+            self.rounds.clone(),
+        );
+        registry.register_with_unit(
+            "dnscron_controller_round_duration",
+            "Wall clock of a round, from its first read to its last write",
+            Unit::Seconds,
+            self.round_duration.clone(),
+        );
+        registry.register_with_unit(
+            "dnscron_controller_last_success_timestamp",
+            "Unix time of the last round that ended without an error (0: none yet)",
+            Unit::Seconds,
+            self.last_success.clone(),
+        );
+        registry.register(
+            "dnscron_controller_revision_info",
+            "The revision applied (the last one that converged): its id, a git commit or a digest \
+             of the files; one series, at 1",
+            self.revision.clone(),
+        );
+        registry.register(
+            "dnscron_controller_drift_changes",
+            "Changes pending between the account and the files, by target (zone name or site \
+             slug) and kind; a target without drift has no series",
+            self.drift.clone(),
+        );
+        registry.register(
+            "dnscron_controller_findings",
+            "Unaccepted findings of the last plan, by level",
+            self.findings.clone(),
+        );
+        registry.register(
+            "dnscron_controller_api_requests",
+            "API requests sent, by method, route template and status code (error: no response)",
+            self.api_requests.clone(),
+        );
+        registry.register_with_unit(
+            "dnscron_controller_rate_limit_wait",
+            "Time spent waiting for the API's rate limit and the controller's budget",
+            Unit::Seconds,
+            self.rate_limit_wait.clone(),
+        );
+        registry.register(
+            "dnscron_controller_suspended",
+            "1 while the suspend file exists (writes suspended), else 0",
+            self.suspended.clone(),
+        );
+        registry.register(
+            "dnscron_controller_round_triggers",
+            "Rounds started, by why: start, interval, revision (DIR changed), signal (SIGHUP), \
+             retry (after a failed round)",
+            self.triggers.clone(),
+        );
+        registry.register_with_unit(
+            "dnscron_controller_sweep_progress",
+            "Share of the account's targets read in the current drift sweep (0 to 1)",
+            Unit::Other("ratio".to_owned()),
+            self.sweep_progress.clone(),
+        );
+        registry.register(
+            "dnscron_controller_consecutive_failures",
+            "Rounds in a row that ended in an error (0 after a round without one)",
+            self.consecutive_failures.clone(),
+        );
+        registry.register_with_unit(
+            "dnscron_controller_backoff",
+            "Wait before the next round after a failed one (0 when the last round didn't fail)",
+            Unit::Seconds,
+            self.backoff.clone(),
+        );
+        registry.register(
+            "dnscron_controller_pending_portal_step",
+            "1 while a revision waits at a step only the hosting portal can do, else 0",
+            self.pending_portal_step.clone(),
+        );
+        self
+    }
+
+    pub fn round_started(&self, trigger: Trigger) {
+        self.triggers.add(TriggerLabel { trigger }, 1);
+    }
+
+    pub fn round_finished(&self, outcome: RoundOutcome, duration: Duration) {
+        self.rounds.add(OutcomeLabel { outcome }, 1);
+        self.round_duration.observe(duration.as_secs_f64());
+    }
+
+    pub fn succeeded_at(&self, unix_secs: f64) {
+        self.last_success.set(unix_secs);
+    }
+
+    /// The revision applied; the one before it leaves the exposition.
+    pub fn set_revision(&self, id: &str, source: RevisionSource) {
+        let labels = RevisionLabels {
+            revision: id.to_owned(),
+            source,
+        };
+        self.revision.replace([(labels, 1)]);
+    }
+
+    /// The drift of the last plan, `(target, kind, changes)`: replaces every series, so a
+    /// target no longer drifting leaves the exposition.
+    pub fn set_drift(&self, drift: &[(String, DriftKind, u64)]) {
+        self.drift
+            .replace(drift.iter().map(|(target, kind, changes)| {
+                (
+                    DriftLabels {
+                        target: target.clone(),
+                        kind: *kind,
+                    },
+                    *changes,
+                )
+            }));
+    }
+
+    pub fn set_findings(&self, error: u64, warning: u64, info: u64) {
+        self.findings.replace([
+            (
+                LevelLabel {
+                    level: Level::Error,
+                },
+                error,
+            ),
+            (
+                LevelLabel {
+                    level: Level::Warning,
+                },
+                warning,
+            ),
+            (LevelLabel { level: Level::Info }, info),
+        ]);
+    }
+
+    /// One API request: `route` is its template (`/dns/{zone}/records`), never a path with a
+    /// zone in it; `status` is `None` when no response came.
+    pub fn api_response(&self, method: &str, route: &str, status: Option<u16>) {
+        let status = status.map_or_else(|| "error".to_owned(), |code| code.to_string());
+        let labels = ApiLabels {
+            method: method.to_owned(),
+            route: route.to_owned(),
+            status,
+        };
+        self.api_requests.add(labels, 1);
+    }
+
+    pub fn rate_limit_wait(&self, waited: Duration) {
+        self.rate_limit_wait.inc_by(waited.as_secs_f64());
+    }
+
+    pub fn set_suspended(&self, suspended: bool) {
+        self.suspended.set(u64::from(suspended));
+    }
+
+    /// A sweep of no targets is complete; `done` past `total` counts as complete too.
+    pub fn set_sweep_progress(&self, done: usize, total: usize) {
+        let ratio = if total == 0 {
+            1.0
+        } else {
+            (done.min(total) as f64) / (total as f64)
+        };
+        self.sweep_progress.set(ratio);
+    }
+
+    pub fn set_backoff(&self, consecutive_failures: u64, next: Duration) {
+        self.consecutive_failures.set(consecutive_failures);
+        self.backoff.set(next.as_secs_f64());
+    }
+
+    pub fn set_pending_portal_step(&self, pending: bool) {
+        self.pending_portal_step.set(u64::from(pending));
+    }
+
+    /// The OpenMetrics text exposition, `# EOF` last.
+    pub fn encode(&self) -> String {
+        let mut exposition = String::new();
+        // Writing to a String can't fail and every label value here encodes; an error would be
+        // the encoder's own bug. The text then ends without `# EOF`, which Prometheus reports
+        // as a failed scrape: visible, where an empty answer would look like no metrics.
+        if let Err(error) = text::encode(&mut exposition, &self.registry) {
+            tracing::error!(%error, "encoding the metrics failed");
+        }
+        exposition
+    }
+}

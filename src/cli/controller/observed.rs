@@ -1,0 +1,94 @@
+//! The core's rounds and waits as metrics (the names are `metrics::METRIC_NAMES`).
+
+use std::time::Duration;
+
+use dnscron_core::controller::{
+    Pending, RevisionSource, RoundOutcome, RoundReport, Status, Trigger, WaitReason,
+};
+use dnscron_core::plan::TargetKind;
+
+use super::metrics::{self, DriftKind, Metrics};
+use super::status_json::level;
+
+pub fn trigger(trigger: Trigger) -> metrics::Trigger {
+    match trigger {
+        Trigger::Start => metrics::Trigger::Start,
+        Trigger::Interval => metrics::Trigger::Interval,
+        Trigger::Revision => metrics::Trigger::Revision,
+        Trigger::Signal => metrics::Trigger::Signal,
+        Trigger::Retry => metrics::Trigger::Retry,
+    }
+}
+
+fn outcome(outcome: &RoundOutcome) -> metrics::RoundOutcome {
+    match outcome {
+        RoundOutcome::Converged => metrics::RoundOutcome::Converged,
+        RoundOutcome::Drift => metrics::RoundOutcome::Drift,
+        RoundOutcome::Pending(_) => metrics::RoundOutcome::Pending,
+        // A refused mass change is kept out like a held one.
+        RoundOutcome::Held(_) | RoundOutcome::Refused(_) => metrics::RoundOutcome::Held,
+        RoundOutcome::Failed(_) => metrics::RoundOutcome::Error,
+    }
+}
+
+pub fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
+    metrics.round_finished(outcome(&report.outcome), report.duration);
+    if !matches!(report.outcome, RoundOutcome::Failed(_)) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        metrics.succeeded_at(now.as_secs_f64());
+    }
+    if let Some(converged) = &status.converged {
+        let source = match converged.source {
+            RevisionSource::Git => metrics::RevisionSource::Git,
+            RevisionSource::Digest => metrics::RevisionSource::Digest,
+        };
+        metrics.set_revision(&converged.id, source);
+    }
+    metrics.set_drift(&drift(status));
+    let mut levels = [0u64; 3];
+    for finding in status.open_findings() {
+        let at = match level(finding.severity) {
+            "error" => 0,
+            "warning" => 1,
+            _ => 2,
+        };
+        levels[at] += 1;
+    }
+    metrics.set_findings(levels[0], levels[1], levels[2]);
+    metrics.set_suspended(status.suspended);
+    metrics.set_sweep_progress(status.sweep_done, status.sweep_total);
+    metrics.set_pending_portal_step(matches!(status.pending, Some(Pending::PortalStep { .. })));
+}
+
+/// Pending drift by target and kind: a zone's records, a domain's nameservers, a site's cron
+/// jobs, and what the account holds that no file declares.
+fn drift(status: &Status) -> Vec<(String, DriftKind, u64)> {
+    let mut out: Vec<(String, DriftKind, u64)> = status
+        .drift
+        .iter()
+        .map(|(target, changes)| {
+            let kind = match target.kind {
+                TargetKind::Zone => DriftKind::Record,
+                TargetKind::Domain => DriftKind::Nameservers,
+                TargetKind::Site => DriftKind::Cron,
+            };
+            (target.name.clone(), kind, changes.len() as u64)
+        })
+        .collect();
+    for finding in &status.account_findings {
+        if finding.code.is_undeclared() && finding.accepted.is_none() {
+            out.push((finding.target.name.clone(), DriftKind::Undeclared, 1));
+        }
+    }
+    out
+}
+
+pub fn waiting(metrics: &Metrics, wait: Duration, reason: WaitReason, failures: u32) {
+    let next = match reason {
+        WaitReason::Backoff => wait,
+        WaitReason::Interval | WaitReason::Budget => Duration::ZERO,
+    };
+    metrics.set_backoff(u64::from(failures), next);
+}

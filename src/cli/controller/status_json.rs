@@ -1,0 +1,140 @@
+//! `/status`: the last round and what the controller knows of the account, as versioned JSON
+//! for people and scripts (docs/controller.md, "/status"). Text from the server or a file is
+//! made safe for a terminal by `untrusted::json_text` over the whole document.
+
+use dnscron_core::controller::{
+    Pending, Revision, RevisionSource, RoundOutcome, RoundReport, Status, Work,
+};
+use dnscron_core::plan::{Change, Finding, Severity, TargetRef};
+use serde_json::{Value, json};
+
+use super::words;
+use crate::render::plan::text::plain_change_lines;
+
+/// The `status_version` of the document: a field removed or changing meaning bumps it.
+pub const STATUS_VERSION: u32 = 1;
+
+pub fn document(report: &RoundReport, status: &Status, policy: &str) -> String {
+    let doc = json!({
+        "status_version": STATUS_VERSION,
+        "policy": policy,
+        "round": round(report, status),
+        "revision": status.revision.as_ref().map(revision),
+        "converged": status.converged.as_ref().map(revision),
+        "broken_revision": status.broken.as_ref().map(revision),
+        "pending": status.pending.as_ref().map(pending),
+        "suspended": status.suspended,
+        "drift": changes_by_target(&status.drift),
+        "unapplied": changes_by_target(&status.unapplied),
+        "findings": status
+            .findings
+            .values()
+            .flatten()
+            .chain(&status.account_findings)
+            .map(finding)
+            .collect::<Vec<_>>(),
+        "sweep": {
+            "done": status.sweep_done,
+            "total": status.sweep_total,
+            "completed": status.sweeps,
+        },
+        "consecutive_failures": status.consecutive_failures,
+    });
+    dnscron_core::untrusted::json_text(doc.to_string())
+}
+
+fn round(report: &RoundReport, status: &Status) -> Value {
+    let (work, targets) = match &report.work {
+        Work::Adopted => ("adopted", &[][..]),
+        Work::Applied { targets, .. } => ("applied", targets.as_slice()),
+        Work::Swept { targets, .. } => ("swept", targets.as_slice()),
+        Work::Nothing => ("nothing", &[][..]),
+    };
+    let error = match &report.outcome {
+        RoundOutcome::Failed(error) => Some(words::error_text(error)),
+        RoundOutcome::Converged
+        | RoundOutcome::Drift
+        | RoundOutcome::Pending(_)
+        | RoundOutcome::Held(_)
+        | RoundOutcome::Refused(_) => None,
+    };
+    json!({
+        "trigger": words::trigger(report.trigger),
+        "finished_at": report.finished_at,
+        "duration_seconds": report.duration.as_secs_f64(),
+        "work": work,
+        "targets": targets.iter().map(target).collect::<Vec<_>>(),
+        "outcome": outcome_name(&report.outcome),
+        "summary": words::round(report, status),
+        "error": error,
+    })
+}
+
+pub fn outcome_name(outcome: &RoundOutcome) -> &'static str {
+    match outcome {
+        RoundOutcome::Converged => "converged",
+        RoundOutcome::Drift => "drift",
+        RoundOutcome::Pending(_) => "pending",
+        RoundOutcome::Held(_) => "held",
+        RoundOutcome::Refused(_) => "refused",
+        RoundOutcome::Failed(_) => "error",
+    }
+}
+
+fn revision(revision: &Revision) -> Value {
+    let source = match revision.source {
+        RevisionSource::Git => "git",
+        RevisionSource::Digest => "digest",
+    };
+    json!({ "id": revision.id, "source": source })
+}
+
+fn pending(pending: &Pending) -> Value {
+    match pending {
+        Pending::PortalStep { continue_url } => {
+            json!({ "kind": "portal_step", "continue_url": continue_url })
+        }
+        Pending::Nameservers => json!({ "kind": "nameservers" }),
+    }
+}
+
+fn target(target: &TargetRef) -> Value {
+    json!({ "kind": target.kind, "name": target.name })
+}
+
+fn changes_by_target(map: &std::collections::BTreeMap<TargetRef, Vec<Change>>) -> Vec<Value> {
+    map.iter()
+        .map(|(t, changes)| {
+            json!({
+                "target": target(t),
+                "changes": changes.iter().map(change).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
+fn change(change: &Change) -> Value {
+    json!({
+        "action": change.action,
+        "lines": plain_change_lines(change),
+    })
+}
+
+/// The metric's level of a finding's severity.
+pub fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning | Severity::Blocked | Severity::NeedsPortalStep => "warning",
+        Severity::Info => "info",
+    }
+}
+
+fn finding(finding: &Finding) -> Value {
+    json!({
+        "code": finding.code.as_str(),
+        "level": level(finding.severity),
+        "target": target(&finding.target),
+        "message": finding.message,
+        "accepted": finding.accepted.is_some(),
+    })
+}

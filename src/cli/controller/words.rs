@@ -1,0 +1,414 @@
+//! The controller's words: what it says when it starts, after each round and when a condition
+//! starts or clears (the log lines, and the webhook's text for the conditions). Everything from
+//! the server or a file goes through `untrusted::escape`.
+
+use std::fmt::Write;
+
+use dnscron_core::controller::{
+    AlertKind, Converged, Pending, Revision, RevisionSource, RoundError, RoundOutcome, RoundReport,
+    StateStore, Status, Transition, Trigger, WaitReason, Work,
+};
+use dnscron_core::plan::{Severity, TargetRef};
+use dnscron_core::untrusted::Untrusted;
+
+use super::args::ControllerArgs;
+use crate::cli::error::CommandError;
+
+/// Says where the controller starts from, and returns the converged revision kept.
+pub fn starting(args: &ControllerArgs, store: &StateStore) -> Option<Converged> {
+    let adopt = match &args.adopt_revision {
+        Some(id) => format!(" (or, if it is {}, applies it whole)", Untrusted(id)),
+        None => String::new(),
+    };
+    let first = format!(
+        "the folder's revision becomes the base: nothing is written until the next revision{adopt}"
+    );
+    let policy = args.policy.name();
+    match (store.load(), store.file()) {
+        (Ok(Some(converged)), Some(file)) => {
+            tracing::info!(
+                "controller ({policy}) starting from revision {}, converged at {} (state file {})",
+                short(&converged.revision),
+                Untrusted(&converged.at),
+                file.display()
+            );
+            Some(converged)
+        }
+        (Ok(_), Some(file)) => {
+            tracing::info!(
+                "controller ({policy}) starting: no converged revision in {} yet; {first}",
+                file.display()
+            );
+            None
+        }
+        (Ok(_), None) => {
+            tracing::warn!(
+                "controller ({policy}) starting without --state-file: a restart forgets the last converged revision, and what merged while it was down is reported as drift, not applied; {first}"
+            );
+            None
+        }
+        (Err(error), _) => {
+            tracing::warn!(
+                "{}; starting as on a first start: {first}",
+                one_line(&CommandError::from_error(
+                    crate::cli::error::ErrorKind::User,
+                    error
+                ))
+            );
+            None
+        }
+    }
+}
+
+/// A revision as people read it: a commit's first 12 digits, a digest's first 12 after
+/// `sha256:`.
+pub fn short(revision: &Revision) -> String {
+    let id = Untrusted(&revision.id).to_string();
+    match revision.source {
+        RevisionSource::Git => id.chars().take(12).collect(),
+        RevisionSource::Digest => id.chars().take("sha256:".len() + 12).collect(),
+    }
+}
+
+pub fn trigger(trigger: Trigger) -> &'static str {
+    match trigger {
+        Trigger::Start => "start",
+        Trigger::Interval => "interval",
+        Trigger::Revision => "revision",
+        Trigger::Signal => "signal",
+        Trigger::Retry => "retry",
+    }
+}
+
+/// The line a round ends with: what it did, then how it ended.
+pub fn round(report: &RoundReport, status: &Status) -> String {
+    let mut out = match &report.work {
+        Work::Adopted => match &status.revision {
+            Some(r) => format!(
+                "revision {} taken as the base (no converged revision): nothing written",
+                short(r)
+            ),
+            None => "no revision to take as the base".to_string(),
+        },
+        Work::Applied {
+            targets,
+            report: applied,
+            left_alone,
+        } => {
+            let revision = status.revision.as_ref().map(short).unwrap_or_default();
+            let sent = applied
+                .as_ref()
+                .map_or(0, |r| r.counts.done + r.counts.replayed);
+            let mut line = format!(
+                "revision {revision}: {} over {}",
+                count(sent, "change applied", "changes applied"),
+                targets_text(targets)
+            );
+            if !left_alone.changes.is_empty() {
+                let _ = write!(
+                    line,
+                    "; {} left alone (drift, never reverted)",
+                    count(left_alone.changes.len(), "change", "changes")
+                );
+            }
+            line
+        }
+        Work::Swept { targets, healed } => {
+            let mut line = format!(
+                "swept {} ({} of {} this sweep)",
+                targets_text(targets),
+                status.sweep_done,
+                status.sweep_total
+            );
+            if let Some(healed) = healed {
+                let _ = write!(
+                    line,
+                    "; {} reverted",
+                    count(
+                        healed.counts.done + healed.counts.replayed,
+                        "drifted change",
+                        "drifted changes"
+                    )
+                );
+            }
+            line
+        }
+        Work::Nothing => "nothing done".to_string(),
+    };
+    let _ = write!(out, " — {}", outcome(&report.outcome, status));
+    out
+}
+
+fn outcome(outcome: &RoundOutcome, status: &Status) -> String {
+    match outcome {
+        RoundOutcome::Converged => "in sync".to_string(),
+        RoundOutcome::Drift => drift_summary(status),
+        RoundOutcome::Pending(pending) => pending_text(pending),
+        RoundOutcome::Held(refusal) => format!(
+            "kept out until the next revision: {} (fix the files or accept the finding)",
+            chain(refusal.as_ref())
+        ),
+        RoundOutcome::Refused(refusal) => format!(
+            "refused, nothing sent: {} (a mass change is applied by `dnscron apply --allow-mass-changes`, reviewed)",
+            chain(refusal.as_ref())
+        ),
+        RoundOutcome::Failed(error) => format!("failed: {}", error_text(error)),
+    }
+}
+
+fn pending_text(pending: &Pending) -> String {
+    match pending {
+        Pending::PortalStep { continue_url } => format!(
+            "waiting for a step in the portal: {} (its changes are kept and applied after it)",
+            Untrusted(continue_url)
+        ),
+        Pending::Nameservers => {
+            "waiting for the new nameservers to serve the zone before switching".to_string()
+        }
+    }
+}
+
+/// The words of a round's error, on one line, with what the controller does about it.
+pub fn error_text(error: &RoundError) -> String {
+    match error {
+        RoundError::Files {
+            revision,
+            diagnostics,
+        } => {
+            let first = diagnostics.items.first().map(|d| match &d.location {
+                Some(at) => format!("{at}: {}", d.message),
+                None => d.message.clone(),
+            });
+            format!(
+                "revision {} is kept out: {} in its files{}",
+                Untrusted(revision.get(..19).unwrap_or(revision)),
+                count(diagnostics.items.len(), "problem", "problems"),
+                first
+                    .map(|f| format!(", first: {}", Untrusted(&f)))
+                    .unwrap_or_default()
+            )
+        }
+        RoundError::NotConverged(report) => apply_stopped(report),
+        RoundError::Revision(_)
+        | RoundError::State(_)
+        | RoundError::Read(_)
+        | RoundError::Account(_)
+        | RoundError::Apply(_) => chain(error),
+    }
+}
+
+fn apply_stopped(report: &dnscron_core::apply::ApplyReport) -> String {
+    use dnscron_core::apply::ApplyResult;
+    let what = match &report.result {
+        ApplyResult::Failed { change_id, error } => {
+            let request = error
+                .request_id
+                .as_ref()
+                .map(|id| format!(", request id {}", Untrusted(id)))
+                .unwrap_or_default();
+            format!(
+                "change {change_id} failed: {}{request}",
+                Untrusted(&error.message)
+            )
+        }
+        ApplyResult::Differs { remaining } => format!(
+            "{} still differ after the repair rounds",
+            count(remaining.len(), "change", "changes")
+        ),
+        ApplyResult::VerifyFailed { error } => {
+            format!(
+                "reading the account again failed: {}",
+                Untrusted(&error.message)
+            )
+        }
+        ApplyResult::NotVisible { unseen, .. } => format!(
+            "{} the server accepted are not visible yet (not sent again)",
+            count(unseen.len(), "write", "writes")
+        ),
+        ApplyResult::Interrupted => "stopped".to_string(),
+        ApplyResult::CronIndexMoved { change_id } => {
+            format!("the cron job of change {change_id} moved while it was deleted")
+        }
+        ApplyResult::ChangedSinceReview { .. } => "the account changed since".to_string(),
+        ApplyResult::Converged
+        | ApplyResult::NoChanges
+        | ApplyResult::AlreadyApplied
+        | ApplyResult::ChangedDuringApply { .. }
+        | ApplyResult::NeedsPortalStep { .. }
+        | ApplyResult::NameserversNotReady { .. } => "stopped".to_string(),
+    };
+    format!("the apply did not converge: {what}; it is tried again (the same idempotency keys)")
+}
+
+/// An error and its causes on one line; the texts are the library's (server text in them is
+/// escaped where it is kept).
+fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            let _ = write!(out, ": {text}");
+        }
+        source = cause.source();
+    }
+    Untrusted(&out.replace('\n', "; ")).to_string()
+}
+
+fn one_line(error: &CommandError) -> String {
+    error.body().replace('\n', "; ")
+}
+
+fn drift_summary(status: &Status) -> String {
+    let mut parts = Vec::new();
+    if !status.drift.is_empty() {
+        parts.push(format!(
+            "drift: {} in {}",
+            count(status.drift_changes(), "change", "changes"),
+            count(status.drift.len(), "target", "targets")
+        ));
+    }
+    if !status.unapplied.is_empty() {
+        let n: usize = status.unapplied.values().map(Vec::len).sum();
+        parts.push(format!(
+            "{} of a revision not applied",
+            count(n, "change", "changes")
+        ));
+    }
+    let errors = status
+        .open_findings()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    if errors > 0 {
+        parts.push(count(errors, "error finding", "error findings"));
+    }
+    match parts.is_empty() {
+        true => "in sync".to_string(),
+        false => parts.join(", "),
+    }
+}
+
+/// A condition's line (and webhook text).
+pub fn alert(
+    kind: AlertKind,
+    transition: Transition,
+    status: &Status,
+    report: &RoundReport,
+) -> String {
+    let revision = status.revision.as_ref().map(short).unwrap_or_default();
+    match (kind, transition) {
+        (AlertKind::Drift, Transition::Raised | Transition::Changed) => {
+            format!("dnscron: {}", drift_detail(status))
+        }
+        (AlertKind::Drift, Transition::Cleared) => {
+            format!("dnscron: drift cleared: the account matches revision {revision}")
+        }
+        (AlertKind::Findings, Transition::Raised | Transition::Changed) => {
+            let errors = status
+                .open_findings()
+                .filter(|f| f.severity == Severity::Error)
+                .count();
+            format!(
+                "dnscron: {} not accepted (GET /status lists them; fix the files or add accept: entries)",
+                count(errors, "error finding", "error findings")
+            )
+        }
+        (AlertKind::Findings, Transition::Cleared) => "dnscron: no error finding left".to_string(),
+        (AlertKind::Failing, Transition::Raised | Transition::Changed) => {
+            let why = match &report.outcome {
+                RoundOutcome::Failed(error) => error_text(error),
+                RoundOutcome::Converged
+                | RoundOutcome::Drift
+                | RoundOutcome::Pending(_)
+                | RoundOutcome::Held(_)
+                | RoundOutcome::Refused(_) => "unknown".to_string(),
+            };
+            format!("dnscron: rounds fail, retrying with backoff: {why}")
+        }
+        (AlertKind::Failing, Transition::Cleared) => "dnscron: rounds succeed again".to_string(),
+        (AlertKind::BrokenRevision, Transition::Raised | Transition::Changed) => {
+            let broken = status.broken.as_ref().map(short).unwrap_or_default();
+            format!("dnscron: revision {broken} does not load; revision {revision} stays in use")
+        }
+        (AlertKind::BrokenRevision, Transition::Cleared) => {
+            format!("dnscron: the folder's revision {revision} loads again")
+        }
+        (AlertKind::Held | AlertKind::Refused, Transition::Raised | Transition::Changed) => {
+            format!(
+                "dnscron: revision {revision} not applied: {}",
+                outcome(&report.outcome, status)
+            )
+        }
+        (AlertKind::Held | AlertKind::Refused, Transition::Cleared) => {
+            "dnscron: nothing is kept out any more".to_string()
+        }
+        (AlertKind::Pending, Transition::Raised | Transition::Changed) => match &status.pending {
+            Some(pending) => format!("dnscron: revision {revision} {}", pending_text(pending)),
+            None => format!("dnscron: revision {revision} waits"),
+        },
+        (AlertKind::Pending, Transition::Cleared) => {
+            "dnscron: nothing waits at a portal step any more".to_string()
+        }
+        (AlertKind::Suspended, Transition::Raised | Transition::Changed) => {
+            "dnscron: writes suspended (the suspend file exists); reads and reports go on"
+                .to_string()
+        }
+        (AlertKind::Suspended, Transition::Cleared) => "dnscron: writes resumed".to_string(),
+    }
+}
+
+/// Drift by target, at most 10 named.
+fn drift_detail(status: &Status) -> String {
+    let mut out = format!(
+        "drift: {} in {} not in the files (not reverted unless the policy is heal)",
+        count(status.drift_changes(), "change", "changes"),
+        count(status.drift.len(), "target", "targets")
+    );
+    let named: Vec<String> = status
+        .drift
+        .iter()
+        .take(10)
+        .map(|(t, changes)| format!("{} ({})", target_text(t), changes.len()))
+        .collect();
+    let _ = write!(out, ": {}", named.join(", "));
+    if status.drift.len() > 10 {
+        let _ = write!(out, " and {} more", status.drift.len() - 10);
+    }
+    out
+}
+
+pub fn waiting(wait: std::time::Duration, reason: WaitReason, failures: u32) -> String {
+    let secs = wait.as_secs_f64();
+    match reason {
+        WaitReason::Interval => format!("next sweep in {secs:.0}s"),
+        WaitReason::Budget => format!("sweep goes on in {secs:.0}s (API budget)"),
+        WaitReason::Backoff => format!(
+            "retrying in {secs:.1}s ({} in a row)",
+            count(failures as usize, "failed round", "failed rounds")
+        ),
+    }
+}
+
+fn targets_text(targets: &[TargetRef]) -> String {
+    match targets {
+        [] => "no target".to_string(),
+        [one] => target_text(one),
+        [first, .., last] => format!(
+            "{} targets ({} … {})",
+            targets.len(),
+            target_text(first),
+            target_text(last)
+        ),
+    }
+}
+
+fn target_text(target: &TargetRef) -> String {
+    Untrusted(&target.to_string()).to_string()
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
