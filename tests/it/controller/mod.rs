@@ -4,6 +4,9 @@
 
 mod http;
 pub mod prometheus;
+mod rig;
+mod rounds;
+mod run_loop;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
