@@ -185,9 +185,15 @@ impl Controller {
     pub async fn round(&mut self, trigger: Trigger) -> RoundReport {
         let started = Instant::now();
         self.status.suspended = self.suspended();
-        if matches!(trigger, Trigger::Interval | Trigger::Signal)
-            && matches!(self.waiting, Some(Waiting::Pending(_)))
-        {
+        // A pending revision is tried again each interval; one kept out (held, or past the
+        // limits) when someone asks (SIGHUP: the finding was fixed in the portal, or the mass
+        // change applied by a reviewed `apply`) or when the next revision comes.
+        let retry = match (&self.waiting, trigger) {
+            (Some(Waiting::Pending(_)), Trigger::Interval | Trigger::Signal) => true,
+            (Some(Waiting::KeptOut(_)), Trigger::Signal) => true,
+            (Some(Waiting::Pending(_) | Waiting::KeptOut(_)) | None, _) => false,
+        };
+        if retry {
             self.waiting = None;
         }
         let (work, outcome) = match self.refresh_files() {
