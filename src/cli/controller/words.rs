@@ -27,9 +27,8 @@ pub fn starting(args: &ControllerArgs, store: &StateStore) -> Option<Converged> 
     match (store.load(), store.file()) {
         (Ok(Some(converged)), Some(file)) => {
             tracing::info!(
-                "controller ({policy}) starting from revision {}, converged at {} (state file {})",
+                "controller ({policy}) starting from revision {}, the last converged (state file {})",
                 short(&converged.revision),
-                Untrusted(&converged.at),
                 file.display()
             );
             Some(converged)
@@ -135,7 +134,15 @@ pub fn round(report: &RoundReport, status: &Status) -> String {
         }
         Work::Nothing => "nothing done".to_string(),
     };
-    let _ = write!(out, " — {}", outcome(&report.outcome, status));
+    match (&report.work, &report.outcome) {
+        // Nothing was read: the sweep that follows says what differs.
+        (Work::Adopted, RoundOutcome::Converged) => {
+            out.push_str("; the sweep that follows reports what differs");
+        }
+        _ => {
+            let _ = write!(out, " — {}", outcome(&report.outcome, status));
+        }
+    }
     out
 }
 

@@ -2,6 +2,7 @@
 //! a real Prometheus server scraping them (`prometheus`, whose harness other controller tests
 //! use too).
 
+mod cli;
 mod http;
 pub mod prometheus;
 mod rig;
