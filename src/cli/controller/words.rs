@@ -113,8 +113,9 @@ pub fn round(report: &RoundReport, status: &Status) -> String {
             line
         }
         Work::Swept { targets, healed } => {
+            let revision = status.revision.as_ref().map(short).unwrap_or_default();
             let mut line = format!(
-                "swept {} ({} of {} this sweep)",
+                "revision {revision}: swept {} ({} of {} this sweep)",
                 targets_text(targets),
                 status.sweep_done,
                 status.sweep_total
@@ -132,7 +133,10 @@ pub fn round(report: &RoundReport, status: &Status) -> String {
             }
             line
         }
-        Work::Nothing => "nothing done".to_string(),
+        Work::Nothing => match &status.revision {
+            Some(r) => format!("revision {}: nothing done", short(r)),
+            None => "no revision loaded yet".to_string(),
+        },
     };
     match (&report.work, &report.outcome) {
         // Nothing was read: the sweep that follows says what differs.
@@ -305,7 +309,7 @@ pub fn alert(
     let revision = status.revision.as_ref().map(short).unwrap_or_default();
     match (kind, transition) {
         (AlertKind::Drift, Transition::Raised | Transition::Changed) => {
-            format!("dnscron: {}", drift_detail(status))
+            format!("dnscron: revision {revision}: {}", drift_detail(status))
         }
         (AlertKind::Drift, Transition::Cleared) => {
             format!("dnscron: drift cleared: the account matches revision {revision}")

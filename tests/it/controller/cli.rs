@@ -169,3 +169,49 @@ async fn prometheus_scrapes_a_running_controller_that_sigterm_stops_cleanly() {
         "{stderr}"
     );
 }
+
+/// Drift is posted to the webhook once, as Slack's `{"text": …}`; the URL, a secret, is in no
+/// output.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drift_is_posted_to_the_webhook_once_and_its_url_is_never_printed() {
+    use axum::routing::post;
+    let emu = example_emulator();
+    let tmp = tempfile::tempdir().unwrap();
+    copy_examples(&tmp.path().join("repo"));
+    let received = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let sink = std::sync::Arc::clone(&received);
+    let app = axum::Router::new().route(
+        "/hooks/T000/B000/secret-part",
+        post(move |body: String| async move {
+            sink.lock().unwrap().push(body);
+            "ok"
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!(
+        "http://{}/hooks/T000/B000/secret-part",
+        listener.local_addr().unwrap()
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    std::fs::write(tmp.path().join("webhook-url"), format!("{url}\n")).unwrap();
+    let base_url = emu.base_url();
+    let dir = tmp.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || {
+        once(&base_url, &dir, "apply")
+            .args(["--webhook-url-file", "webhook-url"])
+            .expect_status(2)
+            .snapshot()
+    })
+    .await
+    .unwrap();
+    assert!(!out.contains("secret-part"), "{out}");
+    let bodies = received.lock().unwrap().clone();
+    assert_eq!(bodies.len(), 1, "{bodies:?}");
+    let body: serde_json::Value = serde_json::from_str(&bodies[0]).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({
+            "text": "dnscron: revision sha256:728e65351018: drift: 10 changes in 5 targets not in the files (not reverted unless the policy is heal): zone example.com (5), zone example.org (1), domain example.org (1), site blog (1), site shop (2)"
+        })
+    );
+}
