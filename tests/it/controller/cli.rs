@@ -7,21 +7,9 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use crate::common::emulator::example_emulator;
-use crate::common::{Test, assert_cli_snapshot, command, repo_root, send_signal};
+use crate::common::{Test, assert_cli_snapshot, command, copy_examples, send_signal};
 
 use super::prometheus::Prometheus;
-
-fn copy_examples(to: &Path) {
-    let from = repo_root().join("examples/dns");
-    for dir in ["zones", "sites"] {
-        std::fs::create_dir_all(to.join(dir)).unwrap();
-        for entry in std::fs::read_dir(from.join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            std::fs::copy(&path, to.join(dir).join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    std::fs::copy(from.join("unmanaged.yaml"), to.join("unmanaged.yaml")).unwrap();
-}
 
 fn once(base_url: &str, dir: &Path, policy: &str) -> Test {
     Test::new()

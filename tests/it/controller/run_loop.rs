@@ -14,6 +14,38 @@ use super::rig::{Rig, Seen, zone_file};
 
 const API: &str = "  - {name: api, type: A, content: 192.0.2.7, ttl: 300}\n";
 
+/// A controller's loop running in a task of the test's runtime.
+struct Running {
+    run: tokio::task::JoinHandle<RunEnd>,
+    seen: Seen,
+    stop: Arc<dnscron_core::apply::Interrupt>,
+    round_now: Arc<Notify>,
+}
+
+impl Running {
+    fn spawn(controller: dnscron_core::controller::Controller) -> Running {
+        let stop = controller.interrupt();
+        let seen = Seen::default();
+        let observe = seen.observe();
+        let round_now = Arc::new(Notify::new());
+        let wake = Arc::clone(&round_now);
+        let run = tokio::spawn(async move { controller.run(false, &wake, &observe).await });
+        Running {
+            run,
+            seen,
+            stop,
+            round_now,
+        }
+    }
+
+    /// Stops the loop (it must end as stopped) and returns what it told.
+    async fn stop(self) -> Vec<String> {
+        self.stop.raise();
+        assert_eq!(self.run.await.unwrap(), RunEnd::Stopped);
+        self.seen.lines()
+    }
+}
+
 /// Backoff waits as `Duration`s, from the lines seen.
 fn backoffs(lines: &[String]) -> Vec<Duration> {
     lines
@@ -36,13 +68,8 @@ fn backoffs(lines: &[String]) -> Vec<Duration> {
 async fn an_hour_of_503s_and_a_429_storm_are_survived_with_bounded_waits() {
     let rig = Rig::start(&["a.example"]).await;
     let controller = rig.controller("apply", true);
-    let stop = controller.interrupt();
-    let seen = Seen::default();
-    let observe = seen.observe();
-    let round_now = Arc::new(Notify::new());
-    let wake = Arc::clone(&round_now);
     rig.emu.set_outage(true);
-    let run = tokio::spawn(async move { controller.run(false, &wake, &observe).await });
+    let running = Running::spawn(controller);
     tokio::time::sleep(Duration::from_secs(3600)).await;
     rig.emu.set_outage(false);
     // The next retry comes within the longest wait; then the storm.
@@ -50,10 +77,7 @@ async fn an_hour_of_503s_and_a_429_storm_are_survived_with_bounded_waits() {
     rig.emu.force_rate_limited(40);
     rig.write("a.example.yaml", &zone_file("a.example", API));
     tokio::time::sleep(Duration::from_secs(600)).await;
-    stop.raise();
-    assert_eq!(run.await.unwrap(), RunEnd::Stopped);
-
-    let lines = seen.lines();
+    let lines = running.stop().await;
     let waits = backoffs(&lines);
     assert!(waits.len() >= 8, "{lines:#?}");
     assert!(waits[0] <= Duration::from_millis(750), "{waits:?}");
@@ -82,21 +106,14 @@ async fn an_hour_of_503s_and_a_429_storm_are_survived_with_bounded_waits() {
 async fn a_revoked_token_fails_rounds_until_it_is_restored() {
     let rig = Rig::start(&["a.example"]).await;
     let controller = rig.controller("apply", true);
-    let stop = controller.interrupt();
-    let seen = Seen::default();
-    let observe = seen.observe();
-    let round_now = Arc::new(Notify::new());
-    let wake = Arc::clone(&round_now);
-    let run = tokio::spawn(async move { controller.run(false, &wake, &observe).await });
+    let running = Running::spawn(controller);
     tokio::time::sleep(Duration::from_secs(10)).await;
     rig.emu.set_token_revoked(super::rig::TOKEN, true);
-    round_now.notify_one();
+    running.round_now.notify_one();
     tokio::time::sleep(Duration::from_secs(600)).await;
     rig.emu.set_token_revoked(super::rig::TOKEN, false);
     tokio::time::sleep(LONGEST_WAIT).await;
-    stop.raise();
-    assert_eq!(run.await.unwrap(), RunEnd::Stopped);
-    let lines = seen.lines();
+    let lines = running.stop().await;
     let told: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("alert Failing"))
@@ -121,16 +138,11 @@ async fn a_stop_mid_apply_finishes_the_write_in_flight_and_a_restart_converges()
     let two = "  - {name: api, type: A, content: 192.0.2.7, ttl: 300}\n  - {name: cdn, type: A, content: 192.0.2.8, ttl: 300}\n";
     rig.write("a.example.yaml", &zone_file("a.example", two));
     rig.emu.hold_writes();
-    let stop = controller.interrupt();
-    let seen = Seen::default();
-    let observe = seen.observe();
-    let round_now = Arc::new(Notify::new());
-    let wake = Arc::clone(&round_now);
-    let run = tokio::spawn(async move { controller.run(false, &wake, &observe).await });
+    let running = Running::spawn(controller);
     rig.emu.wait_for_held_writes(1).await;
-    stop.raise();
+    running.stop.raise();
     rig.emu.release_writes();
-    assert_eq!(run.await.unwrap(), RunEnd::Stopped);
+    running.stop().await;
     assert_eq!(rig.writes(), 1);
     assert_eq!(rig.live("a.example").len(), 2);
     // The revision did not converge: the next start applies the other record.
@@ -162,15 +174,9 @@ async fn the_budget_holds_over_a_simulated_day() {
         ..rig.settings()
     };
     let controller = rig.controller_with("apply", true, config, settings);
-    let stop = controller.interrupt();
-    let seen = Seen::default();
-    let observe = seen.observe();
-    let round_now = Arc::new(Notify::new());
-    let wake = Arc::clone(&round_now);
-    let run = tokio::spawn(async move { controller.run(false, &wake, &observe).await });
+    let running = Running::spawn(controller);
     tokio::time::sleep(Duration::from_secs(24 * 3600)).await;
-    stop.raise();
-    assert_eq!(run.await.unwrap(), RunEnd::Stopped);
+    let lines = running.stop().await;
     let sent = sent.lock().unwrap().clone();
     let mut window = VecDeque::new();
     let mut most = 0;
@@ -183,8 +189,7 @@ async fn the_budget_holds_over_a_simulated_day() {
     }
     assert!(most <= 60, "{most} requests in one minute");
     // A sweep of 40 zones takes 83 requests: more than one minute's share, so it is spread.
-    let sweeps = seen
-        .lines()
+    let sweeps = lines
         .iter()
         .filter(|l| *l == "round swept converged")
         .count();
