@@ -39,7 +39,8 @@ pub fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
             .unwrap_or_default();
         metrics.succeeded_at(now.as_secs_f64());
     }
-    if let Some(converged) = &status.converged {
+    // Under observe nothing is applied: the revision shown is the one the files are at.
+    if let Some(converged) = status.converged.as_ref().or(status.revision.as_ref()) {
         let source = match converged.source {
             RevisionSource::Git => metrics::RevisionSource::Git,
             RevisionSource::Digest => metrics::RevisionSource::Digest,
