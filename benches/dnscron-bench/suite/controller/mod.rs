@@ -90,14 +90,18 @@ pub fn run(runtime: &tokio::runtime::Runtime, smoke: bool) -> Result<Section, Be
         merge::routes(&first_start.requests)
     ));
     section.note(format!(
-        "The simulated day's attempts, route by route: {}.",
+        "The simulated day's attempts, route by route: {}. Beyond a zone's records and its \
+         domain's registrar state, each part of a sweep reads the domains again: `GET /domains` \
+         for a part of two zones or more (and once a sweep for the account), \
+         `GET /domains/{{domain}}` for a part of one zone; once the first burst is spent, the \
+         budget frees room for small parts, most of them of one zone.",
         day.routes
     ));
     if smoke {
         section.note(format!(
             "Smoke sizes: {} zones, {} simulated, memory after rounds {} and {}.",
             sizes.zones,
-            secs(sizes.day),
+            hours(sizes.day),
             sizes.rounds.0,
             sizes.rounds.1
         ));
@@ -123,8 +127,8 @@ fn method(sizes: &Sizes) -> String {
          sweep has spent the budget down to the reserve it keeps for a revision, on the real \
          clock (the controller looks at DIR every second: this is the figure to read); and a \
          first start (no state: revision 1 taken as the base, nothing written) after its whole \
-         first sweep, on tokio's paused clock (simulated time: the sweep takes about 10 minutes \
-         at 60 a minute). **Day**: the same account from a first start, {day} of the paused \
+         first sweep, on tokio's paused clock (simulated time: the sweep \
+         takes minutes at 60 a minute). **Day**: the same account from a first start, {day} of the paused \
          clock, a sweep every `--interval` 5 min (the default); every attempt's time is taken \
          when its answer comes; the busiest minute is the most within any `[t, t + 60 s)`. \
          **Memory**: {small} zones, `--interval 1s` on the paused clock so that rounds come back \
@@ -134,7 +138,7 @@ fn method(sizes: &Sizes) -> String {
         zones = sizes.zones,
         records = merge::RECORDS,
         min = REVISION_MINIMUM,
-        day = secs(sizes.day),
+        day = hours(sizes.day),
         small = memory::ZONES,
         early = sizes.rounds.0,
         late = sizes.rounds.1,
@@ -178,7 +182,7 @@ fn push_revision(section: &mut Section, case: &str, run: &RevisionRun, simulated
 fn push_day(section: &mut Section, day: &day::Day, zones: usize) {
     let share = u64::from(harness::BUCKET_PER_MINUTE) * u64::from(harness::SHARE_PERCENT) / 100;
     let minutes = day.simulated.as_secs() / 60;
-    let title = format!("{} simulated", secs(day.simulated));
+    let title = format!("{} simulated", hours(day.simulated));
     section.push(Figure::new(
         format!("{title}: most requests in any rolling 60 s"),
         day.busiest_minute.to_string(),
@@ -221,6 +225,12 @@ fn push_day(section: &mut Section, day: &day::Day, zones: usize) {
     ));
 }
 
+/// A simulated length, in hours.
+fn hours(d: Duration) -> String {
+    let number = format!("{:.2}", d.as_secs_f64() / 3600.0);
+    format!("{} h", number.trim_end_matches('0').trim_end_matches('.'))
+}
+
 /// What docs/controller.md says a sweep reads: a zone's records and its domain's registration
 /// per zone, and the account's listings.
 fn sweep_requests(zones: usize) -> usize {
@@ -253,7 +263,7 @@ fn push_memory(section: &mut Section, flat: &memory::Flat, (early, late): (u64, 
         format!(
             "{}; {}; {}",
             flat.failed_rounds,
-            secs(flat.simulated),
+            hours(flat.simulated),
             secs(flat.wall)
         ),
         "0 failed",
