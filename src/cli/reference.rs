@@ -17,7 +17,12 @@ const fn row(key: &'static str, meaning: &'static str) -> Row {
 
 /// Every code `cli::error::exit_code` gives.
 pub const EXIT_CODES: &[Row] = &[
-    row("0", "success (also `--help`, `--version`)"),
+    row(
+        "0",
+        "success (also `--help`, `--version`); `controller` stopped by SIGTERM or SIGINT (a \
+         graceful stop, as Kubernetes expects: the write in flight finished), or `controller \
+         --once` converged",
+    ),
     row(
         "1",
         "error: a usage error (unknown flag or value), invalid files, a file not in canonical \
@@ -26,7 +31,7 @@ pub const EXIT_CODES: &[Row] = &[
          --reviewed`/`--plan`; nothing sent), a change of the plan changed again by someone \
          during the apply, not converged, a switch to custom nameservers not done because they \
          don't serve the zone yet, records `import --from` could not import (listed; the rest \
-         written)",
+         written), a `controller --once` round that failed",
     ),
     row(
         "2",
@@ -34,7 +39,9 @@ pub const EXIT_CODES: &[Row] = &[
          declares, or an error-level finding the files do not accept (`accept:`) such as \
          a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (`plan \
          --detailed-exitcode`; [docs/health.md](docs/health.md)); a nameserver serving other \
-         data than the files, or such a mail finding (`check`); nothing else ever exits 2",
+         data than the files, or such a mail finding (`check`); drift, a revision not applied \
+         or such a finding left after `controller --once` \
+         ([docs/controller.md](docs/controller.md)); nothing else ever exits 2",
     ),
     row(
         "3",
@@ -51,7 +58,7 @@ pub const EXIT_CODES: &[Row] = &[
         "130, 143",
         "stopped by SIGINT or SIGTERM: apply after the change in flight, with its report (before \
          its first write, at once, saying nothing was sent); `plan` at once, saying no plan was \
-         shown or saved",
+         shown or saved (`controller` exits 0 on them: its stop is the expected one)",
     ),
 ];
 

@@ -16,6 +16,7 @@ fn completions_name_every_subcommand() {
             "baseline",
             "check",
             "completions",
+            "controller",
             "demo",
             "doctor",
             "emulator",
@@ -97,6 +98,9 @@ Take the account as it is today: accept its error findings and list what no file
 \fBdnscron doctor\fR
 Check the API URL, the token, the rate\-limit headroom and what the server expects
 .TP
+\fBdnscron controller\fR
+Keep the account in step with a folder, round after round: apply what merged, report (or, under \-\-policy heal, revert) drift; metrics and probes with \-\-listen
+.TP
 \fBdnscron emulator\fR
 Serve the Hosting Customer API locally from a seed file (for tests and demos)
 .TP
@@ -116,13 +120,13 @@ The options of each subcommand: \fBdnscron help\fR \fICOMMAND\fR or \fBdnscron\f
 .SH "EXIT STATUS"
 .TP
 \fB0\fR
-success (also \fB\-\-help\fR, \fB\-\-version\fR)
+success (also \fB\-\-help\fR, \fB\-\-version\fR); \fBcontroller\fR stopped by SIGTERM or SIGINT (a graceful stop, as Kubernetes expects: the write in flight finished), or \fBcontroller \-\-once\fR converged
 .TP
 \fB1\fR
-error: a usage error (unknown flag or value), invalid files, a file not in canonical form (\fBfmt \-\-check\fR), an API error, a failed change, a change nobody reviewed or a reviewed one changed since review (\fBapply \-\-reviewed\fR/\fB\-\-plan\fR; nothing sent), a change of the plan changed again by someone during the apply, not converged, a switch to custom nameservers not done because they don\*(Aqt serve the zone yet, records \fBimport \-\-from\fR could not import (listed; the rest written)
+error: a usage error (unknown flag or value), invalid files, a file not in canonical form (\fBfmt \-\-check\fR), an API error, a failed change, a change nobody reviewed or a reviewed one changed since review (\fBapply \-\-reviewed\fR/\fB\-\-plan\fR; nothing sent), a change of the plan changed again by someone during the apply, not converged, a switch to custom nameservers not done because they don\*(Aqt serve the zone yet, records \fBimport \-\-from\fR could not import (listed; the rest written), a \fBcontroller \-\-once\fR round that failed
 .TP
 \fB2\fR
-changes present, a zone, domain or site of the account no file of the planned folder declares, or an error\-level finding the files do not accept (\fBaccept:\fR) such as a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (\fBplan \-\-detailed\-exitcode\fR; docs/health.md); a nameserver serving other data than the files, or such a mail finding (\fBcheck\fR); nothing else ever exits 2
+changes present, a zone, domain or site of the account no file of the planned folder declares, or an error\-level finding the files do not accept (\fBaccept:\fR) such as a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (\fBplan \-\-detailed\-exitcode\fR; docs/health.md); a nameserver serving other data than the files, or such a mail finding (\fBcheck\fR); drift, a revision not applied or such a finding left after \fBcontroller \-\-once\fR (docs/controller.md); nothing else ever exits 2
 .TP
 \fB3\fR
 apply stopped at a step a human must take in the portal (the \fBcontinue_url\fR is printed)
@@ -131,7 +135,7 @@ apply stopped at a step a human must take in the portal (the \fBcontinue_url\fR 
 apply refused a plan that holds a change: an error finding judged from the files (a DMARC record receivers discard, a cron job that never runs), not accepted with \fBaccept:\fR, is about what it writes; nothing sent (\fBapply\fR, \fB\-\-reviewed\fR, \fB\-\-plan\fR; docs/apply.md)
 .TP
 \fB130, 143\fR
-stopped by SIGINT or SIGTERM: apply after the change in flight, with its report (before its first write, at once, saying nothing was sent); \fBplan\fR at once, saying no plan was shown or saved
+stopped by SIGINT or SIGTERM: apply after the change in flight, with its report (before its first write, at once, saying nothing was sent); \fBplan\fR at once, saying no plan was shown or saved (\fBcontroller\fR exits 0 on them: its stop is the expected one)
 .SH ENVIRONMENT
 .TP
 \fBDNSCRON_API_URL\fR

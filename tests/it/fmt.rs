@@ -2,21 +2,7 @@
 //! back byte for byte with every comment, `--check` shows the diff and exits 1, invalid files
 //! are reported as `validate` reports them, and what it does not model is left as written.
 
-use std::path::Path;
-
-use crate::common::{Test, assert_cli_snapshot, repo_root};
-
-fn copy_examples(to: &Path) {
-    let from = repo_root().join("examples/dns");
-    for dir in ["zones", "sites"] {
-        std::fs::create_dir_all(to.join(dir)).unwrap();
-        for entry in std::fs::read_dir(from.join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            std::fs::copy(&path, to.join(dir).join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    std::fs::copy(from.join("unmanaged.yaml"), to.join("unmanaged.yaml")).unwrap();
-}
+use crate::common::{Test, assert_cli_snapshot, copy_examples};
 
 /// `text` with its `records:` items in reverse order, each with the comment lines above it,
 /// and its IP addresses and host names unquoted (both spellings the loader reads the same).

@@ -72,6 +72,9 @@ pub fn authenticate(shared: &Shared, headers: &HeaderMap) -> ApiResult<Principal
         .ok_or_else(|| {
             ApiError::unauthenticated("malformed Authorization header: use `Bearer <API_TOKEN>`")
         })?;
+    if crate::shared::lock(&shared.faults).revoked.contains(token) {
+        return Err(ApiError::unauthenticated("invalid token"));
+    }
     shared
         .tokens
         .get(token)

@@ -31,6 +31,8 @@ pub struct FaultCounters {
     pub dropped_after_commit: u64,
     /// 429s forced by a burst (also counted in `rate_limited`).
     pub forced_429: u64,
+    /// Requests answered 503 during an outage.
+    pub outage: u64,
 }
 
 impl Counters {

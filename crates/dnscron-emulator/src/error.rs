@@ -110,6 +110,16 @@ impl ApiError {
         )
     }
 
+    /// What a gateway in front of the API answers while the API is down (the spec has no 503:
+    /// a client meets one from the infrastructure, not from the API).
+    pub fn unavailable() -> ApiError {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "server_error",
+            "the service is unavailable (outage); try again later",
+        )
+    }
+
     pub fn server(message: impl Into<String>) -> ApiError {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, "server_error", message)
     }

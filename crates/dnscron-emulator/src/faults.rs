@@ -12,6 +12,10 @@ pub struct FaultState {
     pub forced_429: u32,
     pub fail_next_writes: u32,
     pub drop_next_writes: u32,
+    /// Every API request is answered 503 while set (an outage of the service).
+    pub outage: bool,
+    /// Tokens revoked at runtime (their owner removed them in the portal): answered 401.
+    pub revoked: std::collections::BTreeSet<String>,
 }
 
 impl FaultState {
@@ -22,6 +26,8 @@ impl FaultState {
             forced_429: 0,
             fail_next_writes: 0,
             drop_next_writes: 0,
+            outage: false,
+            revoked: Default::default(),
         }
     }
 

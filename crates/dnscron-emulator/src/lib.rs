@@ -158,6 +158,22 @@ impl EmulatorHandle {
         lock(&self.shared.faults).forced_429 = n;
     }
 
+    /// While `on`, every API request is answered 503 (an outage of the service behind its
+    /// gateway); nothing changes.
+    pub fn set_outage(&self, on: bool) {
+        lock(&self.shared.faults).outage = on;
+    }
+
+    /// Revokes `token` (or restores it: `revoked` false) as its owner would in the portal: its
+    /// requests are answered 401 from now on.
+    pub fn set_token_revoked(&self, token: &str, revoked: bool) {
+        let mut faults = lock(&self.shared.faults);
+        match revoked {
+            true => faults.revoked.insert(token.to_string()),
+            false => faults.revoked.remove(token),
+        };
+    }
+
     /// The next `n` writes are answered 502 upstream_error, with nothing changed.
     pub fn fail_next_writes(&self, n: u32) {
         lock(&self.shared.faults).fail_next_writes = n;

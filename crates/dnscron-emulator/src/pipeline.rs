@@ -86,6 +86,10 @@ async fn api(shared: &Shared, req: Request, next: Next) -> (Response, RateHeader
         limit: settings.rate_limit.per_minute,
         remaining: lock(&shared.buckets).peek(None, &settings.rate_limit),
     };
+    if lock(&shared.faults).outage {
+        lock(&shared.counters).faults.outage += 1;
+        return (ApiError::unavailable().into_response(), rate);
+    }
     // Unknown paths answer 404 (and wrong methods 405) before authentication.
     let Some(route) = route else {
         return (next.run(req).await, rate);

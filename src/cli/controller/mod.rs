@@ -13,8 +13,10 @@ mod words;
 
 use std::sync::Arc;
 
-use dnscron_core::api::{Budget, ReadClient, WriteClient};
-use dnscron_core::controller::{Controller, Mode, OnceOutcome, RunEnd, Settings, StateStore};
+use dnscron_core::api::{ReadClient, WriteClient};
+use dnscron_core::controller::{
+    Controller, Mode, OnceOutcome, RunEnd, Settings, StateStore, api_config,
+};
 
 pub use args::{ControllerArgs, Policy};
 
@@ -25,12 +27,13 @@ const BUCKET_PER_MINUTE: u32 = 120;
 
 pub fn run(args: ControllerArgs) -> CommandResult {
     let runtime = crate::cli::session::runtime()?;
+    // The webhook's task and the clients are made inside the runtime.
+    let _context = runtime.enter();
     let front = Arc::new(front::Front::new(&args)?);
-    let mut config = args.api.clone().into_config()?;
-    config.budget = Some(Budget::share(args.api_share, BUCKET_PER_MINUTE));
+    let config = args.api.clone().into_config()?;
+    let mut config = api_config(config, args.api_share, BUCKET_PER_MINUTE);
     config.on_response = Some(front.response_hook());
     config.on_wait = Some(front.wait_hook());
-    let _context = runtime.enter();
     let mode = match args.policy {
         Policy::Observe => Mode::Observe(ReadClient::new(config)?),
         Policy::Apply => Mode::ApplyMerged(WriteClient::new(config)?),

@@ -27,9 +27,8 @@ pub fn starting(args: &ControllerArgs, store: &StateStore) -> Option<Converged> 
     match (store.load(), store.file()) {
         (Ok(Some(converged)), Some(file)) => {
             tracing::info!(
-                "controller ({policy}) starting from revision {}, converged at {} (state file {})",
+                "controller ({policy}) starting from revision {}, the last converged (state file {})",
                 short(&converged.revision),
-                Untrusted(&converged.at),
                 file.display()
             );
             Some(converged)
@@ -114,8 +113,9 @@ pub fn round(report: &RoundReport, status: &Status) -> String {
             line
         }
         Work::Swept { targets, healed } => {
+            let revision = status.revision.as_ref().map(short).unwrap_or_default();
             let mut line = format!(
-                "swept {} ({} of {} this sweep)",
+                "revision {revision}: swept {} ({} of {} this sweep)",
                 targets_text(targets),
                 status.sweep_done,
                 status.sweep_total
@@ -133,9 +133,20 @@ pub fn round(report: &RoundReport, status: &Status) -> String {
             }
             line
         }
-        Work::Nothing => "nothing done".to_string(),
+        Work::Nothing => match &status.revision {
+            Some(r) => format!("revision {}: nothing done", short(r)),
+            None => "no revision loaded yet".to_string(),
+        },
     };
-    let _ = write!(out, " — {}", outcome(&report.outcome, status));
+    match (&report.work, &report.outcome) {
+        // Nothing was read: the sweep that follows says what differs.
+        (Work::Adopted, RoundOutcome::Converged) => {
+            out.push_str("; the sweep that follows reports what differs");
+        }
+        _ => {
+            let _ = write!(out, " — {}", outcome(&report.outcome, status));
+        }
+    }
     out
 }
 
@@ -298,7 +309,7 @@ pub fn alert(
     let revision = status.revision.as_ref().map(short).unwrap_or_default();
     match (kind, transition) {
         (AlertKind::Drift, Transition::Raised | Transition::Changed) => {
-            format!("dnscron: {}", drift_detail(status))
+            format!("dnscron: revision {revision}: {}", drift_detail(status))
         }
         (AlertKind::Drift, Transition::Cleared) => {
             format!("dnscron: drift cleared: the account matches revision {revision}")

@@ -15,6 +15,19 @@ pub fn dnscron_bin() -> &'static str {
 }
 
 /// The repository root (for `examples/`, `schema/`).
+/// A copy of examples/dns (its zones, sites and unmanaged list) in `to`.
+pub fn copy_examples(to: &Path) {
+    let from = repo_root().join("examples/dns");
+    for dir in ["zones", "sites"] {
+        std::fs::create_dir_all(to.join(dir)).unwrap();
+        for entry in std::fs::read_dir(from.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, to.join(dir).join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::copy(from.join("unmanaged.yaml"), to.join("unmanaged.yaml")).unwrap();
+}
+
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

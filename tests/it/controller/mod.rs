@@ -2,8 +2,12 @@
 //! a real Prometheus server scraping them (`prometheus`, whose harness other controller tests
 //! use too).
 
+mod cli;
 mod http;
 pub mod prometheus;
+mod rig;
+mod rounds;
+mod run_loop;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

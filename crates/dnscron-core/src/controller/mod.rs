@@ -27,3 +27,17 @@ pub use round::{Controller, DEFAULT_INTERVAL, Mode, Settings};
 pub use run::{OnceOutcome, RunEnd};
 pub use state::{Converged, STATE_VERSION, StateError, StateStore};
 pub use webhook::{Webhook, WebhookError};
+
+/// The API client's settings for a controller spending `share_percent` of a bucket of
+/// `bucket_per_minute`: that budget over any rolling minute, and 429s waited out however many
+/// come (a storm is the bucket at work; only the total wait, `max_wait`, bounds them), since a
+/// long-running process that gave up on them would only come back later to the same bucket.
+pub fn api_config(
+    mut config: crate::api::ApiConfig,
+    share_percent: u8,
+    bucket_per_minute: u32,
+) -> crate::api::ApiConfig {
+    config.budget = Some(crate::api::Budget::share(share_percent, bucket_per_minute));
+    config.retry.max_rate_limited = u32::MAX;
+    config
+}

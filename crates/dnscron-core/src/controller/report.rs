@@ -99,6 +99,22 @@ pub enum RoundError {
     NotConverged(Box<ApplyReport>),
 }
 
+impl RoundError {
+    /// What kind of failure this is, for "told once": the same kind round after round is one
+    /// condition, whatever request ids or counts its words carry.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RoundError::Revision(_) => "revision",
+            RoundError::Files { .. } => "files",
+            RoundError::State(_) => "state",
+            RoundError::Read(_) => "read",
+            RoundError::Account(_) => "account",
+            RoundError::Apply(_) => "apply",
+            RoundError::NotConverged(_) => "not-converged",
+        }
+    }
+}
+
 /// One round.
 #[derive(Debug)]
 pub struct RoundReport {

@@ -7,9 +7,10 @@
 //! from `.git` without a git binary, so the image needs none), else a digest of the files.
 //!
 //! [`probe`] is cheap enough to run every second: it notices a swap (the directory's canonical
-//! path, `..data`'s target) or a new commit (HEAD and the ref it names) without reading the
-//! files. [`read`] reads the files from the directory's resolved target and probes before and
-//! after: a swap in between means the texts may mix two revisions, so they are read again.
+//! path, `..data`'s target), a new commit (HEAD and the ref it names) or, in a directory that is
+//! neither, a file written in place (its size, times and inode) without reading the files.
+//! [`read`] reads the files from the directory's resolved target and probes before and after: a
+//! swap in between means the texts may mix two revisions, so they are read again.
 
 mod git;
 mod walk;
@@ -40,8 +41,9 @@ pub enum RevisionSource {
     Digest,
 }
 
-/// What a directory points at, without its files' contents: equal probes, same revision (the
-/// git case) or at least no swap (the others, whose content is only known by reading it).
+/// What a directory points at, without its files' contents: equal probes, same revision (a
+/// repository's commit) or, short of a write that keeps a file's size, times and inode, the
+/// same files.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Probe {
     /// The directory, symlinks resolved: a git-sync swap changes it.
@@ -50,6 +52,9 @@ pub struct Probe {
     pub data: Option<PathBuf>,
     /// The repository's HEAD, when the directory is in one.
     pub git: Option<GitHead>,
+    /// A directory that is neither in a repository nor a ConfigMap (whose `..data` swaps) may
+    /// be written in place: its YAML files' sizes and change times, read without their text.
+    stamps: Option<Vec<walk::Stamp>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,7 +161,8 @@ impl RevisionError {
     }
 }
 
-/// What `dir` points at now; reads no file but the repository's HEAD and the ref it names.
+/// What `dir` points at now; reads no file's text but the repository's HEAD and the ref it
+/// names (a directory that is neither a repository nor a ConfigMap: its YAML files' metadata).
 pub fn probe(dir: &Path) -> Result<Probe, RevisionError> {
     let resolved = std::fs::canonicalize(dir).map_err(|e| RevisionError::io(dir, e))?;
     let is_dir = std::fs::metadata(&resolved)
@@ -174,10 +180,17 @@ pub fn probe(dir: &Path) -> Result<Probe, RevisionError> {
         Err(err) => return Err(RevisionError::io(&data_link, err)),
     };
     let git = git::head(&resolved)?;
+    // A repository's revision is its commit (edits not committed are not one), and the kubelet
+    // only ever swaps `..data`: only another directory needs its files looked at.
+    let stamps = match (&git, &data) {
+        (None, None) => Some(walk::stamps(dir, &resolved)?),
+        (Some(_), _) | (None, Some(_)) => None,
+    };
     Ok(Probe {
         dir: resolved,
         data,
         git,
+        stamps,
     })
 }
 

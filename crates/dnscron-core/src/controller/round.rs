@@ -185,9 +185,15 @@ impl Controller {
     pub async fn round(&mut self, trigger: Trigger) -> RoundReport {
         let started = Instant::now();
         self.status.suspended = self.suspended();
-        if matches!(trigger, Trigger::Interval | Trigger::Signal)
-            && matches!(self.waiting, Some(Waiting::Pending(_)))
-        {
+        // A pending revision is tried again each interval; one kept out (held, or past the
+        // limits) when someone asks (SIGHUP: the finding was fixed in the portal, or the mass
+        // change applied by a reviewed `apply`) or when the next revision comes.
+        let retry = match (&self.waiting, trigger) {
+            (Some(Waiting::Pending(_)), Trigger::Interval | Trigger::Signal) => true,
+            (Some(Waiting::KeptOut(_)), Trigger::Signal) => true,
+            (Some(Waiting::Pending(_) | Waiting::KeptOut(_)) | None, _) => false,
+        };
+        if retry {
             self.waiting = None;
         }
         let (work, outcome) = match self.refresh_files() {
@@ -308,13 +314,7 @@ impl Controller {
         let mut workflow = Workflow::files(client, desired, binding);
         workflow.changed = Some(targets::scope("revision", &revision.id, targets.clone()));
         workflow.stamp = stamp;
-        let executed = run_workflow(
-            workflow,
-            &self.interrupt,
-            &self.writing,
-            &self.settings.visibility_waits,
-        )
-        .await;
+        let executed = self.execute(workflow).await;
         self.after_revision(revision, targets, executed)
     }
 
@@ -419,25 +419,10 @@ impl Controller {
             report: None,
             left_alone: LeftAlone::default(),
         };
-        let outcome = match &refusal {
-            Refusal::HeldByFinding { .. } => {
-                self.waiting = Some(Waiting::KeptOut(revision.id));
-                RoundOutcome::Held(Box::new(refusal))
-            }
-            Refusal::LimitsHeld { .. } => {
-                self.waiting = Some(Waiting::KeptOut(revision.id));
-                RoundOutcome::Refused(Box::new(refusal))
-            }
-            Refusal::MakePlan(inner) if is_unsafe(inner) => {
-                self.waiting = Some(Waiting::KeptOut(revision.id));
-                RoundOutcome::Refused(Box::new(refusal))
-            }
-            Refusal::Union(_)
-            | Refusal::ApiUrl { .. }
-            | Refusal::Unreviewed { .. }
-            | Refusal::Plan(_)
-            | Refusal::MakePlan(_) => RoundOutcome::Failed(RoundError::Apply(Box::new(refusal))),
-        };
+        let (kept_out, outcome) = refusal_outcome(refusal);
+        if kept_out {
+            self.waiting = Some(Waiting::KeptOut(revision.id));
+        }
         (work, outcome)
     }
 
@@ -467,14 +452,7 @@ impl Controller {
             Some(client) => {
                 let mut workflow = Workflow::files(client, desired.clone(), Binding::Nothing);
                 workflow.changed = Some(scope.clone());
-                let executed = run_workflow(
-                    workflow,
-                    &self.interrupt,
-                    &self.writing,
-                    &self.settings.visibility_waits,
-                )
-                .await;
-                match executed {
+                match self.execute(workflow).await {
                     Ok((report, _)) if in_effect(&report.result) => {
                         (Vec::new(), Vec::new(), Some(Box::new(report)), None)
                     }
@@ -503,20 +481,7 @@ impl Controller {
             healed,
         };
         let outcome = match refusal {
-            Some(refusal) => match &refusal {
-                Refusal::MakePlan(inner) if is_unsafe(inner) => {
-                    RoundOutcome::Refused(Box::new(refusal))
-                }
-                Refusal::HeldByFinding { .. } => RoundOutcome::Held(Box::new(refusal)),
-                Refusal::LimitsHeld { .. } => RoundOutcome::Refused(Box::new(refusal)),
-                Refusal::Union(_)
-                | Refusal::ApiUrl { .. }
-                | Refusal::Unreviewed { .. }
-                | Refusal::Plan(_)
-                | Refusal::MakePlan(_) => {
-                    RoundOutcome::Failed(RoundError::Apply(Box::new(refusal)))
-                }
-            },
+            Some(refusal) => refusal_outcome(refusal).1,
             None if self.status.drift.is_empty() && self.status.unapplied.is_empty() => {
                 RoundOutcome::Converged
             }
@@ -604,6 +569,26 @@ fn push(
     map.entry(target.clone()).or_default().push(change);
 }
 
+/// How a refusal ends a round, and whether it keeps the revision out until the next one (held,
+/// or past the safety limits: trying again changes nothing) rather than failing the round.
+fn refusal_outcome(refusal: Refusal) -> (bool, RoundOutcome) {
+    match &refusal {
+        Refusal::HeldByFinding { .. } => (true, RoundOutcome::Held(Box::new(refusal))),
+        Refusal::LimitsHeld { .. } => (true, RoundOutcome::Refused(Box::new(refusal))),
+        Refusal::MakePlan(inner) if is_unsafe(inner) => {
+            (true, RoundOutcome::Refused(Box::new(refusal)))
+        }
+        Refusal::Union(_)
+        | Refusal::ApiUrl { .. }
+        | Refusal::Unreviewed { .. }
+        | Refusal::Plan(_)
+        | Refusal::MakePlan(_) => (
+            false,
+            RoundOutcome::Failed(RoundError::Apply(Box::new(refusal))),
+        ),
+    }
+}
+
 /// Every change of the apply is in effect.
 fn in_effect(result: &ApplyResult) -> bool {
     match result {
@@ -643,6 +628,18 @@ async fn read_part(
         .await
         .map_err(|e| RoundError::Read(Box::new(e)))?;
     Ok((planned.plan.changes, planned.plan.findings))
+}
+
+impl Controller {
+    async fn execute(&self, workflow: Workflow<'_>) -> Result<(ApplyReport, LeftAlone), Refusal> {
+        run_workflow(
+            workflow,
+            &self.interrupt,
+            &self.writing,
+            &self.settings.visibility_waits,
+        )
+        .await
+    }
 }
 
 /// Prepares and runs an apply, telling `writing` while its writes are under way.

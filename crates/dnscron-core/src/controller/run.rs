@@ -134,8 +134,9 @@ impl Controller {
         let mut out = vec![
             (
                 AlertKind::Failing,
+                // Told again when the kind of failure changes, not for every new request id.
                 match &report.outcome {
-                    RoundOutcome::Failed(error) => Some(about(error.to_string())),
+                    RoundOutcome::Failed(error) => Some(about(error.kind())),
                     RoundOutcome::Converged
                     | RoundOutcome::Drift
                     | RoundOutcome::Pending(_)

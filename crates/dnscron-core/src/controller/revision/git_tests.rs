@@ -54,6 +54,11 @@ fn a_branch_resolves_through_its_loose_ref_then_packed_refs() {
     // `.git` is never taken for content.
     assert_eq!(snapshot.files.len(), 1);
     assert_ne!(snapshot.content_digest, C1);
+    // The revision is the commit: an edit not committed is not another one.
+    write(&dir.join("zones/a.yaml"), "zone: edited.example\n");
+    assert_eq!(probe(dir).unwrap(), snapshot.probe);
+    assert_eq!(read(dir).unwrap().revision, snapshot.revision);
+    assert_ne!(read(dir).unwrap().content_digest, snapshot.content_digest);
 
     // A pull moves the branch: HEAD's text stays, the probe still changes.
     write(&dir.join(".git/refs/heads/main"), &format!("{C2}\n"));

@@ -60,6 +60,7 @@ fn a_plain_folder_is_its_yaml_files_digest() {
     assert_eq!(snapshot.content_digest, expected);
     assert_eq!(snapshot.probe.dir, dir.canonicalize().unwrap());
     assert_eq!((&snapshot.probe.data, &snapshot.probe.git), (&None, &None));
+    assert_eq!(snapshot.probe.stamps.as_ref().map(Vec::len), Some(2));
     assert_eq!(read(dir).unwrap().revision.id, expected);
 }
 
@@ -99,6 +100,46 @@ fn the_digest_changes_with_a_file_its_name_or_a_file_more() {
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), seen.len(), "{seen:?}");
+}
+
+#[test]
+fn a_file_written_in_place_changes_the_probe() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write(&dir.join("a.yaml"), "zone: a.example\n");
+    write(&dir.join("notes.txt"), "");
+    let first = probe(dir).unwrap();
+    assert_eq!(probe(dir).unwrap(), first);
+    // What is not read is not looked at.
+    write(&dir.join("notes.txt"), "more");
+    assert_eq!(probe(dir).unwrap(), first);
+
+    write(&dir.join("b.yaml"), "");
+    let added = probe(dir).unwrap();
+    assert_ne!(added, first);
+    write(&dir.join("a.yaml"), "zone: b.example\n");
+    assert_ne!(probe(dir).unwrap(), added);
+}
+
+/// The same size and the modification time set back (as `touch -d` or an archive would): the
+/// inode's change time, which no one can set, still tells.
+#[cfg(unix)]
+#[test]
+fn a_write_that_keeps_size_and_modification_time_is_seen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("a.yaml");
+    write(&path, "zone: a.example\n");
+    let modified = fs::metadata(&path).unwrap().modified().unwrap();
+    let before = probe(tmp.path()).unwrap();
+    fs::write(&path, "zone: b.example\n").unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), modified);
+    assert_ne!(probe(tmp.path()).unwrap(), before);
 }
 
 #[test]
@@ -329,6 +370,8 @@ mod links {
             ]
         );
         assert_eq!(first.revision.source, RevisionSource::Digest);
+        // The kubelet only swaps: `..data` tells, no file is looked at.
+        assert_eq!(first.probe.stamps, None);
         assert_eq!(
             first.probe.data,
             Some(mount.join(FIRST_STAMP).canonicalize().unwrap())

@@ -8,6 +8,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use super::{RevisionError, read_text};
 
@@ -25,17 +26,73 @@ pub(super) struct YamlFile {
     pub text: String,
 }
 
+/// What writing a file changes, without reading it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Stamp {
+    relative: PathBuf,
+    len: u64,
+    modified: Option<SystemTime>,
+    /// The inode and its change time: the kernel sets them on every write or replacement, and
+    /// neither `touch` nor an archive's extraction can set them back (unix only).
+    changed: Option<(u64, i64, i64)>,
+}
+
 struct Walk<'a> {
     /// What the caller named (for the paths given back and errors).
     shown: &'a Path,
     /// Its canonical form, the bound every symlink must stay within.
     root: &'a Path,
-    found: Vec<YamlFile>,
+    /// Below `root`.
+    found: Vec<PathBuf>,
 }
 
-/// Every `*.yaml`/`*.yml` below `root` (the canonical form of `shown`), sorted as
+/// Every `*.yaml`/`*.yml` below `root` (the canonical form of `shown`) and its text, sorted as
 /// `config::load` walks a directory.
 pub(super) fn yaml_files(shown: &Path, root: &Path) -> Result<Vec<YamlFile>, RevisionError> {
+    yaml_paths(shown, root)?
+        .into_iter()
+        .map(|relative| {
+            let shown = shown.join(&relative);
+            // Named as the caller knows it, not by its resolved path.
+            let text = read_text(&root.join(&relative), &shown, MAX_FILE_BYTES)?;
+            Ok(YamlFile {
+                relative,
+                shown,
+                text,
+            })
+        })
+        .collect()
+}
+
+/// The [`Stamp`] of every file [`yaml_files`] would read.
+pub(super) fn stamps(shown: &Path, root: &Path) -> Result<Vec<Stamp>, RevisionError> {
+    yaml_paths(shown, root)?
+        .into_iter()
+        .map(|relative| {
+            let meta = std::fs::metadata(root.join(&relative))
+                .map_err(|e| RevisionError::io(&shown.join(&relative), e))?;
+            Ok(Stamp {
+                len: meta.len(),
+                modified: meta.modified().ok(),
+                changed: changed(&meta),
+                relative,
+            })
+        })
+        .collect()
+}
+
+#[cfg(unix)]
+fn changed(meta: &std::fs::Metadata) -> Option<(u64, i64, i64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.ino(), meta.ctime(), meta.ctime_nsec()))
+}
+
+#[cfg(not(unix))]
+fn changed(_: &std::fs::Metadata) -> Option<(u64, i64, i64)> {
+    None
+}
+
+fn yaml_paths(shown: &Path, root: &Path) -> Result<Vec<PathBuf>, RevisionError> {
     let mut walk = Walk {
         shown,
         root,
@@ -60,7 +117,7 @@ impl Walk<'_> {
             let relative = relative.join(&name);
             match self.kind(&relative)? {
                 Kind::Folder => self.folder(&relative, depth + 1)?,
-                Kind::Yaml => self.read(relative)?,
+                Kind::Yaml => self.add(relative)?,
                 Kind::Other => {}
             }
         }
@@ -111,21 +168,14 @@ impl Walk<'_> {
         Ok(kind)
     }
 
-    fn read(&mut self, relative: PathBuf) -> Result<(), RevisionError> {
+    fn add(&mut self, relative: PathBuf) -> Result<(), RevisionError> {
         if self.found.len() >= MAX_FILES {
             return Err(RevisionError::TooManyFiles {
                 dir: self.shown.to_path_buf(),
                 limit: MAX_FILES,
             });
         }
-        let shown = self.shown.join(&relative);
-        // Named as the caller knows it, not by its resolved path.
-        let text = read_text(&self.root.join(&relative), &shown, MAX_FILE_BYTES)?;
-        self.found.push(YamlFile {
-            relative,
-            shown,
-            text,
-        });
+        self.found.push(relative);
         Ok(())
     }
 }

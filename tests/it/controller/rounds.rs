@@ -1,0 +1,299 @@
+//! The controller's rounds as it will be used (issue #30, "Tested as it will be used"): each
+//! round driven by the test, against the emulator in this runtime on tokio's paused clock.
+
+use dnscron_core::controller::{Settings, Trigger};
+
+use super::rig::{Rig, round, zone_file};
+
+const API: &str = "  - {name: api, type: A, content: 192.0.2.7, ttl: 300}\n";
+
+/// The first start takes the folder as the base (nothing written), its sweep finds the account
+/// in sync, and the next revision is applied within one round, reading only the zone it changes.
+#[tokio::test(start_paused = true)]
+async fn a_merged_revision_is_applied_within_one_round_reading_only_its_zone() {
+    let rig = Rig::start(&["a.example", "b.example"]).await;
+    let mut controller = rig.controller("apply", true);
+    assert_eq!(
+        round(&mut controller, Trigger::Start).await,
+        ("adopted", "converged")
+    );
+    assert_eq!(
+        round(&mut controller, Trigger::Interval).await,
+        ("swept", "converged")
+    );
+    assert_eq!(rig.writes(), 0);
+    rig.emu.reset_counters();
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "converged")
+    );
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+    // The zone's records, the create, the verification's re-read: b.example is not read.
+    assert_eq!(
+        rig.routes(),
+        [
+            ("GET /api/v1/dns/{zone}/records".to_string(), 2),
+            ("POST /api/v1/dns/{zone}/records".to_string(), 1),
+        ]
+    );
+    let status = controller.status();
+    assert_eq!(status.converged, status.revision);
+    // The state file keeps the converged revision: a new controller starts from it.
+    let restarted = rig.controller("apply", true);
+    assert_eq!(restarted.status().converged, status.converged);
+}
+
+/// A record changed in the portal is drift: reported, never reverted by the default policy,
+/// even when a revision touching the same zone is applied; heal reverts it.
+#[tokio::test(start_paused = true)]
+async fn a_portal_edit_is_reported_under_apply_and_reverted_under_heal() {
+    let rig = Rig::start(&["a.example"]).await;
+    let mut controller = rig.controller("apply", true);
+    round(&mut controller, Trigger::Start).await;
+    portal_edit(&rig, "a.example", "192.0.2.99").await;
+    assert_eq!(
+        round(&mut controller, Trigger::Interval).await,
+        ("swept", "drift")
+    );
+    let drift: Vec<_> = controller
+        .status()
+        .drift
+        .keys()
+        .map(|t| t.to_string())
+        .collect();
+    assert_eq!(drift, ["zone a.example"]);
+    // A revision of the same zone: its own change runs, the portal edit stays.
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "drift")
+    );
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.99"]
+    );
+    assert_eq!(controller.status().drift_changes(), 1);
+    // Heal, from the same state file: the next sweep puts the files' value back.
+    let mut healer = rig.controller("heal", true);
+    assert_eq!(
+        round(&mut healer, Trigger::Start).await,
+        ("swept", "converged")
+    );
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+    assert!(healer.status().drift.is_empty());
+}
+
+/// Observe never writes, whatever the folder or the account say.
+#[tokio::test(start_paused = true)]
+async fn observe_reports_and_never_writes() {
+    let rig = Rig::start(&["a.example"]).await;
+    let mut controller = rig.controller("observe", true);
+    portal_edit(&rig, "a.example", "192.0.2.99").await;
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    let writes_before = rig.writes();
+    assert_eq!(
+        round(&mut controller, Trigger::Start).await,
+        ("swept", "drift")
+    );
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("swept", "drift")
+    );
+    assert_eq!(rig.writes(), writes_before);
+    assert_eq!(controller.status().drift_changes(), 2);
+}
+
+/// A revision that does not load is kept out and reported; the last good one stays in use, and
+/// the next good one is applied.
+#[tokio::test(start_paused = true)]
+async fn a_broken_revision_is_kept_out_while_the_last_good_one_stays() {
+    let rig = Rig::start(&["a.example"]).await;
+    let mut controller = rig.controller("apply", true);
+    round(&mut controller, Trigger::Start).await;
+    let good = controller.status().revision.clone();
+    rig.write("a.example.yaml", "zone: a.example\nrecords: [\n");
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("nothing", "failed")
+    );
+    assert!(controller.status().broken.is_some());
+    assert_eq!(controller.status().revision, good);
+    // The rounds after it go on with the last good revision.
+    assert_eq!(
+        round(&mut controller, Trigger::Retry).await,
+        ("swept", "converged")
+    );
+    // A revision that validates but is wrong (a CNAME beside an A) is kept out too.
+    rig.write(
+        "a.example.yaml",
+        &zone_file(
+            "a.example",
+            "  - {name: www, type: CNAME, content: x.example., ttl: 300}\n",
+        ),
+    );
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("nothing", "failed")
+    );
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "converged")
+    );
+    assert!(controller.status().broken.is_none());
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+}
+
+/// Without a state file a restart has no converged revision: the folder as it is becomes the
+/// base and nothing is written (what merged while it was down is reported as drift); with one,
+/// the restart applies what merged.
+#[tokio::test(start_paused = true)]
+async fn a_restart_without_state_writes_nothing_it_cannot_attribute() {
+    let rig = Rig::start(&["a.example"]).await;
+    let mut first = rig.controller("apply", false);
+    round(&mut first, Trigger::Start).await;
+    drop(first);
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    let mut restarted = rig.controller("apply", false);
+    assert_eq!(
+        round(&mut restarted, Trigger::Start).await,
+        ("adopted", "converged")
+    );
+    assert_eq!(
+        round(&mut restarted, Trigger::Interval).await,
+        ("swept", "drift")
+    );
+    assert_eq!(rig.writes(), 0);
+    assert_eq!(rig.live("a.example"), ["www A 192.0.2.1"]);
+
+    // The same story with a state file.
+    let rig = Rig::start(&["a.example"]).await;
+    let mut first = rig.controller("apply", true);
+    round(&mut first, Trigger::Start).await;
+    drop(first);
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    let mut restarted = rig.controller("apply", true);
+    assert_eq!(
+        round(&mut restarted, Trigger::Start).await,
+        ("applied", "converged")
+    );
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+}
+
+/// A first start applies the folder's whole difference only for the revision named to adopt.
+#[tokio::test(start_paused = true)]
+async fn adopt_revision_applies_a_first_start_only_for_that_revision() {
+    let rig = Rig::start(&["a.example"]).await;
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    let other = adopting(&rig, "sha256:0000");
+    let mut controller = rig.controller_with("apply", true, rig.config(), other);
+    assert_eq!(
+        round(&mut controller, Trigger::Start).await,
+        ("adopted", "converged")
+    );
+    assert_eq!(rig.writes(), 0);
+    std::fs::remove_file(&rig.state).unwrap();
+    let id = controller.status().revision.clone().unwrap().id;
+    let named = adopting(&rig, &id);
+    let mut controller = rig.controller_with("apply", true, rig.config(), named);
+    assert_eq!(
+        round(&mut controller, Trigger::Start).await,
+        ("applied", "converged")
+    );
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+}
+
+fn adopting(rig: &Rig, id: &str) -> Settings {
+    Settings {
+        adopt_revision: Some(id.to_string()),
+        ..rig.settings()
+    }
+}
+
+/// Writes are suspended while the suspend file exists: a new revision waits, the sweep goes on
+/// reading; removing the file lets the revision through.
+#[tokio::test(start_paused = true)]
+async fn a_suspend_file_holds_writes_back_and_its_removal_lets_them_through() {
+    let rig = Rig::start(&["a.example"]).await;
+    let suspend = rig.repo().parent().unwrap().join("suspend");
+    let settings = Settings {
+        suspend_file: Some(suspend.clone()),
+        ..rig.settings()
+    };
+    let mut controller = rig.controller_with("apply", true, rig.config(), settings);
+    round(&mut controller, Trigger::Start).await;
+    std::fs::write(&suspend, "").unwrap();
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("swept", "drift")
+    );
+    assert!(controller.status().suspended);
+    assert_eq!(rig.writes(), 0);
+    // What the unapplied revision would change is not drift.
+    assert!(controller.status().drift.is_empty());
+    assert_eq!(controller.status().unapplied.len(), 1);
+    std::fs::remove_file(&suspend).unwrap();
+    assert_eq!(
+        round(&mut controller, Trigger::Signal).await,
+        ("applied", "converged")
+    );
+    assert!(!controller.status().suspended);
+}
+
+/// A write the server keeps failing fails the round (the revision is not converged); the retry
+/// after the backoff applies it once.
+#[tokio::test(start_paused = true)]
+async fn a_failed_write_is_retried_and_converges_without_a_duplicate() {
+    let rig = Rig::start(&["a.example"]).await;
+    let mut controller = rig.controller("apply", true);
+    round(&mut controller, Trigger::Start).await;
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    // Every attempt of the create is answered 502 until the retry budget is spent.
+    rig.emu.fail_next_writes(50);
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "failed")
+    );
+    assert_eq!(rig.live("a.example"), ["www A 192.0.2.1"]);
+    rig.emu.fail_next_writes(0);
+    assert_eq!(
+        round(&mut controller, Trigger::Retry).await,
+        ("applied", "converged")
+    );
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+    assert!(controller.status().pending.is_none());
+}
+
+/// Changes the account with another client, as someone in the portal would.
+pub async fn portal_edit(rig: &Rig, zone: &str, content: &str) {
+    let state = rig.emu.state();
+    let id = state.visible_records(zone)[0].id;
+    let api = crate::common::emulator::Api::new(&rig.emu.base_url(), super::rig::TOKEN);
+    let resp = api
+        .put(
+            &format!("/dns/{zone}/records/{id}"),
+            serde_json::json!({ "name": "www", "type": "A", "content": content, "ttl": 300 }),
+        )
+        .await;
+    assert_eq!(resp.status, 200, "{:?}", resp.body);
+}
