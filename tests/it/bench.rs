@@ -13,6 +13,16 @@ mod suite;
 use suite::report::Verdict;
 use suite::{Options, Part};
 
+/// The suite at smoke size, `part` alone.
+fn smoke(part: Part) -> suite::report::Report {
+    let opts = Options {
+        smoke: true,
+        only: vec![part],
+        ..Options::default()
+    };
+    suite::run(&opts).unwrap()
+}
+
 #[test]
 fn smoke_sizes_send_the_minimum_requests_and_converge_under_faults() {
     use Verdict::{Info, Met};
@@ -75,12 +85,7 @@ fn smoke_sizes_send_the_minimum_requests_and_converge_under_faults() {
 
 #[test]
 fn without_octodns_the_side_by_side_section_says_how_to_enable_it() {
-    let opts = Options {
-        smoke: true,
-        only: vec![Part::Octodns],
-        ..Options::default()
-    };
-    let report = suite::run(&opts).unwrap();
+    let report = smoke(Part::Octodns);
     let expected = format!(
         "\n== 6. dnscron and octoDNS side by side (issue 14)\n  note: {}\n\n0 target(s) missed\n",
         suite::octodns::NOT_RUN
@@ -93,12 +98,7 @@ fn without_octodns_the_side_by_side_section_says_how_to_enable_it() {
 /// drift job still reads everything.
 #[test]
 fn the_big_account_section_meets_its_request_targets() {
-    let opts = Options {
-        smoke: true,
-        only: vec![Part::BigAccount],
-        ..Options::default()
-    };
-    let report = suite::run(&opts).unwrap();
+    let report = smoke(Part::BigAccount);
     let section = &report.sections[0];
     let values: Vec<(&str, &str)> = section
         .figures
@@ -150,12 +150,7 @@ fn the_big_account_section_meets_its_request_targets() {
 
 #[test]
 fn the_bind_import_section_writes_every_generated_record() {
-    let opts = Options {
-        smoke: true,
-        only: vec![Part::BindImport],
-        ..Options::default()
-    };
-    let report = suite::run(&opts).unwrap();
+    let report = smoke(Part::BindImport);
     let section = &report.sections[0];
     assert_eq!(section.title, "8. Importing a BIND zone file (issue 31)");
     // The wall time is judged in BENCHMARKS.md, never here; the count is exact.
@@ -179,12 +174,7 @@ fn the_bind_import_section_writes_every_generated_record() {
 /// shared with the tests running beside this one: present, judged in BENCHMARKS.md only.
 #[test]
 fn the_controller_section_applies_a_revision_in_3_requests_and_keeps_its_share() {
-    let opts = Options {
-        smoke: true,
-        only: vec![Part::Controller],
-        ..Options::default()
-    };
-    let report = suite::run(&opts).unwrap();
+    let report = smoke(Part::Controller);
     let section = &report.sections[0];
     assert_eq!(section.title, "9. The controller (issue 30)");
     let figure = |name: &str| {
@@ -205,7 +195,9 @@ fn the_controller_section_applies_a_revision_in_3_requests_and_keeps_its_share()
             "{}",
             report.text()
         );
-        let converged = figure(&format!("{case}: the revision converged"));
+        let converged = figure(&format!(
+            "{case}: the revision converged, named by its commit"
+        ));
         assert_eq!(converged.verdict, Verdict::Met, "{}", report.text());
     }
     // On the paused clock the swap → live time is simulated: the folder is looked at every

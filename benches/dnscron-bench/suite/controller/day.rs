@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use dnscron_core::controller::{DEFAULT_INTERVAL, RunEnd};
-use tokio::sync::{Notify, watch};
+use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use super::super::BenchError;
-use super::harness::{self, GitSyncRoot, RequestLog, Rounds};
+use super::harness::{self, GitSyncRoot, RequestLog};
 use super::merge;
 
 /// The window a share is promised over.
@@ -33,18 +33,13 @@ pub struct Day {
 /// Runs the controller on a paused clock for `length` against `zones` zones (first start:
 /// the folder's revision is the base, nothing is written; every round after is the sweep).
 pub fn run(zones: usize, length: Duration) -> Result<Day, BenchError> {
-    let wall = std::time::Instant::now();
-    let runtime = harness::paused_runtime()?;
-    let mut day = runtime.block_on(simulate(zones, length))?;
-    day.wall = wall.elapsed();
-    Ok(day)
+    let (day, wall) = harness::on_paused_clock(simulate(zones, length))?;
+    Ok(Day { wall, ..day })
 }
 
 async fn simulate(zones: usize, length: Duration) -> Result<Day, BenchError> {
     let account = merge::account(zones);
-    let emulator = dnscron_emulator::start(merge::seed(&account), harness::loopback())
-        .await
-        .map_err(|e| BenchError::Setup(e.to_string()))?;
+    let emulator = harness::emulator(&account).await?;
     let root = GitSyncRoot::new("controller-day", &account)?;
     let log = RequestLog::default();
     let controller = harness::controller(
@@ -55,8 +50,7 @@ async fn simulate(zones: usize, length: Duration) -> Result<Day, BenchError> {
         None,
     )?;
     let interrupt = controller.interrupt();
-    let (rounds, seen) = watch::channel(Rounds::default());
-    let observe = harness::follow(rounds, log.clone(), emulator.handle());
+    let (observe, seen) = harness::watched(&log, emulator.handle());
     let round_now = Notify::new();
     let began = Instant::now();
     let stop = async {

@@ -6,15 +6,16 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use dnscron_core::api::{ApiConfig, Budget, ResponseHook, Token, WriteClient};
+use dnscron_core::api::{ApiConfig, ResponseHook, Token, WriteClient};
 use dnscron_core::controller::{
-    Controller, Converged, Event, Mode, Settings, StateStore, Work, revision,
+    Controller, Converged, Event, Mode, Settings, StateStore, Work, api_config, revision,
 };
-use dnscron_emulator::EmulatorHandle;
+use dnscron_emulator::{Emulator, EmulatorHandle, RateLimit};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::super::BenchError;
+use super::super::big_account;
 use super::super::setup::Scratch;
 use super::super::workload::{Account, TOKEN};
 
@@ -22,8 +23,11 @@ use super::super::workload::{Account, TOKEN};
 pub const BUCKET_PER_MINUTE: u32 = 120;
 pub const SHARE_PERCENT: u8 = 50;
 
-/// DIR as git-sync keeps it: `root/rev-N/` holds a revision's files, `root/current` is a
-/// symlink to the newest, replaced by a rename (atomic: a reader sees one revision or the next).
+/// DIR as git-sync keeps it: `root/rev-N/` is a git worktree of the repository `root/.git`
+/// holding a revision's files (its `.git` file names `root/.git/worktrees/rev-N`, whose HEAD is
+/// the commit, detached), `root/current` is a symlink to the newest, replaced by a rename
+/// (atomic: a reader sees one revision or the next). The controller reads the commit id as git
+/// leaves it, with no git binary, and so does the bench: it writes those files itself.
 pub struct GitSyncRoot {
     scratch: Scratch,
     revisions: u32,
@@ -59,13 +63,43 @@ impl GitSyncRoot {
         self.revisions += 1;
         let name = format!("rev-{}", self.revisions);
         let io = |what: &str, e: std::io::Error| BenchError::Setup(format!("{what}: {e}"));
+        let worktree = self.scratch.path().join(&name);
         account
-            .write_files(&self.scratch.path().join(&name))
+            .write_files(&worktree)
             .map_err(|e| io("writing a revision's files", e))?;
+        self.check_out(&name, &worktree)
+            .map_err(|e| io("writing the worktree's git files", e))?;
         let temp = self.scratch.path().join("current.tmp");
         std::os::unix::fs::symlink(&name, &temp).map_err(|e| io("linking current.tmp", e))?;
         std::fs::rename(&temp, self.current()).map_err(|e| io("swapping current", e))
     }
+}
+
+impl GitSyncRoot {
+    /// Makes `worktree` a worktree of `root/.git` at this revision's commit, as `git worktree
+    /// add --detach` leaves it.
+    fn check_out(&self, name: &str, worktree: &std::path::Path) -> std::io::Result<()> {
+        let admin = self
+            .scratch
+            .path()
+            .join(".git")
+            .join("worktrees")
+            .join(name);
+        std::fs::create_dir_all(&admin)?;
+        std::fs::write(admin.join("HEAD"), format!("{}\n", commit(self.revisions)))?;
+        std::fs::write(admin.join("commondir"), "../..\n")?;
+        std::fs::write(
+            worktree.join(".git"),
+            format!("gitdir: ../.git/worktrees/{name}\n"),
+        )
+    }
+}
+
+/// The commit id of the bench's revision `n` (a SHA-1's length, as git's default writes).
+pub fn commit(n: u32) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(format!("dnscron-bench revision {n}"));
+    digest[..20].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// One attempt the controller's client made, when its answer came (the clock of the runtime:
@@ -129,8 +163,8 @@ pub fn controller(
 ) -> Result<Controller, BenchError> {
     let setup = |e: &dyn std::fmt::Display| BenchError::Setup(e.to_string());
     let token = Token::new(TOKEN).map_err(|e| setup(&e))?;
-    let mut config = ApiConfig::new(&emulator.base_url(), token).map_err(|e| setup(&e))?;
-    config.budget = Some(Budget::share(SHARE_PERCENT, BUCKET_PER_MINUTE));
+    let config = ApiConfig::new(&emulator.base_url(), token).map_err(|e| setup(&e))?;
+    let mut config = api_config(config, SHARE_PERCENT, BUCKET_PER_MINUTE);
     config.on_response = log.map(RequestLog::hook);
     let client = WriteClient::new(config).map_err(|e| setup(&e))?;
     let settings = Settings {
@@ -181,6 +215,8 @@ pub struct Rounds {
     pub applied: Option<Applied>,
     /// Rounds that failed.
     pub failed: u64,
+    /// The revision last converged, as the controller names it.
+    pub converged: Option<String>,
     started_at_log: usize,
     started_at_server: u64,
 }
@@ -193,7 +229,7 @@ pub struct Applied {
 }
 
 /// An observer for [`Controller::run`] that keeps [`Rounds`] in `rounds`.
-pub fn follow(
+fn follow(
     rounds: watch::Sender<Rounds>,
     log: RequestLog,
     emulator: EmulatorHandle,
@@ -206,6 +242,7 @@ pub fn follow(
         Event::RoundFinished { report, status } => rounds.send_modify(|r| {
             r.finished += 1;
             r.sweeps = status.sweeps;
+            r.converged = status.converged.as_ref().map(|c| c.id.clone());
             let failed = matches!(
                 report.outcome,
                 dnscron_core::controller::RoundOutcome::Failed(_)
@@ -242,6 +279,36 @@ pub fn resources() -> Result<(u64, usize), BenchError> {
     Ok((rss, fds))
 }
 
+/// Runs `work` on tokio's paused clock; with the wall clock it took.
+pub fn on_paused_clock<T>(
+    work: impl Future<Output = Result<T, BenchError>>,
+) -> Result<(T, Duration), BenchError> {
+    let wall = std::time::Instant::now();
+    let done = paused_runtime()?.block_on(work)?;
+    Ok((done, wall.elapsed()))
+}
+
+/// The emulator on loopback, in the current runtime, holding `account` at the spec's bucket
+/// with a domain registered for every zone.
+pub async fn emulator(account: &Account) -> Result<Emulator, BenchError> {
+    let seed = big_account::seed(account, RateLimit::default());
+    dnscron_emulator::start(seed, std::net::SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .map_err(|e| BenchError::Setup(e.to_string()))
+}
+
+/// An observer for [`Controller::run`] and what it has seen, starting from nothing.
+pub fn watched(
+    log: &RequestLog,
+    emulator: EmulatorHandle,
+) -> (
+    impl Fn(Event<'_>) + Send + Sync + use<>,
+    watch::Receiver<Rounds>,
+) {
+    let (rounds, seen) = watch::channel(Rounds::default());
+    (follow(rounds, log.clone(), emulator), seen)
+}
+
 /// A runtime on tokio's paused clock: sleeps and the rate limit's minutes take no real time.
 pub fn paused_runtime() -> Result<tokio::runtime::Runtime, BenchError> {
     tokio::runtime::Builder::new_current_thread()
@@ -249,9 +316,4 @@ pub fn paused_runtime() -> Result<tokio::runtime::Runtime, BenchError> {
         .start_paused(true)
         .build()
         .map_err(|e| BenchError::Setup(e.to_string()))
-}
-
-/// Where the emulator listens: a free port on loopback.
-pub fn loopback() -> std::net::SocketAddr {
-    std::net::SocketAddr::from(([127, 0, 0, 1], 0))
 }

@@ -33,11 +33,8 @@ pub struct Flat {
 }
 
 pub fn run(early: u64, late: u64) -> Result<Flat, BenchError> {
-    let wall = std::time::Instant::now();
-    let runtime = harness::paused_runtime()?;
-    let mut flat = runtime.block_on(rounds(early, late))?;
-    flat.wall = wall.elapsed();
-    Ok(flat)
+    let (flat, wall) = harness::on_paused_clock(rounds(early, late))?;
+    Ok(Flat { wall, ..flat })
 }
 
 #[derive(Default)]
@@ -56,9 +53,7 @@ fn sample() -> Result<Sample, String> {
 
 async fn rounds(early: u64, late: u64) -> Result<Flat, BenchError> {
     let account = merge::account(ZONES);
-    let emulator = dnscron_emulator::start(merge::seed(&account), harness::loopback())
-        .await
-        .map_err(|e| BenchError::Setup(e.to_string()))?;
+    let emulator = harness::emulator(&account).await?;
     let root = GitSyncRoot::new("controller-memory", &account)?;
     // No request log: it would grow with the rounds and be counted as the controller's.
     let controller = harness::controller(&emulator.handle(), &root, INTERVAL, None, None)?;

@@ -6,12 +6,11 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use dnscron_core::controller::RunEnd;
-use dnscron_emulator::{EmulatorHandle, RateLimit};
+use dnscron_emulator::EmulatorHandle;
 use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use super::super::BenchError;
-use super::super::big_account;
 use super::super::workload::{Account, Drift, ZoneGen};
 use super::harness::{self, GitSyncRoot, RequestLog, Rounds, Sent};
 
@@ -40,6 +39,8 @@ pub struct RevisionRun {
     /// What the server counted during that round.
     pub server_requests: u64,
     pub converged: bool,
+    /// The revision converged after it, as the controller names it: the second commit.
+    pub revision: Option<String>,
     /// The first start's first whole sweep, before the revision (runtime's clock).
     pub first_sweep: Option<Duration>,
     /// The controller's attempts in the minute before the swap: the budget they left is
@@ -65,18 +66,11 @@ fn with_added(zones: usize, added: Option<usize>) -> Account {
     }
 }
 
-/// The account's live side at the spec's bucket, a domain registered for every zone.
-pub fn seed(account: &Account) -> dnscron_emulator::Seed {
-    big_account::seed(account, RateLimit::default())
-}
-
 /// Starts the emulator and the controller on the current runtime, swaps in the revision
 /// when `start` says, and waits for its record.
 pub async fn run(zones: usize, start: Start) -> Result<RevisionRun, BenchError> {
     let before = account(zones);
-    let emulator = dnscron_emulator::start(seed(&before), harness::loopback())
-        .await
-        .map_err(|e| BenchError::Setup(e.to_string()))?;
+    let emulator = harness::emulator(&before).await?;
     let mut root = GitSyncRoot::new("controller-merge", &before)?;
     let converged = match start {
         Start::FirstStart => None,
@@ -91,8 +85,7 @@ pub async fn run(zones: usize, start: Start) -> Result<RevisionRun, BenchError> 
         converged,
     )?;
     let interrupt = controller.interrupt();
-    let (rounds, seen) = watch::channel(Rounds::default());
-    let observe = harness::follow(rounds, log.clone(), emulator.handle());
+    let (observe, seen) = harness::watched(&log, emulator.handle());
     let round_now = Notify::new();
     let drive = async {
         let result = swap_and_wait(&emulator.handle(), &mut root, zones, start, seen, &log).await;
@@ -165,10 +158,12 @@ async fn swap_and_wait(
     let wall = wall.elapsed();
     // The round goes on after the write (it reads the zone back): its requests are counted
     // once it has finished.
-    let applied = seen
+    let rounds = seen
         .wait_for(|r| r.applied.is_some())
         .await
         .map_err(|_| BenchError::step("the controller", "stopped before the revision's round"))?
+        .clone();
+    let applied = rounds
         .applied
         .ok_or_else(|| BenchError::step("the controller", "no revision round"))?;
     Ok(RevisionRun {
@@ -177,6 +172,7 @@ async fn swap_and_wait(
         requests: log.range(applied.log.0, applied.log.1),
         server_requests: applied.server.1 - applied.server.0,
         converged: applied.converged,
+        revision: rounds.converged,
         first_sweep,
         minute_before,
     })

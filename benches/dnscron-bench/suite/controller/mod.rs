@@ -50,8 +50,7 @@ pub fn run(runtime: &tokio::runtime::Runtime, smoke: bool) -> Result<Section, Be
     // that memory would hide its own growth.
     let flat = memory::run(sizes.rounds.0, sizes.rounds.1)?;
     let restarted = runtime.block_on(merge::run(sizes.zones, Start::Restarted))?;
-    let first_start =
-        harness::paused_runtime()?.block_on(merge::run(sizes.zones, Start::FirstStart))?;
+    let (first_start, _) = harness::on_paused_clock(merge::run(sizes.zones, Start::FirstStart))?;
     push_revision(
         &mut section,
         "restarted, mid-sweep, real clock",
@@ -112,12 +111,14 @@ pub fn run(runtime: &tokio::runtime::Runtime, smoke: bool) -> Result<Section, Be
 fn method(sizes: &Sizes) -> String {
     format!(
         "The controller as `dnscron controller DIR --policy apply --api-share 50 --state-file …` \
-         builds it (`Mode::ApplyMerged`, `Budget::share(50, 120)`: 60 requests in any rolling \
-         minute), against the emulator in this process at the spec's bucket (120 a minute, burst \
+         builds it (`Mode::ApplyMerged`, `controller::api_config(…, 50, 120)`: 60 requests in any \
+         rolling minute, 429s waited out), against the emulator in this process at the spec's bucket (120 a minute, burst \
          120). The account: {zones} zones × {records} records, a registered domain per zone, \
          the files and the live side the same. DIR is laid out as git-sync keeps it: \
-         `root/rev-1/` holds the files, `root/current` links to it; the merged revision is \
-         `root/rev-2/`, the same files with one record added to one zone's file, swapped in by \
+         `root/rev-1/` holds the files, a worktree of `root/.git` at a detached commit (its \
+         `.git` file, the worktree's `HEAD`; written by the bench, read by the controller \
+         without git), `root/current` links to it; the merged revision is `root/rev-2/`, the \
+         same files with one record added to one zone's file at the next commit, swapped in by \
          a new link `current.tmp` renamed over `current`. **Revision**: from the swap until the \
          emulator's state holds the record (looked at every 10 ms), and the attempts the \
          controller's client sent in the round that applied it (its response hook, what the \
@@ -170,12 +171,21 @@ fn push_revision(section: &mut Section, case: &str, run: &RevisionRun, simulated
         REVISION_MINIMUM.to_string(),
         Verdict::of(sent <= REVISION_REQUESTS && run.server_requests as usize <= REVISION_REQUESTS),
     ));
+    // The revision is read from git-sync's worktree: the second commit, by its id.
+    let second = harness::commit(2);
+    let named = run.revision.as_deref() == Some(second.as_str());
     section.push(Figure::new(
-        format!("{case}: the revision converged"),
-        run.converged.to_string(),
-        "true",
+        format!("{case}: the revision converged, named by its commit"),
+        format!(
+            "{} ({})",
+            run.converged,
+            run.revision
+                .as_deref()
+                .map_or("none", |id| &id[..id.len().min(12)])
+        ),
+        format!("true ({})", &second[..12]),
         "",
-        Verdict::of(run.converged),
+        Verdict::of(run.converged && named),
     ));
 }
 
