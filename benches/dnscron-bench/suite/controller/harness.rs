@@ -26,8 +26,8 @@ pub const SHARE_PERCENT: u8 = 50;
 /// DIR as git-sync keeps it: `root/rev-N/` is a git worktree of the repository `root/.git`
 /// holding a revision's files (its `.git` file names `root/.git/worktrees/rev-N`, whose HEAD is
 /// the commit, detached), `root/current` is a symlink to the newest, replaced by a rename
-/// (atomic: a reader sees one revision or the next). The controller reads the commit id as git
-/// leaves it, with no git binary, and so does the bench: it writes those files itself.
+/// (atomic: a reader sees one revision or the next). The controller reads the commit id from
+/// those files without a git binary, and the bench needs none either: it writes them itself.
 pub struct GitSyncRoot {
     scratch: Scratch,
     revisions: u32,
@@ -73,9 +73,7 @@ impl GitSyncRoot {
         std::os::unix::fs::symlink(&name, &temp).map_err(|e| io("linking current.tmp", e))?;
         std::fs::rename(&temp, self.current()).map_err(|e| io("swapping current", e))
     }
-}
 
-impl GitSyncRoot {
     /// Makes `worktree` a worktree of `root/.git` at this revision's commit, as `git worktree
     /// add --detach` leaves it.
     fn check_out(&self, name: &str, worktree: &std::path::Path) -> std::io::Result<()> {
