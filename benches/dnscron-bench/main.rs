@@ -31,7 +31,7 @@ struct Args {
     #[arg(long, value_name = "FILE")]
     write: Option<PathBuf>,
     /// Run only these sections (comma-separated): efficiency, pacing, planner, faults, emulator,
-    /// octodns, bigaccount, bindimport.
+    /// octodns, bigaccount, bindimport, controller.
     #[arg(long, value_delimiter = ',')]
     only: Vec<Part>,
     /// A dnscron binary to measure for `plan` (default: the one cargo built with this bench).

@@ -66,7 +66,7 @@ fn account(zones: usize, case: &Case) -> Account {
 }
 
 /// The account's live side with a domain registered for every zone.
-fn seed(account: &Account, limit: RateLimit) -> Seed {
+pub(super) fn seed(account: &Account, limit: RateLimit) -> Seed {
     let mut seed = account.seed(limit);
     seed.domains = account
         .zones

@@ -1,6 +1,8 @@
 //! The benchmark suite (issue 7): request efficiency, rate-limit pacing, planner speed and memory,
 //! apply under faults, the emulator's GET throughput, dnscron beside octoDNS (issue 14), a big
-//! account changed in a few zones (issue 21), and importing a BIND zone file (issue 31).
+//! account changed in a few zones (issue 21), importing a BIND zone file (issue 31), and the
+//! controller (issue 30): a merged revision live, a simulated day within its API share, memory
+//! flat over thousands of rounds.
 //!
 //! Every section generates its workload ([`workload`]), starts the emulator in this process on
 //! 127.0.0.1:0 and runs dnscron's public library API (config loading, `make_plan`, the apply
@@ -14,6 +16,7 @@ mod apply_runs;
 mod big_account;
 mod bind_import;
 mod child;
+mod controller;
 mod efficiency;
 mod gets;
 pub mod machine;
@@ -41,10 +44,11 @@ pub enum Part {
     Octodns,
     BigAccount,
     BindImport,
+    Controller,
 }
 
 impl Part {
-    pub const ALL: [Part; 8] = [
+    pub const ALL: [Part; 9] = [
         Part::Efficiency,
         Part::Pacing,
         Part::Planner,
@@ -53,6 +57,7 @@ impl Part {
         Part::Octodns,
         Part::BigAccount,
         Part::BindImport,
+        Part::Controller,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -65,6 +70,7 @@ impl Part {
             Part::Octodns => "octodns",
             Part::BigAccount => "bigaccount",
             Part::BindImport => "bindimport",
+            Part::Controller => "controller",
         }
     }
 }
@@ -139,6 +145,7 @@ pub fn run(opts: &Options) -> Result<Report, BenchError> {
             Part::Octodns => octodns::run(opts)?,
             Part::BigAccount => runtime.block_on(big_account::run(opts.smoke))?,
             Part::BindImport => bind_import::run(opts)?,
+            Part::Controller => controller::run(&runtime, opts.smoke)?,
         };
         section.load = format!("{load_before} → {}", machine::load_1min());
         sections.push(section);
