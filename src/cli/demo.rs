@@ -166,6 +166,7 @@ async fn plan_again(client: &ReadClient, desired: &Desired) -> Result<Plan, Comm
         mail_dns: None,
         progress: None,
         account: None,
+        domains: None,
     };
     Ok(make_plan(client, desired, &opts).await?.plan)
 }

@@ -109,6 +109,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
             .clone()
             .map(|p| ReadProgressHook(p as Arc<dyn ReadProgress>)),
         account,
+        domains: None,
     };
     let plan = make_plan_owned(&client, desired, &opts);
     let plan = async {

@@ -64,6 +64,10 @@ impl Window {
         }
     }
 
+    pub(super) fn budget(&self) -> Budget {
+        self.budget
+    }
+
     pub(super) fn record(&mut self, now: Instant) {
         self.sent.push_back(now);
     }

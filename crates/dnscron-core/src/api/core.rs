@@ -196,6 +196,10 @@ impl Core {
         self.pacer.budget_room()
     }
 
+    pub(super) fn budget(&self) -> Option<super::Budget> {
+        self.pacer.budget()
+    }
+
     pub(super) fn base_url(&self) -> &Url {
         &self.base_url
     }

@@ -189,6 +189,11 @@ impl Pacer {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The budget kept, if any.
+    pub fn budget(&self) -> Option<Budget> {
+        self.lock().window.as_ref().map(Window::budget)
+    }
+
     /// Requests the budget lets through now without a wait; `None`: no budget kept.
     pub fn budget_room(&self) -> Option<u32> {
         let mut st = self.lock();

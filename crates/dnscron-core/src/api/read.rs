@@ -67,6 +67,11 @@ impl ReadClient {
         self.core.budget_room()
     }
 
+    /// The client's budget (`ApiConfig::budget`), if it keeps one.
+    pub fn budget(&self) -> Option<super::Budget> {
+        self.core.budget()
+    }
+
     /// Counters shared by every clone of this client (and its `WriteClient`).
     pub fn stats(&self) -> Stats {
         self.core.stats.clone()

@@ -10,7 +10,7 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
-use crate::api::{ReadClient, WriteClient};
+use crate::api::{ReadClient, WriteClient, payload};
 use crate::apply::workflow::{Binding, Execution, LeftAlone, Refusal, Workflow};
 use crate::apply::{ApplyReport, ApplyResult, Interrupt, Silent};
 use crate::config::model::Desired;
@@ -120,6 +120,9 @@ pub struct Controller {
     converged: Option<Converged>,
     pub(super) status: Status,
     pub(super) sweep: Vec<TargetRef>,
+    /// The account's domain listing read when the sweep began: every part's plan uses it
+    /// instead of reading it again.
+    sweep_domains: Option<Arc<Vec<payload::Domain>>>,
     pub(super) waiting: Option<Waiting>,
     /// Raised to stop: the executor stops after the change in flight.
     pub(super) interrupt: Arc<Interrupt>,
@@ -149,6 +152,7 @@ impl Controller {
             converged,
             status,
             sweep: Vec::new(),
+            sweep_domains: None,
             waiting: None,
             interrupt: Arc::new(Interrupt::new()),
             writing: Arc::new(AtomicBool::new(false)),
@@ -460,13 +464,13 @@ impl Controller {
                         let error = RoundError::NotConverged(Box::new(report));
                         return (Work::Nothing, RoundOutcome::Failed(error));
                     }
-                    Err(refusal) => match read_part(self.mode.read(), &desired, &scope).await {
+                    Err(refusal) => match self.read_part(&desired, &scope).await {
                         Ok((changes, findings)) => (changes, findings, None, Some(refusal)),
                         Err(error) => return (Work::Nothing, RoundOutcome::Failed(error)),
                     },
                 }
             }
-            None => match read_part(self.mode.read(), &desired, &scope).await {
+            None => match self.read_part(&desired, &scope).await {
                 Ok((changes, findings)) => (changes, findings, None, None),
                 Err(error) => return (Work::Nothing, RoundOutcome::Failed(error)),
             },
@@ -498,7 +502,8 @@ impl Controller {
         let findings = account_findings(self.mode.read(), desired, &check, today)
             .await
             .map_err(|e| RoundError::Account(Box::new(e)))?;
-        self.status.account_findings = findings;
+        self.status.account_findings = findings.findings;
+        self.sweep_domains = Some(findings.domains);
         Ok(())
     }
 
@@ -513,13 +518,22 @@ impl Controller {
         left[..fits.clamp(1, left.len().max(1)).min(left.len())].to_vec()
     }
 
-    /// Whether the budget has room for the next part of a sweep under way (else the loop
-    /// waits for room rather than spend the reserve).
+    /// Whether the budget has room for a worthwhile next part of a sweep under way: half the
+    /// share beyond the reserve (or all that is left to read), so the sweep goes in a few big
+    /// parts rather than many one-target ones, each of which costs its round; else the loop
+    /// waits for room rather than spend the reserve.
     pub(super) fn room_for_part(&self) -> bool {
-        match self.mode.read().budget_room() {
-            None => true,
-            Some(room) => room >= REVISION_RESERVE + COST_PER_TARGET,
-        }
+        let read = self.mode.read();
+        let (Some(room), Some(budget)) = (read.budget_room(), read.budget()) else {
+            return true;
+        };
+        let left = self.sweep.len().saturating_sub(self.status.sweep_done);
+        let left_cost = u32::try_from(left)
+            .unwrap_or(u32::MAX)
+            .saturating_mul(COST_PER_TARGET);
+        let half_share = budget.per_minute.saturating_sub(REVISION_RESERVE) / 2;
+        let wanted = half_share.min(left_cost).max(COST_PER_TARGET);
+        room >= REVISION_RESERVE + wanted
     }
 
     /// A sweep is under way (begun, not finished).
@@ -612,24 +626,6 @@ fn is_unsafe(err: &MakePlanError) -> bool {
     matches!(err, MakePlanError::Plan(PlanError::Unsafe(_)))
 }
 
-/// A part's differences and findings, read only.
-async fn read_part(
-    read: &ReadClient,
-    desired: &Desired,
-    scope: &crate::plan::Scope,
-) -> Result<(Vec<Change>, Vec<Finding>), RoundError> {
-    let options = MakeOptions {
-        // Drift is reported whatever its size; only writes keep to the limits.
-        allow_mass_changes: true,
-        scope: Some(scope.clone()),
-        ..MakeOptions::default()
-    };
-    let planned = make_plan(read, desired, &options)
-        .await
-        .map_err(|e| RoundError::Read(Box::new(e)))?;
-    Ok((planned.plan.changes, planned.plan.findings))
-}
-
 impl Controller {
     async fn execute(&self, workflow: Workflow<'_>) -> Result<(ApplyReport, LeftAlone), Refusal> {
         run_workflow(
@@ -639,6 +635,25 @@ impl Controller {
             &self.settings.visibility_waits,
         )
         .await
+    }
+
+    /// A part's differences and findings, read only, with the sweep's domain listing.
+    async fn read_part(
+        &self,
+        desired: &Desired,
+        scope: &crate::plan::Scope,
+    ) -> Result<(Vec<Change>, Vec<Finding>), RoundError> {
+        let options = MakeOptions {
+            // Drift is reported whatever its size; only writes keep to the limits.
+            allow_mass_changes: true,
+            scope: Some(scope.clone()),
+            domains: self.sweep_domains.clone(),
+            ..MakeOptions::default()
+        };
+        let planned = make_plan(self.mode.read(), desired, &options)
+            .await
+            .map_err(|e| RoundError::Read(Box::new(e)))?;
+        Ok((planned.plan.changes, planned.plan.findings))
     }
 }
 

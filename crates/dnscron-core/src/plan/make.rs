@@ -2,6 +2,8 @@
 //! `plan`, `apply`, `demo` and the benchmarks all go through here, so what apply executes is
 //! made exactly like what plan showed.
 
+use std::sync::Arc;
+
 use crate::api::{ApiError, ReadClient, openapi, payload};
 use crate::config::model::{Desired, NameserverMode};
 
@@ -36,6 +38,10 @@ pub struct MakeOptions {
     /// domain and site listings and reports what no file declares (`plan::account`). Not
     /// read in a plan with a `scope` or without `health`.
     pub account: Option<AccountCheck>,
+    /// The account's domain listing (`GET /domains`, every page), already read: used instead
+    /// of reading it again. A controller's drift sweep reads it once per sweep
+    /// ([`account_findings`]) for all its parts.
+    pub domains: Option<Arc<Vec<payload::Domain>>>,
 }
 
 impl Default for MakeOptions {
@@ -48,6 +54,7 @@ impl Default for MakeOptions {
             mail_dns: None,
             progress: None,
             account: None,
+            domains: None,
         }
     }
 }
@@ -114,6 +121,12 @@ async fn plan_lent(
         (None, Some(_)) => DomainsRead::Scoped,
         (None, None) => DomainsRead::Declared,
     };
+    let domains = async {
+        match &opts.domains {
+            Some(listed) => Ok(listed.as_ref().clone()),
+            None => health::list(client, health_of, domains_read).await,
+        }
+    };
     let (live, listed, zones) = tokio::join!(
         snapshot::fetch_listing_sites(
             client,
@@ -121,7 +134,7 @@ async fn plan_lent(
             account_check.is_some(),
             opts.progress.as_ref()
         ),
-        health::list(client, health_of, domains_read),
+        domains,
         list_zones(client, account_check.is_some()),
     );
     let (live, sites) = live?;
@@ -185,7 +198,7 @@ pub async fn account_findings(
     desired: &Desired,
     check: &AccountCheck,
     today: Option<chrono::NaiveDate>,
-) -> Result<Vec<Finding>, SnapshotError> {
+) -> Result<AccountRead, SnapshotError> {
     let listing = |what: &str| {
         let what = what.to_string();
         move |source| SnapshotError::Listing { what, source }
@@ -201,7 +214,18 @@ pub async fn account_findings(
     let listings = Listings::of(&zones, &domains, &sites);
     let mut findings = account::findings(desired, &listings, check);
     judge_acceptances(&mut findings, desired, today, Looked::Partly);
-    Ok(findings)
+    Ok(AccountRead {
+        findings,
+        domains: Arc::new(domains),
+    })
+}
+
+/// What [`account_findings`] read: its findings, and the domain listing a plan can be given
+/// instead of reading it again (`MakeOptions::domains`).
+#[derive(Clone, Debug)]
+pub struct AccountRead {
+    pub findings: Vec<Finding>,
+    pub domains: Arc<Vec<payload::Domain>>,
 }
 
 /// `GET /dns`, every page, when the account as a whole is read.

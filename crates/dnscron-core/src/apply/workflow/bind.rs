@@ -118,6 +118,7 @@ pub(super) async fn again(
         mail_dns: None,
         progress: None,
         account: None,
+        domains: None,
     };
     let now = make_plan(client.read(), &again.desired, &made).await?;
     let review = checked(&shown, &now.plan, &now.live, ReviewedBy::Shown)?;

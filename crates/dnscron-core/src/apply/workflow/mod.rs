@@ -161,6 +161,7 @@ impl PlanOptions {
             mail_dns: None,
             progress: None,
             account: None,
+            domains: None,
         }
     }
 }
