@@ -11,9 +11,11 @@ mod alerts;
 mod backoff;
 mod report;
 pub mod revision;
+mod revision_round;
 mod round;
 mod run;
 mod state;
+mod sweep;
 mod targets;
 pub mod webhook;
 

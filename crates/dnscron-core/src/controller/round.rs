@@ -7,19 +7,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
 use crate::api::{ReadClient, WriteClient, payload};
-use crate::apply::workflow::{Binding, Execution, LeftAlone, Refusal, Workflow};
+use crate::apply::workflow::{Execution, LeftAlone, Refusal, Workflow};
 use crate::apply::{ApplyReport, ApplyResult, Interrupt, Silent};
 use crate::config::model::Desired;
-use crate::plan::{
-    AccountCheck, Change, Finding, MakeOptions, MakePlanError, PlanError, PlanStamp, TargetRef,
-    account_findings, make_plan,
-};
+use crate::plan::{Change, MakePlanError, PlanError, TargetRef};
 
-use super::report::{Pending, RoundError, RoundOutcome, RoundReport, Status, Trigger, Work};
+use super::report::{RoundError, RoundOutcome, RoundReport, Status, Trigger, Work};
 use super::revision::{self, Probe, Revision};
 use super::state::{Converged, StateStore};
 use super::targets;
@@ -37,14 +33,14 @@ pub enum Mode {
 }
 
 impl Mode {
-    fn read(&self) -> &ReadClient {
+    pub(super) fn read(&self) -> &ReadClient {
         match self {
             Mode::Observe(read) => read,
             Mode::ApplyMerged(write) | Mode::Heal(write) => write.read(),
         }
     }
 
-    fn writes(&self) -> bool {
+    pub(super) fn writes(&self) -> bool {
         match self {
             Mode::Observe(_) => false,
             Mode::ApplyMerged(_) | Mode::Heal(_) => true,
@@ -93,7 +89,7 @@ pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5 * 60);
 /// without waiting (a one-record revision costs 3 to 5).
 pub(super) const REVISION_RESERVE: u32 = 12;
 /// What a sweep reads per target, about: a zone's records page and its domain's registration.
-const COST_PER_TARGET: u32 = 2;
+pub(super) const COST_PER_TARGET: u32 = 2;
 
 /// The last revision of the folder that loaded.
 pub(super) struct Files {
@@ -114,15 +110,15 @@ pub(super) enum Waiting {
 pub struct Controller {
     pub(super) mode: Mode,
     pub(super) settings: Settings,
-    store: StateStore,
+    pub(super) store: StateStore,
     pub(super) files: Option<Files>,
     last_probe: Option<Probe>,
-    converged: Option<Converged>,
+    pub(super) converged: Option<Converged>,
     pub(super) status: Status,
     pub(super) sweep: Vec<TargetRef>,
     /// The account's domain listing read when the sweep began: every part's plan uses it
     /// instead of reading it again.
-    sweep_domains: Option<Arc<Vec<payload::Domain>>>,
+    pub(super) sweep_domains: Option<Arc<Vec<payload::Domain>>>,
     pub(super) waiting: Option<Waiting>,
     /// Raised to stop: the executor stops after the change in flight.
     pub(super) interrupt: Arc<Interrupt>,
@@ -131,8 +127,9 @@ pub struct Controller {
 }
 
 impl Controller {
-    /// A controller starting from what `store` kept (see [`Controller::start`] for a state
-    /// file that can't be read).
+    /// A controller starting from `converged`, what `store` kept (`None`: a first start, also
+    /// when the caller could not read the state file: nothing is then written that the
+    /// controller can't attribute to a revision it saw converge).
     pub fn new(
         mode: Mode,
         settings: Settings,
@@ -285,307 +282,11 @@ impl Controller {
             false => self.sweep_part().await,
         }
     }
-
-    /// A new revision under apply or heal.
-    async fn apply_revision(&mut self) -> (Work, RoundOutcome) {
-        let Some(files) = &self.files else {
-            return (Work::Nothing, RoundOutcome::Converged);
-        };
-        let desired = files.desired.clone();
-        let revision = files.revision.clone();
-        let (binding, targets) = match (&self.mode, &self.converged) {
-            (Mode::Observe(_), _) => return self.sweep_part().await,
-            (Mode::ApplyMerged(_) | Mode::Heal(_), None) => {
-                if self.settings.adopt_revision.as_deref() != Some(revision.id.as_str()) {
-                    return self.take_as_base();
-                }
-                (Binding::Nothing, targets::declared(&desired))
-            }
-            (Mode::ApplyMerged(_), Some(base)) => (
-                Binding::Merged(base.desired.clone()),
-                targets::changed(&base.desired, &desired),
-            ),
-            (Mode::Heal(_), Some(base)) => {
-                (Binding::Nothing, targets::changed(&base.desired, &desired))
-            }
-        };
-        let client = match &self.mode {
-            Mode::ApplyMerged(client) | Mode::Heal(client) => client,
-            Mode::Observe(_) => return self.sweep_part().await,
-        };
-        let from = self.converged.as_ref().map(|c| c.revision.id.as_str());
-        let stamp = stamp_of(from.unwrap_or(""), &revision.id);
-        let mut workflow = Workflow::files(client, desired, binding);
-        workflow.changed = Some(targets::scope("revision", &revision.id, targets.clone()));
-        workflow.stamp = stamp;
-        let executed = self.execute(workflow).await;
-        self.after_revision(revision, targets, executed)
-    }
-
-    /// First start: the files' revision is the base the next one is applied from; nothing is
-    /// written (the next sweep reports what differs as drift).
-    fn take_as_base(&mut self) -> (Work, RoundOutcome) {
-        let outcome = match self.converge() {
-            Ok(()) => RoundOutcome::Converged,
-            Err(error) => RoundOutcome::Failed(error),
-        };
-        (Work::Adopted, outcome)
-    }
-
-    /// The files' revision is the converged one from now on.
-    fn converge(&mut self) -> Result<(), RoundError> {
-        let Some(files) = &self.files else {
-            return Ok(());
-        };
-        let converged = Converged {
-            revision: files.revision.clone(),
-            at: now_rfc3339(),
-            files: files.files.clone(),
-            desired: files.desired.clone(),
-        };
-        self.status.converged = Some(converged.revision.clone());
-        self.status.unapplied.clear();
-        self.waiting = None;
-        self.status.pending = None;
-        let saved = self.store.save(&converged);
-        self.converged = Some(converged);
-        saved.map_err(RoundError::from)
-    }
-
-    fn after_revision(
-        &mut self,
-        revision: Revision,
-        targets: Vec<TargetRef>,
-        executed: Result<(ApplyReport, LeftAlone), Refusal>,
-    ) -> (Work, RoundOutcome) {
-        let (report, left_alone) = match executed {
-            Ok(done) => done,
-            Err(refusal) => return self.refused(revision, targets, refusal),
-        };
-        for target in &targets {
-            self.status.drift.remove(target);
-        }
-        for change in &left_alone.changes {
-            push(&mut self.status.drift, &change.target, change.clone());
-        }
-        let outcome = match &report.result {
-            // Someone changed a written value again during the apply: the revision's writes
-            // were made; what moved is drift, which the next sweep reads.
-            ApplyResult::Converged
-            | ApplyResult::NoChanges
-            | ApplyResult::AlreadyApplied
-            | ApplyResult::ChangedDuringApply { .. } => match self.converge() {
-                Ok(()) if left_alone.changes.is_empty() => RoundOutcome::Converged,
-                Ok(()) => RoundOutcome::Drift,
-                Err(error) => RoundOutcome::Failed(error),
-            },
-            ApplyResult::NeedsPortalStep { continue_url, .. } => self.pending(
-                revision,
-                Pending::PortalStep {
-                    continue_url: continue_url.clone(),
-                },
-            ),
-            ApplyResult::NameserversNotReady { .. } => self.pending(revision, Pending::Nameservers),
-            ApplyResult::Failed { .. }
-            | ApplyResult::Differs { .. }
-            | ApplyResult::VerifyFailed { .. }
-            | ApplyResult::NotVisible { .. }
-            | ApplyResult::Interrupted
-            | ApplyResult::CronIndexMoved { .. }
-            | ApplyResult::ChangedSinceReview { .. } => {
-                RoundOutcome::Failed(RoundError::NotConverged(Box::new(report.clone())))
-            }
-        };
-        let work = Work::Applied {
-            targets,
-            report: Some(Box::new(report)),
-            left_alone,
-        };
-        (work, outcome)
-    }
-
-    fn pending(&mut self, revision: Revision, pending: Pending) -> RoundOutcome {
-        self.waiting = Some(Waiting::Pending(revision.id));
-        self.status.pending = Some(pending.clone());
-        RoundOutcome::Pending(pending)
-    }
-
-    /// A revision the apply refused: held or past the limits (kept out until the next
-    /// revision), or a failure to read (tried again after the backoff).
-    fn refused(
-        &mut self,
-        revision: Revision,
-        targets: Vec<TargetRef>,
-        refusal: Refusal,
-    ) -> (Work, RoundOutcome) {
-        let work = Work::Applied {
-            targets,
-            report: None,
-            left_alone: LeftAlone::default(),
-        };
-        let (kept_out, outcome) = refusal_outcome(refusal);
-        if kept_out {
-            self.waiting = Some(Waiting::KeptOut(revision.id));
-        }
-        (work, outcome)
-    }
-
-    /// The next part of the drift sweep: as many targets as the API budget has room for (all
-    /// of them without a budget), and the account's listings when a sweep begins.
-    async fn sweep_part(&mut self) -> (Work, RoundOutcome) {
-        let Some(files) = &self.files else {
-            return (Work::Nothing, RoundOutcome::Converged);
-        };
-        let desired = files.desired.clone();
-        let revision = files.revision.id.clone();
-        if self.status.sweep_done >= self.sweep.len() {
-            self.status.sweep_done = 0;
-        }
-        if self.status.sweep_done == 0
-            && let Err(error) = self.read_account(&desired).await
-        {
-            return (Work::Nothing, RoundOutcome::Failed(error));
-        }
-        let part = self.next_part();
-        let scope = targets::scope("sweep", &revision, part.clone());
-        let heal = match &self.mode {
-            Mode::Heal(client) if !self.status.suspended => Some(client),
-            Mode::Heal(_) | Mode::Observe(_) | Mode::ApplyMerged(_) => None,
-        };
-        let (changes, findings, healed, refusal) = match heal {
-            Some(client) => {
-                let mut workflow = Workflow::files(client, desired.clone(), Binding::Nothing);
-                workflow.changed = Some(scope.clone());
-                match self.execute(workflow).await {
-                    Ok((report, _)) if in_effect(&report.result) => {
-                        (Vec::new(), Vec::new(), Some(Box::new(report)), None)
-                    }
-                    Ok((report, _)) => {
-                        let error = RoundError::NotConverged(Box::new(report));
-                        return (Work::Nothing, RoundOutcome::Failed(error));
-                    }
-                    Err(refusal) => match self.read_part(&desired, &scope).await {
-                        Ok((changes, findings)) => (changes, findings, None, Some(refusal)),
-                        Err(error) => return (Work::Nothing, RoundOutcome::Failed(error)),
-                    },
-                }
-            }
-            None => match self.read_part(&desired, &scope).await {
-                Ok((changes, findings)) => (changes, findings, None, None),
-                Err(error) => return (Work::Nothing, RoundOutcome::Failed(error)),
-            },
-        };
-        self.record_part(&part, changes, findings);
-        self.status.sweep_done += part.len();
-        if self.status.sweep_done >= self.sweep.len() {
-            self.status.sweeps += 1;
-        }
-        let work = Work::Swept {
-            targets: part,
-            healed,
-        };
-        let outcome = match refusal {
-            Some(refusal) => refusal_outcome(refusal).1,
-            None if self.status.drift.is_empty() && self.status.unapplied.is_empty() => {
-                RoundOutcome::Converged
-            }
-            None => RoundOutcome::Drift,
-        };
-        (work, outcome)
-    }
-
-    async fn read_account(&mut self, desired: &Desired) -> Result<(), RoundError> {
-        let check = AccountCheck {
-            folders: vec![self.settings.dir.display().to_string()],
-        };
-        let today = Some(chrono::Utc::now().date_naive());
-        let findings = account_findings(self.mode.read(), desired, &check, today)
-            .await
-            .map_err(|e| RoundError::Account(Box::new(e)))?;
-        self.status.account_findings = findings.findings;
-        self.sweep_domains = Some(findings.domains);
-        Ok(())
-    }
-
-    /// The targets of the next part: at least one, at most what the budget has room for
-    /// beside the reserve for a new revision.
-    fn next_part(&self) -> Vec<TargetRef> {
-        let left = &self.sweep[self.status.sweep_done.min(self.sweep.len())..];
-        let fits = match self.mode.read().budget_room() {
-            None => left.len(),
-            Some(room) => (room.saturating_sub(REVISION_RESERVE) / COST_PER_TARGET) as usize,
-        };
-        left[..fits.clamp(1, left.len().max(1)).min(left.len())].to_vec()
-    }
-
-    /// Whether the budget has room for a worthwhile next part of a sweep under way: half the
-    /// share beyond the reserve (or all that is left to read), so the sweep goes in a few big
-    /// parts rather than many one-target ones, each of which costs its round; else the loop
-    /// waits for room rather than spend the reserve.
-    pub(super) fn room_for_part(&self) -> bool {
-        let read = self.mode.read();
-        let (Some(room), Some(budget)) = (read.budget_room(), read.budget()) else {
-            return true;
-        };
-        let left = self.sweep.len().saturating_sub(self.status.sweep_done);
-        let left_cost = u32::try_from(left)
-            .unwrap_or(u32::MAX)
-            .saturating_mul(COST_PER_TARGET);
-        let half_share = budget.per_minute.saturating_sub(REVISION_RESERVE) / 2;
-        let wanted = half_share.min(left_cost).max(COST_PER_TARGET);
-        room >= REVISION_RESERVE + wanted
-    }
-
-    /// A sweep is under way (begun, not finished).
-    pub(super) fn sweeping(&self) -> bool {
-        self.status.sweep_done > 0 && self.status.sweep_done < self.sweep.len()
-    }
-
-    /// What a part of the sweep found, replacing what earlier sweeps knew of its targets. A
-    /// difference on a target a revision not yet converged changes is that revision's, not
-    /// drift.
-    fn record_part(&mut self, part: &[TargetRef], changes: Vec<Change>, findings: Vec<Finding>) {
-        let unapplied = match (&self.converged, &self.files) {
-            (Some(base), Some(files)) if base.revision != files.revision && self.mode.writes() => {
-                targets::changed(&base.desired, &files.desired)
-            }
-            _ => Vec::new(),
-        };
-        for target in part {
-            self.status.drift.remove(target);
-            self.status.unapplied.remove(target);
-            self.status.findings.remove(target);
-        }
-        for change in changes {
-            let map = match unapplied.contains(&change.target) {
-                true => &mut self.status.unapplied,
-                false => &mut self.status.drift,
-            };
-            let target = change.target.clone();
-            push(map, &target, change);
-        }
-        for finding in findings {
-            let target = finding.target.clone();
-            self.status
-                .findings
-                .entry(target)
-                .or_default()
-                .push(finding);
-        }
-    }
-}
-
-fn push(
-    map: &mut std::collections::BTreeMap<TargetRef, Vec<Change>>,
-    target: &TargetRef,
-    change: Change,
-) {
-    map.entry(target.clone()).or_default().push(change);
 }
 
 /// How a refusal ends a round, and whether it keeps the revision out until the next one (held,
 /// or past the safety limits: trying again changes nothing) rather than failing the round.
-fn refusal_outcome(refusal: Refusal) -> (bool, RoundOutcome) {
+pub(super) fn refusal_outcome(refusal: Refusal) -> (bool, RoundOutcome) {
     match &refusal {
         Refusal::HeldByFinding { .. } => (true, RoundOutcome::Held(Box::new(refusal))),
         Refusal::LimitsHeld { .. } => (true, RoundOutcome::Refused(Box::new(refusal))),
@@ -604,7 +305,7 @@ fn refusal_outcome(refusal: Refusal) -> (bool, RoundOutcome) {
 }
 
 /// Every change of the apply is in effect.
-fn in_effect(result: &ApplyResult) -> bool {
+pub(super) fn in_effect(result: &ApplyResult) -> bool {
     match result {
         ApplyResult::Converged
         | ApplyResult::NoChanges
@@ -627,7 +328,10 @@ fn is_unsafe(err: &MakePlanError) -> bool {
 }
 
 impl Controller {
-    async fn execute(&self, workflow: Workflow<'_>) -> Result<(ApplyReport, LeftAlone), Refusal> {
+    pub(super) async fn execute(
+        &self,
+        workflow: Workflow<'_>,
+    ) -> Result<(ApplyReport, LeftAlone), Refusal> {
         run_workflow(
             workflow,
             &self.interrupt,
@@ -635,25 +339,6 @@ impl Controller {
             &self.settings.visibility_waits,
         )
         .await
-    }
-
-    /// A part's differences and findings, read only, with the sweep's domain listing.
-    async fn read_part(
-        &self,
-        desired: &Desired,
-        scope: &crate::plan::Scope,
-    ) -> Result<(Vec<Change>, Vec<Finding>), RoundError> {
-        let options = MakeOptions {
-            // Drift is reported whatever its size; only writes keep to the limits.
-            allow_mass_changes: true,
-            scope: Some(scope.clone()),
-            domains: self.sweep_domains.clone(),
-            ..MakeOptions::default()
-        };
-        let planned = make_plan(self.mode.read(), desired, &options)
-            .await
-            .map_err(|e| RoundError::Read(Box::new(e)))?;
-        Ok((planned.plan.changes, planned.plan.findings))
     }
 }
 
@@ -677,23 +362,14 @@ async fn run_workflow(
     Ok((report?, left_alone))
 }
 
-/// The plan id of the apply from revision `from` to `to`: the same for every try of the same
-/// step, so a write retried after a crash or a restart sends the key it sent before (the
-/// server answers it from its record instead of writing twice).
-fn stamp_of(from: &str, to: &str) -> PlanStamp {
-    let mut hash = Sha256::new();
-    hash.update(b"dnscron controller\0");
-    hash.update(from.as_bytes());
-    hash.update([0]);
-    hash.update(to.as_bytes());
-    let digest = hash.finalize();
-    let id: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    PlanStamp {
-        id,
-        created_at: now_rfc3339(),
-    }
+pub(super) fn now_rfc3339() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
-fn now_rfc3339() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+pub(super) fn push(
+    map: &mut std::collections::BTreeMap<TargetRef, Vec<Change>>,
+    target: &TargetRef,
+    change: Change,
+) {
+    map.entry(target.clone()).or_default().push(change);
 }

@@ -1,0 +1,180 @@
+//! A round that applies a new revision (docs/controller.md, "Rounds"): its difference from the
+//! last converged revision through `apply::workflow` (bound to that revision under the default
+//! policy, `Binding::Merged`; as the files say under heal), or on a first start the revision
+//! taken as the base. A revision converges only when every change is in effect; a portal step
+//! leaves it pending, a finding or the safety limits keep it out.
+
+use sha2::{Digest, Sha256};
+
+use crate::apply::workflow::{Binding, LeftAlone, Refusal, Workflow};
+use crate::apply::{ApplyReport, ApplyResult};
+use crate::plan::{PlanStamp, TargetRef};
+
+use super::report::{Pending, RoundError, RoundOutcome, Work};
+use super::revision::Revision;
+use super::round::{Controller, Mode, Waiting, now_rfc3339, push, refusal_outcome};
+use super::state::Converged;
+use super::targets;
+
+impl Controller {
+    /// A new revision under apply or heal.
+    pub(super) async fn apply_revision(&mut self) -> (Work, RoundOutcome) {
+        let Some(files) = &self.files else {
+            return (Work::Nothing, RoundOutcome::Converged);
+        };
+        let desired = files.desired.clone();
+        let revision = files.revision.clone();
+        let (binding, targets) = match (&self.mode, &self.converged) {
+            (Mode::Observe(_), _) => return self.sweep_part().await,
+            (Mode::ApplyMerged(_) | Mode::Heal(_), None) => {
+                if self.settings.adopt_revision.as_deref() != Some(revision.id.as_str()) {
+                    return self.take_as_base();
+                }
+                (Binding::Nothing, targets::declared(&desired))
+            }
+            (Mode::ApplyMerged(_), Some(base)) => (
+                Binding::Merged(base.desired.clone()),
+                targets::changed(&base.desired, &desired),
+            ),
+            (Mode::Heal(_), Some(base)) => {
+                (Binding::Nothing, targets::changed(&base.desired, &desired))
+            }
+        };
+        let client = match &self.mode {
+            Mode::ApplyMerged(client) | Mode::Heal(client) => client,
+            Mode::Observe(_) => return self.sweep_part().await,
+        };
+        let from = self.converged.as_ref().map(|c| c.revision.id.as_str());
+        let stamp = stamp_of(from.unwrap_or(""), &revision.id);
+        let mut workflow = Workflow::files(client, desired, binding);
+        workflow.changed = Some(targets::scope("revision", &revision.id, targets.clone()));
+        workflow.stamp = stamp;
+        let executed = self.execute(workflow).await;
+        self.after_revision(revision, targets, executed)
+    }
+
+    /// First start: the files' revision is the base the next one is applied from; nothing is
+    /// written (the next sweep reports what differs as drift).
+    fn take_as_base(&mut self) -> (Work, RoundOutcome) {
+        let outcome = match self.converge() {
+            Ok(()) => RoundOutcome::Converged,
+            Err(error) => RoundOutcome::Failed(error),
+        };
+        (Work::Adopted, outcome)
+    }
+
+    /// The files' revision is the converged one from now on.
+    fn converge(&mut self) -> Result<(), RoundError> {
+        let Some(files) = &self.files else {
+            return Ok(());
+        };
+        let converged = Converged {
+            revision: files.revision.clone(),
+            at: now_rfc3339(),
+            files: files.files.clone(),
+            desired: files.desired.clone(),
+        };
+        self.status.converged = Some(converged.revision.clone());
+        self.status.unapplied.clear();
+        self.waiting = None;
+        self.status.pending = None;
+        let saved = self.store.save(&converged);
+        self.converged = Some(converged);
+        saved.map_err(RoundError::from)
+    }
+
+    fn after_revision(
+        &mut self,
+        revision: Revision,
+        targets: Vec<TargetRef>,
+        executed: Result<(ApplyReport, LeftAlone), Refusal>,
+    ) -> (Work, RoundOutcome) {
+        let (report, left_alone) = match executed {
+            Ok(done) => done,
+            Err(refusal) => return self.refused(revision, targets, refusal),
+        };
+        for target in &targets {
+            self.status.drift.remove(target);
+        }
+        for change in &left_alone.changes {
+            push(&mut self.status.drift, &change.target, change.clone());
+        }
+        let outcome = match &report.result {
+            // Someone changed a written value again during the apply: the revision's writes
+            // were made; what moved is drift, which the next sweep reads.
+            ApplyResult::Converged
+            | ApplyResult::NoChanges
+            | ApplyResult::AlreadyApplied
+            | ApplyResult::ChangedDuringApply { .. } => match self.converge() {
+                Ok(()) if left_alone.changes.is_empty() => RoundOutcome::Converged,
+                Ok(()) => RoundOutcome::Drift,
+                Err(error) => RoundOutcome::Failed(error),
+            },
+            ApplyResult::NeedsPortalStep { continue_url, .. } => self.pending(
+                revision,
+                Pending::PortalStep {
+                    continue_url: continue_url.clone(),
+                },
+            ),
+            ApplyResult::NameserversNotReady { .. } => self.pending(revision, Pending::Nameservers),
+            ApplyResult::Failed { .. }
+            | ApplyResult::Differs { .. }
+            | ApplyResult::VerifyFailed { .. }
+            | ApplyResult::NotVisible { .. }
+            | ApplyResult::Interrupted
+            | ApplyResult::CronIndexMoved { .. }
+            | ApplyResult::ChangedSinceReview { .. } => {
+                RoundOutcome::Failed(RoundError::NotConverged(Box::new(report.clone())))
+            }
+        };
+        let work = Work::Applied {
+            targets,
+            report: Some(Box::new(report)),
+            left_alone,
+        };
+        (work, outcome)
+    }
+
+    fn pending(&mut self, revision: Revision, pending: Pending) -> RoundOutcome {
+        self.waiting = Some(Waiting::Pending(revision.id));
+        self.status.pending = Some(pending.clone());
+        RoundOutcome::Pending(pending)
+    }
+
+    /// A revision the apply refused: held or past the limits (kept out until the next
+    /// revision), or a failure to read (tried again after the backoff).
+    fn refused(
+        &mut self,
+        revision: Revision,
+        targets: Vec<TargetRef>,
+        refusal: Refusal,
+    ) -> (Work, RoundOutcome) {
+        let work = Work::Applied {
+            targets,
+            report: None,
+            left_alone: LeftAlone::default(),
+        };
+        let (kept_out, outcome) = refusal_outcome(refusal);
+        if kept_out {
+            self.waiting = Some(Waiting::KeptOut(revision.id));
+        }
+        (work, outcome)
+    }
+}
+
+/// The plan id of the apply from revision `from` to `to`: the same for every try of the same
+/// step, so a write retried after a crash or a restart sends the key it sent before (the
+/// server answers it from its record instead of writing twice).
+fn stamp_of(from: &str, to: &str) -> PlanStamp {
+    let mut hash = Sha256::new();
+    hash.update(b"dnscron controller\0");
+    hash.update(from.as_bytes());
+    hash.update([0]);
+    hash.update(to.as_bytes());
+    let digest = hash.finalize();
+    let id: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    PlanStamp {
+        id,
+        created_at: now_rfc3339(),
+    }
+}

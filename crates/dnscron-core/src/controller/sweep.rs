@@ -1,0 +1,182 @@
+//! A round that reads the next part of the drift sweep (docs/controller.md, "Rounds"): as many
+//! targets as the API budget has room for beside the reserve kept for a revision, the account's
+//! listings when a sweep begins (their domain listing shared by every part); under heal the
+//! part's drift is reverted within the safety limits.
+
+use crate::apply::workflow::Binding;
+use crate::apply::workflow::Workflow;
+use crate::config::model::Desired;
+use crate::plan::{
+    AccountCheck, Change, Finding, MakeOptions, TargetRef, account_findings, make_plan,
+};
+
+use super::report::{RoundError, RoundOutcome, Work};
+use super::round::{
+    COST_PER_TARGET, Controller, Mode, REVISION_RESERVE, in_effect, push, refusal_outcome,
+};
+use super::targets;
+
+impl Controller {
+    /// The next part of the drift sweep: as many targets as the API budget has room for (all
+    /// of them without a budget), and the account's listings when a sweep begins.
+    pub(super) async fn sweep_part(&mut self) -> (Work, RoundOutcome) {
+        let Some(files) = &self.files else {
+            return (Work::Nothing, RoundOutcome::Converged);
+        };
+        let desired = files.desired.clone();
+        let revision = files.revision.id.clone();
+        if self.status.sweep_done >= self.sweep.len() {
+            self.status.sweep_done = 0;
+        }
+        if self.status.sweep_done == 0
+            && let Err(error) = self.read_account(&desired).await
+        {
+            return (Work::Nothing, RoundOutcome::Failed(error));
+        }
+        let part = self.next_part();
+        let scope = targets::scope("sweep", &revision, part.clone());
+        let heal = match &self.mode {
+            Mode::Heal(client) if !self.status.suspended => Some(client),
+            Mode::Heal(_) | Mode::Observe(_) | Mode::ApplyMerged(_) => None,
+        };
+        let (changes, findings, healed, refusal) = match heal {
+            Some(client) => {
+                let mut workflow = Workflow::files(client, desired.clone(), Binding::Nothing);
+                workflow.changed = Some(scope.clone());
+                match self.execute(workflow).await {
+                    Ok((report, _)) if in_effect(&report.result) => {
+                        (Vec::new(), Vec::new(), Some(Box::new(report)), None)
+                    }
+                    Ok((report, _)) => {
+                        let error = RoundError::NotConverged(Box::new(report));
+                        return (Work::Nothing, RoundOutcome::Failed(error));
+                    }
+                    Err(refusal) => match self.read_part(&desired, &scope).await {
+                        Ok((changes, findings)) => (changes, findings, None, Some(refusal)),
+                        Err(error) => return (Work::Nothing, RoundOutcome::Failed(error)),
+                    },
+                }
+            }
+            None => match self.read_part(&desired, &scope).await {
+                Ok((changes, findings)) => (changes, findings, None, None),
+                Err(error) => return (Work::Nothing, RoundOutcome::Failed(error)),
+            },
+        };
+        self.record_part(&part, changes, findings);
+        self.status.sweep_done += part.len();
+        if self.status.sweep_done >= self.sweep.len() {
+            self.status.sweeps += 1;
+        }
+        let work = Work::Swept {
+            targets: part,
+            healed,
+        };
+        let outcome = match refusal {
+            Some(refusal) => refusal_outcome(refusal).1,
+            None if self.status.drift.is_empty() && self.status.unapplied.is_empty() => {
+                RoundOutcome::Converged
+            }
+            None => RoundOutcome::Drift,
+        };
+        (work, outcome)
+    }
+
+    async fn read_account(&mut self, desired: &Desired) -> Result<(), RoundError> {
+        let check = AccountCheck {
+            folders: vec![self.settings.dir.display().to_string()],
+        };
+        let today = Some(chrono::Utc::now().date_naive());
+        let findings = account_findings(self.mode.read(), desired, &check, today)
+            .await
+            .map_err(|e| RoundError::Account(Box::new(e)))?;
+        self.status.account_findings = findings.findings;
+        self.sweep_domains = Some(findings.domains);
+        Ok(())
+    }
+
+    /// The targets of the next part: at least one, at most what the budget has room for
+    /// beside the reserve for a new revision.
+    fn next_part(&self) -> Vec<TargetRef> {
+        let left = &self.sweep[self.status.sweep_done.min(self.sweep.len())..];
+        let fits = match self.mode.read().budget_room() {
+            None => left.len(),
+            Some(room) => (room.saturating_sub(REVISION_RESERVE) / COST_PER_TARGET) as usize,
+        };
+        left[..fits.clamp(1, left.len().max(1)).min(left.len())].to_vec()
+    }
+
+    /// Whether the budget has room for a worthwhile next part of a sweep under way: half the
+    /// share beyond the reserve (or all that is left to read), so the sweep goes in a few big
+    /// parts rather than many one-target ones, each of which costs its round; else the loop
+    /// waits for room rather than spend the reserve.
+    pub(super) fn room_for_part(&self) -> bool {
+        let read = self.mode.read();
+        let (Some(room), Some(budget)) = (read.budget_room(), read.budget()) else {
+            return true;
+        };
+        let left = self.sweep.len().saturating_sub(self.status.sweep_done);
+        let left_cost = u32::try_from(left)
+            .unwrap_or(u32::MAX)
+            .saturating_mul(COST_PER_TARGET);
+        let half_share = budget.per_minute.saturating_sub(REVISION_RESERVE) / 2;
+        let wanted = half_share.min(left_cost).max(COST_PER_TARGET);
+        room >= REVISION_RESERVE + wanted
+    }
+
+    /// A sweep is under way (begun, not finished).
+    pub(super) fn sweeping(&self) -> bool {
+        self.status.sweep_done > 0 && self.status.sweep_done < self.sweep.len()
+    }
+
+    /// What a part of the sweep found, replacing what earlier sweeps knew of its targets. A
+    /// difference on a target a revision not yet converged changes is that revision's, not
+    /// drift.
+    fn record_part(&mut self, part: &[TargetRef], changes: Vec<Change>, findings: Vec<Finding>) {
+        let unapplied = match (&self.converged, &self.files) {
+            (Some(base), Some(files)) if base.revision != files.revision && self.mode.writes() => {
+                targets::changed(&base.desired, &files.desired)
+            }
+            _ => Vec::new(),
+        };
+        for target in part {
+            self.status.drift.remove(target);
+            self.status.unapplied.remove(target);
+            self.status.findings.remove(target);
+        }
+        for change in changes {
+            let map = match unapplied.contains(&change.target) {
+                true => &mut self.status.unapplied,
+                false => &mut self.status.drift,
+            };
+            let target = change.target.clone();
+            push(map, &target, change);
+        }
+        for finding in findings {
+            let target = finding.target.clone();
+            self.status
+                .findings
+                .entry(target)
+                .or_default()
+                .push(finding);
+        }
+    }
+
+    /// A part's differences and findings, read only, with the sweep's domain listing.
+    async fn read_part(
+        &self,
+        desired: &Desired,
+        scope: &crate::plan::Scope,
+    ) -> Result<(Vec<Change>, Vec<Finding>), RoundError> {
+        let options = MakeOptions {
+            // Drift is reported whatever its size; only writes keep to the limits.
+            allow_mass_changes: true,
+            scope: Some(scope.clone()),
+            domains: self.sweep_domains.clone(),
+            ..MakeOptions::default()
+        };
+        let planned = make_plan(self.mode.read(), desired, &options)
+            .await
+            .map_err(|e| RoundError::Read(Box::new(e)))?;
+        Ok((planned.plan.changes, planned.plan.findings))
+    }
+}
