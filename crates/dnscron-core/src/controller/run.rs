@@ -49,7 +49,6 @@ impl Controller {
         let mut backoff = Backoff::default();
         let mut alerts = Alerts::default();
         let mut trigger = Trigger::Start;
-        let mut sweeps_at_start = None;
         // The first sweep is due at once; each next one an interval after the last ended.
         let mut sweep_due = tokio::time::Instant::now();
         loop {
@@ -60,17 +59,22 @@ impl Controller {
             let Some(report) = self.round_unless_stopped(trigger).await else {
                 return RunEnd::Stopped;
             };
-            let sweeps = *sweeps_at_start.get_or_insert(0);
             if self.sweep_ended(&report) {
                 let jitter = 0.9 + 0.2 * fastrand::f64();
                 sweep_due = tokio::time::Instant::now() + self.settings.interval.mul_f64(jitter);
             }
-            self.tell(&report, &mut alerts, observe);
-            let failed = matches!(report.outcome, RoundOutcome::Failed(_));
             if self.interrupt.is_raised() {
+                // A round the stop cut short is said, but raises no condition: the stop is the
+                // expected end, not a failure to tell a chat channel about.
+                observe(Event::RoundFinished {
+                    report: &report,
+                    status: &self.status,
+                });
                 return RunEnd::Stopped;
             }
-            if once && (failed || self.status.sweeps > sweeps) {
+            self.tell(&report, &mut alerts, observe);
+            let failed = matches!(report.outcome, RoundOutcome::Failed(_));
+            if once && (failed || self.status.sweeps > 0) {
                 return RunEnd::Once(self.once_outcome(failed));
             }
             let (wait, reason) = match failed {
