@@ -50,7 +50,7 @@ pub fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
     drop(result);
 }
 
-/// Colors only for a person at a terminal that shows them (see [`colour_wanted`]).
+/// Colors only for a person at a terminal that shows them (see `colour_wanted`).
 pub fn use_color_on_stderr() -> bool {
     colour_wanted(std::io::stderr().is_terminal(), env_var)
 }

@@ -3,7 +3,7 @@
 //!
 //! The loop calls the methods below with plain data (no core type reaches the metrics), so the
 //! metrics say what the loop tells them and decide nothing. Label values are closed lists
-//! ([`labels`]) except three: a zone name or site slug (bounded by the account), a revision id
+//! (`labels`) except three: a zone name or site slug (bounded by the account), a revision id
 //! (one series at a time) and an API route template (bounded by the client's routes).
 //! prometheus-client escapes `\`, `"` and newlines in label values, so a revision id read from a
 //! hostile `.git` can't forge a line of the exposition.

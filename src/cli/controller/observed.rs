@@ -5,10 +5,9 @@ use std::time::Duration;
 use dnscron_core::controller::{
     Pending, RevisionSource, RoundOutcome, RoundReport, Status, Trigger, WaitReason,
 };
-use dnscron_core::plan::TargetKind;
+use dnscron_core::plan::{Severity, TargetKind};
 
 use super::metrics::{self, DriftKind, Metrics};
-use super::status_json::level;
 
 pub fn trigger(trigger: Trigger) -> metrics::Trigger {
     match trigger {
@@ -48,16 +47,16 @@ pub fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
         metrics.set_revision(&converged.id, source);
     }
     metrics.set_drift(&drift(status));
-    let mut levels = [0u64; 3];
+    let (mut errors, mut warnings, mut infos) = (0, 0, 0);
     for finding in status.open_findings() {
-        let at = match level(finding.severity) {
-            "error" => 0,
-            "warning" => 1,
-            _ => 2,
+        let count = match finding.severity {
+            Severity::Error => &mut errors,
+            Severity::Warning | Severity::Blocked | Severity::NeedsPortalStep => &mut warnings,
+            Severity::Info => &mut infos,
         };
-        levels[at] += 1;
+        *count += 1;
     }
-    metrics.set_findings(levels[0], levels[1], levels[2]);
+    metrics.set_findings(errors, warnings, infos);
     metrics.set_suspended(status.suspended);
     metrics.set_sweep_progress(status.sweep_done, status.sweep_total);
     metrics.set_pending_portal_step(matches!(status.pending, Some(Pending::PortalStep { .. })));

@@ -138,14 +138,11 @@ pub fn round(report: &RoundReport, status: &Status) -> String {
             None => "no revision loaded yet".to_string(),
         },
     };
-    match (&report.work, &report.outcome) {
-        // Nothing was read: the sweep that follows says what differs.
-        (Work::Adopted, RoundOutcome::Converged) => {
-            out.push_str("; the sweep that follows reports what differs");
-        }
-        _ => {
-            let _ = write!(out, " — {}", outcome(&report.outcome, status));
-        }
+    // A base taken reads nothing: the sweep that follows says what differs.
+    if let (Work::Adopted, RoundOutcome::Converged) = (&report.work, &report.outcome) {
+        out.push_str("; the sweep that follows reports what differs");
+    } else {
+        let _ = write!(out, " — {}", outcome(&report.outcome, status));
     }
     out
 }

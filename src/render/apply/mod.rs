@@ -29,7 +29,7 @@ use super::plan::text::plain_change_lines;
 const SUMMARY_CHARS: usize = 100;
 
 /// A change in one line, as the plan shows it (`- old A 192.0.2.99 (ttl 3600)`), cut to
-/// [`SUMMARY_CHARS`]: the progress lines, the report's lines and its JSON `summary`.
+/// `SUMMARY_CHARS`: the progress lines, the report's lines and its JSON `summary`.
 pub fn summary(change: &Change) -> String {
     let text = plain_change_lines(change)
         .into_iter()

@@ -66,7 +66,7 @@ const LONG: usize = 48;
 
 /// The summary sentence, e.g. `Plan: 3 to create, 1 to update, 2 to delete, 1 needs a portal step.`
 /// Error and warning `findings` are counted after it (`Findings need attention: 1 error.`), with
-/// changes or without (see [`no_changes_line`]): a reader skimming for the summary must not miss
+/// changes or without (see `no_changes_line`): a reader skimming for the summary must not miss
 /// them. Findings the files accept are counted apart: they need no attention now.
 pub fn summary_line(summary: &Summary, findings: &[Finding]) -> String {
     if summary.create + summary.update + summary.delete == 0 {

@@ -12,7 +12,7 @@ use tokio::time::Instant;
 /// The window every share is counted over.
 pub(super) const WINDOW: Duration = Duration::from_secs(60);
 
-/// The most requests a client may send in any rolling [`WINDOW`].
+/// The most requests a client may send in any rolling minute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     pub per_minute: u32,

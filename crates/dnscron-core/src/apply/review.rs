@@ -190,7 +190,7 @@ pub struct Split {
     pub moved: Vec<Moved>,
 }
 
-/// Splits `now`'s changes by [`pair`]: each runs only as a reviewed change from the reviewed
+/// Splits `now`'s changes by `pair`: each runs only as a reviewed change from the reviewed
 /// value, anything else is left alone.
 pub fn split(reviewed: &Plan, now: &Plan) -> Split {
     let (review, _, exact) = pair_each(reviewed, now);

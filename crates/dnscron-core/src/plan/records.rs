@@ -403,7 +403,7 @@ fn record_key(resource: &Resource) -> Option<(&str, RecordType, Option<i64>)> {
             rtype,
             record_id,
         } => Some((name, *rtype, *record_id)),
-        _ => None,
+        Resource::CronJob { .. } | Resource::Nameservers => None,
     }
 }
 

@@ -51,7 +51,7 @@ pub fn derive(
 /// What a cron delete's path shows in place of the index, known only when apply sends it.
 pub const CRON_INDEX_PLACEHOLDER: &str = "{index}";
 
-/// The request as a plan shows it to its readers (the plan file's `request`): [`derive`]'s,
+/// The request as a plan shows it to its readers (the plan file's `request`): [`derive()`]'s,
 /// with [`CRON_INDEX_PLACEHOLDER`] for a cron delete's index.
 pub fn preview(change: &Change, options: &PlanOptions) -> Result<WriteRequest, RequestError> {
     let (method, body) = method_and_body(change, options)?;

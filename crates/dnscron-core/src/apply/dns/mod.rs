@@ -1,6 +1,6 @@
 //! Apply's DNS checks (docs/health.md, "After apply" and "Before a nameserver switch"): after
-//! records were written, ask the zone's nameservers until they serve them ([`live`]); before a
-//! domain is switched to custom nameservers, ask those whether they serve the zone ([`ready`]).
+//! records were written, ask the zone's nameservers until they serve them (`live`); before a
+//! domain is switched to custom nameservers, ask those whether they serve the zone (`ready`).
 //! Both go through `dnscheck`, never through the API.
 
 pub(super) mod expect;
