@@ -133,9 +133,11 @@ impl Front {
                     RoundOutcome::Failed(_) => tracing::warn!("{line}"),
                     RoundOutcome::Converged
                     | RoundOutcome::Drift
+                    | RoundOutcome::Baseline
                     | RoundOutcome::Pending(_)
                     | RoundOutcome::Held(_)
-                    | RoundOutcome::Refused(_) => tracing::info!("{line}"),
+                    | RoundOutcome::Refused(_)
+                    | RoundOutcome::Conflicted => tracing::info!("{line}"),
                 }
             }
             Event::Alert {

@@ -12,6 +12,7 @@ mod webhook;
 mod words;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use dnscron_core::api::{ReadClient, WriteClient};
 use dnscron_core::controller::{
@@ -45,6 +46,8 @@ pub fn run(args: ControllerArgs) -> CommandResult {
         interval: args.interval,
         suspend_file: args.suspend_file.clone(),
         adopt_revision: args.adopt_revision.clone(),
+        // Apply's switch check, never its post-apply wait (a report, not a gate).
+        dns: (args.dns).apply_options(Duration::ZERO, args.allow_unready_nameservers),
         ..Settings::new(args.dir.clone())
     };
     let controller = Controller::new(mode, settings, store, converged);

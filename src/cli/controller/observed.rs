@@ -23,9 +23,14 @@ fn outcome(outcome: &RoundOutcome) -> metrics::RoundOutcome {
     match outcome {
         RoundOutcome::Converged => metrics::RoundOutcome::Converged,
         RoundOutcome::Drift => metrics::RoundOutcome::Drift,
+        // A base taken is no proof of anything in effect; until the metric has a label of its
+        // own (`RoundOutcome::name`), it counts with the rounds that left something to do.
+        RoundOutcome::Baseline => metrics::RoundOutcome::Drift,
         RoundOutcome::Pending(_) => metrics::RoundOutcome::Pending,
-        // A refused mass change is kept out like a held one.
-        RoundOutcome::Held(_) | RoundOutcome::Refused(_) => metrics::RoundOutcome::Held,
+        // A refused mass change, or a conflicted revision, is kept out like a held one.
+        RoundOutcome::Held(_) | RoundOutcome::Refused(_) | RoundOutcome::Conflicted => {
+            metrics::RoundOutcome::Held
+        }
         RoundOutcome::Failed(_) => metrics::RoundOutcome::Error,
     }
 }

@@ -139,7 +139,7 @@ pub fn round(report: &RoundReport, status: &Status) -> String {
         },
     };
     // A base taken reads nothing: the sweep that follows says what differs.
-    if let (Work::Adopted, RoundOutcome::Converged) = (&report.work, &report.outcome) {
+    if let (Work::Adopted, RoundOutcome::Baseline) = (&report.work, &report.outcome) {
         out.push_str("; the sweep that follows reports what differs");
     } else {
         let _ = write!(out, " — {}", outcome(&report.outcome, status));
@@ -151,6 +151,8 @@ fn outcome(outcome: &RoundOutcome, status: &Status) -> String {
     match outcome {
         RoundOutcome::Converged => "in sync".to_string(),
         RoundOutcome::Drift => drift_summary(status),
+        RoundOutcome::Baseline => "taken as the base".to_string(),
+        RoundOutcome::Conflicted => conflicts_text(status),
         RoundOutcome::Pending(pending) => pending_text(pending),
         RoundOutcome::Held(refusal) => format!(
             "kept out until the next revision: {} (fix the files or accept the finding)",
@@ -162,6 +164,50 @@ fn outcome(outcome: &RoundOutcome, status: &Status) -> String {
         ),
         RoundOutcome::Failed(error) => format!("failed: {}", error_text(error)),
     }
+}
+
+/// A conflicted revision's changes: what it declares, what is live instead.
+fn conflicts_text(status: &Status) -> String {
+    let named: Vec<String> = status
+        .conflicts
+        .iter()
+        .take(5)
+        .map(|m| {
+            format!(
+                "{} (the revision declares {}, live {})",
+                target_text(&m.target),
+                value_text(m.change.after.as_ref()),
+                value_text(m.live.as_ref())
+            )
+        })
+        .collect();
+    let more = status.conflicts.len().saturating_sub(named.len());
+    let more = match more {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    format!(
+        "conflicted, kept out: {} moved since the previous revision: {}{more} (settle it in the files or the portal; tried again each interval)",
+        count(
+            status.conflicts.len(),
+            "value it changes",
+            "values it changes"
+        ),
+        named.join(", ")
+    )
+}
+
+fn value_text(value: Option<&dnscron_core::plan::Value>) -> String {
+    use dnscron_core::plan::Value;
+    let text = match value {
+        None => return "nothing".to_string(),
+        Some(Value::Record { ttl, content }) => format!("{content} (TTL {ttl})"),
+        Some(Value::CronJob { schedule, command }) => format!("{schedule} {command}"),
+        Some(Value::Nameservers { mode, nameservers }) => {
+            format!("{mode} {}", nameservers.join(" "))
+        }
+    };
+    Untrusted(&text).to_string()
 }
 
 fn pending_text(pending: &Pending) -> String {
@@ -182,20 +228,11 @@ pub fn error_text(error: &RoundError) -> String {
         RoundError::Files {
             revision,
             diagnostics,
-        } => {
-            let first = diagnostics.items.first().map(|d| match &d.location {
-                Some(at) => format!("{at}: {}", d.message),
-                None => d.message.clone(),
-            });
-            format!(
-                "revision {} is kept out: {} in its files{}",
-                Untrusted(revision.get(..19).unwrap_or(revision)),
-                count(diagnostics.items.len(), "problem", "problems"),
-                first
-                    .map(|f| format!(", first: {}", Untrusted(&f)))
-                    .unwrap_or_default()
-            )
-        }
+        } => format!(
+            "revision {} is kept out: {}",
+            Untrusted(revision.get(..19).unwrap_or(revision)),
+            problems_text(diagnostics)
+        ),
         RoundError::NotConverged(report) => apply_stopped(report),
         RoundError::Revision(_)
         | RoundError::State(_)
@@ -203,6 +240,21 @@ pub fn error_text(error: &RoundError) -> String {
         | RoundError::Account(_)
         | RoundError::Apply(_) => chain(error),
     }
+}
+
+/// How many problems a revision's files have, and the first with its `file:line:col`.
+fn problems_text(diagnostics: &dnscron_core::config::Diagnostics) -> String {
+    let first = diagnostics.items.first().map(|d| match &d.location {
+        Some(at) => format!("{at}: {}", d.message),
+        None => d.message.clone(),
+    });
+    format!(
+        "{} in its files{}",
+        count(diagnostics.items.len(), "problem", "problems"),
+        first
+            .map(|f| format!(", first: {}", Untrusted(&f)))
+            .unwrap_or_default()
+    )
 }
 
 fn apply_stopped(report: &dnscron_core::apply::ApplyReport) -> String {
@@ -327,19 +379,37 @@ pub fn alert(
                 RoundOutcome::Failed(error) => error_text(error),
                 RoundOutcome::Converged
                 | RoundOutcome::Drift
+                | RoundOutcome::Baseline
                 | RoundOutcome::Pending(_)
                 | RoundOutcome::Held(_)
-                | RoundOutcome::Refused(_) => "unknown".to_string(),
+                | RoundOutcome::Refused(_)
+                | RoundOutcome::Conflicted => "unknown".to_string(),
             };
             format!("dnscron: rounds fail, retrying with backoff: {why}")
         }
         (AlertKind::Failing, Transition::Cleared) => "dnscron: rounds succeed again".to_string(),
         (AlertKind::BrokenRevision, Transition::Raised | Transition::Changed) => {
-            let broken = status.broken.as_ref().map(short).unwrap_or_default();
-            format!("dnscron: revision {broken} does not load; revision {revision} stays in use")
+            let Some(broken) = &status.broken else {
+                return "dnscron: the folder's revision does not load".to_string();
+            };
+            let in_use = match &status.revision {
+                Some(r) => format!("revision {} stays in use", short(r)),
+                None => "no revision is in use yet, nothing is written".to_string(),
+            };
+            format!(
+                "dnscron: revision {} does not load ({}); {in_use}",
+                short(&broken.revision),
+                problems_text(&broken.diagnostics)
+            )
         }
         (AlertKind::BrokenRevision, Transition::Cleared) => {
             format!("dnscron: the folder's revision {revision} loads again")
+        }
+        (AlertKind::Conflicted, Transition::Raised | Transition::Changed) => {
+            format!(
+                "dnscron: revision {revision} not applied: {}",
+                conflicts_text(status)
+            )
         }
         (AlertKind::Held | AlertKind::Refused, Transition::Raised | Transition::Changed) => {
             format!(
@@ -347,7 +417,7 @@ pub fn alert(
                 outcome(&report.outcome, status)
             )
         }
-        (AlertKind::Held | AlertKind::Refused, Transition::Cleared) => {
+        (AlertKind::Held | AlertKind::Refused | AlertKind::Conflicted, Transition::Cleared) => {
             "dnscron: nothing is kept out any more".to_string()
         }
         (AlertKind::Pending, Transition::Raised | Transition::Changed) => match &status.pending {

@@ -15,7 +15,7 @@ async fn a_merged_revision_is_applied_within_one_round_reading_only_its_zone() {
     let mut controller = rig.controller("apply", true);
     assert_eq!(
         round(&mut controller, Trigger::Start).await,
-        ("adopted", "converged")
+        ("adopted", "baseline")
     );
     assert_eq!(
         round(&mut controller, Trigger::Interval).await,
@@ -110,8 +110,9 @@ async fn observe_reports_and_never_writes() {
     assert_eq!(controller.status().drift_changes(), 2);
 }
 
-/// A revision that does not load is kept out and reported; the last good one stays in use, and
-/// the next good one is applied.
+/// A revision that does not load is kept out and reported with its located errors for as long
+/// as it is the newest; the rounds go on with the last good one (no round fails, nothing is
+/// retried), and the next good one is applied.
 #[tokio::test(start_paused = true)]
 async fn a_broken_revision_is_kept_out_while_the_last_good_one_stays() {
     let rig = Rig::start(&["a.example"]).await;
@@ -121,15 +122,22 @@ async fn a_broken_revision_is_kept_out_while_the_last_good_one_stays() {
     rig.write("a.example.yaml", "zone: a.example\nrecords: [\n");
     assert_eq!(
         round(&mut controller, Trigger::Revision).await,
-        ("nothing", "failed")
-    );
-    assert!(controller.status().broken.is_some());
-    assert_eq!(controller.status().revision, good);
-    // The rounds after it go on with the last good revision.
-    assert_eq!(
-        round(&mut controller, Trigger::Retry).await,
         ("swept", "converged")
     );
+    let broken = controller.status().broken.as_ref().unwrap();
+    assert_ne!(Some(&broken.revision), good.as_ref());
+    let at = broken.diagnostics.items[0].location.as_ref().unwrap();
+    assert_eq!(
+        (at.file.file_name().unwrap().to_str().unwrap(), at.line),
+        ("a.example.yaml", 2)
+    );
+    assert_eq!(controller.status().revision, good);
+    // The rounds after it go on with the last good revision; the broken one stays reported.
+    assert_eq!(
+        round(&mut controller, Trigger::Interval).await,
+        ("swept", "converged")
+    );
+    assert!(controller.status().broken.is_some());
     // A revision that validates but is wrong (a CNAME beside an A) is kept out too.
     rig.write(
         "a.example.yaml",
@@ -140,7 +148,7 @@ async fn a_broken_revision_is_kept_out_while_the_last_good_one_stays() {
     );
     assert_eq!(
         round(&mut controller, Trigger::Revision).await,
-        ("nothing", "failed")
+        ("swept", "converged")
     );
     rig.write("a.example.yaml", &zone_file("a.example", API));
     assert_eq!(
@@ -167,7 +175,7 @@ async fn a_restart_without_state_writes_nothing_it_cannot_attribute() {
     let mut restarted = rig.controller("apply", false);
     assert_eq!(
         round(&mut restarted, Trigger::Start).await,
-        ("adopted", "converged")
+        ("adopted", "baseline")
     );
     assert_eq!(
         round(&mut restarted, Trigger::Interval).await,
@@ -202,7 +210,7 @@ async fn adopt_revision_applies_a_first_start_only_for_that_revision() {
     let mut controller = rig.controller_with("apply", true, rig.config(), other);
     assert_eq!(
         round(&mut controller, Trigger::Start).await,
-        ("adopted", "converged")
+        ("adopted", "baseline")
     );
     assert_eq!(rig.writes(), 0);
     std::fs::remove_file(&rig.state).unwrap();
@@ -273,6 +281,10 @@ async fn a_failed_write_is_retried_and_converges_without_a_duplicate() {
     );
     assert_eq!(rig.live("a.example"), ["www A 192.0.2.1"]);
     rig.emu.fail_next_writes(0);
+    // Its turn comes after a backoff of its own (750 ms at most after one failure): a round
+    // before it sweeps.
+    assert_eq!(round(&mut controller, Trigger::Retry).await.0, "swept");
+    tokio::time::sleep(std::time::Duration::from_millis(750)).await;
     assert_eq!(
         round(&mut controller, Trigger::Retry).await,
         ("applied", "converged")

@@ -10,6 +10,7 @@
 mod alerts;
 mod backoff;
 mod report;
+mod requeue;
 pub mod revision;
 mod revision_round;
 mod round;
@@ -21,11 +22,14 @@ pub mod webhook;
 
 pub use backoff::{Backoff, FIRST_WAIT, LONGEST_WAIT};
 pub use report::{
-    AlertKind, Event, Pending, RoundError, RoundOutcome, RoundReport, Status, Transition, Trigger,
-    WaitReason, Work,
+    AlertKind, Broken, Event, KeptOut, KeptOutReason, Pending, RoundError, RoundOutcome,
+    RoundReport, Status, Transition, Trigger, WaitReason, Work,
 };
-pub use revision::{GitHead, Probe, Revision, RevisionError, RevisionSource, Snapshot};
-pub use round::{Controller, DEFAULT_INTERVAL, Mode, Settings};
+pub use requeue::Requeue;
+pub use revision::{
+    AdoptError, GitHead, Probe, Revision, RevisionError, RevisionSource, Snapshot, resolve_adopted,
+};
+pub use round::{Controller, DEFAULT_INTERVAL, Mode, Settings, readiness_check};
 pub use run::{OnceOutcome, RunEnd};
 pub use state::{Converged, STATE_VERSION, StateError, StateStore};
 pub use webhook::{Webhook, WebhookError};

@@ -3,6 +3,8 @@
 //! listings when a sweep begins (their domain listing shared by every part); under heal the
 //! part's drift is reverted within the safety limits.
 
+use std::collections::BTreeSet;
+
 use crate::apply::workflow::Binding;
 use crate::apply::workflow::Workflow;
 use crate::config::model::Desired;
@@ -16,6 +18,58 @@ use super::round::{
 };
 use super::targets;
 
+/// Where the drift sweep is, apart from what a round reports: the targets in the order this
+/// sweep reads them and how many of them it has read. A new revision does not start it over
+/// ([`Cursor::retarget`]), so a repository that merges more often than a sweep takes still has
+/// every target read.
+#[derive(Debug, Default)]
+pub(super) struct Cursor {
+    order: Vec<TargetRef>,
+    done: usize,
+}
+
+impl Cursor {
+    /// The targets of a new revision: those this sweep has read (and the revision still
+    /// declares) stay read; the others, new ones among them, are read next, in order.
+    pub(super) fn retarget(&mut self, declared: Vec<TargetRef>) {
+        let wanted: BTreeSet<&TargetRef> = declared.iter().collect();
+        let read: Vec<TargetRef> = self.order[..self.done]
+            .iter()
+            .filter(|t| wanted.contains(t))
+            .cloned()
+            .collect();
+        let seen: BTreeSet<&TargetRef> = read.iter().collect();
+        let rest: Vec<TargetRef> = declared
+            .iter()
+            .filter(|t| !seen.contains(t))
+            .cloned()
+            .collect();
+        self.done = read.len();
+        self.order = read;
+        self.order.extend(rest);
+    }
+
+    pub(super) fn declared(&self) -> &[TargetRef] {
+        &self.order
+    }
+
+    pub(super) fn done(&self) -> usize {
+        self.done
+    }
+
+    pub(super) fn total(&self) -> usize {
+        self.order.len()
+    }
+
+    fn left(&self) -> &[TargetRef] {
+        &self.order[self.done.min(self.order.len())..]
+    }
+
+    fn finished(&self) -> bool {
+        self.done >= self.order.len()
+    }
+}
+
 impl Controller {
     /// The next part of the drift sweep: as many targets as the API budget has room for (all
     /// of them without a budget), and the account's listings when a sweep begins.
@@ -25,10 +79,10 @@ impl Controller {
         };
         let desired = files.desired.clone();
         let revision = files.revision.id.clone();
-        if self.status.sweep_done >= self.sweep.len() {
-            self.status.sweep_done = 0;
+        if self.cursor.finished() {
+            self.cursor.done = 0;
         }
-        if self.status.sweep_done == 0
+        if self.cursor.done == 0
             && let Err(error) = self.read_account(&desired).await
         {
             return (Work::Nothing, RoundOutcome::Failed(error));
@@ -63,10 +117,12 @@ impl Controller {
             },
         };
         self.record_part(&part, changes, findings);
-        self.status.sweep_done += part.len();
-        if self.status.sweep_done >= self.sweep.len() {
+        self.cursor.done += part.len();
+        if self.cursor.finished() {
             self.status.sweeps += 1;
         }
+        self.status.sweep_done = self.cursor.done;
+        self.status.sweep_total = self.cursor.total();
         let work = Work::Swept {
             targets: part,
             healed,
@@ -97,7 +153,7 @@ impl Controller {
     /// The targets of the next part: at least one, at most what the budget has room for
     /// beside the reserve for a new revision.
     fn next_part(&self) -> Vec<TargetRef> {
-        let left = &self.sweep[self.status.sweep_done.min(self.sweep.len())..];
+        let left = self.cursor.left();
         let fits = match self.mode.read().budget_room() {
             None => left.len(),
             Some(room) => (room.saturating_sub(REVISION_RESERVE) / COST_PER_TARGET) as usize,
@@ -114,7 +170,7 @@ impl Controller {
         let (Some(room), Some(budget)) = (read.budget_room(), read.budget()) else {
             return true;
         };
-        let left = self.sweep.len().saturating_sub(self.status.sweep_done);
+        let left = self.cursor.left().len();
         let left_cost = u32::try_from(left)
             .unwrap_or(u32::MAX)
             .saturating_mul(COST_PER_TARGET);
@@ -125,7 +181,7 @@ impl Controller {
 
     /// A sweep is under way (begun, not finished).
     pub(super) fn sweeping(&self) -> bool {
-        self.status.sweep_done > 0 && self.status.sweep_done < self.sweep.len()
+        self.cursor.done > 0 && !self.cursor.finished()
     }
 
     /// What a part of the sweep found, replacing what earlier sweeps knew of its targets. A
