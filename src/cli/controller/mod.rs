@@ -16,15 +16,13 @@ use std::time::Duration;
 
 use dnscron_core::api::{ReadClient, WriteClient};
 use dnscron_core::controller::{
-    Controller, Mode, OnceOutcome, RunEnd, Settings, StateStore, api_config,
+    BUCKET_PER_MINUTE, Controller, Mode, OnceOutcome, RunEnd, Settings, StateLock, StateStore,
+    api_config,
 };
 
 pub use args::{ControllerArgs, Policy};
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
-
-/// The spec's bucket: the share is of this.
-const BUCKET_PER_MINUTE: u32 = 120;
 
 pub fn run(args: ControllerArgs) -> CommandResult {
     let runtime = crate::cli::session::runtime()?;
@@ -40,12 +38,22 @@ pub fn run(args: ControllerArgs) -> CommandResult {
         Policy::Apply => Mode::ApplyMerged(WriteClient::new(config)?),
         Policy::Heal => Mode::Heal(WriteClient::new(config)?),
     };
+    // One controller per state file: held until the process ends.
+    let _lock = match &args.state_file {
+        Some(file) => Some(StateLock::acquire(file).map_err(|error| {
+            CommandError::from_error(ErrorKind::User, error).with_hint(
+                "stop the other controller first (one per state file; in Kubernetes, one replica with `strategy: Recreate`), or give this one a --state-file of its own",
+            )
+        })?),
+        None => None,
+    };
     let store = StateStore::new(args.state_file.clone(), args.dir.clone());
-    let converged = words::starting(&args, &store);
+    let starting = words::starting(&args, &store)?;
+    let converged = starting.converged;
     let settings = Settings {
         interval: args.interval,
         suspend_file: args.suspend_file.clone(),
-        adopt_revision: args.adopt_revision.clone(),
+        adopt_revision: starting.adopt,
         // Apply's switch check, never its post-apply wait (a report, not a gate).
         dns: (args.dns).apply_options(Duration::ZERO, args.allow_unready_nameservers),
         ..Settings::new(args.dir.clone())

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use dnscron_core::controller::{
     AlertKind, Converged, Pending, Revision, RevisionSource, RoundError, RoundOutcome, RoundReport,
-    StateStore, Status, Transition, Trigger, WaitReason, Work,
+    Start, StateStore, Status, Transition, Trigger, WaitReason, Work, resolve_adopted,
 };
 use dnscron_core::plan::{Severity, TargetRef};
 use dnscron_core::untrusted::Untrusted;
@@ -14,49 +14,71 @@ use dnscron_core::untrusted::Untrusted;
 use super::args::ControllerArgs;
 use crate::cli::error::CommandError;
 
-/// Says where the controller starts from, and returns the converged revision kept.
-pub fn starting(args: &ControllerArgs, store: &StateStore) -> Option<Converged> {
-    let adopt = match &args.adopt_revision {
-        Some(id) => format!(" (or, if it is {}, applies it whole)", Untrusted(id)),
-        None => String::new(),
-    };
-    let first = format!(
-        "the folder's revision becomes the base: nothing is written until the next revision{adopt}"
-    );
+/// Where the controller starts from, said: the converged revision kept, and on a first start
+/// the full id of the revision `--adopt-revision` names (refused, exit 1, when the folder's
+/// history names no such revision or the folder holds another one).
+pub struct Starting {
+    pub converged: Option<Converged>,
+    pub adopt: Option<String>,
+}
+
+pub fn starting(args: &ControllerArgs, store: &StateStore) -> Result<Starting, CommandError> {
     let policy = args.policy.name();
-    match (store.load(), store.file()) {
-        (Ok(Some(converged)), Some(file)) => {
+    let (converged, unreadable) = match store.start() {
+        Start::Converged(converged) => (Some(*converged), None),
+        Start::First { unreadable } => (None, unreadable),
+    };
+    if let (Some(converged), Some(file)) = (&converged, store.file()) {
+        tracing::info!(
+            "controller ({policy}) starting from revision {}, the last converged (state file {})",
+            short(&converged.revision),
+            file.display()
+        );
+        if args.adopt_revision.is_some() {
             tracing::info!(
-                "controller ({policy}) starting from revision {}, the last converged (state file {})",
-                short(&converged.revision),
-                file.display()
+                "--adopt-revision is not used: a revision converged already (it applies on a first start only)"
             );
-            Some(converged)
         }
-        (Ok(_), Some(file)) => {
-            tracing::info!(
-                "controller ({policy}) starting: no converged revision in {} yet; {first}",
-                file.display()
-            );
-            None
-        }
-        (Ok(_), None) => {
-            tracing::warn!(
-                "controller ({policy}) starting without --state-file: a restart forgets the last converged revision, and what merged while it was down is reported as drift, not applied; {first}"
-            );
-            None
-        }
-        (Err(error), _) => {
-            tracing::warn!(
-                "{}; starting as on a first start: {first}",
-                one_line(&CommandError::from_error(
-                    crate::cli::error::ErrorKind::User,
-                    error
-                ))
-            );
-            None
-        }
+        return Ok(Starting {
+            converged: Some(converged.clone()),
+            adopt: None,
+        });
     }
+    let adopt = match &args.adopt_revision {
+        Some(id) => Some(resolve_adopted(&args.dir, id).map_err(|error| {
+            CommandError::from_error(crate::cli::error::ErrorKind::User, error).with_hint(
+                "pass the id the logs or /status name for the folder's revision (7 or more of its hex digits), or drop --adopt-revision to take the folder's revision as the base",
+            )
+        })?),
+        None => None,
+    };
+    let first = match &adopt {
+        Some(id) => format!(
+            "revision {} is adopted: its whole difference from the account is applied",
+            Untrusted(id.get(..19).unwrap_or(id))
+        ),
+        None => {
+            "the folder's revision becomes the base: nothing is written until the next revision"
+                .to_string()
+        }
+    };
+    match (unreadable, store.file()) {
+        (Some(error), _) => tracing::warn!(
+            "{}; starting as on a first start: {first}",
+            one_line(&CommandError::from_error(
+                crate::cli::error::ErrorKind::User,
+                error
+            ))
+        ),
+        (None, Some(file)) => tracing::info!(
+            "controller ({policy}) starting: no converged revision in {} yet; {first}",
+            file.display()
+        ),
+        (None, None) => tracing::warn!(
+            "controller ({policy}) starting without --state-file: a restart forgets the last converged revision, and what merged while it was down is reported as drift, not applied; {first}"
+        ),
+    }
+    Ok(Starting { converged, adopt })
 }
 
 /// A revision as people read it: a commit's first 12 digits, a digest's first 12 after
@@ -488,5 +510,44 @@ fn count(n: usize, one: &str, many: &str) -> String {
     match n {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dnscron_core::config::{Diagnostic, Diagnostics};
+    use dnscron_core::controller::Broken;
+
+    #[test]
+    fn a_broken_first_revision_is_named_and_no_revision_is_said_to_stay() {
+        let mut diagnostics = Diagnostics::default();
+        diagnostics.push(Diagnostic::general("expected a mapping"));
+        let status = Status {
+            broken: Some(Broken {
+                revision: Revision {
+                    id: "0123456789abcdef0123456789abcdef01234567".into(),
+                    source: RevisionSource::Git,
+                },
+                diagnostics: Box::new(diagnostics),
+            }),
+            ..Status::default()
+        };
+        let report = RoundReport {
+            trigger: Trigger::Start,
+            work: Work::Nothing,
+            outcome: RoundOutcome::Converged,
+            duration: std::time::Duration::ZERO,
+            finished_at: String::new(),
+        };
+        assert_eq!(
+            alert(
+                AlertKind::BrokenRevision,
+                Transition::Raised,
+                &status,
+                &report
+            ),
+            "dnscron: revision 0123456789ab does not load (1 problem in its files, first: expected a mapping); no revision is in use yet, nothing is written"
+        );
     }
 }

@@ -309,3 +309,58 @@ pub async fn portal_edit(rig: &Rig, zone: &str, content: &str) {
         .await;
     assert_eq!(resp.status, 200, "{:?}", resp.body);
 }
+
+/// A revision whose change meets a value moved in the portal is not converged: kept out as
+/// conflicted (the target, the value it declares, the live one), the state file keeps the
+/// previous revision; once the portal puts the old value back, its turn at the next interval
+/// applies it.
+#[tokio::test(start_paused = true)]
+async fn a_revision_whose_change_met_a_moved_value_is_kept_out_as_conflicted() {
+    let rig = Rig::start(&["a.example"]).await;
+    let settings = Settings {
+        interval: std::time::Duration::from_secs(60),
+        ..rig.settings()
+    };
+    let mut controller = rig.controller_with("apply", true, rig.config(), settings.clone());
+    assert_eq!(
+        round(&mut controller, Trigger::Start).await,
+        ("adopted", "baseline")
+    );
+    let base = controller.status().converged.clone();
+    portal_edit(&rig, "a.example", "192.0.2.99").await;
+    rig.write(
+        "a.example.yaml",
+        &zone_file("a.example", "").replace("192.0.2.1", "192.0.2.2"),
+    );
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "conflicted")
+    );
+    let status = controller.status();
+    assert_eq!(status.converged, base);
+    let kept = status.kept_out.as_ref().unwrap();
+    assert_eq!(kept.reason.name(), "conflicted");
+    let conflict = &status.conflicts[0];
+    assert_eq!(conflict.target.to_string(), "zone a.example");
+    let content = |v: &Option<dnscron_core::plan::Value>| match v {
+        Some(dnscron_core::plan::Value::Record { content, .. }) => content.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(content(&conflict.change.after), "192.0.2.2");
+    assert_eq!(content(&conflict.live), "192.0.2.99");
+    assert_eq!(content(&conflict.expected), "192.0.2.1");
+    assert_eq!(rig.live("a.example"), ["www A 192.0.2.99"]);
+    // A restart from the state file still knows the previous revision as the converged one.
+    assert_eq!(rig.controller("apply", true).status().converged, base);
+    // Not its turn before the interval; the portal puts the reviewed value back meanwhile.
+    assert_eq!(round(&mut controller, Trigger::Interval).await.0, "swept");
+    portal_edit(&rig, "a.example", "192.0.2.1").await;
+    tokio::time::sleep(std::time::Duration::from_secs(61)).await;
+    assert_eq!(
+        round(&mut controller, Trigger::Interval).await,
+        ("applied", "converged")
+    );
+    assert_eq!(rig.live("a.example"), ["www A 192.0.2.2"]);
+    assert!(controller.status().kept_out.is_none());
+    assert!(controller.status().conflicts.is_empty());
+}

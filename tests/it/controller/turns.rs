@@ -154,3 +154,32 @@ async fn a_failing_write_is_retried_with_backoff_while_the_sweep_goes_on() {
         ["api A 192.0.2.7", "www A 192.0.2.1"]
     );
 }
+
+/// A broken commit is told once (no "rounds fail" and "succeed again" around it), stays
+/// reported while it is the newest revision, and is cleared once when a fix loads.
+#[tokio::test(start_paused = true)]
+async fn a_broken_revision_is_told_once_and_cleared_once_without_a_failing_round() {
+    let rig = Rig::start(&["a.example"]).await;
+    let controller = rig.controller("apply", true);
+    let running = Running::spawn(controller);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    rig.write("a.example.yaml", "zone: a.example\nrecords: [\n");
+    tokio::time::sleep(Duration::from_secs(700)).await;
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let lines = running.stop().await;
+    let told: Vec<&String> = lines.iter().filter(|l| l.starts_with("alert ")).collect();
+    assert_eq!(
+        told,
+        [
+            "alert BrokenRevision Raised",
+            "alert BrokenRevision Cleared"
+        ],
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|l| l.ends_with(" failed")), "{lines:#?}");
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+}
