@@ -24,11 +24,12 @@ pub use args::{ControllerArgs, Policy};
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 
-pub fn run(args: ControllerArgs) -> CommandResult {
+pub fn run(args: ControllerArgs, log_format: crate::cli::logging::LogFormat) -> CommandResult {
     let runtime = crate::cli::session::runtime()?;
     // The webhook's task and the clients are made inside the runtime.
     let _context = runtime.enter();
-    let front = Arc::new(front::Front::new(&args)?);
+    let json = log_format == crate::cli::logging::LogFormat::Json;
+    let front = Arc::new(front::Front::new(&args, json)?);
     let config = args.api.clone().into_config()?;
     let mut config = api_config(config, args.api_share, BUCKET_PER_MINUTE);
     config.on_response = Some(front.response_hook());

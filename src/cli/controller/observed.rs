@@ -14,7 +14,8 @@ pub fn trigger(trigger: Trigger) -> metrics::Trigger {
         Trigger::Start => metrics::Trigger::Start,
         Trigger::Interval => metrics::Trigger::Interval,
         Trigger::Revision => metrics::Trigger::Revision,
-        Trigger::Signal => metrics::Trigger::Signal,
+        // Until the metric has a label of its own: someone asked, through the file.
+        Trigger::Signal | Trigger::SuspendFile => metrics::Trigger::Signal,
         Trigger::Retry => metrics::Trigger::Retry,
     }
 }

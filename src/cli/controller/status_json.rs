@@ -4,7 +4,7 @@
 
 use dnscron_core::apply::Moved;
 use dnscron_core::controller::{
-    Broken, Pending, Revision, RevisionSource, RoundOutcome, RoundReport, Status, Work,
+    Broken, Pending, Revision, RevisionSource, RoundOutcome, RoundReport, Status,
 };
 use dnscron_core::plan::{Change, Finding, Severity, TargetRef};
 use serde_json::{Value, json};
@@ -50,12 +50,7 @@ pub fn document(report: &RoundReport, status: &Status, policy: &str) -> String {
 }
 
 fn round(report: &RoundReport, status: &Status) -> Value {
-    let (work, targets) = match &report.work {
-        Work::Adopted => ("adopted", &[][..]),
-        Work::Applied { targets, .. } => ("applied", targets.as_slice()),
-        Work::Swept { targets, .. } => ("swept", targets.as_slice()),
-        Work::Nothing => ("nothing", &[][..]),
-    };
+    let (work, targets) = words::work_of(&report.work);
     let error = match &report.outcome {
         RoundOutcome::Failed(error) => Some(words::error_text(error)),
         RoundOutcome::Converged

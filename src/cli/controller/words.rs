@@ -97,7 +97,61 @@ pub fn trigger(trigger: Trigger) -> &'static str {
         Trigger::Interval => "interval",
         Trigger::Revision => "revision",
         Trigger::Signal => "signal",
+        Trigger::SuspendFile => "suspend-file",
         Trigger::Retry => "retry",
+    }
+}
+
+/// A round as fields for log pipelines (`--log-format json`): the names `/status` uses.
+pub struct Fields {
+    /// The full id of the revision in use (empty before one loaded).
+    pub revision: String,
+    /// Rounds since the process started, this one included.
+    pub round: u64,
+    pub trigger: &'static str,
+    pub work: &'static str,
+    pub outcome: &'static str,
+    /// How many targets the round read or applied.
+    pub targets: usize,
+    pub duration_seconds: f64,
+    /// The kind of failure (`RoundError::kind`), empty when the round did not fail.
+    pub error_code: &'static str,
+}
+
+pub fn fields(report: &RoundReport, status: &Status, round: u64) -> Fields {
+    let (work, targets) = work_of(&report.work);
+    Fields {
+        revision: status
+            .revision
+            .as_ref()
+            .map(|r| Untrusted(&r.id).to_string())
+            .unwrap_or_default(),
+        round,
+        trigger: trigger(report.trigger),
+        work,
+        outcome: report.outcome.name(),
+        targets: targets.len(),
+        duration_seconds: report.duration.as_secs_f64(),
+        error_code: match &report.outcome {
+            RoundOutcome::Failed(error) => error.kind(),
+            RoundOutcome::Converged
+            | RoundOutcome::Drift
+            | RoundOutcome::Baseline
+            | RoundOutcome::Pending(_)
+            | RoundOutcome::Held(_)
+            | RoundOutcome::Refused(_)
+            | RoundOutcome::Conflicted => "",
+        },
+    }
+}
+
+/// The work's name (as `/status` gives it) and its targets.
+pub fn work_of(work: &Work) -> (&'static str, &[TargetRef]) {
+    match work {
+        Work::Adopted => ("adopted", &[]),
+        Work::Applied { targets, .. } => ("applied", targets.as_slice()),
+        Work::Swept { targets, .. } => ("swept", targets.as_slice()),
+        Work::Nothing => ("nothing", &[]),
     }
 }
 

@@ -278,3 +278,76 @@ fn adopt_revision_takes_a_short_id_and_refuses_one_not_in_the_history() {
     let state = std::fs::read_to_string(tmp.path().join("state.json")).unwrap();
     assert!(state.contains(commit), "{state}");
 }
+
+/// `--log-format json`: each round's line carries its fields (revision, round, trigger, work,
+/// outcome, targets, duration, error code) for log pipelines; a failed round its error code.
+#[test]
+fn json_log_lines_carry_the_rounds_fields() {
+    let emu = example_emulator();
+    let tmp = tempfile::tempdir().unwrap();
+    copy_examples(&tmp.path().join("repo"));
+    let out = once(&emu.base_url(), tmp.path(), "apply")
+        .args(["--log-format", "json"])
+        .snapshot();
+    let rounds: Vec<serde_json::Value> = out
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v.get("outcome").is_some())
+        .collect();
+    let fields = |v: &serde_json::Value| {
+        let text = |k: &str| v[k].as_str().unwrap().to_string();
+        (
+            v["round"].as_u64().unwrap(),
+            text("trigger"),
+            text("work"),
+            text("outcome"),
+            v["targets"].as_u64().unwrap(),
+            text("error_code"),
+        )
+    };
+    let seen: Vec<_> = rounds.iter().map(fields).collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                1,
+                "start".into(),
+                "adopted".into(),
+                "baseline".into(),
+                0,
+                String::new()
+            ),
+            (
+                2,
+                "interval".into(),
+                "swept".into(),
+                "drift".into(),
+                7,
+                String::new()
+            ),
+        ],
+        "{out}"
+    );
+    for round in &rounds {
+        let revision = round["revision"].as_str().unwrap();
+        assert!(
+            revision.starts_with("sha256:") && revision.len() == 71,
+            "{round}"
+        );
+        assert!(round["duration_seconds"].as_f64().unwrap() >= 0.0);
+    }
+    // A round that fails names what failed (a token revoked: refused at once, no retry).
+    emu.handle().set_token_revoked("demo-token", true);
+    let out = once(&emu.base_url(), tmp.path(), "apply")
+        .args(["--log-format", "json"])
+        .snapshot();
+    let failed: Vec<serde_json::Value> = out
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v["outcome"] == "error")
+        .collect();
+    assert_eq!(failed.len(), 1, "{out}");
+    assert_eq!(failed[0]["error_code"], "account", "{out}");
+}

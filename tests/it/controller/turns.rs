@@ -183,3 +183,62 @@ async fn a_broken_revision_is_told_once_and_cleared_once_without_a_failing_round
         ["api A 192.0.2.7", "www A 192.0.2.1"]
     );
 }
+
+/// Suspended, a revision waits and the sweep tells its changes apart from drift: `unapplied`
+/// holds only the revision's own change, a portal edit on the same zone stays drift (its alert
+/// not cleared); removing the file resumes writes within a second.
+#[tokio::test(start_paused = true)]
+async fn suspension_keeps_drift_as_drift_and_its_removal_resumes_within_a_second() {
+    let rig = Rig::start(&["a.example"]).await;
+    let suspend = rig.repo().parent().unwrap().join("suspend");
+    let settings = Settings {
+        suspend_file: Some(suspend.clone()),
+        interval: Duration::from_secs(60),
+        ..rig.settings()
+    };
+    let mut controller = rig.controller_with("apply", true, rig.config(), settings.clone());
+    round(&mut controller, Trigger::Start).await;
+    super::rounds::portal_edit(&rig, "a.example", "192.0.2.99").await;
+    std::fs::write(&suspend, "").unwrap();
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("swept", "drift")
+    );
+    let status = controller.status();
+    let only = |map: &std::collections::BTreeMap<_, Vec<dnscron_core::plan::Change>>| {
+        map.values()
+            .flatten()
+            .map(|c| format!("{:?} {:?}", c.action, c.after))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        only(&status.unapplied),
+        ["Create Some(Record { ttl: 300, content: \"192.0.2.7\" })"]
+    );
+    assert_eq!(
+        only(&status.drift),
+        ["Update Some(Record { ttl: 300, content: \"192.0.2.1\" })"]
+    );
+    assert_eq!(rig.writes(), 1, "the portal edit only");
+    // The loop: drift raised once and never cleared while suspended; the file's removal
+    // starts a round within a second.
+    let running = Running::spawn(controller);
+    tokio::time::sleep(Duration::from_secs(200)).await;
+    std::fs::remove_file(&suspend).unwrap();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.99"]
+    );
+    let lines = running.stop().await;
+    assert!(
+        lines.contains(&"start SuspendFile".to_string()),
+        "{lines:#?}"
+    );
+    let drift: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("alert Drift"))
+        .collect();
+    assert_eq!(drift, ["alert Drift Raised"], "{lines:#?}");
+}

@@ -24,6 +24,8 @@ pub enum Trigger {
     Revision,
     /// Someone asked (SIGHUP).
     Signal,
+    /// The suspend file appeared or went away (looked at as often as the folder).
+    SuspendFile,
     /// The wait after a failed round passed.
     Retry,
 }

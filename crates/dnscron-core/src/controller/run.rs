@@ -220,6 +220,10 @@ impl Controller {
             if self.folder_moved() {
                 return Some(Trigger::Revision);
             }
+            // Removing the file resumes writes within a poll, not an interval later.
+            if self.suspended() != self.status.suspended {
+                return Some(Trigger::SuspendFile);
+            }
             let tick = (tokio::time::Instant::now() + self.settings.poll).min(deadline);
             tokio::select! {
                 () = self.interrupt.raised() => return None,
