@@ -90,7 +90,7 @@ Make the live account match the files (or execute a saved plan), then verify
 Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked)
 .TP
 \fBdnscron import\fR
-Write desired\-state files that reproduce the live account (plan then shows no changes), or another tool\*(Aqs files (`\-\-from bind`: zone files)
+Write desired\-state files that reproduce the live account (plan then shows no changes), or another tool\*(Aqs files (`\-\-from bind`: zone files; `\-\-from octodns`: a configuration; `\-\-from dnscontrol`: `dnscontrol print\-ir`\*(Aqs JSON)
 .TP
 \fBdnscron baseline\fR
 Take the account as it is today: accept its error findings and list what no file declares as unmanaged, so the drift job starts green
