@@ -260,6 +260,22 @@ fn help_names_every_way_to_use_a_saved_plan() {
     );
 }
 
+/// `import -h` (the short help) names every source `--from` reads, in the command's summary, as
+/// `--from NAME`: a new source the summary leaves out fails here.
+#[test]
+fn import_short_help_names_every_from() {
+    use clap::ValueEnum;
+    let help = Test::new().args(["import", "-h"]).run_for_stdout();
+    let summary = help.split("\n\n").next().unwrap().replace('\n', " ");
+    let sources = dnscron::cli::import::Source::value_variants();
+    assert_eq!(sources.len(), 3);
+    for source in sources {
+        let name = source.to_possible_value().unwrap();
+        let named = format!("`--from {}`", name.get_name());
+        assert!(summary.contains(&named), "{named} missing from: {summary}");
+    }
+}
+
 /// Every value of every command's `--format` says what it is for.
 #[test]
 fn every_format_value_is_described() {
