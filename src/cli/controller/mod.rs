@@ -5,6 +5,7 @@
 mod args;
 mod front;
 pub mod http;
+pub mod manifests;
 pub mod metrics;
 mod observed;
 mod status_json;
@@ -20,11 +21,24 @@ use dnscron_core::controller::{
     api_config,
 };
 
-pub use args::{ControllerArgs, Policy};
+pub use args::{ControllerArgs, ControllerCommand, Policy};
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 
 pub fn run(args: ControllerArgs, log_format: crate::cli::logging::LogFormat) -> CommandResult {
+    let dir = match (&args.command, &args.dir) {
+        (Some(ControllerCommand::Manifests(manifests)), _) => {
+            return manifests::run(manifests.clone());
+        }
+        (None, Some(dir)) => dir.clone(),
+        // clap requires DIR without a subcommand.
+        (None, None) => {
+            return Err(CommandError::new(
+                ErrorKind::User,
+                "dnscron controller needs DIR, the folder to reconcile",
+            ));
+        }
+    };
     let runtime = crate::cli::session::runtime()?;
     // The webhook's task and the clients are made inside the runtime.
     let _context = runtime.enter();
@@ -48,8 +62,8 @@ pub fn run(args: ControllerArgs, log_format: crate::cli::logging::LogFormat) -> 
         })?),
         None => None,
     };
-    let store = StateStore::new(args.state_file.clone(), args.dir.clone());
-    let starting = words::starting(&args, &store)?;
+    let store = StateStore::new(args.state_file.clone(), dir.clone());
+    let starting = words::starting(&args, &dir, &store)?;
     let converged = starting.converged;
     let settings = Settings {
         interval: args.interval,
@@ -57,7 +71,7 @@ pub fn run(args: ControllerArgs, log_format: crate::cli::logging::LogFormat) -> 
         adopt_revision: starting.adopt,
         // Apply's switch check, never its post-apply wait (a report, not a gate).
         dns: (args.dns).apply_options(Duration::ZERO, args.allow_unready_nameservers),
-        ..Settings::new(args.dir.clone())
+        ..Settings::new(dir)
     };
     let controller = Controller::new(mode, settings, store, converged);
     let end = runtime.block_on(front.run(controller, args.once, args.listen))?;

@@ -22,7 +22,11 @@ pub struct Starting {
     pub adopt: Option<String>,
 }
 
-pub fn starting(args: &ControllerArgs, store: &StateStore) -> Result<Starting, CommandError> {
+pub fn starting(
+    args: &ControllerArgs,
+    dir: &std::path::Path,
+    store: &StateStore,
+) -> Result<Starting, CommandError> {
     let policy = args.policy.name();
     let (converged, unreadable) = match store.start() {
         Start::Converged(converged) => (Some(*converged), None),
@@ -45,7 +49,7 @@ pub fn starting(args: &ControllerArgs, store: &StateStore) -> Result<Starting, C
         });
     }
     let adopt = match &args.adopt_revision {
-        Some(id) => Some(resolve_adopted(&args.dir, id).map_err(|error| {
+        Some(id) => Some(resolve_adopted(dir, id).map_err(|error| {
             CommandError::from_error(crate::cli::error::ErrorKind::User, error).with_hint(
                 "pass the id the logs or /status name for the folder's revision (7 or more of its hex digits), or drop --adopt-revision to take the folder's revision as the base",
             )

@@ -11,6 +11,7 @@ mod rig;
 mod rounds;
 mod run_loop;
 mod turns;
+mod walk;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
