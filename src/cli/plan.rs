@@ -41,7 +41,9 @@ pub struct PlanArgs {
     /// Print request statistics (by route, pages, retries, 429s, rate-limit wait) to stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Plan even when a zone would lose more records than its safety limits allow.
+    /// Plan even when a zone goes past its safety limits (`safety:`): more deletes, content
+    /// updates or TTL-only updates (a `defaults.ttl` change) than they allow. The saved plan
+    /// records it.
     #[arg(long)]
     pub allow_mass_changes: bool,
     #[command(flatten)]

@@ -280,3 +280,32 @@ fn every_format_value_is_described() {
     assert_eq!(undescribed, Vec::<String>::new());
     assert!(formats >= 14, "{formats} values");
 }
+
+/// `--allow-mass-changes` says what it lifts: the limits on deletes, content updates and TTL-only
+/// updates (a `defaults.ttl` change is the usual one), in `plan` and `apply` alike; and `apply`
+/// names the per-plan approval beside it.
+#[test]
+fn allow_mass_changes_names_updates_and_ttl_only_changes() {
+    for command in ["plan", "apply"] {
+        let help = Test::new().args([command, "--help"]).run_for_stdout();
+        let flag = help
+            .split("--allow-mass-changes\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n      --").next())
+            .unwrap_or_else(|| panic!("{command} --help: {help}"));
+        let flag = flag.split_whitespace().collect::<Vec<_>>().join(" ");
+        for words in [
+            "deletes",
+            "content updates",
+            "TTL-only updates",
+            "defaults.ttl",
+        ] {
+            assert!(flag.contains(words), "{command}: {flag}");
+        }
+    }
+    let apply = Test::new().args(["apply", "--help"]).run_for_stdout();
+    assert!(
+        apply.contains("--allow-mass-changes-in <PLAN_FILE>"),
+        "{apply}"
+    );
+}

@@ -55,6 +55,7 @@ pub fn relabel(
     labels: &[&str],
 ) -> (JobRun, String) {
     let base = story.world.main_history().pop().unwrap();
+    story.world.label_event(number, action, labels);
     run_plan(story, number, &base, head, files, |mut t| {
         let labels: Vec<_> = labels.iter().map(|l| json!({"name": l})).collect();
         t.payload["action"] = json!(action);
