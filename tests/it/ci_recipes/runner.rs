@@ -36,6 +36,7 @@ pub const APPLY_TOKEN: &str = "ci-apply-token";
 pub struct World {
     pub dir: tempfile::TempDir,
     pub api_url: String,
+    resolver: String,
     runs: std::cell::Cell<u32>,
     /// `DNSCRON_TIMESTAMP` of the jobs run from now on (the plan's time: the day a job runs).
     timestamp: std::cell::RefCell<String>,
@@ -93,7 +94,9 @@ impl JobRun {
 }
 
 impl World {
-    pub fn new(api_url: &str) -> World {
+    /// `resolver`: what `--resolver system` asks in the jobs (`DNSCRON_SYSTEM_RESOLVER`), the
+    /// emulator's DNS listener: a runner's resolver, on loopback.
+    pub fn new(api_url: &str, resolver: &str) -> World {
         let dir = tempfile::tempdir().unwrap();
         for sub in ["gh", "artifacts", "stub-bin", "action-bin", "commits"] {
             std::fs::create_dir_all(dir.path().join(sub)).unwrap();
@@ -105,6 +108,7 @@ impl World {
         World {
             dir,
             api_url: api_url.to_string(),
+            resolver: resolver.to_string(),
             runs: std::cell::Cell::new(0),
             timestamp: std::cell::RefCell::new("2026-01-02T03:04:05Z".to_string()),
             clock: std::cell::Cell::new(0),
@@ -424,6 +428,7 @@ impl<'a> Job<'a> {
             // plans never share idempotency keys and the transcripts stay the same.
             ("DNSCRON_PLAN_ID", format!("{run_number:032x}")),
             ("DNSCRON_TIMESTAMP", world.timestamp.borrow().clone()),
+            ("DNSCRON_SYSTEM_RESOLVER", world.resolver.clone()),
             ("NO_COLOR", "1".into()),
             ("COLUMNS", "100".into()),
         ]

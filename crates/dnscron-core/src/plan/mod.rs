@@ -39,7 +39,7 @@ pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
 pub use finding_code::{Basis, FindingCode};
 pub use fingerprint::stale_targets;
-pub use health::mail::{MailDns, mail_findings};
+pub use health::mail::{MailDns, mail_findings, not_followed_terms};
 pub use make::{MakeOptions, MakePlanError, Planned, account_findings, make_plan, make_plan_owned};
 pub use model::{
     Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,
