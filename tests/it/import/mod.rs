@@ -14,6 +14,7 @@ mod baseline;
 mod bind_differential;
 mod bind_refused;
 mod dnscontrol_differential;
+mod dnscontrol_meaning;
 mod dnscontrol_refused;
 pub(crate) mod extract_sets;
 mod octodns_differential;
