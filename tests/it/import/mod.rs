@@ -20,6 +20,7 @@ pub(crate) mod extract_sets;
 mod octodns_differential;
 mod octodns_refused;
 mod probe;
+mod progress;
 mod reload;
 mod round_trip;
 mod selectors;
