@@ -451,7 +451,10 @@ fn git_syncs_probe_and_metrics_are_wired() {
     assert_eq!(
         names,
         [
-            ("http-metrics".to_owned(), IntOrString::String("http-metrics".into())),
+            (
+                "http-metrics".to_owned(),
+                IntOrString::String("http-metrics".into())
+            ),
             (
                 "git-sync-metrics".to_owned(),
                 IntOrString::String("git-sync-metrics".into())
@@ -484,10 +487,7 @@ fn the_network_policy_lets_in_scrapes_only_and_out_dns_https_and_ssh() {
         .labels
         .clone();
     assert_eq!(policy.pod_selector.as_ref().unwrap().match_labels, labels);
-    assert_eq!(
-        policy.policy_types.clone().unwrap(),
-        ["Ingress", "Egress"]
-    );
+    assert_eq!(policy.policy_types.clone().unwrap(), ["Ingress", "Egress"]);
     let port_list = |ports: &Option<Vec<k8s_openapi::api::networking::v1::NetworkPolicyPort>>| {
         ports
             .iter()
@@ -511,7 +511,10 @@ fn the_network_policy_lets_in_scrapes_only_and_out_dns_https_and_ssh() {
     assert_eq!(from.len(), 1);
     let prometheus = from[0].pod_selector.as_ref().unwrap().match_labels.clone();
     assert_eq!(
-        prometheus.unwrap().get("app.kubernetes.io/name").map(String::as_str),
+        prometheus
+            .unwrap()
+            .get("app.kubernetes.io/name")
+            .map(String::as_str),
         Some("prometheus")
     );
     let egress: Vec<Vec<String>> = policy
