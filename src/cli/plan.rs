@@ -95,7 +95,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
         .as_ref()
         .map(ResolverArg::address)
         .transpose()?;
-    let progress = plan_progress();
+    let progress = read_progress("plan");
     let mut config = args.api.into_config()?;
     if let Some(progress) = &progress {
         config.on_wait = Some(progress.wait_hook());
@@ -153,19 +153,21 @@ pub fn run(args: PlanArgs) -> CommandResult {
     })
 }
 
-/// A bar on a terminal, a line a minute otherwise; none with `--quiet`.
-fn plan_progress() -> Option<PlanProgress> {
+/// The reads of `command` (`plan`, `import`): a bar on a terminal, a line a minute otherwise;
+/// none with `--quiet`.
+pub(super) fn read_progress(command: &'static str) -> Option<PlanProgress> {
     use std::io::IsTerminal;
     if !tracing::level_enabled!(tracing::Level::INFO) {
         return None;
     }
-    Some(if std::io::stderr().is_terminal() {
+    let progress = if std::io::stderr().is_terminal() {
         PlanProgress::bar()
     } else {
         PlanProgress::lines(|line| {
             let _ = writeln!(std::io::stderr().lock(), "{line}");
         })
-    })
+    };
+    Some(progress.named(command))
 }
 
 /// A plan of whole folders, not limited to what changed, is compared with the whole account:
