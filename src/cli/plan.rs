@@ -85,7 +85,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
         .as_deref()
         .map(|since| changed::scope(&args.paths, &desired, since))
         .transpose()?;
-    let account = whole_account(&args.paths, scope.is_some());
+    let account = whole_account(&args.paths);
     let progress = plan_progress();
     let mut config = args.api.into_config()?;
     if let Some(progress) = &progress {
@@ -159,11 +159,12 @@ fn plan_progress() -> Option<PlanProgress> {
     })
 }
 
-/// A plan of whole folders, not limited to what changed, is compared with the whole account:
-/// what the account holds beyond the folders' files is theirs to declare. A single file, or a
-/// scoped plan, holds part of the files only, so it reads none of that.
-fn whole_account(paths: &[PathBuf], scoped: bool) -> Option<AccountCheck> {
-    let folders = !scoped && paths.iter().all(|p| p.is_dir());
+/// A plan of whole folders is compared with the whole account: what the account holds beyond
+/// the folders' files is theirs to declare. A single file holds part of the files only, so it
+/// reads none of that; a scoped plan of folders reads only what its change stops declaring
+/// (`MakeOptions::account`).
+fn whole_account(paths: &[PathBuf]) -> Option<AccountCheck> {
+    let folders = paths.iter().all(|p| p.is_dir());
     folders.then(|| AccountCheck {
         folders: paths.iter().map(|p| p.display().to_string()).collect(),
     })

@@ -12,7 +12,7 @@ use crate::config::raw;
 use crate::config::suggest::did_you_mean;
 use crate::cron::normalize_command;
 use crate::dns::{ZoneName, record_name_to_relative};
-use crate::plan::FindingCode;
+use crate::plan::{Figure, FigureKind, FindingCode};
 
 /// Said wherever a reason is missing: it is what a reviewer approves, not a formality.
 pub(crate) const REASON_HINT: &str = "say why the finding is accepted (and what ends it): reviewers read it, and every view shows it";
@@ -62,13 +62,45 @@ fn entry_spec(c: &mut Checker<'_>, entry: &raw::Accept, owner: &Owner<'_>) -> Op
         Some(until) => Some(day(c, until)?),
         None => None,
     };
+    let finding = finding?;
+    let figure = match &entry.value {
+        Some(value) => Some(figure(c, finding, value)?),
+        None => None,
+    };
     Some(AcceptSpec {
-        finding: finding?,
+        finding,
         name: name?,
         reason: reason?,
         until,
+        figure,
         location: c.location(entry.pos),
     })
+}
+
+/// The figure `value` records, read as the findings of `code` measure it.
+fn figure(c: &mut Checker<'_>, code: FindingCode, value: &raw::Sp<String>) -> Option<Figure> {
+    let Some(kind) = FigureKind::of(code) else {
+        let d = c.error(
+            value.pos,
+            format!("`{code}` findings measure nothing an acceptance could record"),
+        );
+        d.label = Some("no figure to record".into());
+        d.hint = Some("remove `value`: the acceptance covers the finding as it is".into());
+        return None;
+    };
+    let figure = Figure::parse(kind, &value.value);
+    if figure.is_none() {
+        let d = c.error(
+            value.pos,
+            format!(
+                "`value` `{}` is not a figure of a `{code}` finding",
+                value.value
+            ),
+        );
+        d.label = Some("not this code's figure".into());
+        d.hint = Some(format!("write {}", kind.expected()));
+    }
+    figure
 }
 
 fn code(c: &mut Checker<'_>, written: &raw::Sp<String>) -> Option<FindingCode> {
