@@ -208,7 +208,7 @@ fn outgrown_message(what: &str, entry: &AcceptSpec, accepted: Figure, now: Figur
             day.format("%Y-%m-%d")
         ),
         _ => format!(
-            "the acceptance of {what} (\"{reason}\") was accepted at {accepted}, now {now}: it got worse, so the finding counts again; fix what it is about, or write `value: {}` if the reason still holds",
+            "{what} was accepted at {accepted}, now {now}: it got worse, so the finding counts again (the entry's reason: \"{reason}\"); fix what it is about, or write `value: {}` if the reason still holds",
             now.value()
         ),
     }

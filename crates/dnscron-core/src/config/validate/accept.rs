@@ -282,4 +282,49 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_value_is_the_figure_its_code_measures() {
+        use crate::plan::{DmarcPolicy, Figure};
+        let desired = load(concat!(
+            "zone: example.com\n",
+            "accept:\n",
+            "  - { finding: spf-too-many-lookups, name: \"@\", reason: r, value: 11 }\n",
+            "  - { finding: dmarc-report-unauthorized, name: _dmarc, reason: r, value: Quarantine }\n",
+            "  - { finding: dkim-key-weak, name: mail._domainkey, reason: r, value: \"1024\" }\n",
+            "  - { finding: domain-expiring, name: \"@\", reason: r, value: 2026-02-01 }\n",
+            "  - { finding: mx-target-is-cname, name: \"@\", reason: r }\n",
+        ))
+        .unwrap();
+        let figures: Vec<Option<Figure>> =
+            desired.zones[0].accept.iter().map(|a| a.figure).collect();
+        assert_eq!(
+            figures,
+            [
+                Some(Figure::Lookups(11)),
+                Some(Figure::DmarcPolicy(DmarcPolicy::Quarantine)),
+                Some(Figure::KeyBits(1024)),
+                chrono::NaiveDate::from_ymd_opt(2026, 2, 1).map(Figure::Expires),
+                None,
+            ]
+        );
+        let errors = load(concat!(
+            "zone: example.com\n",
+            "accept:\n",
+            "  - { finding: spf-too-many-lookups, name: \"@\", reason: r, value: eleven }\n",
+            "  - { finding: dmarc-report-unauthorized, name: _dmarc, reason: r, value: p=none }\n",
+            "  - { finding: domain-expiring, name: \"@\", reason: r, value: 2026-2-1 }\n",
+            "  - { finding: mx-target-is-cname, name: \"@\", reason: r, value: 1 }\n",
+        ))
+        .unwrap_err();
+        assert_eq!(
+            errors,
+            [
+                "z.yaml:3:67: `value` `eleven` is not a figure of a `spf-too-many-lookups` finding",
+                "z.yaml:4:75: `value` `p=none` is not a figure of a `dmarc-report-unauthorized` finding",
+                "z.yaml:5:62: `value` `2026-2-1` is not a figure of a `domain-expiring` finding",
+                "z.yaml:6:65: `mx-target-is-cname` findings measure nothing an acceptance could record",
+            ]
+        );
+    }
 }
