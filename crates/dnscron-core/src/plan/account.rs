@@ -3,7 +3,7 @@
 //! those folders declares and no `unmanaged:` entry lists, once each, and every `unmanaged:`
 //! entry the account no longer has. A plan of single files, or of what changed since a commit,
 //! sees only part of the files, so it would report what the other files declare: it reads none
-//! of this.
+//! of this, but for what a change stops declaring (`plan::removal`, [`findings_about`]).
 //!
 //! Cost: `GET /dns` (one request per 100 zones) is new; `GET /domains` is the listing the
 //! registrar findings read anyway (read for this alone only when no zone is declared);
