@@ -258,6 +258,8 @@ fn a_plan_of_what_changed_reads_no_listing_and_reports_nothing_undeclared() {
         routes(&emu),
         counts(&[("GET /dns/{zone}/records", 1), ("GET /domains/{domain}", 1)])
     );
+    // What it says of its zone is what the full plan says (issue 36).
+    crate::scope::assert_scoped_is_full_restricted_in(dir.path(), &emu, TOKEN, "HEAD");
 }
 
 /// A stand-in server whose `GET /dns` answers `dns`; everything else is an empty account but

@@ -197,8 +197,25 @@ pub fn assert_scoped_is_full_restricted(
     emu: &BackgroundEmulator,
     since: &str,
 ) -> serde_json::Value {
+    assert_scoped_is_full_restricted_in(repo.path(), emu, TOKEN, since)
+}
+
+/// [`assert_scoped_is_full_restricted`] of the folder `dns` of the repository at `dir`, against
+/// `emu` with `token`.
+#[track_caller]
+pub fn assert_scoped_is_full_restricted_in(
+    dir: &Path,
+    emu: &BackgroundEmulator,
+    token: &str,
+    since: &str,
+) -> serde_json::Value {
     let json = |args: &[&str]| -> serde_json::Value {
-        let out = repo.dnscron(emu, args).snapshot();
+        let out = Test::new()
+            .current_dir(dir)
+            .args(args)
+            .api(&emu.base_url(), token)
+            .plan_stamp()
+            .snapshot();
         let stdout = crate::common::stdout_of(&out);
         serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {out}"))
     };
