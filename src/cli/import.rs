@@ -3,6 +3,7 @@
 //! another tool's files (`import_from`).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, Outcome};
@@ -13,6 +14,7 @@ use dnscron_core::dns::ZoneName;
 use dnscron_core::import::{
     self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SetFile, SiteFile, ZoneFile,
 };
+use dnscron_core::plan::{ReadProgress, ReadProgressHook};
 use dnscron_core::untrusted::escape;
 
 #[derive(Debug, clap::Args)]
@@ -94,11 +96,24 @@ pub fn run(args: ImportArgs) -> CommandResult {
                 sites: args.site.clone(),
                 all: args.all,
             };
+            let progress = super::plan::read_progress("import");
+            let mut config = config;
+            if let Some(progress) = &progress {
+                config.on_wait = Some(progress.wait_hook());
+            }
             let client = ReadClient::new(config)?;
-            (
-                runtime::block_on(import::fetch(&client, &selection))??,
-                Next::Plan,
-            )
+            let progress = progress.map(|p| Arc::new(p.with_stats(client.stats())));
+            let hook = progress
+                .clone()
+                .map(|p| ReadProgressHook(p as Arc<dyn ReadProgress>));
+            let fetch = import::fetch(&client, &selection, hook.as_ref());
+            let fetched = runtime::block_on(async {
+                match &progress {
+                    Some(progress) => progress.alongside(fetch).await,
+                    None => fetch.await,
+                }
+            })??;
+            (fetched, Next::Plan)
         }
     };
     let mut zones = fetched.zones.clone();

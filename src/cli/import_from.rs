@@ -8,10 +8,13 @@
 
 use std::path::{Path, PathBuf};
 
+use dnscron_core::dns::RecordType;
 use dnscron_core::import::from_files::bind::read_bind;
 use dnscron_core::import::from_files::dnscontrol::read_dnscontrol;
 use dnscron_core::import::from_files::octodns::read_octodns;
-use dnscron_core::import::from_files::{FromFile, NotImported, NoteKind, SourceLine, Why};
+use dnscron_core::import::from_files::{
+    FromFile, LeftAlone, NotImported, NoteKind, SourceLine, Why,
+};
 use dnscron_core::import::{self, Fetched, NsChoice};
 use dnscron_core::untrusted::escape;
 
@@ -146,7 +149,7 @@ fn summary(out: &Path, read: &[FromFile], written: &[PathBuf]) -> String {
                 at(&note.at),
                 escape(&note.name),
                 escape(&note.rtype),
-                note_words(note.kind)
+                note_words(&note.kind, &note.rtype)
             ));
         }
         for item in &from.not_imported {
@@ -179,7 +182,7 @@ fn at(line: &SourceLine) -> String {
     format!("{}:{}", escape(&line.file.display().to_string()), line.line)
 }
 
-fn note_words(kind: NoteKind) -> String {
+fn note_words(kind: &NoteKind, rtype: &str) -> String {
     let words = match kind {
         NoteKind::Soa => "the SOA record belongs to the service that hosts the zone",
         NoteKind::ApexNs => {
@@ -187,11 +190,9 @@ fn note_words(kind: NoteKind) -> String {
         }
         NoteKind::Duplicate => "a second copy of a record above; DNS holds it once",
         NoteKind::Ephemeral => "written by automation: an `ignore:` rule leaves it to it",
-        NoteKind::Excluded => {
-            "the source keeps it off this zone's targets (octodns excluded/included)"
-        }
-        NoteKind::Ignored => {
-            "the source leaves it alone (octodns ignored): an `ignore:` rule keeps the plan off it"
+        NoteKind::LeftAlone(why) => return left_alone_words(why, rtype),
+        NoteKind::NoPurge => {
+            "NO_PURGE, written `prune: false`: live records of a name and type the IR declares but doesn't list are kept, where DNSControl deletes them (the plan counts them)"
         }
         NoteKind::RrsetTtl { written, used } => {
             return format!(
@@ -200,6 +201,32 @@ fn note_words(kind: NoteKind) -> String {
         }
     };
     words.to_string()
+}
+
+/// Which rule of octoDNS leaves the record alone, and what the import made of it.
+fn left_alone_words(why: &LeftAlone, rtype: &str) -> String {
+    let because = match why {
+        LeftAlone::Ignored => "octodns ignored: octoDNS never touches it".to_string(),
+        LeftAlone::Excluded { target } => format!(
+            "octodns excluded names {}, the zone's target: octoDNS never touches it there",
+            escape(target)
+        ),
+        LeftAlone::NotIncluded { target, included } => format!(
+            "octodns included names {} and not {}, the zone's target: octoDNS never touches it there",
+            escape(&included.join(", ")),
+            escape(target)
+        ),
+    };
+    if rtype.parse::<RecordType>().is_ok() {
+        format!(
+            "{because}; an `ignore:` rule by name and type leaves the live records alone, whatever they hold"
+        )
+    } else {
+        format!(
+            "{because}; the API holds no {} records, so none can be live",
+            escape(rtype)
+        )
+    }
 }
 
 fn not_imported_line(item: &NotImported) -> String {

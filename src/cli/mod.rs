@@ -88,7 +88,8 @@ pub enum Command {
     /// token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked).
     Check(check::CheckArgs),
     /// Write desired-state files that reproduce the live account (plan then shows no changes),
-    /// or another tool's files (`--from bind`: zone files).
+    /// or another tool's files (`--from bind`: zone files; `--from octodns`: a configuration;
+    /// `--from dnscontrol`: `dnscontrol print-ir`'s JSON).
     Import(import::ImportArgs),
     /// Take the account as it is today: accept its error findings and list what no file
     /// declares as unmanaged, so the drift job starts green.

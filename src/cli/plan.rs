@@ -86,7 +86,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
         .map(|since| changed::scope(&args.paths, &desired, since))
         .transpose()?;
     let account = whole_account(&args.paths);
-    let progress = plan_progress();
+    let progress = read_progress("plan");
     let mut config = args.api.into_config()?;
     if let Some(progress) = &progress {
         config.on_wait = Some(progress.wait_hook());
@@ -144,19 +144,21 @@ pub fn run(args: PlanArgs) -> CommandResult {
     })
 }
 
-/// A bar on a terminal, a line a minute otherwise; none with `--quiet`.
-fn plan_progress() -> Option<PlanProgress> {
+/// The reads of `command` (`plan`, `import`): a bar on a terminal, a line a minute otherwise;
+/// none with `--quiet`.
+pub(super) fn read_progress(command: &'static str) -> Option<PlanProgress> {
     use std::io::IsTerminal;
     if !tracing::level_enabled!(tracing::Level::INFO) {
         return None;
     }
-    Some(if std::io::stderr().is_terminal() {
+    let progress = if std::io::stderr().is_terminal() {
         PlanProgress::bar()
     } else {
         PlanProgress::lines(|line| {
             let _ = writeln!(std::io::stderr().lock(), "{line}");
         })
-    })
+    };
+    Some(progress.named(command))
 }
 
 /// A plan of whole folders is compared with the whole account: what the account holds beyond

@@ -43,15 +43,16 @@ fn reason(reason: &Reason) -> String {
                 .into()
         }
         Reason::Tag => "it uses a tag (`!!str`, …), which rewriting the value would drop".into(),
-        Reason::FlowRecords => {
-            "`records:` is a flow list (`[ … ]`); write one `- ` item per line".into()
-        }
-        Reason::ItemLayout => {
-            "a record item is laid out in a way fmt does not rewrite (`- ` alone on its line, or \
-             text other than comments between items)"
+        Reason::FlowDocument => {
+            "the document is a flow mapping (`{zone: …, records: […]}`), where fmt can't write \
+             its one-item-a-line list; write the document in block style (`key: value` lines)"
                 .into()
         }
-        Reason::CarriageReturns => "it has Windows line ends (CRLF)".into(),
+        Reason::ItemLayout => {
+            "fmt could not find where a record item starts or what it holds (a bug in dnscron: \
+             please report it)"
+                .into()
+        }
         Reason::MeaningWouldChange => {
             "formatted, it would declare something else (a bug in dnscron: please report it)".into()
         }

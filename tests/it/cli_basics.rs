@@ -90,7 +90,7 @@ Make the live account match the files (or execute a saved plan), then verify
 Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked)
 .TP
 \fBdnscron import\fR
-Write desired\-state files that reproduce the live account (plan then shows no changes), or another tool\*(Aqs files (`\-\-from bind`: zone files)
+Write desired\-state files that reproduce the live account (plan then shows no changes), or another tool\*(Aqs files (`\-\-from bind`: zone files; `\-\-from octodns`: a configuration; `\-\-from dnscontrol`: `dnscontrol print\-ir`\*(Aqs JSON)
 .TP
 \fBdnscron baseline\fR
 Take the account as it is today: accept its error findings and list what no file declares as unmanaged, so the drift job starts green
@@ -258,6 +258,22 @@ fn help_names_every_way_to_use_a_saved_plan() {
         ),
         "{show}"
     );
+}
+
+/// `import -h` (the short help) names every source `--from` reads, in the command's summary, as
+/// `--from NAME`: a new source the summary leaves out fails here.
+#[test]
+fn import_short_help_names_every_from() {
+    use clap::ValueEnum;
+    let help = Test::new().args(["import", "-h"]).run_for_stdout();
+    let summary = help.split("\n\n").next().unwrap().replace('\n', " ");
+    let sources = dnscron::cli::import::Source::value_variants();
+    assert_eq!(sources.len(), 3);
+    for source in sources {
+        let name = source.to_possible_value().unwrap();
+        let named = format!("`--from {}`", name.get_name());
+        assert!(summary.contains(&named), "{named} missing from: {summary}");
+    }
 }
 
 /// Every value of every command's `--format` says what it is for.

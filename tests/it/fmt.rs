@@ -99,20 +99,21 @@ fn invalid_files_are_reported_as_validate_reports_them_and_nothing_is_written() 
     );
 }
 
-/// An anchor or a flow list of records is left as written, with where and why; the other files
-/// are still formatted, and `--check` does not fail for what `fmt` can't fix.
+/// An anchor or a document written as one flow mapping is left as written, with where and why;
+/// the other files are still formatted, and `--check` does not fail for what `fmt` can't fix,
+/// nor counts it as canonical.
 #[test]
 fn what_fmt_does_not_model_is_left_as_written_with_a_located_note() {
     let dir = tempfile::tempdir().unwrap();
     let anchored = "zone: example.com\nrecords:\n  - { name: www, type: A, content: &ip 192.0.2.1 }\n  - { name: \"@\", type: A, content: *ip }\n";
-    let flow = "zone: example.net\nrecords: [ { name: www, type: A, content: 192.0.2.1 }, { name: \"@\", type: A, content: 192.0.2.1 } ]\n";
+    let flow = "{ zone: example.net, records: [ { name: www, type: A, content: 192.0.2.1 }, { name: \"@\", type: A, content: 192.0.2.1 } ] }\n";
     let plain = "zone: example.org\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n";
     for (file, text) in [("a.yaml", anchored), ("b.yaml", flow), ("c.yaml", plain)] {
         std::fs::write(dir.path().join(file), text).unwrap();
     }
     let stderr = "\
 ./a.yaml:3:40: left as it is: it uses anchors and aliases (`&name`, `*name`); fmt does not rewrite what an alias copies
-./b.yaml:2:10: left as it is: `records:` is a flow list (`[ … ]`); write one `- ` item per line
+./b.yaml:1:1: left as it is: the document is a flow mapping (`{zone: …, records: […]}`), where fmt can't write its one-item-a-line list; write the document in block style (`key: value` lines)
 ";
     Test::new()
         .args(["fmt", "--check"])
@@ -154,4 +155,65 @@ fn what_fmt_does_not_model_is_left_as_written_with_a_located_note() {
         std::fs::read_to_string(dir.path().join("b.yaml")).unwrap(),
         flow
     );
+}
+
+/// Issue 38: a DKIM key written as a folded scalar over several lines, beside a flow list and an
+/// item with `-` alone on its line, is checked and rewritten like any other file: `--check`
+/// fails with the diff until `fmt` has run, then passes; the meaning is the same (`validate`'s
+/// output does not change) and every comment is kept.
+#[test]
+fn folded_scalars_flow_lists_and_any_item_layout_are_checked_and_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let folded = "\
+zone: example.com
+records:
+  # the signing key
+  - name: default._domainkey
+    type: TXT
+    content: >- # folded: YAML joins the lines with a space
+      v=DKIM1; k=rsa;
+      p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAuuzYLsz/O9n7y4TX9QxyQhk02/BI9nU+6fCAzZ31zd1nlokEEEzq+rhmhfju/t4RlKLqMuCE513Z9SCI/70xY9JK5gcvAOcqZX49Fom2TwKg+0Vy8kOUK9VRRZzSx0xkwAc2xyUasbQNDfOnm+amPv7uV05p3qzqdyPMEWRYFxjnYPcKQm9GUl/Hi9nUKMScX7BZhu3+1JPvWqb24z2MMG12Ai/oqdBdDbRQtG44j22WiUMzhzHfVzYetl42oI0glaFShYMgB9KD1AcdMXgLnj4ws6HpE86hbuzaPb+Ax5W2Hd8MkKmUPpjVowqvZRw5Uz48E0C1mg7ZQLbUxMF61wIDAQAB
+  -
+    name: www
+    type: A
+    content: 192.0.2.1 # the web
+";
+    let flow = "zone: example.net\nrecords: [ { name: www, type: A, content: 192.0.2.1 }, { name: \"@\", type: A, content: 192.0.2.1 } ] # both\n";
+    std::fs::write(dir.path().join("a.yaml"), folded).unwrap();
+    std::fs::write(dir.path().join("b.yaml"), flow).unwrap();
+    let validated = Test::new()
+        .arg("validate")
+        .current_dir(dir.path())
+        .run_for_stdout();
+    assert_cli_snapshot!(
+        "fmt_check_every_layout",
+        Test::new()
+            .args(["fmt", "--check"])
+            .current_dir(dir.path())
+            .expect_status(1)
+    );
+    Test::new()
+        .arg("fmt")
+        .current_dir(dir.path())
+        .expect_stdout("formatted ./a.yaml\nformatted ./b.yaml\n2 of 2 files rewritten\n")
+        .run();
+    Test::new()
+        .args(["fmt", "--check"])
+        .current_dir(dir.path())
+        .expect_stdout("2 of 2 files already in canonical form\n")
+        .run();
+    let rewritten = std::fs::read_to_string(dir.path().join("a.yaml")).unwrap();
+    for comment in ["# the signing key", "# folded: YAML", "# the web"] {
+        assert!(rewritten.contains(comment), "{comment}\n{rewritten}");
+    }
+    assert!(
+        std::fs::read_to_string(dir.path().join("b.yaml"))
+            .unwrap()
+            .contains("# both")
+    );
+    let revalidated = Test::new()
+        .arg("validate")
+        .current_dir(dir.path())
+        .run_for_stdout();
+    assert_eq!(revalidated, validated);
 }

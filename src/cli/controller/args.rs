@@ -7,7 +7,8 @@ use std::time::Duration;
 use crate::cli::api_args::{ApiArgs, parse_duration};
 
 #[derive(Debug, clap::Args)]
-#[command(after_long_help = "\
+#[command(
+    after_long_help = "\
 Policies (docs/controller.md):
   observe  never writes: drift and findings are reported (metrics, /status, logs, webhook)
   apply    applies what merged: a new revision's difference from the last converged one, each
@@ -20,12 +21,20 @@ revision as the base and writes nothing until the next one, unless --adopt-revis
 
 Exit: runs until SIGTERM or SIGINT (the write in flight finishes, exit 0); SIGHUP asks for a
 round now. With --once: 0 converged, 2 drift, unapplied changes or error findings left, 1 a
-round failed.")]
+round failed.
+
+`dnscron controller manifests` prints the Kubernetes kit that runs it.",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 pub struct ControllerArgs {
+    #[command(subcommand)]
+    pub command: Option<ControllerCommand>,
     /// The folder of desired-state files: a git checkout, a git-sync link, a Flux artifact or a
     /// mounted ConfigMap (a folder swapped atomically; a new revision is acted on within a second).
-    #[arg(value_name = "DIR")]
-    pub dir: PathBuf,
+    // An Option only for clap: required unless a subcommand is given.
+    #[arg(value_name = "DIR", required = true)]
+    pub dir: Option<PathBuf>,
     #[command(flatten)]
     pub api: ApiArgs,
     /// What the controller may write.
@@ -60,6 +69,15 @@ pub struct ControllerArgs {
     /// (its commit id, or sha256:… for a folder without git); any other revision is the base.
     #[arg(long, value_name = "REVISION")]
     pub adopt_revision: Option<String>,
+}
+
+/// What `dnscron controller` does besides running.
+#[derive(Debug, clap::Subcommand)]
+pub enum ControllerCommand {
+    /// Print the Kubernetes kit for one account (Deployment with git-sync, claim, Service,
+    /// ServiceMonitor, NetworkPolicy); with --out-dir, also the alert rules, their tests and
+    /// the dashboard.
+    Manifests(super::manifests::ManifestsArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

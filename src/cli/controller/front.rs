@@ -19,6 +19,7 @@ use crate::cli::error::CommandError;
 
 pub struct Front {
     shared: Arc<Shared>,
+    latency: observed::Latency,
     policy: &'static str,
     webhook: Option<super::webhook::Teller>,
     failures: AtomicU32,
@@ -26,6 +27,9 @@ pub struct Front {
 
 impl Front {
     pub fn new(args: &ControllerArgs) -> Result<Front, CommandError> {
+        let shared = Arc::new(Shared::new(Metrics::new()));
+        let counted = Arc::clone(&shared);
+        let failed: super::webhook::OnFailure = Arc::new(move || counted.metrics.webhook_failed());
         let webhook = match &args.webhook_url_file {
             // An optional Secret key mounted as a file is absent when nobody set a webhook up.
             Some(file) if !file.exists() => {
@@ -35,11 +39,12 @@ impl Front {
                 );
                 None
             }
-            Some(file) => Some(super::webhook::Teller::from_file(file)?),
+            Some(file) => Some(super::webhook::Teller::from_file(file, failed)?),
             None => None,
         };
         Ok(Front {
-            shared: Arc::new(Shared::new(Metrics::new())),
+            shared,
+            latency: observed::Latency::default(),
             policy: args.policy.name(),
             webhook,
             failures: AtomicU32::new(0),
@@ -123,6 +128,8 @@ impl Front {
             }
             Event::RoundFinished { report, status } => {
                 observed::round(metrics, report, status);
+                self.latency
+                    .round(metrics, report, status, std::time::Instant::now());
                 self.failures
                     .store(status.consecutive_failures, Ordering::Relaxed);
                 self.shared
@@ -144,6 +151,7 @@ impl Front {
                 status,
                 report,
             } => {
+                observed::alert(metrics, kind, transition);
                 let line = words::alert(kind, transition, status, report);
                 match transition {
                     Transition::Raised | Transition::Changed => tracing::warn!("{line}"),

@@ -12,16 +12,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tokio::net::TcpListener;
 
-use super::metrics::Metrics;
+use super::metrics::{Metrics, classic};
 
 /// OpenMetrics 1.0, which Prometheus asks for first; it reads `# EOF` as a whole exposition.
 pub const OPENMETRICS_CONTENT_TYPE: &str =
     "application/openmetrics-text; version=1.0.0; charset=utf-8";
+/// The classic text format, for a client whose `Accept` prefers it.
+pub const CLASSIC_CONTENT_TYPE: &str = classic::CONTENT_TYPE;
 const TEXT_CONTENT_TYPE: &str = "text/plain; charset=utf-8";
 const JSON_CONTENT_TYPE: &str = "application/json";
 
@@ -93,12 +95,28 @@ fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
-async fn metrics(State(shared): State<Arc<Shared>>) -> Response {
-    with_type(
-        StatusCode::OK,
-        OPENMETRICS_CONTENT_TYPE,
-        shared.metrics.encode(),
-    )
+// The answer depends on `Accept`: a cache between the two must keep them apart.
+async fn metrics(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let accept = headers
+        .get(header::ACCEPT)
+        .and_then(|value| value.to_str().ok());
+    let mut response = if classic::prefers_classic(accept) {
+        with_type(
+            StatusCode::OK,
+            CLASSIC_CONTENT_TYPE,
+            shared.metrics.encode_classic(),
+        )
+    } else {
+        with_type(
+            StatusCode::OK,
+            OPENMETRICS_CONTENT_TYPE,
+            shared.metrics.encode(),
+        )
+    };
+    response
+        .headers_mut()
+        .insert(header::VARY, HeaderValue::from_static("accept"));
+    response
 }
 
 async fn healthz() -> Response {

@@ -2,12 +2,14 @@
 //! prometheus-client `Registry` and written as OpenMetrics text.
 //!
 //! The loop calls the methods below with plain data (no core type reaches the metrics), so the
-//! metrics say what the loop tells them and decide nothing. Label values are closed lists
+//! metrics say what the loop tells them and decide nothing. `/metrics` serves OpenMetrics, or
+//! the classic Prometheus text format to a client that prefers it (`classic.rs`). Label values are closed lists
 //! (`labels`) except three: a zone name or site slug (bounded by the account), a revision id
 //! (one series at a time) and an API route template (bounded by the client's routes).
 //! prometheus-client escapes `\`, `"` and newlines in label values, so a revision id read from a
 //! hostile `.git` can't forge a line of the exposition.
 
+pub mod classic;
 mod labels;
 mod series;
 #[cfg(test)]
@@ -23,15 +25,17 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 
 use labels::{
-    ApiLabels, DriftLabels, Level, LevelLabel, OutcomeLabel, RevisionLabels, TriggerLabel,
+    ApiLabels, BuildLabels, DriftLabels, KeptOutLabel, Level, LevelLabel, OutcomeLabel,
+    RevisionLabels, TriggerLabel,
 };
-pub use labels::{DriftKind, RevisionSource, RoundOutcome, Trigger};
+pub use labels::{DriftKind, KeptOut, RevisionSource, RoundOutcome, Trigger};
 use series::Series;
 
 /// Every family's name as a query names its series: counters with `_total`, the histogram by
 /// its family name (its series add `_bucket`, `_sum` and `_count`); the list the manifests'
 /// alert rules and dashboard are checked against.
 pub const METRIC_NAMES: &[&str] = &[
+    "dnscron_build_info",
     "dnscron_controller_rounds_total",
     "dnscron_controller_round_duration_seconds",
     "dnscron_controller_last_success_timestamp_seconds",
@@ -46,12 +50,24 @@ pub const METRIC_NAMES: &[&str] = &[
     "dnscron_controller_consecutive_failures",
     "dnscron_controller_backoff_seconds",
     "dnscron_controller_pending_portal_step",
+    "dnscron_controller_desired_revision_info",
+    "dnscron_controller_revision_kept_out",
+    "dnscron_controller_revision_live_seconds",
+    "dnscron_controller_webhook_failures_total",
 ];
 
-/// A round's wall clock: from 0.1 s (a round with nothing to read) to 30 min (a large account's
-/// writes spread by the budget).
-const ROUND_DURATION_BUCKETS: [f64; 14] = [
-    0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0,
+/// A round's wall clock: from 1 ms (a round against a nearby API takes 3 to 20 ms) to 30 min (a
+/// large account's writes spread by the budget).
+pub const ROUND_DURATION_BUCKETS: [f64; 20] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+    120.0, 300.0, 600.0, 1200.0, 1800.0,
+];
+
+/// From the round that first read a revision to the round that converged it: under a second
+/// for a merge, minutes when the budget spreads its writes, hours when it waits at a portal step
+/// or for nameservers.
+pub const REVISION_LIVE_BUCKETS: [f64; 14] = [
+    0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0, 14400.0, 86400.0,
 ];
 
 type FloatGauge = Gauge<f64, AtomicU64>;
@@ -76,6 +92,11 @@ pub struct Metrics {
     consecutive_failures: IntGauge,
     backoff: FloatGauge,
     pending_portal_step: IntGauge,
+    build: Series<BuildLabels>,
+    desired_revision: Series<RevisionLabels>,
+    kept_out: Series<KeptOutLabel>,
+    revision_live: Histogram,
+    webhook_failures: Counter,
 }
 
 impl Default for Metrics {
@@ -102,6 +123,11 @@ impl Metrics {
             consecutive_failures: IntGauge::default(),
             backoff: FloatGauge::default(),
             pending_portal_step: IntGauge::default(),
+            build: Series::gauge(),
+            desired_revision: Series::gauge(),
+            kept_out: Series::gauge(),
+            revision_live: Histogram::new(REVISION_LIVE_BUCKETS),
+            webhook_failures: Counter::default(),
         };
         metrics.with_zero_series().registered()
     }
@@ -116,6 +142,15 @@ impl Metrics {
             self.triggers.add(TriggerLabel { trigger }, 0);
         }
         self.set_findings(0, 0, 0);
+        for reason in KeptOut::ALL {
+            self.kept_out.add(KeptOutLabel { reason }, 0);
+        }
+        self.build.replace([(
+            BuildLabels {
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+            },
+            1,
+        )]);
         self
     }
 
@@ -123,6 +158,11 @@ impl Metrics {
     // the names here are without them, and METRIC_NAMES has them as exposed.
     fn registered(mut self) -> Self {
         let registry = &mut self.registry;
+        registry.register(
+            "dnscron_build_info",
+            "The dnscron binary serving these metrics: its version; one series, at 1",
+            self.build.clone(),
+        );
         registry.register(
             "dnscron_controller_rounds",
             "Rounds finished, by how they ended: converged (the account matches the files), drift \
@@ -202,6 +242,31 @@ impl Metrics {
             "dnscron_controller_pending_portal_step",
             "1 while a revision waits at a step only the hosting portal can do, else 0",
             self.pending_portal_step.clone(),
+        );
+        registry.register(
+            "dnscron_controller_desired_revision_info",
+            "The revision the folder holds now (checked out), whether it loads and converged or \
+             not; one series, at 1",
+            self.desired_revision.clone(),
+        );
+        registry.register(
+            "dnscron_controller_revision_kept_out",
+            "1 while the folder's newest revision is kept out for this reason (broken: its files \
+             don't load; held: an error finding holds a change; refused: past the safety \
+             limits), else 0",
+            self.kept_out.clone(),
+        );
+        registry.register_with_unit(
+            "dnscron_controller_revision_live",
+            "From the start of the round that first read a revision to the end of the round \
+             that converged it",
+            Unit::Seconds,
+            self.revision_live.clone(),
+        );
+        registry.register(
+            "dnscron_controller_webhook_failures",
+            "Webhook messages not delivered: the post failed, or the queue was full",
+            self.webhook_failures.clone(),
         );
         self
     }
@@ -298,6 +363,35 @@ impl Metrics {
 
     pub fn set_pending_portal_step(&self, pending: bool) {
         self.pending_portal_step.set(u64::from(pending));
+    }
+
+    /// The revision the folder holds now; the one before it leaves the exposition.
+    pub fn set_desired_revision(&self, id: &str, source: RevisionSource) {
+        let labels = RevisionLabels {
+            revision: id.to_owned(),
+            source,
+        };
+        self.desired_revision.replace([(labels, 1)]);
+    }
+
+    /// Whether the folder's newest revision is kept out for `reason`.
+    pub fn set_kept_out(&self, reason: KeptOut, kept_out: bool) {
+        self.kept_out
+            .replace_one(KeptOutLabel { reason }, u64::from(kept_out));
+    }
+
+    /// A revision converged `latency` after the round that first read it began.
+    pub fn revision_live(&self, latency: Duration) {
+        self.revision_live.observe(latency.as_secs_f64());
+    }
+
+    pub fn webhook_failed(&self) {
+        self.webhook_failures.inc();
+    }
+
+    /// The classic Prometheus text format (version 0.0.4) of the same families.
+    pub fn encode_classic(&self) -> String {
+        classic::from_openmetrics(&self.encode())
     }
 
     /// The OpenMetrics text exposition, `# EOF` last.

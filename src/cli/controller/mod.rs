@@ -5,6 +5,7 @@
 mod args;
 mod front;
 pub mod http;
+pub mod manifests;
 pub mod metrics;
 mod observed;
 mod status_json;
@@ -18,7 +19,7 @@ use dnscron_core::controller::{
     Controller, Mode, OnceOutcome, RunEnd, Settings, StateStore, api_config,
 };
 
-pub use args::{ControllerArgs, Policy};
+pub use args::{ControllerArgs, ControllerCommand, Policy};
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 
@@ -26,6 +27,19 @@ use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 const BUCKET_PER_MINUTE: u32 = 120;
 
 pub fn run(args: ControllerArgs) -> CommandResult {
+    let dir = match (&args.command, &args.dir) {
+        (Some(ControllerCommand::Manifests(manifests)), _) => {
+            return manifests::run(manifests.clone());
+        }
+        (None, Some(dir)) => dir.clone(),
+        // clap requires DIR without a subcommand.
+        (None, None) => {
+            return Err(CommandError::new(
+                ErrorKind::User,
+                "dnscron controller needs DIR, the folder to reconcile",
+            ));
+        }
+    };
     let runtime = crate::cli::session::runtime()?;
     // The webhook's task and the clients are made inside the runtime.
     let _context = runtime.enter();
@@ -39,13 +53,13 @@ pub fn run(args: ControllerArgs) -> CommandResult {
         Policy::Apply => Mode::ApplyMerged(WriteClient::new(config)?),
         Policy::Heal => Mode::Heal(WriteClient::new(config)?),
     };
-    let store = StateStore::new(args.state_file.clone(), args.dir.clone());
+    let store = StateStore::new(args.state_file.clone(), dir.clone());
     let converged = words::starting(&args, &store);
     let settings = Settings {
         interval: args.interval,
         suspend_file: args.suspend_file.clone(),
         adopt_revision: args.adopt_revision.clone(),
-        ..Settings::new(args.dir.clone())
+        ..Settings::new(dir)
     };
     let controller = Controller::new(mode, settings, store, converged);
     let end = runtime.block_on(front.run(controller, args.once, args.listen))?;

@@ -85,6 +85,9 @@ impl From<DnscontrolError> for CommandError {
             DnscontrolError::Pattern { .. } => {
                 "an `ignore:` glob has only `*` and `?`: rewrite the IGNORE with them, or add the rules by hand after import"
             }
+            DnscontrolError::Target { .. } => {
+                "write the target as one label (a name in the domain) or as a name ending with `.`, then print the IR again"
+            }
         };
         let text = format!("{}; nothing was written", escape(&err.to_string()));
         CommandError::worded(ErrorKind::User, text, err).with_hint(hint)

@@ -1,7 +1,8 @@
 //! Progress while `plan` reads the live account: on a terminal a bar (reads of all, and the
 //! rate-limit wait as a countdown); otherwise (CI logs) one plain line a minute. A plan paced by
 //! the rate limit reads for minutes, and a log line per wait said the same thing eight times at
-//! once and then nothing (docs/plan.md, "Progress").
+//! once and then nothing (docs/plan.md, "Progress"). `import` of the account draws its reads
+//! the same way (`named`).
 
 use std::fmt::Write as _;
 use std::future::Future;
@@ -51,6 +52,8 @@ pub struct PlanProgress {
     /// The client's statistics, for the wall-clock rate-limit wait (the client is made after
     /// its wait hook, so after this).
     stats: OnceLock<Stats>,
+    /// The command a line names.
+    command: &'static str,
 }
 
 impl PlanProgress {
@@ -80,6 +83,7 @@ impl PlanProgress {
             counts,
             form: Form::Bar(bar),
             stats: OnceLock::new(),
+            command: "plan",
         }
     }
 
@@ -92,7 +96,14 @@ impl PlanProgress {
                 sink: Box::new(sink),
             },
             stats: OnceLock::new(),
+            command: "plan",
         }
+    }
+
+    /// The lines name `command` (`import: read …`) instead of `plan`.
+    pub fn named(mut self, command: &'static str) -> PlanProgress {
+        self.command = command;
+        self
     }
 
     /// The rate-limit wait the lines give is the wall-clock one of `stats` (the client's).
@@ -139,10 +150,15 @@ impl PlanProgress {
         }
     }
 
-    fn line(&self, elapsed: Duration) -> String {
+    /// The line the plain form writes `elapsed` after the start.
+    pub fn line(&self, elapsed: Duration) -> String {
         let done = self.counts.done.load(Ordering::Relaxed);
         let queued = self.counts.queued.load(Ordering::Relaxed);
-        let mut line = format!("plan: read {done} of {queued} after {}", minutes(elapsed));
+        let mut line = format!(
+            "{}: read {done} of {queued} after {}",
+            self.command,
+            minutes(elapsed)
+        );
         let waited = self
             .stats
             .get()

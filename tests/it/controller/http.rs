@@ -146,6 +146,69 @@ async fn metrics_is_the_openmetrics_exposition_of_the_shared_metrics() {
     served.stop().await.unwrap();
 }
 
+/// `GET /metrics` with an `Accept` header: status, content type, `Vary`, body.
+async fn metrics_accepting(url: &str, accept: Option<&str>) -> (String, String, String) {
+    let mut request = client().get(url);
+    if let Some(accept) = accept {
+        request = request.header(reqwest::header::ACCEPT, accept);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .map(|v: &reqwest::header::HeaderValue| v.to_str().unwrap().to_owned())
+            .unwrap_or_default()
+    };
+    let (content_type, vary) = (
+        header(reqwest::header::CONTENT_TYPE),
+        header(reqwest::header::VARY),
+    );
+    (content_type, vary, response.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn metrics_answers_the_classic_text_format_to_a_client_that_prefers_it() {
+    let shared = shared();
+    shared
+        .metrics
+        .round_finished(RoundOutcome::Converged, Duration::from_millis(4));
+    let served = Served::start(Arc::clone(&shared)).await;
+    let url = served.url("/metrics");
+    const CLASSIC: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+    // Prometheus's own Accept, curl's, none: OpenMetrics.
+    let prometheus = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
+    for accept in [Some(prometheus), Some("*/*"), None] {
+        let (content_type, vary, body) = metrics_accepting(&url, accept).await;
+        assert_eq!(
+            (content_type.as_str(), vary.as_str()),
+            (OPENMETRICS, "accept")
+        );
+        assert_eq!(body, shared.metrics.encode());
+    }
+    // A client asking for the text format: no `# EOF`, counters named with `_total`.
+    for accept in ["text/plain", "text/plain;version=0.0.4;q=0.9,*/*;q=0.1"] {
+        let (content_type, vary, body) = metrics_accepting(&url, Some(accept)).await;
+        assert_eq!((content_type.as_str(), vary.as_str()), (CLASSIC, "accept"));
+        assert_eq!(body, shared.metrics.encode_classic());
+        assert!(
+            !body.contains("# EOF") && !body.contains("# UNIT"),
+            "{body}"
+        );
+        assert!(
+            body.contains("# TYPE dnscron_controller_rounds_total counter\n"),
+            "{body}"
+        );
+        assert!(
+            body.contains("dnscron_controller_round_duration_seconds_bucket{le=\"0.005\"} 1\n"),
+            "{body}"
+        );
+    }
+    served.stop().await.unwrap();
+}
+
 #[tokio::test]
 async fn head_answers_like_get_without_a_body() {
     let shared = shared();

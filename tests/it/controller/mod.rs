@@ -8,6 +8,7 @@ pub mod prometheus;
 mod rig;
 mod rounds;
 mod run_loop;
+mod walk;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

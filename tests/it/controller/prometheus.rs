@@ -7,29 +7,40 @@
 //! read whole by its OpenMetrics parser (`promtool check metrics` reads only the older text
 //! format, so it can't stand in for this).
 //!
-//! Where the binary is missing the test says so and passes, except under `CI=true` (set by
-//! `.ci/run`, which installs the package), where a missing server is a failure.
+//! The server runs only under the cargo feature `live-tools`; `cargo test` reads what it answered
+//! (tests/it/controller/recorded/, made by tests/recorders/prometheus.sh) for the same
+//! exposition, so it needs no Prometheus, and the live run fails when the recording is stale.
+//! promtool's verdict on the classic text format is recorded the same way.
 
+#[cfg(feature = "live-tools")]
 use std::net::SocketAddr;
+#[cfg(feature = "live-tools")]
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
 use dnscron::cli::controller::http::Shared;
 use dnscron::cli::controller::metrics::{
-    DriftKind, Metrics, RevisionSource, RoundOutcome, Trigger,
+    DriftKind, KeptOut, Metrics, RevisionSource, RoundOutcome, Trigger,
 };
 use serde_json::{Value, json};
+#[cfg(feature = "live-tools")]
 use tokio::time::Instant;
 
+#[cfg(feature = "live-tools")]
 use super::Served;
+#[cfg(feature = "live-tools")]
 use crate::common::emulator::client;
+use crate::controller_manifests::recorded::{Answer, Promtool};
 
+#[cfg(feature = "live-tools")]
 /// How long Prometheus gets to start, scrape the target once and report it (about 2 s on an idle
 /// machine; CI shares two cores with the whole test suite).
 const UP_DEADLINE: Duration = Duration::from_secs(90);
+#[cfg(feature = "live-tools")]
 const POLL_EVERY: Duration = Duration::from_millis(100);
 
+#[cfg(feature = "live-tools")]
 /// A Prometheus server with a scrape job of one target; killed when dropped.
 pub struct Prometheus {
     child: Child,
@@ -37,10 +48,10 @@ pub struct Prometheus {
     dir: tempfile::TempDir,
 }
 
+#[cfg(feature = "live-tools")]
 impl Prometheus {
-    /// Starts Prometheus scraping `target` every second, or returns `None` (having said so) when
-    /// there is no `prometheus` on PATH outside CI.
-    pub fn start(target: SocketAddr) -> Option<Self> {
+    /// Starts Prometheus scraping `target` every second.
+    pub fn start(target: SocketAddr) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("prometheus.yml");
         std::fs::write(&config, scrape_config(target)).unwrap();
@@ -57,24 +68,12 @@ impl Prometheus {
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .spawn();
-        match spawned {
-            Ok(child) => Some(Self {
-                child,
-                base: format!("http://{listen}"),
-                dir,
-            }),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                assert!(
-                    std::env::var("CI").as_deref() != Ok("true"),
-                    "no `prometheus` on PATH: CI must run the real-Prometheus tests (.ci/run installs \
-                     the Debian package `prometheus`)"
-                );
-                eprintln!(
-                    "skipped: no `prometheus` on PATH (the Debian package `prometheus` provides it)"
-                );
-                None
-            }
-            Err(error) => panic!("prometheus can't be started: {error}"),
+        let child = spawned
+            .expect("the live tests need `prometheus` on PATH (the Debian package prometheus)");
+        Self {
+            child,
+            base: format!("http://{listen}"),
+            dir,
         }
     }
 
@@ -137,6 +136,7 @@ impl Prometheus {
     }
 }
 
+#[cfg(feature = "live-tools")]
 impl Drop for Prometheus {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -144,6 +144,7 @@ impl Drop for Prometheus {
     }
 }
 
+#[cfg(feature = "live-tools")]
 fn scrape_config(target: SocketAddr) -> String {
     format!(
         "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n\
@@ -151,6 +152,7 @@ fn scrape_config(target: SocketAddr) -> String {
     )
 }
 
+#[cfg(feature = "live-tools")]
 // Prometheus takes its address as a flag, so the port is found free and released for it; another
 // process taking it in between would show as Prometheus failing to start, with its log.
 fn free_loopback_addr() -> SocketAddr {
@@ -158,13 +160,19 @@ fn free_loopback_addr() -> SocketAddr {
     listener.local_addr().unwrap()
 }
 
-/// `(labels without __name__, value)` of each element, sorted.
+/// `(labels without __name__, value)` of each element, sorted; the target's address (a free
+/// port, other on every run) as `INSTANCE`.
+#[cfg(feature = "live-tools")]
 fn series(result: &[Value]) -> Vec<(Value, String)> {
     let mut series: Vec<(Value, String)> = result
         .iter()
         .map(|element| {
             let mut labels = element["metric"].clone();
-            labels.as_object_mut().unwrap().remove("__name__");
+            let labels_map = labels.as_object_mut().unwrap();
+            labels_map.remove("__name__");
+            if labels_map.contains_key("instance") {
+                labels_map.insert("instance".to_owned(), json!("INSTANCE"));
+            }
             (labels, element["value"][1].as_str().unwrap().to_owned())
         })
         .collect();
@@ -172,14 +180,72 @@ fn series(result: &[Value]) -> Vec<(Value, String)> {
     series
 }
 
+/// What Prometheus answers to each of `queries` after scraping `shared`'s `/metrics`: asked live
+/// under `live-tools` (and compared with, or written to, the recording), read from the
+/// recording otherwise. The recording's input is the exposition served and the queries.
+async fn scraped(
+    recording: &'static str,
+    shared: Arc<Shared>,
+    queries: &[&str],
+) -> serde_json::Map<String, Value> {
+    let input = format!(
+        "{}\n--- queries\n{}",
+        shared.metrics.encode(),
+        queries.join("\n")
+    );
+    #[cfg(feature = "live-tools")]
+    {
+        let served = Served::start(Arc::clone(&shared)).await;
+        let mut prometheus = Prometheus::start(served.addr);
+        let target = prometheus.wait_for_scrape().await;
+        assert_eq!(
+            target["scrapeUrl"],
+            format!("http://{}/metrics", served.addr)
+        );
+        let mut answers = serde_json::Map::new();
+        for query in queries {
+            let found = series(&prometheus.query(query).await);
+            answers.insert((*query).to_owned(), json!(found));
+        }
+        // As on SIGTERM in a pod: the server stops while Prometheus still holds its connection.
+        served.stop().await.unwrap();
+        drop(prometheus);
+        let answer = Answer {
+            exit: 0,
+            output: format!("{:#}\n", Value::Object(answers.clone())),
+        };
+        crate::controller_manifests::recorded::record_or_compare(
+            recording,
+            "prometheus (its HTTP API, after one good scrape)",
+            input.as_bytes(),
+            &answer,
+        );
+        answers
+    }
+    #[cfg(not(feature = "live-tools"))]
+    {
+        drop(shared);
+        let answer = crate::controller_manifests::recorded::recorded(recording, input.as_bytes());
+        match serde_json::from_str(&answer.output) {
+            Ok(Value::Object(answers)) => answers,
+            other => panic!("{recording}: not the answers of a scrape: {other:?}"),
+        }
+    }
+}
+
+/// The labels of a series Prometheus stored from the target: the job and instance it adds.
 fn labels(pairs: &[(&str, &str)]) -> Value {
     let mut labels = serde_json::Map::new();
-    labels.insert("instance".to_owned(), json!(null));
+    labels.insert("instance".to_owned(), json!("INSTANCE"));
     for (name, value) in pairs {
         labels.insert((*name).to_owned(), json!(value));
     }
     labels.insert("job".to_owned(), json!("dnscron-controller"));
     Value::Object(labels)
+}
+
+fn one(labels: Value, value: &str) -> Value {
+    json!([[labels, value]])
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -192,62 +258,84 @@ async fn prometheus_scrapes_the_metrics_and_answers_queries() {
         "0123456789abcdef0123456789abcdef01234567",
         RevisionSource::Git,
     );
+    metrics.set_desired_revision(
+        "89abcdef0123456789abcdef0123456789abcdef",
+        RevisionSource::Git,
+    );
+    metrics.set_kept_out(KeptOut::Broken, true);
     metrics.set_drift(&[("example.org".to_owned(), DriftKind::Record, 2)]);
-    metrics.round_finished(RoundOutcome::Converged, Duration::from_millis(1200));
+    metrics.round_finished(RoundOutcome::Converged, Duration::from_millis(4));
     shared.set_ready();
-    let served = Served::start(Arc::clone(&shared)).await;
-    let Some(mut prometheus) = Prometheus::start(served.addr) else {
-        return;
-    };
-    let instance = served.addr.to_string();
+    let queries = [
+        "up",
+        "dnscron_build_info",
+        "dnscron_controller_revision_info",
+        "dnscron_controller_desired_revision_info",
+        "dnscron_controller_revision_kept_out",
+        "dnscron_controller_rounds_total",
+        "dnscron_controller_drift_changes",
+        "dnscron_controller_round_duration_seconds_bucket{le=\"0.005\"}",
+    ];
+    let answers = scraped(
+        concat!("tests/it/controller/recorded", "/scrape.txt"),
+        shared,
+        &queries,
+    )
+    .await;
 
-    let target = prometheus.wait_for_scrape().await;
-    assert_eq!(target["scrapeUrl"], format!("http://{instance}/metrics"));
-    let with_instance = |pairs: &[(&str, &str)]| {
-        let mut expected = labels(pairs);
-        expected["instance"] = json!(instance);
-        expected
-    };
-
+    assert_eq!(answers["up"], one(labels(&[]), "1"));
     assert_eq!(
-        series(&prometheus.query("up").await),
-        [(with_instance(&[]), "1".to_owned())]
+        answers["dnscron_build_info"],
+        one(labels(&[("version", env!("CARGO_PKG_VERSION"))]), "1")
     );
     assert_eq!(
-        series(&prometheus.query("dnscron_controller_revision_info").await),
-        [(
-            with_instance(&[
+        answers["dnscron_controller_revision_info"],
+        one(
+            labels(&[
                 ("revision", "0123456789abcdef0123456789abcdef01234567"),
                 ("source", "git")
             ]),
-            "1".to_owned()
-        )]
+            "1"
+        )
     );
     assert_eq!(
-        series(&prometheus.query("dnscron_controller_rounds_total").await),
-        ["converged", "drift", "error", "held", "pending"].map(|outcome| (
-            with_instance(&[("outcome", outcome)]),
-            if outcome == "converged" { "1" } else { "0" }.to_owned()
-        ))
+        answers["dnscron_controller_desired_revision_info"],
+        one(
+            labels(&[
+                ("revision", "89abcdef0123456789abcdef0123456789abcdef"),
+                ("source", "git")
+            ]),
+            "1"
+        )
     );
     assert_eq!(
-        series(&prometheus.query("dnscron_controller_drift_changes").await),
-        [(
-            with_instance(&[("kind", "record"), ("target", "example.org")]),
-            "2".to_owned()
-        )]
+        answers["dnscron_controller_revision_kept_out"],
+        json!(["broken", "held", "refused"].map(|reason| (
+            labels(&[("reason", reason)]),
+            if reason == "broken" { "1" } else { "0" }
+        )))
     );
     assert_eq!(
-        series(
-            &prometheus
-                .query("dnscron_controller_round_duration_seconds_count")
-                .await
-        ),
-        [(with_instance(&[]), "1".to_owned())]
+        answers["dnscron_controller_rounds_total"],
+        json!(
+            ["converged", "drift", "error", "held", "pending"].map(|outcome| (
+                labels(&[("outcome", outcome)]),
+                if outcome == "converged" { "1" } else { "0" }
+            ))
+        )
     );
-    // As on SIGTERM in a pod: the server stops while Prometheus still holds its connection.
-    served.stop().await.unwrap();
-    drop(prometheus);
+    assert_eq!(
+        answers["dnscron_controller_drift_changes"],
+        one(
+            labels(&[("kind", "record"), ("target", "example.org")]),
+            "2"
+        )
+    );
+    // A 4 ms round is in the 5 ms bucket: the buckets start at 1 ms.
+    assert_eq!(
+        answers["dnscron_controller_round_duration_seconds_bucket{le=\"0.005\"}"],
+        one(labels(&[("le", "0.005")]), "1")
+    );
 }
 
 // The label escaping, read back by Prometheus's own OpenMetrics parser: a revision id with a
@@ -258,16 +346,83 @@ async fn prometheus_reads_escaped_label_values_back_as_they_were() {
     let hostile = "a\"b\\c\nforged_metric 1";
     let shared = Arc::new(Shared::new(Metrics::new()));
     shared.metrics.set_revision(hostile, RevisionSource::Digest);
-    let served = Served::start(Arc::clone(&shared)).await;
-    let Some(mut prometheus) = Prometheus::start(served.addr) else {
-        return;
-    };
+    let answers = scraped(
+        concat!("tests/it/controller/recorded", "/scrape-escaped.txt"),
+        shared,
+        &["dnscron_controller_revision_info", "forged_metric"],
+    )
+    .await;
+    assert_eq!(
+        answers["dnscron_controller_revision_info"],
+        one(labels(&[("revision", hostile), ("source", "digest")]), "1")
+    );
+    assert_eq!(answers["forged_metric"], json!([]));
+}
 
-    prometheus.wait_for_scrape().await;
-    let revisions = prometheus.query("dnscron_controller_revision_info").await;
-    assert_eq!(revisions.len(), 1, "{revisions:#?}");
-    assert_eq!(revisions[0]["metric"]["revision"], hostile);
-    assert_eq!(prometheus.query("forged_metric").await, Vec::<Value>::new());
-    drop(prometheus);
-    served.stop().await.unwrap();
+/// The metrics of a controller after a few rounds, for promtool to read.
+fn busy_metrics() -> Metrics {
+    let metrics = Metrics::new();
+    metrics.round_started(Trigger::Start);
+    metrics.api_response("GET", "/dns/{zone}/records", Some(200));
+    metrics.api_response("PUT", "/dns/{zone}/records/{record}", None);
+    metrics.set_revision(
+        "0123456789abcdef0123456789abcdef01234567",
+        RevisionSource::Git,
+    );
+    metrics.set_desired_revision(
+        "89abcdef0123456789abcdef0123456789abcdef",
+        RevisionSource::Git,
+    );
+    metrics.set_kept_out(KeptOut::Held, true);
+    metrics.set_drift(&[("example.org".to_owned(), DriftKind::Record, 2)]);
+    metrics.set_findings(1, 2, 3);
+    metrics.rate_limit_wait(Duration::from_millis(1500));
+    metrics.set_sweep_progress(3, 4);
+    metrics.set_backoff(2, Duration::from_millis(1500));
+    metrics.revision_live(Duration::from_millis(700));
+    metrics.webhook_failed();
+    metrics.succeeded_at(1_790_000_000.0);
+    metrics.round_finished(RoundOutcome::Held, Duration::from_millis(12));
+    metrics
+}
+
+fn check_metrics(recording: &'static str, exposition: String) -> Answer {
+    Promtool {
+        recording,
+        args: &["check", "metrics"],
+        files: Vec::new(),
+        stdin: exposition,
+    }
+    .answer()
+}
+
+/// What a client asking for the classic text format gets passes `promtool check metrics`
+/// (which reads that format only), lints included.
+#[test]
+fn the_classic_exposition_passes_promtool_check_metrics() {
+    let answer = check_metrics(
+        concat!("tests/it/controller/recorded", "/check-metrics.txt"),
+        busy_metrics().encode_classic(),
+    );
+    assert_eq!(
+        answer,
+        Answer {
+            exit: 0,
+            output: String::new()
+        }
+    );
+}
+
+/// The refused form: promtool really reads it; the OpenMetrics text, its counter families named
+/// without `_total`, is not the classic format.
+#[test]
+fn promtool_check_metrics_refuses_what_is_not_the_classic_format() {
+    let answer = check_metrics(
+        concat!(
+            "tests/it/controller/recorded",
+            "/check-metrics-openmetrics.txt"
+        ),
+        busy_metrics().encode(),
+    );
+    assert_ne!(answer.exit, 0, "{}", answer.output);
 }

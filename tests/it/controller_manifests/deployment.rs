@@ -419,3 +419,117 @@ fn the_header_creates_what_the_pod_reads() {
         ["secret dnscron-controller webhook-url"]
     );
 }
+
+/// git-sync's own endpoint: the startup probe on `/` and the metrics port, on the address its
+/// `--http-bind` names, scraped through the Service and the ServiceMonitor; it keeps fetching
+/// after a failure so the failures are counted.
+#[test]
+fn git_syncs_probe_and_metrics_are_wired() {
+    let manifest = shipped();
+    let pod = pod(&manifest.deployments[0]);
+    let git_sync = container(pod, "git-sync");
+    let args = git_sync.args.clone().unwrap();
+    assert!(args.contains(&"--http-bind=:8081".to_owned()), "{args:?}");
+    assert!(args.contains(&"--http-metrics".to_owned()), "{args:?}");
+    assert!(args.contains(&"--max-failures=-1".to_owned()), "{args:?}");
+    assert_eq!(
+        http_get(&git_sync.startup_probe),
+        ("/".to_owned(), IntOrString::Int(8081))
+    );
+    let port = &git_sync.ports.as_ref().unwrap()[0];
+    assert_eq!(
+        (port.name.as_deref(), port.container_port),
+        (Some("git-sync-metrics"), 8081)
+    );
+    let service = manifest.services[0].spec.as_ref().unwrap();
+    let names: Vec<_> = service
+        .ports
+        .iter()
+        .flatten()
+        .map(|p| (p.name.clone().unwrap(), p.target_port.clone().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            (
+                "http-metrics".to_owned(),
+                IntOrString::String("http-metrics".into())
+            ),
+            (
+                "git-sync-metrics".to_owned(),
+                IntOrString::String("git-sync-metrics".into())
+            )
+        ]
+    );
+    let scraped: Vec<&str> = manifest.service_monitors[0]
+        .spec
+        .endpoints
+        .iter()
+        .map(|e| e.port.as_str())
+        .collect();
+    assert_eq!(scraped, ["http-metrics", "git-sync-metrics"]);
+}
+
+/// The NetworkPolicy: it selects the pod, lets only Prometheus reach the two metrics ports, and
+/// lets the pod out to DNS, HTTPS and SSH only.
+#[test]
+fn the_network_policy_lets_in_scrapes_only_and_out_dns_https_and_ssh() {
+    let manifest = shipped();
+    let policy = manifest.network_policies[0].spec.as_ref().unwrap();
+    let labels = manifest.deployments[0]
+        .spec
+        .as_ref()
+        .unwrap()
+        .template
+        .metadata
+        .as_ref()
+        .unwrap()
+        .labels
+        .clone();
+    assert_eq!(policy.pod_selector.as_ref().unwrap().match_labels, labels);
+    assert_eq!(policy.policy_types.clone().unwrap(), ["Ingress", "Egress"]);
+    let port_list = |ports: &Option<Vec<k8s_openapi::api::networking::v1::NetworkPolicyPort>>| {
+        ports
+            .iter()
+            .flatten()
+            .map(|p| {
+                format!(
+                    "{}/{}",
+                    p.protocol.clone().unwrap(),
+                    match p.port.clone().unwrap() {
+                        IntOrString::Int(n) => n.to_string(),
+                        IntOrString::String(s) => s,
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let ingress = policy.ingress.as_ref().unwrap();
+    assert_eq!(ingress.len(), 1);
+    assert_eq!(port_list(&ingress[0].ports), ["TCP/8080", "TCP/8081"]);
+    let from = ingress[0].from.as_ref().unwrap();
+    assert_eq!(from.len(), 1);
+    let prometheus = from[0].pod_selector.as_ref().unwrap().match_labels.clone();
+    assert_eq!(
+        prometheus
+            .unwrap()
+            .get("app.kubernetes.io/name")
+            .map(String::as_str),
+        Some("prometheus")
+    );
+    let egress: Vec<Vec<String>> = policy
+        .egress
+        .iter()
+        .flatten()
+        .map(|rule| port_list(&rule.ports))
+        .collect();
+    assert_eq!(
+        egress,
+        [vec!["UDP/53", "TCP/53"], vec!["TCP/443", "TCP/22"]]
+    );
+    // The controller's port is the one the policy opens.
+    let listen: SocketAddr = command(pod(&manifest.deployments[0])).flags["--listen"]
+        .parse()
+        .unwrap();
+    assert_eq!(listen.port(), 8080);
+}

@@ -2,11 +2,14 @@
 //! strictly into the Kubernetes API's types (`strict`), the properties a safe deployment needs
 //! (`deployment`), its command line against the controller's flags (`command`), the alert rules
 //! through `promtool` and the dashboard's queries (`monitoring`), all over the metric names of
-//! the controller's design.
+//! the controller's design; and the kit is `dnscron controller manifests`'s output (`generated`).
+//! promtool's answers are recorded (`recorded`): `cargo test` needs no promtool.
 
 mod command;
 mod deployment;
+mod generated;
 mod monitoring;
+pub mod recorded;
 mod strict;
 
 use serde_json::Value;
@@ -15,6 +18,7 @@ use crate::common::repo_root;
 
 pub const MANIFEST: &str = "examples/ci/kubernetes/controller/dnscron-controller.yaml";
 pub const RULES: &str = "examples/ci/kubernetes/controller/dnscron-controller.rules.yaml";
+pub const RULES_TEST: &str = "examples/ci/kubernetes/controller/dnscron-controller.rules.test.yaml";
 pub const DASHBOARD: &str = "examples/ci/kubernetes/controller/dnscron-controller-dashboard.json";
 
 /// What kind of series a metric is: a histogram's series carry `_bucket`, `_sum` and `_count`.
@@ -29,7 +33,8 @@ pub enum MetricKind {
 /// The controller's metrics by the names Prometheus stores, each with its kind (what series a
 /// query may name); `the_kinds_list_every_metric_the_binary_serves` holds it equal to the
 /// binary's own list.
-pub const DESIGN_METRICS: [(&str, MetricKind); 14] = [
+pub const DESIGN_METRICS: [(&str, MetricKind); 19] = [
+    ("dnscron_build_info", MetricKind::Info),
     ("dnscron_controller_rounds_total", MetricKind::Counter),
     (
         "dnscron_controller_round_duration_seconds",
@@ -56,6 +61,16 @@ pub const DESIGN_METRICS: [(&str, MetricKind); 14] = [
     ("dnscron_controller_consecutive_failures", MetricKind::Gauge),
     ("dnscron_controller_backoff_seconds", MetricKind::Gauge),
     ("dnscron_controller_pending_portal_step", MetricKind::Gauge),
+    ("dnscron_controller_desired_revision_info", MetricKind::Info),
+    ("dnscron_controller_revision_kept_out", MetricKind::Gauge),
+    (
+        "dnscron_controller_revision_live_seconds",
+        MetricKind::Histogram,
+    ),
+    (
+        "dnscron_controller_webhook_failures_total",
+        MetricKind::Counter,
+    ),
 ];
 
 #[test]

@@ -2,13 +2,11 @@
 //! Debian package `prometheus` that .ci/run installs), over the design's metrics only, and
 //! covering what a team watches.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{DASHBOARD, DESIGN_METRICS, RULES, metrics_in, read, unknown_metrics};
+use super::recorded::{Answer, Promtool};
+use super::{DASHBOARD, DESIGN_METRICS, RULES, RULES_TEST, metrics_in, read, unknown_metrics};
 use crate::common::repo_root;
 
 #[derive(Deserialize)]
@@ -49,41 +47,29 @@ struct Annotations {
     runbook_url: String,
 }
 
-/// promtool from PATH. Missing, the caller skips, except under `CI=true`, where .ci/run has
-/// installed it and its absence is a failure.
-fn promtool() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|path| {
-        std::env::split_paths(&path)
-            .map(|dir| dir.join("promtool"))
-            .find(|candidate| candidate.is_file())
-    });
-    if found.is_none() {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "promtool is not on PATH; .ci/run installs the Debian package prometheus"
-        );
-        eprintln!("skipped: promtool is not on PATH (Debian package prometheus)");
+/// `promtool check rules` on `text` as the kit's rules file, recorded at `recording`.
+fn check_rules(recording: &'static str, text: String) -> Answer {
+    Promtool {
+        recording,
+        args: &["check", "rules", "dnscron-controller.rules.yaml"],
+        files: vec![("dnscron-controller.rules.yaml", text)],
+        stdin: String::new(),
     }
-    found
+    .answer()
 }
 
-/// `promtool check rules` on `text`: its exit status and what it printed.
-fn check_rules(promtool: &PathBuf, text: &str) -> (bool, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("rules.yaml");
-    std::fs::write(&file, text).unwrap();
-    let out = Command::new(promtool)
-        .args(["check", "rules"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let printed = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), printed)
+/// `promtool test rules` on the kit's tests of `rules`.
+fn test_rules(recording: &'static str, rules: String) -> Answer {
+    Promtool {
+        recording,
+        args: &["test", "rules", "dnscron-controller.rules.test.yaml"],
+        files: vec![
+            ("dnscron-controller.rules.yaml", rules),
+            ("dnscron-controller.rules.test.yaml", read(RULES_TEST)),
+        ],
+        stdin: String::new(),
+    }
+    .answer()
 }
 
 fn rules() -> Vec<AlertRule> {
@@ -95,23 +81,74 @@ fn rules() -> Vec<AlertRule> {
 
 #[test]
 fn the_rules_pass_promtool() {
-    let Some(promtool) = promtool() else { return };
-    let (ok, printed) = check_rules(&promtool, &read(RULES));
-    assert!(ok, "{printed}");
-    assert!(printed.contains("SUCCESS: 5 rules found"), "{printed}");
+    let answer = check_rules(
+        concat!("tests/it/controller_manifests/recorded", "/check-rules.txt"),
+        read(RULES),
+    );
+    assert_eq!(answer.exit, 0, "{}", answer.output);
+    assert!(
+        answer.output.contains("SUCCESS: 10 rules found"),
+        "{}",
+        answer.output
+    );
 }
 
 /// The refused form: promtool is really reading the expressions.
 #[test]
 fn promtool_refuses_a_broken_expression() {
-    let Some(promtool) = promtool() else { return };
     let text = read(RULES).replace(
-        "expr: dnscron_controller_drift_changes > 0",
-        "expr: dnscron_controller_drift_changes > > 0",
+        "expr: dnscron_controller_drift_changes{",
+        "expr: > dnscron_controller_drift_changes{",
     );
-    let (ok, printed) = check_rules(&promtool, &text);
-    assert!(!ok, "{printed}");
-    assert!(printed.contains("FAILED"), "{printed}");
+    let answer = check_rules(
+        concat!(
+            "tests/it/controller_manifests/recorded",
+            "/check-rules-broken.txt"
+        ),
+        text,
+    );
+    assert_eq!(answer.exit, 1, "{}", answer.output);
+    assert!(answer.output.contains("FAILED"), "{}", answer.output);
+}
+
+/// The rules' own tests (committed beside them, generated with them) pass: each alert fires
+/// when it must, and not before.
+#[test]
+fn the_rules_pass_their_promtool_tests() {
+    let answer = test_rules(
+        concat!("tests/it/controller_manifests/recorded", "/test-rules.txt"),
+        read(RULES),
+    );
+    assert_eq!(answer.exit, 0, "{}", answer.output);
+    assert!(answer.output.contains("SUCCESS"), "{}", answer.output);
+}
+
+/// The refused form: a kept-out alert that fired after 10 minutes instead of 30 fails them.
+#[test]
+fn the_rule_tests_catch_an_alert_that_fires_too_early() {
+    let rules = read(RULES);
+    let kept_out = rules.find("alert: DnscronRevisionKeptOut").unwrap();
+    let at = kept_out + rules[kept_out..].find("for: 30m").unwrap();
+    let early = format!(
+        "{}for: 10m{}",
+        &rules[..at],
+        &rules[at + "for: 30m".len()..]
+    );
+    let answer = test_rules(
+        concat!(
+            "tests/it/controller_manifests/recorded",
+            "/test-rules-early.txt"
+        ),
+        early,
+    );
+    assert_eq!(answer.exit, 1, "{}", answer.output);
+    assert!(
+        answer
+            .output
+            .contains("alertname: DnscronRevisionKeptOut, time: 25m"),
+        "{}",
+        answer.output
+    );
 }
 
 #[test]
@@ -132,11 +169,16 @@ fn the_rules_alert_on_what_the_design_names() {
     assert_eq!(
         shown,
         [
-            "DnscronDriftPending [warning] for 1h: dnscron_controller_drift_changes > 0",
-            "DnscronNoSuccessfulRound [critical] for 0s: time() - dnscron_controller_last_success_timestamp_seconds > 3 * 300",
-            "DnscronErrorFindings [warning] for 15m: dnscron_controller_findings{level=\"error\"} > 0",
-            "DnscronWritesSuspended [warning] for 1d: dnscron_controller_suspended == 1",
-            "DnscronPortalStepPending [warning] for 15m: dnscron_controller_pending_portal_step == 1",
+            "DnscronDriftPending [warning] for 1h: dnscron_controller_drift_changes{job=\"dnscron-controller\", namespace=\"dnscron\"} > 0",
+            "DnscronNoSuccessfulRound [critical] for 0s: time() - dnscron_controller_last_success_timestamp_seconds{job=\"dnscron-controller\", namespace=\"dnscron\"} > 3 * 300",
+            "DnscronErrorFindings [warning] for 15m: dnscron_controller_findings{job=\"dnscron-controller\", namespace=\"dnscron\", level=\"error\"} > 0",
+            "DnscronWritesSuspended [warning] for 1d: dnscron_controller_suspended{job=\"dnscron-controller\", namespace=\"dnscron\"} == 1",
+            "DnscronPortalStepPending [warning] for 15m: dnscron_controller_pending_portal_step{job=\"dnscron-controller\", namespace=\"dnscron\"} == 1",
+            "DnscronRevisionKeptOut [warning] for 30m: dnscron_controller_revision_kept_out{job=\"dnscron-controller\", namespace=\"dnscron\"} == 1",
+            "DnscronControllerAbsent [critical] for 10m: absent(up{job=\"dnscron-controller\", namespace=\"dnscron\"})",
+            "DnscronControllerDown [critical] for 5m: up{job=\"dnscron-controller\", namespace=\"dnscron\"} == 0",
+            "DnscronWebhookFailing [warning] for 0s: increase(dnscron_controller_webhook_failures_total{job=\"dnscron-controller\", namespace=\"dnscron\"}[1h]) > 0",
+            "DnscronGitSyncFailing [critical] for 0s: sum by (namespace, pod) (increase(git_sync_count_total{job=\"dnscron-controller\", namespace=\"dnscron\", status=\"error\"}[15m])) > 0 unless on (namespace, pod) sum by (namespace, pod) (increase(git_sync_count_total{job=\"dnscron-controller\", namespace=\"dnscron\", status=~\"success|noop\"}[15m])) > 0",
         ]
     );
     for rule in &rules {
@@ -258,9 +300,12 @@ fn the_dashboard_reads_the_design_metrics_through_its_datasource_variable() {
             "Time since last success",
             "Writes",
             "Portal step",
-            "Applied revision",
+            "Revision kept out",
+            "Webhook failures (1 h)",
+            "Revisions",
             "Rounds by outcome",
             "Round duration",
+            "Revision to live",
             "Drift by target",
             "Findings by level",
             "API requests by route and status",
@@ -268,7 +313,120 @@ fn the_dashboard_reads_the_design_metrics_through_its_datasource_variable() {
             "Drift sweep progress",
             "Failures and backoff",
             "Round triggers",
+            "git-sync fetches",
         ]
+    );
+}
+
+/// The namespace and instance variables: every query of the controller's metrics is limited
+/// by both, and the instance list follows the namespaces chosen.
+#[test]
+fn the_dashboard_picks_controllers_by_namespace_and_instance() {
+    let dashboard = dashboard();
+    let variables = dashboard["templating"]["list"].as_array().unwrap();
+    let variable = |name: &str| variables.iter().find(|v| v["name"] == name).unwrap();
+    for (name, query) in [
+        ("namespace", "label_values(dnscron_build_info, namespace)"),
+        (
+            "instance",
+            "label_values(dnscron_build_info{namespace=~\"$namespace\"}, instance)",
+        ),
+    ] {
+        let v = variable(name);
+        assert_eq!(
+            (
+                &v["type"],
+                &v["query"]["query"],
+                &v["multi"],
+                &v["includeAll"],
+                &v["allValue"]
+            ),
+            (
+                &Value::from("query"),
+                &Value::from(query),
+                &Value::from(true),
+                &Value::from(true),
+                &Value::from(".*")
+            ),
+            "{name}"
+        );
+    }
+    for (title, expr) in queries(&dashboard) {
+        for name in metrics_in(&expr) {
+            let selector = format!("{name}{{namespace=~\"$namespace\", instance=~\"$instance\"");
+            let bucket =
+                format!("{name}_bucket{{namespace=~\"$namespace\", instance=~\"$instance\"");
+            assert!(
+                expr.contains(&selector) || expr.contains(&bucket),
+                "{title}: {expr}"
+            );
+        }
+    }
+}
+
+/// The aggregations in `expr` (`sum`, `max`, ...) that fold controllers together: any without a
+/// `by (...)` that keeps `instance` (or, for git-sync's series, `pod`).
+fn folding(expr: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for op in [
+        "sum", "max", "min", "avg", "count", "topk", "bottomk", "quantile", "group",
+    ] {
+        let mut rest = expr;
+        while let Some(at) = rest.find(op) {
+            let before = rest[..at].chars().next_back();
+            let after = &rest[at + op.len()..];
+            rest = after;
+            let word_start = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            let trimmed = after.trim_start();
+            let is_call = trimmed.starts_with('(')
+                || trimmed.starts_with("by")
+                || trimmed.starts_with("without");
+            if !word_start || !is_call || after.starts_with('_') {
+                continue;
+            }
+            let keeps = trimmed
+                .strip_prefix("by")
+                .and_then(|by| by.trim_start().strip_prefix('('))
+                .and_then(|list| list.split(')').next())
+                .is_some_and(|list| {
+                    list.split(',')
+                        .any(|label| matches!(label.trim(), "instance" | "pod"))
+                });
+            if !keeps {
+                found.push(format!("{op}{}", &after[..after.len().min(40)]));
+            }
+        }
+    }
+    found
+}
+
+/// One controller stalled beside a healthy one must show: no panel folds controllers into one
+/// value (a `max()` would show the healthy one's last success).
+#[test]
+fn no_dashboard_query_folds_controllers_together() {
+    for (title, expr) in queries(&dashboard()) {
+        assert_eq!(folding(&expr), Vec::<String>::new(), "{title}: {expr}");
+    }
+}
+
+#[test]
+fn a_query_that_folds_controllers_is_caught() {
+    assert_eq!(
+        folding("time() - max(dnscron_controller_last_success_timestamp_seconds)"),
+        ["max(dnscron_controller_last_success_timesta"]
+    );
+    assert_eq!(
+        folding("sum by (outcome) (increase(dnscron_controller_rounds_total[5m]))"),
+        ["sum by (outcome) (increase(dnscron_controll"]
+    );
+    assert_eq!(
+        folding("sum by (namespace, instance, le) (rate(x_bucket[5m]))"),
+        Vec::<String>::new()
+    );
+    // histogram_quantile and rate are no aggregation.
+    assert_eq!(
+        folding("histogram_quantile(0.9, rate(x[5m]))"),
+        Vec::<String>::new()
     );
 }
 
@@ -276,18 +434,26 @@ fn the_dashboard_reads_the_design_metrics_through_its_datasource_variable() {
 /// promtool parses: a query Prometheus would refuse fails here, not on a screen.
 #[test]
 fn the_dashboard_queries_pass_promtool() {
-    let Some(promtool) = promtool() else { return };
     let mut text = String::from("groups:\n  - name: dashboard\n    rules:\n");
     for (index, (_, expr)) in queries(&dashboard()).iter().enumerate() {
         assert!(!expr.contains('\n') && !expr.contains('\''), "{expr}");
-        let expr = expr.replace("$__rate_interval", "5m");
+        let expr = expr
+            .replace("$__rate_interval", "5m")
+            .replace("$namespace", ".*")
+            .replace("$instance", ".*");
         assert!(!expr.contains('$'), "a Grafana variable left in {expr}");
         text.push_str(&format!(
             "      - record: dashboard:query_{index}\n        expr: '{expr}'\n"
         ));
     }
-    let (ok, printed) = check_rules(&promtool, &text);
-    assert!(ok, "{printed}\n{text}");
+    let answer = check_rules(
+        concat!(
+            "tests/it/controller_manifests/recorded",
+            "/check-dashboard-queries.txt"
+        ),
+        text,
+    );
+    assert_eq!(answer.exit, 0, "{}", answer.output);
 }
 
 /// Grafana's grid is 24 columns wide; panels that overlap are pushed around on load.

@@ -5,6 +5,7 @@
 
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{PersistentVolumeClaim, Service};
+use k8s_openapi::api::networking::v1::NetworkPolicy;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -45,6 +46,7 @@ pub struct Manifest {
     pub deployments: Vec<Deployment>,
     pub services: Vec<Service>,
     pub service_monitors: Vec<ServiceMonitor>,
+    pub network_policies: Vec<NetworkPolicy>,
 }
 
 /// Reads every document strictly; the error lists each problem, one line each.
@@ -62,6 +64,9 @@ pub fn manifest(text: &str) -> Result<Manifest, Vec<String>> {
             ("v1", "Service") => strict(&doc).map(|s| manifest.services.push(s)),
             ("monitoring.coreos.com/v1", "ServiceMonitor") => {
                 strict(&doc).map(|m| manifest.service_monitors.push(m))
+            }
+            ("networking.k8s.io/v1", "NetworkPolicy") => {
+                strict(&doc).map(|p| manifest.network_policies.push(p))
             }
             (api_version, kind) => Err(vec![format!(
                 "a {kind} of {api_version}, which the manifest has no business creating"
@@ -126,8 +131,9 @@ fn every_document_is_read_strictly_into_its_kubernetes_type() {
             manifest.deployments.len(),
             manifest.services.len(),
             manifest.service_monitors.len(),
+            manifest.network_policies.len(),
         ],
-        [1, 1, 1, 1]
+        [1, 1, 1, 1, 1]
     );
 }
 
@@ -154,7 +160,7 @@ fn a_misspelt_field_fails() {
 #[test]
 fn a_misspelt_service_monitor_field_fails() {
     let text = read(MANIFEST);
-    let misspelt = text.replace("      interval: 30s", "      scrapeInterval: 30s");
+    let misspelt = text.replacen("      interval: 30s", "      scrapeInterval: 30s", 1);
     assert_ne!(misspelt, text);
     let problems = manifest(&misspelt).unwrap_err();
     assert_eq!(problems.len(), 1, "{problems:?}");
@@ -178,6 +184,20 @@ fn a_wrong_value_or_an_unexpected_kind_fails() {
     );
     assert_eq!(
         manifest(&with_secret).unwrap_err(),
-        ["document 4: a Secret of v1, which the manifest has no business creating"]
+        ["document 5: a Secret of v1, which the manifest has no business creating"]
+    );
+}
+
+#[test]
+fn a_misspelt_network_policy_field_fails() {
+    let text = read(MANIFEST);
+    let misspelt = text.replace(
+        "  policyTypes: [Ingress, Egress]",
+        "  policyType: [Ingress, Egress]",
+    );
+    assert_ne!(misspelt, text);
+    assert_eq!(
+        manifest(&misspelt).unwrap_err(),
+        ["document 4: /spec/policyType: not a field of this type"]
     );
 }

@@ -73,3 +73,74 @@ fn a_seed_that_does_not_parse_names_the_problem() {
     // The missing key, and the path that was not found.
     insta::assert_snapshot!(format!("{err}\n{missing}"));
 }
+
+/// The outage switch over HTTP: every API request 503 while it is on, nothing changed, and the
+/// API back when it is off; a body that isn't the switch is refused.
+#[tokio::test]
+async fn the_outage_switch_is_reachable_over_the_admin_endpoint() {
+    let emu = example_emulator();
+    let admin = Api::anonymous(&emu.admin_url());
+    assert_eq!(admin.get("/outage").await.body, json!({"active": false}));
+    let on = admin.put("/outage", json!({"active": true})).await;
+    assert_eq!((on.status, on.body), (200, json!({"active": true})));
+    assert_eq!(admin.get("/outage").await.body, json!({"active": true}));
+    assert_eq!(demo(&emu).get("/domains").await.status, 503);
+    // The admin endpoint itself stays up: that is how the outage ends.
+    let off = admin.put("/outage", json!({"active": false})).await;
+    assert_eq!(off.status, 200);
+    assert_eq!(demo(&emu).get("/domains").await.status, 200);
+    for bad in [json!({"active": "yes"}), json!({"on": true}), json!({})] {
+        assert_eq!(admin.put("/outage", bad).await.status, 422);
+    }
+    assert_eq!(admin.get("/outage").await.body, json!({"active": false}));
+}
+
+/// Revoking a token over HTTP: its requests are 401 while another token still works; restored,
+/// it works again; a token the seed doesn't have is a 404, a malformed body a 422.
+#[tokio::test]
+async fn a_token_is_revoked_and_restored_over_the_admin_endpoint() {
+    let emu = example_emulator();
+    let admin = Api::anonymous(&emu.admin_url());
+    let revoked = admin
+        .put(
+            "/tokens/revoked",
+            json!({"token": "demo-token", "revoked": true}),
+        )
+        .await;
+    assert_eq!(
+        (revoked.status, revoked.body),
+        (200, json!({"revoked": true}))
+    );
+    assert_eq!(demo(&emu).get("/domains").await.status, 401);
+    assert_eq!(
+        Api::new(&emu.base_url(), "readonly-token")
+            .get("/domains")
+            .await
+            .status,
+        200
+    );
+    let restored = admin
+        .put(
+            "/tokens/revoked",
+            json!({"token": "demo-token", "revoked": false}),
+        )
+        .await;
+    assert_eq!(restored.status, 200);
+    assert_eq!(demo(&emu).get("/domains").await.status, 200);
+    let unknown = admin
+        .put(
+            "/tokens/revoked",
+            json!({"token": "nobodys", "revoked": true}),
+        )
+        .await;
+    assert_eq!(unknown.status, 404);
+    assert!(
+        !unknown.body.to_string().contains("nobodys"),
+        "{}",
+        unknown.body
+    );
+    let malformed = admin
+        .put("/tokens/revoked", json!({"token": "demo-token"}))
+        .await;
+    assert_eq!(malformed.status, 422);
+}

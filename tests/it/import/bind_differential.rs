@@ -1,10 +1,12 @@
 //! `import --from bind`, then `plan` against an emulator seeded with the same records shows no
 //! changes, for every file of the corpus in tests/it/import/bind/ (each names the RFC or issue it
 //! comes from). The seed never comes from our reader: BIND's own `named-compilezone` reads the
-//! file and prints its canonical records, which become the seed.
+//! file and prints its canonical records, which become the seed. Its answers are recorded beside
+//! each file (`NAME.named-compilezone.txt`, by tests/recorders/bind.sh), so these tests need no
+//! BIND; with the cargo feature `live-tools`, a test runs BIND again and fails when a recording
+//! is stale.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use dnscron_emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
@@ -38,38 +40,28 @@ struct BindRecord {
     rdata: String,
 }
 
-/// The records BIND reads from `file` (in `dir`), in its canonical text form.
-fn named_compilezone(dir: &Path, file: &str) -> Vec<BindRecord> {
-    // BIND refuses a zone without apex NS (a Cloudflare export has none): its copy gets one,
-    // which is dropped below as every apex NS is.
-    const HARNESS_NS: &str = "ns.harness.invalid.";
-    let text = std::fs::read_to_string(dir.join(file)).unwrap();
-    let copy = format!(".bind-{file}");
-    std::fs::write(
-        dir.join(&copy),
-        format!("{text}\n{ZONE}. 3600 IN NS {HARNESS_NS}\n"),
-    )
-    .unwrap();
-    let output = Command::new("named-compilezone")
-        .args(["-q", "-f", "text", "-F", "text", "-o", "-", ZONE, &copy])
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "named-compilezone can't be run ({e}): these tests compare the import with BIND's \
-                 own reader; install it (Debian: apt-get install bind9-utils, as .ci/run does)"
-            )
-        });
-    std::fs::remove_file(dir.join(&copy)).unwrap();
-    assert!(
-        output.status.success(),
-        "named-compilezone refused {file}:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
+/// The answer BIND's own reader gives for the harness's copy of a file: a zone without an apex NS
+/// (a Cloudflare export) gets this one, which is dropped below as every apex NS is.
+const HARNESS_NS: &str = "ns.harness.invalid.";
+
+/// `named-compilezone`'s recording of `file` (tests/recorders/bind.sh writes it beside the file).
+fn recording(file: &str) -> PathBuf {
+    corpus().join(format!(
+        "{}.named-compilezone.txt",
+        file.trim_end_matches(".zone")
+    ))
+}
+
+/// The records BIND reads from `file`, in its canonical text form, as recorded.
+fn named_compilezone(file: &str) -> Vec<BindRecord> {
+    let path = recording(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; tests/record-answers.sh records BIND's answers",
+            path.display()
+        )
+    });
+    text.lines()
         .map(parse_bind_line)
         .filter(|r| !(r.rtype == "NS" && r.rdata == HARNESS_NS))
         .collect()
@@ -129,7 +121,7 @@ pub(super) fn summary_counts(stdout: &str) -> (usize, usize, usize) {
 /// Imports `file`, seeds an emulator from BIND's reading of it, and plans: no changes.
 fn assert_differential(file: &str, listed: bool) {
     let dir = copy_corpus();
-    let bind = named_compilezone(dir.path(), file);
+    let bind = named_compilezone(file);
     let seed = seed_records(&bind);
     let import = Test::new()
         .args(["import", "--from", "bind", file, "--out", "out"])
@@ -226,4 +218,69 @@ fn into_an_empty_zone_the_first_plan_creates_every_record() {
     let emu = emulator_with(Vec::new());
     super::assert_cutover(module_path!(), "bind", dir.path(), &emu);
     assert_eq!(emu.state().visible_records(ZONE).len(), 5);
+}
+
+/// The recordings of `recorded` that `fresh` (the recorder's output today) does not hold byte for
+/// byte, or holds and `recorded` lacks.
+fn stale(recorded: &Path, fresh: &Path) -> Vec<String> {
+    let names = |dir: &Path| -> std::collections::BTreeSet<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".named-compilezone.txt"))
+            .collect()
+    };
+    let (old, new) = (names(recorded), names(fresh));
+    old.union(&new)
+        .filter(|name| {
+            std::fs::read(recorded.join(name)).ok() != std::fs::read(fresh.join(name)).ok()
+        })
+        .cloned()
+        .collect()
+}
+
+/// Every recording is what `named-compilezone` prints today, and every corpus file has one: the
+/// recorder run into a fresh folder gives the committed files byte for byte.
+#[cfg(feature = "live-tools")]
+#[test]
+fn the_recordings_are_what_named_compilezone_prints_today() {
+    let fresh = tempfile::tempdir().unwrap();
+    let script = repo_root().join("tests/recorders/bind.sh");
+    let output = std::process::Command::new(&script)
+        .arg(fresh.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{} can't be run: {e}", script.display()));
+    assert!(
+        output.status.success(),
+        "{} failed (it needs named-compilezone: Debian bind9-utils):\n{}",
+        script.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        stale(&corpus(), fresh.path()),
+        Vec::<String>::new(),
+        "stale recordings: run tests/record-answers.sh and review the difference"
+    );
+}
+
+/// The staleness check in its refused form: a recording changed, one missing and one left over
+/// are each named (the live test above is only as good as this comparison).
+#[test]
+fn a_changed_missing_or_extra_recording_is_stale() {
+    let recorded = copy_corpus();
+    assert_eq!(stale(recorded.path(), &corpus()), Vec::<String>::new());
+    let fresh = copy_corpus();
+    let txt = fresh.path().join("txt.named-compilezone.txt");
+    let text = std::fs::read_to_string(&txt).unwrap();
+    std::fs::write(&txt, text.replace("300 IN TXT", "301 IN TXT")).unwrap();
+    std::fs::remove_file(fresh.path().join("names.named-compilezone.txt")).unwrap();
+    std::fs::write(fresh.path().join("new.named-compilezone.txt"), "").unwrap();
+    assert_eq!(
+        stale(recorded.path(), fresh.path()),
+        [
+            "names.named-compilezone.txt",
+            "new.named-compilezone.txt",
+            "txt.named-compilezone.txt"
+        ]
+    );
 }

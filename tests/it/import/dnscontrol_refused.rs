@@ -101,3 +101,15 @@ fn a_record_an_ignore_covers_is_refused() {
     // The same IGNORE beside records it doesn't cover is written (ignored.json).
     import(dir.path(), &["ignored.json"]).run_for_stdout();
 }
+
+/// A single-label target is relative (accepted: meaning.json's `rel CNAME test`); one with a
+/// dot must end with one.
+#[test]
+fn a_dotted_target_without_a_final_dot_is_refused() {
+    let dir = corpus();
+    assert_refused(
+        dir.path(),
+        "dnscontrol_refused_dotted_target",
+        &["refused/dotted_target.json"],
+    );
+}

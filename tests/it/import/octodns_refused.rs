@@ -1,6 +1,9 @@
 //! `import --from octodns`: the refused forms (an `!include` leaving its file's folder, directly
 //! or through a symlink; a zone without its file and a source that is not a YAML provider, both
-//! located at once; `--origin`), each with its whole output and nothing written.
+//! located at once; `--origin`; what octoDNS means that the import can't tell or reproduce:
+//! targets that disagree, a string for a list, `ignored` neither true nor false, a second
+//! record of one name and type, an option octoDNS refuses, processors), each with its whole
+//! output and nothing written.
 
 use std::path::Path;
 
@@ -67,5 +70,15 @@ fn a_missing_configuration_and_origin_are_refused() {
         dir.path(),
         "octodns_refused_origin",
         &["forms/config.yaml", "--origin", "example.com"],
+    );
+}
+
+#[test]
+fn what_octodns_means_and_the_import_cannot_reproduce_is_refused_together() {
+    let dir = corpus();
+    assert_refused(
+        dir.path(),
+        "octodns_refused_meaning",
+        &["refused/meaning.yaml"],
     );
 }

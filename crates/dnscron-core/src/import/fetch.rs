@@ -1,10 +1,13 @@
 //! Reads what an import selects: zones with their records (and the registrar state of those
-//! that are registered domains here), sites with their cron jobs.
+//! that are registered domains here), sites with their cron jobs. Each read of a target is a
+//! `plan::ReadProgress` note, as a plan's are: `import --all` of a large account reads for
+//! minutes at the API's pace, and says where it is as `plan` does.
 
 use std::collections::BTreeSet;
 
 use crate::api::{ApiError, ReadClient};
 use crate::dns::ZoneName;
+use crate::plan::ReadProgressHook;
 
 use super::ImportError;
 use super::site::{SiteFile, build_site};
@@ -32,7 +35,23 @@ fn api(what: impl Into<String>) -> impl FnOnce(ApiError) -> ImportError {
     }
 }
 
-pub async fn fetch(client: &ReadClient, sel: &Selection) -> Result<Fetched, ImportError> {
+/// Reads `sel`, telling `progress` of each zone's records, each registrar state and each site's
+/// cron jobs as they are queued (once the listings name them) and read.
+pub async fn fetch(
+    client: &ReadClient,
+    sel: &Selection,
+    progress: Option<&ReadProgressHook>,
+) -> Result<Fetched, ImportError> {
+    let queued = |count: usize| {
+        if let Some(p) = progress {
+            p.0.queued(count);
+        }
+    };
+    let done = || {
+        if let Some(p) = progress {
+            p.0.done();
+        }
+    };
     let mut out = Fetched::default();
     let zones = if sel.all {
         let listed = client
@@ -67,9 +86,15 @@ pub async fn fetch(client: &ReadClient, sel: &Selection) -> Result<Fetched, Impo
             .filter_map(|d| ZoneName::parse(&d.domain).ok())
             .map(|z| z.to_string())
             .collect();
+        let registrar_reads = zones
+            .iter()
+            .filter(|z| registered.contains(z.as_str()))
+            .count();
+        queued(zones.len() + registrar_reads);
         for zone in &zones {
+            let registered = registered.contains(zone.as_str());
             out.zones
-                .push(zone_file(client, zone, registered.contains(zone.as_str())).await?);
+                .push(zone_file(client, zone, registered, &done).await?);
         }
     }
     if sel.all || !sel.sites.is_empty() {
@@ -92,6 +117,7 @@ pub async fn fetch(client: &ReadClient, sel: &Selection) -> Result<Fetched, Impo
                 reason,
             })?;
         }
+        queued(slugs.len());
         for slug in slugs {
             let site = listed
                 .iter()
@@ -101,6 +127,7 @@ pub async fn fetch(client: &ReadClient, sel: &Selection) -> Result<Fetched, Impo
                 .list_cron(&slug)
                 .await
                 .map_err(api(format!("the cron jobs of site {slug}")))?;
+            done();
             out.sites.push(build_site(&slug, site.state.clone(), &jobs));
         }
     }
@@ -111,6 +138,7 @@ async fn zone_file(
     client: &ReadClient,
     zone: &ZoneName,
     registered: bool,
+    done: &impl Fn(),
 ) -> Result<ZoneFile, ImportError> {
     let listing = client.list_records(zone.as_str()).await.map_err(|e| {
         if e.is_not_found() {
@@ -122,11 +150,13 @@ async fn zone_file(
             }
         }
     })?;
+    done();
     let nameservers = if registered {
         let registrar = client
             .get_registrar(zone.as_str())
             .await
             .map_err(api(format!("the registrar state of {zone}")))?;
+        done();
         nameserver_choice(zone, &registrar.nameservers.registry, &listing.nameservers)
     } else {
         NsChoice::Unmanaged(None)

@@ -135,7 +135,7 @@ fn source_rule(out: &mut String, rule: &SourceIgnore) {
 
 /// A glob that matches `text` itself: the only glob characters, `*` and `?`, become `?`
 /// (which also matches themselves).
-fn glob_literal(text: &str) -> String {
+pub(super) fn glob_literal(text: &str) -> String {
     text.replace(['*', '?'], "?")
 }
 

@@ -1,4 +1,6 @@
-//! The admin endpoint (outside /api/v1, loopback only, no token): counters, state, settings.
+//! The admin endpoint (outside /api/v1, loopback only, no token): counters, state, settings,
+//! and the switches a script or a walk-through flips: DNSSEC (the portal step), an outage, a
+//! token revoked.
 
 use std::sync::Arc;
 
@@ -98,4 +100,62 @@ pub async fn set_dnssec(
     Ok(Json(
         serde_json::json!({ "domain": domain, "active": want.active }),
     ))
+}
+
+/// `{"active": bool}`, the body of the on/off switches.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Switch {
+    active: bool,
+}
+
+fn switch(body: &Bytes) -> ApiResult<bool> {
+    let switch: Switch = serde_json::from_slice(body)
+        .map_err(|e| ApiError::invalid("body", format!("expected {{\"active\": bool}}: {e}")))?;
+    Ok(switch.active)
+}
+
+/// `GET /_admin/outage`: whether every API request is answered 503.
+pub async fn outage(State(shared): State<Arc<Shared>>) -> Json<Value> {
+    let active = lock(&shared.faults).outage;
+    Json(serde_json::json!({ "active": active }))
+}
+
+/// `PUT /_admin/outage` with `{"active": true}`: every API request is answered 503, nothing
+/// changes, until `{"active": false}` (`EmulatorHandle::set_outage`).
+pub async fn set_outage(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult<Json<Value>> {
+    let active = switch(&body)?;
+    lock(&shared.faults).outage = active;
+    Ok(Json(serde_json::json!({ "active": active })))
+}
+
+/// `PUT /_admin/tokens/revoked` with `{"token": "…", "revoked": true}`: the token's requests
+/// are answered 401 from now on, as after its owner revoked it in the portal; `false` restores
+/// it (`EmulatorHandle::set_token_revoked`). The token goes in the body, never the path, so no
+/// access log of a proxy keeps it. 404 for a token the seed doesn't have.
+pub async fn set_token_revoked(
+    State(shared): State<Arc<Shared>>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Revocation {
+        token: String,
+        revoked: bool,
+    }
+    let want: Revocation = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::invalid(
+            "body",
+            format!("expected {{\"token\": string, \"revoked\": bool}}: {e}"),
+        )
+    })?;
+    if !shared.tokens.contains_key(&want.token) {
+        return Err(ApiError::not_found("no such token in the seed"));
+    }
+    let mut faults = lock(&shared.faults);
+    match want.revoked {
+        true => faults.revoked.insert(want.token),
+        false => faults.revoked.remove(&want.token),
+    };
+    Ok(Json(serde_json::json!({ "revoked": want.revoked })))
 }

@@ -57,6 +57,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
             get(admin::settings).put(admin::set_settings),
         )
         .route("/_admin/domains/{domain}/dnssec", put(admin::set_dnssec))
+        .route("/_admin/outage", get(admin::outage).put(admin::set_outage))
+        .route("/_admin/tokens/revoked", put(admin::set_token_revoked))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(from_fn_with_state(shared.clone(), pipeline))

@@ -122,6 +122,31 @@ impl DriftKind {
     }
 }
 
+/// Why the folder's newest revision is not the one applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum KeptOut {
+    /// Its files don't load (invalid YAML, a failed validation).
+    Broken,
+    /// An unaccepted error finding holds one of its changes.
+    Held,
+    /// Its changes (or a heal's reverts) go past the safety limits.
+    Refused,
+}
+
+impl KeptOut {
+    /// Every reason, so each series exists (at 0) from the first scrape: an alert's `for`
+    /// starts from a sample, not from a series that appears.
+    pub const ALL: [Self; 3] = [Self::Broken, Self::Held, Self::Refused];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Broken => "broken",
+            Self::Held => "held",
+            Self::Refused => "refused",
+        }
+    }
+}
+
 /// A finding's severity, as the findings gauge labels it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) enum Level {
@@ -151,7 +176,24 @@ macro_rules! label_value_as_str {
     )+};
 }
 
-label_value_as_str!(Trigger, RoundOutcome, RevisionSource, DriftKind, Level);
+label_value_as_str!(
+    Trigger,
+    RoundOutcome,
+    RevisionSource,
+    DriftKind,
+    KeptOut,
+    Level
+);
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EncodeLabelSet)]
+pub(super) struct KeptOutLabel {
+    pub(super) reason: KeptOut,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EncodeLabelSet)]
+pub(super) struct BuildLabels {
+    pub(super) version: String,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EncodeLabelSet)]
 pub(super) struct OutcomeLabel {

@@ -58,6 +58,11 @@ impl<L: Ord> Series<L> {
         *value = value.saturating_add(by);
     }
 
+    /// One series set to `value`, the others left as they are.
+    pub(super) fn replace_one(&self, labels: L, value: u64) {
+        self.lock().insert(labels, value);
+    }
+
     /// Every series at once: a label set not in `series` is gone.
     pub(super) fn replace(&self, series: impl IntoIterator<Item = (L, u64)>) {
         let fresh: BTreeMap<L, u64> = series.into_iter().collect();

@@ -1,6 +1,8 @@
 use std::time::Duration;
 
-use super::{DriftKind, METRIC_NAMES, Metrics, RevisionSource, RoundOutcome, Trigger};
+use super::{
+    DriftKind, KeptOut, METRIC_NAMES, Metrics, RevisionSource, RoundOutcome, Trigger, classic,
+};
 
 /// The lines of the exposition that are samples of `family` (its own name or a suffixed one).
 fn samples<'a>(exposition: &'a str, family: &str) -> Vec<&'a str> {
@@ -37,8 +39,15 @@ fn scripted() -> Metrics {
     metrics.set_pending_portal_step(true);
     metrics.set_sweep_progress(2, 4);
     metrics.set_backoff(1, Duration::from_millis(750));
+    metrics.set_desired_revision("77aa01", RevisionSource::Git);
+    metrics.set_kept_out(KeptOut::Broken, true);
+    metrics.webhook_failed();
     metrics.round_finished(RoundOutcome::Error, Duration::from_secs(40));
     metrics.round_started(Trigger::Retry);
+    metrics.set_desired_revision("3f2a9c0d1b", RevisionSource::Git);
+    metrics.set_kept_out(KeptOut::Broken, false);
+    metrics.revision_live(Duration::from_millis(900));
+    metrics.round_finished(RoundOutcome::Converged, Duration::from_millis(4));
     metrics
 }
 
@@ -220,4 +229,56 @@ fn metric_names_are_the_families_exposed() {
         );
     }
     assert!(exposition.ends_with("# EOF\n"), "{exposition}");
+}
+
+/// A round of 3 to 20 ms lands in buckets of its own, not all in the first.
+#[test]
+fn round_duration_buckets_start_at_a_millisecond() {
+    let metrics = Metrics::new();
+    for ms in [3, 7, 20] {
+        metrics.round_finished(RoundOutcome::Converged, Duration::from_millis(ms));
+    }
+    let exposition = metrics.encode();
+    let buckets = samples(
+        &exposition,
+        "dnscron_controller_round_duration_seconds_bucket",
+    );
+    let at = |le: &str| {
+        buckets
+            .iter()
+            .find(|line| line.contains(&format!("le=\"{le}\"")))
+            .map(|line| line.rsplit(' ').next().unwrap().to_owned())
+    };
+    assert_eq!(
+        [at("0.001"), at("0.005"), at("0.01"), at("0.025"), at("0.1")],
+        ["0", "1", "2", "3", "3"].map(|n| Some(n.to_owned()))
+    );
+}
+
+#[test]
+fn build_info_names_this_version() {
+    assert_eq!(
+        samples(&Metrics::new().encode(), "dnscron_build_info"),
+        [format!(
+            "dnscron_build_info{{version=\"{}\"}} 1",
+            env!("CARGO_PKG_VERSION")
+        )]
+    );
+}
+
+/// The classic text of the same metrics: one family per TYPE line, named as its samples are.
+#[test]
+fn the_classic_exposition_names_each_family_as_its_samples() {
+    let text = scripted().encode_classic();
+    assert_eq!(text, classic::from_openmetrics(&scripted().encode()));
+    let declared: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("# TYPE "))
+        .map(|rest| rest.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(declared, METRIC_NAMES);
+    assert!(
+        !text.contains("# EOF") && !text.contains("# UNIT"),
+        "{text}"
+    );
 }

@@ -7,8 +7,13 @@
 //! (`tree::documents_presented`), and the file is rewritten as a splice of its own text, each
 //! item moving with the comment lines above it. No meaning changes: every file set is reloaded
 //! after formatting and must give the same desired state, locations aside (`meaning`); a file
-//! that would not is kept as it was. What `fmt` does not model (anchors and aliases, tags,
-//! `records:` as a flow list, an item laid out otherwise) leaves its file as written, with where.
+//! that would not is kept as it was.
+//!
+//! Every layout the loader reads is rewritten: block or flow items, a flow `records:` list,
+//! folded and literal scalars, items and scalars over several lines, `-` alone on its line,
+//! Windows line ends (kept). Only anchors and aliases, and tags, leave a file as written (with
+//! where), and a `records:` list inside a flow mapping document (`{zone: …, records: […]}`),
+//! where a block list can't stand.
 
 mod meaning;
 pub(crate) mod order;
@@ -29,13 +34,12 @@ pub enum Reason {
     Anchor,
     /// An explicit tag (`!!str`): respelling a value would drop it.
     Tag,
-    /// `records:` written as a flow list (`[ … ]`).
-    FlowRecords,
-    /// A record item laid out otherwise than `- ` and the item on one line, or text other than
-    /// comments between two items.
+    /// The document is a flow mapping (`{zone: …, records: […]}`): a block list can't stand
+    /// inside it.
+    FlowDocument,
+    /// A record item whose start or fields `fmt` could not find where YAML put them. A defect
+    /// of `fmt`, like `MeaningWouldChange`: the file is kept rather than guessed at.
     ItemLayout,
-    /// Windows line ends: the writer writes `\n`.
-    CarriageReturns,
     /// Reloaded, the formatted file would declare something else. A defect of `fmt`: the file
     /// is kept rather than changed in meaning.
     MeaningWouldChange,
@@ -127,13 +131,15 @@ pub fn format_source(source: &str) -> Formatted {
 }
 
 fn splice(source: &str) -> Result<String, LeftAlone> {
-    if let Some(offset) = source.find('\r') {
-        let line = source[..offset].matches('\n').count() + 1;
-        let col = offset - source[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
-        return Err(LeftAlone {
-            line,
-            col,
-            reason: Reason::CarriageReturns,
+    if source.contains('\r') {
+        // YAML reads CR LF (and a lone CR) as a line break: the file is formatted with `\n`
+        // and written back with the line ends it had.
+        let unix = source.replace("\r\n", "\n").replace('\r', "\n");
+        let text = splice(&unix)?;
+        return Ok(if source.contains("\r\n") {
+            text.replace('\n', "\r\n")
+        } else {
+            text
         });
     }
     let (docs, presentation) = tree::documents_presented(source).map_err(|e| LeftAlone {

@@ -1,7 +1,9 @@
-//! One document's `records:` list in canonical form, as a splice of the source: each item moves
-//! with the comment lines above it and the comment after it on its last line, and is written
-//! anew by the shared writer (`text`) when it holds no other comment; every byte outside the
-//! list stays as it was.
+//! One document's `records:` list in canonical form, as a splice of the source: a block list
+//! (`- ` items) whatever way the file wrote it (a flow list, `-` alone on its line, an item over
+//! several lines, folded and literal scalars), each item written anew by the shared writer
+//! (`text`). No comment is lost: the comment lines above an item move with it, a comment on an
+//! item's last line stays there, and a comment inside an item goes above it, at its indent.
+//! Every byte outside the list stays as it was.
 
 use std::ops::Range;
 use std::str::FromStr;
@@ -25,15 +27,14 @@ enum Scope {
     Set,
 }
 
-/// One item of the list: where its text is, what it sorts by, and its canonical text.
+/// One item of the list: the text that goes above it, what it sorts by, and its canonical text.
 struct Item {
-    lead: Range<usize>,
-    body: Range<usize>,
+    lead: String,
     name: String,
     rtype: RecordType,
     content: String,
     ttl: Option<u32>,
-    rewritten: Option<String>,
+    text: String,
 }
 
 impl Item {
@@ -45,6 +46,14 @@ impl Item {
             ttl: self.ttl,
         }
     }
+}
+
+/// The comments an item holds: the one on its last line, after it, stays there; the others
+/// (inside it, in order) are written above it.
+#[derive(Default)]
+struct ItemComments<'s> {
+    above: Vec<&'s str>,
+    trailing: Option<&'s str>,
 }
 
 /// The canonical text of `doc`'s records list, or `None` when it has none (a site, an
@@ -69,34 +78,207 @@ pub(super) fn document(
     if nodes.is_empty() {
         return Ok(None);
     }
-    if presentation.flow_end(list.pos.offset).is_some() {
-        return Err(LeftAlone::at(list.pos, Reason::FlowRecords));
+    if flow_end(source, doc, presentation).is_some() {
+        // A block list can't stand inside a flow mapping.
+        return Err(LeftAlone::at(doc.pos, Reason::FlowDocument));
     }
+    let flow_end = flow_end(source, list, presentation);
+    let (range, mut items, tail) = match flow_end {
+        Some(end) => flow_items(source, key, nodes, end, &scope, presentation)?,
+        None => block_items(source, key, nodes, &scope, presentation)?,
+    };
+    items.sort_by(|a, b| record_order(&a.key(), &b.key()));
+    let mut text = String::with_capacity(range.len());
+    if flow_end.is_some() {
+        // The block list starts on the line after the key.
+        text.push('\n');
+    }
+    for item in &items {
+        text.push_str(&item.lead);
+        text.push_str(&item.text);
+    }
+    text.push_str(&tail);
+    Ok(Some(Splice { range, text }))
+}
+
+/// Where `node` ends if it is a flow collection. (A block collection can start where its first
+/// item does, a flow collection of its own: only its own bracket tells.)
+fn flow_end(source: &str, node: &Node<'_>, presentation: &Presentation) -> Option<usize> {
+    let offset = node.pos.offset as usize;
+    let own = match &node.value {
+        Value::Seq(_) => b'[',
+        Value::Map(_) => b'{',
+        Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {
+            return None;
+        }
+    };
+    let bracket = source.as_bytes().get(offset) == Some(&own);
+    let end = presentation.flow_end(node.pos.offset)? as usize;
+    bracket.then_some(end)
+}
+
+/// A block list's items: each keeps the lines above it as written (comments, blank lines).
+fn block_items(
+    source: &str,
+    key: &Node<'_>,
+    nodes: &[Node<'_>],
+    scope: &Scope,
+    presentation: &Presentation,
+) -> Result<(Range<usize>, Vec<Item>, String), LeftAlone> {
     let start = line_end(source, key.pos.offset as usize);
     let mut items = Vec::with_capacity(nodes.len());
     let mut previous_end = start;
     for node in nodes {
-        let item = item(source, node, previous_end, &scope, presentation)?;
-        previous_end = item.body.end;
+        let layout = || LeftAlone::at(node.pos, Reason::ItemLayout);
+        let dash = find_dash(source, previous_end, node.pos.offset as usize).ok_or_else(layout)?;
+        let line = line_start(source, dash);
+        let indent = &source[line..dash];
+        if line < previous_end || !indent.chars().all(|c| c == ' ') {
+            return Err(layout());
+        }
+        let end = subtree_end(source, node, presentation).max(dash + 1);
+        let body = line..line_end(source, end - 1);
+        let last_line = line_start(source, body.end - 1);
+        let mut comments = ItemComments::default();
+        for c in comments_in(presentation, dash..body.end) {
+            let text = comment_text(source, c);
+            if c.trailing && c.pos.offset as usize >= last_line {
+                comments.trailing = Some(text);
+            } else {
+                comments.above.push(text);
+            }
+        }
+        let lead = source[previous_end..line].to_string();
+        items.push(item(node, indent, lead, &comments, scope).ok_or_else(layout)?);
+        previous_end = body.end;
+    }
+    Ok((start..previous_end, items, String::new()))
+}
+
+/// A flow list's items (`records: [ … ]`), written as a block list two spaces in from the key;
+/// a comment goes with the item after it, or trails the item whose line it ends.
+fn flow_items(
+    source: &str,
+    key: &Node<'_>,
+    nodes: &[Node<'_>],
+    flow_end: usize,
+    scope: &Scope,
+    presentation: &Presentation,
+) -> Result<(Range<usize>, Vec<Item>, String), LeftAlone> {
+    let (key_offset, key_len) = key.pos.span();
+    let colon = source[key_offset + key_len..]
+        .find(':')
+        .map(|i| key_offset + key_len + i + 1)
+        .ok_or_else(|| LeftAlone::at(key.pos, Reason::ItemLayout))?;
+    let range = colon..line_end(source, flow_end.saturating_sub(1));
+    let indent = " ".repeat(key.pos.col as usize + 1);
+    let comments = comments_in(presentation, range.clone());
+    let extents: Vec<Range<usize>> = nodes
+        .iter()
+        .map(|n| n.pos.offset as usize..subtree_end(source, n, presentation))
+        .collect();
+    let mut items = Vec::with_capacity(nodes.len());
+    let mut tail = String::new();
+    let mut lead = String::new();
+    let mut placed = 0;
+    for (i, node) in nodes.iter().enumerate() {
+        let extent = &extents[i];
+        let next = extents.get(i + 1).map_or(range.end, |e| e.start);
+        let end_line = line_end(source, extent.end - 1);
+        let mut own = ItemComments::default();
+        for c in &comments[placed..] {
+            let at = c.pos.offset as usize;
+            if at >= next {
+                break;
+            }
+            let text = comment_text(source, c);
+            if at < extent.start {
+                lead.push_str(&format!("{indent}{text}\n"));
+            } else if at < extent.end {
+                own.above.push(text);
+            } else if c.trailing && at < end_line && own.trailing.is_none() {
+                own.trailing = Some(text);
+            } else if i + 1 == nodes.len() {
+                tail.push_str(&format!("{indent}{text}\n"));
+            } else {
+                break;
+            }
+            placed += 1;
+        }
+        let layout = || LeftAlone::at(node.pos, Reason::ItemLayout);
+        let taken = std::mem::take(&mut lead);
+        let item = item(node, &indent, taken, &own, scope).ok_or_else(layout)?;
         items.push(item);
     }
-    items.sort_by(|a, b| record_order(&a.key(), &b.key()));
-    let mut text = String::with_capacity(previous_end - start);
-    for item in &items {
-        text.push_str(&source[item.lead.clone()]);
-        match &item.rewritten {
-            Some(rewritten) => text.push_str(rewritten),
-            None => text.push_str(&source[item.body.clone()]),
-        }
-        // An item that ended the file without a line break is no longer last.
-        if !text.ends_with('\n') {
-            text.push('\n');
+    Ok((range, items, tail))
+}
+
+/// The `-` that starts the item whose node begins at `node`: the first thing after `from` that
+/// is neither blank nor a comment.
+fn find_dash(source: &str, from: usize, node: usize) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut i = from;
+    while i < node {
+        match bytes[i] {
+            b' ' | b'\t' | b'\n' => i += 1,
+            b'#' => i = line_end(source, i),
+            b'-' => return Some(i),
+            _ => return None,
         }
     }
-    Ok(Some(Splice {
-        range: start..previous_end,
+    None
+}
+
+fn comments_in(presentation: &Presentation, range: Range<usize>) -> Vec<&Comment> {
+    let mut inside: Vec<&Comment> = presentation
+        .comments
+        .iter()
+        .filter(|c| range.contains(&(c.pos.offset as usize)))
+        .collect();
+    inside.sort_by_key(|c| c.pos.offset);
+    inside
+}
+
+fn comment_text<'s>(source: &'s str, comment: &Comment) -> &'s str {
+    let (offset, len) = comment.pos.span();
+    source.get(offset..offset + len).unwrap_or("#")
+}
+
+/// One item, read and written anew at `indent` with its comments.
+fn item(
+    node: &Node<'_>,
+    indent: &str,
+    mut lead: String,
+    comments: &ItemComments<'_>,
+    scope: &Scope,
+) -> Option<Item> {
+    let fields = Fields::read(node)?;
+    let (name, content) = fields.respelled(scope)?;
+    for text in &comments.above {
+        lead.push_str(&format!("{indent}{text}\n"));
+    }
+    let mut text = String::new();
+    let record = RecordItem {
+        name: &name,
+        rtype: fields.rtype,
+        content: &content,
+        ttl: fields.ttl,
+        override_sets: fields.override_sets,
+    };
+    record_item(&mut text, indent, &record, comments.trailing);
+    let sort_content = match scope {
+        Scope::Zone(zone) => dns::canonical_content(fields.rtype, &fields.content, zone)
+            .unwrap_or_else(|_| fields.content.clone()),
+        Scope::Set => fields.content.clone(),
+    };
+    Some(Item {
+        lead,
+        name: sort_name(scope, &fields.name),
+        rtype: fields.rtype,
+        content: sort_content,
+        ttl: fields.ttl,
         text,
-    }))
+    })
 }
 
 fn scope(entries: &[(Node<'_>, Node<'_>)]) -> Option<Scope> {
@@ -111,59 +293,6 @@ fn is_str(node: &Node<'_>, text: &str) -> bool {
     matches!(&node.value, Value::Str(s) if s == text)
 }
 
-fn item(
-    source: &str,
-    node: &Node<'_>,
-    previous_end: usize,
-    scope: &Scope,
-    presentation: &Presentation,
-) -> Result<Item, LeftAlone> {
-    let layout = || LeftAlone::at(node.pos, Reason::ItemLayout);
-    let offset = node.pos.offset as usize;
-    let line = line_start(source, offset);
-    let prefix = source.get(line..offset).ok_or_else(layout)?;
-    let indent = prefix.trim_end().strip_suffix('-').ok_or_else(layout)?;
-    if line < previous_end || !indent.chars().all(|c| c == ' ') {
-        return Err(layout());
-    }
-    let lead = previous_end..line;
-    if !only_comments(&source[lead.clone()]) {
-        return Err(layout());
-    }
-    let end = subtree_end(node, presentation);
-    let body = line..line_end(source, end.saturating_sub(1).max(offset));
-    let fields = Fields::read(node).ok_or_else(layout)?;
-    let rewritten = fields
-        .respelled(scope)
-        .zip(trailing_comment(source, &body, presentation))
-        .map(|((name, content), trailing)| {
-            let mut out = String::new();
-            let item = RecordItem {
-                name: &name,
-                rtype: fields.rtype,
-                content: &content,
-                ttl: fields.ttl,
-                override_sets: fields.override_sets,
-            };
-            record_item(&mut out, indent, &item, trailing);
-            out
-        });
-    let sort_content = match scope {
-        Scope::Zone(zone) => dns::canonical_content(fields.rtype, &fields.content, zone)
-            .unwrap_or_else(|_| fields.content.clone()),
-        Scope::Set => fields.content.clone(),
-    };
-    Ok(Item {
-        lead,
-        body,
-        name: sort_name(scope, &fields.name),
-        rtype: fields.rtype,
-        content: sort_content,
-        ttl: fields.ttl,
-        rewritten,
-    })
-}
-
 /// The relative name a zone's record sorts by (`www.example.com.` is `www`).
 fn sort_name(scope: &Scope, name: &str) -> String {
     match scope {
@@ -174,39 +303,14 @@ fn sort_name(scope: &Scope, name: &str) -> String {
     }
 }
 
-/// Whether an item can be written anew with its comments: `Some(None)` when it holds none,
-/// `Some(Some(text))` when its only comment trails its one line, `None` when a comment sits
-/// inside it (the item is then kept as written, so the comment stays where it was put).
-fn trailing_comment<'s>(
-    source: &'s str,
-    body: &Range<usize>,
-    presentation: &Presentation,
-) -> Option<Option<&'s str>> {
-    let inside: Vec<&Comment> = presentation
-        .comments
-        .iter()
-        .filter(|c| body.contains(&(c.pos.offset as usize)))
-        .collect();
-    let one_line = !source[body.clone()].trim_end_matches('\n').contains('\n');
-    match inside.as_slice() {
-        [] => Some(None),
-        [c] if c.trailing && one_line => {
-            let (offset, len) = c.pos.span();
-            source.get(offset..offset + len).map(Some)
-        }
-        _ => None,
-    }
-}
-
-/// A record item's keys, read from the tree (the file is valid, so they are there).
+/// A record item's keys, read from the tree (the file is valid: the loader reads these five
+/// keys only, each of one type).
 struct Fields {
     name: String,
     rtype: RecordType,
     content: String,
     ttl: Option<u32>,
     override_sets: Option<bool>,
-    /// Only the keys the writer writes, each a plain value.
-    simple: bool,
 }
 
 impl Fields {
@@ -231,25 +335,23 @@ impl Fields {
             Some(_) => return None,
         };
         const KEYS: [&str; 5] = ["name", "type", "content", "ttl", "override"];
-        let simple = entries
+        if !entries
             .iter()
-            .all(|(k, _)| KEYS.iter().any(|key| is_str(k, key)));
+            .all(|(k, _)| KEYS.iter().any(|key| is_str(k, key)))
+        {
+            return None;
+        }
         Some(Fields {
             name: text("name")?,
             rtype,
             content: text("content")?,
             ttl,
             override_sets,
-            simple,
         })
     }
 
-    /// The name and content in the writer's spelling, or `None` when the item is kept as
-    /// written (a key the writer doesn't write, a value that doesn't parse).
+    /// The name and content in the writer's spelling.
     fn respelled(&self, scope: &Scope) -> Option<(String, String)> {
-        if !self.simple {
-            return None;
-        }
         match scope {
             Scope::Zone(zone) => self.canonical(zone),
             // A set's text holds `{zone}`: it is only parsed once a zone uses it.
@@ -267,34 +369,27 @@ impl Fields {
 }
 
 /// The byte after the last thing `node` spans: its last scalar, or a flow collection's bracket.
-fn subtree_end(node: &Node<'_>, presentation: &Presentation) -> usize {
+/// A block scalar's span runs on to the next line's indent: only its text counts.
+fn subtree_end(source: &str, node: &Node<'_>, presentation: &Presentation) -> usize {
     let (offset, len) = node.pos.span();
-    let own = match presentation.flow_end(node.pos.offset) {
-        Some(end) => end as usize,
-        None => offset + len,
+    let own = match flow_end(source, node, presentation) {
+        Some(end) => end,
+        None => {
+            let span = source.get(offset..offset + len).unwrap_or_default();
+            offset + span.trim_end_matches([' ', '\t', '\n']).len()
+        }
     };
+    let end = |n: &Node<'_>| subtree_end(source, n, presentation);
     let children = match &node.value {
-        Value::Seq(items) => items
-            .iter()
-            .map(|n| subtree_end(n, presentation))
-            .max()
-            .unwrap_or(0),
+        Value::Seq(items) => items.iter().map(end).max().unwrap_or(0),
         Value::Map(entries) => entries
             .iter()
-            .map(|(k, v)| subtree_end(k, presentation).max(subtree_end(v, presentation)))
+            .map(|(k, v)| end(k).max(end(v)))
             .max()
             .unwrap_or(0),
         Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => 0,
     };
     own.max(children)
-}
-
-/// Blank lines and comment lines only.
-fn only_comments(text: &str) -> bool {
-    text.lines().all(|l| {
-        let l = l.trim_start();
-        l.is_empty() || l.starts_with('#')
-    })
 }
 
 // Both search bytes: a line break is never part of a multi-byte character, so an offset inside

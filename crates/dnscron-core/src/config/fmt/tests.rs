@@ -33,10 +33,8 @@ use: [mail]
 zone: Example.COM # the zone
 records:   # the list
   - { name: \"@\", type: A, content: \"192.0.2.1\" }
-  - name: \"@\"
-    type: MX
-    # inside the item
-    content: 10 Mail.Example.com.
+  # inside the item
+  - { name: \"@\", type: MX, content: \"10 mail.example.com.\" }
 
   - { name: \"@\", type: TXT, content: \"v=spf1 -all\", override: true }
   # about www
@@ -63,7 +61,7 @@ fn a_set_keeps_its_placeholder_text() {
 }
 
 #[test]
-fn leaves_alone_what_it_does_not_model() {
+fn leaves_alone_only_anchors_aliases_tags_and_a_flow_document() {
     let left = |source: &str| match format_source(source) {
         Formatted::LeftAlone(left) => (left.line, left.col, left.reason),
         other => panic!("{other:?}"),
@@ -76,12 +74,78 @@ fn leaves_alone_what_it_does_not_model() {
     let tagged =
         "zone: example.com\nrecords:\n  - { name: \"@\", type: A, content: !!str 192.0.2.1 }\n";
     assert_eq!(left(tagged).2, Reason::Tag);
-    let flow = "zone: example.com\nrecords: [ { name: www, type: A, content: \"192.0.2.1\" } ]\n";
-    assert_eq!(left(flow), (2, 10, Reason::FlowRecords));
-    let dash_alone = "zone: example.com\nrecords:\n  -\n    name: www\n    type: A\n    content: \"192.0.2.1\"\n";
-    assert_eq!(left(dash_alone), (4, 5, Reason::ItemLayout));
-    let crlf = "zone: example.com\r\nrecords: []\r\n";
-    assert_eq!(left(crlf), (1, 18, Reason::CarriageReturns));
+    let flow_document =
+        "{ zone: example.com, records: [ { name: www, type: A, content: 192.0.2.1 } ] }\n";
+    assert_eq!(left(flow_document), (1, 1, Reason::FlowDocument));
+}
+
+/// Every layout the loader reads comes out as the same canonical items, comments kept.
+#[test]
+fn every_item_layout_is_rewritten() {
+    let canonical = "zone: example.com\nrecords:\n  - { name: \"@\", type: TXT, content: \"v=spf1 mx -all\" }\n  - { name: www, type: A, content: \"192.0.2.1\" }\n";
+    for (layout, source) in [
+        (
+            "a flow list",
+            "zone: example.com\nrecords: [ { name: www, type: A, content: 192.0.2.1 }, { name: \"@\", type: TXT, content: v=spf1 mx -all } ]\n",
+        ),
+        (
+            "a flow list over lines",
+            "zone: example.com\nrecords: [\n    { name: www, type: A, content: 192.0.2.1 },\n    { name: \"@\", type: TXT,\n      content: v=spf1 mx -all }\n]\n",
+        ),
+        (
+            "`-` alone on its line",
+            "zone: example.com\nrecords:\n  -\n    name: www\n    type: A\n    content: 192.0.2.1\n  -\n    name: \"@\"\n    type: TXT\n    content: v=spf1 mx -all\n",
+        ),
+        (
+            "a folded scalar",
+            "zone: example.com\nrecords:\n  - name: www\n    type: A\n    content: 192.0.2.1\n  - name: \"@\"\n    type: TXT\n    content: >-\n      v=spf1\n      mx -all\n",
+        ),
+        (
+            "a literal scalar",
+            "zone: example.com\nrecords:\n  - name: www\n    type: A\n    content: |-\n      192.0.2.1\n  - name: \"@\"\n    type: TXT\n    content: |-\n      v=spf1 mx -all\n",
+        ),
+        (
+            "scalars over lines",
+            "zone: example.com\nrecords:\n  - { name: www, type: A,\n      content: 192.0.2.1 }\n  - name: \"@\"\n    type: TXT\n    content: \"v=spf1\n      mx -all\"\n",
+        ),
+        (
+            "an item at the key's indent",
+            "zone: example.com\nrecords:\n- { name: www, type: A, content: 192.0.2.1 }\n- { name: \"@\", type: TXT, content: v=spf1 mx -all }\n",
+        ),
+    ] {
+        let formatted = formatted(source);
+        let expected = if layout == "an item at the key's indent" {
+            canonical.replace("  - ", "- ")
+        } else {
+            canonical.to_string()
+        };
+        assert_eq!(formatted, expected, "{layout}");
+    }
+}
+
+#[test]
+fn comments_inside_an_item_go_above_it_and_one_on_its_last_line_stays() {
+    let source = "zone: example.com\nrecords: # the list\n  - # www\n    name: www # the name\n    type: A\n    content: 192.0.2.1 # the address\n  - name: \"@\"\n    type: TXT\n    content: >- # folded\n      v=spf1\n      mx -all\n";
+    assert_eq!(
+        formatted(source),
+        "zone: example.com\nrecords: # the list\n  # folded\n  - { name: \"@\", type: TXT, content: \"v=spf1 mx -all\" }\n  # www\n  # the name\n  - { name: www, type: A, content: \"192.0.2.1\" } # the address\n"
+    );
+    let flow = "zone: example.com\nrecords: [ # the list\n  # about www\n  { name: www, type: A, content: 192.0.2.1 }, # www's own\n  { name: \"@\", # inside\n    type: TXT, content: v=spf1 mx -all }\n  # the end\n] # closed\n";
+    assert_eq!(
+        formatted(flow),
+        "zone: example.com\nrecords:\n  # inside\n  - { name: \"@\", type: TXT, content: \"v=spf1 mx -all\" }\n  # the list\n  # about www\n  - { name: www, type: A, content: \"192.0.2.1\" } # www's own\n  # the end\n  # closed\n"
+    );
+}
+
+#[test]
+fn windows_line_ends_are_kept() {
+    let source = "zone: example.com\r\nrecords:\r\n  - { name: www, type: A, content: 192.0.2.1 }\r\n  - { name: \"@\", type: TXT, content: v=spf1 mx -all }\r\n";
+    let text = formatted(source);
+    assert_eq!(
+        text,
+        "zone: example.com\r\nrecords:\r\n  - { name: \"@\", type: TXT, content: \"v=spf1 mx -all\" }\r\n  - { name: www, type: A, content: \"192.0.2.1\" }\r\n"
+    );
+    assert_eq!(format_source(&text), Formatted::Unchanged);
 }
 
 #[test]
@@ -183,7 +247,63 @@ mod generated {
         )
     }
 
-    /// A zone file and the comments it holds.
+    /// A trailing comment (with its space) now and then.
+    fn maybe_comment(rng: &mut Rng, n: &mut usize, comments: &mut Vec<String>) -> String {
+        if rng.below(4) == 0 {
+            let c = comment(rng, n);
+            comments.push(c.clone());
+            format!(" {c}")
+        } else {
+            String::new()
+        }
+    }
+
+    /// `content` over two lines at one of its single spaces, the second at `indent`, or `None`
+    /// when it has none (a folded or quoted scalar reads such a break as that space).
+    fn fold(rng: &mut Rng, content: &str, indent: &str) -> Option<String> {
+        let b = content.as_bytes();
+        let spaces: Vec<usize> = (1..b.len().saturating_sub(1))
+            .filter(|&i| b[i] == b' ' && b[i - 1] != b' ' && b[i + 1] != b' ')
+            .collect();
+        let at = *spaces.get(rng.below(spaces.len().max(1)))?;
+        Some(format!(
+            "{}\n{indent}{}",
+            &content[..at],
+            &content[at + 1..]
+        ))
+    }
+
+    /// The content as a block-style item's value, in one of the layouts YAML allows: spelled
+    /// on one line, folded (`>-`) or literal (`|-`) block scalars, a double-quoted or plain
+    /// scalar over two lines.
+    /// The text, and whether a comment may follow it on its last line (not a block scalar's).
+    fn block_content(rng: &mut Rng, content: &str) -> (String, bool) {
+        const INDENT: &str = "      ";
+        match rng.below(6) {
+            0 => match fold(rng, content, INDENT) {
+                Some(folded) => (format!(">-\n{INDENT}{folded}"), false),
+                None => (format!(">-\n{INDENT}{content}"), false),
+            },
+            1 => (format!("|-\n{INDENT}{content}"), false),
+            2 => {
+                let quoted = content.replace('\\', "\\\\").replace('"', "\\\"");
+                match fold(rng, &quoted, INDENT) {
+                    Some(folded) => (format!("\"{folded}\""), true),
+                    None => (format!("\"{quoted}\""), true),
+                }
+            }
+            3 if !content.contains(['"', ';', ',', ':', '#']) => (
+                fold(rng, content, INDENT).unwrap_or_else(|| content.to_string()),
+                true,
+            ),
+            _ => (spell_content(rng, content), true),
+        }
+    }
+
+    /// A zone file and the comments it holds: items in block style (`-` alone on its line or
+    /// not, comments after the dash, inside and trailing, multi-line scalars of every style)
+    /// or flow style (on one line or two), in a block list or a flow `records: [ … ]`; Windows
+    /// line ends now and then.
     fn zone_file(rng: &mut Rng) -> (String, Vec<String>) {
         let mut comments = Vec::new();
         let mut n = 0;
@@ -191,13 +311,20 @@ mod generated {
         if rng.below(2) == 0 {
             out.push_str("defaults:\n  ttl: 600\n");
         }
-        out.push_str("records:\n");
+        let flow_list = rng.below(5) == 0;
+        out.push_str(if flow_list { "records: [" } else { "records:" });
+        if rng.below(4) == 0 {
+            let c = comment(rng, &mut n);
+            out.push_str(&format!(" {c}"));
+            comments.push(c);
+        }
+        out.push('\n');
         let mut order: Vec<usize> = (0..RECORDS.len()).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
         let count = 1 + rng.below(RECORDS.len());
-        for &i in &order[..count] {
+        for (k, &i) in order[..count].iter().enumerate() {
             let (name, rtype, content) = RECORDS[i];
             if rng.below(3) == 0 {
                 let c = comment(rng, &mut n);
@@ -208,45 +335,88 @@ mod generated {
                 out.push('\n');
             }
             let name = spell_name(rng, name);
-            let content = spell_content(rng, content);
             // One RRset has one TTL: the two MX records keep the default.
             let ttl = match rng.below(4) {
-                _ if rtype == "MX" => String::new(),
-                0 => ", ttl: 300".to_string(),
-                1 => ", ttl: 0x258".to_string(),
-                _ => String::new(),
+                _ if rtype == "MX" => None,
+                0 => Some("300"),
+                1 => Some("0x258"),
+                _ => None,
             };
-            if rng.below(3) == 0 {
-                let inner = comment(rng, &mut n);
-                out.push_str(&format!(
-                    "  - name: {name}\n    {inner}\n    type: {rtype}\n    content: {content}\n"
-                ));
-                comments.push(inner);
-                if !ttl.is_empty() {
-                    out.push_str(&format!("    ttl: {}\n", &ttl[7..]));
-                }
-            } else {
-                out.push_str(&format!(
-                    "  - {{ name: {name}, type: {rtype}, content: {content}{ttl} }}"
-                ));
+            if flow_list || rng.below(2) == 0 {
+                let content = spell_content(rng, content);
+                let ttl = ttl.map(|t| format!(", ttl: {t}")).unwrap_or_default();
+                let lead = if flow_list { "  " } else { "  - " };
                 if rng.below(3) == 0 {
-                    let c = comment(rng, &mut n);
-                    out.push_str(&format!("  {c}"));
-                    comments.push(c);
+                    let inside = maybe_comment(rng, &mut n, &mut comments);
+                    out.push_str(&format!(
+                        "{lead}{{ name: {name},{inside}\n      type: {rtype}, content: {content}{ttl} }}"
+                    ));
+                } else {
+                    out.push_str(&format!(
+                        "{lead}{{ name: {name}, type: {rtype}, content: {content}{ttl} }}"
+                    ));
                 }
-                out.push('\n');
+                if flow_list && k + 1 < count {
+                    out.push(',');
+                }
+                let trailing = maybe_comment(rng, &mut n, &mut comments);
+                out.push_str(&format!("{trailing}\n"));
+            } else {
+                let dash_alone = rng.below(3) == 0;
+                let after_dash = maybe_comment(rng, &mut n, &mut comments);
+                let first = if dash_alone || !after_dash.is_empty() {
+                    format!("  -{after_dash}\n    ")
+                } else {
+                    "  - ".to_string()
+                };
+                let (content, may_trail) = block_content(rng, content);
+                let mut keys = vec![
+                    (format!("name: {name}"), true),
+                    (format!("type: {rtype}"), true),
+                    (format!("content: {content}"), may_trail),
+                ];
+                if let Some(t) = ttl {
+                    keys.push((format!("ttl: {t}"), true));
+                }
+                for j in (1..keys.len()).rev() {
+                    keys.swap(j, rng.below(j + 1));
+                }
+                out.push_str(&first);
+                for (j, (key, may_trail)) in keys.iter().enumerate() {
+                    if j > 0 {
+                        out.push_str("    ");
+                    }
+                    // A comment can't follow a block scalar's text on its last line.
+                    let trailing = if *may_trail {
+                        maybe_comment(rng, &mut n, &mut comments)
+                    } else {
+                        String::new()
+                    };
+                    out.push_str(&format!("{key}{trailing}\n"));
+                    if rng.below(6) == 0 {
+                        let c = comment(rng, &mut n);
+                        out.push_str(&format!("    {c}\n"));
+                        comments.push(c);
+                    }
+                }
             }
+        }
+        if flow_list {
+            out.push_str("]\n");
         }
         let c = comment(rng, &mut n);
         out.push_str(&format!("{c}\n"));
         comments.push(c);
+        if rng.below(8) == 0 {
+            out = out.replace('\n', "\r\n");
+        }
         (out, comments)
     }
 
     #[test]
     fn formatting_keeps_meaning_and_comments_and_is_a_fixed_point() {
         let mut rng = Rng(0x5eed_f0f0_1234_5678);
-        for round in 0..300 {
+        for round in 0..600 {
             let (source, comments) = zone_file(&mut rng);
             let path = PathBuf::from("z.yaml");
             let files = vec![(path.clone(), source.clone())];

@@ -19,7 +19,7 @@ use std::str::FromStr;
 use crate::api::payload;
 use crate::dns::{self, RecordType, ZoneName};
 
-use super::zone::{NsChoice, Unrepresentable, ZoneFile, build_zone};
+use super::zone::{NsChoice, SourceIgnore, ZoneFile, build_zone};
 
 /// Where a record stands in its source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,11 +64,24 @@ pub enum Held {
     NotText,
     /// An answer that differs by resolver (octoDNS's `dynamic:` and `geo:`).
     Dynamic,
-    /// The source keeps it off the zone's targets (octoDNS's `octodns.excluded`/`included`).
-    Excluded,
-    /// The source leaves it to whatever else manages it (octoDNS's `octodns.ignored`): an
-    /// `ignore:` rule keeps the plan off it, with this content.
-    Ignored(String),
+    /// The source tool never touches the live records of this name and type on the provider
+    /// dnscron replaces, whatever they hold: an `ignore:` rule by name and type keeps the plan
+    /// off them too.
+    LeftAlone(LeftAlone),
+}
+
+/// Why the source tool leaves a name and type alone on the provider dnscron replaces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LeftAlone {
+    /// `octodns: {ignored: true}`: octoDNS's planner skips it on every target.
+    Ignored,
+    /// `octodns: {excluded: [...]}` names the target.
+    Excluded { target: String },
+    /// `octodns: {included: [...]}` names other targets only.
+    NotIncluded {
+        target: String,
+        included: Vec<String>,
+    },
 }
 
 /// A record of the source that is not in the files written, and why.
@@ -107,7 +120,7 @@ pub struct Note {
     pub kind: NoteKind,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NoteKind {
     /// Imported with the TTL of the first record of its name and type: an RRset has one TTL
     /// (RFC 2181 §5.2), and BIND loads it so.
@@ -120,23 +133,25 @@ pub enum NoteKind {
     Duplicate,
     /// A record automation rewrites (`import::EPHEMERAL`): written as an `ignore:` rule.
     Ephemeral,
-    /// The source keeps it off the zone's targets.
-    Excluded,
-    /// The source leaves it alone: written as an `ignore:` rule.
-    Ignored,
+    /// The source leaves its name and type alone: written as an `ignore:` rule by name and
+    /// type (none when the API holds no such type: no live record can be there).
+    LeftAlone(LeftAlone),
+    /// DNSControl's `NO_PURGE`, written `prune: false`: both keep live records of a name and
+    /// type the source doesn't declare, but DNSControl also deletes the live records of a
+    /// declared name and type that the source doesn't list, which `prune: false` keeps.
+    NoPurge,
 }
 
 impl NoteKind {
     /// Whether the record is missing from the files (rather than imported with a change).
-    pub fn left_out(self) -> bool {
+    pub fn left_out(&self) -> bool {
         match self {
             NoteKind::Soa
             | NoteKind::ApexNs
             | NoteKind::Duplicate
             | NoteKind::Ephemeral
-            | NoteKind::Excluded
-            | NoteKind::Ignored => true,
-            NoteKind::RrsetTtl { .. } => false,
+            | NoteKind::LeftAlone(_) => true,
+            NoteKind::RrsetTtl { .. } | NoteKind::NoPurge => false,
         }
     }
 }
@@ -169,20 +184,17 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
     let mut notes: Vec<(usize, Note)> = Vec::new();
     let mut held: Vec<(usize, SourceRecord, payload::Record)> = Vec::new();
     let mut seen = BTreeSet::new();
-    let mut ignore = Vec::new();
+    let mut left_alone = Vec::new();
     for (order, record) in records.into_iter().enumerate() {
         let name = dns::live_name_to_relative(&record.owner, zone);
         match fate(&record, zone, &apex) {
             Fate::Listed(why) => not_imported.push((order, not_imported_as(&record, name, why))),
             Fate::LeftOut(kind) => notes.push((order, note_as(&record, name, kind))),
-            Fate::Ignored(rtype, content) => {
-                ignore.push(Unrepresentable {
-                    canonical: dns::canonical_live_content(rtype, &content, zone),
-                    name: name.clone(),
-                    rtype,
-                    reason: "the source leaves this record to whatever else manages it".into(),
-                });
-                notes.push((order, note_as(&record, name, NoteKind::Ignored)));
+            Fate::LeftAlone(rtype, why) => {
+                if let Some(rtype) = rtype {
+                    leave_alone(&mut left_alone, &record, &name, rtype, &why);
+                }
+                notes.push((order, note_as(&record, name, NoteKind::LeftAlone(why))));
             }
             Fate::Held(rtype, content) => {
                 let canonical = dns::canonical_live_content(rtype, &content, zone);
@@ -209,8 +221,9 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
     locate_kept_out(&built, zone, &held, &mut notes, &mut not_imported);
     // Reported above with their place; an `ignore:` rule would keep the plan off records the
     // new zone doesn't hold.
-    built.ignore = ignore;
+    built.ignore.clear();
     built.left_out.clear();
+    built.rules = left_alone;
     FromFile {
         source: source.to_path_buf(),
         zone: built,
@@ -225,8 +238,8 @@ enum Fate {
     Listed(Why),
     LeftOut(NoteKind),
     Held(RecordType, String),
-    /// Not written; an `ignore:` rule with this content.
-    Ignored(RecordType, String),
+    /// Not written; an `ignore:` rule by name and type when the API holds the type.
+    LeftAlone(Option<RecordType>, LeftAlone),
 }
 
 fn fate(record: &SourceRecord, zone: &ZoneName, apex: &str) -> Fate {
@@ -250,12 +263,47 @@ fn fate(record: &SourceRecord, zone: &ZoneName, apex: &str) -> Fate {
     }
     match (&record.content, RecordType::from_str(&record.rtype)) {
         (Held::Content(content), Ok(rtype)) => Fate::Held(rtype, content.clone()),
-        (Held::Ignored(content), Ok(rtype)) => Fate::Ignored(rtype, content.clone()),
+        (Held::LeftAlone(why), rtype) => Fate::LeftAlone(rtype.ok(), why.clone()),
         (Held::NotText, _) => Fate::Listed(Why::NotText),
         (Held::Dynamic, _) => Fate::Listed(Why::Dynamic),
-        (Held::Excluded, _) => Fate::LeftOut(NoteKind::Excluded),
-        (Held::OtherType | Held::Content(_) | Held::Ignored(_), _) => Fate::Listed(Why::Type),
+        (Held::OtherType | Held::Content(_), _) => Fate::Listed(Why::Type),
     }
+}
+
+/// One `ignore:` rule per name and type the source leaves alone, whatever the live records
+/// hold (octoDNS's planner matches a live record to the file's by name and type only).
+fn leave_alone(
+    rules: &mut Vec<SourceIgnore>,
+    record: &SourceRecord,
+    name: &str,
+    rtype: RecordType,
+    why: &LeftAlone,
+) {
+    let glob = super::render::glob_literal(name);
+    if rules
+        .iter()
+        .any(|r| r.name == glob && r.rtype == Some(rtype))
+    {
+        return;
+    }
+    let said = match why {
+        LeftAlone::Ignored => "`octodns: {ignored: true}`".to_string(),
+        LeftAlone::Excluded { target } => format!("`octodns: {{excluded: [{target}]}}`"),
+        LeftAlone::NotIncluded { target, included } => format!(
+            "`octodns: {{included: [{}]}}`, without {target}",
+            included.join(", ")
+        ),
+    };
+    rules.push(SourceIgnore {
+        name: glob,
+        rtype: Some(rtype),
+        content: None,
+        origin: format!(
+            "{said} at {}:{}: octoDNS never touches this name and type there, whatever it holds",
+            record.at.file.display(),
+            record.at.line
+        ),
+    });
 }
 
 fn not_imported_as(record: &SourceRecord, name: String, why: Why) -> NotImported {
@@ -413,8 +461,11 @@ mod tests {
             written,
             [("www", 300, "192.0.2.1"), ("www", 300, "192.0.2.2")]
         );
-        let notes: Vec<(usize, NoteKind)> =
-            from.notes.iter().map(|n| (n.at.line, n.kind)).collect();
+        let notes: Vec<(usize, NoteKind)> = from
+            .notes
+            .iter()
+            .map(|n| (n.at.line, n.kind.clone()))
+            .collect();
         assert_eq!(
             notes,
             [

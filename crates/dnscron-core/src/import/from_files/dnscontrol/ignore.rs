@@ -1,4 +1,10 @@
-//! `IGNORE` (the domain's `unmanaged` list) → `ignore:` rules.
+//! `IGNORE` (the domain's `unmanaged` list) → `ignore:` rules, with the meaning DNSControl's
+//! code gives them (pkg/diff2/handsoff.go): the label glob over the record's label (`@` at the
+//! apex), compiled without a separator, so `*` and `?` cross dots (the docs' `*.foo` example
+//! says otherwise; the code decides what DNSControl does), as an `ignore:` glob does; the
+//! types a comma-separated list; the target glob over the record's target field only (an MX's
+//! or SRV's host, a CAA's value, a TXT's text), so it becomes a content glob that leaves the
+//! other fields of the content free, one rule per type.
 
 use std::str::FromStr;
 
@@ -75,10 +81,13 @@ impl IrFile<'_> {
             pattern_words(unmanaged.target_pattern.as_deref()),
             self.path.display()
         );
-        let rule = |rtype| SourceIgnore {
+        let rule = |rtype: Option<RecordType>| SourceIgnore {
             name: name.clone().unwrap_or_else(|| "*".into()),
             rtype,
-            content: content.clone(),
+            content: content.as_deref().map(|target| match rtype {
+                Some(t) => content_glob(t, target),
+                None => target.to_string(),
+            }),
             origin: origin.clone(),
         };
         let types: Vec<&str> = unmanaged
@@ -90,7 +99,11 @@ impl IrFile<'_> {
             .filter(|t| !t.is_empty())
             .collect();
         if types.is_empty() || types.contains(&"*") {
-            return Ok(vec![rule(None)]);
+            // A target glob means a field that sits differently in each type's content.
+            return Ok(match content {
+                None => vec![rule(None)],
+                Some(_) => RecordType::ALL.iter().map(|t| rule(Some(*t))).collect(),
+            });
         }
         Ok(types
             .iter()
@@ -110,6 +123,23 @@ impl IrFile<'_> {
             }),
             Some(p) => Ok(Some(p.to_string())),
         }
+    }
+}
+
+/// DNSControl's target glob (`GetTargetField`: the host of an MX or SRV, the value of a CAA, the
+/// text of a TXT, the address or name otherwise) as a glob over the canonical content, whose
+/// other fields (numbers, a tag: no spaces) each a `*`.
+fn content_glob(rtype: RecordType, target: &str) -> String {
+    match rtype {
+        RecordType::MX => format!("* {target}"),
+        RecordType::SRV => format!("* * * {target}"),
+        RecordType::CAA => format!("* * \"{target}\""),
+        RecordType::A
+        | RecordType::AAAA
+        | RecordType::CNAME
+        | RecordType::NS
+        | RecordType::PTR
+        | RecordType::TXT => target.to_string(),
     }
 }
 

@@ -18,7 +18,7 @@ use serde_json::value::RawValue;
 
 use crate::dns::ZoneName;
 
-use super::{FromFile, SourceLine, assemble};
+use super::{FromFile, Note, NoteKind, SourceLine, assemble};
 use ignore::IrUnmanaged;
 use record::{IrRecord, source_record};
 
@@ -62,6 +62,16 @@ pub enum DnscontrolError {
         rule_line: usize,
         name: String,
         rtype: String,
+    },
+    /// A host target with a dot and no final dot: DNSControl's docs (CNAME.md) take a single
+    /// label as relative and want any name with a dot fully qualified, and its validation
+    /// refuses it.
+    #[error("{}:{line}: the {rtype} target `{target}` has a dot but does not end with one: it is neither a label in the domain nor a full name", path.display())]
+    Target {
+        path: PathBuf,
+        line: usize,
+        rtype: String,
+        target: String,
     },
     /// A glob of an `IGNORE` that an `ignore:` rule can't say (only `*` and `?` carry over).
     #[error("{}:{line}: the pattern `{pattern}` uses glob syntax beyond `*` and `?`", path.display())]
@@ -176,7 +186,16 @@ impl<'a> IrFile<'a> {
         let mut records = Vec::new();
         for raw in &domain.records {
             let record: IrRecord = self.parse(raw.get())?;
-            records.push(source_record(&record, &zone, self.at(raw)));
+            let at = self.at(raw);
+            if let Some(target) = record.dotted_relative_target() {
+                return Err(DnscontrolError::Target {
+                    path: self.path.to_path_buf(),
+                    line: at.line,
+                    rtype: record.rtype().to_string(),
+                    target: target.to_string(),
+                });
+            }
+            records.push(source_record(&record, &zone, at));
         }
         let mut rules = Vec::new();
         for raw in &domain.unmanaged {
@@ -188,8 +207,21 @@ impl<'a> IrFile<'a> {
         }
         self.refuse_ignored(&zone, &records, &rules)?;
         let mut from = assemble(self.path, &zone, records);
-        from.zone.rules = rules.into_iter().map(|(_, rule)| rule).collect();
+        from.zone
+            .rules
+            .extend(rules.into_iter().map(|(_, rule)| rule));
         from.zone.prune = !domain.keepunknown;
+        if domain.keepunknown {
+            from.notes.push(Note {
+                at: SourceLine {
+                    file: self.path.to_path_buf(),
+                    line: keepunknown_line(raw.get()).map_or(line, |l| line + l),
+                },
+                name: "*".into(),
+                rtype: "*".into(),
+                kind: NoteKind::NoPurge,
+            });
+        }
         Ok(from)
     }
 
@@ -199,6 +231,12 @@ impl<'a> IrFile<'a> {
             line: self.line_of(raw),
         }
     }
+}
+
+/// The line of `"keepunknown"` within a domain's JSON, counted from its first line (0).
+fn keepunknown_line(domain: &str) -> Option<usize> {
+    let at = domain.find("\"keepunknown\"")?;
+    Some(domain[..at].matches('\n').count())
 }
 
 /// serde_json's message without its own ` at line L column C`: the error names the place in
@@ -247,13 +285,16 @@ mod tests {
             .map(|r| (r.name.as_str(), r.rtype, r.content.as_deref()))
             .collect();
         assert_eq!(
-            rules,
+            rules[..2],
             [
                 ("two", Some(RecordType::A), None),
                 ("two", Some(RecordType::CNAME), None),
-                ("*", None, Some("mytarget")),
             ]
         );
+        // A target glob over every type: one rule per type, the target in its place.
+        let mx = rules.iter().find(|r| r.1 == Some(RecordType::MX)).unwrap();
+        assert_eq!(mx, &("*", Some(RecordType::MX), Some("* mytarget")));
+        assert_eq!(rules.len(), 2 + RecordType::ALL.len());
         assert!(zones[0].zone.prune);
     }
 

@@ -9,7 +9,8 @@ use crate::dns::{RecordType, ZoneName};
 
 use crate::import::from_files::{Held, SourceLine, SourceRecord};
 
-/// DNSControl's default TTL, which a record without `ttl` has.
+/// DNSControl's default TTL (`models.DefaultTTL`), which its normalization gives a record whose
+/// TTL is 0 or absent (`ttl` is `omitempty` in the IR).
 const DEFAULT_TTL: u32 = 300;
 
 #[derive(Deserialize)]
@@ -29,6 +30,26 @@ pub(super) struct IrRecord {
     /// Older IRs kept a TXT record's strings apart (v4 writes the text in `target`): the text
     /// is their concatenation.
     txtstrings: Option<Vec<String>>,
+}
+
+impl IrRecord {
+    pub(super) fn rtype(&self) -> &str {
+        &self.rtype
+    }
+
+    /// A host target DNSControl refuses: a dot inside, none at the end (`bar.baz`).
+    pub(super) fn dotted_relative_target(&self) -> Option<&str> {
+        let host = matches!(
+            RecordType::from_str(&self.rtype.to_ascii_uppercase()),
+            Ok(RecordType::CNAME
+                | RecordType::NS
+                | RecordType::PTR
+                | RecordType::MX
+                | RecordType::SRV)
+        );
+        let t = self.target.as_str();
+        (host && t.contains('.') && !t.ends_with('.')).then_some(t)
+    }
 }
 
 pub(super) fn source_record(record: &IrRecord, zone: &ZoneName, at: SourceLine) -> SourceRecord {
@@ -56,7 +77,7 @@ pub(super) fn source_record(record: &IrRecord, zone: &ZoneName, at: SourceLine) 
         owner: owner(&record.name, zone),
         class: "IN".into(),
         rtype,
-        ttl: record.ttl.unwrap_or(DEFAULT_TTL),
+        ttl: record.ttl.filter(|t| *t != 0).unwrap_or(DEFAULT_TTL),
         rdata,
         content,
     }
@@ -94,7 +115,9 @@ fn owner(label: &str, zone: &ZoneName) -> String {
     absolute(label, zone)
 }
 
-/// DNSControl writes hosts in the zone short (`www`, `@`) and others with a final dot.
+/// DNSControl writes hosts in the zone short (`www`, `@`) and others with a final dot; a single
+/// label is relative to the domain (CNAME.md: "If it is a single label we will assume it is a
+/// relative name on the current domain").
 fn absolute(name: &str, zone: &ZoneName) -> String {
     let name = name.to_ascii_lowercase();
     if name == "@" || name.is_empty() {

@@ -43,4 +43,33 @@ pub enum ProblemKind {
     BadZone { zone: String, reason: String },
     #[error("a {rtype} value {reason}")]
     BadValue { rtype: String, reason: String },
+    /// `included`/`excluded` in a zone without `targets:`: no provider to judge them for.
+    #[error(
+        "the record names providers in `included`/`excluded`, and its zone has no `targets:`: whether octoDNS manages it on the provider being replaced can't be told; name that provider under the zone's `targets:`"
+    )]
+    NoTarget,
+    /// `included`/`excluded` keep the record on some of the zone's targets and off others.
+    #[error(
+        "the record's `included`/`excluded` keep it on some of the zone's targets ({}) and off others: which one dnscron replaces decides whether it is managed; list only that one under the zone's `targets:`", targets.join(", ")
+    )]
+    TargetsDisagree { targets: Vec<String> },
+    /// `processors:` (a zone's, or the manager's).
+    #[error(
+        "processors change what octoDNS pushes beyond what the zone files say, and the import can't run them: import a copy of the configuration without them, then declare their effect in the files"
+    )]
+    Processors,
+    /// `alias:` naming a zone that is not in `zones:`, or is an alias itself.
+    #[error("`alias: {zone}` names no zone of `zones:` that holds records of its own")]
+    BadAlias { zone: String },
+    /// A provider option whose meaning the reader doesn't reproduce.
+    #[error("the provider option `{key}` {why}")]
+    Unsupported { key: String, why: &'static str },
+    /// Two records of one name and type in a zone (octoDNS refuses them).
+    #[error("{name} {rtype} is already defined at {}:{line}: octoDNS refuses a second record of one name and type", file.display())]
+    DuplicateRecord {
+        name: String,
+        rtype: String,
+        file: PathBuf,
+        line: usize,
+    },
 }

@@ -2,7 +2,7 @@
 
 use crate::dns::txt::txt_wire;
 
-use super::super::{Held, SourceLine, SourceRecord};
+use super::super::{Held, LeftAlone, SourceLine, SourceRecord};
 use super::problem::{Problem, ProblemKind};
 use super::tree::{Item, Val};
 
@@ -12,16 +12,19 @@ pub(super) struct Reading {
     pub(super) default_ttl: u32,
     /// `\;` in TXT/SPF stands for `;` (octoDNS's default); when false, `;` is written bare.
     pub(super) escaped_semicolons: bool,
-    /// The zone's targets: `octodns.excluded`/`included` are judged against them.
+    /// The zone's targets, the providers dnscron replaces: `octodns.excluded`/`included` are
+    /// judged against them.
     pub(super) targets: Vec<String>,
 }
 
-/// Every record of a zone file's top-level mapping.
+/// Every record of a zone file's top-level mapping, one `SourceRecord` per value; `starts`
+/// gets the index in `out` where each record's values start.
 pub(super) fn records(
     file: &Item,
     apex: &str,
     reading: &Reading,
     out: &mut Vec<SourceRecord>,
+    starts: &mut Vec<usize>,
     problems: &mut Vec<Problem>,
 ) {
     let entries = match &file.value {
@@ -43,6 +46,7 @@ pub(super) fn records(
             Val::Null | Val::Scalar(_) | Val::Map(_) => vec![data],
         };
         for record in list {
+            starts.push(out.len());
             if let Err(problem) = one_record(record, &owner, reading, out) {
                 problems.push(problem);
             }
@@ -90,18 +94,12 @@ fn one_record(
         (Some(one), _) | (None, Some(one)) => vec![one],
         (None, None) => return Err(record.problem(ProblemKind::Missing { key: "value" })),
     };
-    let fate = Fate::of(record, reading);
+    let fate = Fate::of(record, reading)?;
     for value in values {
-        let content = match fate {
+        let content = match &fate {
             Fate::Dynamic => Held::Dynamic,
-            Fate::Excluded => Held::Excluded,
-            Fate::Ignored | Fate::Managed => {
-                let content = content(&rtype, value, reading)?;
-                match (fate, content) {
-                    (Fate::Ignored, Held::Content(text)) => Held::Ignored(text),
-                    (_, held) => held,
-                }
-            }
+            Fate::LeftAlone(why) => Held::LeftAlone(why.clone()),
+            Fate::Managed => content(&rtype, value, reading)?,
         };
         out.push(SourceRecord {
             at: SourceLine {
@@ -119,51 +117,107 @@ fn one_record(
     Ok(())
 }
 
-#[derive(Clone, Copy)]
 enum Fate {
     Managed,
     /// `dynamic:` (or the older `geo:`): answers that differ by resolver.
     Dynamic,
-    /// `octodns.excluded`/`included` keep it off the zone's targets.
-    Excluded,
-    /// `octodns.ignored`: octoDNS never touches it.
-    Ignored,
+    /// octoDNS's planner never touches this name and type on the zone's target.
+    LeftAlone(LeftAlone),
 }
 
 impl Fate {
-    fn of(record: &Item, reading: &Reading) -> Fate {
-        if record.get("dynamic").is_some() || record.get("geo").is_some() {
-            return Fate::Dynamic;
-        }
+    /// As octoDNS's `Zone.changes` judges a record for a target: `ignored` first, then
+    /// `included`, then `excluded`, each a reason to skip the name and type whatever the live
+    /// records hold; only a record it plans is dynamic or not.
+    fn of(record: &Item, reading: &Reading) -> Result<Fate, Problem> {
         let octodns = record.get("octodns");
-        let names = |key: &str| -> Option<Vec<String>> {
-            match &octodns?.get(key)?.value {
-                Val::Seq(items) => Some(
-                    items
-                        .iter()
-                        .filter_map(|i| i.scalar().map(str::to_string))
-                        .collect(),
-                ),
-                Val::Scalar(one) => Some(vec![one.clone()]),
-                Val::Null | Val::Map(_) => None,
+        let flag = |key: &str| octodns.and_then(|o| o.get(key));
+        if let Some(ignored) = flag("ignored")
+            && truthy(ignored)?
+        {
+            return Ok(Fate::LeftAlone(LeftAlone::Ignored));
+        }
+        let included = provider_list(flag("included"))?;
+        let excluded = provider_list(flag("excluded"))?;
+        let on = |target: &String| -> Option<LeftAlone> {
+            if !included.is_empty() && !included.contains(target) {
+                Some(LeftAlone::NotIncluded {
+                    target: target.clone(),
+                    included: included.clone(),
+                })
+            } else if excluded.contains(target) {
+                Some(LeftAlone::Excluded {
+                    target: target.clone(),
+                })
+            } else {
+                None
             }
         };
-        let reaches = |target: &String| {
-            !names("excluded").is_some_and(|e| e.contains(target))
-                && names("included").is_none_or(|i| i.contains(target))
-        };
-        if !reading.targets.is_empty() && !reading.targets.iter().any(reaches) {
-            return Fate::Excluded;
+        let judged: Vec<Option<LeftAlone>> = reading.targets.iter().map(on).collect();
+        let listed = octodns.and_then(|o| o.get("included").or_else(|| o.get("excluded")));
+        match (judged.as_slice(), listed) {
+            ([], Some(list)) if !included.is_empty() || !excluded.is_empty() => {
+                return Err(list.problem(ProblemKind::NoTarget));
+            }
+            ([first, rest @ ..], Some(list))
+                if rest.iter().any(|r| r.is_some() != first.is_some()) =>
+            {
+                return Err(list.problem(ProblemKind::TargetsDisagree {
+                    targets: reading.targets.clone(),
+                }));
+            }
+            ([Some(why), ..], _) => return Ok(Fate::LeftAlone(why.clone())),
+            _ => {}
         }
-        let ignored = octodns
-            .and_then(|o| o.get("ignored"))
-            .and_then(Item::scalar)
-            .is_some_and(|v| v == "true");
-        if ignored {
-            Fate::Ignored
-        } else {
-            Fate::Managed
+        if record.get("dynamic").is_some() || record.get("geo").is_some() {
+            return Ok(Fate::Dynamic);
         }
+        Ok(Fate::Managed)
+    }
+}
+
+/// `ignored:` as Python's truth reads what PyYAML (YAML 1.1) loads: its booleans, null and
+/// numbers; any other text is a non-empty string, which octoDNS would take as true, most
+/// likely not what its author meant, so it is refused.
+fn truthy(item: &Item) -> Result<bool, Problem> {
+    match &item.value {
+        Val::Null => Ok(false),
+        Val::Scalar(text) => match text.as_str() {
+            "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Ok(true),
+            "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "null"
+            | "Null" | "NULL" | "~" | "" => Ok(false),
+            number => match number.parse::<f64>() {
+                Ok(n) => Ok(n != 0.0),
+                Err(_) => Err(item.problem(expected("ignored", "true or false", item))),
+            },
+        },
+        Val::Seq(items) => Ok(!items.is_empty()),
+        Val::Map(entries) => Ok(!entries.is_empty()),
+    }
+}
+
+/// `included:`/`excluded:`: a list of provider names. A string is refused: octoDNS tests a
+/// target with Python's `in`, which on a string is a substring test (`excluded: route53`
+/// would exclude a provider named `route5`).
+fn provider_list(item: Option<&Item>) -> Result<Vec<String>, Problem> {
+    let Some(item) = item else {
+        return Ok(Vec::new());
+    };
+    match &item.value {
+        Val::Null => Ok(Vec::new()),
+        Val::Seq(items) => items
+            .iter()
+            .map(|i| {
+                i.scalar()
+                    .map(str::to_string)
+                    .ok_or_else(|| i.problem(expected("a provider", "a provider's name", i)))
+            })
+            .collect(),
+        Val::Scalar(_) | Val::Map(_) => Err(item.problem(expected(
+            "included/excluded",
+            "a list of provider names",
+            item,
+        ))),
     }
 }
 
@@ -207,17 +261,31 @@ fn content(rtype: &str, value: &Item, reading: &Reading) -> Result<Held, Problem
                 .replace('"', "\\\"");
             Held::Content(format!("{flags} {} \"{quoted}\"", field("tag", "tag")?))
         }
-        "TXT" | "SPF" => {
-            let written = text()?;
-            let read = if reading.escaped_semicolons {
-                written.replace("\\;", ";")
-            } else {
-                written.to_string()
-            };
-            Held::Content(txt_wire(&read))
-        }
+        "TXT" | "SPF" => Held::Content(txt_wire(&txt_text(text()?, reading))),
         _ => Held::OtherType,
     })
+}
+
+/// A TXT or SPF value as the text a target receives: octoDNS's `_ChunkedValue.process` drops
+/// the first and the last character of a value that starts with `"` (whatever the last one is)
+/// and removes every `" "` (the joints of chunks written `"a" "b"`), then `to_raw_text` turns
+/// `\;` back into `;`. With `escaped_semicolons: false` the provider first wrote every `;` as
+/// `\;`, so a `\;` written in the file stays as it is.
+pub(super) fn txt_text(written: &str, reading: &Reading) -> String {
+    let escaped = if reading.escaped_semicolons {
+        written.to_string()
+    } else {
+        written.replace(';', "\\;")
+    };
+    let unquoted = match escaped.strip_prefix('"') {
+        Some(rest) => {
+            let mut rest = rest.chars();
+            rest.next_back();
+            rest.as_str().to_string()
+        }
+        None => escaped,
+    };
+    unquoted.replace("\" \"", "").replace("\\;", ";")
 }
 
 /// The value as the report shows it: a string as written, a mapping as `key=value` pairs.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::import::from_files::{Held, NoteKind, Why};
+use crate::import::from_files::{Held, LeftAlone, NoteKind, Why};
 
 fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(dir.join(name), text).unwrap();
@@ -47,11 +47,33 @@ fn dynamic_alias_excluded_and_ignored_are_listed_or_noted() {
         .map(|n| (n.at.line, &n.why))
         .collect();
     assert_eq!(why, [(3, &Why::Type), (6, &Why::Dynamic)]);
-    let notes: Vec<(usize, NoteKind)> = from.notes.iter().map(|n| (n.at.line, n.kind)).collect();
-    assert_eq!(notes, [(11, NoteKind::Excluded), (16, NoteKind::Ignored)]);
-    assert_eq!(from.zone.ignore.len(), 1);
-    assert_eq!(from.zone.ignore[0].canonical, "192.0.2.3");
-    assert!(from.zone.records.is_empty());
+    let notes: Vec<(usize, NoteKind)> = from
+        .notes
+        .iter()
+        .map(|n| (n.at.line, n.kind.clone()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            (
+                11,
+                NoteKind::LeftAlone(LeftAlone::Excluded {
+                    target: "dest".into()
+                })
+            ),
+            (16, NoteKind::LeftAlone(LeftAlone::Ignored)),
+        ]
+    );
+    // By name and type, whatever the live records hold.
+    let rules: Vec<(&str, Option<crate::dns::RecordType>, Option<&str>)> = from
+        .zone
+        .rules
+        .iter()
+        .map(|r| (r.name.as_str(), r.rtype, r.content.as_deref()))
+        .collect();
+    let a = Some(crate::dns::RecordType::A);
+    assert_eq!(rules, [("x", a, None), ("y", a, None)]);
+    assert!(from.zone.records.is_empty() && from.zone.ignore.is_empty());
 }
 
 #[test]
@@ -71,7 +93,16 @@ fn a_record_included_only_elsewhere_is_excluded() {
         .into_iter()
         .map(|r| r.content)
         .collect();
-    assert_eq!(held, [Held::Excluded, Held::Content("192.0.2.2".into())]);
+    assert_eq!(
+        held,
+        [
+            Held::LeftAlone(LeftAlone::NotIncluded {
+                target: "dest".into(),
+                included: vec!["other".into()]
+            }),
+            Held::Content("192.0.2.2".into())
+        ]
+    );
 }
 
 #[test]
@@ -239,5 +270,219 @@ fn a_source_that_is_not_among_the_providers_is_refused() {
                 name: "nowhere".into()
             }
         )]
+    );
+}
+
+fn txt(written: &str, escaped_semicolons: bool) -> String {
+    let reading = Reading {
+        default_ttl: 60,
+        escaped_semicolons,
+        targets: Vec::new(),
+    };
+    records::txt_text(written, &reading)
+}
+
+/// `_ChunkedValue.process`: a value starting with `"` loses its first and last character,
+/// whatever the last one is, and every `" "` goes; `escaped_semicolons` concerns `;` only.
+#[test]
+fn txt_values_are_read_as_octodns_record_classes_read_them() {
+    for (written, escaped, read) in [
+        (
+            r#""v=spf1 ip4:192.0.2.0/24 " "-all""#,
+            true,
+            "v=spf1 ip4:192.0.2.0/24 -all",
+        ),
+        (
+            r#""v=spf1 ip4:192.0.2.0/24 " "-all""#,
+            false,
+            "v=spf1 ip4:192.0.2.0/24 -all",
+        ),
+        (
+            r#""v=DKIM1\; k=rsa\; " "p=MIG""#,
+            true,
+            "v=DKIM1; k=rsa; p=MIG",
+        ),
+        (
+            r#""v=DKIM1\; k=rsa\; " "p=MIG""#,
+            false,
+            r"v=DKIM1\; k=rsa\; p=MIG",
+        ),
+        (r#""quoted""#, true, "quoted"),
+        (r#""unbalanced"#, true, "unbalance"),
+        (r#"a" "b"#, true, "ab"),
+        (r#"say "hi""#, true, r#"say "hi""#),
+        ("\"", true, ""),
+        ("plain; bare", false, "plain; bare"),
+    ] {
+        assert_eq!(txt(written, escaped), read, "{written} {escaped}");
+    }
+}
+
+fn fate_problem(octodns: &str, targets: &[&str]) -> Vec<(usize, ProblemKind)> {
+    let dir = tempfile::tempdir().unwrap();
+    let targets = targets.join(", ");
+    let config = format!(
+        "providers:\n  config:\n    class: octodns.provider.yaml.YamlProvider\n    directory: {}\nzones:\n  example.com.:\n    sources: [config]\n    targets: [{targets}]\n",
+        dir.path().display()
+    );
+    write(dir.path(), "config.yaml", &config);
+    write(
+        dir.path(),
+        "example.com.yaml",
+        &format!("a:\n  type: A\n  value: 192.0.2.1\n  octodns:\n    {octodns}\n"),
+    );
+    problems(read_octodns(&dir.path().join("config.yaml")))
+}
+
+#[test]
+fn targets_that_disagree_no_target_and_a_string_list_are_refused() {
+    assert!(matches!(
+        &fate_problem("excluded: [one]", &["one", "two"])[..],
+        [(5, ProblemKind::TargetsDisagree { .. })]
+    ));
+    assert!(matches!(
+        &fate_problem("included: [one]", &[])[..],
+        [(5, ProblemKind::NoTarget)]
+    ));
+    assert!(matches!(
+        &fate_problem("excluded: one", &["one"])[..],
+        [(5, ProblemKind::Expected { .. })]
+    ));
+    assert!(matches!(
+        &fate_problem("ignored: maybe", &["one"])[..],
+        [(5, ProblemKind::Expected { .. })]
+    ));
+}
+
+#[test]
+fn targets_that_agree_and_falsy_ignored_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = CONFIG
+        .replace("DIR", &dir.path().display().to_string())
+        .replace("targets: [dest]", "targets: [dest, backup]");
+    write(dir.path(), "config.yaml", &config);
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "a:\n  type: A\n  value: 192.0.2.1\n  octodns:\n    excluded: [dest, backup]\nb:\n  type: A\n  value: 192.0.2.2\n  octodns:\n    ignored: false\n    excluded: []\n",
+    );
+    let from = read_octodns(&dir.path().join("config.yaml")).unwrap();
+    assert_eq!(from[0].zone.records.len(), 1);
+    assert_eq!(
+        from[0].notes[0].kind,
+        NoteKind::LeftAlone(LeftAlone::Excluded {
+            target: "dest".into()
+        })
+    );
+}
+
+#[test]
+fn an_option_octodns_refuses_processors_and_a_second_record_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = CONFIG.replace("DIR", &dir.path().display().to_string());
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "a:\n  type: A\n  value: 192.0.2.1\n",
+    );
+    write(
+        dir.path(),
+        "config.yaml",
+        &base.replace(
+            "    default_ttl: 600\n",
+            "    default_ttl: 600\n    bogus: 1\n",
+        ),
+    );
+    assert!(matches!(
+        &problems(read_octodns(&dir.path().join("config.yaml")))[..],
+        [(6, ProblemKind::Unsupported { .. })]
+    ));
+    write(
+        dir.path(),
+        "config.yaml",
+        &base.replace(
+            "    targets: [dest]\n",
+            "    targets: [dest]\n    processors: [meta]\n",
+        ),
+    );
+    assert!(matches!(
+        &problems(read_octodns(&dir.path().join("config.yaml")))[..],
+        [(12, ProblemKind::Processors)]
+    ));
+    write(dir.path(), "config.yaml", &base);
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "a:\n  - type: A\n    value: 192.0.2.1\n  - type: A\n    value: 192.0.2.2\n",
+    );
+    assert!(matches!(
+        &problems(read_octodns(&dir.path().join("config.yaml")))[..],
+        [(5, ProblemKind::DuplicateRecord { line: 3, .. })]
+    ));
+}
+
+#[test]
+fn ignore_missing_zones_and_disable_zonefile_read_as_octodns_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = CONFIG.replace("DIR", &dir.path().display().to_string());
+    // No file: refused, unless ignore_missing_zones (an empty zone, as octoDNS populates it).
+    write(
+        dir.path(),
+        "config.yaml",
+        &base.replace("    default_ttl: 600\n", "    ignore_missing_zones: true\n"),
+    );
+    let from = read_octodns(&dir.path().join("config.yaml")).unwrap();
+    assert!(from[0].zone.records.is_empty());
+    // disable_zonefile: the zone file is not read, so the zone has none.
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "a:\n  type: A\n  value: 192.0.2.1\n",
+    );
+    write(
+        dir.path(),
+        "config.yaml",
+        &base.replace("    default_ttl: 600\n", "    disable_zonefile: true\n"),
+    );
+    let found = problems(read_octodns(&dir.path().join("config.yaml")));
+    assert!(
+        matches!(&found[..], [(10, ProblemKind::ZoneFileMissing { .. })]),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn an_alias_zone_holds_the_records_of_the_zone_it_names_and_a_bad_alias_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = CONFIG.replace("DIR", &dir.path().display().to_string());
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "www:\n  type: CNAME\n  value: example.com.\n",
+    );
+    write(
+        dir.path(),
+        "config.yaml",
+        &format!("{base}  example.org.:\n    alias: example.com.\n"),
+    );
+    let from = read_octodns(&dir.path().join("config.yaml")).unwrap();
+    let org = &from[1].zone;
+    assert_eq!(org.zone.as_str(), "example.org");
+    assert_eq!(
+        (
+            org.records[0].name.as_str(),
+            org.records[0].canonical.as_str()
+        ),
+        ("www", "example.com.")
+    );
+    write(
+        dir.path(),
+        "config.yaml",
+        &format!("{base}  example.org.:\n    alias: example.net.\n"),
+    );
+    let found = problems(read_octodns(&dir.path().join("config.yaml")));
+    assert!(
+        matches!(&found[..], [(13, ProblemKind::BadAlias { .. })]),
+        "{found:?}"
     );
 }

@@ -87,6 +87,7 @@ pub(super) fn load(path: &Path, shown: &Path, reading: &mut Vec<PathBuf>) -> Res
     let context = Context {
         path,
         shown,
+        text: &text,
         tags: &presentation.tags,
     };
     reading.push(path.to_path_buf());
@@ -106,6 +107,7 @@ pub(super) fn load(path: &Path, shown: &Path, reading: &mut Vec<PathBuf>) -> Res
 struct Context<'a> {
     path: &'a Path,
     shown: &'a Path,
+    text: &'a str,
     tags: &'a std::collections::HashMap<u32, String>,
 }
 
@@ -122,7 +124,14 @@ impl Context<'_> {
         }
         let value = match &node.value {
             YamlValue::Null => Val::Null,
-            YamlValue::Bool(b) => Val::Scalar(b.to_string()),
+            // As written: PyYAML, which octoDNS reads with, takes `y` and `n` as text where the
+            // crate's YAML 1.1 reader takes them as booleans (a record named `y`).
+            YamlValue::Bool(b) => Val::Scalar(
+                self.text
+                    .get(node.pos.offset as usize..(node.pos.offset + node.pos.len) as usize)
+                    .filter(|raw| !raw.is_empty())
+                    .map_or_else(|| b.to_string(), str::to_string),
+            ),
             YamlValue::Int(i) => Val::Scalar(i.to_string()),
             YamlValue::Float(f) => Val::Scalar(f.to_string()),
             YamlValue::Str(s) => Val::Scalar(s.to_string()),
