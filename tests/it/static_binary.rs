@@ -41,46 +41,54 @@ error: cannot set up the HTTP client: builder error: unexpected error: No CA cer
         .run();
 }
 
-/// `demo` (whose apply checks DNS) run as `program` with `args` before the binary's path.
-fn demo_through(program: &str, args: &[&str]) -> String {
-    let base = crate::common::command();
-    let mut cmd = std::process::Command::new(program);
-    cmd.env_clear()
-        .args(args)
-        .arg(crate::common::dnscron_bin())
-        .arg("demo")
-        .env("DNSCRON_PLAN_ID", format!("{:032x}", 1))
-        .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
-        .current_dir(crate::common::repo_root());
-    for (key, value) in base.get_envs() {
-        if let Some(value) = value {
-            cmd.env(key, value);
-        }
-    }
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("spawn {program}: {e}"));
-    mask_ports(&format!(
-        "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    ))
-}
+/// The getrandom fallback test runs the binary under a seccomp filter that Python's `ctypes`
+/// installs (tests/it/fixtures/no_getrandom.py; the workspace forbids `unsafe`, which a Rust
+/// `prctl` would need): Python is a tool a machine with only Rust lacks, so it is a live test.
+#[cfg(feature = "live-tools")]
+mod live {
+    use crate::common::mask_ports;
 
-/// A static binary in a root without device nodes gets no randomness from the `getrandom` crate
-/// (no libc `getrandom` to find, no /dev/random to fall back to): hickory's `Message::query()`
-/// panicked in apply's DNS check there ("could not initialize ThreadRng"). The fixture makes
-/// this binary see the same (see its docstring); `demo` must print exactly what it prints
-/// without it, DNS check included.
-#[test]
-fn demo_checks_dns_when_the_os_gives_the_getrandom_crate_no_randomness() {
-    let plain = demo_through("env", &[]);
-    assert!(plain.starts_with("exit: Some(0)\n"), "{plain}");
-    assert!(
-        plain.contains("DNS: example.org is live on 2/2 nameservers."),
-        "{plain}"
-    );
-    let without = demo_through("python3", &["tests/it/fixtures/no_getrandom.py"]);
-    assert_eq!(without, plain);
+    /// `demo` (whose apply checks DNS) run as `program` with `args` before the binary's path.
+    fn demo_through(program: &str, args: &[&str]) -> String {
+        let base = crate::common::command();
+        let mut cmd = std::process::Command::new(program);
+        cmd.env_clear()
+            .args(args)
+            .arg(crate::common::dnscron_bin())
+            .arg("demo")
+            .env("DNSCRON_PLAN_ID", format!("{:032x}", 1))
+            .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
+            .current_dir(crate::common::repo_root());
+        for (key, value) in base.get_envs() {
+            if let Some(value) = value {
+                cmd.env(key, value);
+            }
+        }
+        let out = cmd
+            .output()
+            .unwrap_or_else(|e| panic!("spawn {program}: {e}"));
+        mask_ports(&format!(
+            "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+
+    /// A static binary in a root without device nodes gets no randomness from the `getrandom` crate
+    /// (no libc `getrandom` to find, no /dev/random to fall back to): hickory's `Message::query()`
+    /// panicked in apply's DNS check there ("could not initialize ThreadRng"). The fixture makes
+    /// this binary see the same (see its docstring); `demo` must print exactly what it prints
+    /// without it, DNS check included.
+    #[test]
+    fn demo_checks_dns_when_the_os_gives_the_getrandom_crate_no_randomness() {
+        let plain = demo_through("env", &[]);
+        assert!(plain.starts_with("exit: Some(0)\n"), "{plain}");
+        assert!(
+            plain.contains("DNS: example.org is live on 2/2 nameservers."),
+            "{plain}"
+        );
+        let without = demo_through("python3", &["tests/it/fixtures/no_getrandom.py"]);
+        assert_eq!(without, plain);
+    }
 }
