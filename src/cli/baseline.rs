@@ -7,11 +7,13 @@ use std::path::{Path, PathBuf};
 
 use dnscron_core::api::ReadClient;
 use dnscron_core::config;
+use dnscron_core::dnscheck::QueryOptions;
 use dnscron_core::import::baseline::{self, Baseline, FileAcceptances};
-use dnscron_core::plan::{AccountCheck, MakeOptions, make_plan_owned};
+use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, make_plan_owned};
 use dnscron_core::untrusted::Untrusted;
 
 use super::api_args::ApiArgs;
+use super::dns_args::{ResolverArg, parse_resolver_arg};
 use super::error::{CommandError, CommandResult, Outcome};
 use super::{runtime, signals, validate, write_stdout};
 
@@ -25,6 +27,11 @@ pub struct BaselineArgs {
     pub dir: PathBuf,
     #[command(flatten)]
     pub api: ApiArgs,
+    /// Follow SPF includes outside the account through this resolver (`system`: the
+    /// machine's own), as the drift job's `plan --resolver` does, so their findings are
+    /// accepted too.
+    #[arg(long, value_name = "IP[:PORT]|system", value_parser = parse_resolver_arg)]
+    pub resolver: Option<ResolverArg>,
 }
 
 pub fn run(args: BaselineArgs) -> CommandResult {
@@ -38,10 +45,16 @@ pub fn run(args: BaselineArgs) -> CommandResult {
     let paths = vec![args.dir.clone()];
     let desired =
         validate::load_printing_warnings(&paths).map_err(|d| validate::report_diagnostics(&d))?;
+    let mail_dns = args
+        .resolver
+        .as_ref()
+        .map(ResolverArg::address)
+        .transpose()?;
     let client = ReadClient::new(args.api.into_config()?)?;
     let opts = MakeOptions {
         stamp: super::stamp::plan_stamp(),
         health: true,
+        mail_dns: mail_dns.map(|r| MailDns::new(r, QueryOptions::default())),
         account: Some(AccountCheck {
             folders: vec![args.dir.display().to_string()],
         }),
@@ -52,7 +65,10 @@ pub fn run(args: BaselineArgs) -> CommandResult {
         desired.clone(),
         &opts,
     )))??;
-    let taken = baseline::baseline(&desired, &planned.plan.findings);
+    let today = chrono::DateTime::parse_from_rfc3339(&planned.plan.created_at)
+        .map(|made| made.with_timezone(&chrono::Utc).date_naive())
+        .unwrap_or_else(|_| chrono::Utc::now().date_naive());
+    let taken = baseline::baseline(&desired, &planned.plan.findings, today);
     let written = write(&args.dir, &taken)?;
     write_stdout(&summary(&args.dir, &taken, &written))?;
     let by_hand: Vec<&Refused> = written.refused.iter().collect();
@@ -170,7 +186,7 @@ fn summary(dir: &Path, taken: &Baseline, written: &Written) -> String {
     }
     for f in &taken.expired {
         out.push_str(&format!(
-            "{}: the acceptance of {} expired; renew its `until` by hand if it still holds\n",
+            "{}: the acceptance of {} no longer covers it (expired, or the finding got worse); renew its `until` or `value` by hand if it still holds\n",
             Untrusted(&f.target.to_string()),
             f.code
         ));
@@ -190,7 +206,15 @@ fn summary(dir: &Path, taken: &Baseline, written: &Written) -> String {
 fn entries(entries: &[baseline::AcceptEntry]) -> String {
     entries
         .iter()
-        .map(|e| format!("{} {}", e.finding, Untrusted(&e.name)))
+        .map(|e| match e.figure {
+            Some(figure) => format!(
+                "{} {} at {figure} until {}",
+                e.finding,
+                Untrusted(&e.name),
+                e.until
+            ),
+            None => format!("{} {} until {}", e.finding, Untrusted(&e.name), e.until),
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -214,7 +238,7 @@ fn refused_error(refused: &[&Refused]) -> CommandError {
         lines.join("\n")
     ))
     .with_hint(format!(
-        "add each entry to the file's `accept:` list with `reason: {}` (docs/health.md, \"Accepting a finding\")",
+        "add each entry to the file's `accept:` list with `reason: {}`, its `until` and its figure as `value` (docs/health.md, \"Accepting a finding\")",
         baseline::ADOPTION_REASON
     ))
 }

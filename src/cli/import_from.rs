@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use dnscron_core::dns::RecordType;
 use dnscron_core::import::from_files::bind::read_bind;
 use dnscron_core::import::from_files::dnscontrol::read_dnscontrol;
 use dnscron_core::import::from_files::octodns::read_octodns;
@@ -148,7 +149,7 @@ fn summary(out: &Path, read: &[FromFile], written: &[PathBuf]) -> String {
                 at(&note.at),
                 escape(&note.name),
                 escape(&note.rtype),
-                note_words(&note.kind)
+                note_words(&note.kind, &note.rtype)
             ));
         }
         for item in &from.not_imported {
@@ -181,7 +182,7 @@ fn at(line: &SourceLine) -> String {
     format!("{}:{}", escape(&line.file.display().to_string()), line.line)
 }
 
-fn note_words(kind: &NoteKind) -> String {
+fn note_words(kind: &NoteKind, rtype: &str) -> String {
     let words = match kind {
         NoteKind::Soa => "the SOA record belongs to the service that hosts the zone",
         NoteKind::ApexNs => {
@@ -189,7 +190,7 @@ fn note_words(kind: &NoteKind) -> String {
         }
         NoteKind::Duplicate => "a second copy of a record above; DNS holds it once",
         NoteKind::Ephemeral => "written by automation: an `ignore:` rule leaves it to it",
-        NoteKind::LeftAlone(why) => return left_alone_words(why),
+        NoteKind::LeftAlone(why) => return left_alone_words(why, rtype),
         NoteKind::NoPurge => {
             "NO_PURGE, written `prune: false`: live records of a name and type the IR declares but doesn't list are kept, where DNSControl deletes them (the plan counts them)"
         }
@@ -203,7 +204,7 @@ fn note_words(kind: &NoteKind) -> String {
 }
 
 /// Which rule of octoDNS leaves the record alone, and what the import made of it.
-fn left_alone_words(why: &LeftAlone) -> String {
+fn left_alone_words(why: &LeftAlone, rtype: &str) -> String {
     let because = match why {
         LeftAlone::Ignored => "octodns ignored: octoDNS never touches it".to_string(),
         LeftAlone::Excluded { target } => format!(
@@ -216,9 +217,16 @@ fn left_alone_words(why: &LeftAlone) -> String {
             escape(target)
         ),
     };
-    format!(
-        "{because}; an `ignore:` rule by name and type leaves the live records alone, whatever they hold"
-    )
+    if rtype.parse::<RecordType>().is_ok() {
+        format!(
+            "{because}; an `ignore:` rule by name and type leaves the live records alone, whatever they hold"
+        )
+    } else {
+        format!(
+            "{because}; the API holds no {} records, so none can be live",
+            escape(rtype)
+        )
+    }
 }
 
 fn not_imported_line(item: &NotImported) -> String {

@@ -329,4 +329,53 @@ mod tests {
             gauge(&metrics)
         );
     }
+
+    fn info(metrics: &Metrics, family: &str) -> Vec<String> {
+        metrics
+            .encode()
+            .lines()
+            .filter(|l| l.starts_with(&format!("{family}{{")))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// The checked-out revision beside the applied one: the folder's newest, a broken one
+    /// included, while the applied one stays the last converged.
+    #[test]
+    fn the_desired_revision_is_the_folders_newest_even_broken() {
+        let metrics = Metrics::new();
+        let report = RoundReport {
+            trigger: Trigger::Revision,
+            work: Work::Nothing,
+            outcome: RoundOutcome::Converged,
+            duration: Duration::from_millis(3),
+            finished_at: "2026-01-02T03:04:05Z".to_owned(),
+        };
+        let status = Status {
+            revision: Some(revision("aaaa")),
+            converged: Some(revision("aaaa")),
+            broken: Some(revision("bbbb")),
+            ..Status::default()
+        };
+        round(&metrics, &report, &status);
+        assert_eq!(
+            info(&metrics, "dnscron_controller_desired_revision_info"),
+            ["dnscron_controller_desired_revision_info{revision=\"bbbb\",source=\"git\"} 1"]
+        );
+        assert_eq!(
+            info(&metrics, "dnscron_controller_revision_info"),
+            ["dnscron_controller_revision_info{revision=\"aaaa\",source=\"git\"} 1"]
+        );
+        // Fixed: the newest loads, and is the one desired.
+        let fixed = Status {
+            revision: Some(revision("cccc")),
+            converged: Some(revision("aaaa")),
+            ..Status::default()
+        };
+        round(&metrics, &report, &fixed);
+        assert_eq!(
+            info(&metrics, "dnscron_controller_desired_revision_info"),
+            ["dnscron_controller_desired_revision_info{revision=\"cccc\",source=\"git\"} 1"]
+        );
+    }
 }

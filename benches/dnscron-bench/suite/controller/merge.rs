@@ -54,7 +54,7 @@ pub fn account(zones: usize) -> Account {
 }
 
 /// The account with one record more in the file of zone `added`.
-fn with_added(zones: usize, added: Option<usize>) -> Account {
+pub fn with_added(zones: usize, added: Option<usize>) -> Account {
     Account {
         zones: (0..zones)
             .map(|i| {

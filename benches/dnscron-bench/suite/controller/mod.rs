@@ -4,6 +4,7 @@
 //! apply --api-share 50` builds it (`Mode::ApplyMerged`, a budget of half the spec's bucket,
 //! a state file), the emulator in the same process at the spec's bucket.
 
+mod busy;
 mod day;
 mod harness;
 mod memory;
@@ -26,7 +27,13 @@ struct Sizes {
     zones: usize,
     day: Duration,
     rounds: (u64, u64),
+    /// The busy repository's simulated length (its 60 zones and 20 s are the issue's).
+    busy: Duration,
 }
+
+/// Issue 37's busy repository.
+const BUSY_ZONES: usize = 60;
+const BUSY_EVERY: Duration = Duration::from_secs(20);
 
 fn sizes(smoke: bool) -> Sizes {
     match smoke {
@@ -34,11 +41,13 @@ fn sizes(smoke: bool) -> Sizes {
             zones: 30,
             day: Duration::from_secs(3600),
             rounds: (100, 300),
+            busy: Duration::from_secs(15 * 60),
         },
         false => Sizes {
             zones: 300,
             day: Duration::from_secs(24 * 3600),
             rounds: (100, 10_000),
+            busy: Duration::from_secs(3600),
         },
     }
 }
@@ -82,6 +91,8 @@ pub fn run(runtime: &tokio::runtime::Runtime, smoke: bool) -> Result<Section, Be
     }
     let day = day::run(sizes.zones, sizes.day)?;
     push_day(&mut section, &day, sizes.zones);
+    let busy = busy::run(BUSY_ZONES, BUSY_EVERY, sizes.busy)?;
+    push_busy(&mut section, &busy);
     push_memory(&mut section, &flat, sizes.rounds);
     section.note(format!(
         "Requests of the restarted controller's revision, route by route: {}. After the first \
@@ -135,8 +146,16 @@ fn method(sizes: &Sizes) -> String {
          **Memory**: {small} zones, `--interval 1s` on the paused clock so that rounds come back \
          to back (each waits only for the budget), VmRSS of this process (/proc/self/status) \
          and its open descriptors (/proc/self/fd) after round {early} and after round {late}, \
-         measured before the other parts of the section.",
+         measured before the other parts of the section. **Busy repository** (issue 37): \
+         {busy_zones} zones, a controller restarted with revision 1 converged, and a new \
+         revision swapped in every {busy_every} s for {busy_minutes} min of the paused clock, \
+         each moving one record to the next zone's file (two changes); when each whole drift \
+         sweep ended (the status's sweep count, as the observer sees it after each round), so \
+         the longest any target waited to be read again.",
         zones = sizes.zones,
+        busy_zones = BUSY_ZONES,
+        busy_every = BUSY_EVERY.as_secs(),
+        busy_minutes = sizes.busy.as_secs() / 60,
         records = merge::RECORDS,
         min = REVISION_MINIMUM,
         day = hours(sizes.day),
@@ -232,6 +251,57 @@ fn push_day(section: &mut Section, day: &day::Day, zones: usize) {
     section.push(Figure::info(
         format!("{title}: rounds; wall clock to simulate"),
         format!("{}; {}", day.rounds, secs(day.wall)),
+    ));
+}
+
+fn push_busy(section: &mut Section, busy: &busy::Busy) {
+    let share = u64::from(harness::BUCKET_PER_MINUTE) * u64::from(harness::SHARE_PERCENT) / 100;
+    let title = format!(
+        "busy repository ({} zones, a revision every {} s, {} min simulated)",
+        busy.zones,
+        busy.every.as_secs(),
+        busy.simulated.as_secs() / 60
+    );
+    section.push(Figure::info(
+        format!("{title}: revisions swapped in; converged (as the observer saw them)"),
+        format!("{}; {}", busy.published, busy.converged),
+    ));
+    section.push(Figure::info(
+        format!("{title}: whole sweeps"),
+        busy.sweeps_ended.len().to_string(),
+    ));
+    let first = busy.sweeps_ended.first().copied();
+    section.push(Figure::new(
+        format!("{title}: every target swept, the first time, after"),
+        first.map_or_else(
+            || "never".to_owned(),
+            |d| format!("{} (≈ {:.1} min)", secs(d), d.as_secs_f64() / 60.0),
+        ),
+        "",
+        format!(
+            "{} requests a sweep at 48 a minute: ≈ {:.1} min with no revision",
+            sweep_requests(busy.zones),
+            sweep_requests(busy.zones) as f64 / 48.0
+        ),
+        Verdict::Info,
+    ));
+    section.push(Figure::info(
+        format!("{title}: the longest any target waited to be read again"),
+        busy.longest_sweep().map_or_else(
+            || "never read".to_owned(),
+            |d| format!("{} (≈ {:.1} min)", secs(d), d.as_secs_f64() / 60.0),
+        ),
+    ));
+    section.push(Figure::new(
+        format!("{title}: most requests in any rolling 60 s; rounds failed"),
+        format!("{}; {}", busy.busiest_minute, busy.failed_rounds),
+        format!("≤ {share}; 0"),
+        "",
+        Verdict::of(busy.busiest_minute as u64 <= share && busy.failed_rounds == 0),
+    ));
+    section.push(Figure::info(
+        format!("{title}: requests in all; wall clock to simulate"),
+        format!("{}; {}", busy.requests, secs(busy.wall)),
     ));
 }
 

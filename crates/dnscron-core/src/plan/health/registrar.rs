@@ -12,6 +12,7 @@ use crate::config::model::ZoneSpec;
 
 use super::Registration;
 use super::values::{date, ds_set, flag, shown, word};
+use crate::plan::figure::Figure;
 use crate::plan::finding_code::FindingCode;
 use crate::plan::model::{Finding, TargetKind, TargetRef};
 use crate::plan::norm::host_set;
@@ -247,6 +248,8 @@ fn expiry(out: &mut Out<'_>, listing: &payload::Domain, now: DateTime<Utc>) {
         );
         return;
     };
+    // The date, never "in N days": a message that moves with the clock would change the drift
+    // issue's digest every day (docs/ci.md, "Drift").
     let left = (at - now).num_days();
     let day = at.format("%Y-%m-%d");
     let (code, message) = if at <= now {
@@ -261,7 +264,7 @@ fn expiry(out: &mut Out<'_>, listing: &payload::Domain, now: DateTime<Utc>) {
         (
             FindingCode::DomainExpiring,
             format!(
-                "{} expires on {day} (in {left} days, within {days}) and auto-renew is off: renew it or turn auto-renew on in the portal",
+                "{} expires on {day}, within the {days}-day warning, and auto-renew is off: renew it or turn auto-renew on in the portal",
                 out.spec.zone
             ),
         )
@@ -269,6 +272,12 @@ fn expiry(out: &mut Out<'_>, listing: &payload::Domain, now: DateTime<Utc>) {
         return;
     };
     out.push(code, message);
+    if code == FindingCode::DomainExpiring
+        && let Some(last) = out.findings.last_mut()
+    {
+        // An acceptance of the expiry is of this day's (`plan::accept`).
+        last.figure = Some(Figure::Expires(at.date_naive()));
+    }
 }
 
 /// A value the file's `registrar` key expects, checked against live.

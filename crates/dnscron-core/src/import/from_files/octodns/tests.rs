@@ -420,3 +420,69 @@ fn an_option_octodns_refuses_processors_and_a_second_record_are_refused() {
         [(5, ProblemKind::DuplicateRecord { line: 3, .. })]
     ));
 }
+
+#[test]
+fn ignore_missing_zones_and_disable_zonefile_read_as_octodns_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = CONFIG.replace("DIR", &dir.path().display().to_string());
+    // No file: refused, unless ignore_missing_zones (an empty zone, as octoDNS populates it).
+    write(
+        dir.path(),
+        "config.yaml",
+        &base.replace("    default_ttl: 600\n", "    ignore_missing_zones: true\n"),
+    );
+    let from = read_octodns(&dir.path().join("config.yaml")).unwrap();
+    assert!(from[0].zone.records.is_empty());
+    // disable_zonefile: the zone file is not read, so the zone has none.
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "a:\n  type: A\n  value: 192.0.2.1\n",
+    );
+    write(
+        dir.path(),
+        "config.yaml",
+        &base.replace("    default_ttl: 600\n", "    disable_zonefile: true\n"),
+    );
+    let found = problems(read_octodns(&dir.path().join("config.yaml")));
+    assert!(
+        matches!(&found[..], [(10, ProblemKind::ZoneFileMissing { .. })]),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn an_alias_zone_holds_the_records_of_the_zone_it_names_and_a_bad_alias_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = CONFIG.replace("DIR", &dir.path().display().to_string());
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "www:\n  type: CNAME\n  value: example.com.\n",
+    );
+    write(
+        dir.path(),
+        "config.yaml",
+        &format!("{base}  example.org.:\n    alias: example.com.\n"),
+    );
+    let from = read_octodns(&dir.path().join("config.yaml")).unwrap();
+    let org = &from[1].zone;
+    assert_eq!(org.zone.as_str(), "example.org");
+    assert_eq!(
+        (
+            org.records[0].name.as_str(),
+            org.records[0].canonical.as_str()
+        ),
+        ("www", "example.com.")
+    );
+    write(
+        dir.path(),
+        "config.yaml",
+        &format!("{base}  example.org.:\n    alias: example.net.\n"),
+    );
+    let found = problems(read_octodns(&dir.path().join("config.yaml")));
+    assert!(
+        matches!(&found[..], [(13, ProblemKind::BadAlias { .. })]),
+        "{found:?}"
+    );
+}

@@ -13,6 +13,7 @@ mod tree;
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
+use crate::plan::figure::Figure;
 use crate::plan::finding_code::FindingCode;
 use crate::untrusted::escape;
 
@@ -146,6 +147,7 @@ fn count(
                 "the SPF record of {name} needs {counted}{with_dns}, more than the {LOOKUP_LIMIT} receivers allow (RFC 7208 §4.6.4): {PERMERROR}; {TRIM}. Lookups per record:\n{tree}"
             ),
         );
+        out.measure_last(Figure::Lookups(u32::try_from(total).unwrap_or(u32::MAX)));
         return;
     }
     if total >= LOOKUP_WARNING {
@@ -163,6 +165,7 @@ fn count(
                 "the SPF record of {name} needs {counted}{with_dns} of the {LOOKUP_LIMIT} receivers allow: one more include (or a provider adding one to theirs) makes it a permerror, and the mail unauthenticated; {TRIM}. Lookups per record:\n{tree}"
             ),
         );
+        out.measure_last(Figure::Lookups(u32::try_from(total).unwrap_or(u32::MAX)));
         return;
     }
     if unfollowed.is_empty() && unchecked.is_empty() {
@@ -193,6 +196,23 @@ fn count(
     }
     // One line: many zones share one provider's include, and each says so.
     out.push(code, record, parts.join("; "));
+}
+
+/// The terms an `spf-not-followed` (or `spf-lookups-uncounted`) message names as not followed,
+/// each with why, as [`count`] words them: `("include:_spf.mail.example", "outside the account,
+/// no resolver to ask")`. A view that shows one line per include across the account (a pull
+/// request's comment) groups the findings by them; the findings themselves stay one per record.
+pub fn not_followed_terms(message: &str) -> Vec<(&str, &str)> {
+    let Some((_, rest)) = message.split_once("; not followed: ") else {
+        return Vec::new();
+    };
+    let list = rest.split("; ").next().unwrap_or_default();
+    list.split("), ")
+        .map(|item| {
+            let item = item.strip_suffix(')').unwrap_or(item);
+            item.split_once(" (").unwrap_or((item, ""))
+        })
+        .collect()
 }
 
 fn voids(name: &str, record: &RecordSpec, root: &Node, tree: &str, out: &mut Out<'_>) {
