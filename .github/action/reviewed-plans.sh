@@ -11,15 +11,30 @@
 #    this workflow on main whose step DNSCRON_APPLY_STEP succeeded): GitHub cancels a pending
 #    run when a newer one is queued, so the newest run must apply every merge it stands for.
 #    Each pull request that changed DNSCRON_DIR must have its plan artifact
-#    (dnscron-plan-<number>-<head commit>), else the job fails closed (exit 1) naming it.
+#    (dnscron-plan-<number>-<head commit>), downloaded by run id from the newest successful run
+#    of the plan workflow (DNSCRON_PLAN_WORKFLOW) for its merged head commit, else the job fails
+#    closed (exit 1) naming it. Nothing in the file approves anything: a pull_request run uses
+#    the pull request's own copy of the plan workflow, so the file is only the list of changes
+#    that were shown for review, which `apply --reviewed` checks against the files it plans.
+# 3. Mass changes: this job decides, from GitHub's records read now, never from the plan file.
+#    A pull request's plan is approved for mass changes (output `mass`, one
+#    `--allow-mass-changes-in FILE` each) when the label DNSCRON_MASS_LABEL is on it now and was
+#    added after its last push. The time of the last push is GitHub's own, not the commit's
+#    (committer dates are the author's to write): the creation of the first run of the plan
+#    workflow for the head commit (a push starts one; a label, a re-run, a later event of the
+#    same commit start later ones), or the latest force push in the pull request's timeline
+#    (`head_ref_force_pushed`: a head moved back to a commit that ran before), whichever is
+#    later. The label's time is the latest `labeled` event of it in the timeline.
 # DNSCRON_ALLOW_UNREVIEWED=true (a person's manual run) skips 2: `unreviewed=true`, a warning.
 #
 # Environment: GITHUB_REPOSITORY, GITHUB_SHA, GITHUB_WORKFLOW_REF, GITHUB_RUN_ID, GITHUB_OUTPUT,
 # GITHUB_STEP_SUMMARY (optional); DNSCRON_BRANCH (main), DNSCRON_DIR (dns/),
-# DNSCRON_REVIEWED_DIR (reviewed), DNSCRON_APPLY_STEP (Apply), DNSCRON_ALLOW_UNREVIEWED.
-# Outputs: current=true|false; plans=<one plan file a line>; unreviewed=true|false; base=<the
-# commit of the last successful apply>, empty when there was none yet (the apply then passes no
-# `--changed-since`: the reviewed plans' scopes alone decide what is read).
+# DNSCRON_REVIEWED_DIR (reviewed), DNSCRON_APPLY_STEP (Apply), DNSCRON_ALLOW_UNREVIEWED,
+# DNSCRON_PLAN_WORKFLOW (dnscron-plan.yml), DNSCRON_MASS_LABEL (dnscron:allow-mass-changes).
+# Outputs: current=true|false; plans=<one plan file a line>; mass=<the plan files approved for
+# mass changes, one a line>; unreviewed=true|false; base=<the commit of the last successful
+# apply>, empty when there was none yet (the apply then passes no `--changed-since`: the
+# reviewed plans' scopes alone decide what is read).
 set -euo pipefail
 
 repo=$GITHUB_REPOSITORY
@@ -29,6 +44,8 @@ dir=${DNSCRON_DIR:-dns/}
 dir=${dir%/}/
 out=${DNSCRON_REVIEWED_DIR:-reviewed}
 apply_step=${DNSCRON_APPLY_STEP:-Apply}
+plan_workflow=${DNSCRON_PLAN_WORKFLOW:-dnscron-plan.yml}
+label=${DNSCRON_MASS_LABEL:-dnscron:allow-mass-changes}
 workflow=${GITHUB_WORKFLOW_REF%%@*}
 workflow=${workflow##*/}
 
@@ -75,22 +92,52 @@ if [ -n "$base" ]; then
 fi
 if [ ${#commits[@]} = 0 ] || [ "${commits[${#commits[@]} - 1]}" != "$sha" ]; then commits+=("$sha"); fi
 
+# Whether the label approves pull request $1's mass changes: on it now, and added after its
+# last push, which is the later of $2 (the first plan run's creation for its head commit) and
+# its latest force push. Says why on stdout either way (a notice or a warning).
+mass_approved() {
+  local labels events labelled forced pushed
+  labels=$(gh api "repos/$repo/issues/$1" --jq '.labels[].name')
+  grep -qxF -- "$label" <<< "$labels" || return 1
+  events=$(gh api "repos/$repo/issues/$1/timeline" --paginate \
+    --jq ".[] | select((.event == \"labeled\" and .label.name == \"$label\") or .event == \"head_ref_force_pushed\") | \"\(.event) \(.created_at)\"")
+  labelled=$(awk '$1 == "labeled" { print $2 }' <<< "$events" | sort | tail -n 1)
+  forced=$(awk '$1 == "head_ref_force_pushed" { print $2 }' <<< "$events" | sort | tail -n 1)
+  pushed=$(printf '%s\n' "$2" "$forced" | sort | tail -n 1)
+  # ISO 8601 times in UTC (GitHub's `…Z`) compare as text.
+  if [ -n "$labelled" ] && [ -n "$pushed" ] && [[ $labelled > $pushed ]]; then
+    echo "::notice title=dnscron mass changes approved::pull request #$1: the label $label was added at $labelled, after its last push at $pushed: its changes may go past the safety limits"
+    return 0
+  fi
+  echo "::warning title=dnscron mass changes not approved::pull request #$1 carries the label $label, but it was added at ${labelled:-an unknown time}, not after its last push at ${pushed:-an unknown time}: a label approves what was pushed before it, so its changes must stay within the safety limits (remove the label and add it again after the last push)"
+  return 1
+}
+
 plans=()
+mass=()
 missing=()
 seen=" "
 for commit in "${commits[@]}"; do
   pr=$(gh api "repos/$repo/commits/$commit/pulls" \
-    --jq "map(select(.merge_commit_sha == \"$commit\")) | .[0] // empty | \"\(.number) \(.head.sha)\"")
+    --jq "map(select(.merge_commit_sha == \"$commit\")) | .[0] // empty | \"\(.number) \(.head.sha) \(.head.ref)\"")
   [ -n "$pr" ] || continue
-  # shellcheck disable=SC2086 # "NUMBER HEAD": split on purpose
+  # shellcheck disable=SC2086 # "NUMBER HEAD REF": split on purpose (a ref has no spaces)
   set -- $pr
   case $seen in *" $1 "*) continue ;; esac
   seen="$seen$1 "
   changed=$(gh api "repos/$repo/pulls/$1/files" --paginate \
     --jq ".[] | select(.filename | startswith(\"$dir\")) | .filename")
   [ -n "$changed" ] || continue
-  if gh run download --name "dnscron-plan-$1-$2" --dir "$out/$1" > /dev/null; then
+  # The plan workflow's runs for the merged head commit on the pull request's branch, oldest
+  # first: the first one's creation is the push; the newest successful one holds the plan.
+  runs=$(gh run list --workflow "$plan_workflow" --commit "$2" --branch "$3" --event pull_request \
+    --limit 100 --json databaseId,createdAt,conclusion \
+    --jq 'sort_by(.createdAt, .databaseId) | .[] | "\(.databaseId) \(.createdAt) \(.conclusion)"')
+  first=$(awk 'NR == 1 { print $2 }' <<< "$runs")
+  run=$(awk '$3 == "success" { id = $1 } END { print id }' <<< "$runs")
+  if [ -n "$run" ] && gh run download "$run" --name "dnscron-plan-$1-$2" --dir "$out/$1" > /dev/null; then
     plans+=("$out/$1/plan.json")
+    if mass_approved "$1" "$first"; then mass+=("$out/$1/plan.json"); fi
   else
     missing+=("#$1 at $2")
   fi
@@ -102,12 +149,13 @@ since=${since% }
 if [ ${#missing[@]} = 0 ] && [ ${#plans[@]} -gt 0 ]; then
   echo "reviewed plans of the pull requests merged $since: ${plans[*]}"
   { echo "plans<<DNSCRON_PLANS"; printf '%s\n' "${plans[@]}"; echo DNSCRON_PLANS; } >> "$GITHUB_OUTPUT"
+  { echo "mass<<DNSCRON_PLANS"; [ ${#mass[@]} = 0 ] || printf '%s\n' "${mass[@]}"; echo DNSCRON_PLANS; } >> "$GITHUB_OUTPUT"
   output unreviewed=false
   exit 0
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   printf -v list '%s, ' "${missing[@]}"
-  why="no saved plan for pull request ${list%, }, merged $since: re-run its dnscron plan check, then re-run the newest run of this workflow"
+  why="no saved plan in a successful run of $plan_workflow for pull request ${list%, }, merged $since: re-run its dnscron plan check, then re-run the newest run of this workflow"
 else
   why="no pull request that changed $dir was merged $since, so no plan was reviewed"
 fi

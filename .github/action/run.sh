@@ -5,7 +5,8 @@
 #
 # Environment: DNSCRON_BIN, DNSCRON_ARGS, DNSCRON_PLAN_FILE, DNSCRON_ALLOWED_EXIT_CODES
 # (comma-separated, default 0), DNSCRON_STDOUT_FILE (default: a new file in RUNNER_TEMP),
-# DNSCRON_REVIEWED_PLANS (plan files, one a line: one `--reviewed FILE` each) and
+# DNSCRON_REVIEWED_PLANS (plan files, one a line: one `--reviewed FILE` each),
+# DNSCRON_MASS_PLANS (those approved for mass changes: one `--allow-mass-changes-in FILE` each) and
 # DNSCRON_UNREVIEWED (`true`: `--yes`) and DNSCRON_BASE (the last successful apply's commit:
 # `--changed-since BASE` beside the reviewed plans), all from reviewed-plans.sh; GITHUB_OUTPUT.
 set -uo pipefail
@@ -31,6 +32,10 @@ fi
 while IFS= read -r plan; do
   [[ -z $plan ]] || argv+=(--reviewed "$plan")
 done <<<"${DNSCRON_REVIEWED_PLANS:-}"
+# The plans this job approved for mass changes (from the pull requests' labels, read now).
+while IFS= read -r plan; do
+  [[ -z $plan ]] || argv+=(--allow-mass-changes-in "$plan")
+done <<<"${DNSCRON_MASS_PLANS:-}"
 [[ ${DNSCRON_UNREVIEWED:-} != true ]] || argv+=(--yes)
 # What changed since the last successful apply is read too, so a change merged without review
 # since then is refused; a base is only reported beside reviewed plans.

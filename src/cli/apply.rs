@@ -16,7 +16,7 @@ use crate::render::apply::{Bar, Lines};
 use crate::render::plan as render;
 use dnscron_core::api::WriteClient;
 use dnscron_core::apply::Progress;
-use dnscron_core::apply::workflow::{Binding, Execution, Workflow};
+use dnscron_core::apply::workflow::{Binding, Execution, ReviewedPlan, Workflow};
 use dnscron_core::plan::Plan;
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
@@ -52,9 +52,16 @@ pub struct ApplyArgs {
     /// Don't ask for confirmation (required when stdin is not a terminal).
     #[arg(long, short = 'y')]
     pub yes: bool,
-    /// Skip the per-zone safety limits against mass deletes and updates.
+    /// Lift the per-zone safety limits (`safety:`): deletes, content updates and TTL-only
+    /// updates (a `defaults.ttl` change) past them are applied, for every plan this apply runs.
     #[arg(long)]
     pub allow_mass_changes: bool,
+    /// Approve the changes of this reviewed plan (one of the --reviewed files) past the safety
+    /// limits: deletes, content updates and TTL-only updates. Repeatable. The approval is
+    /// yours, given now: what a plan file records (`plan --allow-mass-changes`) approves
+    /// nothing by itself, and the other plans' changes stay within the limits.
+    #[arg(long, value_name = "PLAN_FILE", action = clap::ArgAction::Append, requires = "reviewed")]
+    pub allow_mass_changes_in: Vec<PathBuf>,
     /// Output of the outcome on stdout.
     #[arg(long, value_enum, default_value_t)]
     pub format: ApplyFormat,
@@ -107,8 +114,25 @@ fn refuse_resolver(args: &ApplyArgs) -> Result<(), CommandError> {
     }
 }
 
+/// Each `--allow-mass-changes-in` names one of the `--reviewed` files, as given.
+fn check_approvals(args: &ApplyArgs) -> Result<(), CommandError> {
+    match args
+        .allow_mass_changes_in
+        .iter()
+        .find(|f| !args.reviewed.contains(f))
+    {
+        None => Ok(()),
+        Some(file) => Err(CommandError::user(format!(
+            "--allow-mass-changes-in {} names no --reviewed plan: an approval covers the changes of a plan this apply is bound to",
+            file.display()
+        ))
+        .with_hint("give the same path to --reviewed and to --allow-mass-changes-in")),
+    }
+}
+
 pub fn run(args: ApplyArgs) -> CommandResult {
     refuse_resolver(&args)?;
+    check_approvals(&args)?;
     let fresh = args.plan.is_none() && args.reviewed.is_empty();
     if fresh && !args.yes && !std::io::stdin().is_terminal() {
         return Err(CommandError::user(
@@ -146,7 +170,8 @@ pub fn run(args: ApplyArgs) -> CommandResult {
     };
     let prepared = runtime.block_on(workflow.prepare()).map_err(refused)?;
     // A bound apply that will send nothing reports why instead of showing its plan.
-    if args.format == ApplyFormat::Text && (fresh || prepared.executes()) {
+    let plan_shown = args.format == ApplyFormat::Text && (fresh || prepared.executes());
+    if plan_shown {
         write_stdout(&render::text(prepared.plan(), use_color_on_stdout()))?;
     }
     if fresh && !args.yes && !prepared.plan().is_empty() {
@@ -169,7 +194,7 @@ pub fn run(args: ApplyArgs) -> CommandResult {
         .block_on(prepared.run(&execution))
         .map_err(refused)?;
     progress.close();
-    finish(&args, &report, signals.received())
+    finish(&args, &report, signals.received(), plan_shown)
 }
 
 /// The apply `args` ask for: a saved plan (`plans`, from --plan), or the files bound to the
@@ -190,7 +215,7 @@ fn workflow<'a>(
                 .map(|since| super::changed::scope(&args.paths, &desired, since))
                 .transpose()?;
             let binding = match (plans.is_empty(), args.yes) {
-                (false, _) => Binding::Reviewed(plans),
+                (false, _) => Binding::Reviewed(reviewed_plans(args, plans)),
                 (true, true) => Binding::Nothing,
                 (true, false) => Binding::Confirmed,
             };
@@ -202,6 +227,19 @@ fn workflow<'a>(
     workflow.allow_mass_changes = args.allow_mass_changes;
     workflow.stamp = super::stamp::plan_stamp();
     Ok(workflow)
+}
+
+/// The `--reviewed` plans (in their order), each approved for mass changes when
+/// `--allow-mass-changes-in` names its file.
+fn reviewed_plans(args: &ApplyArgs, plans: Vec<Plan>) -> Vec<ReviewedPlan> {
+    plans
+        .into_iter()
+        .zip(&args.reviewed)
+        .map(|(plan, file)| ReviewedPlan {
+            plan,
+            mass_changes_approved: args.allow_mass_changes_in.contains(file),
+        })
+        .collect()
 }
 
 /// Asks on the terminal; only `yes` goes ahead.

@@ -13,8 +13,14 @@ use dnscron_core::apply::{ApplyReport, ApplyResult};
 
 use crate::render::apply as report;
 
-/// Prints the report; `signal` is the first signal received during the apply, if any.
-pub fn finish(args: &ApplyArgs, report: &ApplyReport, signal: Option<u8>) -> CommandResult {
+/// Prints the report; `signal` is the first signal received during the apply, if any;
+/// `plan_shown`: the plan was printed above it.
+pub fn finish(
+    args: &ApplyArgs,
+    report: &ApplyReport,
+    signal: Option<u8>,
+    plan_shown: bool,
+) -> CommandResult {
     let ending = ending_after(&report.result, signal);
     let text = if tracing::enabled!(tracing::Level::DEBUG) {
         report::text_with_request_ids
@@ -22,8 +28,9 @@ pub fn finish(args: &ApplyArgs, report: &ApplyReport, signal: Option<u8>) -> Com
         report::text
     };
     let shown = match (args.format, &report.result) {
-        // The plan shown above already said so.
-        (ApplyFormat::Text, ApplyResult::NoChanges) => String::new(),
+        // The plan shown above already said so; a review-bound apply showed none, so says it.
+        (ApplyFormat::Text, ApplyResult::NoChanges) if plan_shown => String::new(),
+        (ApplyFormat::Text, ApplyResult::NoChanges) => text(report),
         (ApplyFormat::Text, ApplyResult::AlreadyApplied) => text(report),
         // Nothing was sent, and a review-bound apply showed no plan above.
         (ApplyFormat::Text, ApplyResult::ChangedSinceReview { .. }) => text(report),

@@ -7,11 +7,13 @@ use std::path::{Path, PathBuf};
 
 use dnscron_core::api::ReadClient;
 use dnscron_core::config;
+use dnscron_core::dnscheck::QueryOptions;
 use dnscron_core::import::baseline::{self, Baseline, FileAcceptances};
-use dnscron_core::plan::{AccountCheck, MakeOptions, make_plan_owned};
+use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, make_plan_owned};
 use dnscron_core::untrusted::Untrusted;
 
 use super::api_args::ApiArgs;
+use super::dns_args::{ResolverArg, parse_resolver_arg};
 use super::error::{CommandError, CommandResult, Outcome};
 use super::{runtime, signals, validate, write_stdout};
 
@@ -25,6 +27,11 @@ pub struct BaselineArgs {
     pub dir: PathBuf,
     #[command(flatten)]
     pub api: ApiArgs,
+    /// Follow SPF includes outside the account through this resolver (`system`: the
+    /// machine's own), as the drift job's `plan --resolver` does, so their findings are
+    /// accepted too.
+    #[arg(long, value_name = "IP[:PORT]|system", value_parser = parse_resolver_arg)]
+    pub resolver: Option<ResolverArg>,
 }
 
 pub fn run(args: BaselineArgs) -> CommandResult {
@@ -38,10 +45,16 @@ pub fn run(args: BaselineArgs) -> CommandResult {
     let paths = vec![args.dir.clone()];
     let desired =
         validate::load_printing_warnings(&paths).map_err(|d| validate::report_diagnostics(&d))?;
+    let mail_dns = args
+        .resolver
+        .as_ref()
+        .map(ResolverArg::address)
+        .transpose()?;
     let client = ReadClient::new(args.api.into_config()?)?;
     let opts = MakeOptions {
         stamp: super::stamp::plan_stamp(),
         health: true,
+        mail_dns: mail_dns.map(|r| MailDns::new(r, QueryOptions::default())),
         account: Some(AccountCheck {
             folders: vec![args.dir.display().to_string()],
         }),

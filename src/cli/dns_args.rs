@@ -1,10 +1,15 @@
 //! How dnscron reaches nameservers over DNS: shared by `check` and apply's DNS checks.
-//! `--resolver` is `check`'s alone (it discovers nameservers; apply discovers none).
+//! `--resolver` is `check`'s (it discovers nameservers; apply discovers none), and `plan`'s and
+//! `baseline`'s for SPF includes outside the account ([`ResolverArg`], which also takes `system`).
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
+use crate::cli::error::{CommandError, ErrorKind};
 use dnscron_core::apply::dns::DnsOptions;
-use dnscron_core::dnscheck::{AddressBook, NameserverAddress, QueryOptions};
+use dnscron_core::dnscheck::{
+    AddressBook, NameserverAddress, QueryOptions, RESOLV_CONF, parse_resolv_conf, parse_resolver,
+};
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct DnsArgs {
@@ -70,4 +75,86 @@ pub(crate) fn parse_timeout(value: &str) -> Result<Duration, String> {
         ));
     }
     Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Test-only: the address `--resolver system` means instead of /etc/resolv.conf's first
+/// `nameserver` (the recipe tests point it at the emulator's DNS listener on loopback).
+pub const SYSTEM_RESOLVER_ENV: &str = "DNSCRON_SYSTEM_RESOLVER";
+
+/// `plan`'s and `baseline`'s `--resolver`: an address, or `system`, the resolver the machine
+/// uses (a CI runner's), so a recipe needs no address of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResolverArg {
+    System,
+    At(SocketAddr),
+}
+
+pub(crate) fn parse_resolver_arg(value: &str) -> Result<ResolverArg, String> {
+    match value.trim() {
+        "system" => Ok(ResolverArg::System),
+        other => parse_resolver(other)
+            .map(ResolverArg::At)
+            .map_err(|e| format!("{e}, or `system` for the machine's own resolver")),
+    }
+}
+
+impl ResolverArg {
+    /// The address to ask: `system` is /etc/resolv.conf's first `nameserver` (port 53).
+    pub fn address(&self) -> Result<SocketAddr, CommandError> {
+        match self {
+            ResolverArg::At(at) => Ok(*at),
+            ResolverArg::System => system_resolver(),
+        }
+    }
+}
+
+fn system_resolver() -> Result<SocketAddr, CommandError> {
+    if let Ok(at) = std::env::var(SYSTEM_RESOLVER_ENV) {
+        return parse_resolver(&at).map_err(|e| {
+            CommandError::user(format!("{SYSTEM_RESOLVER_ENV}: {e}"))
+                .with_hint(format!("unset {SYSTEM_RESOLVER_ENV} (it is for tests)"))
+        });
+    }
+    let off = std::env::var("DNSCRON_NO_SYSTEM_RESOLVER").is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on" | "y"
+        )
+    });
+    if off {
+        return Err(CommandError::user(
+            "--resolver system: the system's resolver is turned off (DNSCRON_NO_SYSTEM_RESOLVER)",
+        )
+        .with_hint("pass the resolver's address instead: --resolver IP[:PORT]"));
+    }
+    let text = std::fs::read_to_string(RESOLV_CONF).map_err(|e| {
+        CommandError::with_cause(
+            ErrorKind::User,
+            format!("--resolver system: cannot read {RESOLV_CONF}, where the machine's resolver is named"),
+            e,
+        )
+        .with_hint("pass the resolver's address instead: --resolver IP[:PORT]")
+    })?;
+    parse_resolv_conf(&text).into_iter().next().ok_or_else(|| {
+        CommandError::user(format!(
+            "--resolver system: {RESOLV_CONF} names no `nameserver` dnscron can use"
+        ))
+        .with_hint("pass the resolver's address instead: --resolver IP[:PORT]")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn system_or_an_address() {
+        assert_eq!(parse_resolver_arg("system"), Ok(ResolverArg::System));
+        assert_eq!(
+            parse_resolver_arg("127.0.0.1:5353"),
+            Ok(ResolverArg::At("127.0.0.1:5353".parse().unwrap()))
+        );
+        let refused = parse_resolver_arg("ns1.example").unwrap_err();
+        assert!(refused.contains("or `system`"), "{refused}");
+    }
 }

@@ -382,7 +382,7 @@ impl From<PlanError> for CommandError {
             ),
             PlanError::Unsafe(_) => (
                 ErrorKind::User,
-                "if these changes are intended, run again with --allow-mass-changes (in a pull request planned by the dnscron plan recipe: add the label dnscron:allow-mass-changes), or raise the limit in the zone's `safety:` section".into(),
+                "if these changes are intended, approve them for this plan alone: run again with --allow-mass-changes (in a pull request planned by the dnscron plan recipe: add the label dnscron:allow-mass-changes after the last push); leave the zone's `safety:` limits as they are, they guard every later plan".into(),
             ),
             PlanError::BadPlanFile { .. } | PlanError::UnsupportedFormat { .. } => (
                 ErrorKind::User,

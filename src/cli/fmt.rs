@@ -3,7 +3,7 @@
 //! a file would change, for CI, as `terraform fmt -check` does.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::validate::report_diagnostics;
@@ -70,13 +70,7 @@ pub fn run(args: FmtArgs) -> CommandResult {
         return Ok(Outcome::Unformatted);
     }
     for (file, text) in &unformatted {
-        std::fs::write(&file.path, text).map_err(|e| {
-            CommandError::quoting(
-                ErrorKind::User,
-                &format!("cannot write `{}`", file.path.display()),
-                e,
-            )
-        })?;
+        rewrite(&file.path, text)?;
         let path = file.path.display().to_string();
         write_stdout(&format!("formatted {}\n", untrusted::escape(&path)))?;
     }
@@ -86,6 +80,26 @@ pub fn run(args: FmtArgs) -> CommandResult {
         files_word(total)
     ))?;
     Ok(Outcome::Success)
+}
+
+/// Writes through a temporary file beside it and a rename, as `plan --out` does, so an
+/// interrupted `fmt` never leaves half a file; worded as every other command words a file it
+/// could not write: what, the cause under it, what to do.
+fn rewrite(path: &Path, text: &str) -> Result<(), CommandError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".dnscron-fmt.tmp");
+    let tmp = PathBuf::from(tmp);
+    let write = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    write.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        let shown = untrusted::escape(&path.display().to_string()).into_owned();
+        CommandError::with_cause(
+            ErrorKind::User,
+            format!("writing {shown} in canonical form failed; it is left as it was"),
+            e,
+        )
+        .with_hint("check that the file and its folder are writable, then run `dnscron fmt` again (the files reported `formatted` above are done)")
+    })
 }
 
 fn files_word(n: usize) -> &'static str {

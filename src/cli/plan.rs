@@ -1,20 +1,20 @@
 //! `dnscron plan [PATH]...`: read the live account, diff it against the files, show the plan.
 
 use std::io::Write as _;
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cli::api_args::ApiArgs;
 use crate::cli::dns_args::parse_timeout;
+use crate::cli::dns_args::{ResolverArg, parse_resolver_arg};
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{changed, logging, runtime, signals, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
 use crate::render::plan::progress::PlanProgress;
 use dnscron_core::api::ReadClient;
-use dnscron_core::dnscheck::{QueryOptions, parse_resolver};
+use dnscron_core::dnscheck::QueryOptions;
 use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::{
     AccountCheck, MailDns, MakeOptions, Plan, ReadProgress, ReadProgressHook, make_plan_owned,
@@ -41,7 +41,9 @@ pub struct PlanArgs {
     /// Print request statistics (by route, pages, retries, 429s, rate-limit wait) to stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Plan even when a zone would lose more records than its safety limits allow.
+    /// Plan even when a zone goes past its safety limits (`safety:`): more deletes, content
+    /// updates or TTL-only updates (a `defaults.ttl` change) than they allow. The saved plan
+    /// records it.
     #[arg(long)]
     pub allow_mass_changes: bool,
     #[command(flatten)]
@@ -52,10 +54,12 @@ pub struct PlanArgs {
     #[arg(long, value_name = "REF")]
     pub changed_since: Option<String>,
     /// Read SPF `include:`/`redirect=` domains outside the account's zones from this
-    /// recursive resolver, to count their DNS lookups (docs/health.md#mail-findings). Without it they
-    /// are not followed and the SPF finding names them.
-    #[arg(long, value_name = "IP[:PORT]", value_parser = parse_resolver)]
-    pub resolver: Option<SocketAddr>,
+    /// recursive resolver, to count their DNS lookups (docs/health.md#mail-findings); `system`:
+    /// the machine's own (/etc/resolv.conf's first, e.g. a CI runner's). Without it they are
+    /// not followed and the SPF finding names them. An error judged from DNS holds the change
+    /// that writes its record, as one judged from the files does.
+    #[arg(long, value_name = "IP[:PORT]|system", value_parser = parse_resolver_arg)]
+    pub resolver: Option<ResolverArg>,
     /// Seconds to wait for one answer of --resolver (each of 2 UDP tries, then TCP), e.g. 0.5.
     #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_timeout)]
     pub dns_timeout: Duration,
@@ -86,6 +90,11 @@ pub fn run(args: PlanArgs) -> CommandResult {
         .map(|since| changed::scope(&args.paths, &desired, since))
         .transpose()?;
     let account = whole_account(&args.paths);
+    let resolver = args
+        .resolver
+        .as_ref()
+        .map(ResolverArg::address)
+        .transpose()?;
     let progress = read_progress("plan");
     let mut config = args.api.into_config()?;
     if let Some(progress) = &progress {
@@ -98,7 +107,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
         stamp: super::stamp::plan_stamp(),
         scope,
         health: true,
-        mail_dns: args.resolver.map(|r| {
+        mail_dns: resolver.map(|r| {
             let query = QueryOptions {
                 timeout: args.dns_timeout,
                 ..QueryOptions::default()

@@ -50,8 +50,8 @@ pub const EXIT_CODES: &[Row] = &[
     row(
         "4",
         "apply refused a plan that holds a change: an error finding judged from the files (a \
-         DMARC record receivers discard, a cron job that never runs), not accepted with \
-         `accept:`, is about what it writes; nothing sent (`apply`, `--reviewed`, `--plan`; \
+         DMARC record receivers discard, a cron job that never runs) or, in a plan made with \
+         `--resolver`, from DNS, not accepted with `accept:`, is about what it writes; nothing sent (`apply`, `--reviewed`, `--plan`; \
          [docs/apply.md](docs/apply.md#what-apply-refuses))",
     ),
     row(
@@ -111,6 +111,11 @@ pub const ENVIRONMENT: &[Row] = &[
     row(
         crate::cli::stamp::TIMESTAMP_ENV,
         "tests only: the `created_at` (RFC 3339) a new plan gets instead of the clock",
+    ),
+    row(
+        crate::cli::dns_args::SYSTEM_RESOLVER_ENV,
+        "tests only: the resolver (IP[:PORT]) `--resolver system` asks instead of \
+         /etc/resolv.conf's first",
     ),
 ];
 

@@ -132,7 +132,7 @@ changes present, a zone, domain or site of the account no file of the planned fo
 apply stopped at a step a human must take in the portal (the \fBcontinue_url\fR is printed)
 .TP
 \fB4\fR
-apply refused a plan that holds a change: an error finding judged from the files (a DMARC record receivers discard, a cron job that never runs), not accepted with \fBaccept:\fR, is about what it writes; nothing sent (\fBapply\fR, \fB\-\-reviewed\fR, \fB\-\-plan\fR; docs/apply.md)
+apply refused a plan that holds a change: an error finding judged from the files (a DMARC record receivers discard, a cron job that never runs) or, in a plan made with \fB\-\-resolver\fR, from DNS, not accepted with \fBaccept:\fR, is about what it writes; nothing sent (\fBapply\fR, \fB\-\-reviewed\fR, \fB\-\-plan\fR; docs/apply.md)
 .TP
 \fB130, 143\fR
 stopped by SIGINT or SIGTERM: apply after the change in flight, with its report (before its first write, at once, saying nothing was sent); \fBplan\fR at once, saying no plan was shown or saved (\fBcontroller\fR exits 0 on them: its stop is the expected one)
@@ -170,6 +170,9 @@ tests only: the id a new plan gets instead of a random one
 .TP
 \fBDNSCRON_TIMESTAMP\fR
 tests only: the \fBcreated_at\fR (RFC 3339) a new plan gets instead of the clock
+.TP
+\fBDNSCRON_SYSTEM_RESOLVER\fR
+tests only: the resolver (IP[:PORT]) \fB\-\-resolver system\fR asks instead of /etc/resolv.conf\*(Aqs first
 .SH VERSION
 v{version}
 "#;
@@ -295,4 +298,33 @@ fn every_format_value_is_described() {
     }
     assert_eq!(undescribed, Vec::<String>::new());
     assert!(formats >= 14, "{formats} values");
+}
+
+/// `--allow-mass-changes` says what it lifts: the limits on deletes, content updates and TTL-only
+/// updates (a `defaults.ttl` change is the usual one), in `plan` and `apply` alike; and `apply`
+/// names the per-plan approval beside it.
+#[test]
+fn allow_mass_changes_names_updates_and_ttl_only_changes() {
+    for command in ["plan", "apply"] {
+        let help = Test::new().args([command, "--help"]).run_for_stdout();
+        let flag = help
+            .split("--allow-mass-changes\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n      --").next())
+            .unwrap_or_else(|| panic!("{command} --help: {help}"));
+        let flag = flag.split_whitespace().collect::<Vec<_>>().join(" ");
+        for words in [
+            "deletes",
+            "content updates",
+            "TTL-only updates",
+            "defaults.ttl",
+        ] {
+            assert!(flag.contains(words), "{command}: {flag}");
+        }
+    }
+    let apply = Test::new().args(["apply", "--help"]).run_for_stdout();
+    assert!(
+        apply.contains("--allow-mass-changes-in <PLAN_FILE>"),
+        "{apply}"
+    );
 }

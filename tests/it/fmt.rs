@@ -157,6 +157,51 @@ fn what_fmt_does_not_model_is_left_as_written_with_a_located_note() {
     );
 }
 
+/// A file `fmt` cannot write is an error as every command words one: `error:` with the file,
+/// the cause under it, and a hint; the file is left as it was and the others are still done.
+#[test]
+fn a_file_fmt_cannot_write_is_worded_as_every_other_command_words_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let unformatted =
+        "zone: example.org\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n";
+    std::fs::write(dir.path().join("a.yaml"), unformatted).unwrap();
+    std::fs::write(dir.path().join("b.yaml"), unformatted.replace("org", "net")).unwrap();
+    // Its temporary file's name taken by a folder: the write fails, whoever runs the test.
+    std::fs::create_dir(dir.path().join("b.yaml.dnscron-fmt.tmp")).unwrap();
+    let out = Test::new()
+        .arg("fmt")
+        .current_dir(dir.path())
+        .expect_status(1)
+        .snapshot();
+    let stderr = out.split_once("--- stderr\n").unwrap().1;
+    assert!(
+        stderr.starts_with(
+            "error: writing ./b.yaml in canonical form failed; it is left as it was\ncaused by: "
+        ),
+        "{out}"
+    );
+    assert!(
+        stderr.contains("\nhint: check that the file and its folder are writable"),
+        "{out}"
+    );
+    assert_eq!(
+        crate::common::stdout_of(&out),
+        "formatted ./a.yaml\n",
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("b.yaml")).unwrap(),
+        unformatted.replace("org", "net")
+    );
+    // The accepted form: with the folder gone, the same run rewrites it.
+    std::fs::remove_dir(dir.path().join("b.yaml.dnscron-fmt.tmp")).unwrap();
+    Test::new()
+        .arg("fmt")
+        .current_dir(dir.path())
+        .expect_stdout("formatted ./b.yaml\n1 of 2 files rewritten\n")
+        .run();
+}
+
 /// Issue 38: a DKIM key written as a folded scalar over several lines, beside a flow list and an
 /// item with `-` alone on its line, is checked and rewritten like any other file: `--check`
 /// fails with the diff until `fmt` has run, then passes; the meaning is the same (`validate`'s

@@ -139,6 +139,7 @@ fn the_environment_table_lists_every_variable_the_binary_reads() {
             dnscron_core::api::TOKEN_ENV,
             "DNSCRON_PLAN_ID",
             "DNSCRON_TIMESTAMP",
+            "DNSCRON_SYSTEM_RESOLVER",
             "NO_COLOR",
             "TERM",
             "RUST_LOG",

@@ -59,9 +59,11 @@ fn limits_held(reviewed_by: ReviewedBy, error: PlanError) -> CommandError {
         ReviewedBy::Saved => CommandError::from(error).with_hint(
             "the plan file does not record --allow-mass-changes, so its reviewer did not see the limits lifted: make the plan again with the flag and have it reviewed",
         ),
-        ReviewedBy::Files | ReviewedBy::Shown | ReviewedBy::Revision => {
+        // Not refused this way today (their plan is made with the limits the caller gives).
+        ReviewedBy::Shown | ReviewedBy::Revision => CommandError::from(error),
+        ReviewedBy::Files => {
             CommandError::from_error(ErrorKind::User, error).with_hint(
-                "nothing was sent: no reviewed plan that holds these changes records an approval of mass changes (a plan made with --allow-mass-changes; in the CI recipe, the pull request label dnscron:allow-mass-changes). If they are intended, make the plan again with the approval and have it reviewed, or raise the limit in the zone's `safety:` section",
+                "nothing was sent: no reviewed plan that holds these changes is approved for mass changes. If they are intended, approve that plan now with --allow-mass-changes-in PLAN_FILE (in the apply recipe: the label dnscron:allow-mass-changes on its pull request, added after its last push); leave the zone's `safety:` limits as they are, they guard every later plan",
             )
         }
     }

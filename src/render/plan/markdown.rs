@@ -6,7 +6,9 @@ use super::{
     HELD_STOPS_APPLY, changes_of, describe, mass_changes, summary_line, target_counts,
     targets_with_changes,
 };
-use dnscron_core::plan::{Action, Change, Finding, Plan, Severity, TargetRef};
+use dnscron_core::plan::{
+    Action, Change, Finding, FindingCode, Plan, Severity, TargetRef, not_followed_terms,
+};
 
 use super::text::plain_change_lines;
 use crate::render::finding;
@@ -144,13 +146,67 @@ fn caution(head: &str, changes: &[&Change], item: impl Fn(&Change) -> String) ->
 /// issue's body lists them apart).
 fn findings(plan: &Plan) -> String {
     let (open, accepted) = finding::open_and_accepted(&plan.findings);
-    let mut out = finding_list("**Findings**", &open);
-    out.push_str(&finding_list("**Accepted findings**", &accepted));
+    // `spf-not-followed`: one line per include across the account, not one per record (most
+    // zones share a few providers' includes); JSON and the text view keep every record.
+    let (not_followed, open): (Vec<&Finding>, Vec<&Finding>) = open.into_iter().partition(|f| {
+        f.code == FindingCode::SpfNotFollowed && !not_followed_terms(&f.message).is_empty()
+    });
+    let mut out = finding_list("**Findings**", &open, &not_followed_lines(&not_followed));
+    out.push_str(&finding_list("**Accepted findings**", &accepted, ""));
     out
 }
 
-fn finding_list(title: &str, findings: &[&Finding]) -> String {
-    if findings.is_empty() {
+/// The `spf-not-followed` findings as one line per term not followed (an include, a redirect),
+/// with the records whose count it leaves open, in the order the plan lists them.
+fn not_followed_lines(findings: &[&Finding]) -> String {
+    let mut terms: Vec<(&str, &str, Vec<&Finding>)> = Vec::new();
+    for f in findings {
+        for (term, why) in not_followed_terms(&f.message) {
+            match terms.iter_mut().find(|(t, _, _)| *t == term) {
+                Some((_, _, records)) => records.push(f),
+                None => terms.push((term, why, vec![f])),
+            }
+        }
+    }
+    let mut out = String::new();
+    for (term, why, records) in terms.iter().take(MAX_LISTED) {
+        const SHOWN: usize = 5;
+        let names: Vec<String> = records
+            .iter()
+            .take(SHOWN)
+            .map(|f| match &f.record {
+                Some(r) => format!("{} ({})", r.name, f.target.name),
+                None => f.target.name.clone(),
+            })
+            .collect();
+        let more = match records.len().saturating_sub(SHOWN) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        let records_word = if records.len() == 1 {
+            "record"
+        } else {
+            "records"
+        };
+        out.push_str(&format!(
+            "- note \\[spf-not-followed\\] {}: not followed ({}), so the lookups of {} SPF {records_word} are not all counted: {}{more}\n",
+            code(term),
+            escape(why),
+            records.len(),
+            escape(&names.join(", ")),
+        ));
+    }
+    if terms.len() > MAX_LISTED {
+        out.push_str(&format!(
+            "- … and {} more includes not followed\n",
+            terms.len() - MAX_LISTED
+        ));
+    }
+    out
+}
+
+fn finding_list(title: &str, findings: &[&Finding], grouped: &str) -> String {
+    if findings.is_empty() && grouped.is_empty() {
         return String::new();
     }
     let mut out = format!("{title}\n\n");
@@ -181,6 +237,7 @@ fn finding_list(title: &str, findings: &[&Finding]) -> String {
     if findings.len() > MAX_LISTED {
         out.push_str(&format!("- … and {} more\n", findings.len() - MAX_LISTED));
     }
+    out.push_str(grouped);
     out.push('\n');
     out
 }

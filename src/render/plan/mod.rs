@@ -280,14 +280,15 @@ pub(crate) fn printable(text: &str) -> String {
     dnscron_core::untrusted::escape(text).into_owned()
 }
 
-/// TXT text shown quoted, with quotes, backslashes and unsafe characters escaped.
+/// TXT text shown between quotes, as the file's `content:` holds it: a backslash stays one
+/// (a DMARC record's `\;` reads as the file has it, not `\\;`); a quote inside is `\"`, unsafe
+/// characters escaped. The quotes only delimit it, so spaces at its ends stay visible.
 pub(crate) fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for ch in text.chars() {
         match ch {
             '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
             c if dnscron_core::untrusted::is_unsafe_char(c) => {
                 out.push_str(&dnscron_core::untrusted::escape_char(c));
             }
@@ -340,4 +341,18 @@ pub(crate) fn target_counts(changes: &[&Change]) -> String {
         count(Action::Update),
         count(Action::Delete)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn txt_is_shown_as_the_file_has_it() {
+        // A DMARC record written `v=DMARC1\; p=reject` (octoDNS's escape, kept literally).
+        assert_eq!(quote("v=DMARC1\\; p=reject"), "\"v=DMARC1\\; p=reject\"");
+        // What can't be shown as it is still is: a quote inside, a control character.
+        assert_eq!(quote("say \"hi\""), "\"say \\\"hi\\\"\"");
+        assert!(!quote("a\u{1b}[31mb").contains('\u{1b}'));
+    }
 }

@@ -1,7 +1,9 @@
 //! A deliberate mass change through review (docs/ci.md, "A deliberate mass change"): a changed
 //! `defaults.ttl` is refused by the TTL limit, planned with the approval, which the plan file
-//! records, and applied by `apply --reviewed` with nothing else; the approval covers that plan's
-//! changes only, so a reviewed plan without it, and the next plan, keep the limits.
+//! records, and applied by `apply --reviewed` with the approval given again when applying
+//! (`--allow-mass-changes-in`: the file's record approves nothing by itself); the approval
+//! covers that plan's changes only, so a reviewed plan without it, and the next plan, keep the
+//! limits.
 
 use std::path::Path;
 
@@ -104,18 +106,27 @@ fn a_changed_default_ttl_is_approved_in_its_plan_and_applied_with_nothing_to_rev
     assert_eq!(saved["summary"]["update"], 24);
     assert_eq!(saved["summary"]["update_ttl_only"], 24);
 
-    // The same plan without the approval: refused as reviewed, nothing sent.
-    let unapproved = edited(&approved, "unapproved.json", |doc| {
-        doc["options"]["allow_mass_changes"] = false.into();
-        doc["over_limits"] = serde_json::json!([]);
-    });
-    let out = dnscron(&emu, &["apply", "--reviewed", &unapproved, &zones]).snapshot();
+    // The plan, applied without the approval given now: refused as reviewed, nothing sent (the
+    // file's own record approves nothing).
+    let out = dnscron(&emu, &["apply", "--reviewed", &approved, &zones]).snapshot();
     settings().bind(|| insta::assert_snapshot!("mass_ttl_reviewed_unapproved", out));
     assert_eq!(writes(&emu), 0);
     assert_eq!(ttls(&emu, "ttl.example"), [3600]);
 
-    // The approved plan, applied on merge with no flag: 24 writes.
-    let out = dnscron(&emu, &["apply", "--reviewed", &approved, &zones]).snapshot();
+    // The approved plan, applied with the approval given now (in CI: the label, read by the
+    // apply job): 24 writes.
+    let out = dnscron(
+        &emu,
+        &[
+            "apply",
+            "--reviewed",
+            &approved,
+            "--allow-mass-changes-in",
+            &approved,
+            &zones,
+        ],
+    )
+    .snapshot();
     assert!(out.starts_with("exit: Some(0)\n"), "{out}");
     assert_eq!(writes(&emu), 24);
     assert_eq!(ttls(&emu, "ttl.example"), [300, 3600]);
@@ -201,6 +212,8 @@ fn an_approval_covers_its_own_plan_only_when_reviewed_plans_are_applied_together
             &b,
             "--reviewed",
             &c,
+            "--allow-mass-changes-in",
+            &a,
             &all_merged,
         ],
     )
@@ -218,7 +231,16 @@ fn an_approval_covers_its_own_plan_only_when_reviewed_plans_are_applied_together
     );
     let out = dnscron(
         &emu,
-        &["apply", "--reviewed", &a, "--reviewed", &b, &ab_merged],
+        &[
+            "apply",
+            "--reviewed",
+            &a,
+            "--reviewed",
+            &b,
+            "--allow-mass-changes-in",
+            &a,
+            &ab_merged,
+        ],
     )
     .snapshot();
     assert!(out.starts_with("exit: Some(0)\n"), "{out}");

@@ -85,8 +85,10 @@ fn a_plan_made_with_allow_mass_changes_says_so_and_only_such_a_plan_lifts_the_li
     assert_eq!(records_left(&emu, "mass.example"), 6);
 }
 
+/// A reviewed plan's record of `--allow-mass-changes` approves nothing by itself (whoever made
+/// the file wrote it: in CI, a pull request's run); the approval is given when applying.
 #[test]
-fn apply_reviewed_without_the_flag_takes_it_from_the_reviewed_plan() {
+fn apply_reviewed_takes_the_approval_from_its_caller_never_from_the_plan_file() {
     let emu = mass_emulator();
     let dir = tempfile::tempdir().unwrap();
     let zones = mass_files(dir.path());
@@ -96,7 +98,41 @@ fn apply_reviewed_without_the_flag_takes_it_from_the_reviewed_plan() {
         &["plan", "--allow-mass-changes", "--out", &file, &zones],
     )
     .run_for_stdout();
+    // Refused: the file records the approval, nobody gave it now; nothing sent.
     let out = dnscron(&emu, &["apply", "--reviewed", &file, &zones]).snapshot();
+    assert!(out.starts_with("exit: Some(1)\n"), "{out}");
+    assert!(out.contains("--allow-mass-changes-in PLAN_FILE"), "{out}");
+    assert_eq!(writes(&emu), 0);
+    // Refused: an approval of a file that is not one of the reviewed plans.
+    let other = dir.path().join("other.json").display().to_string();
+    let out = dnscron(
+        &emu,
+        &[
+            "apply",
+            "--reviewed",
+            &file,
+            "--allow-mass-changes-in",
+            &other,
+            &zones,
+        ],
+    )
+    .snapshot();
+    assert!(out.starts_with("exit: Some(1)\n"), "{out}");
+    assert!(out.contains("names no --reviewed plan"), "{out}");
+    assert_eq!(writes(&emu), 0);
+    // Accepted: approved now, for that plan.
+    let out = dnscron(
+        &emu,
+        &[
+            "apply",
+            "--reviewed",
+            &file,
+            "--allow-mass-changes-in",
+            &file,
+            &zones,
+        ],
+    )
+    .snapshot();
     assert!(out.starts_with("exit: Some(0)\n"), "{out}");
     assert_eq!(records_left(&emu, "mass.example"), 6);
 }

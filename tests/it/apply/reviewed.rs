@@ -184,3 +184,25 @@ fn an_ignored_record_added_after_the_plan_does_not_block_it() {
         .any(|r| r.name.starts_with("_acme-challenge"));
     assert!(kept, "the ignored record stays");
 }
+
+/// A text `apply --reviewed` with nothing to do says so (no plan is shown above its report); a
+/// fresh `apply --yes` says it once, in the plan it shows.
+#[test]
+fn a_reviewed_apply_with_nothing_to_do_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let emu = main_emulator(dir.path());
+    let main = branch(dir.path(), "main", &[]);
+    let file = dir.path().join("none.json").display().to_string();
+    let out = dnscron(&emu, &["-q", "plan", "--out", &file, &main]).snapshot();
+    assert!(out.starts_with("exit: Some(0)"), "{out}");
+    let out = dnscron(&emu, &["-q", "apply", "--reviewed", &file, &main]).snapshot();
+    assert!(out.starts_with("exit: Some(0)"), "{out}");
+    let said = crate::common::stdout_of(&out);
+    assert_eq!(
+        said, "No changes. The live account matches the files.\n",
+        "{out}"
+    );
+    let out = dnscron(&emu, &["-q", "apply", "--yes", &main]).snapshot();
+    let said = crate::common::stdout_of(&out);
+    assert_eq!(said.matches("No changes").count(), 1, "{out}");
+}

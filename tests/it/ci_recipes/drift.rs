@@ -172,3 +172,56 @@ fn the_cronjob_exits_0_in_line_and_2_on_drift() {
     let drifted = cronjob(&story, &files).snapshot();
     snapshot!("cronjob_drift", drifted);
 }
+
+/// The recipes' account with example.com's registration expiring on 2026-01-20, auto-renew off:
+/// `domain-expiring`, an error, with nothing else to change.
+fn expiring_seed(expiry: &str) -> String {
+    super::SEED.replace(
+        "{domain: example.com, dnssec: true}",
+        &format!("{{domain: example.com, dnssec: true, auto_renew: false, expiry: \"{expiry}\"}}"),
+    )
+}
+
+/// The drift job's digest line in the issue's body.
+fn digest(story: &Story) -> String {
+    let body = read(story.world.gh_dir().join("issues/1/body"));
+    body.lines()
+        .find(|l| l.starts_with("<!-- dnscron-drift-digest: "))
+        .unwrap_or_else(|| panic!("no digest in the issue's body:\n{body}"))
+        .to_string()
+}
+
+#[test]
+fn an_expiring_domain_keeps_the_drift_issue_as_it_was_from_one_day_to_the_next() {
+    let story = Story::with_account(&expiring_seed("2026-01-20T00:00:00Z"), Files::main());
+    story.world.set_timestamp("2026-01-02T06:17:00Z");
+    let first = scheduled(&story, "day 1: the domain expires on 2026-01-20");
+    let day1 = digest(&story);
+    story.world.set_timestamp("2026-01-03T06:17:00Z");
+    let second = scheduled(&story, "day 2: the same finding");
+    assert_eq!(digest(&story), day1, "the digest moved with the clock");
+    // The finding names the date, in every view: the issue's body holds no day count.
+    let body = read(story.world.gh_dir().join("issues/1/body"));
+    assert!(body.contains("expires on 2026-01-20"), "{body}");
+    assert!(!body.contains(" days,") && !body.contains("(in "), "{body}");
+    // Nothing new was posted on day 2: no edit, no comment.
+    assert!(!second.contains("gh issue edit"), "{second}");
+    assert!(!second.contains("gh issue comment"), "{second}");
+    assert!(first.contains("gh issue create"), "{first}");
+}
+
+#[test]
+fn the_drift_issue_is_updated_when_the_domain_has_expired() {
+    // The refused form: what needs attention changed (the expiry date passed: `domain-expired`),
+    // so the issue is updated and a comment says so.
+    let story = Story::with_account(&expiring_seed("2026-01-20T00:00:00Z"), Files::main());
+    story.world.set_timestamp("2026-01-19T06:17:00Z");
+    scheduled(&story, "the domain expires tomorrow");
+    let before = digest(&story);
+    story.world.set_timestamp("2026-01-20T06:17:00Z");
+    let shown = scheduled(&story, "the domain has expired");
+    assert_ne!(digest(&story), before);
+    assert!(shown.contains("gh issue edit"), "{shown}");
+    assert!(shown.contains("The drift changed"), "{shown}");
+    assert!(shown.contains("expired on 2026-01-20"), "{shown}");
+}

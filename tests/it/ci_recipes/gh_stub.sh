@@ -8,7 +8,10 @@
 #   pulls-files/N        what `api repos/R/pulls/N/files` answers
 #   runs/ID.json         the workflow runs (`run list`, newest first; `run view ID`)
 #   issues/N/{title,labels,state,body,comments}
-#   $GH_STUB_ARTIFACTS/NAME/   what `run download --name NAME` finds
+#   labels/N             pull request N's labels, one a line (`api repos/R/issues/N`)
+#   timeline/N.json      pull request N's timeline events (`api repos/R/issues/N/timeline`)
+#   $GH_STUB_ARTIFACTS/run-ID/NAME/   what `run download ID --name NAME` finds (a download
+#                        without a run id is refused: it would take any run's artifact)
 # Any other call exits 2, so a recipe can't depend on behaviour this stub doesn't have.
 set -euo pipefail
 state=$GH_STUB_STATE
@@ -52,6 +55,11 @@ case "$group" in
           {status: "ahead", commits: map({sha: .[0]}),
            files: (map(.[1:][]) | unique | map({filename: .}))}'
       fi
+    elif [[ $target =~ ^repos/[^/]+/[^/]+/issues/([0-9]+)$ ]]; then
+      jq -R -s '{labels: (split("\n") | map(select(length > 0) | {name: .}))}' \
+        "$state/labels/${BASH_REMATCH[1]}" 2> /dev/null || echo '{"labels": []}'
+    elif [[ $target =~ ^repos/[^/]+/[^/]+/issues/([0-9]+)/timeline$ ]]; then
+      cat "$state/timeline/${BASH_REMATCH[1]}.json" 2> /dev/null || echo '[]'
     elif [[ $target =~ ^repos/[^/]+/[^/]+/pulls/([0-9]+)/files$ ]]; then
       cat "$state/pulls-files/${BASH_REMATCH[1]}" 2> /dev/null || echo '[]'
     else
@@ -65,15 +73,18 @@ case "$group" in
     fi
     cp "${opt[--body-file]}" "$dir/${last:-1}" ;;
   "run download")
-    src=$GH_STUB_ARTIFACTS/${opt[--name]}
+    if [ -z "${pos[0]:-}" ]; then echo "gh stub: run download needs a run id" >&2; exit 2; fi
+    src=$GH_STUB_ARTIFACTS/run-${pos[0]}/${opt[--name]}
     if [ ! -d "$src" ]; then echo "no valid artifacts found to download" >&2; exit 1; fi
     mkdir -p "${opt[--dir]:-.}"; cp -R "$src/." "${opt[--dir]:-.}/" ;;
   "run list")
     mkdir -p "$state/runs"
     for f in "$state"/runs/*.json; do [ ! -e "$f" ] || cat "$f"; done |
-      jq -s --arg wf "${opt[--workflow]}" --arg branch "${opt[--branch]}" --arg st "${opt[--status]:-}" \
-        --argjson limit "${opt[--limit]}" '
-        map(select(.workflowName == $wf and .headBranch == $branch and ($st == "" or .conclusion == $st)))
+      jq -s --arg wf "${opt[--workflow]}" --arg branch "${opt[--branch]:-}" --arg st "${opt[--status]:-}" \
+        --arg commit "${opt[--commit]:-}" --arg event "${opt[--event]:-}" --argjson limit "${opt[--limit]}" '
+        map(select(.workflowName == $wf and ($branch == "" or .headBranch == $branch)
+          and ($st == "" or .conclusion == $st) and ($commit == "" or .headSha == $commit)
+          and ($event == "" or .event == $event)))
         | sort_by(-.databaseId) | .[:$limit] | map(del(.jobs))' | filter ;;
   "run view") filter < "$state/runs/${pos[0]}.json" ;;
   "issue list")

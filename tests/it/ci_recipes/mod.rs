@@ -20,7 +20,6 @@ use std::path::{Path, PathBuf};
 
 use dnscron_emulator::{BackgroundEmulator, Seed};
 
-use crate::common::emulator::start_emulator;
 use runner::World;
 
 /// The live account of the recipe stories: one zone, DNSSEC active on its domain (for the portal
@@ -127,8 +126,12 @@ impl Story {
 
     /// A story whose live account is `seed` and main's first commit `main`.
     pub fn with_account(seed: &str, main: Files) -> Story {
-        let emulator = start_emulator(Seed::from_yaml_str(seed).unwrap());
-        let world = World::new(&emulator.base_url());
+        // With its DNS listener: the recipes' `--resolver system` asks it (on loopback).
+        let emulator =
+            dnscron_emulator::start_background_with_dns(Seed::from_yaml_str(seed).unwrap())
+                .expect("start the emulator");
+        let resolver = emulator.dns_addr().expect("the emulator's DNS listener");
+        let world = World::new(&emulator.base_url(), &resolver.to_string());
         let story = Story { emulator, world };
         story.commit(FIRST, &main);
         let paths: Vec<&str> = main.0.keys().map(String::as_str).collect();

@@ -55,6 +55,7 @@ pub fn relabel(
     labels: &[&str],
 ) -> (JobRun, String) {
     let base = story.world.main_history().pop().unwrap();
+    story.world.label_event(number, action, labels);
     run_plan(story, number, &base, head, files, |mut t| {
         let labels: Vec<_> = labels.iter().map(|l| json!({"name": l})).collect();
         t.payload["action"] = json!(action);
@@ -196,4 +197,58 @@ fn a_file_not_in_canonical_form_fails_the_check_with_its_diff() {
     let formatted = Files::main().edit(ZONE_FILE, added.0, added.1);
     let (run, _) = push(&story, 4, "d2d2d2d2", &formatted);
     assert!(run.succeeded(), "{}", run.log);
+}
+
+/// The recipes' account with provider.example, a mail provider's zone no file declares, served
+/// by the DNS listener the runner's resolver asks: its `_spf` makes 10 lookups.
+fn provider_seed() -> String {
+    let hosts: String = (1..=10)
+        .map(|i| format!("      - {{name: o{i}, type: A, content: 192.0.2.{i}}}\n"))
+        .collect();
+    let terms: Vec<String> = (1..=10)
+        .map(|i| format!("a:o{i}.provider.example"))
+        .collect();
+    super::SEED.replace(
+        "rate_limit:",
+        &format!(
+            "  - zone: provider.example\n    records:\n{hosts}      - {{name: _spf, type: TXT, content: \"v=spf1 {} -all\"}}\nrate_limit:",
+            terms.join(" ")
+        ),
+    )
+}
+
+/// An SPF that includes the provider: 11 lookups, known only through DNS.
+fn with_provider_spf(files: Files) -> Files {
+    files.edit(
+        ZONE_FILE,
+        "content: \"203.0.113.10\" }\n",
+        "content: \"203.0.113.10\" }\n  - { name: \"@\", type: TXT, content: \"v=spf1 include:_spf.provider.example -all\" }\n",
+    )
+}
+
+/// The plan check asks the runner's resolver (`--resolver system`): an SPF past 10 lookups
+/// inside a provider's include is an error judged from DNS on the record the pull request
+/// writes, so it holds the change and fails the check; accepted in the same pull request, it
+/// passes.
+#[test]
+fn an_spf_error_judged_from_dns_fails_the_check_unless_accepted() {
+    let story = Story::with_account(&provider_seed(), Files::main());
+    let files = with_provider_spf(Files::main());
+    let (run, shown) = push(&story, 5, "e1e1e1e1", &files);
+    assert!(!run.succeeded(), "{}", run.log);
+    assert!(
+        run.log
+            .contains("1 change(s) are held by error findings: apply would refuse the whole plan"),
+        "{}",
+        run.log
+    );
+    assert!(shown.contains("spf-too-many-lookups-from-dns"), "{shown}");
+    let accepted = files.edit(
+        ZONE_FILE,
+        "records:\n",
+        "accept:\n  - { finding: spf-too-many-lookups-from-dns, name: \"@\", reason: the provider trims its includes in March }\nrecords:\n",
+    );
+    let (run, shown) = push(&story, 5, "e2e2e2e2", &accepted);
+    assert!(run.succeeded(), "{}\n{shown}", run.log);
+    assert!(shown.contains("Accepted findings"), "{shown}");
 }

@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `actions/checkout` | a git clone of the commit ([`Job::checkout`]): main's history as `gh/main.log` knows it, each commit's files as [`World::commit`] stored them; for a pull request, the test merge commit of its head into its base; `fetch-depth` as asked |
 //! | `dnscron/dnscron` (the action) | puts the `dnscron` cargo built for the tests on `PATH`; with `reviewed-plans`, runs action.yml's `reviewed` step (`.github/action/reviewed-plans.sh`), its outputs the step's |
-//! | `actions/upload-artifact` | copies `with.path` into `artifacts/<with.name>/` |
+//! | `actions/upload-artifact` | copies `with.path` into `artifacts/run-<run id>/<with.name>/` (what `gh run download ID` finds) and `artifacts/<with.name>/` (the newest, for the tests) |
 //! | `gh` (on `PATH` from the start, as on GitHub's runners) | `gh_stub.sh`: files under `gh/`, every call logged |
 //!
 //!
@@ -36,7 +36,13 @@ pub const APPLY_TOKEN: &str = "ci-apply-token";
 pub struct World {
     pub dir: tempfile::TempDir,
     pub api_url: String,
+    resolver: String,
     runs: std::cell::Cell<u32>,
+    /// `DNSCRON_TIMESTAMP` of the jobs run from now on (the plan's time: the day a job runs).
+    timestamp: std::cell::RefCell<String>,
+    /// GitHub's clock: each run's creation and each label event is one minute later than the
+    /// one before ([`World::tick`]).
+    clock: std::cell::Cell<u32>,
 }
 
 /// What starts a workflow: the event, its payload and the files of the commit it runs on.
@@ -88,7 +94,9 @@ impl JobRun {
 }
 
 impl World {
-    pub fn new(api_url: &str) -> World {
+    /// `resolver`: what `--resolver system` asks in the jobs (`DNSCRON_SYSTEM_RESOLVER`), the
+    /// emulator's DNS listener: a runner's resolver, on loopback.
+    pub fn new(api_url: &str, resolver: &str) -> World {
         let dir = tempfile::tempdir().unwrap();
         for sub in ["gh", "artifacts", "stub-bin", "action-bin", "commits"] {
             std::fs::create_dir_all(dir.path().join(sub)).unwrap();
@@ -100,8 +108,70 @@ impl World {
         World {
             dir,
             api_url: api_url.to_string(),
+            resolver: resolver.to_string(),
             runs: std::cell::Cell::new(0),
+            timestamp: std::cell::RefCell::new("2026-01-02T03:04:05Z".to_string()),
+            clock: std::cell::Cell::new(0),
         }
+    }
+
+    /// The next minute of GitHub's clock, as its API writes times (`2026-01-01T08:01:00Z`).
+    pub fn tick(&self) -> String {
+        self.clock.set(self.clock.get() + 1);
+        let n = self.clock.get();
+        format!("2026-01-01T{:02}:{:02}:00Z", 8 + n / 60, n % 60)
+    }
+
+    /// A label `action` (`labeled`, `unlabeled`) on pull request `number`, which then carries
+    /// `labels`: what `gh api repos/R/issues/N` and its timeline answer from now on.
+    pub fn label_event(&self, number: u64, action: &str, labels: &[&str]) {
+        let dir = self.gh_dir();
+        let path = dir.join(format!("labels/{number}"));
+        let before = std::fs::read_to_string(&path).unwrap_or_default();
+        let before: Vec<&str> = before.lines().collect();
+        let changed: Vec<&str> = match action {
+            "labeled" => labels
+                .iter()
+                .copied()
+                .filter(|l| !before.contains(l))
+                .collect(),
+            _ => before
+                .iter()
+                .copied()
+                .filter(|l| !labels.contains(l))
+                .collect(),
+        };
+        let at = self.tick();
+        let timeline = dir.join(format!("timeline/{number}.json"));
+        let mut events: Vec<Value> = std::fs::read_to_string(&timeline)
+            .map(|t| serde_json::from_str(&t).unwrap())
+            .unwrap_or_default();
+        events.extend(
+            changed
+                .iter()
+                .map(|l| json!({"event": action, "label": {"name": l}, "created_at": at})),
+        );
+        std::fs::create_dir_all(dir.join("timeline")).unwrap();
+        std::fs::create_dir_all(dir.join("labels")).unwrap();
+        std::fs::write(&timeline, Value::from(events).to_string()).unwrap();
+        let text: String = labels.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A force push to pull request `number`'s branch, in its timeline.
+    pub fn force_pushed(&self, number: u64) {
+        let timeline = self.gh_dir().join(format!("timeline/{number}.json"));
+        let mut events: Vec<Value> = std::fs::read_to_string(&timeline)
+            .map(|t| serde_json::from_str(&t).unwrap())
+            .unwrap_or_default();
+        events.push(json!({"event": "head_ref_force_pushed", "created_at": self.tick()}));
+        std::fs::create_dir_all(self.gh_dir().join("timeline")).unwrap();
+        std::fs::write(&timeline, Value::from(events).to_string()).unwrap();
+    }
+
+    /// The jobs run from now on plan at `at` (RFC 3339): a scheduled job on another day.
+    pub fn set_timestamp(&self, at: &str) {
+        *self.timestamp.borrow_mut() = at.to_string();
     }
 
     pub fn gh_dir(&self) -> PathBuf {
@@ -139,7 +209,8 @@ impl World {
     pub fn merged(&self, sha: &str, number: u64, head: &str, files: &[&str]) {
         let dir = self.gh_dir().join("commits");
         std::fs::create_dir_all(&dir).unwrap();
-        let pulls = json!([{"number": number, "merge_commit_sha": sha, "head": {"sha": head}}]);
+        let pulls = json!([{"number": number, "merge_commit_sha": sha,
+            "head": {"sha": head, "ref": format!("pr-{number}")}}]);
         std::fs::write(dir.join(format!("{sha}.json")), pulls.to_string()).unwrap();
         let dir = self.gh_dir().join("pulls-files");
         std::fs::create_dir_all(&dir).unwrap();
@@ -163,13 +234,21 @@ impl World {
     /// until [`World::run_as`] runs it or [`World::cancel`] cancels it.
     pub fn queued(&self, workflow: &str, sha: &str) -> u32 {
         let id = self.next_run_id();
-        self.record(id, workflow, sha, "queued", "", &[]);
+        self.record(id, workflow, sha, "queued", "", &[], ("push", "main"));
         id
     }
 
     /// GitHub cancelled pending run `id` when a newer one was queued: it never runs.
     pub fn cancel(&self, id: u32, workflow: &str, sha: &str) {
-        self.record(id, workflow, sha, "completed", "cancelled", &[]);
+        self.record(
+            id,
+            workflow,
+            sha,
+            "completed",
+            "cancelled",
+            &[],
+            ("push", "main"),
+        );
     }
 
     /// Runs the only job of `examples/ci/github/<workflow>`.
@@ -183,7 +262,9 @@ impl World {
         self.runs.get()
     }
 
-    /// What `gh run list`/`gh run view` tell of run `id`.
+    /// What `gh run list`/`gh run view` tell of run `id`; `(event, branch)` and its creation
+    /// time are set when the run is first recorded and kept after.
+    #[allow(clippy::too_many_arguments)]
     fn record(
         &self,
         id: u32,
@@ -192,16 +273,28 @@ impl World {
         status: &str,
         conclusion: &str,
         steps: &[Value],
+        (event, branch): (&str, &str),
     ) {
         let dir = self.gh_dir().join("runs");
         std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(format!("{id}.json"));
+        let earlier: Option<Value> = std::fs::read_to_string(&file)
+            .ok()
+            .map(|t| serde_json::from_str(&t).unwrap());
+        let kept = |key: &str, new: String| -> Value {
+            earlier
+                .as_ref()
+                .map_or_else(|| new.into(), |e| e[key].clone())
+        };
         let run = json!({
-            "databaseId": id, "workflowName": workflow, "headBranch": "main", "headSha": sha,
+            "databaseId": id, "workflowName": workflow, "headBranch": kept("headBranch", branch.into()),
+            "headSha": sha, "event": kept("event", event.into()),
+            "createdAt": kept("createdAt", self.tick()),
             "status": status, "conclusion": conclusion,
             "url": format!("https://github.com/acme/dns/actions/runs/{id}"),
             "jobs": [{"steps": steps}],
         });
-        std::fs::write(dir.join(format!("{id}.json")), run.to_string()).unwrap();
+        std::fs::write(file, run.to_string()).unwrap();
     }
 
     /// Runs run `id`: one [`World::queued`] earlier, or one that ran before (the "Re-run
@@ -233,7 +326,15 @@ impl World {
         let (_, job) = jobs.iter().next().unwrap();
         let run_dir = self.dir.path().join(format!("run-{id}"));
         let _ = std::fs::remove_dir_all(&run_dir);
-        self.record(id, workflow, trigger.sha, "in_progress", "", &[]);
+        // A pull request's run is on its branch (`pr-N` unless the payload names it).
+        let branch = match trigger.payload["pull_request"]["number"].as_u64() {
+            Some(n) => trigger.payload["pull_request"]["head"]["ref"]
+                .as_str()
+                .map_or_else(|| format!("pr-{n}"), str::to_string),
+            None => "main".to_string(),
+        };
+        let origin = (trigger.event, branch.as_str());
+        self.record(id, workflow, trigger.sha, "in_progress", "", &[], origin);
         let run = Job::new(self, &run_dir, &doc, job, trigger, id, workflow).run();
         let steps: Vec<Value> = run
             .steps
@@ -252,7 +353,15 @@ impl World {
         } else {
             "failure"
         };
-        self.record(id, workflow, trigger.sha, "completed", conclusion, &steps);
+        self.record(
+            id,
+            workflow,
+            trigger.sha,
+            "completed",
+            conclusion,
+            &steps,
+            origin,
+        );
         run
     }
 }
@@ -318,7 +427,8 @@ impl<'a> Job<'a> {
             // Test-only (docs/plan.md): the plan of the test's Nth job run has id N, so two
             // plans never share idempotency keys and the transcripts stay the same.
             ("DNSCRON_PLAN_ID", format!("{run_number:032x}")),
-            ("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z".into()),
+            ("DNSCRON_TIMESTAMP", world.timestamp.borrow().clone()),
+            ("DNSCRON_SYSTEM_RESOLVER", world.resolver.clone()),
             ("NO_COLOR", "1".into()),
             ("COLUMNS", "100".into()),
         ]
@@ -394,12 +504,19 @@ impl<'a> Job<'a> {
             "actions/checkout" => self.checkout(with),
             "dnscron/dnscron" => self.action_on_path = true,
             "actions/upload-artifact" => {
-                let dest = self.world.artifacts().join(&with["name"]);
-                std::fs::create_dir_all(&dest).unwrap();
+                // Kept by run (what `gh run download ID` finds), and by name alone for the
+                // tests to read the newest one.
                 let src = self.workspace.join(&with["path"]);
-                let Ok(_) = std::fs::copy(&src, dest.join(src.file_name().unwrap())) else {
-                    return Outcome::Failure(1);
-                };
+                let by_run = format!("run-{}", self.run.id);
+                for dest in [
+                    self.world.artifacts().join(&by_run).join(&with["name"]),
+                    self.world.artifacts().join(&with["name"]),
+                ] {
+                    std::fs::create_dir_all(&dest).unwrap();
+                    let Ok(_) = std::fs::copy(&src, dest.join(src.file_name().unwrap())) else {
+                        return Outcome::Failure(1);
+                    };
+                }
             }
             other => panic!("no stand-in for uses: {other}"),
         }

@@ -254,3 +254,121 @@ fn json_messages_carry_no_escape_sequence_read_from_dns() {
     ]);
     assert_cli_snapshot!(check);
 }
+
+/// held.test (empty in the account) gets an SPF of 5 lookups of its own and a provider's
+/// include of 6 more, served by the nameserver: 11, known only through DNS.
+const HELD_BY_DNS: &str = concat!(
+    "  - { name: \"@\", type: A, content: 192.0.2.1 }\n",
+    "  - { name: h1, type: A, content: 192.0.2.1 }\n",
+    "  - { name: h2, type: A, content: 192.0.2.1 }\n",
+    "  - { name: h3, type: A, content: 192.0.2.1 }\n",
+    "  - { name: h4, type: A, content: 192.0.2.1 }\n",
+    "  - { name: \"@\", type: TXT, content: \"v=spf1 a a:h1.held.test a:h2.held.test a:h3.held.test a:h4.held.test include:_spf.provider.test -all\" }\n",
+);
+
+/// The statuses of the plan's TXT changes in held.test, its error findings there, its exit code.
+fn held_by_dns(account: &Account, extra: &[&str]) -> (Vec<String>, Vec<String>, i32) {
+    let out = account
+        .plan()
+        .args(["--format", "json", "--detailed-exitcode"])
+        .args(extra)
+        .snapshot();
+    let plan: serde_json::Value = serde_json::from_str(crate::common::stdout_of(&out))
+        .unwrap_or_else(|e| panic!("{e}: {out}"));
+    let code: i32 = out
+        .strip_prefix("exit: Some(")
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    let statuses = plan["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["resource"]["type"] == "TXT" && c["target"]["name"] == "held.test")
+        .map(|c| c["status"].as_str().unwrap().to_string())
+        .collect();
+    let errors = plan["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "error" && f["target"]["name"] == "held.test")
+        .map(|f| {
+            let accepted = if f["accepted"].is_null() {
+                ""
+            } else {
+                " (accepted)"
+            };
+            format!("{}{accepted}", f["code"].as_str().unwrap())
+        })
+        .collect();
+    (statuses, errors, code)
+}
+
+/// An error judged from DNS on a record the plan writes holds that change (a pull request's
+/// check fails on it), unless the files accept it; without a resolver it is not judged at all.
+#[test]
+fn an_spf_error_judged_from_dns_holds_the_change_that_writes_it_unless_accepted() {
+    let account = account(&[("held.test", HELD_BY_DNS)]);
+    let resolver = account.resolver();
+    let (statuses, errors, code) = held_by_dns(&account, &[&resolver]);
+    assert_eq!(statuses, ["held_by_finding"]);
+    assert_eq!(errors, ["spf-too-many-lookups-from-dns"]);
+    assert_eq!(code, 2);
+    // Without a resolver the provider's include is not followed: nothing to hold.
+    let (statuses, errors, _) = held_by_dns(&account, &[]);
+    assert_eq!(statuses, ["ready"]);
+    assert_eq!(errors, Vec::<String>::new());
+    // Accepted in the files: the change is ready, the finding shown as accepted.
+    let path = account.dir.path().join("held.test.yaml");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("accept:\n  - { finding: spf-too-many-lookups-from-dns, name: \"@\", reason: the provider trims its includes in March }\n");
+    std::fs::write(&path, text).unwrap();
+    let (statuses, errors, _) = held_by_dns(&account, &[&resolver]);
+    assert_eq!(statuses, ["ready"]);
+    assert_eq!(errors, ["spf-too-many-lookups-from-dns (accepted)"]);
+}
+
+/// In comments (Markdown), `spf-not-followed` is one line per include across the account, with
+/// the records it leaves uncounted; JSON keeps one finding per record.
+#[test]
+fn spf_not_followed_is_one_markdown_line_per_include_and_one_json_finding_per_record() {
+    let spf =
+        "  - { name: \"@\", type: TXT, content: \"v=spf1 include:_spf.mailhost.example -all\" }\n";
+    let account = account(&[("a.test", spf), ("b.test", spf), ("c.test", spf)]);
+    let markdown = account
+        .plan()
+        .args(["--format", "markdown"])
+        .run_for_stdout();
+    let lines: Vec<&str> = markdown
+        .lines()
+        .filter(|l| l.contains("spf-not-followed") && l.contains("_spf.mailhost.example"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "- note \\[spf-not-followed\\] <code>include:\\_spf.mailhost.example</code>: not followed (outside the account, no resolver to ask), so the lookups of 3 SPF records are not all counted: @ (a.test), @ (b.test), @ (c.test)"
+        ],
+        "{markdown}"
+    );
+    let json = account.plan().args(["--format", "json"]).run_for_stdout();
+    let plan: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let per_record = plan["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["code"] == "spf-not-followed"
+                && f["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("_spf.mailhost.example")
+        })
+        .count();
+    assert_eq!(per_record, 3);
+    // The text view keeps one finding per record too.
+    let text = account.plan().run_for_stdout();
+    for zone in ["a.test", "b.test", "c.test"] {
+        let head = format!("[spf-not-followed] zone {zone}");
+        assert_eq!(text.matches(&head).count(), 1, "{text}");
+    }
+}

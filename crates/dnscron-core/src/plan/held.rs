@@ -1,9 +1,15 @@
 //! Error findings hold the writes they are about (docs/apply.md, "What apply refuses").
 //!
 //! A change is held when it would write (create or update) what an error finding judged from
-//! the files alone is about, and no `accept:` accepts that finding. A finding judged from DNS
-//! answers or from the account never holds anything: the same files could be right tomorrow,
-//! and a reviewer could not reproduce the refusal from the files. A delete is never held: it
+//! the files, or from DNS answers, is about, and no `accept:` accepts that finding. A finding
+//! judged from DNS (an SPF record past 10 lookups inside a provider's includes, read through
+//! the plan's resolver) is about the record the change writes as much as one judged from the
+//! files: the receivers that read the record will reject mail the same way, so the pull
+//! request's check fails and the write is held until the record is fixed or the finding
+//! accepted (docs/health.md, "What holds a change"). Only a plan made with a resolver judges
+//! them; apply has none, so it holds by the files' findings and refuses a reviewed plan that
+//! held a change when it was made. A finding judged from the account never holds anything: it
+//! is about what the account holds, not what the change writes. A delete is never held: it
 //! removes the broken thing. What a finding is about:
 //!
 //! - a record set: `Finding::record`, the name and type a change writes, in the same zone;
@@ -71,7 +77,7 @@ fn written(change: &Change) -> Option<Subject> {
     }
 }
 
-/// What `finding` holds writes of; `None` unless it is an unaccepted error the files alone prove.
+/// What `finding` holds writes of; `None` unless it is an unaccepted error the files or DNS prove.
 fn held_subject(finding: &Finding) -> Option<Subject> {
     if !holds_writes(finding) {
         return None;
@@ -96,11 +102,13 @@ pub fn holds(finding: &Finding, change: &Change) -> bool {
     held_subject(finding).is_some_and(|about| written(change) == Some(about))
 }
 
-/// An unaccepted error finding the files alone prove.
+/// An unaccepted error finding the files or DNS answers prove.
 fn holds_writes(finding: &Finding) -> bool {
-    finding.code.severity() == Severity::Error
-        && finding.code.basis() == Basis::Files
-        && finding.accepted.is_none()
+    let judged = match finding.code.basis() {
+        Basis::Files | Basis::Dns => true,
+        Basis::Account => false,
+    };
+    finding.code.severity() == Severity::Error && judged && finding.accepted.is_none()
 }
 
 /// For a plan made only to be bound (apply's re-plans, which leave the reviewed plan's findings

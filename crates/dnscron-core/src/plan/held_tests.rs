@@ -172,7 +172,7 @@ fn a_delete_in_the_record_set_of_a_finding_is_not_held() {
 }
 
 #[test]
-fn only_unaccepted_error_findings_from_the_files_about_the_same_zone_hold() {
+fn only_unaccepted_error_findings_from_the_files_or_dns_about_the_same_zone_hold() {
     let plan = unheld(&zone(&[BROKEN_DMARC]), &live(&[]));
     let create = &plan.changes[0];
     let finding = plan.findings[0].clone();
@@ -202,6 +202,24 @@ fn only_unaccepted_error_findings_from_the_files_about_the_same_zone_hold() {
         ..finding.clone()
     };
     assert!(!holds(&from_account, create));
+    // An error judged from DNS (lookups inside a provider's include) is about the record the
+    // change writes: it holds it, unless accepted.
+    let from_dns = Finding {
+        code: FindingCode::SpfTooManyLookupsFromDns,
+        ..finding.clone()
+    };
+    assert!(holds(&from_dns, create));
+    let accepted_from_dns = Finding {
+        accepted: Some(
+            serde_json::from_value(serde_json::json!({
+                "reason": "the provider trims its includes in March",
+                "declared_at": "a.yaml:3:5",
+            }))
+            .unwrap(),
+        ),
+        ..from_dns
+    };
+    assert!(!holds(&accepted_from_dns, create));
     let without_record = Finding {
         record: None,
         ..finding

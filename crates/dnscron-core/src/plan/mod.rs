@@ -42,7 +42,7 @@ pub use error::PlanError;
 pub use figure::{DmarcPolicy, Figure, FigureKind};
 pub use finding_code::{Basis, FindingCode};
 pub use fingerprint::stale_targets;
-pub use health::mail::{MailDns, mail_findings};
+pub use health::mail::{MailDns, mail_findings, not_followed_terms};
 pub use make::{MakeOptions, MakePlanError, Planned, account_findings, make_plan, make_plan_owned};
 pub use model::{
     Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,

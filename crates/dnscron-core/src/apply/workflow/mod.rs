@@ -40,7 +40,7 @@ pub enum Binding {
     /// is still the shown plan's changes from the values shown.
     Confirmed,
     /// Reviewed plans (their union, `review_union::union`): only their changes may run.
-    Reviewed(Vec<Plan>),
+    Reviewed(Vec<ReviewedPlan>),
     /// The previous revision's desired state: what it would change into the files' is the
     /// reviewed plan (`revision`).
     Revision(Desired),
@@ -49,6 +49,15 @@ pub enum Binding {
     /// apply: it is left alone and reported ([`Prepared::left_alone`]), and the reviewed
     /// changes run, each only from the value the previous revision declared.
     Merged(Desired),
+}
+
+/// A reviewed plan, and whether the caller approves its changes past the safety limits. The
+/// approval is the caller's to give (in CI, the apply job's, from the pull request's label read
+/// when it applies): the file's own `options.allow_mass_changes` never gives it (`approval`).
+#[derive(Clone, Debug)]
+pub struct ReviewedPlan {
+    pub plan: Plan,
+    pub mass_changes_approved: bool,
 }
 
 /// Where an apply's intent comes from. A saved plan brings its own desired state, so it takes
@@ -185,15 +194,15 @@ async fn files(
                 false => Bound::to_execute(planned.plan, planned.live, Vec::new()),
             })
         }
-        Binding::Reviewed(plans) => {
+        Binding::Reviewed(given) => {
+            let plans: Vec<Plan> = given.iter().map(|r| r.plan.clone()).collect();
             let mut reviewed = review_union::union(&plans)?;
             bind::check_api_url(&reviewed, client)?;
             HeldIn::Reviewed.check(&reviewed)?;
-            // The limits are lifted only by what a reviewer saw (the approval a plan records,
-            // for that plan's changes) or by the caller now; a plan that records neither keeps
-            // them.
-            let approval = Approval::of(&plans, options.allow_mass_changes);
-            reviewed.options.allow_mass_changes |= options.allow_mass_changes;
+            // The limits are lifted only by the caller now: for every plan, or for the changes
+            // of the plans it approves; what a plan file records lifts nothing by itself.
+            let approval = Approval::of(&given, options.allow_mass_changes);
+            reviewed.options.allow_mass_changes = approval.everything();
             // Reading only the reviewed scope and what changed is what makes an apply on merge
             // cost the change, not the account; a plan made without a scope needs everything.
             let scope = match &options.changed {

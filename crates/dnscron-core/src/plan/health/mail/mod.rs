@@ -21,6 +21,7 @@ mod dns_tests;
 mod key;
 mod mx;
 mod spf;
+pub use spf::not_followed_terms;
 #[cfg(test)]
 mod spf_tests;
 mod tags;

@@ -633,3 +633,33 @@ fn includes_nested_deeper_than_ten_are_not_followed_and_redirect_is_followed() {
         )
     );
 }
+
+#[test]
+fn the_terms_not_followed_are_read_back_from_the_message_as_it_words_them() {
+    let got = one(
+        "a.example",
+        &[txt(
+            "@",
+            "v=spf1 include:_spf.mailhost.example include:_spf.other.example -all",
+        )],
+    );
+    let terms = super::spf::not_followed_terms(&got[0].2);
+    assert_eq!(
+        terms,
+        [
+            (
+                "include:_spf.mailhost.example",
+                "outside the account, no resolver to ask"
+            ),
+            (
+                "include:_spf.other.example",
+                "outside the account, no resolver to ask"
+            ),
+        ]
+    );
+    // A message that names nothing not followed gives nothing.
+    assert!(
+        super::spf::not_followed_terms("the SPF record of a.example needs 3 DNS lookups")
+            .is_empty()
+    );
+}

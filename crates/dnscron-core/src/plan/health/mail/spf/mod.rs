@@ -198,6 +198,23 @@ fn count(
     out.push(code, record, parts.join("; "));
 }
 
+/// The terms an `spf-not-followed` (or `spf-lookups-uncounted`) message names as not followed,
+/// each with why, as [`count`] words them: `("include:_spf.mail.example", "outside the account,
+/// no resolver to ask")`. A view that shows one line per include across the account (a pull
+/// request's comment) groups the findings by them; the findings themselves stay one per record.
+pub fn not_followed_terms(message: &str) -> Vec<(&str, &str)> {
+    let Some((_, rest)) = message.split_once("; not followed: ") else {
+        return Vec::new();
+    };
+    let list = rest.split("; ").next().unwrap_or_default();
+    list.split("), ")
+        .map(|item| {
+            let item = item.strip_suffix(')').unwrap_or(item);
+            item.split_once(" (").unwrap_or((item, ""))
+        })
+        .collect()
+}
+
 fn voids(name: &str, record: &RecordSpec, root: &Node, tree: &str, out: &mut Out<'_>) {
     let voids = root.voids();
     if voids <= VOID_LIMIT {
