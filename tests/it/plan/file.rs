@@ -78,20 +78,21 @@ fn another_format_version_is_refused() {
         (serde_json::json!(1), "1"),
         (serde_json::json!(2), "2"),
         (serde_json::json!(3), "3"),
-        (serde_json::json!(5), "5"),
+        (serde_json::json!(4), "4"),
+        (serde_json::json!(6), "6"),
     ] {
         let text = edited(|v| v["format_version"] = version);
         assert_eq!(
             refusal(&text),
             format!(
-                "the plan file has format_version {shown}; this dnscron reads format_version 4\n\
+                "the plan file has format_version {shown}; this dnscron reads format_version 5\n\
                  hint: make a new plan with `dnscron plan --out FILE` using this version of dnscron"
             )
         );
     }
     assert_eq!(
         refusal("{}"),
-        "the plan file has format_version none; this dnscron reads format_version 4\n\
+        "the plan file has format_version none; this dnscron reads format_version 5\n\
          hint: make a new plan with `dnscron plan --out FILE` using this version of dnscron"
     );
 }
