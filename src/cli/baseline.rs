@@ -65,7 +65,10 @@ pub fn run(args: BaselineArgs) -> CommandResult {
         desired.clone(),
         &opts,
     )))??;
-    let taken = baseline::baseline(&desired, &planned.plan.findings);
+    let today = chrono::DateTime::parse_from_rfc3339(&planned.plan.created_at)
+        .map(|made| made.with_timezone(&chrono::Utc).date_naive())
+        .unwrap_or_else(|_| chrono::Utc::now().date_naive());
+    let taken = baseline::baseline(&desired, &planned.plan.findings, today);
     let written = write(&args.dir, &taken)?;
     write_stdout(&summary(&args.dir, &taken, &written))?;
     let by_hand: Vec<&Refused> = written.refused.iter().collect();
@@ -183,7 +186,7 @@ fn summary(dir: &Path, taken: &Baseline, written: &Written) -> String {
     }
     for f in &taken.expired {
         out.push_str(&format!(
-            "{}: the acceptance of {} expired; renew its `until` by hand if it still holds\n",
+            "{}: the acceptance of {} no longer covers it (expired, or the finding got worse); renew its `until` or `value` by hand if it still holds\n",
             Untrusted(&f.target.to_string()),
             f.code
         ));
@@ -203,7 +206,15 @@ fn summary(dir: &Path, taken: &Baseline, written: &Written) -> String {
 fn entries(entries: &[baseline::AcceptEntry]) -> String {
     entries
         .iter()
-        .map(|e| format!("{} {}", e.finding, Untrusted(&e.name)))
+        .map(|e| match e.figure {
+            Some(figure) => format!(
+                "{} {} at {figure} until {}",
+                e.finding,
+                Untrusted(&e.name),
+                e.until
+            ),
+            None => format!("{} {} until {}", e.finding, Untrusted(&e.name), e.until),
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -227,7 +238,7 @@ fn refused_error(refused: &[&Refused]) -> CommandError {
         lines.join("\n")
     ))
     .with_hint(format!(
-        "add each entry to the file's `accept:` list with `reason: {}` (docs/health.md, \"Accepting a finding\")",
+        "add each entry to the file's `accept:` list with `reason: {}`, its `until` and its figure as `value` (docs/health.md, \"Accepting a finding\")",
         baseline::ADOPTION_REASON
     ))
 }

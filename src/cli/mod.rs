@@ -169,7 +169,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Baseline(args) => baseline::run(args),
         Command::Doctor(args) => doctor::run(args),
         #[cfg(feature = "controller")]
-        Command::Controller(args) => controller::run(args),
+        Command::Controller(args) => controller::run(args, cli.global.log_format),
         #[cfg(feature = "emulator")]
         Command::Emulator(args) => emulator::run(args),
         #[cfg(feature = "emulator")]

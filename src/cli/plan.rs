@@ -89,7 +89,7 @@ pub fn run(args: PlanArgs) -> CommandResult {
         .as_deref()
         .map(|since| changed::scope(&args.paths, &desired, since))
         .transpose()?;
-    let account = whole_account(&args.paths, scope.is_some());
+    let account = whole_account(&args.paths);
     let resolver = args
         .resolver
         .as_ref()
@@ -170,11 +170,12 @@ pub(super) fn read_progress(command: &'static str) -> Option<PlanProgress> {
     Some(progress.named(command))
 }
 
-/// A plan of whole folders, not limited to what changed, is compared with the whole account:
-/// what the account holds beyond the folders' files is theirs to declare. A single file, or a
-/// scoped plan, holds part of the files only, so it reads none of that.
-fn whole_account(paths: &[PathBuf], scoped: bool) -> Option<AccountCheck> {
-    let folders = !scoped && paths.iter().all(|p| p.is_dir());
+/// A plan of whole folders is compared with the whole account: what the account holds beyond
+/// the folders' files is theirs to declare. A single file holds part of the files only, so it
+/// reads none of that; a scoped plan of folders reads only what its change stops declaring
+/// (`MakeOptions::account`).
+fn whole_account(paths: &[PathBuf]) -> Option<AccountCheck> {
+    let folders = paths.iter().all(|p| p.is_dir());
     folders.then(|| AccountCheck {
         folders: paths.iter().map(|p| p.display().to_string()).collect(),
     })

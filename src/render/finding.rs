@@ -66,16 +66,25 @@ fn accepted_label(severity: Severity) -> &'static str {
     }
 }
 
-/// `accepted at dns/a.yaml:3:5 until 2026-12-31: REASON`, unescaped (the reason is the
-/// files'); `None` for a finding no entry accepts.
+/// `accepted at dns/a.yaml:3:5 for 11 lookups until 2026-12-31: REASON`, unescaped (the
+/// reason is the files'); `None` for a finding no entry accepts. An entry written before
+/// figures were recorded covers any figure, and the line says how to record this one.
 pub fn acceptance(f: &Finding) -> Option<String> {
     let a = f.accepted.as_ref()?;
     let until = a
         .until
         .map(|day| format!(" until {}", day.format("%Y-%m-%d")))
         .unwrap_or_default();
+    let figure = match (a.figure, f.figure) {
+        (Some(accepted), _) => format!(" for {accepted}"),
+        (None, Some(now)) => format!(
+            " for any figure (add `value: {}` to the entry to accept {now} and no worse)",
+            now.value()
+        ),
+        (None, None) => String::new(),
+    };
     Some(format!(
-        "accepted at {}{until}: {}",
+        "accepted at {}{figure}{until}: {}",
         a.declared_at, a.reason
     ))
 }
@@ -119,7 +128,8 @@ pub fn adoption(f: &Finding) -> Option<String> {
         ),
     };
     Some(format!(
-        "{command}; or list it under `unmanaged: {{ {list}: [...] }}` to leave it alone"
+        "{command}; or, to leave it alone, add to an `unmanaged:` document: `{list}: [{{ name: {}, reason: \"…\" }}]`",
+        f.target.name
     ))
 }
 

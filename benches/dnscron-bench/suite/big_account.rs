@@ -88,6 +88,7 @@ fn scope(account: &Account) -> Scope {
             .map(|z| (z.zone.clone(), false))
             .collect(),
         sites: Default::default(),
+        removed: Default::default(),
     };
     Scope::of(&changed)
 }

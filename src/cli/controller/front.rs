@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use dnscron_core::api::{ResponseHook, WaitHook};
 use dnscron_core::apply::Interrupt;
@@ -23,10 +23,13 @@ pub struct Front {
     policy: &'static str,
     webhook: Option<super::webhook::Teller>,
     failures: AtomicU32,
+    /// `--log-format json`: each round's line carries its fields for log pipelines.
+    json: bool,
+    rounds: AtomicU64,
 }
 
 impl Front {
-    pub fn new(args: &ControllerArgs) -> Result<Front, CommandError> {
+    pub fn new(args: &ControllerArgs, json: bool) -> Result<Front, CommandError> {
         let shared = Arc::new(Shared::new(Metrics::new()));
         let counted = Arc::clone(&shared);
         let failed: super::webhook::OnFailure = Arc::new(move || counted.metrics.webhook_failed());
@@ -48,6 +51,8 @@ impl Front {
             policy: args.policy.name(),
             webhook,
             failures: AtomicU32::new(0),
+            json,
+            rounds: AtomicU64::new(0),
         })
     }
 
@@ -136,13 +141,12 @@ impl Front {
                     .set_status(status_json::document(report, status, self.policy));
                 self.shared.set_ready();
                 let line = words::round(report, status);
-                match &report.outcome {
-                    RoundOutcome::Failed(_) => tracing::warn!("{line}"),
-                    RoundOutcome::Converged
-                    | RoundOutcome::Drift
-                    | RoundOutcome::Pending(_)
-                    | RoundOutcome::Held(_)
-                    | RoundOutcome::Refused(_) => tracing::info!("{line}"),
+                let round = self.rounds.fetch_add(1, Ordering::Relaxed) + 1;
+                let failed = matches!(report.outcome, RoundOutcome::Failed(_));
+                match self.json {
+                    true => log_fields(&words::fields(report, status, round), failed, &line),
+                    false if failed => tracing::warn!("{line}"),
+                    false => tracing::info!("{line}"),
                 }
             }
             Event::Alert {
@@ -172,6 +176,29 @@ impl Front {
                 }
             }
         }
+    }
+}
+
+/// A round's line with its fields, as JSON log lines carry them.
+fn log_fields(f: &words::Fields, failed: bool, line: &str) {
+    macro_rules! log {
+        ($level:ident) => {
+            tracing::$level!(
+                revision = f.revision.as_str(),
+                round = f.round,
+                trigger = f.trigger,
+                work = f.work,
+                outcome = f.outcome,
+                targets = f.targets,
+                duration_seconds = f.duration_seconds,
+                error_code = f.error_code,
+                "{line}"
+            )
+        };
+    }
+    match failed {
+        true => log!(warn),
+        false => log!(info),
     }
 }
 

@@ -13,20 +13,19 @@ mod webhook;
 mod words;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use dnscron_core::api::{ReadClient, WriteClient};
 use dnscron_core::controller::{
-    Controller, Mode, OnceOutcome, RunEnd, Settings, StateStore, api_config,
+    BUCKET_PER_MINUTE, Controller, Mode, OnceOutcome, RunEnd, Settings, StateLock, StateStore,
+    api_config,
 };
 
 pub use args::{ControllerArgs, ControllerCommand, Policy};
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 
-/// The spec's bucket: the share is of this.
-const BUCKET_PER_MINUTE: u32 = 120;
-
-pub fn run(args: ControllerArgs) -> CommandResult {
+pub fn run(args: ControllerArgs, log_format: crate::cli::logging::LogFormat) -> CommandResult {
     let dir = match (&args.command, &args.dir) {
         (Some(ControllerCommand::Manifests(manifests)), _) => {
             return manifests::run(manifests.clone());
@@ -43,7 +42,8 @@ pub fn run(args: ControllerArgs) -> CommandResult {
     let runtime = crate::cli::session::runtime()?;
     // The webhook's task and the clients are made inside the runtime.
     let _context = runtime.enter();
-    let front = Arc::new(front::Front::new(&args)?);
+    let json = log_format == crate::cli::logging::LogFormat::Json;
+    let front = Arc::new(front::Front::new(&args, json)?);
     let config = args.api.clone().into_config()?;
     let mut config = api_config(config, args.api_share, BUCKET_PER_MINUTE);
     config.on_response = Some(front.response_hook());
@@ -53,12 +53,24 @@ pub fn run(args: ControllerArgs) -> CommandResult {
         Policy::Apply => Mode::ApplyMerged(WriteClient::new(config)?),
         Policy::Heal => Mode::Heal(WriteClient::new(config)?),
     };
+    // One controller per state file: held until the process ends.
+    let _lock = match &args.state_file {
+        Some(file) => Some(StateLock::acquire(file).map_err(|error| {
+            CommandError::from_error(ErrorKind::User, error).with_hint(
+                "stop the other controller first (one per state file; in Kubernetes, one replica with `strategy: Recreate`), or give this one a --state-file of its own",
+            )
+        })?),
+        None => None,
+    };
     let store = StateStore::new(args.state_file.clone(), dir.clone());
-    let converged = words::starting(&args, &store);
+    let starting = words::starting(&args, &dir, &store)?;
+    let converged = starting.converged;
     let settings = Settings {
         interval: args.interval,
         suspend_file: args.suspend_file.clone(),
-        adopt_revision: args.adopt_revision.clone(),
+        adopt_revision: starting.adopt,
+        // Apply's switch check, never its post-apply wait (a report, not a gate).
+        dns: (args.dns).apply_options(Duration::ZERO, args.allow_unready_nameservers),
         ..Settings::new(dir)
     };
     let controller = Controller::new(mode, settings, store, converged);

@@ -17,7 +17,8 @@ pub fn trigger(trigger: Trigger) -> metrics::Trigger {
         Trigger::Start => metrics::Trigger::Start,
         Trigger::Interval => metrics::Trigger::Interval,
         Trigger::Revision => metrics::Trigger::Revision,
-        Trigger::Signal => metrics::Trigger::Signal,
+        // Until the metric has a label of its own: someone asked, through the file.
+        Trigger::Signal | Trigger::SuspendFile => metrics::Trigger::Signal,
         Trigger::Retry => metrics::Trigger::Retry,
     }
 }
@@ -26,9 +27,14 @@ fn outcome(outcome: &RoundOutcome) -> metrics::RoundOutcome {
     match outcome {
         RoundOutcome::Converged => metrics::RoundOutcome::Converged,
         RoundOutcome::Drift => metrics::RoundOutcome::Drift,
+        // A base taken is no proof of anything in effect; until the metric has a label of its
+        // own (`RoundOutcome::name`), it counts with the rounds that left something to do.
+        RoundOutcome::Baseline => metrics::RoundOutcome::Drift,
         RoundOutcome::Pending(_) => metrics::RoundOutcome::Pending,
-        // A refused mass change is kept out like a held one.
-        RoundOutcome::Held(_) | RoundOutcome::Refused(_) => metrics::RoundOutcome::Held,
+        // A refused mass change, or a conflicted revision, is kept out like a held one.
+        RoundOutcome::Held(_) | RoundOutcome::Refused(_) | RoundOutcome::Conflicted => {
+            metrics::RoundOutcome::Held
+        }
         RoundOutcome::Failed(_) => metrics::RoundOutcome::Error,
     }
 }
@@ -61,7 +67,13 @@ pub fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
     metrics.set_findings(errors, warnings, infos);
     metrics.set_suspended(status.suspended);
     metrics.set_sweep_progress(status.sweep_done, status.sweep_total);
-    metrics.set_pending_portal_step(matches!(status.pending, Some(Pending::PortalStep { .. })));
+    let (portal_step, nameservers) = match &status.pending {
+        Some(Pending::PortalStep { .. }) => (true, false),
+        Some(Pending::Nameservers) => (false, true),
+        None => (false, false),
+    };
+    metrics.set_pending_portal_step(portal_step);
+    metrics.set_pending_nameservers(nameservers);
 }
 
 fn source(revision: &Revision) -> metrics::RevisionSource {
@@ -73,7 +85,11 @@ fn source(revision: &Revision) -> metrics::RevisionSource {
 
 /// The revision the folder holds now: a broken one is newer than the last that loaded.
 fn desired(status: &Status) -> Option<&Revision> {
-    status.broken.as_ref().or(status.revision.as_ref())
+    status
+        .broken
+        .as_ref()
+        .map(|b| &b.revision)
+        .or(status.revision.as_ref())
 }
 
 /// A condition the core tells once: the kept-out gauge holds while the webhook's message does,
@@ -83,6 +99,8 @@ pub fn alert(metrics: &Metrics, kind: AlertKind, transition: Transition) {
         AlertKind::BrokenRevision => KeptOut::Broken,
         AlertKind::Held => KeptOut::Held,
         AlertKind::Refused => KeptOut::Refused,
+        // Until the gauge has a reason of its own: kept out like a held one.
+        AlertKind::Conflicted => KeptOut::Held,
         // Their own gauges say these (drift, findings, failures, the portal step, suspension).
         AlertKind::Drift
         | AlertKind::Findings
@@ -130,9 +148,11 @@ impl Latency {
         if let Some(desired) = desired(status) {
             let first = match report.trigger {
                 Trigger::Start => None,
-                Trigger::Interval | Trigger::Revision | Trigger::Signal | Trigger::Retry => {
-                    Some(started)
-                }
+                Trigger::Interval
+                | Trigger::Revision
+                | Trigger::Signal
+                | Trigger::SuspendFile
+                | Trigger::Retry => Some(started),
             };
             if seen.converged.as_deref() != Some(desired.id.as_str()) {
                 seen.first_read.entry(desired.id.clone()).or_insert(first);

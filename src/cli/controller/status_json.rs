@@ -2,8 +2,9 @@
 //! for people and scripts (docs/controller.md, "/status"). Text from the server or a file is
 //! made safe for a terminal by `untrusted::json_text` over the whole document.
 
+use dnscron_core::apply::Moved;
 use dnscron_core::controller::{
-    Pending, Revision, RevisionSource, RoundOutcome, RoundReport, Status, Work,
+    Broken, Pending, Revision, RevisionSource, RoundOutcome, RoundReport, Status,
 };
 use dnscron_core::plan::{Change, Finding, Severity, TargetRef};
 use serde_json::{Value, json};
@@ -21,8 +22,13 @@ pub fn document(report: &RoundReport, status: &Status, policy: &str) -> String {
         "round": round(report, status),
         "revision": status.revision.as_ref().map(revision),
         "converged": status.converged.as_ref().map(revision),
-        "broken_revision": status.broken.as_ref().map(revision),
+        "broken_revision": status.broken.as_ref().map(broken),
         "pending": status.pending.as_ref().map(pending),
+        "kept_out": status.kept_out.as_ref().map(|k| json!({
+            "revision": revision(&k.revision),
+            "reason": k.reason.name(),
+        })),
+        "conflicts": status.conflicts.iter().map(conflict).collect::<Vec<_>>(),
         "suspended": status.suspended,
         "drift": changes_by_target(&status.drift),
         "unapplied": changes_by_target(&status.unapplied),
@@ -44,19 +50,16 @@ pub fn document(report: &RoundReport, status: &Status, policy: &str) -> String {
 }
 
 fn round(report: &RoundReport, status: &Status) -> Value {
-    let (work, targets) = match &report.work {
-        Work::Adopted => ("adopted", &[][..]),
-        Work::Applied { targets, .. } => ("applied", targets.as_slice()),
-        Work::Swept { targets, .. } => ("swept", targets.as_slice()),
-        Work::Nothing => ("nothing", &[][..]),
-    };
+    let (work, targets) = words::work_of(&report.work);
     let error = match &report.outcome {
         RoundOutcome::Failed(error) => Some(words::error_text(error)),
         RoundOutcome::Converged
         | RoundOutcome::Drift
+        | RoundOutcome::Baseline
         | RoundOutcome::Pending(_)
         | RoundOutcome::Held(_)
-        | RoundOutcome::Refused(_) => None,
+        | RoundOutcome::Refused(_)
+        | RoundOutcome::Conflicted => None,
     };
     json!({
         "trigger": words::trigger(report.trigger),
@@ -64,21 +67,10 @@ fn round(report: &RoundReport, status: &Status) -> Value {
         "duration_seconds": report.duration.as_secs_f64(),
         "work": work,
         "targets": targets.iter().map(target).collect::<Vec<_>>(),
-        "outcome": outcome_name(&report.outcome),
+        "outcome": report.outcome.name(),
         "summary": words::round(report, status),
         "error": error,
     })
-}
-
-pub fn outcome_name(outcome: &RoundOutcome) -> &'static str {
-    match outcome {
-        RoundOutcome::Converged => "converged",
-        RoundOutcome::Drift => "drift",
-        RoundOutcome::Pending(_) => "pending",
-        RoundOutcome::Held(_) => "held",
-        RoundOutcome::Refused(_) => "refused",
-        RoundOutcome::Failed(_) => "error",
-    }
 }
 
 fn revision(revision: &Revision) -> Value {
@@ -87,6 +79,36 @@ fn revision(revision: &Revision) -> Value {
         RevisionSource::Digest => "digest",
     };
     json!({ "id": revision.id, "source": source })
+}
+
+/// The broken revision and every problem of its files, each at its `file:line:col`.
+fn broken(broken: &Broken) -> Value {
+    let errors: Vec<Value> = broken
+        .diagnostics
+        .items
+        .iter()
+        .map(|d| {
+            json!({
+                "at": d.location.as_ref().map(ToString::to_string),
+                "message": d.message,
+            })
+        })
+        .collect();
+    let mut doc = revision(&broken.revision);
+    doc["errors"] = Value::Array(errors);
+    doc
+}
+
+/// A change of a conflicted revision: the value it declares, the one the previous revision
+/// declared, and the live one, each as `plan` draws a value.
+fn conflict(moved: &Moved) -> Value {
+    json!({
+        "target": target(&moved.target),
+        "change": change(&moved.change),
+        "previous": moved.expected,
+        "reviewed": moved.change.after,
+        "live": moved.live,
+    })
 }
 
 fn pending(pending: &Pending) -> Value {

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use dnscron_core::controller::{
     AlertKind, Converged, Pending, Revision, RevisionSource, RoundError, RoundOutcome, RoundReport,
-    StateStore, Status, Transition, Trigger, WaitReason, Work,
+    Start, StateStore, Status, Transition, Trigger, WaitReason, Work, resolve_adopted,
 };
 use dnscron_core::plan::{Severity, TargetRef};
 use dnscron_core::untrusted::Untrusted;
@@ -14,49 +14,75 @@ use dnscron_core::untrusted::Untrusted;
 use super::args::ControllerArgs;
 use crate::cli::error::CommandError;
 
-/// Says where the controller starts from, and returns the converged revision kept.
-pub fn starting(args: &ControllerArgs, store: &StateStore) -> Option<Converged> {
-    let adopt = match &args.adopt_revision {
-        Some(id) => format!(" (or, if it is {}, applies it whole)", Untrusted(id)),
-        None => String::new(),
-    };
-    let first = format!(
-        "the folder's revision becomes the base: nothing is written until the next revision{adopt}"
-    );
+/// Where the controller starts from, said: the converged revision kept, and on a first start
+/// the full id of the revision `--adopt-revision` names (refused, exit 1, when the folder's
+/// history names no such revision or the folder holds another one).
+pub struct Starting {
+    pub converged: Option<Converged>,
+    pub adopt: Option<String>,
+}
+
+pub fn starting(
+    args: &ControllerArgs,
+    dir: &std::path::Path,
+    store: &StateStore,
+) -> Result<Starting, CommandError> {
     let policy = args.policy.name();
-    match (store.load(), store.file()) {
-        (Ok(Some(converged)), Some(file)) => {
+    let (converged, unreadable) = match store.start() {
+        Start::Converged(converged) => (Some(*converged), None),
+        Start::First { unreadable } => (None, unreadable),
+    };
+    if let (Some(converged), Some(file)) = (&converged, store.file()) {
+        tracing::info!(
+            "controller ({policy}) starting from revision {}, the last converged (state file {})",
+            short(&converged.revision),
+            file.display()
+        );
+        if args.adopt_revision.is_some() {
             tracing::info!(
-                "controller ({policy}) starting from revision {}, the last converged (state file {})",
-                short(&converged.revision),
-                file.display()
+                "--adopt-revision is not used: a revision converged already (it applies on a first start only)"
             );
-            Some(converged)
         }
-        (Ok(_), Some(file)) => {
-            tracing::info!(
-                "controller ({policy}) starting: no converged revision in {} yet; {first}",
-                file.display()
-            );
-            None
-        }
-        (Ok(_), None) => {
-            tracing::warn!(
-                "controller ({policy}) starting without --state-file: a restart forgets the last converged revision, and what merged while it was down is reported as drift, not applied; {first}"
-            );
-            None
-        }
-        (Err(error), _) => {
-            tracing::warn!(
-                "{}; starting as on a first start: {first}",
-                one_line(&CommandError::from_error(
-                    crate::cli::error::ErrorKind::User,
-                    error
-                ))
-            );
-            None
-        }
+        return Ok(Starting {
+            converged: Some(converged.clone()),
+            adopt: None,
+        });
     }
+    let adopt = match &args.adopt_revision {
+        Some(id) => Some(resolve_adopted(dir, id).map_err(|error| {
+            CommandError::from_error(crate::cli::error::ErrorKind::User, error).with_hint(
+                "pass the id the logs or /status name for the folder's revision (7 or more of its hex digits), or drop --adopt-revision to take the folder's revision as the base",
+            )
+        })?),
+        None => None,
+    };
+    let first = match &adopt {
+        Some(id) => format!(
+            "revision {} is adopted: its whole difference from the account is applied",
+            Untrusted(id.get(..19).unwrap_or(id))
+        ),
+        None => {
+            "the folder's revision becomes the base: nothing is written until the next revision"
+                .to_string()
+        }
+    };
+    match (unreadable, store.file()) {
+        (Some(error), _) => tracing::warn!(
+            "{}; starting as on a first start: {first}",
+            one_line(&CommandError::from_error(
+                crate::cli::error::ErrorKind::User,
+                error
+            ))
+        ),
+        (None, Some(file)) => tracing::info!(
+            "controller ({policy}) starting: no converged revision in {} yet; {first}",
+            file.display()
+        ),
+        (None, None) => tracing::warn!(
+            "controller ({policy}) starting without --state-file: a restart forgets the last converged revision, and what merged while it was down is reported as drift, not applied; {first}"
+        ),
+    }
+    Ok(Starting { converged, adopt })
 }
 
 /// A revision as people read it: a commit's first 12 digits, a digest's first 12 after
@@ -75,7 +101,61 @@ pub fn trigger(trigger: Trigger) -> &'static str {
         Trigger::Interval => "interval",
         Trigger::Revision => "revision",
         Trigger::Signal => "signal",
+        Trigger::SuspendFile => "suspend-file",
         Trigger::Retry => "retry",
+    }
+}
+
+/// A round as fields for log pipelines (`--log-format json`): the names `/status` uses.
+pub struct Fields {
+    /// The full id of the revision in use (empty before one loaded).
+    pub revision: String,
+    /// Rounds since the process started, this one included.
+    pub round: u64,
+    pub trigger: &'static str,
+    pub work: &'static str,
+    pub outcome: &'static str,
+    /// How many targets the round read or applied.
+    pub targets: usize,
+    pub duration_seconds: f64,
+    /// The kind of failure (`RoundError::kind`), empty when the round did not fail.
+    pub error_code: &'static str,
+}
+
+pub fn fields(report: &RoundReport, status: &Status, round: u64) -> Fields {
+    let (work, targets) = work_of(&report.work);
+    Fields {
+        revision: status
+            .revision
+            .as_ref()
+            .map(|r| Untrusted(&r.id).to_string())
+            .unwrap_or_default(),
+        round,
+        trigger: trigger(report.trigger),
+        work,
+        outcome: report.outcome.name(),
+        targets: targets.len(),
+        duration_seconds: report.duration.as_secs_f64(),
+        error_code: match &report.outcome {
+            RoundOutcome::Failed(error) => error.kind(),
+            RoundOutcome::Converged
+            | RoundOutcome::Drift
+            | RoundOutcome::Baseline
+            | RoundOutcome::Pending(_)
+            | RoundOutcome::Held(_)
+            | RoundOutcome::Refused(_)
+            | RoundOutcome::Conflicted => "",
+        },
+    }
+}
+
+/// The work's name (as `/status` gives it) and its targets.
+pub fn work_of(work: &Work) -> (&'static str, &[TargetRef]) {
+    match work {
+        Work::Adopted => ("adopted", &[]),
+        Work::Applied { targets, .. } => ("applied", targets.as_slice()),
+        Work::Swept { targets, .. } => ("swept", targets.as_slice()),
+        Work::Nothing => ("nothing", &[]),
     }
 }
 
@@ -139,7 +219,7 @@ pub fn round(report: &RoundReport, status: &Status) -> String {
         },
     };
     // A base taken reads nothing: the sweep that follows says what differs.
-    if let (Work::Adopted, RoundOutcome::Converged) = (&report.work, &report.outcome) {
+    if let (Work::Adopted, RoundOutcome::Baseline) = (&report.work, &report.outcome) {
         out.push_str("; the sweep that follows reports what differs");
     } else {
         let _ = write!(out, " — {}", outcome(&report.outcome, status));
@@ -151,6 +231,8 @@ fn outcome(outcome: &RoundOutcome, status: &Status) -> String {
     match outcome {
         RoundOutcome::Converged => "in sync".to_string(),
         RoundOutcome::Drift => drift_summary(status),
+        RoundOutcome::Baseline => "taken as the base".to_string(),
+        RoundOutcome::Conflicted => conflicts_text(status),
         RoundOutcome::Pending(pending) => pending_text(pending),
         RoundOutcome::Held(refusal) => format!(
             "kept out until the next revision: {} (fix the files or accept the finding)",
@@ -162,6 +244,50 @@ fn outcome(outcome: &RoundOutcome, status: &Status) -> String {
         ),
         RoundOutcome::Failed(error) => format!("failed: {}", error_text(error)),
     }
+}
+
+/// A conflicted revision's changes: what it declares, what is live instead.
+fn conflicts_text(status: &Status) -> String {
+    let named: Vec<String> = status
+        .conflicts
+        .iter()
+        .take(5)
+        .map(|m| {
+            format!(
+                "{} (the revision declares {}, live {})",
+                target_text(&m.target),
+                value_text(m.change.after.as_ref()),
+                value_text(m.live.as_ref())
+            )
+        })
+        .collect();
+    let more = status.conflicts.len().saturating_sub(named.len());
+    let more = match more {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    format!(
+        "conflicted, kept out: {} moved since the previous revision: {}{more} (settle it in the files or the portal; tried again each interval)",
+        count(
+            status.conflicts.len(),
+            "value it changes",
+            "values it changes"
+        ),
+        named.join(", ")
+    )
+}
+
+fn value_text(value: Option<&dnscron_core::plan::Value>) -> String {
+    use dnscron_core::plan::Value;
+    let text = match value {
+        None => return "nothing".to_string(),
+        Some(Value::Record { ttl, content }) => format!("{content} (TTL {ttl})"),
+        Some(Value::CronJob { schedule, command }) => format!("{schedule} {command}"),
+        Some(Value::Nameservers { mode, nameservers }) => {
+            format!("{mode} {}", nameservers.join(" "))
+        }
+    };
+    Untrusted(&text).to_string()
 }
 
 fn pending_text(pending: &Pending) -> String {
@@ -182,20 +308,11 @@ pub fn error_text(error: &RoundError) -> String {
         RoundError::Files {
             revision,
             diagnostics,
-        } => {
-            let first = diagnostics.items.first().map(|d| match &d.location {
-                Some(at) => format!("{at}: {}", d.message),
-                None => d.message.clone(),
-            });
-            format!(
-                "revision {} is kept out: {} in its files{}",
-                Untrusted(revision.get(..19).unwrap_or(revision)),
-                count(diagnostics.items.len(), "problem", "problems"),
-                first
-                    .map(|f| format!(", first: {}", Untrusted(&f)))
-                    .unwrap_or_default()
-            )
-        }
+        } => format!(
+            "revision {} is kept out: {}",
+            Untrusted(revision.get(..19).unwrap_or(revision)),
+            problems_text(diagnostics)
+        ),
         RoundError::NotConverged(report) => apply_stopped(report),
         RoundError::Revision(_)
         | RoundError::State(_)
@@ -203,6 +320,21 @@ pub fn error_text(error: &RoundError) -> String {
         | RoundError::Account(_)
         | RoundError::Apply(_) => chain(error),
     }
+}
+
+/// How many problems a revision's files have, and the first with its `file:line:col`.
+fn problems_text(diagnostics: &dnscron_core::config::Diagnostics) -> String {
+    let first = diagnostics.items.first().map(|d| match &d.location {
+        Some(at) => format!("{at}: {}", d.message),
+        None => d.message.clone(),
+    });
+    format!(
+        "{} in its files{}",
+        count(diagnostics.items.len(), "problem", "problems"),
+        first
+            .map(|f| format!(", first: {}", Untrusted(&f)))
+            .unwrap_or_default()
+    )
 }
 
 fn apply_stopped(report: &dnscron_core::apply::ApplyReport) -> String {
@@ -327,19 +459,37 @@ pub fn alert(
                 RoundOutcome::Failed(error) => error_text(error),
                 RoundOutcome::Converged
                 | RoundOutcome::Drift
+                | RoundOutcome::Baseline
                 | RoundOutcome::Pending(_)
                 | RoundOutcome::Held(_)
-                | RoundOutcome::Refused(_) => "unknown".to_string(),
+                | RoundOutcome::Refused(_)
+                | RoundOutcome::Conflicted => "unknown".to_string(),
             };
             format!("dnscron: rounds fail, retrying with backoff: {why}")
         }
         (AlertKind::Failing, Transition::Cleared) => "dnscron: rounds succeed again".to_string(),
         (AlertKind::BrokenRevision, Transition::Raised | Transition::Changed) => {
-            let broken = status.broken.as_ref().map(short).unwrap_or_default();
-            format!("dnscron: revision {broken} does not load; revision {revision} stays in use")
+            let Some(broken) = &status.broken else {
+                return "dnscron: the folder's revision does not load".to_string();
+            };
+            let in_use = match &status.revision {
+                Some(r) => format!("revision {} stays in use", short(r)),
+                None => "no revision is in use yet, nothing is written".to_string(),
+            };
+            format!(
+                "dnscron: revision {} does not load ({}); {in_use}",
+                short(&broken.revision),
+                problems_text(&broken.diagnostics)
+            )
         }
         (AlertKind::BrokenRevision, Transition::Cleared) => {
             format!("dnscron: the folder's revision {revision} loads again")
+        }
+        (AlertKind::Conflicted, Transition::Raised | Transition::Changed) => {
+            format!(
+                "dnscron: revision {revision} not applied: {}",
+                conflicts_text(status)
+            )
         }
         (AlertKind::Held | AlertKind::Refused, Transition::Raised | Transition::Changed) => {
             format!(
@@ -347,7 +497,7 @@ pub fn alert(
                 outcome(&report.outcome, status)
             )
         }
-        (AlertKind::Held | AlertKind::Refused, Transition::Cleared) => {
+        (AlertKind::Held | AlertKind::Refused | AlertKind::Conflicted, Transition::Cleared) => {
             "dnscron: nothing is kept out any more".to_string()
         }
         (AlertKind::Pending, Transition::Raised | Transition::Changed) => match &status.pending {
@@ -418,5 +568,44 @@ fn count(n: usize, one: &str, many: &str) -> String {
     match n {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dnscron_core::config::{Diagnostic, Diagnostics};
+    use dnscron_core::controller::Broken;
+
+    #[test]
+    fn a_broken_first_revision_is_named_and_no_revision_is_said_to_stay() {
+        let mut diagnostics = Diagnostics::default();
+        diagnostics.push(Diagnostic::general("expected a mapping"));
+        let status = Status {
+            broken: Some(Broken {
+                revision: Revision {
+                    id: "0123456789abcdef0123456789abcdef01234567".into(),
+                    source: RevisionSource::Git,
+                },
+                diagnostics: Box::new(diagnostics),
+            }),
+            ..Status::default()
+        };
+        let report = RoundReport {
+            trigger: Trigger::Start,
+            work: Work::Nothing,
+            outcome: RoundOutcome::Converged,
+            duration: std::time::Duration::ZERO,
+            finished_at: String::new(),
+        };
+        assert_eq!(
+            alert(
+                AlertKind::BrokenRevision,
+                Transition::Raised,
+                &status,
+                &report
+            ),
+            "dnscron: revision 0123456789ab does not load (1 problem in its files, first: expected a mapping); no revision is in use yet, nothing is written"
+        );
     }
 }

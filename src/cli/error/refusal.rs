@@ -171,8 +171,13 @@ fn held_hints(held: &[Held]) -> Vec<String> {
                 for f in findings {
                     let Some(record) = &f.record else { continue };
                     let at = f.declared_at.as_deref().unwrap_or("its zone file");
+                    // The entry covers what the finding measures now, and nothing worse.
+                    let value = f
+                        .figure
+                        .map(|figure| format!(", value: {}", figure.value()))
+                        .unwrap_or_default();
                     let hint = format!(
-                        "fix {} {} at {}, or accept the finding in the zone file of {}: `accept: [{{ finding: {}, name: {}, reason: \"…\" }}]`",
+                        "fix {} {} at {}, or accept the finding in the zone file of {}: `accept: [{{ finding: {}, name: {}, reason: \"…\"{value} }}]`",
                         Untrusted(&record.name),
                         record.rtype,
                         Untrusted(at),

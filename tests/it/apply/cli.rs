@@ -308,7 +308,7 @@ fn plan_detailed_exitcode_and_saved_file() {
     settings().bind(|| insta::assert_snapshot!("plan_of_the_examples_saved", saved));
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert_eq!(saved["format_version"], 4);
+    assert_eq!(saved["format_version"], 5);
     assert_eq!(saved["desired"]["zones"].as_array().unwrap().len(), 3);
     let out = snapshot(dnscron(&emu, &["apply", "--plan", &file]));
     settings().bind(|| insta::assert_snapshot!(out));

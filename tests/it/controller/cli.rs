@@ -205,3 +205,151 @@ async fn drift_is_posted_to_the_webhook_once_and_its_url_is_never_printed() {
         })
     );
 }
+
+/// One controller per state file: while another holds its lock, a second one exits 1 naming
+/// the holder's pid and host, and writes nothing; once the holder ends, it starts.
+#[test]
+fn a_second_controller_on_the_same_state_file_exits_1_naming_the_holder() {
+    let emu = example_emulator();
+    let tmp = tempfile::tempdir().unwrap();
+    copy_examples(&tmp.path().join("repo"));
+    let held =
+        dnscron_core::controller::StateLock::acquire(&tmp.path().join("state.json")).unwrap();
+    let out = once(&emu.base_url(), tmp.path(), "apply").snapshot();
+    assert!(out.starts_with("exit: Some(1)\n"), "{out}");
+    let holder = format!("(pid {} on host ", std::process::id());
+    assert!(
+        out.contains("another controller holds the lock state.json.lock ") && out.contains(&holder),
+        "{out}"
+    );
+    assert!(
+        out.contains("hint: stop the other controller first"),
+        "{out}"
+    );
+    assert!(!tmp.path().join("state.json").exists());
+    assert_eq!(
+        emu.counters()
+            .per_route
+            .keys()
+            .filter(|r| !r.starts_with("GET "))
+            .count(),
+        0
+    );
+    drop(held);
+    let out = once(&emu.base_url(), tmp.path(), "apply").snapshot();
+    assert!(out.starts_with("exit: Some(2)\n"), "{out}");
+}
+
+/// `--adopt-revision` with the 12 digits the logs print adopts the folder's commit on a first
+/// start; an id the folder's history does not name is exit 1 with what to do, nothing written.
+#[test]
+fn adopt_revision_takes_a_short_id_and_refuses_one_not_in_the_history() {
+    let emu = example_emulator();
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    copy_examples(&repo);
+    let commit = "5f3c0a9e1b7d4c2a8e6f0b1d3c5a7e9f1b3d5c7a";
+    std::fs::create_dir_all(repo.join(".git/refs/heads")).unwrap();
+    std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(repo.join(".git/refs/heads/main"), format!("{commit}\n")).unwrap();
+    let unknown = once(&emu.base_url(), tmp.path(), "apply")
+        .args(["--adopt-revision", "abcdef012345"])
+        .snapshot();
+    assert!(unknown.starts_with("exit: Some(1)\n"), "{unknown}");
+    assert!(
+        unknown.contains("revision `abcdef012345` is not in the folder's history"),
+        "{unknown}"
+    );
+    assert!(
+        unknown.contains("hint: pass the id the logs or /status name"),
+        "{unknown}"
+    );
+    assert!(!tmp.path().join("state.json").exists());
+    let adopted = once(&emu.base_url(), tmp.path(), "apply")
+        .args(["--adopt-revision", &commit[..12]])
+        .snapshot();
+    assert!(
+        adopted.contains(&format!("revision {} is adopted", &commit[..19])),
+        "{adopted}"
+    );
+    assert!(adopted.starts_with("exit: Some(0)\n"), "{adopted}");
+    assert!(
+        adopted.contains("revision 5f3c0a9e1b7d: 10 changes applied over 7 targets"),
+        "{adopted}"
+    );
+    let state = std::fs::read_to_string(tmp.path().join("state.json")).unwrap();
+    assert!(state.contains(commit), "{state}");
+}
+
+/// `--log-format json`: each round's line carries its fields (revision, round, trigger, work,
+/// outcome, targets, duration, error code) for log pipelines; a failed round its error code.
+#[test]
+fn json_log_lines_carry_the_rounds_fields() {
+    let emu = example_emulator();
+    let tmp = tempfile::tempdir().unwrap();
+    copy_examples(&tmp.path().join("repo"));
+    let out = once(&emu.base_url(), tmp.path(), "apply")
+        .args(["--log-format", "json"])
+        .snapshot();
+    let rounds: Vec<serde_json::Value> = out
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v.get("outcome").is_some())
+        .collect();
+    let fields = |v: &serde_json::Value| {
+        let text = |k: &str| v[k].as_str().unwrap().to_string();
+        (
+            v["round"].as_u64().unwrap(),
+            text("trigger"),
+            text("work"),
+            text("outcome"),
+            v["targets"].as_u64().unwrap(),
+            text("error_code"),
+        )
+    };
+    let seen: Vec<_> = rounds.iter().map(fields).collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                1,
+                "start".into(),
+                "adopted".into(),
+                "baseline".into(),
+                0,
+                String::new()
+            ),
+            (
+                2,
+                "interval".into(),
+                "swept".into(),
+                "drift".into(),
+                7,
+                String::new()
+            ),
+        ],
+        "{out}"
+    );
+    for round in &rounds {
+        let revision = round["revision"].as_str().unwrap();
+        assert!(
+            revision.starts_with("sha256:") && revision.len() == 71,
+            "{round}"
+        );
+        assert!(round["duration_seconds"].as_f64().unwrap() >= 0.0);
+    }
+    // A round that fails names what failed (a token revoked: refused at once, no retry).
+    emu.handle().set_token_revoked("demo-token", true);
+    let out = once(&emu.base_url(), tmp.path(), "apply")
+        .args(["--log-format", "json"])
+        .snapshot();
+    let failed: Vec<serde_json::Value> = out
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v["outcome"] == "error")
+        .collect();
+    assert_eq!(failed.len(), 1, "{out}");
+    assert_eq!(failed[0]["error_code"], "account", "{out}");
+}

@@ -2,12 +2,15 @@
 //! a real Prometheus server scraping them (`prometheus`, whose harness other controller tests
 //! use too).
 
+mod busy;
 mod cli;
+mod differential;
 mod http;
 pub mod prometheus;
 mod rig;
 mod rounds;
 mod run_loop;
+mod turns;
 mod walk;
 
 use std::net::SocketAddr;

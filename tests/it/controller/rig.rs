@@ -7,7 +7,9 @@ use std::sync::{Arc, Mutex};
 use dnscron_core::api::{ApiConfig, ReadClient, Token, WriteClient};
 use dnscron_core::controller::{
     Controller, Event, Mode, RoundOutcome, RoundReport, Settings, StateStore, Trigger,
+    readiness_check,
 };
+use dnscron_core::dnscheck::AddressBook;
 use dnscron_emulator::{DomainSeed, Emulator, RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 pub const TOKEN: &str = "t";
@@ -80,8 +82,12 @@ impl Rig {
     }
 
     pub fn settings(&self) -> Settings {
+        // Nameservers are reached only where a test says (`--nameserver-address`): no
+        // question leaves loopback.
+        let book = AddressBook::new(Vec::new()).without_system_resolver();
         Settings {
             visibility_waits: Vec::new(),
+            dns: Some(readiness_check(book)),
             ..Settings::new(self.repo.clone())
         }
     }
@@ -141,6 +147,8 @@ pub fn named(report: &RoundReport) -> (&'static str, &'static str) {
     let outcome = match &report.outcome {
         RoundOutcome::Converged => "converged",
         RoundOutcome::Drift => "drift",
+        RoundOutcome::Baseline => "baseline",
+        RoundOutcome::Conflicted => "conflicted",
         RoundOutcome::Pending(_) => "pending",
         RoundOutcome::Held(_) => "held",
         RoundOutcome::Refused(_) => "refused",
@@ -157,7 +165,7 @@ pub fn named(report: &RoundReport) -> (&'static str, &'static str) {
 
 /// One round, named.
 pub async fn round(controller: &mut Controller, trigger: Trigger) -> (&'static str, &'static str) {
-    let report = controller.round(trigger).await;
+    let (report, _) = controller.round(trigger).await;
     named(&report)
 }
 

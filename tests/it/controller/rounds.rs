@@ -15,7 +15,7 @@ async fn a_merged_revision_is_applied_within_one_round_reading_only_its_zone() {
     let mut controller = rig.controller("apply", true);
     assert_eq!(
         round(&mut controller, Trigger::Start).await,
-        ("adopted", "converged")
+        ("adopted", "baseline")
     );
     assert_eq!(
         round(&mut controller, Trigger::Interval).await,
@@ -110,8 +110,9 @@ async fn observe_reports_and_never_writes() {
     assert_eq!(controller.status().drift_changes(), 2);
 }
 
-/// A revision that does not load is kept out and reported; the last good one stays in use, and
-/// the next good one is applied.
+/// A revision that does not load is kept out and reported with its located errors for as long
+/// as it is the newest; the rounds go on with the last good one (no round fails, nothing is
+/// retried), and the next good one is applied.
 #[tokio::test(start_paused = true)]
 async fn a_broken_revision_is_kept_out_while_the_last_good_one_stays() {
     let rig = Rig::start(&["a.example"]).await;
@@ -121,15 +122,22 @@ async fn a_broken_revision_is_kept_out_while_the_last_good_one_stays() {
     rig.write("a.example.yaml", "zone: a.example\nrecords: [\n");
     assert_eq!(
         round(&mut controller, Trigger::Revision).await,
-        ("nothing", "failed")
-    );
-    assert!(controller.status().broken.is_some());
-    assert_eq!(controller.status().revision, good);
-    // The rounds after it go on with the last good revision.
-    assert_eq!(
-        round(&mut controller, Trigger::Retry).await,
         ("swept", "converged")
     );
+    let broken = controller.status().broken.as_ref().unwrap();
+    assert_ne!(Some(&broken.revision), good.as_ref());
+    let at = broken.diagnostics.items[0].location.as_ref().unwrap();
+    assert_eq!(
+        (at.file.file_name().unwrap().to_str().unwrap(), at.line),
+        ("a.example.yaml", 2)
+    );
+    assert_eq!(controller.status().revision, good);
+    // The rounds after it go on with the last good revision; the broken one stays reported.
+    assert_eq!(
+        round(&mut controller, Trigger::Interval).await,
+        ("swept", "converged")
+    );
+    assert!(controller.status().broken.is_some());
     // A revision that validates but is wrong (a CNAME beside an A) is kept out too.
     rig.write(
         "a.example.yaml",
@@ -140,7 +148,7 @@ async fn a_broken_revision_is_kept_out_while_the_last_good_one_stays() {
     );
     assert_eq!(
         round(&mut controller, Trigger::Revision).await,
-        ("nothing", "failed")
+        ("swept", "converged")
     );
     rig.write("a.example.yaml", &zone_file("a.example", API));
     assert_eq!(
@@ -167,7 +175,7 @@ async fn a_restart_without_state_writes_nothing_it_cannot_attribute() {
     let mut restarted = rig.controller("apply", false);
     assert_eq!(
         round(&mut restarted, Trigger::Start).await,
-        ("adopted", "converged")
+        ("adopted", "baseline")
     );
     assert_eq!(
         round(&mut restarted, Trigger::Interval).await,
@@ -202,7 +210,7 @@ async fn adopt_revision_applies_a_first_start_only_for_that_revision() {
     let mut controller = rig.controller_with("apply", true, rig.config(), other);
     assert_eq!(
         round(&mut controller, Trigger::Start).await,
-        ("adopted", "converged")
+        ("adopted", "baseline")
     );
     assert_eq!(rig.writes(), 0);
     std::fs::remove_file(&rig.state).unwrap();
@@ -273,6 +281,10 @@ async fn a_failed_write_is_retried_and_converges_without_a_duplicate() {
     );
     assert_eq!(rig.live("a.example"), ["www A 192.0.2.1"]);
     rig.emu.fail_next_writes(0);
+    // Its turn comes after a backoff of its own (750 ms at most after one failure): a round
+    // before it sweeps.
+    assert_eq!(round(&mut controller, Trigger::Retry).await.0, "swept");
+    tokio::time::sleep(std::time::Duration::from_millis(750)).await;
     assert_eq!(
         round(&mut controller, Trigger::Retry).await,
         ("applied", "converged")
@@ -296,4 +308,59 @@ pub async fn portal_edit(rig: &Rig, zone: &str, content: &str) {
         )
         .await;
     assert_eq!(resp.status, 200, "{:?}", resp.body);
+}
+
+/// A revision whose change meets a value moved in the portal is not converged: kept out as
+/// conflicted (the target, the value it declares, the live one), the state file keeps the
+/// previous revision; once the portal puts the old value back, its turn at the next interval
+/// applies it.
+#[tokio::test(start_paused = true)]
+async fn a_revision_whose_change_met_a_moved_value_is_kept_out_as_conflicted() {
+    let rig = Rig::start(&["a.example"]).await;
+    let settings = Settings {
+        interval: std::time::Duration::from_secs(60),
+        ..rig.settings()
+    };
+    let mut controller = rig.controller_with("apply", true, rig.config(), settings.clone());
+    assert_eq!(
+        round(&mut controller, Trigger::Start).await,
+        ("adopted", "baseline")
+    );
+    let base = controller.status().converged.clone();
+    portal_edit(&rig, "a.example", "192.0.2.99").await;
+    rig.write(
+        "a.example.yaml",
+        &zone_file("a.example", "").replace("192.0.2.1", "192.0.2.2"),
+    );
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "conflicted")
+    );
+    let status = controller.status();
+    assert_eq!(status.converged, base);
+    let kept = status.kept_out.as_ref().unwrap();
+    assert_eq!(kept.reason.name(), "conflicted");
+    let conflict = &status.conflicts[0];
+    assert_eq!(conflict.target.to_string(), "zone a.example");
+    let content = |v: &Option<dnscron_core::plan::Value>| match v {
+        Some(dnscron_core::plan::Value::Record { content, .. }) => content.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(content(&conflict.change.after), "192.0.2.2");
+    assert_eq!(content(&conflict.live), "192.0.2.99");
+    assert_eq!(content(&conflict.expected), "192.0.2.1");
+    assert_eq!(rig.live("a.example"), ["www A 192.0.2.99"]);
+    // A restart from the state file still knows the previous revision as the converged one.
+    assert_eq!(rig.controller("apply", true).status().converged, base);
+    // Not its turn before the interval; the portal puts the reviewed value back meanwhile.
+    assert_eq!(round(&mut controller, Trigger::Interval).await.0, "swept");
+    portal_edit(&rig, "a.example", "192.0.2.1").await;
+    tokio::time::sleep(std::time::Duration::from_secs(61)).await;
+    assert_eq!(
+        round(&mut controller, Trigger::Interval).await,
+        ("applied", "converged")
+    );
+    assert_eq!(rig.live("a.example"), ["www A 192.0.2.2"]);
+    assert!(controller.status().kept_out.is_none());
+    assert!(controller.status().conflicts.is_empty());
 }

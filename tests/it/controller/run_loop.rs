@@ -15,15 +15,15 @@ use super::rig::{Rig, Seen, zone_file};
 const API: &str = "  - {name: api, type: A, content: 192.0.2.7, ttl: 300}\n";
 
 /// A controller's loop running in a task of the test's runtime.
-struct Running {
+pub(super) struct Running {
     run: tokio::task::JoinHandle<RunEnd>,
-    seen: Seen,
+    pub(super) seen: Seen,
     stop: Arc<dnscron_core::apply::Interrupt>,
-    round_now: Arc<Notify>,
+    pub(super) round_now: Arc<Notify>,
 }
 
 impl Running {
-    fn spawn(controller: dnscron_core::controller::Controller) -> Running {
+    pub(super) fn spawn(controller: dnscron_core::controller::Controller) -> Running {
         let stop = controller.interrupt();
         let seen = Seen::default();
         let observe = seen.observe();
@@ -39,7 +39,7 @@ impl Running {
     }
 
     /// Stops the loop (it must end as stopped) and returns what it told.
-    async fn stop(self) -> Vec<String> {
+    pub(super) async fn stop(self) -> Vec<String> {
         self.stop.raise();
         assert_eq!(self.run.await.unwrap(), RunEnd::Stopped);
         self.seen.lines()
@@ -147,7 +147,7 @@ async fn a_stop_mid_apply_finishes_the_write_in_flight_and_a_restart_converges()
     assert_eq!(rig.live("a.example").len(), 2);
     // The revision did not converge: the next start applies the other record.
     let mut restarted = rig.controller("apply", true);
-    let report = restarted
+    let (report, _) = restarted
         .round(dnscron_core::controller::Trigger::Start)
         .await;
     assert_eq!(super::rig::named(&report), ("applied", "converged"));

@@ -66,7 +66,7 @@ fn the_first_day_turns_a_fresh_import_green() {
     assert_eq!(
         zone,
         format!(
-            "{imported}accept:\n  - finding: dkim-key-too-short\n    name: \"mail._domainkey\"\n    reason: accepted at adoption\n"
+            "{imported}accept:\n  - finding: dkim-key-too-short\n    name: \"mail._domainkey\"\n    reason: accepted at adoption\n    until: 2026-04-02\n    value: 512\n"
         ),
         "the import's bytes are kept and the entry added at the end"
     );

@@ -194,3 +194,31 @@ fn validate_shows_the_offline_findings_with_their_acceptances_and_exits_0() {
     assert_cli_snapshot!(validate("text"));
     assert_cli_snapshot!(validate("github"));
 }
+
+/// Issue 36: an acceptance covers what was accepted. The zone's SPF grew from 11 lookups to 14
+/// and its DMARC policy went from `quarantine` to `none` since the entries recorded them: both
+/// count again, each with a warning saying by how much; recorded as they are now, both are
+/// accepted.
+#[test]
+fn a_finding_worse_than_its_acceptance_records_counts_again_and_says_so() {
+    let hosts: Vec<String> = (1..=13).map(|i| format!("a:h{i}.worse.example")).collect();
+    let records: String = (1..=13)
+        .map(|i| format!("  - {{ name: h{i}, type: A, content: 192.0.2.{i} }}\n"))
+        .collect();
+    let zone = |lookups: &str, policy: &str| {
+        format!(
+            "zone: worse.example\nrecords:\n  - {{ name: \"@\", type: A, content: 192.0.2.99 }}\n  - {{ name: \"@\", type: TXT, content: \"v=spf1 a {} -all\" }}\n  - {{ name: _dmarc, type: TXT, content: \"v=DMARC1; p=none; rua=https://reports.worse.example/\" }}\n{records}accept:\n  - {{ finding: spf-too-many-lookups, name: \"@\", reason: the relay goes in March, value: {lookups} }}\n  - {{ finding: dmarc-report-uri-not-mailto, name: _dmarc, reason: the collector takes https, value: {policy} }}\n",
+            hosts.join(" ")
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let validate = |text: String| {
+        std::fs::write(dir.path().join("worse.yaml"), text).unwrap();
+        Test::new()
+            .args(["validate", "worse.yaml"])
+            .current_dir(dir.path())
+            .plan_stamp()
+    };
+    assert_cli_snapshot!("got_worse", validate(zone("11", "quarantine")));
+    assert_cli_snapshot!("recorded_as_now", validate(zone("14", "none")));
+}

@@ -82,13 +82,13 @@ const HEAD: &str = "Live account: http://127.0.0.1:[PORT]/api/v1\n\nFindings:\n"
 
 const UNDECLARED: &str = "  ! warning [zone-undeclared] zone portal.example
       the account has this DNS zone and registers its domain, but no file in dns declares it: its records and its registration are not checked
-      adopt it: dnscron import --zone portal.example --out dns; or list it under `unmanaged: { zones: [...] }` to leave it alone
+      adopt it: dnscron import --zone portal.example --out dns; or, to leave it alone, add to an `unmanaged:` document: `zones: [{ name: portal.example, reason: \"…\" }]`
   ! warning [domain-undeclared] domain parked.example
       the account registers this domain but has no DNS zone for it, so no file in dns can declare it: its registration (expiry, DNSSEC, transfer) is not checked
-      move its DNS here: dnscron import --probe parked.example --out dns; or list it under `unmanaged: { domains: [...] }` to leave it alone
+      move its DNS here: dnscron import --probe parked.example --out dns; or, to leave it alone, add to an `unmanaged:` document: `domains: [{ name: parked.example, reason: \"…\" }]`
   ! warning [site-undeclared] site blog
       the account has this site, but no file in dns declares it: its cron jobs are not checked
-      adopt it: dnscron import --site blog --out dns; or list it under `unmanaged: { sites: [...] }` to leave it alone
+      adopt it: dnscron import --site blog --out dns; or, to leave it alone, add to an `unmanaged:` document: `sites: [{ name: blog, reason: \"…\" }]`
 ";
 
 #[test]
@@ -114,9 +114,9 @@ fn a_portal_made_zone_domain_and_site_are_reported_once_each_as_drift() {
     );
     dnscron(&emu, dir.path(), &["plan", "dns", "--format", "github"])
         .expect_stdout(
-            "::warning title=dnscron plan%3A zone-undeclared::zone portal.example: the account has this DNS zone and registers its domain, but no file in dns declares it: its records and its registration are not checked; adopt it: dnscron import --zone portal.example --out dns; or list it under `unmanaged: { zones: [...] }` to leave it alone
-::warning title=dnscron plan%3A domain-undeclared::domain parked.example: the account registers this domain but has no DNS zone for it, so no file in dns can declare it: its registration (expiry, DNSSEC, transfer) is not checked; move its DNS here: dnscron import --probe parked.example --out dns; or list it under `unmanaged: { domains: [...] }` to leave it alone
-::warning title=dnscron plan%3A site-undeclared::site blog: the account has this site, but no file in dns declares it: its cron jobs are not checked; adopt it: dnscron import --site blog --out dns; or list it under `unmanaged: { sites: [...] }` to leave it alone
+            "::warning title=dnscron plan%3A zone-undeclared::zone portal.example: the account has this DNS zone and registers its domain, but no file in dns declares it: its records and its registration are not checked; adopt it: dnscron import --zone portal.example --out dns; or, to leave it alone, add to an `unmanaged:` document: `zones: [{ name: portal.example, reason: \"…\" }]`
+::warning title=dnscron plan%3A domain-undeclared::domain parked.example: the account registers this domain but has no DNS zone for it, so no file in dns can declare it: its registration (expiry, DNSSEC, transfer) is not checked; move its DNS here: dnscron import --probe parked.example --out dns; or, to leave it alone, add to an `unmanaged:` document: `domains: [{ name: parked.example, reason: \"…\" }]`
+::warning title=dnscron plan%3A site-undeclared::site blog: the account has this site, but no file in dns declares it: its cron jobs are not checked; adopt it: dnscron import --site blog --out dns; or, to leave it alone, add to an `unmanaged:` document: `sites: [{ name: blog, reason: \"…\" }]`
 ::notice title=dnscron plan::No changes: the live account matches the files. Findings need attention: 3 warnings.
 ",
         )
@@ -258,6 +258,8 @@ fn a_plan_of_what_changed_reads_no_listing_and_reports_nothing_undeclared() {
         routes(&emu),
         counts(&[("GET /dns/{zone}/records", 1), ("GET /domains/{domain}", 1)])
     );
+    // What it says of its zone is what the full plan says (issue 36).
+    crate::scope::assert_scoped_is_full_restricted_in(dir.path(), &emu, TOKEN, "HEAD");
 }
 
 /// A stand-in server whose `GET /dns` answers `dns`; everything else is an empty account but

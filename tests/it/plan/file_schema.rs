@@ -24,6 +24,10 @@ const SHAPES: &[(u32, &str)] = &[
         4,
         "b56897daba1dcfb500c193d379d5719b9187ad950635b9179f98ee13ae0d6294",
     ),
+    (
+        5,
+        "1bc62b1406e8a04912869e9b8efa20caeaae302917bc0aa3b15e27a37fd08314",
+    ),
 ];
 
 /// The schema without `description` and `title` texts, as compact JSON, hashed.
@@ -135,7 +139,14 @@ fn the_schema_lists_every_key_a_saved_plan_has() {
     plan.scope = Some(dnscron_core::plan::Scope {
         since: "HEAD~1".into(),
         commit: "c".repeat(40),
-        targets: Vec::new(),
+        targets: vec![dnscron_core::plan::TargetRef {
+            kind: dnscron_core::plan::TargetKind::Zone,
+            name: "gone.example".into(),
+        }],
+        removed: vec![dnscron_core::plan::TargetRef {
+            kind: dnscron_core::plan::TargetKind::Zone,
+            name: "gone.example".into(),
+        }],
     });
     // Written only for a plan made with the limits lifted that goes past them.
     plan.over_limits = vec![dnscron_core::plan::OverLimits {

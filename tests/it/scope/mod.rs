@@ -4,7 +4,9 @@
 
 mod record_sets;
 mod refused;
+mod removals;
 mod requests;
+mod same_answer;
 mod targets;
 mod unscoped_review;
 
@@ -183,4 +185,110 @@ pub fn drift_added_in_portal(emu: &BackgroundEmulator, zone: &str) {
         serde_json::json!({"name": "drift", "type": "A", "content": "192.0.2.99", "ttl": 300}),
     ));
     assert_eq!(resp.status, 201, "{:?}", resp.body);
+}
+
+/// The issue-36 rule, checked on the JSON plans: the plan of what changed since `since` equals
+/// the full plan of the folder restricted to the scoped plan's targets, in its changes (with
+/// their status: held or not), its findings (with their acceptances and the changes they hold)
+/// and its acceptance verdicts. Returns the scoped plan.
+#[track_caller]
+pub fn assert_scoped_is_full_restricted(
+    repo: &Repo,
+    emu: &BackgroundEmulator,
+    since: &str,
+) -> serde_json::Value {
+    assert_scoped_is_full_restricted_in(repo.path(), emu, TOKEN, since)
+}
+
+/// [`assert_scoped_is_full_restricted`] of the folder `dns` of the repository at `dir`, against
+/// `emu` with `token`.
+#[track_caller]
+pub fn assert_scoped_is_full_restricted_in(
+    dir: &Path,
+    emu: &BackgroundEmulator,
+    token: &str,
+    since: &str,
+) -> serde_json::Value {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = Test::new()
+            .current_dir(dir)
+            .args(args)
+            .api(&emu.base_url(), token)
+            .plan_stamp()
+            .snapshot();
+        let stdout = crate::common::stdout_of(&out);
+        serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {out}"))
+    };
+    let full = json(&["plan", "dns", "--format", "json"]);
+    let scoped = json(&["plan", "dns", "--changed-since", since, "--format", "json"]);
+    // What a change removes is known only to a plan that reads the files at the commit: the
+    // full plan says the rest of it (`zone-undeclared`, …) in the same words.
+    let mut only_scoped = scoped.clone();
+    if let Some(findings) = only_scoped["findings"].as_array_mut() {
+        findings.retain(|f| f["code"] != "declaration-removed");
+    }
+    let in_scope: std::collections::BTreeSet<(String, String)> = scoped["scope"]["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(target_key)
+        .collect();
+    assert_eq!(
+        restricted(&full, &in_scope),
+        restricted(&only_scoped, &in_scope),
+        "the scoped plan (right) is not the full plan restricted to {in_scope:?} (left)"
+    );
+    scoped
+}
+
+/// A target as a scope holds it: a zone and its domain are one document's.
+fn target_key(target: &serde_json::Value) -> (String, String) {
+    let kind = match target["kind"].as_str().unwrap() {
+        "domain" | "zone" => "zone",
+        other => other,
+    };
+    (
+        kind.to_string(),
+        target["name"].as_str().unwrap().to_string(),
+    )
+}
+
+/// `plan`'s changes and findings about `targets`, without what only numbers them: a change's
+/// id becomes what it writes, and a finding's `change_ids` the changes it names.
+fn restricted(
+    plan: &serde_json::Value,
+    targets: &std::collections::BTreeSet<(String, String)>,
+) -> (Vec<String>, Vec<String>) {
+    let mut by_id = BTreeMap::new();
+    let mut changes = Vec::new();
+    for change in plan["changes"].as_array().unwrap() {
+        let mut change = change.clone();
+        let id = change.as_object_mut().unwrap().remove("id").unwrap();
+        let key = format!("{} {}", change["target"], change["resource"]);
+        by_id.insert(id.as_u64().unwrap(), key);
+        if targets.contains(&target_key(&change["target"])) {
+            changes.push(change.to_string());
+        }
+    }
+    let mut findings = Vec::new();
+    for finding in plan["findings"].as_array().unwrap() {
+        if !targets.contains(&target_key(&finding["target"])) {
+            continue;
+        }
+        let mut finding = finding.clone();
+        let object = finding.as_object_mut().unwrap();
+        if let Some(ids) = object.remove("change_ids") {
+            let named: Vec<&String> = ids
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|id| &by_id[&id.as_u64().unwrap()])
+                .collect();
+            object.insert("changes".into(), serde_json::json!(named));
+        }
+        findings.push(finding.to_string());
+    }
+    changes.sort();
+    findings.sort();
+    (changes, findings)
 }

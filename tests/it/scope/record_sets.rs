@@ -57,7 +57,10 @@ fn emulator() -> BackgroundEmulator {
     dnscron_emulator::start_background(seed).unwrap()
 }
 
+/// The scope's targets, once the scoped plan is checked against the full plan restricted to
+/// it.
 fn zones_in_scope(repo: &Repo, emu: &BackgroundEmulator, since: &str) -> Vec<String> {
+    super::assert_scoped_is_full_restricted(repo, emu, since);
     super::targets_in_scope(repo, emu, since)
 }
 
@@ -165,6 +168,8 @@ fn a_change_to_a_set_no_zone_uses_changes_nothing() {
         "record_set: web\nrecords:\n  - { name: www, type: A, content: 192.0.2.10 }\n",
     );
     let emu = emulator();
+    super::assert_scoped_is_full_restricted(&repo, &emu, "HEAD");
+    emu.reset_counters();
     assert_cli_snapshot!(
         "unused_set_changed",
         repo.dnscron(&emu, &["plan", "dns", "--changed-since", "HEAD"])

@@ -51,6 +51,12 @@ fn a_one_record_change_plans_in_3_requests_and_applies_in_3() {
 }
 
 #[test]
+fn a_one_record_change_plans_as_the_full_plan_does() {
+    let repo = one_record_added();
+    super::assert_scoped_is_full_restricted(&repo, &emulator(), "HEAD~1");
+}
+
+#[test]
 fn a_full_plan_still_reads_everything() {
     let repo = one_record_added();
     let emu = emulator();

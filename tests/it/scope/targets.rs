@@ -3,9 +3,12 @@
 
 use super::{Repo, emulator, zone, zone_yaml};
 
-/// The scope `plan --changed-since REF --format json` records, as `kind name` lines.
+/// The scope `plan --changed-since REF --format json` records, as `kind name` lines, once the
+/// scoped plan is checked against the full plan restricted to it.
 fn scope_of(repo: &Repo, since: &str) -> Vec<String> {
-    super::targets_in_scope(repo, &emulator(), since)
+    let emu = emulator();
+    super::assert_scoped_is_full_restricted(repo, &emu, since);
+    super::targets_in_scope(repo, &emu, since)
 }
 
 #[test]
@@ -22,11 +25,11 @@ fn nothing_changed_is_an_empty_scope_that_reads_nothing() {
 }
 
 #[test]
-fn a_deleted_file_puts_its_zone_in_scope_and_reads_nothing_for_it() {
+fn a_deleted_file_puts_its_zone_in_scope() {
     let repo = Repo::with_zone_files();
     repo.git(&["rm", "-q", &format!("dns/{}.yaml", zone(3))]);
     repo.commit("stop managing zone 3");
-    // The planner leaves a zone no file declares alone, in scope or not.
+    // The planner leaves a zone no file declares alone, in scope or not (`removals.rs`).
     assert_eq!(scope_of(&repo, "HEAD~1"), [format!("zone {}", zone(3))]);
 }
 

@@ -119,6 +119,7 @@ fn the_union_covers_every_scope_or_everything() {
                 kind: crate::plan::TargetKind::Zone,
                 name: zone.into(),
             }],
+            removed: Vec::new(),
         });
         p
     };

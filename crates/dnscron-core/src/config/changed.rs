@@ -45,6 +45,31 @@ pub struct ChangedTargets {
     pub commit: String,
     pub zones: BTreeMap<String, bool>,
     pub sites: BTreeSet<String>,
+    /// What the files declared at the commit and no file declares now: the declaration is
+    /// removed, and the target leaves management.
+    pub removed: Removed,
+}
+
+/// Declarations a change removes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Removed {
+    /// Zones no file declares any more.
+    pub zones: BTreeSet<String>,
+    /// Zones still declared whose document no longer sets `nameservers` (it did at the
+    /// commit): the domain's nameserver mode leaves management.
+    pub nameservers: BTreeSet<String>,
+    /// Sites no file declares any more.
+    pub sites: BTreeSet<String>,
+}
+
+/// What the changed files declared at the commit.
+#[derive(Default)]
+struct Then {
+    /// Zones, with whether a version of their document set `nameservers`.
+    zones: BTreeMap<String, bool>,
+    sites: BTreeSet<String>,
+    /// The record sets they declared (a set moved to another file, or deleted with its file).
+    sets: BTreeSet<Arc<str>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -81,7 +106,13 @@ pub fn targets(desired: &Desired, changes: &FileChanges) -> Result<ChangedTarget
         commit: changes.commit.clone(),
         ..ChangedTargets::default()
     };
-    let sets_then = add_old_files(&mut out, changes)?;
+    let then = old_files(changes)?;
+    for (zone, nameservers) in &then.zones {
+        add_zone(&mut out, zone, *nameservers);
+    }
+    out.sites.extend(then.sites.iter().cloned());
+    out.removed = removed(desired, &then);
+    let sets_then = then.sets;
     let now: BTreeSet<&Path> = changes.now.iter().map(PathBuf::as_path).collect();
     let mut canonical = BTreeMap::new();
     let mut changed_now = |file: &Path| -> bool {
@@ -112,13 +143,9 @@ pub fn targets(desired: &Desired, changes: &FileChanges) -> Result<ChangedTarget
     Ok(out)
 }
 
-/// Adds the targets the changed files declared at the commit; returns the names of the record
-/// sets they declared then (a set moved to another file, or deleted with its file).
-fn add_old_files(
-    out: &mut ChangedTargets,
-    changes: &FileChanges,
-) -> Result<BTreeSet<Arc<str>>, ChangedError> {
-    let mut sets = BTreeSet::new();
+/// What the changed files declared at the commit.
+fn old_files(changes: &FileChanges) -> Result<Then, ChangedError> {
+    let mut out = Then::default();
     for old in &changes.before {
         let then = load_declarations(&old.path, &old.text).map_err(|problems| {
             ChangedError::OldFileInvalid {
@@ -128,13 +155,35 @@ fn add_old_files(
             }
         })?;
         for zone in &then.desired.zones {
-            add_zone(out, zone.zone.as_str(), zone.nameservers.is_some());
+            *out.zones.entry(zone.zone.to_string()).or_default() |= zone.nameservers.is_some();
         }
         out.sites
             .extend(then.desired.sites.iter().map(|s| s.slug.clone()));
-        sets.extend(then.sets);
+        out.sets.extend(then.sets);
     }
-    Ok(sets)
+    Ok(out)
+}
+
+/// The declarations of `then` that `desired` (every file now) no longer makes.
+fn removed(desired: &Desired, then: &Then) -> Removed {
+    let mut out = Removed::default();
+    for (zone, nameservers) in &then.zones {
+        match desired.zones.iter().find(|z| z.zone.as_str() == zone) {
+            None => {
+                out.zones.insert(zone.clone());
+            }
+            Some(now) if *nameservers && now.nameservers.is_none() => {
+                out.nameservers.insert(zone.clone());
+            }
+            Some(_) => {}
+        }
+    }
+    for site in &then.sites {
+        if !desired.sites.iter().any(|s| &s.slug == site) {
+            out.sites.insert(site.clone());
+        }
+    }
+    out
 }
 
 fn add_zone(out: &mut ChangedTargets, zone: &str, nameservers: bool) {
@@ -181,6 +230,11 @@ mod tests {
         let got = targets(&desired, &changes).unwrap_or_else(|e| panic!("{e}"));
         let zones: Vec<_> = got.zones.iter().map(|(z, ns)| (z.as_str(), *ns)).collect();
         assert_eq!(zones, [("a.example", false), ("gone.example", true)]);
+        assert_eq!(
+            got.removed.zones.iter().collect::<Vec<_>>(),
+            ["gone.example"],
+            "no file declares it now"
+        );
         let bad = FileChanges {
             before: vec![OldFile {
                 path: dir.join("bad.yaml"),

@@ -66,6 +66,17 @@ impl Ctx<'_> {
         }
     }
 
+    /// A string, or an integer as its digits (`value: 11` and `value: "11"` are one figure).
+    fn scalar_text(&mut self, node: &Node, what: &str) -> Option<Sp<String>> {
+        match &node.value {
+            Value::Int(i) => Some(Sp {
+                value: i.to_string(),
+                pos: node.pos,
+            }),
+            _ => self.str(node, what),
+        }
+    }
+
     fn bool(&mut self, node: &Node, what: &str) -> Option<Sp<bool>> {
         match &node.value {
             Value::Bool(b) => Some(Sp {
@@ -546,11 +557,13 @@ fn accept(ctx: &mut Ctx<'_>, node: &Node) -> Option<raw::Accept> {
         }
     };
     let until = m.opt(ctx, "until", |c, n| c.str(n, "`until`"));
+    let value = m.opt(ctx, "value", |c, n| c.scalar_text(n, "accept `value`"));
     Some(raw::Accept {
         finding: finding?,
         name: name?,
         reason: reason?,
         until,
+        value,
         pos: node.pos,
     })
 }

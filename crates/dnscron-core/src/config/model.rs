@@ -121,6 +121,11 @@ pub struct AcceptSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
     pub until: Option<chrono::NaiveDate>,
+    /// The figure accepted (`value`: the lookups, the DMARC policy, the key bits, the expiry
+    /// day the finding named); absent: written before figures were recorded, covering the
+    /// finding whatever it measures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<crate::plan::Figure>,
     pub location: Location,
 }
 

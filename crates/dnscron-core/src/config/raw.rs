@@ -166,8 +166,23 @@ pub struct Accept {
     /// after it the finding counts again. Omit it for no end.
     #[schemars(regex(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))]
     pub until: Option<Sp<String>>,
+    /// The figure accepted, as the finding names it: the DNS lookups of an SPF finding
+    /// (`11`), the `p=` policy of a DMARC finding (`quarantine`), the bits of a DKIM key
+    /// (`1024`), the expiry day of `domain-expiring` (`2026-02-01`). A finding worse than it
+    /// is not accepted; an acceptance of `domain-expiring` ends on the expiry day.
+    #[schemars(with = "Option<AcceptValue>")]
+    pub value: Option<Sp<String>>,
     #[schemars(skip)]
     pub pos: Pos,
+}
+
+/// An `accept:` entry's `value`: a count or a word.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum AcceptValue {
+    Count(u32),
+    Word(String),
 }
 
 /// Expectations about the domain's registration, checked by `plan`, never written.
@@ -354,7 +369,7 @@ pub mod keys {
         "allow_empty",
     ];
     pub const SITE: &[&str] = &["site", "cron", "accept"];
-    pub const ACCEPT: &[&str] = &["finding", "name", "reason", "until"];
+    pub const ACCEPT: &[&str] = &["finding", "name", "reason", "until", "value"];
     pub const CRON: &[&str] = &["schedule", "command"];
     pub const UNMANAGED: &[&str] = &["unmanaged"];
     pub const UNMANAGED_LISTS: &[&str] = &["zones", "domains", "sites"];

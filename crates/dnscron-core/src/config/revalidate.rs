@@ -232,8 +232,12 @@ fn accept_lines(t: &mut Text, accept: &[AcceptSpec]) {
             .until
             .map(|day| format!(", until: {}", q(&day.format("%Y-%m-%d").to_string())))
             .unwrap_or_default();
+        let value = a
+            .figure
+            .map(|figure| format!(", value: {}", q(&figure.value())))
+            .unwrap_or_default();
         let line = format!(
-            "- {{finding: {}, name: {}, reason: {}{until}}}",
+            "- {{finding: {}, name: {}, reason: {}{until}{value}}}",
             q(a.finding.as_str()),
             q(&a.name),
             q(&a.reason)

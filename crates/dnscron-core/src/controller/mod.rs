@@ -9,7 +9,9 @@
 
 mod alerts;
 mod backoff;
+mod lock;
 mod report;
+mod requeue;
 pub mod revision;
 mod revision_round;
 mod round;
@@ -20,15 +22,23 @@ mod targets;
 pub mod webhook;
 
 pub use backoff::{Backoff, FIRST_WAIT, LONGEST_WAIT};
+pub use lock::{LockError, StateLock, lock_path};
 pub use report::{
-    AlertKind, Event, Pending, RoundError, RoundOutcome, RoundReport, Status, Transition, Trigger,
-    WaitReason, Work,
+    AlertKind, Broken, Event, KeptOut, KeptOutReason, Pending, RoundError, RoundOutcome,
+    RoundReport, Status, Transition, Trigger, WaitReason, Work,
 };
-pub use revision::{GitHead, Probe, Revision, RevisionError, RevisionSource, Snapshot};
-pub use round::{Controller, DEFAULT_INTERVAL, Mode, Settings};
+pub use requeue::Requeue;
+pub use revision::{
+    AdoptError, GitHead, Probe, Revision, RevisionError, RevisionSource, Snapshot, resolve_adopted,
+};
+pub use round::{Controller, DEFAULT_INTERVAL, Mode, Settings, readiness_check};
 pub use run::{OnceOutcome, RunEnd};
-pub use state::{Converged, STATE_VERSION, StateError, StateStore};
+pub use state::{Converged, STATE_VERSION, Start, StateError, StateStore};
 pub use webhook::{Webhook, WebhookError};
+
+/// The API's request limit the spec gives every user (`api::pacer`'s own bucket): a
+/// controller's `--api-share` is a share of it.
+pub const BUCKET_PER_MINUTE: u32 = crate::api::pacer::DEFAULT_LIMIT_PER_MINUTE as u32;
 
 /// The API client's settings for a controller spending `share_percent` of a bucket of
 /// `bucket_per_minute`: that budget over any rolling minute, and 429s waited out however many

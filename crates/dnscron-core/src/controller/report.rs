@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use crate::apply::ApplyReport;
 use crate::apply::workflow::{LeftAlone, Refusal};
+use crate::apply::{ApplyReport, Moved};
 use crate::config::Diagnostics;
 use crate::plan::snapshot::SnapshotError;
 use crate::plan::{Change, Finding, MakePlanError, TargetRef};
@@ -24,6 +24,8 @@ pub enum Trigger {
     Revision,
     /// Someone asked (SIGHUP).
     Signal,
+    /// The suspend file appeared or went away (looked at as often as the folder).
+    SuspendFile,
     /// The wait after a failed round passed.
     Retry,
 }
@@ -56,6 +58,13 @@ pub enum RoundOutcome {
     Converged,
     /// Drift (or findings) left, reported.
     Drift,
+    /// First start: the files' revision was taken as the base the next one is applied from;
+    /// nothing was read or written, so nothing is known to be in effect yet.
+    Baseline,
+    /// A change of the revision was left alone because the live value moved from what the
+    /// previous revision declared ([`Status::conflicts`]): kept out, tried again each interval,
+    /// until the next revision, a heal or a fix in the portal settles it.
+    Conflicted,
     /// A revision waits: at a portal step (its changes kept, applied after the step), or for
     /// new nameservers to serve its zones.
     Pending(Pending),
@@ -67,6 +76,35 @@ pub enum RoundOutcome {
     Refused(Box<Refusal>),
     /// The round failed; the next one comes after the backoff.
     Failed(RoundError),
+}
+
+impl RoundOutcome {
+    /// Every outcome's name, in the order of [`RoundOutcome::name`].
+    pub const NAMES: [&'static str; 8] = [
+        "converged",
+        "drift",
+        "baseline",
+        "pending",
+        "held",
+        "refused",
+        "conflicted",
+        "error",
+    ];
+
+    /// The one name of the outcome: `/status`, the metrics' label, the logs and the webhook
+    /// use it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RoundOutcome::Converged => "converged",
+            RoundOutcome::Drift => "drift",
+            RoundOutcome::Baseline => "baseline",
+            RoundOutcome::Pending(_) => "pending",
+            RoundOutcome::Held(_) => "held",
+            RoundOutcome::Refused(_) => "refused",
+            RoundOutcome::Conflicted => "conflicted",
+            RoundOutcome::Failed(_) => "error",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,9 +172,16 @@ pub struct Status {
     pub revision: Option<Revision>,
     /// The last revision that converged (the one applied).
     pub converged: Option<Revision>,
-    /// A revision the folder holds that failed to load (kept out).
-    pub broken: Option<Revision>,
+    /// The folder's newest revision, when it does not load, with its located errors: kept
+    /// out, the last good revision staying in use, until a newer revision loads.
+    pub broken: Option<Broken>,
     pub pending: Option<Pending>,
+    /// A revision that loads but is kept out (held, refused, conflicted), and why.
+    pub kept_out: Option<KeptOut>,
+    /// The changes of the revision kept out as conflicted: each with the value the previous
+    /// revision declared (`expected`), the live one, and the change (its `after` is the value
+    /// the revision declares).
+    pub conflicts: Vec<Moved>,
     pub suspended: bool,
     /// Differences between the files and the account nobody merged, by target: reported, and
     /// reverted only under heal.
@@ -169,6 +214,42 @@ impl Status {
     }
 }
 
+/// A revision of the folder that does not load.
+#[derive(Debug)]
+pub struct Broken {
+    pub revision: Revision,
+    /// Every problem, each with its `file:line:col` where it has one.
+    pub diagnostics: Box<Diagnostics>,
+}
+
+/// A revision that loads and is not applied until something changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptOut {
+    pub revision: Revision,
+    pub reason: KeptOutReason,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeptOutReason {
+    /// A change is held by an unaccepted error finding of the files.
+    Held,
+    /// Its changes go past a zone's safety limits.
+    Refused,
+    /// A change would overwrite a value that moved since the previous revision.
+    Conflicted,
+}
+
+impl KeptOutReason {
+    /// The same name as the round outcome that keeps it out.
+    pub fn name(self) -> &'static str {
+        match self {
+            KeptOutReason::Held => "held",
+            KeptOutReason::Refused => "refused",
+            KeptOutReason::Conflicted => "conflicted",
+        }
+    }
+}
+
 /// A condition told once when it starts (or changes) and once when it clears.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum AlertKind {
@@ -182,6 +263,8 @@ pub enum AlertKind {
     BrokenRevision,
     /// A revision is kept out by an error finding.
     Held,
+    /// A revision is kept out: a change of it would overwrite a value that moved.
+    Conflicted,
     /// Writes past the safety limits were refused.
     Refused,
     /// A revision waits at a portal step or for nameservers.

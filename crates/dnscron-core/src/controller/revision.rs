@@ -12,8 +12,11 @@
 //! [`read`] reads the files from the directory's resolved target and probes before and after: a
 //! swap in between means the texts may mix two revisions, so they are read again.
 
+mod adopt;
 mod git;
 mod walk;
+
+pub use adopt::{AdoptError, MIN_PREFIX, resolve_adopted};
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -7,12 +7,12 @@
 use sha2::{Digest, Sha256};
 
 use crate::apply::workflow::{Binding, LeftAlone, Refusal, Workflow};
-use crate::apply::{ApplyReport, ApplyResult};
+use crate::apply::{ApplyReport, ApplyResult, Moved};
 use crate::plan::{PlanStamp, TargetRef};
 
-use super::report::{Pending, RoundError, RoundOutcome, Work};
+use super::report::{KeptOut, KeptOutReason, Pending, RoundError, RoundOutcome, Work};
 use super::revision::Revision;
-use super::round::{Controller, Mode, Waiting, now_rfc3339, push, refusal_outcome};
+use super::round::{Controller, Mode, Until, Waiting, now_rfc3339, push, refusal_outcome};
 use super::state::Converged;
 use super::targets;
 
@@ -24,12 +24,14 @@ impl Controller {
         };
         let desired = files.desired.clone();
         let revision = files.revision.clone();
+        // What kept a revision out or made it wait is decided again by this try.
+        self.status.kept_out = None;
+        self.status.conflicts.clear();
+        self.status.pending = None;
         let (binding, targets) = match (&self.mode, &self.converged) {
             (Mode::Observe(_), _) => return self.sweep_part().await,
+            // Adopted (`Phase` chose it): someone named this revision to apply whole.
             (Mode::ApplyMerged(_) | Mode::Heal(_), None) => {
-                if self.settings.adopt_revision.as_deref() != Some(revision.id.as_str()) {
-                    return self.take_as_base();
-                }
                 (Binding::Nothing, targets::declared(&desired))
             }
             (Mode::ApplyMerged(_), Some(base)) => (
@@ -55,9 +57,9 @@ impl Controller {
 
     /// First start: the files' revision is the base the next one is applied from; nothing is
     /// written (the next sweep reports what differs as drift).
-    fn take_as_base(&mut self) -> (Work, RoundOutcome) {
+    pub(super) fn take_as_base(&mut self) -> (Work, RoundOutcome) {
         let outcome = match self.converge() {
-            Ok(()) => RoundOutcome::Converged,
+            Ok(()) => RoundOutcome::Baseline,
             Err(error) => RoundOutcome::Failed(error),
         };
         (Work::Adopted, outcome)
@@ -78,6 +80,8 @@ impl Controller {
         self.status.unapplied.clear();
         self.waiting = None;
         self.status.pending = None;
+        self.status.kept_out = None;
+        self.status.conflicts.clear();
         let saved = self.store.save(&converged);
         self.converged = Some(converged);
         saved.map_err(RoundError::from)
@@ -100,6 +104,15 @@ impl Controller {
             push(&mut self.status.drift, &change.target, change.clone());
         }
         let outcome = match &report.result {
+            // A change of the revision was not made: the value it changes moved since the
+            // previous revision. The revision is not in effect; it is kept out, and looked at
+            // again each interval (a portal fix or a heal may settle it), and the next
+            // revision replaces it.
+            ApplyResult::Converged | ApplyResult::NoChanges | ApplyResult::AlreadyApplied
+                if !left_alone.moved.is_empty() =>
+            {
+                self.conflicted(revision, left_alone.moved.clone())
+            }
             // Someone changed a written value again during the apply: the revision's writes
             // were made; what moved is drift, which the next sweep reads.
             ApplyResult::Converged
@@ -124,6 +137,7 @@ impl Controller {
             | ApplyResult::Interrupted
             | ApplyResult::CronIndexMoved { .. }
             | ApplyResult::ChangedSinceReview { .. } => {
+                self.retry_later(revision.id);
                 RoundOutcome::Failed(RoundError::NotConverged(Box::new(report.clone())))
             }
         };
@@ -135,8 +149,28 @@ impl Controller {
         (work, outcome)
     }
 
+    fn conflicted(&mut self, revision: Revision, moved: Vec<Moved>) -> RoundOutcome {
+        self.waiting = Some(Waiting {
+            id: revision.id.clone(),
+            until: Until::Due(tokio::time::Instant::now() + self.settings.interval),
+            failures: 0,
+        });
+        self.status.conflicts = moved;
+        self.status.kept_out = Some(KeptOut {
+            revision,
+            reason: KeptOutReason::Conflicted,
+        });
+        RoundOutcome::Conflicted
+    }
+
     fn pending(&mut self, revision: Revision, pending: Pending) -> RoundOutcome {
-        self.waiting = Some(Waiting::Pending(revision.id));
+        // Tried again at the next interval (or on SIGHUP), never in a loop: a portal step
+        // takes a person, new nameservers take their operator.
+        self.waiting = Some(Waiting {
+            id: revision.id,
+            until: Until::Due(tokio::time::Instant::now() + self.settings.interval),
+            failures: 0,
+        });
         self.status.pending = Some(pending.clone());
         RoundOutcome::Pending(pending)
     }
@@ -155,8 +189,16 @@ impl Controller {
             left_alone: LeftAlone::default(),
         };
         let (kept_out, outcome) = refusal_outcome(refusal);
-        if kept_out {
-            self.waiting = Some(Waiting::KeptOut(revision.id));
+        match kept_out {
+            Some(reason) => {
+                self.waiting = Some(Waiting {
+                    id: revision.id.clone(),
+                    until: Until::Asked,
+                    failures: 0,
+                });
+                self.status.kept_out = Some(KeptOut { revision, reason });
+            }
+            None => self.retry_later(revision.id),
         }
         (work, outcome)
     }

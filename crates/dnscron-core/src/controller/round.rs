@@ -10,14 +10,21 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::api::{ReadClient, WriteClient, payload};
+use crate::apply::dns::DnsOptions;
 use crate::apply::workflow::{Execution, LeftAlone, Refusal, Workflow};
 use crate::apply::{ApplyReport, ApplyResult, Interrupt, Silent};
 use crate::config::model::Desired;
+use crate::dnscheck::AddressBook;
 use crate::plan::{Change, MakePlanError, PlanError, TargetRef};
 
-use super::report::{RoundError, RoundOutcome, RoundReport, Status, Trigger, Work};
+use super::backoff::{self, Backoff};
+use super::report::{
+    Broken, KeptOutReason, RoundError, RoundOutcome, RoundReport, Status, Trigger, Work,
+};
+use super::requeue::Requeue;
 use super::revision::{self, Probe, Revision};
 use super::state::{Converged, StateStore};
+use super::sweep::Cursor;
 use super::targets;
 
 /// What the controller may do, with the client that allows exactly that: under observe it
@@ -64,6 +71,11 @@ pub struct Settings {
     pub poll: Duration,
     /// Waits before re-reading a write not visible yet (`apply::verify`).
     pub visibility_waits: Vec<Duration>,
+    /// Apply's gate before a switch to custom nameservers: the new nameservers are asked
+    /// whether they serve the zone, and a switch they don't serve is not sent (the revision
+    /// waits, pending). `None`: switches are sent unchecked, as `apply` is told to. The
+    /// post-apply wait is never run by a controller (it is a report, not a gate).
+    pub dns: Option<DnsOptions>,
 }
 
 impl Settings {
@@ -77,7 +89,17 @@ impl Settings {
             adopt_revision: None,
             poll: Duration::from_secs(1),
             visibility_waits: crate::apply::VISIBILITY_WAITS.to_vec(),
+            dns: Some(readiness_check(AddressBook::new(Vec::new()))),
         }
+    }
+}
+
+/// The nameserver switch check alone (no post-apply wait), reaching nameservers through `book`.
+pub fn readiness_check(book: AddressBook) -> DnsOptions {
+    DnsOptions {
+        wait: Duration::ZERO,
+        allow_unready: false,
+        ..DnsOptions::new(book)
     }
 }
 
@@ -98,13 +120,38 @@ pub(super) struct Files {
     pub(super) desired: Desired,
 }
 
-/// Why the files' revision is not being applied right now.
+/// A revision the controller tried and did not converge: when it is tried again. The sweep and
+/// newer revisions go on meanwhile; nothing retries it in a loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Waiting {
-    /// Held or refused: kept out until the next revision.
-    KeptOut(String),
-    /// At a portal step or waiting for nameservers: tried again each interval.
-    Pending(String),
+pub(super) struct Waiting {
+    pub(super) id: String,
+    pub(super) until: Until,
+    /// Failed attempts in a row (the backoff's count); 0 for a pending or kept-out revision.
+    pub(super) failures: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Until {
+    /// Kept out (held, past the limits): trying again changes nothing until someone asks
+    /// (SIGHUP: the finding fixed, the mass change applied by a reviewed `apply`) or the next
+    /// revision comes.
+    Asked,
+    /// Pending (a portal step, nameservers not ready: at the next interval) or failed (after
+    /// its backoff), or when someone asks.
+    Due(Instant),
+}
+
+/// What a round does, chosen in one place ([`Controller::phase`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// No revision of the files loaded yet: nothing to do.
+    Idle,
+    /// First start: the files' revision becomes the base the next one is applied from.
+    Baseline,
+    /// A revision's changes: a new revision, or one whose turn came again.
+    Revision,
+    /// The next part of the drift sweep.
+    Sweep,
 }
 
 pub struct Controller {
@@ -115,11 +162,16 @@ pub struct Controller {
     last_probe: Option<Probe>,
     pub(super) converged: Option<Converged>,
     pub(super) status: Status,
-    pub(super) sweep: Vec<TargetRef>,
+    pub(super) cursor: Cursor,
     /// The account's domain listing read when the sweep began: every part's plan uses it
     /// instead of reading it again.
     pub(super) sweep_domains: Option<Arc<Vec<payload::Domain>>>,
     pub(super) waiting: Option<Waiting>,
+    /// Rounds failed in a row: the wait before the next one.
+    pub(super) backoff: Backoff,
+    /// When the next drift sweep is due (the first at once; each next one an interval after
+    /// the last ended).
+    pub(super) sweep_due: Instant,
     /// Raised to stop: the executor stops after the change in flight.
     pub(super) interrupt: Arc<Interrupt>,
     /// Set while a round's writes are under way (a stop then waits for the one in flight).
@@ -148,9 +200,11 @@ impl Controller {
             last_probe: None,
             converged,
             status,
-            sweep: Vec::new(),
+            cursor: Cursor::default(),
             sweep_domains: None,
             waiting: None,
+            backoff: Backoff::default(),
+            sweep_due: Instant::now(),
             interrupt: Arc::new(Interrupt::new()),
             writing: Arc::new(AtomicBool::new(false)),
         }
@@ -182,44 +236,85 @@ impl Controller {
             .is_some_and(|f| f.exists())
     }
 
-    /// Runs one round.
-    pub async fn round(&mut self, trigger: Trigger) -> RoundReport {
+    /// Runs one round: looks at the folder, does the one thing its [`Phase`] says, and says
+    /// when the next round is due ([`Requeue`]).
+    pub async fn round(&mut self, trigger: Trigger) -> (RoundReport, Requeue) {
         let started = Instant::now();
         self.status.suspended = self.suspended();
-        // A pending revision is tried again each interval; one kept out (held, or past the
-        // limits) when someone asks (SIGHUP: the finding was fixed in the portal, or the mass
-        // change applied by a reviewed `apply`) or when the next revision comes.
-        let retry = match (&self.waiting, trigger) {
-            (Some(Waiting::Pending(_)), Trigger::Interval | Trigger::Signal) => true,
-            (Some(Waiting::KeptOut(_)), Trigger::Signal) => true,
-            (Some(Waiting::Pending(_) | Waiting::KeptOut(_)) | None, _) => false,
-        };
-        if retry {
-            self.waiting = None;
-        }
         let (work, outcome) = match self.refresh_files() {
             Err(error) => (Work::Nothing, RoundOutcome::Failed(error)),
-            Ok(()) => self.work().await,
+            Ok(()) => match self.phase(trigger, started) {
+                Phase::Idle => (Work::Nothing, RoundOutcome::Converged),
+                Phase::Baseline => self.take_as_base(),
+                Phase::Revision => self.apply_revision().await,
+                Phase::Sweep => self.sweep_part().await,
+            },
         };
         self.status.consecutive_failures = match &outcome {
             RoundOutcome::Failed(_) => self.status.consecutive_failures.saturating_add(1),
             RoundOutcome::Converged
             | RoundOutcome::Drift
+            | RoundOutcome::Baseline
             | RoundOutcome::Pending(_)
             | RoundOutcome::Held(_)
-            | RoundOutcome::Refused(_) => 0,
+            | RoundOutcome::Refused(_)
+            | RoundOutcome::Conflicted => 0,
         };
-        RoundReport {
+        let report = RoundReport {
             trigger,
             work,
             outcome,
             duration: started.elapsed(),
             finished_at: now_rfc3339(),
+        };
+        let requeue = self.requeue(&report);
+        (report, requeue)
+    }
+
+    /// The one thing this round does: a revision not converged when it is its turn (a new one
+    /// at once; one pending or failed when it is due; one kept out when someone asks), else
+    /// the next part of the drift sweep. Suspended, the sweep goes on reading.
+    fn phase(&self, trigger: Trigger, now: Instant) -> Phase {
+        let Some(files) = &self.files else {
+            return Phase::Idle;
+        };
+        let unapplied = self.mode.writes()
+            && self.converged.as_ref().map(|c| &c.revision) != Some(&files.revision);
+        let its_turn = match &self.waiting {
+            Some(waiting) if waiting.id == files.revision.id => {
+                trigger == Trigger::Signal || matches!(waiting.until, Until::Due(due) if due <= now)
+            }
+            Some(_) | None => true,
+        };
+        let adopting = self.settings.adopt_revision.as_deref() == Some(files.revision.id.as_str());
+        match (
+            unapplied && its_turn && !self.status.suspended,
+            &self.converged,
+        ) {
+            (false, _) => Phase::Sweep,
+            (true, None) if !adopting => Phase::Baseline,
+            (true, _) => Phase::Revision,
         }
     }
 
-    /// Reads the folder when it moved; a revision that does not load is kept out (the last
-    /// good one stays in use) and fails this round.
+    /// The revision `id` is tried again after a backoff of its own: failures in a row double
+    /// it, as for rounds.
+    pub(super) fn retry_later(&mut self, id: String) {
+        let failures = match &self.waiting {
+            Some(waiting) if waiting.id == id => waiting.failures.saturating_add(1),
+            Some(_) | None => 1,
+        };
+        let wait = backoff::bound(failures).mul_f64(0.5 + 0.5 * fastrand::f64());
+        self.waiting = Some(Waiting {
+            id,
+            until: Until::Due(Instant::now() + wait),
+            failures,
+        });
+    }
+
+    /// Reads the folder when it moved. A revision that does not load is kept out: the last
+    /// good one stays in use (the round goes on with it), the broken one is reported with its
+    /// located errors until a newer revision loads; without a good one the round fails.
     fn refresh_files(&mut self) -> Result<(), RoundError> {
         let probe = revision::probe(&self.settings.dir)?;
         if self.files.is_some() && self.last_probe.as_ref() == Some(&probe) {
@@ -235,18 +330,28 @@ impl Controller {
             self.status.broken = None;
             return Ok(());
         }
-        let desired = crate::config::load_texts(&snapshot.files).map_err(|diagnostics| {
-            self.status.broken = Some(snapshot.revision.clone());
-            RoundError::Files {
-                revision: snapshot.revision.id.clone(),
-                diagnostics: Box::new(diagnostics),
+        let desired = match crate::config::load_texts(&snapshot.files) {
+            Ok(desired) => desired,
+            Err(diagnostics) => {
+                let error = RoundError::Files {
+                    revision: snapshot.revision.id.clone(),
+                    diagnostics: Box::new(diagnostics.clone()),
+                };
+                self.status.broken = Some(Broken {
+                    revision: snapshot.revision,
+                    diagnostics: Box::new(diagnostics),
+                });
+                return match self.files {
+                    Some(_) => Ok(()),
+                    None => Err(error),
+                };
             }
-        })?;
+        };
         self.status.broken = None;
         self.status.revision = Some(snapshot.revision.clone());
-        self.sweep = targets::declared(&desired);
-        self.status.sweep_done = 0;
-        self.status.sweep_total = self.sweep.len();
+        self.cursor.retarget(targets::declared(&desired));
+        self.status.sweep_done = self.cursor.done();
+        self.status.sweep_total = self.cursor.total();
         self.forget_undeclared();
         self.files = Some(Files {
             revision: snapshot.revision,
@@ -258,47 +363,35 @@ impl Controller {
 
     /// Drift and findings of targets the new revision no longer declares are no longer known.
     fn forget_undeclared(&mut self) {
-        let declared = &self.sweep;
+        let declared = self.cursor.declared();
         self.status.drift.retain(|t, _| declared.contains(t));
         self.status.unapplied.retain(|t, _| declared.contains(t));
         self.status.findings.retain(|t, _| declared.contains(t));
     }
-
-    async fn work(&mut self) -> (Work, RoundOutcome) {
-        let Some(files) = &self.files else {
-            return (Work::Nothing, RoundOutcome::Converged);
-        };
-        let applied = self.converged.as_ref().map(|c| &c.revision);
-        let waiting_for = match &self.waiting {
-            Some(Waiting::KeptOut(id) | Waiting::Pending(id)) => Some(id),
-            None => None,
-        };
-        let new_revision = self.mode.writes()
-            && applied != Some(&files.revision)
-            && waiting_for != Some(&files.revision.id);
-        // Suspended, the sweep goes on reading (and reports the revision as not applied).
-        match new_revision && !self.status.suspended {
-            true => self.apply_revision().await,
-            false => self.sweep_part().await,
-        }
-    }
 }
 
-/// How a refusal ends a round, and whether it keeps the revision out until the next one (held,
-/// or past the safety limits: trying again changes nothing) rather than failing the round.
-pub(super) fn refusal_outcome(refusal: Refusal) -> (bool, RoundOutcome) {
+/// How a refusal ends a round, and why it keeps the revision out until the next one (held, or
+/// past the safety limits: trying again changes nothing) rather than failing the round.
+pub(super) fn refusal_outcome(refusal: Refusal) -> (Option<KeptOutReason>, RoundOutcome) {
     match &refusal {
-        Refusal::HeldByFinding { .. } => (true, RoundOutcome::Held(Box::new(refusal))),
-        Refusal::LimitsHeld { .. } => (true, RoundOutcome::Refused(Box::new(refusal))),
-        Refusal::MakePlan(inner) if is_unsafe(inner) => {
-            (true, RoundOutcome::Refused(Box::new(refusal)))
-        }
+        Refusal::HeldByFinding { .. } => (
+            Some(KeptOutReason::Held),
+            RoundOutcome::Held(Box::new(refusal)),
+        ),
+        Refusal::LimitsHeld { .. } => (
+            Some(KeptOutReason::Refused),
+            RoundOutcome::Refused(Box::new(refusal)),
+        ),
+        Refusal::MakePlan(inner) if is_unsafe(inner) => (
+            Some(KeptOutReason::Refused),
+            RoundOutcome::Refused(Box::new(refusal)),
+        ),
         Refusal::Union(_)
         | Refusal::ApiUrl { .. }
         | Refusal::Unreviewed { .. }
         | Refusal::Plan(_)
         | Refusal::MakePlan(_) => (
-            false,
+            None,
             RoundOutcome::Failed(RoundError::Apply(Box::new(refusal))),
         ),
     }
@@ -337,6 +430,7 @@ impl Controller {
             &self.interrupt,
             &self.writing,
             &self.settings.visibility_waits,
+            &self.settings.dns,
         )
         .await
     }
@@ -348,6 +442,7 @@ async fn run_workflow(
     interrupt: &Interrupt,
     writing: &Arc<AtomicBool>,
     visibility_waits: &[Duration],
+    dns: &Option<DnsOptions>,
 ) -> Result<(ApplyReport, LeftAlone), Refusal> {
     let prepared = workflow.prepare().await?;
     let left_alone = prepared.left_alone().clone();
@@ -357,6 +452,7 @@ async fn run_workflow(
     execution.interrupt = Some(interrupt);
     execution.visibility_waits = visibility_waits.to_vec();
     execution.before_writing = Some(&before_writing);
+    execution.dns = dns.clone();
     let report = prepared.run(&execution).await;
     writing.store(false, Ordering::SeqCst);
     Ok((report?, left_alone))

@@ -9,8 +9,10 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 use super::alerts::{Alerts, about};
-use super::backoff::Backoff;
-use super::report::{AlertKind, Event, RoundOutcome, RoundReport, Trigger, WaitReason};
+use super::report::{
+    AlertKind, Event, KeptOutReason, RoundError, RoundOutcome, RoundReport, Trigger, WaitReason,
+};
+use super::requeue::Requeue;
 use super::round::Controller;
 
 /// How a run ended.
@@ -32,10 +34,6 @@ pub enum OnceOutcome {
     Failed,
 }
 
-/// Waits while the budget has no room for the next part of a sweep: short, so the part starts
-/// soon after room frees, and a new revision is looked for meanwhile anyway.
-const BUDGET_RECHECK: Duration = Duration::from_secs(5);
-
 impl Controller {
     /// Runs rounds until `interrupt` (see [`Controller::interrupt`]) is raised, or with `once`
     /// until one whole sweep is done. `round_now` asks for a round at once. Every round, wait
@@ -46,23 +44,16 @@ impl Controller {
         round_now: &Notify,
         observe: &(dyn Fn(Event<'_>) + Send + Sync),
     ) -> RunEnd {
-        let mut backoff = Backoff::default();
         let mut alerts = Alerts::default();
         let mut trigger = Trigger::Start;
-        // The first sweep is due at once; each next one an interval after the last ended.
-        let mut sweep_due = tokio::time::Instant::now();
         loop {
             if self.interrupt.is_raised() {
                 return RunEnd::Stopped;
             }
             observe(Event::RoundStarted { trigger });
-            let Some(report) = self.round_unless_stopped(trigger).await else {
+            let Some((report, requeue)) = self.round_unless_stopped(trigger).await else {
                 return RunEnd::Stopped;
             };
-            if self.sweep_ended(&report) {
-                let jitter = 0.9 + 0.2 * fastrand::f64();
-                sweep_due = tokio::time::Instant::now() + self.settings.interval.mul_f64(jitter);
-            }
             if self.interrupt.is_raised() {
                 // A round the stop cut short is said, but raises no condition: the stop is the
                 // expected end, not a failure to tell a chat channel about.
@@ -77,13 +68,7 @@ impl Controller {
             if once && (failed || self.status.sweeps > 0) {
                 return RunEnd::Once(self.once_outcome(failed));
             }
-            let (wait, reason) = match failed {
-                true => (backoff.failed(fastrand::f64()), WaitReason::Backoff),
-                false => {
-                    backoff.succeeded();
-                    self.next_wait(sweep_due)
-                }
-            };
+            let Requeue { wait, reason } = requeue;
             observe(Event::Waiting { wait, reason });
             trigger = match self.wait(wait, reason, round_now).await {
                 Some(trigger) => trigger,
@@ -94,7 +79,7 @@ impl Controller {
 
     /// A round; dropped (nothing sent) when a stop comes before its writes begin, finished
     /// when they have (the executor stops after the change in flight).
-    async fn round_unless_stopped(&mut self, trigger: Trigger) -> Option<RoundReport> {
+    async fn round_unless_stopped(&mut self, trigger: Trigger) -> Option<(RoundReport, Requeue)> {
         let interrupt = self.interrupt();
         let writing = std::sync::Arc::clone(&self.writing);
         let stop_before_writing = async {
@@ -135,42 +120,43 @@ impl Controller {
     /// has just ended: they are about the whole account.
     fn conditions(&self, report: &RoundReport) -> Vec<(AlertKind, Option<u64>)> {
         let status = &self.status;
+        let kept_out = |reason: KeptOutReason| {
+            status
+                .kept_out
+                .as_ref()
+                .filter(|k| k.reason == reason)
+                .map(|k| about(&k.revision.id))
+        };
         let mut out = vec![
             (
                 AlertKind::Failing,
-                // Told again when the kind of failure changes, not for every new request id.
+                // Told again when the kind of failure changes, not for every new request id. A
+                // revision that does not load is told as such, once (`BrokenRevision`).
                 match &report.outcome {
+                    RoundOutcome::Failed(RoundError::Files { .. }) => None,
                     RoundOutcome::Failed(error) => Some(about(error.kind())),
                     RoundOutcome::Converged
                     | RoundOutcome::Drift
+                    | RoundOutcome::Baseline
                     | RoundOutcome::Pending(_)
                     | RoundOutcome::Held(_)
-                    | RoundOutcome::Refused(_) => None,
+                    | RoundOutcome::Refused(_)
+                    | RoundOutcome::Conflicted => None,
                 },
             ),
             (
                 AlertKind::BrokenRevision,
-                status.broken.as_ref().map(|r| about(&r.id)),
+                status.broken.as_ref().map(|b| about(&b.revision.id)),
             ),
             (
                 AlertKind::Pending,
                 status.pending.as_ref().map(|p| about(format!("{p:?}"))),
             ),
             (AlertKind::Suspended, status.suspended.then_some(0)),
+            (AlertKind::Held, kept_out(KeptOutReason::Held)),
+            (AlertKind::Refused, kept_out(KeptOutReason::Refused)),
+            (AlertKind::Conflicted, kept_out(KeptOutReason::Conflicted)),
         ];
-        match &report.outcome {
-            RoundOutcome::Held(refusal) => {
-                out.push((AlertKind::Held, Some(about(refusal.to_string()))));
-            }
-            RoundOutcome::Refused(refusal) => {
-                out.push((AlertKind::Refused, Some(about(refusal.to_string()))));
-            }
-            RoundOutcome::Converged | RoundOutcome::Drift | RoundOutcome::Pending(_) => {
-                out.push((AlertKind::Held, None));
-                out.push((AlertKind::Refused, None));
-            }
-            RoundOutcome::Failed(_) => {}
-        }
         if self.sweep_ended(report) {
             let drift: Vec<String> = status
                 .drift
@@ -201,6 +187,7 @@ impl Controller {
             OnceOutcome::Failed
         } else if self.status.drift.is_empty()
             && self.status.unapplied.is_empty()
+            && self.status.broken.is_none()
             && !errors
             && applied
         {
@@ -215,25 +202,6 @@ impl Controller {
             super::round::Mode::Observe(_) => false,
             super::round::Mode::ApplyMerged(_) | super::round::Mode::Heal(_) => true,
         }
-    }
-
-    /// After a round that did not fail: at once while a sweep is under way and the budget has
-    /// room, a little later when it has none; else until the next sweep is due.
-    fn next_wait(&self, sweep_due: tokio::time::Instant) -> (Duration, WaitReason) {
-        if self.sweeping() {
-            return match self.room_for_part() {
-                true => (Duration::ZERO, WaitReason::Budget),
-                false => (BUDGET_RECHECK, WaitReason::Budget),
-            };
-        }
-        let wait = sweep_due.saturating_duration_since(tokio::time::Instant::now());
-        (wait, WaitReason::Interval)
-    }
-
-    /// The round read the last part of a sweep.
-    fn sweep_ended(&self, report: &RoundReport) -> bool {
-        matches!(report.work, super::report::Work::Swept { .. })
-            && self.status.sweep_done >= self.status.sweep_total
     }
 
     /// Waits up to `wait`; `None` when told to stop.
@@ -251,6 +219,10 @@ impl Controller {
         loop {
             if self.folder_moved() {
                 return Some(Trigger::Revision);
+            }
+            // Removing the file resumes writes within a poll, not an interval later.
+            if self.suspended() != self.status.suspended {
+                return Some(Trigger::SuspendFile);
             }
             let tick = (tokio::time::Instant::now() + self.settings.poll).min(deadline);
             tokio::select! {

@@ -92,6 +92,27 @@ struct FileDoc {
     text: String,
 }
 
+/// Where a controller starts from.
+#[derive(Debug)]
+pub enum Start {
+    /// The last converged revision, kept in the state file.
+    Converged(Box<Converged>),
+    /// A first start: no state file, none written yet, or one that can't be used (`unreadable`:
+    /// why). Nothing is then written that the controller can't attribute to a revision it saw
+    /// converge, so an unreadable file costs a baseline, never a wrong write; it is written
+    /// anew when the next revision converges.
+    First { unreadable: Option<StateError> },
+}
+
+impl Start {
+    pub fn converged(self) -> Option<Converged> {
+        match self {
+            Start::Converged(converged) => Some(*converged),
+            Start::First { .. } => None,
+        }
+    }
+}
+
 /// Where the state is kept: a file, or only in memory (then a restart forgets it, and the
 /// controller says so when it starts).
 #[derive(Clone, Debug)]
@@ -108,6 +129,18 @@ impl StateStore {
 
     pub fn file(&self) -> Option<&Path> {
         self.file.as_deref()
+    }
+
+    /// Where to start from: what [`StateStore::load`] reads, or a first start (an unreadable
+    /// file says why).
+    pub fn start(&self) -> Start {
+        match self.load() {
+            Ok(Some(converged)) => Start::Converged(Box::new(converged)),
+            Ok(None) => Start::First { unreadable: None },
+            Err(error) => Start::First {
+                unreadable: Some(error),
+            },
+        }
     }
 
     /// The converged revision kept, if any (none without a file, or before the first save).

@@ -3,11 +3,14 @@
 //! listings when a sweep begins (their domain listing shared by every part); under heal the
 //! part's drift is reverted within the safety limits.
 
+use std::collections::BTreeSet;
+
 use crate::apply::workflow::Binding;
 use crate::apply::workflow::Workflow;
 use crate::config::model::Desired;
 use crate::plan::{
-    AccountCheck, Change, Finding, MakeOptions, TargetRef, account_findings, make_plan,
+    AccountCheck, Change, DiffOptions, Finding, MakeOptions, TargetKind, TargetRef,
+    account_findings, diff, make_plan,
 };
 
 use super::report::{RoundError, RoundOutcome, Work};
@@ -15,6 +18,58 @@ use super::round::{
     COST_PER_TARGET, Controller, Mode, REVISION_RESERVE, in_effect, push, refusal_outcome,
 };
 use super::targets;
+
+/// Where the drift sweep is, apart from what a round reports: the targets in the order this
+/// sweep reads them and how many of them it has read. A new revision does not start it over
+/// ([`Cursor::retarget`]), so a repository that merges more often than a sweep takes still has
+/// every target read.
+#[derive(Debug, Default)]
+pub(super) struct Cursor {
+    order: Vec<TargetRef>,
+    done: usize,
+}
+
+impl Cursor {
+    /// The targets of a new revision: those this sweep has read (and the revision still
+    /// declares) stay read; the others, new ones among them, are read next, in order.
+    pub(super) fn retarget(&mut self, declared: Vec<TargetRef>) {
+        let wanted: BTreeSet<&TargetRef> = declared.iter().collect();
+        let read: Vec<TargetRef> = self.order[..self.done]
+            .iter()
+            .filter(|t| wanted.contains(t))
+            .cloned()
+            .collect();
+        let seen: BTreeSet<&TargetRef> = read.iter().collect();
+        let rest: Vec<TargetRef> = declared
+            .iter()
+            .filter(|t| !seen.contains(t))
+            .cloned()
+            .collect();
+        self.done = read.len();
+        self.order = read;
+        self.order.extend(rest);
+    }
+
+    pub(super) fn declared(&self) -> &[TargetRef] {
+        &self.order
+    }
+
+    pub(super) fn done(&self) -> usize {
+        self.done
+    }
+
+    pub(super) fn total(&self) -> usize {
+        self.order.len()
+    }
+
+    fn left(&self) -> &[TargetRef] {
+        &self.order[self.done.min(self.order.len())..]
+    }
+
+    fn finished(&self) -> bool {
+        self.done >= self.order.len()
+    }
+}
 
 impl Controller {
     /// The next part of the drift sweep: as many targets as the API budget has room for (all
@@ -25,10 +80,10 @@ impl Controller {
         };
         let desired = files.desired.clone();
         let revision = files.revision.id.clone();
-        if self.status.sweep_done >= self.sweep.len() {
-            self.status.sweep_done = 0;
+        if self.cursor.finished() {
+            self.cursor.done = 0;
         }
-        if self.status.sweep_done == 0
+        if self.cursor.done == 0
             && let Err(error) = self.read_account(&desired).await
         {
             return (Work::Nothing, RoundOutcome::Failed(error));
@@ -39,34 +94,41 @@ impl Controller {
             Mode::Heal(client) if !self.status.suspended => Some(client),
             Mode::Heal(_) | Mode::Observe(_) | Mode::ApplyMerged(_) => None,
         };
-        let (changes, findings, healed, refusal) = match heal {
+        let (read, healed, refusal) = match heal {
             Some(client) => {
                 let mut workflow = Workflow::files(client, desired.clone(), Binding::Nothing);
                 workflow.changed = Some(scope.clone());
                 match self.execute(workflow).await {
                     Ok((report, _)) if in_effect(&report.result) => {
-                        (Vec::new(), Vec::new(), Some(Box::new(report)), None)
+                        (None, Some(Box::new(report)), None)
                     }
                     Ok((report, _)) => {
                         let error = RoundError::NotConverged(Box::new(report));
                         return (Work::Nothing, RoundOutcome::Failed(error));
                     }
                     Err(refusal) => match self.read_part(&desired, &scope).await {
-                        Ok((changes, findings)) => (changes, findings, None, Some(refusal)),
+                        Ok(read) => (Some(read), None, Some(refusal)),
                         Err(error) => return (Work::Nothing, RoundOutcome::Failed(error)),
                     },
                 }
             }
             None => match self.read_part(&desired, &scope).await {
-                Ok((changes, findings)) => (changes, findings, None, None),
+                Ok(read) => (Some(read), None, None),
                 Err(error) => return (Work::Nothing, RoundOutcome::Failed(error)),
             },
         };
-        self.record_part(&part, changes, findings);
-        self.status.sweep_done += part.len();
-        if self.status.sweep_done >= self.sweep.len() {
+        let read = read.unwrap_or(PartRead {
+            changes: Vec::new(),
+            findings: Vec::new(),
+            base_changes: None,
+        });
+        self.record_part(&part, read);
+        self.cursor.done += part.len();
+        if self.cursor.finished() {
             self.status.sweeps += 1;
         }
+        self.status.sweep_done = self.cursor.done;
+        self.status.sweep_total = self.cursor.total();
         let work = Work::Swept {
             targets: part,
             healed,
@@ -97,7 +159,7 @@ impl Controller {
     /// The targets of the next part: at least one, at most what the budget has room for
     /// beside the reserve for a new revision.
     fn next_part(&self) -> Vec<TargetRef> {
-        let left = &self.sweep[self.status.sweep_done.min(self.sweep.len())..];
+        let left = self.cursor.left();
         let fits = match self.mode.read().budget_room() {
             None => left.len(),
             Some(room) => (room.saturating_sub(REVISION_RESERVE) / COST_PER_TARGET) as usize,
@@ -114,7 +176,7 @@ impl Controller {
         let (Some(room), Some(budget)) = (read.budget_room(), read.budget()) else {
             return true;
         };
-        let left = self.sweep.len().saturating_sub(self.status.sweep_done);
+        let left = self.cursor.left().len();
         let left_cost = u32::try_from(left)
             .unwrap_or(u32::MAX)
             .saturating_mul(COST_PER_TARGET);
@@ -125,28 +187,34 @@ impl Controller {
 
     /// A sweep is under way (begun, not finished).
     pub(super) fn sweeping(&self) -> bool {
-        self.status.sweep_done > 0 && self.status.sweep_done < self.sweep.len()
+        self.cursor.done > 0 && !self.cursor.finished()
     }
 
     /// What a part of the sweep found, replacing what earlier sweeps knew of its targets. A
-    /// difference on a target a revision not yet converged changes is that revision's, not
-    /// drift.
-    fn record_part(&mut self, part: &[TargetRef], changes: Vec<Change>, findings: Vec<Finding>) {
-        let unapplied = match (&self.converged, &self.files) {
-            (Some(base), Some(files)) if base.revision != files.revision && self.mode.writes() => {
-                targets::changed(&base.desired, &files.desired)
-            }
-            _ => Vec::new(),
-        };
+    /// change of the revision not yet converged (suspended, pending, kept out) is unapplied,
+    /// not drift; anything else that differs stays drift, even on a target it changes.
+    fn record_part(&mut self, part: &[TargetRef], read: PartRead) {
+        let PartRead {
+            changes,
+            findings,
+            base_changes,
+        } = read;
         for target in part {
             self.status.drift.remove(target);
             self.status.unapplied.remove(target);
             self.status.findings.remove(target);
         }
         for change in changes {
-            let map = match unapplied.contains(&change.target) {
-                true => &mut self.status.unapplied,
-                false => &mut self.status.drift,
+            let drifted = match &base_changes {
+                // The live value is not what the converged revision declares: drift.
+                Some(base) => base.iter().any(|b| {
+                    b.target == change.target && b.resource.same_subject(&change.resource)
+                }),
+                None => true,
+            };
+            let map = match drifted {
+                true => &mut self.status.drift,
+                false => &mut self.status.unapplied,
             };
             let target = change.target.clone();
             push(map, &target, change);
@@ -161,12 +229,14 @@ impl Controller {
         }
     }
 
-    /// A part's differences and findings, read only, with the sweep's domain listing.
+    /// A part's differences and findings, read only, with the sweep's domain listing; while
+    /// a revision is not converged, also what the converged one would change in the same live
+    /// state (what differs from it is drift; the rest is the new revision's).
     async fn read_part(
         &self,
         desired: &Desired,
         scope: &crate::plan::Scope,
-    ) -> Result<(Vec<Change>, Vec<Finding>), RoundError> {
+    ) -> Result<PartRead, RoundError> {
         let options = MakeOptions {
             // Drift is reported whatever its size; only writes keep to the limits.
             allow_mass_changes: true,
@@ -177,6 +247,44 @@ impl Controller {
         let planned = make_plan(self.mode.read(), desired, &options)
             .await
             .map_err(|e| RoundError::Read(Box::new(e)))?;
-        Ok((planned.plan.changes, planned.plan.findings))
+        let base_changes = match (&self.converged, &self.files) {
+            (Some(base), Some(files)) if base.revision != files.revision && self.mode.writes() => {
+                let base = of_targets(&base.desired, &scope.targets);
+                let opts = DiffOptions {
+                    allow_mass_changes: true,
+                    ..crate::apply::diff_options_for(&planned.plan)
+                };
+                let made = diff(&base, &planned.live, &opts)
+                    .map_err(|e| RoundError::Read(Box::new(e.into())))?;
+                Some(made.changes)
+            }
+            _ => None,
+        };
+        Ok(PartRead {
+            changes: planned.plan.changes,
+            findings: planned.plan.findings,
+            base_changes,
+        })
     }
+}
+
+/// What a part of the sweep read.
+struct PartRead {
+    changes: Vec<Change>,
+    findings: Vec<Finding>,
+    /// What the converged revision would change in the same live state, while a newer one is
+    /// not converged.
+    base_changes: Option<Vec<Change>>,
+}
+
+/// `desired` narrowed to `targets` (the live state a part read holds only them).
+fn of_targets(desired: &Desired, targets: &[TargetRef]) -> Desired {
+    let has =
+        |kind: TargetKind, name: &str| targets.iter().any(|t| t.kind == kind && t.name == name);
+    let mut out = desired.clone();
+    out.zones.retain(|z| {
+        has(TargetKind::Zone, z.zone.as_str()) || has(TargetKind::Domain, z.zone.as_str())
+    });
+    out.sites.retain(|s| has(TargetKind::Site, &s.slug));
+    out
 }

@@ -63,6 +63,9 @@ pub(super) fn scope(label: &str, revision: &str, targets: Vec<TargetRef>) -> Sco
         since: label.to_string(),
         commit: revision.to_string(),
         targets,
+        // A controller applies a revision bound to the last one converged: what leaves
+        // management is the merged plan's to say, not the scope's.
+        removed: Vec::new(),
     }
 }
 

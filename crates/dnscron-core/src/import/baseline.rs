@@ -10,17 +10,26 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use chrono::NaiveDate;
+
 use crate::config::model::Desired;
-use crate::plan::{Finding, FindingCode, TargetKind};
+use crate::plan::{Figure, Finding, FindingCode, TargetKind};
 
 /// The reason every entry this module writes gives; a reviewer sees it in the pull request.
 pub const ADOPTION_REASON: &str = "accepted at adoption";
 
-/// One finding to accept: its code and the name `accept:` matches it by.
+/// How long an acceptance written at adoption holds (its `until`, docs/health.md): long enough
+/// to plan the fixes, short enough that nothing taken on the first day is accepted for good.
+pub const ADOPTION_DAYS: u64 = 90;
+
+/// One finding to accept: its code and the name `accept:` matches it by, the figure it measures
+/// today and the last day the acceptance holds.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct AcceptEntry {
     pub finding: FindingCode,
     pub name: String,
+    pub figure: Option<Figure>,
+    pub until: NaiveDate,
 }
 
 /// The entries to add to one file.
@@ -51,13 +60,16 @@ impl Undeclared {
 pub struct Baseline {
     pub accept: Vec<FileAcceptances>,
     pub unmanaged: Undeclared,
-    /// Findings an `accept:` entry matched until its `until` passed: renewing it is a decision,
-    /// not a first-day default, so they are left to the reader.
+    /// Findings an `accept:` entry matched until its `until` passed or the finding got worse
+    /// than it records: renewing it is a decision, not a first-day default, so they are left to
+    /// the reader.
     pub expired: Vec<Finding>,
 }
 
-/// The baseline of a whole-account plan's `findings` over `desired`.
-pub fn baseline(desired: &Desired, findings: &[Finding]) -> Baseline {
+/// The baseline of a whole-account plan's `findings` over `desired`, made `today`: each entry
+/// records the finding's figure and holds [`ADOPTION_DAYS`] (an expiry's until the day before
+/// the domain expires).
+pub fn baseline(desired: &Desired, findings: &[Finding], today: NaiveDate) -> Baseline {
     let mut out = Baseline::default();
     for f in findings.iter().filter(|f| f.needs_attention()) {
         if f.code.is_undeclared() {
@@ -67,6 +79,8 @@ pub fn baseline(desired: &Desired, findings: &[Finding]) -> Baseline {
         let entry = AcceptEntry {
             finding: f.code,
             name: accepted_name(f),
+            figure: f.figure,
+            until: until(today, f.figure),
         };
         if has_entry(desired, f, &entry) {
             out.expired.push(f.clone());
@@ -97,6 +111,15 @@ pub fn baseline(desired: &Desired, findings: &[Finding]) -> Baseline {
         list.extend(unique);
     }
     out
+}
+
+/// The last day an entry written `today` holds.
+fn until(today: NaiveDate, figure: Option<Figure>) -> NaiveDate {
+    let days = today + chrono::Days::new(ADOPTION_DAYS);
+    match figure {
+        Some(Figure::Expires(day)) => day.pred_opt().unwrap_or(day).min(days),
+        Some(Figure::Lookups(_) | Figure::DmarcPolicy(_) | Figure::KeyBits(_)) | None => days,
+    }
 }
 
 fn undeclared(out: &mut Undeclared, f: &Finding) {
@@ -229,10 +252,16 @@ fn entry_lines(entries: &[AcceptEntry], indent: &str) -> String {
     entries
         .iter()
         .map(|e| {
+            let value = e
+                .figure
+                // A count, a day or a policy word: each a plain YAML scalar.
+                .map(|f| format!("{indent}  value: {}\n", f.value()))
+                .unwrap_or_default();
             format!(
-                "{indent}- finding: {}\n{indent}  name: {}\n{indent}  reason: {ADOPTION_REASON}\n",
+                "{indent}- finding: {}\n{indent}  name: {}\n{indent}  reason: {ADOPTION_REASON}\n{indent}  until: {}\n{value}",
                 e.finding,
-                quoted(&e.name)
+                quoted(&e.name),
+                e.until.format("%Y-%m-%d")
             )
         })
         .collect()

@@ -1,19 +1,43 @@
 use super::*;
 
+fn day(text: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+}
+
 fn entries() -> Vec<AcceptEntry> {
     vec![
         AcceptEntry {
             finding: FindingCode::DkimKeyTooShort,
             name: "mail._domainkey".into(),
+            figure: Some(Figure::KeyBits(768)),
+            until: day("2026-04-02"),
         },
         AcceptEntry {
             finding: FindingCode::DomainExpiring,
             name: "@".into(),
+            figure: Some(Figure::Expires(day("2026-01-23"))),
+            until: day("2026-01-22"),
         },
     ]
 }
 
-const ADDED: &str = "  - finding: dkim-key-too-short\n    name: \"mail._domainkey\"\n    reason: accepted at adoption\n  - finding: domain-expiring\n    name: \"@\"\n    reason: accepted at adoption\n";
+const DKIM: &str = "reason: accepted at adoption\n    until: 2026-04-02\n    value: 768\n";
+const ADDED: &str = "  - finding: dkim-key-too-short\n    name: \"mail._domainkey\"\n    reason: accepted at adoption\n    until: 2026-04-02\n    value: 768\n  - finding: domain-expiring\n    name: \"@\"\n    reason: accepted at adoption\n    until: 2026-01-22\n    value: 2026-01-23\n";
+
+#[test]
+fn an_entry_records_the_figure_and_holds_90_days_or_until_the_day_before_the_expiry() {
+    let today = day("2026-01-02");
+    assert_eq!(until(today, Some(Figure::KeyBits(768))), day("2026-04-02"));
+    assert_eq!(until(today, None), day("2026-04-02"));
+    assert_eq!(
+        until(today, Some(Figure::Expires(day("2026-01-23")))),
+        day("2026-01-22")
+    );
+    assert_eq!(
+        until(today, Some(Figure::Expires(day("2027-01-23")))),
+        day("2026-04-02")
+    );
+}
 
 #[test]
 fn a_file_without_accept_gets_the_key_at_its_end_and_keeps_every_byte_before() {
@@ -31,13 +55,15 @@ fn entries_go_after_the_last_item_of_an_existing_list_with_its_indentation() {
     let got = with_acceptances(text, &entries()[..1]).unwrap();
     assert_eq!(
         got,
-        "zone: example.com\naccept:\n  - finding: mx-target-is-cname\n    name: \"@\"\n    reason: the provider's host\n  - finding: dkim-key-too-short\n    name: \"mail._domainkey\"\n    reason: accepted at adoption\n\n  # more to come\nrecords: []\n"
+        format!(
+            "zone: example.com\naccept:\n  - finding: mx-target-is-cname\n    name: \"@\"\n    reason: the provider's host\n  - finding: dkim-key-too-short\n    name: \"mail._domainkey\"\n    {DKIM}\n  # more to come\nrecords: []\n"
+        )
     );
     let flush = "zone: example.com\naccept:\n- { finding: mx-target-is-cname, name: \"@\", reason: r }\nrecords: []\n";
     let got = with_acceptances(flush, &entries()[..1]).unwrap();
     assert_eq!(
         got,
-        "zone: example.com\naccept:\n- { finding: mx-target-is-cname, name: \"@\", reason: r }\n- finding: dkim-key-too-short\n  name: \"mail._domainkey\"\n  reason: accepted at adoption\nrecords: []\n"
+        "zone: example.com\naccept:\n- { finding: mx-target-is-cname, name: \"@\", reason: r }\n- finding: dkim-key-too-short\n  name: \"mail._domainkey\"\n  reason: accepted at adoption\n  until: 2026-04-02\n  value: 768\nrecords: []\n"
     );
 }
 
@@ -59,7 +85,7 @@ fn a_flow_list_or_several_documents_are_left_to_the_reader() {
     assert_eq!(
         with_acceptances(one, &entries()[..1]).unwrap(),
         format!(
-            "{one}accept:\n  - finding: dkim-key-too-short\n    name: \"mail._domainkey\"\n    reason: accepted at adoption\n"
+            "{one}accept:\n  - finding: dkim-key-too-short\n    name: \"mail._domainkey\"\n    {DKIM}"
         )
     );
 }

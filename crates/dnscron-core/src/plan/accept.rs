@@ -9,6 +9,7 @@ use chrono::NaiveDate;
 
 use crate::config::model::{ACCEPT_WHOLE, AcceptSpec, Desired, SiteSpec, ZoneSpec};
 
+use super::figure::Figure;
 use super::finding_code::{Basis, FindingCode};
 use super::model::{Acceptance, Finding, TargetKind, TargetRef};
 
@@ -121,17 +122,36 @@ fn judge_entry(
         (Some(_), None) => false,
     };
     let mut matched = false;
+    let mut outgrown = None;
     for finding in findings.iter_mut().filter(|f| owner.names(entry, f)) {
         matched = true;
-        if holds && finding.accepted.is_none() {
-            finding.accepted = Some(Acceptance {
-                reason: entry.reason.clone(),
-                until: entry.until,
-                declared_at: entry.location.to_string(),
-            });
+        match covers(entry, finding, today) {
+            Cover::Yes if holds && finding.accepted.is_none() => {
+                finding.accepted = Some(Acceptance {
+                    reason: entry.reason.clone(),
+                    until: entry.until,
+                    declared_at: entry.location.to_string(),
+                    figure: entry.figure,
+                });
+            }
+            Cover::Yes => {}
+            Cover::Worse { accepted, now } => outgrown = Some((accepted, now)),
+            Cover::ExpiryReached(day) => {
+                outgrown = Some((Figure::Expires(day), Figure::Expires(day)))
+            }
         }
     }
     let what = format!("`{}` of `{}`", entry.finding, entry.name);
+    if let Some((accepted, now)) = outgrown
+        && holds
+    {
+        return Some(note(
+            owner,
+            entry,
+            FindingCode::AcceptanceOutgrown,
+            outgrown_message(&what, entry, accepted, now),
+        ));
+    }
     if let (Some(until), Some(today)) = (entry.until, today)
         && today > until
     {
@@ -152,6 +172,46 @@ fn judge_entry(
         );
         note(owner, entry, FindingCode::AcceptanceUnused, message)
     })
+}
+
+/// Whether an entry covers a finding it names, on `today`.
+enum Cover {
+    Yes,
+    /// The finding measures worse than the entry records.
+    Worse {
+        accepted: Figure,
+        now: Figure,
+    },
+    /// An expiry finding's day has come: its acceptance ends on it.
+    ExpiryReached(NaiveDate),
+}
+
+/// An entry covers what it accepted: a finding no worse than its figure (an entry without one,
+/// written before figures were recorded, covers any), and an expiry only before its day.
+fn covers(entry: &AcceptSpec, finding: &Finding, today: Option<NaiveDate>) -> Cover {
+    if let (Some(Figure::Expires(day)), Some(today)) = (finding.figure, today)
+        && today >= day
+    {
+        return Cover::ExpiryReached(day);
+    }
+    match (entry.figure, finding.figure) {
+        (Some(accepted), Some(now)) if accepted.worse(now) => Cover::Worse { accepted, now },
+        (Some(_) | None, Some(_) | None) => Cover::Yes,
+    }
+}
+
+fn outgrown_message(what: &str, entry: &AcceptSpec, accepted: Figure, now: Figure) -> String {
+    let reason = &entry.reason;
+    match (accepted, now) {
+        (Figure::Expires(day), Figure::Expires(expires)) if day == expires => format!(
+            "the acceptance of {what} (\"{reason}\") ended on {}, the day the domain expires, so the finding counts again; renew the domain or turn auto-renew on in the portal",
+            day.format("%Y-%m-%d")
+        ),
+        _ => format!(
+            "{what} was accepted at {accepted}, now {now}: it got worse, so the finding counts again (the entry's reason: \"{reason}\"); fix what it is about, or write `value: {}` if the reason still holds",
+            now.value()
+        ),
+    }
 }
 
 /// Whether a finding of `code` would be in findings made as `looked` says.

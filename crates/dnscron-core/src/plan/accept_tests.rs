@@ -210,3 +210,119 @@ fn a_site_entry_of_at_accepts_every_finding_of_its_code_on_the_site() {
         ]
     );
 }
+
+/// A finding of `code` at `name` of example.com measuring `now`, judged on `today` against one
+/// entry of `code` whose `value` is `value` (none: an entry written before figures were
+/// recorded); the finding's acceptance and the notes the entry gave.
+fn judged_figure(
+    code: FindingCode,
+    name: &str,
+    now: crate::plan::Figure,
+    value: Option<&str>,
+    today: &str,
+) -> (Option<crate::plan::model::Acceptance>, Vec<String>) {
+    let value = value.map(|v| format!(", value: {v}")).unwrap_or_default();
+    let files = format!(
+        "zone: example.com\nrecords: []\naccept:\n  - {{ finding: {code}, name: \"{name}\", reason: r{value} }}\n"
+    );
+    let finding = match name {
+        "@" => Finding::new(code, target(TargetKind::Domain, "example.com"), "m".into()),
+        _ => Finding::new(code, target(TargetKind::Zone, "example.com"), "m".into())
+            .about_record(name, RecordType::TXT),
+    }
+    .measured(now);
+    let mut all = vec![finding];
+    let today = NaiveDate::parse_from_str(today, "%Y-%m-%d").ok();
+    judge_acceptances(&mut all, &desired(&files), today, EVERYTHING);
+    let notes = all[1..]
+        .iter()
+        .map(|n| format!("{} {}", n.code, n.message))
+        .collect();
+    (all[0].accepted.clone(), notes)
+}
+
+#[test]
+fn an_acceptance_covers_the_figure_it_records_and_better_not_worse() {
+    use crate::plan::{DmarcPolicy, Figure};
+    let day = |d: &str| Figure::Expires(NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap());
+    let today = "2026-01-10";
+    // (code, name, accepted, covered now, worse now, words of the worse one)
+    let cases = [
+        (
+            FindingCode::SpfTooManyLookups,
+            "@",
+            "11",
+            Figure::Lookups(11),
+            Figure::Lookups(14),
+            "accepted at 11 lookups, now 14 lookups",
+        ),
+        (
+            FindingCode::DmarcReportUnauthorized,
+            "_dmarc",
+            "quarantine",
+            Figure::DmarcPolicy(DmarcPolicy::Reject),
+            Figure::DmarcPolicy(DmarcPolicy::None),
+            "accepted at p=quarantine, now p=none",
+        ),
+        (
+            FindingCode::DkimKeyWeak,
+            "mail._domainkey",
+            "1024",
+            Figure::KeyBits(1024),
+            Figure::KeyBits(768),
+            "accepted at 1024 bits, now 768 bits",
+        ),
+        (
+            FindingCode::DomainExpiring,
+            "@",
+            "2026-02-01",
+            day("2026-02-01"),
+            day("2027-02-01"),
+            "accepted at expiry 2026-02-01, now expiry 2027-02-01",
+        ),
+    ];
+    for (code, name, value, covered, worse, words) in cases {
+        let (accepted, notes) = judged_figure(code, name, covered, Some(value), today);
+        let recorded = Figure::parse(crate::plan::FigureKind::of(code).unwrap(), value);
+        assert_eq!(accepted.and_then(|a| a.figure), recorded, "{code} covered");
+        assert_eq!(notes, Vec::<String>::new(), "{code} covered");
+        let (accepted, notes) = judged_figure(code, name, worse, Some(value), today);
+        assert_eq!(accepted, None, "{code} got worse: not covered");
+        assert_eq!(notes.len(), 1, "{code}: {notes:?}");
+        assert!(
+            notes[0].starts_with("acceptance-outgrown ") && notes[0].contains(words),
+            "{code}: {notes:?}"
+        );
+        assert!(notes[0].contains(&format!("write `value: {}`", worse.value())));
+        // An entry written before figures were recorded covers any figure, as it did.
+        let (accepted, notes) = judged_figure(code, name, worse, None, today);
+        assert!(
+            accepted.is_some_and(|a| a.figure.is_none()),
+            "{code} old entry"
+        );
+        assert!(notes.is_empty(), "{code} old entry: {notes:?}");
+    }
+}
+
+#[test]
+fn an_acceptance_of_an_expiry_ends_on_the_day_the_domain_expires() {
+    use crate::plan::Figure;
+    let expires = Figure::Expires(NaiveDate::from_ymd_opt(2026, 2, 1).unwrap());
+    let code = FindingCode::DomainExpiring;
+    // The day before, it holds, with or without `value`.
+    for value in [Some("2026-02-01"), None] {
+        let (accepted, notes) = judged_figure(code, "@", expires, value, "2026-01-31");
+        assert!(accepted.is_some(), "{value:?}");
+        assert!(notes.is_empty());
+    }
+    // On the day, it ends: no `until` keeps it.
+    for value in [Some("2026-02-01"), None] {
+        let (accepted, notes) = judged_figure(code, "@", expires, value, "2026-02-01");
+        assert_eq!(accepted, None, "{value:?}");
+        assert_eq!(notes.len(), 1);
+        assert!(
+            notes[0].contains("ended on 2026-02-01, the day the domain expires"),
+            "{notes:?}"
+        );
+    }
+}

@@ -3,7 +3,7 @@
 //! those folders declares and no `unmanaged:` entry lists, once each, and every `unmanaged:`
 //! entry the account no longer has. A plan of single files, or of what changed since a commit,
 //! sees only part of the files, so it would report what the other files declare: it reads none
-//! of this.
+//! of this, but for what a change stops declaring (`plan::removal`, [`findings_about`]).
 //!
 //! Cost: `GET /dns` (one request per 100 zones) is new; `GET /domains` is the listing the
 //! registrar findings read anyway (read for this alone only when no zone is declared);
@@ -50,6 +50,38 @@ impl Listings {
 /// account registers it: one thing to adopt, one finding), domains without a zone, sites, then
 /// stale `unmanaged:` entries.
 pub(crate) fn findings(desired: &Desired, listed: &Listings, check: &AccountCheck) -> Vec<Finding> {
+    let mut out = undeclared_in(desired, listed, check);
+    out.extend(stale(desired, listed));
+    out
+}
+
+/// [`findings`] about `targets` only, from `listed`, which lists the account's of those alone
+/// (`plan::removal`): what the full plan says of them, and nothing of what was not read.
+pub(crate) fn findings_about(
+    desired: &Desired,
+    listed: &Listings,
+    check: &AccountCheck,
+    targets: &[TargetRef],
+) -> Vec<Finding> {
+    // A removed zone's domain is the zone's name: its `unmanaged.domains` entry is about it.
+    let about = |f: &Finding| {
+        targets.iter().any(|t| {
+            t.name == f.target.name
+                && match (t.kind, f.target.kind) {
+                    (TargetKind::Zone, TargetKind::Zone | TargetKind::Domain) => true,
+                    (TargetKind::Site, TargetKind::Site) => true,
+                    (TargetKind::Zone | TargetKind::Domain | TargetKind::Site, _) => false,
+                }
+        })
+    };
+    let mut out = undeclared_in(desired, listed, check);
+    out.extend(stale(desired, listed).filter(|f| about(f)));
+    out.retain(|f| about(f));
+    out
+}
+
+/// The undeclared findings of what `listed` holds.
+fn undeclared_in(desired: &Desired, listed: &Listings, check: &AccountCheck) -> Vec<Finding> {
     let mut out = Vec::new();
     for (kind, names) in [
         (TargetKind::Zone, &listed.zones),
@@ -62,7 +94,6 @@ pub(crate) fn findings(desired: &Desired, listed: &Listings, check: &AccountChec
             }
         }
     }
-    out.extend(stale(desired, listed));
     out
 }
 

@@ -70,11 +70,13 @@ finding_codes! {
     DomainUndeclared = "domain-undeclared", Warning, Account;
     SiteUndeclared = "site-undeclared", Warning, Account;
     UnmanagedStale = "unmanaged-stale", Warning, Account;
+    DeclarationRemoved = "declaration-removed", Info, Account;
     // Changes that are not ready.
     ChangeBlocked = "change-blocked", Blocked, Account;
     ChangeNeedsPortalStep = "change-needs-portal-step", NeedsPortalStep, Account;
     // Acceptances.
     AcceptanceExpired = "acceptance-expired", Warning, Files;
+    AcceptanceOutgrown = "acceptance-outgrown", Warning, Files;
     AcceptanceUnused = "acceptance-unused", Warning, Account;
     // Cron schedules.
     CronNeverRuns = "cron-never-runs", Error, Files;

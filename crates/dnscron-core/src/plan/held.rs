@@ -26,7 +26,7 @@ use crate::dns::RecordType;
 
 use super::accept::{Looked, judge_acceptances};
 use super::finding_code::{Basis, FindingCode};
-use super::health::mail::mail_findings;
+use super::health::mail::mail_findings_of;
 use super::model::{Action, Change, Finding, Plan, Resource, Severity, Status, Summary, TargetRef};
 
 /// A held change and the findings that hold it.
@@ -112,16 +112,16 @@ fn holds_writes(finding: &Finding) -> bool {
 }
 
 /// For a plan made only to be bound (apply's re-plans, which leave the reviewed plan's findings
-/// to show): of the mail findings of `desired`, adds those about a record set a change writes,
-/// the ones that may hold it once acceptances are judged. The mail records are judged only when
-/// a change writes a record set.
-pub(crate) async fn add_findings_of_files(plan: &mut Plan, desired: &Desired) {
+/// to show): of the mail findings of `desired` (judged over all of `files`, `plan::scope`), adds
+/// those about a record set a change writes, the ones that may hold it once acceptances are
+/// judged. The mail records are judged only when a change writes a record set.
+pub(crate) async fn add_findings_of_files(plan: &mut Plan, desired: &Desired, files: &Desired) {
     let written: HashSet<Subject> = plan.changes.iter().filter_map(written).collect();
     if written
         .iter()
         .any(|w| matches!(w, Subject::RecordSet { .. }))
     {
-        let mail = mail_findings(desired, None).await;
+        let mail = mail_findings_of(files, &desired.zones, None).await;
         plan.findings.extend(
             mail.into_iter()
                 .filter(|f| held_subject(f).is_some_and(|about| written.contains(&about))),
@@ -133,7 +133,7 @@ pub(crate) async fn add_findings_of_files(plan: &mut Plan, desired: &Desired) {
 /// what it writes ([`add_findings_of_files`]), the files' acceptances judged on the plan's day,
 /// then [`hold`].
 pub(crate) async fn hold_by_files(plan: &mut Plan, desired: &Desired) {
-    add_findings_of_files(plan, desired).await;
+    add_findings_of_files(plan, desired, desired).await;
     let today = chrono::DateTime::parse_from_rfc3339(&plan.created_at)
         .ok()
         .map(|made| made.with_timezone(&chrono::Utc).date_naive());

@@ -119,6 +119,7 @@ fn an_accepted_finding_holds_nothing() {
                 reason: "the provider rewrites it".into(),
                 until: None,
                 declared_at: "a.yaml:9:5".into(),
+                figure: None,
             });
         }
     }

@@ -11,8 +11,9 @@ use super::accept::{Looked, judge_acceptances};
 use super::account::{self, AccountCheck, Listings};
 use super::diff::diff_lent;
 use super::health::DomainsRead;
-use super::health::mail::{MailDns, mail_findings};
+use super::health::mail::{MailDns, mail_findings_of};
 use super::progress::ReadProgressHook;
+use super::removal;
 use super::scope::Scope;
 use super::snapshot::{self, LiveSnapshot, SnapshotError};
 use super::{DiffOptions, Finding, Plan, PlanError, PlanStamp, Resource, health, held};
@@ -36,7 +37,8 @@ pub struct MakeOptions {
     pub progress: Option<ReadProgressHook>,
     /// `Some`: the files are every file of these folders, so the plan reads the account's zone,
     /// domain and site listings and reports what no file declares (`plan::account`). Not
-    /// read in a plan with a `scope` or without `health`.
+    /// read in a plan with a `scope` or without `health`; a plan with a `scope` reads only
+    /// whether the account still has what the change stops declaring (`plan::removal`).
     pub account: Option<AccountCheck>,
     /// The account's domain listing (`GET /domains`, every page), already read: used instead
     /// of reading it again. A controller's drift sweep reads it once per sweep
@@ -79,12 +81,12 @@ pub async fn make_plan(
     desired: &Desired,
     opts: &MakeOptions,
 ) -> Result<Planned, MakePlanError> {
-    let desired = match &opts.scope {
-        Some(scope) => scope.restrict(desired.clone()),
+    let scoped = match &opts.scope {
+        Some(scope) => scope.restricted(desired),
         None => desired.clone(),
     };
-    let mut planned = plan_lent(client, &desired, opts).await?;
-    planned.plan.desired = desired;
+    let mut planned = plan_lent(client, &scoped, desired, opts).await?;
+    planned.plan.desired = scoped;
     Ok(planned)
 }
 
@@ -95,19 +97,28 @@ pub async fn make_plan_owned(
     desired: Desired,
     opts: &MakeOptions,
 ) -> Result<Planned, MakePlanError> {
-    let desired = match &opts.scope {
-        Some(scope) => scope.restrict(desired),
-        None => desired,
-    };
-    let mut planned = plan_lent(client, &desired, opts).await?;
-    planned.plan.desired = desired;
-    Ok(planned)
+    Ok(match &opts.scope {
+        Some(scope) => {
+            let scoped = scope.restricted(&desired);
+            let mut planned = plan_lent(client, &scoped, &desired, opts).await?;
+            planned.plan.desired = scoped;
+            planned
+        }
+        None => {
+            let mut planned = plan_lent(client, &desired, &desired, opts).await?;
+            planned.plan.desired = desired;
+            planned
+        }
+    })
 }
 
-/// The plan with an empty `desired`, for the caller to fill.
+/// The plan with an empty `desired`, for the caller to fill. `desired` is what the plan reads
+/// and diffs (the scope's part of the files); `files` is every declaration the files make, which
+/// the findings judged from the files are judged over (`plan::scope`).
 async fn plan_lent(
     client: &ReadClient,
     desired: &Desired,
+    files: &Desired,
     opts: &MakeOptions,
 ) -> Result<Planned, MakePlanError> {
     let no_zones = Desired::default();
@@ -160,14 +171,21 @@ async fn plan_lent(
         plan.findings
             .extend(account::findings(desired, &listings, check));
     }
+    // A plan of what changed says of a removed declaration what the full plan will say.
+    if let (Some(scope), Some(check), true) = (&opts.scope, &opts.account, opts.health)
+        && !scope.removed.is_empty()
+    {
+        plan.findings
+            .extend(removal::findings(client, files, scope, check).await?);
+    }
     let looked = if opts.health {
         plan.findings
-            .extend(mail_findings(desired, opts.mail_dns.as_ref()).await);
+            .extend(mail_findings_of(files, &desired.zones, opts.mail_dns.as_ref()).await);
         Looked::Everything {
             dns: opts.mail_dns.is_some(),
         }
     } else {
-        held::add_findings_of_files(&mut plan, desired).await;
+        held::add_findings_of_files(&mut plan, desired, files).await;
         Looked::Partly
     };
     // Every finding this plan holds is in by now: acceptances are judged first, so that only

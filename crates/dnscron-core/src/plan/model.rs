@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::config::model::Desired;
 use crate::dns::RecordType;
 
+use super::figure::Figure;
 use super::finding_code::FindingCode;
 use super::request;
 
@@ -507,6 +508,10 @@ pub struct Finding {
     /// read, where an import of it goes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adopt_into: Option<String>,
+    /// What the finding measures (lookups, a DMARC policy, key bits, an expiry day), which an
+    /// `accept:` entry records: a finding worse than its entry's figure is not accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<Figure>,
 }
 
 /// Why a finding is accepted, and until when.
@@ -519,6 +524,10 @@ pub struct Acceptance {
     pub until: Option<chrono::NaiveDate>,
     /// `file:line:col` of the `accept:` entry.
     pub declared_at: String,
+    /// The figure the entry records (`value`); absent: it was accepted without one, and covers
+    /// the finding whatever it measures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<Figure>,
 }
 
 // The plan file writes the variants without descriptions: their notes are comments.
@@ -559,6 +568,15 @@ impl Finding {
             declared_at: None,
             accepted: None,
             adopt_into: None,
+            figure: None,
+        }
+    }
+
+    /// What the finding measures.
+    pub fn measured(self, figure: Figure) -> Finding {
+        Finding {
+            figure: Some(figure),
+            ..self
         }
     }
 

@@ -1,6 +1,11 @@
 //! A plan limited to what changed: the targets it covers and the commit they changed since
 //! (docs/plan.md, "Planning only what changed"). The plan reads, diffs and records only these;
 //! apply of a scoped plan reads only these too. Drift elsewhere is the full plan's to find.
+//!
+//! A scope narrows what is read from the API, never what is known from the files: the findings
+//! judged from the files are judged over the whole desired state (an SPF `include:` into a
+//! zone outside the scope is followed as the full plan follows it), then kept for the targets
+//! in scope, so a scoped plan says of its targets exactly what the full plan says.
 
 use std::collections::BTreeSet;
 
@@ -26,6 +31,12 @@ pub struct Scope {
     // domain target (present when a version of the zone's document sets `nameservers`) its
     // nameserver mode; a site target its cron jobs.
     pub targets: Vec<TargetRef>,
+    /// Of the targets, those whose declaration the change removes (no file declares the zone
+    /// or site any more; a domain: its zone's document no longer sets `nameservers`): they
+    /// leave management, and their live state stays as it is.
+    // Sorted; every one is in `targets` too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<TargetRef>,
 }
 
 impl Scope {
@@ -49,10 +60,27 @@ impl Scope {
                 name: site.clone(),
             });
         }
+        let removed = &changed.removed;
+        let mut gone = BTreeSet::new();
+        for (kind, names) in [
+            (TargetKind::Zone, &removed.zones),
+            (TargetKind::Domain, &removed.nameservers),
+            (TargetKind::Site, &removed.sites),
+        ] {
+            for name in names {
+                let target = TargetRef {
+                    kind,
+                    name: name.clone(),
+                };
+                targets.insert(target.clone());
+                gone.insert(target);
+            }
+        }
         Scope {
             since: changed.since.clone(),
             commit: changed.commit.clone(),
             targets: targets.into_iter().collect(),
+            removed: gone.into_iter().collect(),
         }
     }
 
@@ -61,6 +89,9 @@ impl Scope {
         let mut all: BTreeSet<TargetRef> = self.targets.into_iter().collect();
         all.extend(other.targets.iter().cloned());
         self.targets = all.into_iter().collect();
+        let mut removed: BTreeSet<TargetRef> = self.removed.into_iter().collect();
+        removed.extend(other.removed.iter().cloned());
+        self.removed = removed.into_iter().collect();
         self
     }
 
@@ -73,14 +104,44 @@ impl Scope {
     /// The declarations of `desired` in scope, in file order. A zone's document comes whole
     /// when its zone or its domain is in scope.
     pub fn restrict(&self, mut desired: Desired) -> Desired {
-        desired.zones.retain(|z| {
-            self.covers(TargetKind::Zone, z.zone.as_str())
-                || self.covers(TargetKind::Domain, z.zone.as_str())
-        });
+        desired.zones.retain(|z| self.covers_zone(z.zone.as_str()));
         desired
             .sites
             .retain(|s| self.covers(TargetKind::Site, &s.slug));
         desired
+    }
+
+    /// [`Scope::restrict`] of a desired state kept whole: only what is in scope is copied.
+    pub fn restricted(&self, desired: &Desired) -> Desired {
+        Desired {
+            zones: desired
+                .zones
+                .iter()
+                .filter(|z| self.covers_zone(z.zone.as_str()))
+                .cloned()
+                .collect(),
+            sites: desired
+                .sites
+                .iter()
+                .filter(|s| self.covers(TargetKind::Site, &s.slug))
+                .cloned()
+                .collect(),
+            unmanaged: desired.unmanaged.clone(),
+        }
+    }
+
+    /// Whether the zone's document is in scope: its zone or its domain is.
+    fn covers_zone(&self, zone: &str) -> bool {
+        self.covers(TargetKind::Zone, zone) || self.covers(TargetKind::Domain, zone)
+    }
+
+    /// Whether a finding or change about `target` is one a plan of this scope holds: a zone's
+    /// and its domain's are one document's, a site's its own.
+    pub fn holds(&self, target: &TargetRef) -> bool {
+        match target.kind {
+            TargetKind::Zone | TargetKind::Domain => self.covers_zone(&target.name),
+            TargetKind::Site => self.covers(TargetKind::Site, &target.name),
+        }
     }
 
     /// How many targets of `kind` the scope names.
@@ -110,6 +171,7 @@ mod tests {
                 kind: TargetKind::Zone,
                 name: zone.into(),
             }],
+            removed: Vec::new(),
         }
     }
 
@@ -137,6 +199,7 @@ mod tests {
             commit: "c".repeat(40),
             zones: [("a.example".to_string(), false)].into_iter().collect(),
             sites: ["blog".to_string()].into_iter().collect(),
+            removed: Default::default(),
         };
         let with_domain = Scope {
             targets: vec![TargetRef {

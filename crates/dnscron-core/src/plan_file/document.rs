@@ -1,6 +1,6 @@
-//! The plan file's top level (format_version 4): the plan's identity, the targets it read, the
+//! The plan file's top level (format_version 5): the plan's identity, the targets it read, the
 //! summary and the findings. Every field is written in this order, as docs/plan.md shows it.
-//! `PlanFileV4` is its own type, converted from and to `plan::Plan` here: it writes its own
+//! `PlanFileV5` is its own type, converted from and to `plan::Plan` here: it writes its own
 //! version, each change with its request, and the desired state as documents re-checked on
 //! load. Its leaves (options, targets, summary, findings, scope) are the model's own.
 
@@ -21,7 +21,7 @@ use crate::plan::{OverLimits, Scope};
 // refusals `apply --plan` prints, so the name stays what it was before this type existed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename = "Plan")]
-pub struct PlanFileV4 {
+pub struct PlanFileV5 {
     /// The plan file's format. A reader refuses any other value; make a new plan.
     #[schemars(extend("const" = super::FORMAT_VERSION))]
     pub format_version: u32,
@@ -57,7 +57,7 @@ pub struct PlanFileV4 {
 /// The model → the file. The plan is taken apart field by field (no `..`), so a field added to
 /// the model fails to compile here until someone decides whether the file carries it (and bumps
 /// `FORMAT_VERSION` if so).
-impl TryFrom<&plan::Plan> for PlanFileV4 {
+impl TryFrom<&plan::Plan> for PlanFileV5 {
     type Error = RequestError;
 
     /// Fails only for a change that names no request (which no planner makes).
@@ -81,7 +81,7 @@ impl TryFrom<&plan::Plan> for PlanFileV4 {
             .iter()
             .map(|c| Change::of(c, options))
             .collect::<Result<_, _>>()?;
-        Ok(PlanFileV4 {
+        Ok(PlanFileV5 {
             format_version: FORMAT_VERSION,
             plan_id: plan_id.clone(),
             created_at: created_at.clone(),
@@ -102,11 +102,11 @@ impl TryFrom<&plan::Plan> for PlanFileV4 {
 /// Every change must have the data its request needs and show the request it derives, and the
 /// desired state goes through the YAML loader's rules again (derived values such as canonical
 /// contents are recomputed, never trusted from the file).
-impl TryFrom<PlanFileV4> for plan::Plan {
+impl TryFrom<PlanFileV5> for plan::Plan {
     type Error = FromFileError;
 
-    fn try_from(file: PlanFileV4) -> Result<Self, Self::Error> {
-        let PlanFileV4 {
+    fn try_from(file: PlanFileV5) -> Result<Self, Self::Error> {
+        let PlanFileV5 {
             format_version,
             plan_id,
             created_at,

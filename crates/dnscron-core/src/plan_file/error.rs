@@ -1,4 +1,4 @@
-//! Why a plan file's content is not a plan: the typed refusals of `Plan::try_from(PlanFileV4)`.
+//! Why a plan file's content is not a plan: the typed refusals of `Plan::try_from(PlanFileV5)`.
 
 use super::{FORMAT_VERSION, checks};
 use crate::config::Diagnostics;

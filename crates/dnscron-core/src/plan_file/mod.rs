@@ -1,6 +1,6 @@
 //! The plan file: `plan --out FILE` and `plan --format json` write it, `apply --plan FILE` and
 //! `show` read it. It is its own versioned type, not the serde form of the planner's model: the
-//! documents here (`PlanFileV4`, `Change` with its request, the zone and site documents of
+//! documents here (`PlanFileV5`, `Change` with its request, the zone and site documents of
 //! `Desired`) are what format_version 4 holds (docs/plan.md), each converted beside its struct
 //! from the model when written and to it, checked, when read. A field added to `Plan`,
 //! `plan::Change` or a zone or site document therefore changes nothing in the file until these
@@ -30,7 +30,7 @@ use serde::Deserialize;
 pub use change::{Change, Request};
 pub use checks::{ApiUrlProblem, MAX_BYTES, PLAN_ID_MAX, PlanIdProblem};
 pub use desired::{Desired, SiteSpec, ZoneSpec};
-pub use document::PlanFileV4;
+pub use document::PlanFileV5;
 pub use error::FromFileError;
 pub use schema::json_schema;
 
@@ -49,11 +49,11 @@ use crate::plan::{Plan, PlanError};
 
 /// The only format this build writes and reads. Bump it with any change of the file's shape
 /// (`schema/plan.schema.json`), and record the new shape in the test that checks this.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 /// Pretty JSON with a final newline.
 pub fn to_json(plan: &Plan) -> Result<String, PlanError> {
-    let file = PlanFileV4::try_from(plan).map_err(|e| PlanError::BadPlanFile {
+    let file = PlanFileV5::try_from(plan).map_err(|e| PlanError::BadPlanFile {
         message: format!("cannot write the plan: {e}"),
     })?;
     let mut text = serde_json::to_string_pretty(&file).map_err(|e| PlanError::BadPlanFile {
@@ -67,7 +67,7 @@ pub fn to_json(plan: &Plan) -> Result<String, PlanError> {
 pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
     check_size(text.len() as u64, origin)?;
     check_version(text, origin)?;
-    let file: PlanFileV4 = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
+    let file: PlanFileV5 = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
     Plan::try_from(file).map_err(|e| match e {
         FromFileError::UnsupportedFormat { found } => PlanError::UnsupportedFormat {
             found: found.to_string(),

@@ -3,12 +3,12 @@
 
 use schemars::generate::SchemaSettings;
 
-use super::document::PlanFileV4;
+use super::document::PlanFileV5;
 
 /// The schema as a JSON value (draft-07, like the desired-state schema).
 pub fn json_schema() -> serde_json::Value {
     let generator = SchemaSettings::draft07().into_generator();
-    let mut schema = generator.into_root_schema_for::<PlanFileV4>();
+    let mut schema = generator.into_root_schema_for::<PlanFileV5>();
     schema.insert("title".into(), "dnscron plan file".into());
     schema.insert(
         "description".into(),

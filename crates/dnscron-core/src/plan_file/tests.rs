@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use super::{FORMAT_VERSION, FromFileError, PlanFileV4};
+use super::{FORMAT_VERSION, FromFileError, PlanFileV5};
 use crate::config::model as cfg;
 use crate::dns::{RecordType, ZoneName};
 use crate::plan::model::{self as plan, Action, record_change};
@@ -97,8 +97,8 @@ fn json_of(plan: &plan::Plan) -> serde_json::Value {
     serde_json::to_value(file_of(plan)).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn file_of(plan: &plan::Plan) -> PlanFileV4 {
-    PlanFileV4::try_from(plan).unwrap_or_else(|e| panic!("{e}"))
+fn file_of(plan: &plan::Plan) -> PlanFileV5 {
+    PlanFileV5::try_from(plan).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -147,6 +147,7 @@ fn a_plan_goes_through_the_file_and_back_unchanged() {
             kind: plan::TargetKind::Domain,
             name: "example.com".into(),
         }],
+        removed: Vec::new(),
     });
     let back = plan::Plan::try_from(file_of(&plan)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, plan, "the scope reads back");
@@ -173,7 +174,7 @@ fn another_version_or_a_change_without_its_request_data_is_not_a_plan() {
         Err(FromFileError::Request(_))
     ));
     assert!(
-        PlanFileV4::try_from(&a_plan(vec![record_change(
+        PlanFileV5::try_from(&a_plan(vec![record_change(
             Action::Update,
             Some(7),
             Some("192.0.2.9"),

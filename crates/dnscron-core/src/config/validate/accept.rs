@@ -12,7 +12,7 @@ use crate::config::raw;
 use crate::config::suggest::did_you_mean;
 use crate::cron::normalize_command;
 use crate::dns::{ZoneName, record_name_to_relative};
-use crate::plan::FindingCode;
+use crate::plan::{Figure, FigureKind, FindingCode};
 
 /// Said wherever a reason is missing: it is what a reviewer approves, not a formality.
 pub(crate) const REASON_HINT: &str = "say why the finding is accepted (and what ends it): reviewers read it, and every view shows it";
@@ -62,13 +62,45 @@ fn entry_spec(c: &mut Checker<'_>, entry: &raw::Accept, owner: &Owner<'_>) -> Op
         Some(until) => Some(day(c, until)?),
         None => None,
     };
+    let finding = finding?;
+    let figure = match &entry.value {
+        Some(value) => Some(figure(c, finding, value)?),
+        None => None,
+    };
     Some(AcceptSpec {
-        finding: finding?,
+        finding,
         name: name?,
         reason: reason?,
         until,
+        figure,
         location: c.location(entry.pos),
     })
+}
+
+/// The figure `value` records, read as the findings of `code` measure it.
+fn figure(c: &mut Checker<'_>, code: FindingCode, value: &raw::Sp<String>) -> Option<Figure> {
+    let Some(kind) = FigureKind::of(code) else {
+        let d = c.error(
+            value.pos,
+            format!("`{code}` findings measure nothing an acceptance could record"),
+        );
+        d.label = Some("no figure to record".into());
+        d.hint = Some("remove `value`: the acceptance covers the finding as it is".into());
+        return None;
+    };
+    let figure = Figure::parse(kind, &value.value);
+    if figure.is_none() {
+        let d = c.error(
+            value.pos,
+            format!(
+                "`value` `{}` is not a figure of a `{code}` finding",
+                value.value
+            ),
+        );
+        d.label = Some("not this code's figure".into());
+        d.hint = Some(format!("write {}", kind.expected()));
+    }
+    figure
 }
 
 fn code(c: &mut Checker<'_>, written: &raw::Sp<String>) -> Option<FindingCode> {
@@ -247,6 +279,51 @@ mod tests {
                 "z.yaml:8:35: `www.example.com` is not a valid domain name: it ends in the zone name but has no final dot, so it would mean `www.example.com.example.com`; write `www` or `www.example.com.`",
                 "z.yaml:10:5: `mx-target-is-cname` of `a` is accepted twice: here and at z.yaml:9:5",
                 "z.yaml:14:39: an acceptance in a site names a cron job's command or `@`: command `echo hi` does not start with `php` or `wp`",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_value_is_the_figure_its_code_measures() {
+        use crate::plan::{DmarcPolicy, Figure};
+        let desired = load(concat!(
+            "zone: example.com\n",
+            "accept:\n",
+            "  - { finding: spf-too-many-lookups, name: \"@\", reason: r, value: 11 }\n",
+            "  - { finding: dmarc-report-unauthorized, name: _dmarc, reason: r, value: Quarantine }\n",
+            "  - { finding: dkim-key-weak, name: mail._domainkey, reason: r, value: \"1024\" }\n",
+            "  - { finding: domain-expiring, name: \"@\", reason: r, value: 2026-02-01 }\n",
+            "  - { finding: mx-target-is-cname, name: \"@\", reason: r }\n",
+        ))
+        .unwrap();
+        let figures: Vec<Option<Figure>> =
+            desired.zones[0].accept.iter().map(|a| a.figure).collect();
+        assert_eq!(
+            figures,
+            [
+                Some(Figure::Lookups(11)),
+                Some(Figure::DmarcPolicy(DmarcPolicy::Quarantine)),
+                Some(Figure::KeyBits(1024)),
+                chrono::NaiveDate::from_ymd_opt(2026, 2, 1).map(Figure::Expires),
+                None,
+            ]
+        );
+        let errors = load(concat!(
+            "zone: example.com\n",
+            "accept:\n",
+            "  - { finding: spf-too-many-lookups, name: \"@\", reason: r, value: eleven }\n",
+            "  - { finding: dmarc-report-unauthorized, name: _dmarc, reason: r, value: p=none }\n",
+            "  - { finding: domain-expiring, name: \"@\", reason: r, value: 2026-2-1 }\n",
+            "  - { finding: mx-target-is-cname, name: \"@\", reason: r, value: 1 }\n",
+        ))
+        .unwrap_err();
+        assert_eq!(
+            errors,
+            [
+                "z.yaml:3:67: `value` `eleven` is not a figure of a `spf-too-many-lookups` finding",
+                "z.yaml:4:75: `value` `p=none` is not a figure of a `dmarc-report-unauthorized` finding",
+                "z.yaml:5:62: `value` `2026-2-1` is not a figure of a `domain-expiring` finding",
+                "z.yaml:6:65: `mx-target-is-cname` findings measure nothing an acceptance could record",
             ]
         );
     }

@@ -189,3 +189,74 @@ fn read_small_if_any(path: &Path, limit: u64) -> Result<Option<String>, Revision
 fn read_small(path: &Path, limit: u64) -> Result<String, RevisionError> {
     read_text(path, path, limit)
 }
+
+/// Files and folders [`named_commits`] looks at under `refs/` and `logs/` before it stops.
+const MAX_REF_ENTRIES: usize = 100_000;
+/// How deep `refs/` and `logs/refs/` nest at most (a loop of symlinks ends here).
+const MAX_REF_DEPTH: usize = 16;
+
+/// Every commit the repository holding `dir` names without reading an object: HEAD, each
+/// branch and tag (loose and packed) and each entry of the reflogs (where a branch pointed
+/// before). Objects themselves (zlib-compressed, or in packfiles) are not read: a commit no
+/// ref or reflog names is not found. `None`: `dir` is in no repository.
+pub(super) fn named_commits(dir: &Path) -> Result<Option<Vec<String>>, RevisionError> {
+    let Some(own) = find_git_dir(dir)? else {
+        return Ok(None);
+    };
+    let git_dir = GitDir {
+        common: common_dir(&own)?,
+        own,
+    };
+    let mut out = Vec::new();
+    let head_path = git_dir.own.join("HEAD");
+    let head = read_small(&head_path, MAX_GIT_FILE)?;
+    out.push(resolve(&git_dir, &head_path, &head, 0)?);
+    let mut files = Vec::new();
+    for base in [&git_dir.own, &git_dir.common] {
+        list_files(&base.join("refs"), 0, &mut files)?;
+        list_files(&base.join("logs"), 0, &mut files)?;
+    }
+    files.push(git_dir.common.join("packed-refs"));
+    for file in files {
+        let Some(text) = read_small_if_any(&file, MAX_PACKED_REFS)? else {
+            continue;
+        };
+        // A ref file, a packed-refs line (`id name`) or a reflog line (`old new who…`).
+        for line in text.lines() {
+            for word in line.split_whitespace().take(2) {
+                let word = word.trim_start_matches('^');
+                let hex =
+                    matches!(word.len(), 40 | 64) && word.bytes().all(|b| b.is_ascii_hexdigit());
+                if hex && word.bytes().any(|b| b != b'0') {
+                    out.push(word.to_ascii_lowercase());
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(Some(out))
+}
+
+/// The files under `folder` (none when it does not exist), within the bounds above.
+fn list_files(folder: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), RevisionError> {
+    if depth > MAX_REF_DEPTH || out.len() >= MAX_REF_ENTRIES {
+        return Ok(());
+    }
+    let entries = match std::fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(err) => return Err(RevisionError::io(folder, err)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| RevisionError::io(folder, e))?;
+        let path = entry.path();
+        let kind = entry.file_type().map_err(|e| RevisionError::io(&path, e))?;
+        if kind.is_dir() {
+            list_files(&path, depth + 1, out)?;
+        } else if kind.is_file() && out.len() < MAX_REF_ENTRIES {
+            out.push(path);
+        }
+    }
+    Ok(())
+}

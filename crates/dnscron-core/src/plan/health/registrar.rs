@@ -12,6 +12,7 @@ use crate::config::model::ZoneSpec;
 
 use super::Registration;
 use super::values::{date, ds_set, flag, shown, word};
+use crate::plan::figure::Figure;
 use crate::plan::finding_code::FindingCode;
 use crate::plan::model::{Finding, TargetKind, TargetRef};
 use crate::plan::norm::host_set;
@@ -271,6 +272,12 @@ fn expiry(out: &mut Out<'_>, listing: &payload::Domain, now: DateTime<Utc>) {
         return;
     };
     out.push(code, message);
+    if code == FindingCode::DomainExpiring
+        && let Some(last) = out.findings.last_mut()
+    {
+        // An acceptance of the expiry is of this day's (`plan::accept`).
+        last.figure = Some(Figure::Expires(at.date_naive()));
+    }
 }
 
 /// A value the file's `registrar` key expects, checked against live.

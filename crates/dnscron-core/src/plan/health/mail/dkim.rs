@@ -6,6 +6,7 @@ use base64::engine::general_purpose::STANDARD;
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
+use crate::plan::figure::Figure;
 use crate::plan::finding_code::FindingCode;
 use crate::untrusted::escape;
 
@@ -55,19 +56,29 @@ fn judge(name: &str, record: &RecordSpec, out: &mut Out<'_>) {
             record,
             format!("the DKIM key at {name} is revoked (empty `p=`): receivers fail signatures made with this selector; remove the record once no mail is signed with it"),
         ),
-        Ok(Key::Rsa { bits }) if bits < RSA_MIN_BITS => out.push(
-            FindingCode::DkimKeyTooShort,
-            record,
-            refused(format!("its RSA key has {bits} bits, under the {RSA_MIN_BITS} receivers accept (RFC 8301)")),
-        ),
-        Ok(Key::Rsa { bits }) if bits < RSA_GOOD_BITS => out.push(
-            FindingCode::DkimKeyWeak,
-            record,
-            format!("the DKIM key at {name} is RSA of {bits} bits: receivers still accept it, but keys under {RSA_GOOD_BITS} bits can be broken; have the mail provider issue a {RSA_GOOD_BITS}-bit key under a new selector, then retire this one"),
-        ),
+        Ok(Key::Rsa { bits }) if bits < RSA_MIN_BITS => {
+            out.push(
+                FindingCode::DkimKeyTooShort,
+                record,
+                refused(format!("its RSA key has {bits} bits, under the {RSA_MIN_BITS} receivers accept (RFC 8301)")),
+            );
+            out.measure_last(key_bits(bits));
+        }
+        Ok(Key::Rsa { bits }) if bits < RSA_GOOD_BITS => {
+            out.push(
+                FindingCode::DkimKeyWeak,
+                record,
+                format!("the DKIM key at {name} is RSA of {bits} bits: receivers still accept it, but keys under {RSA_GOOD_BITS} bits can be broken; have the mail provider issue a {RSA_GOOD_BITS}-bit key under a new selector, then retire this one"),
+            );
+            out.measure_last(key_bits(bits));
+        }
         Ok(_) => {}
         Err(why) => out.push(FindingCode::DkimKeyUnusable, record, refused(why)),
     }
+}
+
+fn key_bits(bits: impl TryInto<u32>) -> Figure {
+    Figure::KeyBits(bits.try_into().unwrap_or(u32::MAX))
 }
 
 /// The key a DKIM record publishes, or why receivers can't use it.

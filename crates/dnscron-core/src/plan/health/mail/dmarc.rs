@@ -6,7 +6,9 @@
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
+use crate::plan::figure::{DmarcPolicy, Figure, FigureKind};
 use crate::plan::finding_code::FindingCode;
+use crate::plan::model::Finding;
 use crate::untrusted::escape;
 
 use super::account::{Account, Held, by_name, host};
@@ -46,6 +48,34 @@ pub(super) fn findings(account: &Account<'_>, spec: &ZoneSpec, out: &mut Out<'_>
                     kept.len()
                 ),
             ),
+        }
+    }
+}
+
+/// Marks each of `findings` (a zone's DMARC findings) whose code measures the policy with the
+/// `p=` of the one DMARC record at its name, so that an acceptance records the policy it
+/// accepted and a weaker one later is not covered.
+pub(super) fn measure(spec: &ZoneSpec, findings: &mut [Finding]) {
+    for finding in findings.iter_mut() {
+        if FigureKind::of(finding.code) != Some(FigureKind::DmarcPolicy) {
+            continue;
+        }
+        let Some(at) = finding.record.as_ref().map(|r| r.name.as_str()) else {
+            continue;
+        };
+        let mut kept = spec
+            .records
+            .iter()
+            .filter(|r| r.rtype == RecordType::TXT && r.name.eq_ignore_ascii_case(at))
+            .filter(|r| starts_with_version(&r.canonical));
+        let (Some(record), None) = (kept.next(), kept.next()) else {
+            continue;
+        };
+        let policy = tags::parse(&record.canonical)
+            .ok()
+            .and_then(|tags| tags::get(&tags, "p").and_then(DmarcPolicy::parse));
+        if let Some(policy) = policy {
+            finding.figure = Some(Figure::DmarcPolicy(policy));
         }
     }
 }

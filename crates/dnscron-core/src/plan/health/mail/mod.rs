@@ -32,6 +32,7 @@ use std::net::SocketAddr;
 
 use crate::config::model::{Desired, RecordSpec, ZoneSpec};
 use crate::dnscheck::QueryOptions;
+use crate::plan::figure::Figure;
 use crate::plan::finding_code::FindingCode;
 use crate::plan::model::{Finding, TargetKind, TargetRef};
 
@@ -58,13 +59,27 @@ impl MailDns {
 
 /// Every declared zone's mail findings, zone by zone in file order.
 pub async fn mail_findings(desired: &Desired, dns: Option<&MailDns>) -> Vec<Finding> {
-    let account = Account::new(&desired.zones);
+    mail_findings_of(desired, &desired.zones, dns).await
+}
+
+/// The mail findings of `zones` (some of `files`' zones), judged as a plan of all of `files`
+/// judges them: an SPF `include:` or a DMARC report address in another zone of the files is
+/// followed into that zone's records, whether or not its findings are asked for. Only `zones`'
+/// own records are looked up over DNS.
+pub(crate) async fn mail_findings_of(
+    files: &Desired,
+    zones: &[ZoneSpec],
+    dns: Option<&MailDns>,
+) -> Vec<Finding> {
+    let account = Account::new(&files.zones);
     let mut spf = spf::Walker::new(&account, dns);
     let mut out = Vec::new();
-    for spec in &desired.zones {
+    for spec in zones {
         let mut zone = Out::new(spec);
         spf::findings(&mut spf, spec, &mut zone).await;
+        let before = zone.findings.len();
         dmarc::findings(&account, spec, &mut zone);
+        dmarc::measure(spec, &mut zone.findings[before..]);
         dkim::findings(spec, &mut zone);
         mx::findings(&account, spec, &mut zone);
         out.extend(zone.findings);
@@ -83,6 +98,13 @@ impl<'a> Out<'a> {
         Out {
             spec,
             findings: Vec::new(),
+        }
+    }
+
+    /// The last finding pushed measures `figure`.
+    fn measure_last(&mut self, figure: Figure) {
+        if let Some(last) = self.findings.pop() {
+            self.findings.push(last.measured(figure));
         }
     }
 

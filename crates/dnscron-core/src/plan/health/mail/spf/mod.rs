@@ -13,6 +13,7 @@ mod tree;
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
+use crate::plan::figure::Figure;
 use crate::plan::finding_code::FindingCode;
 use crate::untrusted::escape;
 
@@ -146,6 +147,7 @@ fn count(
                 "the SPF record of {name} needs {counted}{with_dns}, more than the {LOOKUP_LIMIT} receivers allow (RFC 7208 §4.6.4): {PERMERROR}; {TRIM}. Lookups per record:\n{tree}"
             ),
         );
+        out.measure_last(Figure::Lookups(u32::try_from(total).unwrap_or(u32::MAX)));
         return;
     }
     if total >= LOOKUP_WARNING {
@@ -163,6 +165,7 @@ fn count(
                 "the SPF record of {name} needs {counted}{with_dns} of the {LOOKUP_LIMIT} receivers allow: one more include (or a provider adding one to theirs) makes it a permerror, and the mail unauthenticated; {TRIM}. Lookups per record:\n{tree}"
             ),
         );
+        out.measure_last(Figure::Lookups(u32::try_from(total).unwrap_or(u32::MAX)));
         return;
     }
     if unfollowed.is_empty() && unchecked.is_empty() {

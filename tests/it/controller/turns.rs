@@ -1,0 +1,244 @@
+//! A revision that waits takes its turn (issue #37): a portal step or nameservers not ready are
+//! tried once an interval (or on SIGHUP), a failed write after a backoff of its own, never in
+//! a loop; the drift sweep and newer revisions go on meanwhile. On tokio's paused clock.
+
+use std::time::Duration;
+
+use dnscron_core::controller::{Pending, Settings, Trigger};
+
+use super::rig::{Rig, round, zone_file};
+use super::run_loop::Running;
+
+const CUSTOM: &str =
+    "nameservers:\n  mode: custom\n  hosts: [ns1.other-dns.net, ns2.other-dns.net]\n";
+const API: &str = "  - {name: api, type: A, content: 192.0.2.7, ttl: 300}\n";
+
+/// `zone`'s file switched to custom nameservers.
+fn switched(zone: &str) -> String {
+    zone_file(zone, "").replace("records:", &format!("{CUSTOM}records:"))
+}
+
+fn nameserver_puts(rig: &Rig) -> u64 {
+    rig.routes()
+        .iter()
+        .filter(|(route, _)| route.starts_with("PUT ") && route.ends_with("/nameservers"))
+        .map(|(_, n)| n)
+        .sum()
+}
+
+fn count(lines: &[String], line: &str) -> usize {
+    lines.iter().filter(|l| *l == line).count()
+}
+
+/// The issue's repro: a nameserver change while DNSSEC is active is a portal step. It is sent
+/// once an interval (not 35 times in 90 s), the sweep goes on, a newer revision is acted on at
+/// once, and SIGHUP tries it at once.
+#[tokio::test(start_paused = true)]
+async fn a_portal_step_is_tried_once_an_interval_while_the_sweep_goes_on() {
+    let rig = Rig::start(&["a.example", "b.example"]).await;
+    assert!(rig.emu.set_dnssec("a.example", true));
+    let settings = Settings {
+        interval: Duration::from_secs(60),
+        // The portal step comes after the switch check: let it through.
+        dns: None,
+        ..rig.settings()
+    };
+    let controller = rig.controller_with("apply", true, rig.config(), settings);
+    let running = Running::spawn(controller);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    rig.write("a.example.yaml", &switched("a.example"));
+    tokio::time::sleep(Duration::from_secs(90)).await;
+    // At the revision, then one interval later.
+    assert_eq!(nameserver_puts(&rig), 2);
+    // A newer revision is acted on within a second; it still holds the switch.
+    rig.write("b.example.yaml", &zone_file("b.example", API));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(
+        rig.live("b.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+    assert_eq!(nameserver_puts(&rig), 3);
+    // SIGHUP: once more, at once.
+    running.round_now.notify_one();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(nameserver_puts(&rig), 4);
+    let lines = running.stop().await;
+    assert_eq!(count(&lines, "round applied pending"), 4, "{lines:#?}");
+    // The sweep went on between the tries: whole sweeps at the start and after the interval.
+    assert!(count(&lines, "round swept drift") >= 1, "{lines:#?}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("alert Pending"))
+            .count(),
+        1,
+        "told once: {lines:#?}"
+    );
+}
+
+/// A switch to nameservers that don't serve the zone is not sent: the revision is pending
+/// `{kind: nameservers}`, tried again at the interval; allowed unready, the switch is sent.
+#[tokio::test(start_paused = true)]
+async fn a_switch_to_unready_nameservers_is_pending_until_allowed() {
+    let rig = Rig::start(&["a.example"]).await;
+    let settings = Settings {
+        interval: Duration::from_secs(60),
+        ..rig.settings()
+    };
+    let mut controller = rig.controller_with("apply", true, rig.config(), settings.clone());
+    round(&mut controller, Trigger::Start).await;
+    rig.write("a.example.yaml", &switched("a.example"));
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "pending")
+    );
+    assert_eq!(controller.status().pending, Some(Pending::Nameservers));
+    assert_eq!(nameserver_puts(&rig), 0);
+    // Not its turn before the interval: the round sweeps.
+    assert_eq!(round(&mut controller, Trigger::Interval).await.0, "swept");
+    tokio::time::sleep(Duration::from_secs(61)).await;
+    assert_eq!(
+        round(&mut controller, Trigger::Interval).await,
+        ("applied", "pending")
+    );
+    assert_eq!(nameserver_puts(&rig), 0);
+    // `--allow-unready-nameservers`: the same revision is switched.
+    drop(controller);
+    let allowed = Settings {
+        dns: None,
+        ..settings
+    };
+    let mut controller = rig.controller_with("apply", true, rig.config(), allowed);
+    assert_eq!(
+        round(&mut controller, Trigger::Start).await,
+        ("applied", "converged")
+    );
+    assert_eq!(nameserver_puts(&rig), 1);
+    let state = rig.emu.state();
+    assert_eq!(
+        state.domains["a.example"].registry_nameservers,
+        ["ns1.other-dns.net", "ns2.other-dns.net"]
+    );
+}
+
+/// A write the server keeps refusing: the revision is tried after a backoff of its own
+/// (750 ms doubling), the sweep goes on between the tries, and once the server accepts it the
+/// revision converges.
+#[tokio::test(start_paused = true)]
+async fn a_failing_write_is_retried_with_backoff_while_the_sweep_goes_on() {
+    let rig = Rig::start(&["a.example", "b.example"]).await;
+    let settings = Settings {
+        interval: Duration::from_secs(30),
+        ..rig.settings()
+    };
+    let controller = rig.controller_with("apply", true, rig.config(), settings);
+    let running = Running::spawn(controller);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    rig.emu.fail_next_writes(u32::MAX);
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    tokio::time::sleep(Duration::from_secs(600)).await;
+    rig.emu.fail_next_writes(0);
+    tokio::time::sleep(dnscron_core::controller::LONGEST_WAIT).await;
+    let lines = running.stop().await;
+    let failed = count(&lines, "round applied failed");
+    // 750 ms doubling: about 10 tries in 10 minutes, never a loop.
+    assert!((6..=12).contains(&failed), "{failed} tries: {lines:#?}");
+    let swept = lines
+        .iter()
+        .filter(|l| l.starts_with("round swept"))
+        .count();
+    assert!(swept >= 10, "{lines:#?}");
+    assert_eq!(count(&lines, "round applied converged"), 1, "{lines:#?}");
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+}
+
+/// A broken commit is told once (no "rounds fail" and "succeed again" around it), stays
+/// reported while it is the newest revision, and is cleared once when a fix loads.
+#[tokio::test(start_paused = true)]
+async fn a_broken_revision_is_told_once_and_cleared_once_without_a_failing_round() {
+    let rig = Rig::start(&["a.example"]).await;
+    let controller = rig.controller("apply", true);
+    let running = Running::spawn(controller);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    rig.write("a.example.yaml", "zone: a.example\nrecords: [\n");
+    tokio::time::sleep(Duration::from_secs(700)).await;
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let lines = running.stop().await;
+    let told: Vec<&String> = lines.iter().filter(|l| l.starts_with("alert ")).collect();
+    assert_eq!(
+        told,
+        [
+            "alert BrokenRevision Raised",
+            "alert BrokenRevision Cleared"
+        ],
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|l| l.ends_with(" failed")), "{lines:#?}");
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+}
+
+/// Suspended, a revision waits and the sweep tells its changes apart from drift: `unapplied`
+/// holds only the revision's own change, a portal edit on the same zone stays drift (its alert
+/// not cleared); removing the file resumes writes within a second.
+#[tokio::test(start_paused = true)]
+async fn suspension_keeps_drift_as_drift_and_its_removal_resumes_within_a_second() {
+    let rig = Rig::start(&["a.example"]).await;
+    let suspend = rig.repo().parent().unwrap().join("suspend");
+    let settings = Settings {
+        suspend_file: Some(suspend.clone()),
+        interval: Duration::from_secs(60),
+        ..rig.settings()
+    };
+    let mut controller = rig.controller_with("apply", true, rig.config(), settings.clone());
+    round(&mut controller, Trigger::Start).await;
+    super::rounds::portal_edit(&rig, "a.example", "192.0.2.99").await;
+    std::fs::write(&suspend, "").unwrap();
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("swept", "drift")
+    );
+    let status = controller.status();
+    let only = |map: &std::collections::BTreeMap<_, Vec<dnscron_core::plan::Change>>| {
+        map.values()
+            .flatten()
+            .map(|c| format!("{:?} {:?}", c.action, c.after))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        only(&status.unapplied),
+        ["Create Some(Record { ttl: 300, content: \"192.0.2.7\" })"]
+    );
+    assert_eq!(
+        only(&status.drift),
+        ["Update Some(Record { ttl: 300, content: \"192.0.2.1\" })"]
+    );
+    assert_eq!(rig.writes(), 1, "the portal edit only");
+    // The loop: drift raised once and never cleared while suspended; the file's removal
+    // starts a round within a second.
+    let running = Running::spawn(controller);
+    tokio::time::sleep(Duration::from_secs(200)).await;
+    std::fs::remove_file(&suspend).unwrap();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.99"]
+    );
+    let lines = running.stop().await;
+    assert!(
+        lines.contains(&"start SuspendFile".to_string()),
+        "{lines:#?}"
+    );
+    let drift: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("alert Drift"))
+        .collect();
+    assert_eq!(drift, ["alert Drift Raised"], "{lines:#?}");
+}
