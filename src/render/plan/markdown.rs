@@ -174,9 +174,16 @@ fn not_followed_lines(findings: &[&Finding]) -> String {
         let names: Vec<String> = records
             .iter()
             .take(SHOWN)
-            .map(|f| match &f.record {
-                Some(r) => format!("{} ({})", r.name, f.target.name),
-                None => f.target.name.clone(),
+            .map(|f| {
+                let at = f
+                    .declared_at
+                    .as_ref()
+                    .map(|at| format!(" at {at}"))
+                    .unwrap_or_default();
+                match &f.record {
+                    Some(r) => format!("{} {} ({}){at}", r.name, r.rtype, f.target.name),
+                    None => format!("{}{at}", f.target.name),
+                }
             })
             .collect();
         let more = match records.len().saturating_sub(SHOWN) {
@@ -193,7 +200,7 @@ fn not_followed_lines(findings: &[&Finding]) -> String {
             code(term),
             escape(why),
             records.len(),
-            escape(&names.join(", ")),
+            escape(&names.join("; ")),
         ));
     }
     if terms.len() > MAX_LISTED {

@@ -346,7 +346,7 @@ fn spf_not_followed_is_one_markdown_line_per_include_and_one_json_finding_per_re
     assert_eq!(
         lines,
         [
-            "- note \\[spf-not-followed\\] <code>include:\\_spf.mailhost.example</code>: not followed (outside the account, no resolver to ask), so the lookups of 3 SPF records are not all counted: @ (a.test), @ (b.test), @ (c.test)"
+            "- note \\[spf-not-followed\\] <code>include:\\_spf.mailhost.example</code>: not followed (outside the account, no resolver to ask), so the lookups of 3 SPF records are not all counted: @ TXT (a.test) at ./a.test.yaml:3:5; @ TXT (b.test) at ./b.test.yaml:3:5; @ TXT (c.test) at ./c.test.yaml:3:5"
         ],
         "{markdown}"
     );

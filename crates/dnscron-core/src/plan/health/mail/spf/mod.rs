@@ -199,7 +199,7 @@ fn count(
 }
 
 /// The terms an `spf-not-followed` (or `spf-lookups-uncounted`) message names as not followed,
-/// each with why, as [`count`] words them: `("include:_spf.mail.example", "outside the account,
+/// each with why, as `count` words them: `("include:_spf.mail.example", "outside the account,
 /// no resolver to ask")`. A view that shows one line per include across the account (a pull
 /// request's comment) groups the findings by them; the findings themselves stay one per record.
 pub fn not_followed_terms(message: &str) -> Vec<(&str, &str)> {
