@@ -54,6 +54,7 @@ pub const METRIC_NAMES: &[&str] = &[
     "dnscron_controller_revision_kept_out",
     "dnscron_controller_revision_live_seconds",
     "dnscron_controller_webhook_failures_total",
+    "dnscron_controller_pending_nameservers",
 ];
 
 /// A round's wall clock: from 1 ms (a round against a nearby API takes 3 to 20 ms) to 30 min (a
@@ -97,6 +98,7 @@ pub struct Metrics {
     kept_out: Series<KeptOutLabel>,
     revision_live: Histogram,
     webhook_failures: Counter,
+    pending_nameservers: IntGauge,
 }
 
 impl Default for Metrics {
@@ -128,6 +130,7 @@ impl Metrics {
             kept_out: Series::gauge(),
             revision_live: Histogram::new(REVISION_LIVE_BUCKETS),
             webhook_failures: Counter::default(),
+            pending_nameservers: IntGauge::default(),
         };
         metrics.with_zero_series().registered()
     }
@@ -268,6 +271,12 @@ impl Metrics {
             "Webhook messages not delivered: the post failed, or the queue was full",
             self.webhook_failures.clone(),
         );
+        registry.register(
+            "dnscron_controller_pending_nameservers",
+            "1 while a revision waits for a domain's new nameservers to serve its zone before \
+             switching to them, else 0",
+            self.pending_nameservers.clone(),
+        );
         self
     }
 
@@ -383,6 +392,10 @@ impl Metrics {
     /// A revision converged `latency` after the round that first read it began.
     pub fn revision_live(&self, latency: Duration) {
         self.revision_live.observe(latency.as_secs_f64());
+    }
+
+    pub fn set_pending_nameservers(&self, pending: bool) {
+        self.pending_nameservers.set(u64::from(pending));
     }
 
     pub fn webhook_failed(&self) {

@@ -67,7 +67,13 @@ pub fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
     metrics.set_findings(errors, warnings, infos);
     metrics.set_suspended(status.suspended);
     metrics.set_sweep_progress(status.sweep_done, status.sweep_total);
-    metrics.set_pending_portal_step(matches!(status.pending, Some(Pending::PortalStep { .. })));
+    let (portal_step, nameservers) = match &status.pending {
+        Some(Pending::PortalStep { .. }) => (true, false),
+        Some(Pending::Nameservers) => (false, true),
+        None => (false, false),
+    };
+    metrics.set_pending_portal_step(portal_step);
+    metrics.set_pending_nameservers(nameservers);
 }
 
 fn source(revision: &Revision) -> metrics::RevisionSource {

@@ -33,7 +33,7 @@ pub enum MetricKind {
 /// The controller's metrics by the names Prometheus stores, each with its kind (what series a
 /// query may name); `the_kinds_list_every_metric_the_binary_serves` holds it equal to the
 /// binary's own list.
-pub const DESIGN_METRICS: [(&str, MetricKind); 19] = [
+pub const DESIGN_METRICS: [(&str, MetricKind); 20] = [
     ("dnscron_build_info", MetricKind::Info),
     ("dnscron_controller_rounds_total", MetricKind::Counter),
     (
@@ -71,6 +71,7 @@ pub const DESIGN_METRICS: [(&str, MetricKind); 19] = [
         "dnscron_controller_webhook_failures_total",
         MetricKind::Counter,
     ),
+    ("dnscron_controller_pending_nameservers", MetricKind::Gauge),
 ];
 
 #[test]

@@ -87,7 +87,7 @@ fn the_rules_pass_promtool() {
     );
     assert_eq!(answer.exit, 0, "{}", answer.output);
     assert!(
-        answer.output.contains("SUCCESS: 10 rules found"),
+        answer.output.contains("SUCCESS: 11 rules found"),
         "{}",
         answer.output
     );
@@ -174,6 +174,7 @@ fn the_rules_alert_on_what_the_design_names() {
             "DnscronErrorFindings [warning] for 15m: dnscron_controller_findings{job=\"dnscron-controller\", namespace=\"dnscron\", level=\"error\"} > 0",
             "DnscronWritesSuspended [warning] for 1d: dnscron_controller_suspended{job=\"dnscron-controller\", namespace=\"dnscron\"} == 1",
             "DnscronPortalStepPending [warning] for 15m: dnscron_controller_pending_portal_step{job=\"dnscron-controller\", namespace=\"dnscron\"} == 1",
+            "DnscronNameserversPending [warning] for 1h: dnscron_controller_pending_nameservers{job=\"dnscron-controller\", namespace=\"dnscron\"} == 1",
             "DnscronRevisionKeptOut [warning] for 30m: dnscron_controller_revision_kept_out{job=\"dnscron-controller\", namespace=\"dnscron\"} == 1",
             "DnscronControllerAbsent [critical] for 10m: absent(up{job=\"dnscron-controller\", namespace=\"dnscron\"})",
             "DnscronControllerDown [critical] for 5m: up{job=\"dnscron-controller\", namespace=\"dnscron\"} == 0",
@@ -299,7 +300,7 @@ fn the_dashboard_reads_the_design_metrics_through_its_datasource_variable() {
         [
             "Time since last success",
             "Writes",
-            "Portal step",
+            "Pending",
             "Revision kept out",
             "Webhook failures (1 h)",
             "Revisions",

@@ -37,6 +37,7 @@ fn scripted() -> Metrics {
     metrics.rate_limit_wait(Duration::from_millis(250));
     metrics.set_suspended(true);
     metrics.set_pending_portal_step(true);
+    metrics.set_pending_nameservers(true);
     metrics.set_sweep_progress(2, 4);
     metrics.set_backoff(1, Duration::from_millis(750));
     metrics.set_desired_revision("77aa01", RevisionSource::Git);

@@ -224,6 +224,7 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
     built.ignore.clear();
     built.left_out.clear();
     built.rules = left_alone;
+    refuse_covering_rules(&mut built, &mut notes, &mut not_imported);
     FromFile {
         source: source.to_path_buf(),
         zone: built,
@@ -349,6 +350,53 @@ fn one_ttl_per_rrset(records: &mut [SourceRecord]) -> BTreeMap<usize, NoteKind> 
         }
     }
     adjusted
+}
+
+/// A name with `*` or `?` (octoDNS's wildcard `*`) is written as a glob that matches more names
+/// than itself: where that glob would also cover a record of its type the files declare, the
+/// rule can't be written, and the record the source leaves alone is listed instead.
+fn refuse_covering_rules(
+    built: &mut ZoneFile,
+    notes: &mut Vec<(usize, Note)>,
+    not_imported: &mut Vec<(usize, NotImported)>,
+) {
+    let covered = |rule: &SourceIgnore| {
+        built
+            .records
+            .iter()
+            .find(|r| rule.rtype == Some(r.rtype) && crate::config::glob_match(&rule.name, &r.name))
+    };
+    let mut kept = Vec::new();
+    for rule in std::mem::take(&mut built.rules) {
+        let Some(declared) = covered(&rule).map(|r| r.name.clone()) else {
+            kept.push(rule);
+            continue;
+        };
+        let (listed, rest): (Vec<_>, Vec<_>) =
+            std::mem::take(notes).into_iter().partition(|(_, n)| {
+                matches!(n.kind, NoteKind::LeftAlone(_))
+                    && super::render::glob_literal(&n.name) == rule.name
+                    && rule.rtype.is_some_and(|t| t.as_str() == n.rtype)
+            });
+        *notes = rest;
+        for (order, note) in listed {
+            let reason = format!(
+                "the source leaves it alone, and an `ignore:` rule for `{}` would also cover {declared} {}, which the files declare",
+                note.name, note.rtype
+            );
+            not_imported.push((
+                order,
+                NotImported {
+                    at: note.at,
+                    name: note.name,
+                    rtype: note.rtype,
+                    rdata: String::new(),
+                    why: Why::Undeclarable { reason },
+                },
+            ));
+        }
+    }
+    built.rules = kept;
 }
 
 /// The records `build_zone` kept out of the file (automation's, written as an `ignore:` rule;
@@ -504,5 +552,35 @@ mod tests {
         );
         assert_eq!((from.source_records, from.left_out()), (11, 4));
         assert!(from.zone.ignore.is_empty() && from.zone.left_out.is_empty());
+    }
+
+    #[test]
+    fn a_wildcard_left_alone_is_a_rule_unless_its_glob_covers_a_declared_record() {
+        let zone = ZoneName::parse("example.com").unwrap();
+        let alone = || Held::LeftAlone(LeftAlone::Ignored);
+        let from = assemble(
+            Path::new("z.db"),
+            &zone,
+            vec![
+                record(1, "*.example.com.", "A", 300, alone()),
+                record(2, "*.example.com.", "TXT", 300, alone()),
+                record(3, "www.example.com.", "TXT", 300, content("x")),
+                record(4, "a.example.com.", "A", 300, content("192.0.2.1")),
+            ],
+        );
+        let rules: Vec<(&str, Option<RecordType>)> = from
+            .zone
+            .rules
+            .iter()
+            .map(|r| (r.name.as_str(), r.rtype))
+            .collect();
+        assert_eq!(rules, [("?", Some(RecordType::TXT))]);
+        let listed: Vec<(usize, &str)> = from
+            .not_imported
+            .iter()
+            .map(|n| (n.at.line, n.rtype.as_str()))
+            .collect();
+        assert_eq!(listed, [(1, "A")]);
+        assert_eq!(from.notes.len(), 1);
     }
 }
