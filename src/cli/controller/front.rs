@@ -129,7 +129,7 @@ impl Front {
         match event {
             Event::RoundStarted { trigger } => {
                 tracing::debug!("round ({})", words::trigger(trigger));
-                metrics.round_started(observed::trigger(trigger));
+                metrics.round_started(trigger.name());
             }
             Event::RoundFinished { report, status } => {
                 observed::round(metrics, report, status);
@@ -155,7 +155,6 @@ impl Front {
                 status,
                 report,
             } => {
-                observed::alert(metrics, kind, transition);
                 let line = words::alert(kind, transition, status, report);
                 match transition {
                     Transition::Raised | Transition::Changed => tracing::warn!("{line}"),

@@ -1,8 +1,9 @@
 //! What the controller shows Prometheus: the metric families of docs/controller.md, kept in one
 //! prometheus-client `Registry` and written as OpenMetrics text.
 //!
-//! The loop calls the methods below with plain data (no core type reaches the metrics), so the
-//! metrics say what the loop tells them and decide nothing. `/metrics` serves OpenMetrics, or
+//! The loop calls the methods below with plain data (no core type reaches the metrics; names
+//! the core gives, such as a round's outcome, arrive as its `name()` strings), so the metrics
+//! say what the loop tells them and decide nothing. `/metrics` serves OpenMetrics, or
 //! the classic Prometheus text format to a client that prefers it (`classic.rs`). Label values are closed lists
 //! (`labels`) except three: a zone name or site slug (bounded by the account), a revision id
 //! (one series at a time) and an API route template (bounded by the client's routes).
@@ -18,6 +19,7 @@ mod tests;
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
+use dnscron_core::controller::{RoundOutcome, Trigger};
 use prometheus_client::encoding::text;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::gauge::Gauge;
@@ -28,7 +30,7 @@ use labels::{
     ApiLabels, BuildLabels, DriftLabels, KeptOutLabel, Level, LevelLabel, OutcomeLabel,
     RevisionLabels, TriggerLabel,
 };
-pub use labels::{DriftKind, KeptOut, RevisionSource, RoundOutcome, Trigger};
+pub use labels::{BROKEN, DriftKind, RevisionSource};
 use series::Series;
 
 /// Every family's name as a query names its series: counters with `_total`, the histogram by
@@ -138,14 +140,14 @@ impl Metrics {
     // Closed label lists start at 0, so `increase()` sees the first round and an alert on
     // findings has a series to compare before the first plan.
     fn with_zero_series(self) -> Self {
-        for outcome in RoundOutcome::ALL {
+        for outcome in RoundOutcome::NAMES {
             self.rounds.add(OutcomeLabel { outcome }, 0);
         }
-        for trigger in Trigger::ALL {
+        for trigger in Trigger::ALL.map(Trigger::name) {
             self.triggers.add(TriggerLabel { trigger }, 0);
         }
         self.set_findings(0, 0, 0);
-        for reason in KeptOut::ALL {
+        for reason in labels::kept_out_reasons() {
             self.kept_out.add(KeptOutLabel { reason }, 0);
         }
         self.build.replace([(
@@ -168,9 +170,12 @@ impl Metrics {
         );
         registry.register(
             "dnscron_controller_rounds",
-            "Rounds finished, by how they ended: converged (the account matches the files), drift \
-             (differences left that the policy doesn't write), pending (a revision waits at a \
-             portal step), held (writes held back), error (the round failed)",
+            "Rounds finished, by how they ended: converged (every change in effect), drift \
+             (differences left that the policy doesn't write), baseline (first start: the files \
+             taken as the base, nothing read or written), pending (a revision waits at a portal \
+             step or for nameservers), held (an error finding holds a change), refused (past the \
+             safety limits), conflicted (a change left alone: its live value moved), error (the \
+             round failed)",
             self.rounds.clone(),
         );
         registry.register_with_unit(
@@ -221,7 +226,7 @@ impl Metrics {
         registry.register(
             "dnscron_controller_round_triggers",
             "Rounds started, by why: start, interval, revision (DIR changed), signal (SIGHUP), \
-             retry (after a failed round)",
+             suspend_file (the suspend file appeared or went away), retry (after a failed round)",
             self.triggers.clone(),
         );
         registry.register_with_unit(
@@ -256,7 +261,7 @@ impl Metrics {
             "dnscron_controller_revision_kept_out",
             "1 while the folder's newest revision is kept out for this reason (broken: its files \
              don't load; held: an error finding holds a change; refused: past the safety \
-             limits), else 0",
+             limits; conflicted: a change would overwrite a value that moved), else 0",
             self.kept_out.clone(),
         );
         registry.register_with_unit(
@@ -280,11 +285,13 @@ impl Metrics {
         self
     }
 
-    pub fn round_started(&self, trigger: Trigger) {
+    /// `trigger`: the core's `Trigger::name`.
+    pub fn round_started(&self, trigger: &'static str) {
         self.triggers.add(TriggerLabel { trigger }, 1);
     }
 
-    pub fn round_finished(&self, outcome: RoundOutcome, duration: Duration) {
+    /// `outcome`: the core's `RoundOutcome::name`.
+    pub fn round_finished(&self, outcome: &'static str, duration: Duration) {
         self.rounds.add(OutcomeLabel { outcome }, 1);
         self.round_duration.observe(duration.as_secs_f64());
     }
@@ -383,8 +390,9 @@ impl Metrics {
         self.desired_revision.replace([(labels, 1)]);
     }
 
-    /// Whether the folder's newest revision is kept out for `reason`.
-    pub fn set_kept_out(&self, reason: KeptOut, kept_out: bool) {
+    /// Whether the folder's newest revision is kept out for `reason`: [`BROKEN`] or the core's
+    /// `KeptOutReason::name`.
+    pub fn set_kept_out(&self, reason: &'static str, kept_out: bool) {
         self.kept_out
             .replace_one(KeptOutLabel { reason }, u64::from(kept_out));
     }

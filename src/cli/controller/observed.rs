@@ -5,42 +5,15 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use dnscron_core::controller::{
-    AlertKind, Pending, Revision, RevisionSource, RoundOutcome, RoundReport, Status, Transition,
-    Trigger, WaitReason,
+    KeptOutReason, Pending, Revision, RevisionSource, RoundOutcome, RoundReport, Status, Trigger,
+    WaitReason,
 };
 use dnscron_core::plan::{Severity, TargetKind};
 
-use super::metrics::{self, DriftKind, KeptOut, Metrics};
-
-pub fn trigger(trigger: Trigger) -> metrics::Trigger {
-    match trigger {
-        Trigger::Start => metrics::Trigger::Start,
-        Trigger::Interval => metrics::Trigger::Interval,
-        Trigger::Revision => metrics::Trigger::Revision,
-        // Until the metric has a label of its own: someone asked, through the file.
-        Trigger::Signal | Trigger::SuspendFile => metrics::Trigger::Signal,
-        Trigger::Retry => metrics::Trigger::Retry,
-    }
-}
-
-fn outcome(outcome: &RoundOutcome) -> metrics::RoundOutcome {
-    match outcome {
-        RoundOutcome::Converged => metrics::RoundOutcome::Converged,
-        RoundOutcome::Drift => metrics::RoundOutcome::Drift,
-        // A base taken is no proof of anything in effect; until the metric has a label of its
-        // own (`RoundOutcome::name`), it counts with the rounds that left something to do.
-        RoundOutcome::Baseline => metrics::RoundOutcome::Drift,
-        RoundOutcome::Pending(_) => metrics::RoundOutcome::Pending,
-        // A refused mass change, or a conflicted revision, is kept out like a held one.
-        RoundOutcome::Held(_) | RoundOutcome::Refused(_) | RoundOutcome::Conflicted => {
-            metrics::RoundOutcome::Held
-        }
-        RoundOutcome::Failed(_) => metrics::RoundOutcome::Error,
-    }
-}
+use super::metrics::{self, DriftKind, Metrics};
 
 pub fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
-    metrics.round_finished(outcome(&report.outcome), report.duration);
+    metrics.round_finished(report.outcome.name(), report.duration);
     if !matches!(report.outcome, RoundOutcome::Failed(_)) {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -74,6 +47,17 @@ pub fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
     };
     metrics.set_pending_portal_step(portal_step);
     metrics.set_pending_nameservers(nameservers);
+    kept_out(metrics, status);
+}
+
+/// Why the folder's newest revision is not the one applied, as `/status` says it
+/// (`broken_revision`, `kept_out.reason`): each reason's series is 1 while it holds.
+fn kept_out(metrics: &Metrics, status: &Status) {
+    metrics.set_kept_out(metrics::BROKEN, status.broken.is_some());
+    let kept_out = status.kept_out.as_ref().map(|k| k.reason);
+    for reason in KeptOutReason::ALL {
+        metrics.set_kept_out(reason.name(), kept_out == Some(reason));
+    }
 }
 
 fn source(revision: &Revision) -> metrics::RevisionSource {
@@ -90,29 +74,6 @@ fn desired(status: &Status) -> Option<&Revision> {
         .as_ref()
         .map(|b| &b.revision)
         .or(status.revision.as_ref())
-}
-
-/// A condition the core tells once: the kept-out gauge holds while the webhook's message does,
-/// so the alert and the chat message start and end together.
-pub fn alert(metrics: &Metrics, kind: AlertKind, transition: Transition) {
-    let reason = match kind {
-        AlertKind::BrokenRevision => KeptOut::Broken,
-        AlertKind::Held => KeptOut::Held,
-        AlertKind::Refused => KeptOut::Refused,
-        // Until the gauge has a reason of its own: kept out like a held one.
-        AlertKind::Conflicted => KeptOut::Held,
-        // Their own gauges say these (drift, findings, failures, the portal step, suspension).
-        AlertKind::Drift
-        | AlertKind::Findings
-        | AlertKind::Failing
-        | AlertKind::Pending
-        | AlertKind::Suspended => return,
-    };
-    let holds = match transition {
-        Transition::Raised | Transition::Changed => true,
-        Transition::Cleared => false,
-    };
-    metrics.set_kept_out(reason, holds);
 }
 
 /// How long revisions take to go live: when each revision not yet converged was first read.
@@ -316,37 +277,92 @@ mod tests {
         assert_eq!(observed(&metrics).0, "0");
     }
 
+    fn kept_out_gauge(metrics: &Metrics) -> Vec<String> {
+        info(metrics, "dnscron_controller_revision_kept_out")
+    }
+
+    /// The gauge says what `/status` says: `broken_revision`, and `kept_out` with its reason,
+    /// a conflicted revision included.
     #[test]
-    fn the_kept_out_gauge_holds_while_the_condition_is_told() {
+    fn the_kept_out_gauge_follows_the_status() {
         let metrics = Metrics::new();
-        let gauge = |metrics: &Metrics| -> Vec<String> {
-            metrics
-                .encode()
-                .lines()
-                .filter(|l| l.starts_with("dnscron_controller_revision_kept_out{"))
-                .map(str::to_owned)
-                .collect()
+        let report = report(Trigger::Revision, Duration::from_millis(3));
+        let kept = |reason| Status {
+            kept_out: Some(dnscron_core::controller::KeptOut {
+                revision: revision("bbbb"),
+                reason,
+            }),
+            broken: Some(dnscron_core::controller::Broken {
+                revision: revision("cccc"),
+                diagnostics: Box::default(),
+            }),
+            ..status("bbbb", Some("aaaa"))
         };
-        alert(&metrics, AlertKind::BrokenRevision, Transition::Raised);
-        alert(&metrics, AlertKind::Held, Transition::Raised);
-        alert(&metrics, AlertKind::Held, Transition::Changed);
-        // Conditions of other gauges leave it alone.
-        alert(&metrics, AlertKind::Drift, Transition::Raised);
-        alert(&metrics, AlertKind::Suspended, Transition::Raised);
+        round(&metrics, &report, &kept(KeptOutReason::Conflicted));
         assert_eq!(
-            gauge(&metrics),
+            kept_out_gauge(&metrics),
             [
                 "dnscron_controller_revision_kept_out{reason=\"broken\"} 1",
+                "dnscron_controller_revision_kept_out{reason=\"conflicted\"} 1",
+                "dnscron_controller_revision_kept_out{reason=\"held\"} 0",
+                "dnscron_controller_revision_kept_out{reason=\"refused\"} 0",
+            ]
+        );
+        round(&metrics, &report, &kept(KeptOutReason::Held));
+        assert_eq!(
+            kept_out_gauge(&metrics)[1..],
+            [
+                "dnscron_controller_revision_kept_out{reason=\"conflicted\"} 0",
                 "dnscron_controller_revision_kept_out{reason=\"held\"} 1",
                 "dnscron_controller_revision_kept_out{reason=\"refused\"} 0",
             ]
         );
-        alert(&metrics, AlertKind::BrokenRevision, Transition::Cleared);
-        alert(&metrics, AlertKind::Held, Transition::Cleared);
+        // Settled: the next revision converged.
+        round(&metrics, &report, &status("dddd", Some("dddd")));
         assert!(
-            gauge(&metrics).iter().all(|l| l.ends_with(" 0")),
+            kept_out_gauge(&metrics).iter().all(|l| l.ends_with(" 0")),
             "{:?}",
-            gauge(&metrics)
+            kept_out_gauge(&metrics)
+        );
+    }
+
+    /// The outcome and trigger labels are the names `/status` and the webhook use.
+    #[test]
+    fn outcomes_and_triggers_are_counted_by_the_cores_names() {
+        let metrics = Metrics::new();
+        metrics.round_started(Trigger::SuspendFile.name());
+        let baseline = RoundReport {
+            outcome: RoundOutcome::Baseline,
+            ..report(Trigger::Start, Duration::from_millis(1))
+        };
+        round(&metrics, &baseline, &status("aaaa", None));
+        let conflicted = RoundReport {
+            outcome: RoundOutcome::Conflicted,
+            ..report(Trigger::Revision, Duration::from_millis(1))
+        };
+        round(&metrics, &conflicted, &status("bbbb", Some("aaaa")));
+        let counted: Vec<String> = info(&metrics, "dnscron_controller_rounds_total")
+            .into_iter()
+            .filter(|l| l.ends_with(" 1"))
+            .collect();
+        assert_eq!(
+            counted,
+            [
+                "dnscron_controller_rounds_total{outcome=\"baseline\"} 1",
+                "dnscron_controller_rounds_total{outcome=\"conflicted\"} 1",
+            ]
+        );
+        let outcomes: Vec<String> = info(&metrics, "dnscron_controller_rounds_total")
+            .iter()
+            .filter_map(|l| l.split('"').nth(1).map(str::to_owned))
+            .collect();
+        let mut names = RoundOutcome::NAMES.map(str::to_owned).to_vec();
+        names.sort();
+        assert_eq!(outcomes, names);
+        assert!(
+            info(&metrics, "dnscron_controller_round_triggers_total").contains(
+                &"dnscron_controller_round_triggers_total{trigger=\"suspend_file\"} 1".to_owned()
+            )
         );
     }
 

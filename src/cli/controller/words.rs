@@ -96,14 +96,7 @@ pub fn short(revision: &Revision) -> String {
 }
 
 pub fn trigger(trigger: Trigger) -> &'static str {
-    match trigger {
-        Trigger::Start => "start",
-        Trigger::Interval => "interval",
-        Trigger::Revision => "revision",
-        Trigger::Signal => "signal",
-        Trigger::SuspendFile => "suspend-file",
-        Trigger::Retry => "retry",
-    }
+    trigger.name()
 }
 
 /// A round as fields for log pipelines (`--log-format json`): the names `/status` uses.

@@ -4,7 +4,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dnscron::cli::controller::http::Shared;
-use dnscron::cli::controller::metrics::{Metrics, RevisionSource, RoundOutcome, Trigger};
+use dnscron::cli::controller::metrics::{Metrics, RevisionSource};
+use dnscron_core::controller::{RoundOutcome, Trigger};
 use reqwest::{Method, StatusCode};
 
 use super::Served;
@@ -59,7 +60,7 @@ async fn readyz_turns_ready_when_the_first_round_finished() {
     // A round that ended in an error counts: readiness is about the process, not the API.
     shared
         .metrics
-        .round_finished(RoundOutcome::Error, Duration::from_secs(1));
+        .round_finished("error", Duration::from_secs(1));
     shared.set_ready();
     assert_eq!(
         get(&served.url("/readyz")).await,
@@ -106,14 +107,14 @@ async fn status_is_503_with_no_round_then_the_document_the_loop_set() {
 #[tokio::test]
 async fn metrics_is_the_openmetrics_exposition_of_the_shared_metrics() {
     let shared = shared();
-    shared.metrics.round_started(Trigger::Start);
+    shared.metrics.round_started(Trigger::Start.name());
     shared.metrics.set_revision(
         "0123456789abcdef0123456789abcdef01234567",
         RevisionSource::Git,
     );
     shared
         .metrics
-        .round_finished(RoundOutcome::Converged, Duration::from_millis(300));
+        .round_finished(RoundOutcome::Converged.name(), Duration::from_millis(300));
     let served = Served::start(Arc::clone(&shared)).await;
 
     let (status, content_type, body) = get(&served.url("/metrics")).await;
@@ -137,7 +138,7 @@ async fn metrics_is_the_openmetrics_exposition_of_the_shared_metrics() {
     // A scrape sees what the loop reported since the last one.
     shared
         .metrics
-        .round_finished(RoundOutcome::Converged, Duration::from_millis(300));
+        .round_finished(RoundOutcome::Converged.name(), Duration::from_millis(300));
     let (_, _, body) = get(&served.url("/metrics")).await;
     assert!(
         body.contains("dnscron_controller_rounds_total{outcome=\"converged\"} 2\n"),
@@ -173,7 +174,7 @@ async fn metrics_answers_the_classic_text_format_to_a_client_that_prefers_it() {
     let shared = shared();
     shared
         .metrics
-        .round_finished(RoundOutcome::Converged, Duration::from_millis(4));
+        .round_finished(RoundOutcome::Converged.name(), Duration::from_millis(4));
     let served = Served::start(Arc::clone(&shared)).await;
     let url = served.url("/metrics");
     const CLASSIC: &str = "text/plain; version=0.0.4; charset=utf-8";

@@ -20,9 +20,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dnscron::cli::controller::http::Shared;
-use dnscron::cli::controller::metrics::{
-    DriftKind, KeptOut, Metrics, RevisionSource, RoundOutcome, Trigger,
-};
+use dnscron::cli::controller::metrics::{BROKEN, DriftKind, Metrics, RevisionSource};
+use dnscron_core::controller::{KeptOutReason, RoundOutcome, Trigger};
 use serde_json::{Value, json};
 #[cfg(feature = "live-tools")]
 use tokio::time::Instant;
@@ -252,7 +251,7 @@ fn one(labels: Value, value: &str) -> Value {
 async fn prometheus_scrapes_the_metrics_and_answers_queries() {
     let shared = Arc::new(Shared::new(Metrics::new()));
     let metrics = &shared.metrics;
-    metrics.round_started(Trigger::Start);
+    metrics.round_started(Trigger::Start.name());
     metrics.api_response("GET", "/dns/{zone}/records", Some(200));
     metrics.set_revision(
         "0123456789abcdef0123456789abcdef01234567",
@@ -262,9 +261,9 @@ async fn prometheus_scrapes_the_metrics_and_answers_queries() {
         "89abcdef0123456789abcdef0123456789abcdef",
         RevisionSource::Git,
     );
-    metrics.set_kept_out(KeptOut::Broken, true);
+    metrics.set_kept_out(BROKEN, true);
     metrics.set_drift(&[("example.org".to_owned(), DriftKind::Record, 2)]);
-    metrics.round_finished(RoundOutcome::Converged, Duration::from_millis(4));
+    metrics.round_finished(RoundOutcome::Converged.name(), Duration::from_millis(4));
     shared.set_ready();
     let queries = [
         "up",
@@ -310,7 +309,7 @@ async fn prometheus_scrapes_the_metrics_and_answers_queries() {
     );
     assert_eq!(
         answers["dnscron_controller_revision_kept_out"],
-        json!(["broken", "held", "refused"].map(|reason| (
+        json!(["broken", "conflicted", "held", "refused"].map(|reason| (
             labels(&[("reason", reason)]),
             if reason == "broken" { "1" } else { "0" }
         )))
@@ -318,7 +317,17 @@ async fn prometheus_scrapes_the_metrics_and_answers_queries() {
     assert_eq!(
         answers["dnscron_controller_rounds_total"],
         json!(
-            ["converged", "drift", "error", "held", "pending"].map(|outcome| (
+            [
+                "baseline",
+                "conflicted",
+                "converged",
+                "drift",
+                "error",
+                "held",
+                "pending",
+                "refused"
+            ]
+            .map(|outcome| (
                 labels(&[("outcome", outcome)]),
                 if outcome == "converged" { "1" } else { "0" }
             ))
@@ -362,7 +371,7 @@ async fn prometheus_reads_escaped_label_values_back_as_they_were() {
 /// The metrics of a controller after a few rounds, for promtool to read.
 fn busy_metrics() -> Metrics {
     let metrics = Metrics::new();
-    metrics.round_started(Trigger::Start);
+    metrics.round_started(Trigger::Start.name());
     metrics.api_response("GET", "/dns/{zone}/records", Some(200));
     metrics.api_response("PUT", "/dns/{zone}/records/{record}", None);
     metrics.set_revision(
@@ -373,7 +382,7 @@ fn busy_metrics() -> Metrics {
         "89abcdef0123456789abcdef0123456789abcdef",
         RevisionSource::Git,
     );
-    metrics.set_kept_out(KeptOut::Held, true);
+    metrics.set_kept_out(KeptOutReason::Conflicted.name(), true);
     metrics.set_drift(&[("example.org".to_owned(), DriftKind::Record, 2)]);
     metrics.set_findings(1, 2, 3);
     metrics.rate_limit_wait(Duration::from_millis(1500));
@@ -382,7 +391,7 @@ fn busy_metrics() -> Metrics {
     metrics.revision_live(Duration::from_millis(700));
     metrics.webhook_failed();
     metrics.succeeded_at(1_790_000_000.0);
-    metrics.round_finished(RoundOutcome::Held, Duration::from_millis(12));
+    metrics.round_finished(RoundOutcome::Conflicted.name(), Duration::from_millis(12));
     metrics
 }
 

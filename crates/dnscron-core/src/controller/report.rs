@@ -30,6 +30,30 @@ pub enum Trigger {
     Retry,
 }
 
+impl Trigger {
+    /// Every trigger, in the order of [`Trigger::name`].
+    pub const ALL: [Trigger; 6] = [
+        Trigger::Start,
+        Trigger::Interval,
+        Trigger::Revision,
+        Trigger::Signal,
+        Trigger::SuspendFile,
+        Trigger::Retry,
+    ];
+
+    /// The one name of the trigger: `/status`, the logs and the metrics' label use it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Trigger::Start => "start",
+            Trigger::Interval => "interval",
+            Trigger::Revision => "revision",
+            Trigger::Signal => "signal",
+            Trigger::SuspendFile => "suspend_file",
+            Trigger::Retry => "retry",
+        }
+    }
+}
+
 /// The one thing a round did.
 #[derive(Debug)]
 pub enum Work {
@@ -240,6 +264,13 @@ pub enum KeptOutReason {
 }
 
 impl KeptOutReason {
+    /// Every reason, in the order of [`KeptOutReason::name`].
+    pub const ALL: [KeptOutReason; 3] = [
+        KeptOutReason::Held,
+        KeptOutReason::Refused,
+        KeptOutReason::Conflicted,
+    ];
+
     /// The same name as the round outcome that keeps it out.
     pub fn name(self) -> &'static str {
         match self {

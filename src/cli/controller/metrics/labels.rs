@@ -1,83 +1,23 @@
 //! The label values of the controller's metrics: closed lists, each written the one way the
-//! dashboards and alert rules spell it (docs/controller.md). prometheus-client's derive writes a
-//! variant's Rust name (`Converged`), so each enum writes its value through `as_str`, an
-//! exhaustive match: a new variant can't reach the exposition unnamed.
+//! dashboards and alert rules spell it (docs/controller.md). A round's outcome, its trigger and
+//! why a revision is kept out are the core's names (`RoundOutcome::name`, `Trigger::name`,
+//! `KeptOutReason::name`), the words `/status`, the logs and the webhook use. The metrics' own
+//! lists are enums written through `as_str`, an exhaustive match: prometheus-client's derive
+//! would write a variant's Rust name (`Record`), and a new variant can't reach the exposition
+//! unnamed.
 
 use std::fmt::Write as _;
 
+use dnscron_core::controller::KeptOutReason;
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
 
-/// Why a round started.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Trigger {
-    /// The first round after the process started.
-    Start,
-    /// The interval elapsed.
-    Interval,
-    /// DIR holds a new revision.
-    Revision,
-    /// SIGHUP asked for a round.
-    Signal,
-    /// A retry after a failed round, once its backoff elapsed.
-    Retry,
-}
+/// The `reason` of `dnscron_controller_revision_kept_out` for a revision whose files don't load;
+/// the others are the core's `KeptOutReason::name`s.
+pub const BROKEN: &str = "broken";
 
-impl Trigger {
-    /// Every trigger, so each series exists (at 0) from the first scrape: `rate()` and
-    /// `increase()` need a sample before the first increment.
-    pub const ALL: [Self; 5] = [
-        Self::Start,
-        Self::Interval,
-        Self::Revision,
-        Self::Signal,
-        Self::Retry,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Start => "start",
-            Self::Interval => "interval",
-            Self::Revision => "revision",
-            Self::Signal => "signal",
-            Self::Retry => "retry",
-        }
-    }
-}
-
-/// How a round ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum RoundOutcome {
-    /// The account matches the files.
-    Converged,
-    /// Differences left that the policy doesn't write.
-    Drift,
-    /// A revision waits at a portal step.
-    Pending,
-    /// Writes held back (suspended, or refused by a safety limit or an error finding).
-    Held,
-    /// The round failed (API, files, state file).
-    Error,
-}
-
-impl RoundOutcome {
-    /// Every outcome, so each series exists (at 0) from the first scrape.
-    pub const ALL: [Self; 5] = [
-        Self::Converged,
-        Self::Drift,
-        Self::Pending,
-        Self::Held,
-        Self::Error,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Converged => "converged",
-            Self::Drift => "drift",
-            Self::Pending => "pending",
-            Self::Held => "held",
-            Self::Error => "error",
-        }
-    }
+/// Every `reason` of the kept-out gauge.
+pub(super) fn kept_out_reasons() -> impl Iterator<Item = &'static str> {
+    std::iter::once(BROKEN).chain(KeptOutReason::ALL.map(KeptOutReason::name))
 }
 
 /// Where a revision id comes from.
@@ -122,31 +62,6 @@ impl DriftKind {
     }
 }
 
-/// Why the folder's newest revision is not the one applied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum KeptOut {
-    /// Its files don't load (invalid YAML, a failed validation).
-    Broken,
-    /// An unaccepted error finding holds one of its changes.
-    Held,
-    /// Its changes (or a heal's reverts) go past the safety limits.
-    Refused,
-}
-
-impl KeptOut {
-    /// Every reason, so each series exists (at 0) from the first scrape: an alert's `for`
-    /// starts from a sample, not from a series that appears.
-    pub const ALL: [Self; 3] = [Self::Broken, Self::Held, Self::Refused];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Broken => "broken",
-            Self::Held => "held",
-            Self::Refused => "refused",
-        }
-    }
-}
-
 /// A finding's severity, as the findings gauge labels it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(super) enum Level {
@@ -176,18 +91,11 @@ macro_rules! label_value_as_str {
     )+};
 }
 
-label_value_as_str!(
-    Trigger,
-    RoundOutcome,
-    RevisionSource,
-    DriftKind,
-    KeptOut,
-    Level
-);
+label_value_as_str!(RevisionSource, DriftKind, Level);
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EncodeLabelSet)]
 pub(super) struct KeptOutLabel {
-    pub(super) reason: KeptOut,
+    pub(super) reason: &'static str,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EncodeLabelSet)]
@@ -197,12 +105,12 @@ pub(super) struct BuildLabels {
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EncodeLabelSet)]
 pub(super) struct OutcomeLabel {
-    pub(super) outcome: RoundOutcome,
+    pub(super) outcome: &'static str,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EncodeLabelSet)]
 pub(super) struct TriggerLabel {
-    pub(super) trigger: Trigger,
+    pub(super) trigger: &'static str,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, EncodeLabelSet)]

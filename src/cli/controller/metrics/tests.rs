@@ -1,8 +1,6 @@
 use std::time::Duration;
 
-use super::{
-    DriftKind, KeptOut, METRIC_NAMES, Metrics, RevisionSource, RoundOutcome, Trigger, classic,
-};
+use super::{BROKEN, DriftKind, METRIC_NAMES, Metrics, RevisionSource, classic};
 
 /// The lines of the exposition that are samples of `family` (its own name or a suffixed one).
 fn samples<'a>(exposition: &'a str, family: &str) -> Vec<&'a str> {
@@ -20,7 +18,7 @@ fn samples<'a>(exposition: &'a str, family: &str) -> Vec<&'a str> {
 /// an error, with drift, findings, API requests, a wait, a suspension and a backoff.
 fn scripted() -> Metrics {
     let metrics = Metrics::new();
-    metrics.round_started(Trigger::Start);
+    metrics.round_started("start");
     metrics.api_response("GET", "/dns", Some(200));
     metrics.api_response("GET", "/dns/{zone}/records", Some(200));
     metrics.api_response("GET", "/dns/{zone}/records", Some(200));
@@ -28,10 +26,10 @@ fn scripted() -> Metrics {
     metrics.set_findings(0, 2, 1);
     metrics.set_drift(&[("example.org".to_owned(), DriftKind::Record, 3)]);
     metrics.set_sweep_progress(1, 4);
-    metrics.round_finished(RoundOutcome::Drift, Duration::from_millis(1500));
+    metrics.round_finished("drift", Duration::from_millis(1500));
     metrics.succeeded_at(1_790_000_000.5);
 
-    metrics.round_started(Trigger::Revision);
+    metrics.round_started("revision");
     metrics.api_response("POST", "/dns/{zone}/records", Some(503));
     metrics.api_response("POST", "/dns/{zone}/records", None);
     metrics.rate_limit_wait(Duration::from_millis(250));
@@ -41,14 +39,14 @@ fn scripted() -> Metrics {
     metrics.set_sweep_progress(2, 4);
     metrics.set_backoff(1, Duration::from_millis(750));
     metrics.set_desired_revision("77aa01", RevisionSource::Git);
-    metrics.set_kept_out(KeptOut::Broken, true);
+    metrics.set_kept_out(BROKEN, true);
     metrics.webhook_failed();
-    metrics.round_finished(RoundOutcome::Error, Duration::from_secs(40));
-    metrics.round_started(Trigger::Retry);
+    metrics.round_finished("error", Duration::from_secs(40));
+    metrics.round_started("retry");
     metrics.set_desired_revision("3f2a9c0d1b", RevisionSource::Git);
-    metrics.set_kept_out(KeptOut::Broken, false);
+    metrics.set_kept_out(BROKEN, false);
     metrics.revision_live(Duration::from_millis(900));
-    metrics.round_finished(RoundOutcome::Converged, Duration::from_millis(4));
+    metrics.round_finished("converged", Duration::from_millis(4));
     metrics
 }
 
@@ -237,7 +235,7 @@ fn metric_names_are_the_families_exposed() {
 fn round_duration_buckets_start_at_a_millisecond() {
     let metrics = Metrics::new();
     for ms in [3, 7, 20] {
-        metrics.round_finished(RoundOutcome::Converged, Duration::from_millis(ms));
+        metrics.round_finished("converged", Duration::from_millis(ms));
     }
     let exposition = metrics.encode();
     let buckets = samples(
