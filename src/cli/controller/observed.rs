@@ -374,7 +374,10 @@ mod tests {
         let status = Status {
             revision: Some(revision("aaaa")),
             converged: Some(revision("aaaa")),
-            broken: Some(revision("bbbb")),
+            broken: Some(dnscron_core::controller::Broken {
+                revision: revision("bbbb"),
+                diagnostics: Box::default(),
+            }),
             ..Status::default()
         };
         round(&metrics, &report, &status);
