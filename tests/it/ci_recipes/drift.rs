@@ -98,10 +98,23 @@ fn the_drift_issue_closes_when_only_accepted_findings_remain() {
 /// The CronJob's container, run as the cluster would: its args with the mounts mapped to local
 /// folders (the ConfigMap of files, the Secret with the read token), the API URL from env.
 fn cronjob(story: &Story, files: &std::path::Path) -> crate::common::Test {
-    cronjob_at(&story.emulator.base_url(), super::runner::READ_TOKEN, files)
+    let resolver = story.emulator.dns_addr().expect("the story's DNS listener");
+    cronjob_at(
+        &story.emulator.base_url(),
+        &resolver,
+        super::runner::READ_TOKEN,
+        files,
+    )
 }
 
-fn cronjob_at(base_url: &str, token: &str, files: &std::path::Path) -> crate::common::Test {
+/// `resolver`: the pod's resolver, which the CronJob's `--resolver system` asks (here the
+/// emulator's DNS listener, on loopback).
+fn cronjob_at(
+    base_url: &str,
+    resolver: &std::net::SocketAddr,
+    token: &str,
+    files: &std::path::Path,
+) -> crate::common::Test {
     let path = crate::common::repo_root().join("examples/ci/kubernetes/dnscron-drift-cronjob.yaml");
     let doc: serde_json::Value =
         serde_saphyr::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -123,13 +136,15 @@ fn cronjob_at(base_url: &str, token: &str, files: &std::path::Path) -> crate::co
     crate::common::Test::new()
         .args(args.collect::<Vec<_>>())
         .env("DNSCRON_API_URL", base_url)
+        .env("DNSCRON_SYSTEM_RESOLVER", resolver.to_string())
 }
 
 /// What `import --extract-sets` writes (zones/, sets/ and the schema) reaches the CronJob
 /// through the volume the recipe projects from its ConfigMaps, and plans without a change.
 #[test]
 fn the_cronjob_plans_an_import_with_record_sets() {
-    let emu = crate::common::emulator::start_emulator(crate::import::extract_sets::seed());
+    let emu = dnscron_emulator::start_background_with_dns(crate::import::extract_sets::seed())
+        .expect("start the emulator");
     let repo = tempfile::tempdir().unwrap();
     crate::common::Test::new()
         .current_dir(repo.path())
@@ -139,20 +154,23 @@ fn the_cronjob_plans_an_import_with_record_sets() {
     assert!(repo.path().join("dns/sets/shared.yaml").is_file());
     let mounted = repo.path().join("cluster/volume");
     super::kubernetes::projected_files(repo.path(), &mounted);
-    let out = cronjob_at(&emu.base_url(), "demo-token", &mounted).run_for_stdout();
+    // The pod's resolver (the emulator's DNS) refuses names outside the account, as a resolver
+    // that can't reach a provider does: the include is asked, and said uncounted.
+    let resolver = emu.dns_addr().expect("the emulator's DNS listener");
+    let out = cronjob_at(&emu.base_url(), &resolver, "demo-token", &mounted).run_for_stdout();
     let out = crate::common::mask_ports(&out).replace(&repo.path().display().to_string(), "[REPO]");
     assert_eq!(
         out,
         "Live account: http://127.0.0.1:[PORT]/api/v1\n\n\
          Findings:\n  \
-             i info [spf-not-followed] zone a.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
-             the SPF record of a.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n  \
-             i info [spf-not-followed] zone b.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
-             the SPF record of b.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n  \
-             i info [spf-not-followed] zone c.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
-             the SPF record of c.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n  \
-             i info [spf-not-followed] zone d.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
-             the SPF record of d.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (outside the account, no resolver to ask); a resolver would settle them\n\n\
+             i info [spf-lookups-uncounted] zone a.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
+             the SPF record of a.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (the resolver did not answer: REFUSED)\n  \
+             i info [spf-lookups-uncounted] zone b.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
+             the SPF record of b.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (the resolver did not answer: REFUSED)\n  \
+             i info [spf-lookups-uncounted] zone c.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
+             the SPF record of c.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (the resolver did not answer: REFUSED)\n  \
+             i info [spf-lookups-uncounted] zone d.example, @ TXT at [REPO]/cluster/volume/shared.yaml:6:5\n      \
+             the SPF record of d.example needs at least 1 DNS lookup of the 10 receivers allow; not followed: include:_spf.mailhost.example (the resolver did not answer: REFUSED)\n\n\
              No changes. The live account matches the files.\n"
     );
 }

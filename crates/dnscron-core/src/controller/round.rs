@@ -236,7 +236,7 @@ impl Controller {
             .is_some_and(|f| f.exists())
     }
 
-    /// Runs one round: looks at the folder, does the one thing its [`Phase`] says, and says
+    /// Runs one round: looks at the folder, does the one thing its `Phase` says, and says
     /// when the next round is due ([`Requeue`]).
     pub async fn round(&mut self, trigger: Trigger) -> (RoundReport, Requeue) {
         let started = Instant::now();
