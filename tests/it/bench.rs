@@ -170,8 +170,9 @@ fn the_bind_import_section_writes_every_generated_record() {
 /// Section 9 at smoke size (30 zones, an hour simulated, 300 rounds): the merged revision
 /// takes no more than the issue's 8 requests (here exactly its 3: the zone read, the write,
 /// the read back) and converges, on both clocks; the simulated hour never passes the share in
-/// any minute, with no 429 and no failed round. Memory and descriptors are the test process's,
-/// shared with the tests running beside this one: present, judged in BENCHMARKS.md only.
+/// any minute, with no 429 and no failed round; a revision every 20 s lets the sweep end, again
+/// and again. Memory and descriptors are the test process's, shared with the tests running
+/// beside this one: present, judged in BENCHMARKS.md only.
 #[test]
 fn the_controller_section_applies_a_revision_in_3_requests_and_keeps_its_share() {
     let report = smoke(Part::Controller);
@@ -216,4 +217,19 @@ fn the_controller_section_applies_a_revision_in_3_requests_and_keeps_its_share()
     }
     let rounds = figure("300 rounds: failed; simulated; wall clock");
     assert!(rounds.value.starts_with("0; "), "{}", report.text());
+    // Issue 37's busy repository: revisions every 20 s never keep the sweep from ending.
+    let busy = "busy repository (60 zones, a revision every 20 s, 15 min simulated)";
+    let swept = figure(&format!(
+        "{busy}: every target swept, the first time, after"
+    ));
+    assert_ne!(swept.value, "never", "{}", report.text());
+    let sweeps: usize = figure(&format!("{busy}: whole sweeps"))
+        .value
+        .parse()
+        .unwrap();
+    assert!(sweeps >= 2, "{}", report.text());
+    let share = figure(&format!(
+        "{busy}: most requests in any rolling 60 s; rounds failed"
+    ));
+    assert_eq!(share.verdict, Verdict::Met, "{}", report.text());
 }
