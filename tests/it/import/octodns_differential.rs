@@ -204,6 +204,14 @@ fn what_octodns_leaves_alone_and_what_it_changes_are_the_same() {
     assert_differential("meaning", false);
 }
 
+/// Issue 38's corners: `ignored: 'false'` is a non-empty string, so ignored; `ignored: false`
+/// is managed; a wildcard left alone is listed (its rule would be the glob `?`, keeping the
+/// stray one-character `a` TXT that octoDNS deletes, and dnscron deletes too).
+#[test]
+fn a_quoted_false_and_a_wildcard_left_alone_mean_what_octodns_means() {
+    assert_differential("corners", true);
+}
+
 /// `shared_filename`, `populate_should_replace`, `escaped_semicolons: false`, the
 /// SplitYamlProvider (no zone file), an `alias:` zone, options that change nothing read.
 #[test]
@@ -265,7 +273,7 @@ fn octodns_answers_are_recorded_as_octodns_gives_them_now() {
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
     cases.sort();
-    assert_eq!(cases, ["forms", "listed", "meaning", "options"]);
+    assert_eq!(cases, ["corners", "forms", "listed", "meaning", "options"]);
     for case in cases {
         let output = std::process::Command::new(&python)
             .arg("plan.py")

@@ -1,7 +1,7 @@
 //! `import --from octodns`: the refused forms (an `!include` leaving its file's folder, directly
 //! or through a symlink; a zone without its file and a source that is not a YAML provider, both
 //! located at once; `--origin`; what octoDNS means that the import can't tell or reproduce:
-//! targets that disagree, a string for a list, `ignored` neither true nor false, a second
+//! targets that disagree, a string for a list, an ignored record with an invalid value, a second
 //! record of one name and type, an option octoDNS refuses, processors), each with its whole
 //! output and nothing written.
 

@@ -190,6 +190,9 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
         match fate(&record, zone, &apex) {
             Fate::Listed(why) => not_imported.push((order, not_imported_as(&record, name, why))),
             Fate::LeftOut(kind) => notes.push((order, note_as(&record, name, kind))),
+            Fate::LeftAlone(Some(_), _) if name.contains(['*', '?']) => {
+                not_imported.push((order, not_imported_as(&record, name, wildcard_left_alone())));
+            }
             Fate::LeftAlone(rtype, why) => {
                 if let Some(rtype) = rtype {
                     leave_alone(&mut left_alone, &record, &name, rtype, &why);
@@ -224,7 +227,6 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
     built.ignore.clear();
     built.left_out.clear();
     built.rules = left_alone;
-    refuse_covering_rules(&mut built, &mut notes, &mut not_imported);
     FromFile {
         source: source.to_path_buf(),
         zone: built,
@@ -352,51 +354,13 @@ fn one_ttl_per_rrset(records: &mut [SourceRecord]) -> BTreeMap<usize, NoteKind> 
     adjusted
 }
 
-/// A name with `*` or `?` (octoDNS's wildcard `*`) is written as a glob that matches more names
-/// than itself: where that glob would also cover a record of its type the files declare, the
-/// rule can't be written, and the record the source leaves alone is listed instead.
-fn refuse_covering_rules(
-    built: &mut ZoneFile,
-    notes: &mut Vec<(usize, Note)>,
-    not_imported: &mut Vec<(usize, NotImported)>,
-) {
-    let covered = |rule: &SourceIgnore| {
-        built
-            .records
-            .iter()
-            .find(|r| rule.rtype == Some(r.rtype) && crate::config::glob_match(&rule.name, &r.name))
-    };
-    let mut kept = Vec::new();
-    for rule in std::mem::take(&mut built.rules) {
-        let Some(declared) = covered(&rule).map(|r| r.name.clone()) else {
-            kept.push(rule);
-            continue;
-        };
-        let (listed, rest): (Vec<_>, Vec<_>) =
-            std::mem::take(notes).into_iter().partition(|(_, n)| {
-                matches!(n.kind, NoteKind::LeftAlone(_))
-                    && super::render::glob_literal(&n.name) == rule.name
-                    && rule.rtype.is_some_and(|t| t.as_str() == n.rtype)
-            });
-        *notes = rest;
-        for (order, note) in listed {
-            let reason = format!(
-                "the source leaves it alone, and an `ignore:` rule for `{}` would also cover {declared} {}, which the files declare",
-                note.name, note.rtype
-            );
-            not_imported.push((
-                order,
-                NotImported {
-                    at: note.at,
-                    name: note.name,
-                    rtype: note.rtype,
-                    rdata: String::new(),
-                    why: Why::Undeclarable { reason },
-                },
-            ));
-        }
+/// A name the source leaves alone can only be kept off the plan by an `ignore:` rule, whose
+/// name is a glob: `*` would be written `?`, which also keeps every live record of a
+/// one-character name (`a`) that the source deletes. So the record is listed, not ruled.
+fn wildcard_left_alone() -> Why {
+    Why::Undeclarable {
+        reason: "the source leaves this wildcard name alone, and the `ignore:` rule that would keep it (`?`: rules are globs) would also keep the live records of every one-character name, which the source deletes; declare the live record, or write that rule yourself if no one-character name is live".into(),
     }
-    built.rules = kept;
 }
 
 /// The records `build_zone` kept out of the file (automation's, written as an `ignore:` rule;
@@ -555,7 +519,7 @@ mod tests {
     }
 
     #[test]
-    fn a_wildcard_left_alone_is_a_rule_unless_its_glob_covers_a_declared_record() {
+    fn a_name_left_alone_is_a_rule_and_a_wildcard_one_is_listed() {
         let zone = ZoneName::parse("example.com").unwrap();
         let alone = || Held::LeftAlone(LeftAlone::Ignored);
         let from = assemble(
@@ -563,8 +527,8 @@ mod tests {
             &zone,
             vec![
                 record(1, "*.example.com.", "A", 300, alone()),
-                record(2, "*.example.com.", "TXT", 300, alone()),
-                record(3, "www.example.com.", "TXT", 300, content("x")),
+                record(2, "*.dev.example.com.", "TXT", 300, alone()),
+                record(3, "legacy.example.com.", "TXT", 300, alone()),
                 record(4, "a.example.com.", "A", 300, content("192.0.2.1")),
             ],
         );
@@ -574,13 +538,16 @@ mod tests {
             .iter()
             .map(|r| (r.name.as_str(), r.rtype))
             .collect();
-        assert_eq!(rules, [("?", Some(RecordType::TXT))]);
-        let listed: Vec<(usize, &str)> = from
+        assert_eq!(rules, [("legacy", Some(RecordType::TXT))]);
+        let listed: Vec<(usize, &str, bool)> = from
             .not_imported
             .iter()
-            .map(|n| (n.at.line, n.rtype.as_str()))
+            .map(|n| {
+                let wildcard = matches!(&n.why, Why::Undeclarable { reason } if reason.contains("one-character"));
+                (n.at.line, n.name.as_str(), wildcard)
+            })
             .collect();
-        assert_eq!(listed, [(1, "A")]);
+        assert_eq!(listed, [(1, "*", true), (2, "*.dev", true)]);
         assert_eq!(from.notes.len(), 1);
     }
 }

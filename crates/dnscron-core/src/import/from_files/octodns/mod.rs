@@ -133,6 +133,16 @@ fn read_zone(config: &Item, name: &str, zone: &Item) -> Result<FromFile, Vec<Pro
     let mut first_file = None;
     let mut defined = Defined::default();
     for source in names(Some(sources)) {
+        // octoDNS names its derived reverse zones' source `auto-arpa` when the manager says
+        // `auto_arpa`; without it the name is an unknown provider, as octoDNS says too.
+        if source == "auto-arpa" && manager_flag(config, "auto_arpa").is_some() {
+            let at = match &sources.value {
+                Val::Seq(items) => items.iter().find(|i| i.scalar() == Some("auto-arpa")),
+                Val::Null | Val::Scalar(_) | Val::Map(_) => None,
+            };
+            problems.push(at.unwrap_or(sources).problem(ProblemKind::AutoArpa));
+            continue;
+        }
         let provider = match yaml_provider(config, from, &source, &targets) {
             Ok(p) => p,
             Err(p) => {
@@ -166,9 +176,22 @@ fn read_zone(config: &Item, name: &str, zone: &Item) -> Result<FromFile, Vec<Pro
     Ok(assemble(&source, &parsed, records))
 }
 
-/// Processors (a zone's, or the manager's for every zone) change what octoDNS pushes in ways
-/// the files alone don't say.
+/// The manager's option `key` when Python's truth takes it as set.
+fn manager_flag<'a>(config: &'a Item, key: &str) -> Option<&'a Item> {
+    config
+        .get("manager")
+        .and_then(|m| m.get(key))
+        .filter(|v| records::truthy(v))
+}
+
+/// Processors (a zone's, or the manager's for every zone) and the manager's `include_meta`
+/// change what octoDNS pushes in ways the files alone don't say. The manager's `auto_arpa`
+/// on its own changes nothing a forward zone holds (it only collects their A and AAAA
+/// records): only a zone that reads its source `auto-arpa` is refused.
 fn refuse_processors(config: &Item, zone: &Item) -> Result<(), Vec<Problem>> {
+    if let Some(meta) = manager_flag(config, "include_meta") {
+        return Err(vec![meta.problem(ProblemKind::IncludeMeta)]);
+    }
     let manager = config.get("manager");
     let found = [
         zone.get("processors"),

@@ -58,6 +58,16 @@ pub enum ProblemKind {
         "processors change what octoDNS pushes beyond what the zone files say, and the import can't run them: import a copy of the configuration without them, then declare their effect in the files"
     )]
     Processors,
+    /// The manager's `include_meta`.
+    #[error(
+        "`include_meta` makes octoDNS add an `octodns-meta` TXT record describing octoDNS itself to every zone it pushes, a record no zone file holds and one that would be false once dnscron manages the zone: import a copy of the configuration without it; the first plan then deletes the live `octodns-meta` record"
+    )]
+    IncludeMeta,
+    /// A zone whose sources name `auto-arpa` (the manager's `auto_arpa`).
+    #[error(
+        "the source `auto-arpa` fills this zone with PTR records octoDNS derives from the A and AAAA records of the other zones, which no zone file holds and the import does not derive: declare the PTR records in a YAML zone file and name that source instead"
+    )]
+    AutoArpa,
     /// `alias:` naming a zone that is not in `zones:`, or is an alias itself.
     #[error("`alias: {zone}` names no zone of `zones:` that holds records of its own")]
     BadAlias { zone: String },

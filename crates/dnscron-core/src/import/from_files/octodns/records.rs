@@ -1,6 +1,9 @@
 //! An octoDNS zone file's records → located `SourceRecord`s: one per value, at the value's line.
 
+use std::str::FromStr;
+
 use crate::dns::txt::txt_wire;
+use crate::dns::{RecordType, ZoneName, canonical_content};
 
 use super::super::{Held, LeftAlone, SourceLine, SourceRecord};
 use super::problem::{Problem, ProblemKind};
@@ -47,7 +50,7 @@ pub(super) fn records(
         };
         for record in list {
             starts.push(out.len());
-            if let Err(problem) = one_record(record, &owner, reading, out) {
+            if let Err(problem) = one_record(record, &owner, apex, reading, out) {
                 problems.push(problem);
             }
         }
@@ -65,6 +68,7 @@ fn expected(key: &str, want: &'static str, found: &Item) -> ProblemKind {
 fn one_record(
     record: &Item,
     owner: &str,
+    apex: &str,
     reading: &Reading,
     out: &mut Vec<SourceRecord>,
 ) -> Result<(), Problem> {
@@ -98,7 +102,10 @@ fn one_record(
     for value in values {
         let content = match &fate {
             Fate::Dynamic => Held::Dynamic,
-            Fate::LeftAlone(why) => Held::LeftAlone(why.clone()),
+            Fate::LeftAlone(why) => {
+                valid_value(&rtype, value, apex, reading)?;
+                Held::LeftAlone(why.clone())
+            }
             Fate::Managed => content(&rtype, value, reading)?,
         };
         out.push(SourceRecord {
@@ -132,9 +139,7 @@ impl Fate {
     fn of(record: &Item, reading: &Reading) -> Result<Fate, Problem> {
         let octodns = record.get("octodns");
         let flag = |key: &str| octodns.and_then(|o| o.get(key));
-        if let Some(ignored) = flag("ignored")
-            && truthy(ignored)?
-        {
+        if flag("ignored").is_some_and(truthy) {
             return Ok(Fate::LeftAlone(LeftAlone::Ignored));
         }
         let included = provider_list(flag("included"))?;
@@ -176,23 +181,22 @@ impl Fate {
     }
 }
 
-/// `ignored:` as Python's truth reads what PyYAML (YAML 1.1) loads: its booleans, null and
-/// numbers; any other text is a non-empty string, which octoDNS would take as true, most
-/// likely not what its author meant, so it is refused.
-fn truthy(item: &Item) -> Result<bool, Problem> {
+/// `ignored:` as Python's truth reads what PyYAML (YAML 1.1) loads, as octoDNS's planner tests
+/// it (`if record.ignored`): a boolean, null and a number by their value; any other text is a
+/// non-empty string, and so true, `'false'` quoted and `maybe` among them.
+pub(super) fn truthy(item: &Item) -> bool {
     match &item.value {
-        Val::Null => Ok(false),
+        Val::Null => false,
+        Val::Scalar(text) if item.string => !text.is_empty(),
         Val::Scalar(text) => match text.as_str() {
-            "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Ok(true),
-            "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "null"
-            | "Null" | "NULL" | "~" | "" => Ok(false),
-            number => match number.parse::<f64>() {
-                Ok(n) => Ok(n != 0.0),
-                Err(_) => Err(item.problem(expected("ignored", "true or false", item))),
-            },
+            "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => true,
+            "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => false,
+            // A number, or text the crate's reader takes as a boolean and PyYAML as a string
+            // (`y`, `n`): non-empty, so true.
+            other => other.parse::<f64>() != Ok(0.0),
         },
-        Val::Seq(items) => Ok(!items.is_empty()),
-        Val::Map(entries) => Ok(!entries.is_empty()),
+        Val::Seq(items) => !items.is_empty(),
+        Val::Map(entries) => !entries.is_empty(),
     }
 }
 
@@ -218,6 +222,30 @@ fn provider_list(item: Option<&Item>) -> Result<Vec<String>, Problem> {
             "a list of provider names",
             item,
         ))),
+    }
+}
+
+/// octoDNS validates every record it loads, one it then ignores or excludes too
+/// (`Record.new` raises `ValidationError` and the run stops): a value the API's rules refuse is
+/// refused here as well, rather than hidden behind the `ignore:` rule it would become.
+fn valid_value(rtype: &str, value: &Item, apex: &str, reading: &Reading) -> Result<(), Problem> {
+    let Held::Content(content) = content(rtype, value, reading)? else {
+        return Ok(());
+    };
+    let (Ok(typed), Ok(zone)) = (
+        RecordType::from_str(rtype),
+        ZoneName::parse(apex.trim_end_matches('.')),
+    ) else {
+        return Ok(());
+    };
+    match canonical_content(typed, &content, &zone) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(value.problem(ProblemKind::BadValue {
+            rtype: rtype.into(),
+            reason: format!(
+                "is not valid ({e}); octoDNS refuses it even where the record is ignored or excluded"
+            ),
+        })),
     }
 }
 

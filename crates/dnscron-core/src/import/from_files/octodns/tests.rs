@@ -348,10 +348,6 @@ fn targets_that_disagree_no_target_and_a_string_list_are_refused() {
         &fate_problem("excluded: one", &["one"])[..],
         [(5, ProblemKind::Expected { .. })]
     ));
-    assert!(matches!(
-        &fate_problem("ignored: maybe", &["one"])[..],
-        [(5, ProblemKind::Expected { .. })]
-    ));
 }
 
 #[test]
@@ -485,4 +481,89 @@ fn an_alias_zone_holds_the_records_of_the_zone_it_names_and_a_bad_alias_is_refus
         matches!(&found[..], [(13, ProblemKind::BadAlias { .. })]),
         "{found:?}"
     );
+}
+
+/// Which records of `a:`…`f:` (each with the `ignored:` given) octoDNS's planner skips.
+fn ignored_names(values: &[&str]) -> Vec<String> {
+    let zone: String = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            format!("n{i}:\n  type: A\n  value: 192.0.2.{i}\n  octodns:\n    ignored: {v}\n")
+        })
+        .collect();
+    let from = &read(&zone).unwrap()[0];
+    from.zone.rules.iter().map(|r| r.name.clone()).collect()
+}
+
+#[test]
+fn ignored_is_true_as_python_reads_what_pyyaml_loads() {
+    // Quoted text is a string, true when not empty: `'false'` and `'0'` too; so is text PyYAML
+    // takes as a string (`maybe`, `y`).
+    assert_eq!(
+        ignored_names(&["'false'", "\"0\"", "maybe", "y", "true", "1"]),
+        ["n0", "n1", "n2", "n3", "n4", "n5"]
+    );
+    // Booleans, null, zero and an empty string are false: managed like any record.
+    assert!(ignored_names(&["false", "no", "Off", "0", "~", "''", "[]"]).is_empty());
+}
+
+#[test]
+fn an_ignored_or_excluded_record_with_an_invalid_value_is_refused_as_octodns_refuses_it() {
+    let zone = "a:\n  type: A\n  value: not-an-address\n  octodns:\n    ignored: true\nb:\n  type: MX\n  value:\n    preference: 10\n  octodns:\n    excluded: [dest]\nc:\n  type: A\n  value: 192.0.2.1\n  octodns:\n    ignored: true\n";
+    let found = problems(read(zone));
+    assert!(
+        matches!(
+            &found[..],
+            [(3, ProblemKind::BadValue { reason, .. }), (9, ProblemKind::BadValue { .. })]
+                if reason.contains("even where the record is ignored")
+        ),
+        "{found:?}"
+    );
+    // The valid one alone is accepted, as a rule by name and type.
+    let from =
+        &read("c:\n  type: A\n  value: 192.0.2.1\n  octodns:\n    ignored: true\n").unwrap()[0];
+    assert_eq!(from.zone.rules.len(), 1);
+}
+
+fn with_manager(manager: &str, sources: &str) -> Result<Vec<FromFile>, OctodnsError> {
+    let dir = tempfile::tempdir().unwrap();
+    let config = format!(
+        "manager:\n{manager}\n{}",
+        CONFIG
+            .replace("DIR", &dir.path().display().to_string())
+            .replace("sources: [config]", sources)
+    );
+    write(dir.path(), "config.yaml", &config);
+    write(
+        dir.path(),
+        "example.com.yaml",
+        "www:\n  type: A\n  value: 192.0.2.1\n",
+    );
+    read_octodns(&dir.path().join("config.yaml"))
+}
+
+#[test]
+fn include_meta_is_refused_where_set_and_auto_arpa_where_a_zone_reads_it() {
+    assert_eq!(
+        problems(with_manager("  include_meta: true", "sources: [config]")),
+        [(2, ProblemKind::IncludeMeta)]
+    );
+    assert_eq!(
+        problems(with_manager(
+            "  auto_arpa: true",
+            "sources: [config, auto-arpa]"
+        )),
+        [(12, ProblemKind::AutoArpa)]
+    );
+    // Without `auto_arpa`, `auto-arpa` is a provider like any other: unknown here.
+    assert!(matches!(
+        &problems(with_manager("  auto_arpa: false", "sources: [auto-arpa]"))[..],
+        [(_, ProblemKind::UnknownProvider { .. })]
+    ));
+    // Off, or `auto_arpa` with no zone reading it: the forward zones hold what their files say.
+    for manager in ["  include_meta: false", "  auto_arpa: true"] {
+        let from = with_manager(manager, "sources: [config]").unwrap();
+        assert_eq!(from[0].zone.records.len(), 1, "{manager}");
+    }
 }

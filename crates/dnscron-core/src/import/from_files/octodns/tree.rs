@@ -15,6 +15,9 @@ pub(super) struct Item {
     pub(super) file: PathBuf,
     pub(super) line: usize,
     pub(super) col: usize,
+    /// The node is a YAML string (quoted, or plain text no YAML 1.1 type claims): Python's
+    /// truth takes any non-empty one as true, `'false'` among them.
+    pub(super) string: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +101,7 @@ pub(super) fn load(path: &Path, shown: &Path, reading: &mut Vec<PathBuf>) -> Res
             file: shown.to_path_buf(),
             line: 1,
             col: 1,
+            string: false,
         }),
     };
     reading.pop();
@@ -118,6 +122,7 @@ impl Context<'_> {
             file: self.shown.to_path_buf(),
             line: node.pos.line as usize,
             col: node.pos.col as usize,
+            string: matches!(node.value, YamlValue::Str(_)),
         };
         if self.tags.get(&node.pos.offset).map(String::as_str) == Some("!include") {
             return self.include(node, reading);
@@ -169,6 +174,7 @@ impl Context<'_> {
             file: self.shown.to_path_buf(),
             line: node.pos.line as usize,
             col: node.pos.col as usize,
+            string: false,
         };
         let YamlValue::Str(name) = &node.value else {
             return Err(here.problem(ProblemKind::Expected {
