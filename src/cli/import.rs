@@ -125,13 +125,16 @@ pub fn run(args: ImportArgs) -> CommandResult {
     let files = out_files(&zones, &sets, &fetched.sites);
     let written = import::write_files(&args.out, &files, args.force)?;
     write_stdout(&summary(&args.out, &fetched, &sets, &written, &next))?;
-    self_check(&written, &fetched)?;
+    self_check(&written, fetched.zones.iter())?;
     Ok(Outcome::Success)
 }
 
 /// Loads what was just written, as `plan` will: a file that doesn't validate, or declares other
 /// records than were imported, is a bug here, and saying so beats a confusing plan later.
-pub(super) fn self_check(written: &[PathBuf], fetched: &Fetched) -> Result<(), CommandError> {
+pub(super) fn self_check<'z>(
+    written: &[PathBuf],
+    zones: impl Iterator<Item = &'z ZoneFile>,
+) -> Result<(), CommandError> {
     let yaml: Vec<PathBuf> = written
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
@@ -153,24 +156,24 @@ pub(super) fn self_check(written: &[PathBuf], fetched: &Fetched) -> Result<(), C
             d.items.first().map_or("?", |i| i.message.as_str())
         ))
     })?;
-    for zone in &fetched.zones {
+    for zone in zones {
         let loaded = desired.zones.iter().find(|z| z.zone == zone.zone);
         // Sorted: records from a set load after the zone's own.
-        let mut got: Vec<(&str, String)> = loaded
+        let mut got: Vec<(&str, &str)> = loaded
             .map(|z| {
                 z.records
                     .iter()
-                    .map(|r| (r.name.as_str(), r.canonical.clone()))
+                    .map(|r| (r.name.as_str(), r.canonical.as_str()))
                     .collect()
             })
             .unwrap_or_default();
-        got.sort();
-        let mut want: Vec<(&str, String)> = zone
+        got.sort_unstable();
+        let mut want: Vec<(&str, &str)> = zone
             .records
             .iter()
-            .map(|r| (r.name.as_str(), r.canonical.clone()))
+            .map(|r| (r.name.as_str(), r.canonical.as_str()))
             .collect();
-        want.sort();
+        want.sort_unstable();
         if got != want {
             return Err(bug(format!(
                 "declare other records for {} than were read",

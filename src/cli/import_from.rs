@@ -15,7 +15,7 @@ use dnscron_core::import::from_files::octodns::read_octodns;
 use dnscron_core::import::from_files::{
     FromFile, LeftAlone, NotImported, NoteKind, SourceLine, Why,
 };
-use dnscron_core::import::{self, Fetched, NsChoice};
+use dnscron_core::import::{self, NsChoice};
 use dnscron_core::untrusted::escape;
 
 use crate::cli::error::{CommandError, CommandResult, Outcome, not_imported};
@@ -80,13 +80,7 @@ fn finish(args: &ImportArgs, read: Vec<FromFile>) -> CommandResult {
     let written = import::write_files(&args.out, &files, args.force)?;
     write_stdout(&summary(&args.out, &read, &written))?;
     // Against the zones as read: records `--extract-sets` moved into a set load back into them.
-    self_check(
-        &written,
-        &Fetched {
-            zones: read.iter().map(|f| f.zone.clone()).collect(),
-            sites: Vec::new(),
-        },
-    )?;
+    self_check(&written, read.iter().map(|f| &f.zone))?;
     let listed: usize = read.iter().map(|f| f.not_imported.len()).sum();
     if listed > 0 {
         return Err(not_imported(listed));

@@ -1,7 +1,7 @@
 //! Live records → the records of a zone file that reloads to the same canonical state.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashSet};
 use std::str::FromStr;
 
 use crate::api::payload;
@@ -165,7 +165,7 @@ pub fn build_zone(zone: &ZoneName, live: &[payload::Record], nameservers: NsChoi
     let mut ephemeral_kept = Vec::new();
     let mut ignore = Vec::new();
     let mut left_out = Vec::new();
-    let mut seen = BTreeSet::new();
+    let mut seen = HashSet::with_capacity(live.len());
     for raw in sorted {
         if let Some(kept) = kept_out(zone, raw) {
             ephemeral_kept.push(kept);

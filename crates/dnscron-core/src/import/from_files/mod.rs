@@ -12,7 +12,7 @@ pub mod bind;
 pub mod dnscontrol;
 pub mod octodns;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -182,8 +182,9 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
     let apex = format!("{}.", zone.as_str());
     let mut not_imported: Vec<(usize, NotImported)> = Vec::new();
     let mut notes: Vec<(usize, Note)> = Vec::new();
-    let mut held: Vec<(usize, SourceRecord, payload::Record)> = Vec::new();
-    let mut seen = BTreeSet::new();
+    let mut held: Vec<(usize, SourceRecord)> = Vec::new();
+    let mut live: Vec<payload::Record> = Vec::new();
+    let mut seen = HashSet::with_capacity(records.len());
     let mut left_alone = Vec::new();
     for (order, record) in records.into_iter().enumerate() {
         let name = dns::live_name_to_relative(&record.owner, zone);
@@ -208,20 +209,20 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
                 if let Some(kind) = adjusted.remove(&order) {
                     notes.push((order, note_as(&record, name, kind)));
                 }
-                let live = payload::Record {
+                let payload = payload::Record {
                     id: i64::try_from(held.len()).unwrap_or(i64::MAX),
                     name: record.owner.clone(),
                     rtype: record.rtype.clone(),
                     ttl: record.ttl,
                     content,
                 };
-                held.push((order, record, live));
+                live.push(payload);
+                held.push((order, record));
             }
         }
     }
-    let live: Vec<payload::Record> = held.iter().map(|(_, _, l)| l.clone()).collect();
     let mut built = build_zone(zone, &live, NsChoice::Unmanaged(None));
-    locate_kept_out(&built, zone, &held, &mut notes, &mut not_imported);
+    locate_kept_out(&built, zone, &held, &live, &mut notes, &mut not_imported);
     // Reported above with their place; an `ignore:` rule would keep the plan off records the
     // new zone doesn't hold.
     built.ignore.clear();
@@ -331,13 +332,13 @@ fn note_as(record: &SourceRecord, name: String, kind: NoteKind) -> Note {
 /// Gives every record the TTL of the first of its owner, class and type; returns the notes of
 /// those whose TTL changed, by their place in `records`.
 fn one_ttl_per_rrset(records: &mut [SourceRecord]) -> BTreeMap<usize, NoteKind> {
-    let mut first: HashMap<(String, String, String), u32> = HashMap::new();
+    let mut first: HashMap<(&str, &str, &str), u32> = HashMap::with_capacity(records.len());
     let mut adjusted = BTreeMap::new();
-    for (order, record) in records.iter_mut().enumerate() {
+    for (order, record) in records.iter().enumerate() {
         let key = (
-            record.owner.clone(),
-            record.class.clone(),
-            record.rtype.clone(),
+            record.owner.as_str(),
+            record.class.as_str(),
+            record.rtype.as_str(),
         );
         let used = *first.entry(key).or_insert(record.ttl);
         if used != record.ttl {
@@ -348,7 +349,11 @@ fn one_ttl_per_rrset(records: &mut [SourceRecord]) -> BTreeMap<usize, NoteKind> 
                     used,
                 },
             );
-            record.ttl = used;
+        }
+    }
+    for (order, kind) in &adjusted {
+        if let (Some(record), NoteKind::RrsetTtl { used, .. }) = (records.get_mut(*order), kind) {
+            record.ttl = *used;
         }
     }
     adjusted
@@ -368,7 +373,8 @@ fn wildcard_left_alone() -> Why {
 fn locate_kept_out(
     built: &ZoneFile,
     zone: &ZoneName,
-    held: &[(usize, SourceRecord, payload::Record)],
+    held: &[(usize, SourceRecord)],
+    live: &[payload::Record],
     notes: &mut Vec<(usize, Note)>,
     not_imported: &mut Vec<(usize, NotImported)>,
 ) {
@@ -390,7 +396,7 @@ fn locate_kept_out(
             )
         })
         .collect();
-    for (order, record, live) in held {
+    for ((order, record), live) in held.iter().zip(live) {
         let name = dns::live_name_to_relative(&record.owner, zone);
         let Ok(rtype) = RecordType::from_str(&live.rtype) else {
             continue;

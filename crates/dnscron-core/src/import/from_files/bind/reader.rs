@@ -147,7 +147,7 @@ impl Reader {
             class: class.unwrap_or_else(|| "IN".into()),
             rtype,
             ttl,
-            rdata: rdata.iter().map(as_written).collect::<Vec<_>>().join(" "),
+            rdata: as_written(rdata),
             content,
         });
         Ok(())
@@ -310,12 +310,23 @@ fn rdata_tokens(rhs: &Token, substituted: &str) -> Result<Vec<Token>, Problem> {
         .collect())
 }
 
-fn as_written(token: &Token) -> String {
-    if token.quoted {
-        format!("\"{}\"", token.text)
-    } else {
-        token.text.clone()
+/// The tokens as written, quotes kept, one space apart (built in place: one allocation per
+/// record, not one per token).
+fn as_written(tokens: &[Token]) -> String {
+    let mut out = String::with_capacity(tokens.iter().map(|t| t.text.len() + 3).sum());
+    for (i, token) in tokens.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if token.quoted {
+            out.push('"');
+            out.push_str(&token.text);
+            out.push('"');
+        } else {
+            out.push_str(&token.text);
+        }
     }
+    out
 }
 
 fn is_class(text: &str) -> bool {
