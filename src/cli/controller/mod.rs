@@ -8,7 +8,7 @@ pub mod http;
 pub mod manifests;
 pub mod metrics;
 mod observed;
-mod status_json;
+pub mod status_json;
 mod webhook;
 mod words;
 

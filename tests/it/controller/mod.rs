@@ -10,6 +10,7 @@ pub mod prometheus;
 mod rig;
 mod rounds;
 mod run_loop;
+mod status;
 mod turns;
 mod walk;
 

@@ -44,7 +44,17 @@ pub struct Rig {
 impl Rig {
     /// The emulator seeded with `zones`, and a folder whose files declare them as they are live.
     pub async fn start(zones: &[&str]) -> Rig {
-        let emu = dnscron_emulator::start(seed(zones), "127.0.0.1:0".parse().unwrap())
+        Rig::start_serving(zones, false).await
+    }
+
+    /// [`Rig::start`], the emulator also serving the zones over DNS (`emu.dns_addr()`).
+    pub async fn start_with_dns(zones: &[&str]) -> Rig {
+        Rig::start_serving(zones, true).await
+    }
+
+    async fn start_serving(zones: &[&str], dns: bool) -> Rig {
+        let local = "127.0.0.1:0".parse().unwrap();
+        let emu = dnscron_emulator::start_with_dns(seed(zones), local, dns.then_some(local))
             .await
             .unwrap();
         let tmp = tempfile::tempdir().unwrap();

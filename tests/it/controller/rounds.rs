@@ -364,3 +364,153 @@ async fn a_revision_whose_change_met_a_moved_value_is_kept_out_as_conflicted() {
     assert!(controller.status().kept_out.is_none());
     assert!(controller.status().conflicts.is_empty());
 }
+
+/// The server failing during an adopted first start: an outage, 502s on the write, a write
+/// that commits but whose answer is lost, a 429 storm. Until the adopted revision converges,
+/// nothing is taken as the base (the state file keeps no converged revision, a restart with
+/// the same flag adopts it again); once the server answers, it is applied with its create
+/// done once.
+#[tokio::test(start_paused = true)]
+async fn adopt_revision_is_retried_through_a_failing_server_never_replaced_by_the_base() {
+    for fault in ["outage", "502", "lost answer", "429 storm"] {
+        let rig = Rig::start(&["a.example"]).await;
+        rig.write("a.example.yaml", &zone_file("a.example", API));
+        let id = {
+            let mut probe = rig.controller("observe", false);
+            round(&mut probe, Trigger::Start).await;
+            probe.status().revision.clone().unwrap().id
+        };
+        rig.emu.reset_counters();
+        // A prefix as people copy it (`sha256:` and 12 digits), resolved as the command does
+        // before the first round.
+        let full = dnscron_core::controller::resolve_adopted(rig.repo(), &id[..19]).unwrap();
+        let adopt = adopting(&rig, &full);
+        let mut controller = rig.controller_with("apply", true, rig.config(), adopt.clone());
+        match fault {
+            "outage" => rig.emu.set_outage(true),
+            "502" => rig.emu.fail_next_writes(50),
+            "lost answer" => rig.emu.drop_next_writes(1),
+            _ => rig.emu.force_rate_limited(30),
+        }
+        let first = round(&mut controller, Trigger::Start).await;
+        if matches!(fault, "outage" | "502") {
+            assert_eq!(first, ("applied", "failed"), "{fault}");
+            assert_eq!(rig.live("a.example"), ["www A 192.0.2.1"], "{fault}");
+            assert_eq!(controller.status().converged, None, "{fault}");
+            assert!(!rig.state.exists(), "{fault}: no base kept");
+            // A restart meanwhile has no converged revision either: it adopts again.
+            drop(controller);
+            controller = rig.controller_with("apply", true, rig.config(), adopt);
+            assert_eq!(
+                round(&mut controller, Trigger::Start).await,
+                ("applied", "failed"),
+                "{fault}"
+            );
+            rig.emu.set_outage(false);
+            rig.emu.fail_next_writes(0);
+            tokio::time::sleep(dnscron_core::controller::LONGEST_WAIT).await;
+            assert_eq!(
+                round(&mut controller, Trigger::Retry).await,
+                ("applied", "converged"),
+                "{fault}"
+            );
+        } else {
+            // Retried within the round, under the same Idempotency-Key.
+            assert_eq!(first, ("applied", "converged"), "{fault}");
+        }
+        assert_eq!(
+            rig.live("a.example"),
+            ["api A 192.0.2.7", "www A 192.0.2.1"],
+            "{fault}"
+        );
+        assert_eq!(controller.status().converged.as_ref().unwrap().id, id);
+        let state = std::fs::read_to_string(&rig.state).unwrap();
+        assert!(state.contains(&id), "{fault}: {state}");
+        let counters = rig.emu.counters();
+        match fault {
+            "lost answer" => {
+                // The create committed, its answer was lost: sent again under its key, replayed.
+                assert_eq!(counters.faults.dropped_after_commit, 1);
+                assert_eq!(counters.replays, 1);
+            }
+            "429 storm" => assert_eq!(counters.faults.forced_429, 30),
+            _ => assert_eq!(counters.replays, 0, "{fault}"),
+        }
+    }
+}
+
+/// A state file that can't be written (here a directory took its place, which stops root
+/// too): the revision is applied and converged in memory, the round reports the error, and the
+/// next converge writes the file again.
+#[tokio::test(start_paused = true)]
+async fn a_state_file_that_cannot_be_written_fails_the_round_not_the_revision() {
+    let rig = Rig::start(&["a.example"]).await;
+    let mut controller = rig.controller("apply", true);
+    round(&mut controller, Trigger::Start).await;
+    std::fs::remove_file(&rig.state).unwrap();
+    std::fs::create_dir(&rig.state).unwrap();
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    let (report, _) = controller.round(Trigger::Revision).await;
+    assert_eq!(super::rig::named(&report), ("applied", "failed"));
+    match &report.outcome {
+        dnscron_core::controller::RoundOutcome::Failed(error) => {
+            assert_eq!(error.kind(), "state", "{error}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let applied = controller.status().revision.clone();
+    assert_eq!(controller.status().converged, applied);
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+    let writes = rig.writes();
+    // Not applied again: it is the converged revision.
+    assert_eq!(round(&mut controller, Trigger::Retry).await.0, "swept");
+    assert_eq!(rig.writes(), writes);
+    std::fs::remove_dir(&rig.state).unwrap();
+    rig.write("a.example.yaml", &zone_file("a.example", ""));
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "converged")
+    );
+    let state = std::fs::read_to_string(&rig.state).unwrap();
+    let id = controller.status().converged.clone().unwrap().id;
+    assert!(state.contains(&id), "{state}");
+}
+
+/// A plain folder whose files go back and forth (A, B, A, B: a ConfigMap toggled, a revert
+/// of a revert) has the same digest each time it holds the same files; each return is applied
+/// all the same, with new Idempotency-Keys, never answered by a replay of the first time.
+#[tokio::test(start_paused = true)]
+async fn a_folder_returning_to_earlier_content_is_applied_again_not_replayed() {
+    let rig = Rig::start(&["a.example"]).await;
+    let mut controller = rig.controller("apply", true);
+    round(&mut controller, Trigger::Start).await;
+    let mut ids = Vec::new();
+    for with_api in [true, false, true, false, true] {
+        let extra = if with_api { API } else { "" };
+        rig.write("a.example.yaml", &zone_file("a.example", extra));
+        assert_eq!(
+            round(&mut controller, Trigger::Revision).await,
+            ("applied", "converged")
+        );
+        let expected: &[&str] = match with_api {
+            true => &["api A 192.0.2.7", "www A 192.0.2.1"],
+            false => &["www A 192.0.2.1"],
+        };
+        assert_eq!(rig.live("a.example"), expected);
+        ids.push(controller.status().converged.clone().unwrap().id);
+    }
+    assert_eq!(ids[0], ids[2], "the same files, the same digest");
+    let counters = rig.emu.counters();
+    assert_eq!(counters.replays, 0);
+    assert_eq!(counters.route("POST /api/v1/dns/{zone}/records"), 3);
+    assert_eq!(
+        counters.route("DELETE /api/v1/dns/{zone}/records/{record}"),
+        2
+    );
+    // A restart sends the same keys as the run it follows: the state file keeps the moment.
+    let restarted = rig.controller("apply", true);
+    assert_eq!(restarted.status().converged, controller.status().converged);
+}

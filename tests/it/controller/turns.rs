@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use dnscron_core::controller::{Pending, Settings, Trigger};
+use dnscron_core::controller::{Pending, Settings, Trigger, readiness_check};
+use dnscron_core::dnscheck::AddressBook;
 
 use super::rig::{Rig, round, zone_file};
 use super::run_loop::Running;
@@ -241,4 +242,83 @@ async fn suspension_keeps_drift_as_drift_and_its_removal_resumes_within_a_second
         .filter(|l| l.starts_with("alert Drift"))
         .collect();
     assert_eq!(drift, ["alert Drift Raised"], "{lines:#?}");
+}
+
+/// A nameserver on 127.0.0.1 in this runtime that answers every question SERVFAIL
+/// (`servfail`), or never answers.
+async fn misbehaving_nameserver(servfail: bool) -> std::net::SocketAddr {
+    use hickory_proto::op::{Message, ResponseCode};
+    let socket = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let addr = socket.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut buf = [0u8; 512];
+        while let Ok((len, peer)) = socket.recv_from(&mut buf).await {
+            let Ok(query) = Message::from_vec(&buf[..len]) else {
+                continue;
+            };
+            if servfail {
+                let mut m = Message::response(query.metadata.id, query.metadata.op_code);
+                m.add_queries(query.queries.iter().cloned());
+                m.metadata.response_code = ResponseCode::ServFail;
+                let _ = socket.send_to(&m.to_vec().unwrap(), peer).await;
+            }
+        }
+    });
+    addr
+}
+
+/// Settings whose switch check reaches both new nameservers at `addr`.
+fn asking(rig: &Rig, addr: std::net::SocketAddr) -> Settings {
+    let book = AddressBook::new(
+        ["ns1.other-dns.net", "ns2.other-dns.net"]
+            .iter()
+            .map(|host| format!("{host}={addr}").parse().unwrap())
+            .collect(),
+    )
+    .without_system_resolver();
+    Settings {
+        interval: Duration::from_secs(60),
+        dns: Some(readiness_check(book)),
+        ..rig.settings()
+    }
+}
+
+/// The switch check against nameservers that serve the zone lets the switch through; against
+/// nameservers that answer SERVFAIL or never answer, the revision is pending
+/// `{kind: nameservers}`, nothing is sent, and the next try (the interval) asks again.
+#[tokio::test(start_paused = true)]
+async fn a_switch_is_sent_only_when_the_new_nameservers_answer_for_the_zone() {
+    for servfail in [true, false] {
+        let rig = Rig::start(&["a.example"]).await;
+        let addr = misbehaving_nameserver(servfail).await;
+        let mut controller = rig.controller_with("apply", true, rig.config(), asking(&rig, addr));
+        round(&mut controller, Trigger::Start).await;
+        rig.write("a.example.yaml", &switched("a.example"));
+        assert_eq!(
+            round(&mut controller, Trigger::Revision).await,
+            ("applied", "pending"),
+            "servfail: {servfail}"
+        );
+        assert_eq!(controller.status().pending, Some(Pending::Nameservers));
+        tokio::time::sleep(Duration::from_secs(61)).await;
+        assert_eq!(
+            round(&mut controller, Trigger::Interval).await,
+            ("applied", "pending")
+        );
+        assert_eq!(nameserver_puts(&rig), 0, "servfail: {servfail}");
+        assert_eq!(rig.writes(), 0);
+    }
+    // Nameservers that serve the zone (the emulator's own DNS, answering for the account):
+    // the switch is sent once and the revision converges.
+    let rig = Rig::start_with_dns(&["a.example"]).await;
+    let dns = rig.emu.dns_addr().unwrap();
+    let mut controller = rig.controller_with("apply", true, rig.config(), asking(&rig, dns));
+    round(&mut controller, Trigger::Start).await;
+    rig.write("a.example.yaml", &switched("a.example"));
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "converged")
+    );
+    assert_eq!(nameserver_puts(&rig), 1);
+    assert_eq!(controller.status().pending, None);
 }

@@ -137,4 +137,61 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    #[test]
+    fn a_lock_file_left_by_a_dead_process_is_taken_over() {
+        // A crashed holder leaves its file and its line, but no lock: the kernel released it.
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let state = tmp.path().join("controller.json");
+        std::fs::write(
+            lock_path(&state),
+            "pid 999999 on host gone-pod-7f9c\nmore junk\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let lock = StateLock::acquire(&state).unwrap_or_else(|e| panic!("{e}"));
+        let text = std::fs::read_to_string(lock.path()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            text,
+            format!("pid {} on host {}\n", std::process::id(), hostname())
+        );
+    }
+
+    #[test]
+    fn a_holders_line_is_escaped_and_a_lock_file_with_none_yet_says_so() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let state = tmp.path().join("controller.json");
+        let held = StateLock::acquire(&state).unwrap_or_else(|e| panic!("{e}"));
+        // Another process's text, with a terminal escape in it.
+        std::fs::write(held.path(), "pid 1 on host \u{1b}[31mred\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let refused = |state: &Path| match StateLock::acquire(state) {
+            Err(LockError::Held { holder, .. }) => holder,
+            other => panic!("{other:?}"),
+        };
+        let holder = refused(&state);
+        assert!(!holder.contains('\u{1b}'), "{holder}");
+        assert!(holder.starts_with("pid 1 on host "), "{holder}");
+        // Locked, but its line not written yet (or emptied).
+        std::fs::write(held.path(), "").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(refused(&state), "its pid and host not written yet");
+    }
+
+    #[test]
+    fn a_lock_path_that_cannot_be_opened_is_an_error_naming_it() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let state = tmp.path().join("controller.json");
+        // A directory where the lock file goes: unreadable as a file, whoever runs the test.
+        std::fs::create_dir(lock_path(&state)).unwrap_or_else(|e| panic!("{e}"));
+        match StateLock::acquire(&state) {
+            Err(error @ LockError::Io { .. }) => {
+                assert!(
+                    error
+                        .to_string()
+                        .starts_with(&format!("cannot lock {}: ", lock_path(&state).display())),
+                    "{error}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }

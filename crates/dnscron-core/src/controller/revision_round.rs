@@ -46,8 +46,7 @@ impl Controller {
             Mode::ApplyMerged(client) | Mode::Heal(client) => client,
             Mode::Observe(_) => return self.sweep_part().await,
         };
-        let from = self.converged.as_ref().map(|c| c.revision.id.as_str());
-        let stamp = stamp_of(from.unwrap_or(""), &revision.id);
+        let stamp = stamp_of(self.converged.as_ref(), &revision.id);
         let mut workflow = Workflow::files(client, desired, binding);
         workflow.changed = Some(targets::scope("revision", &revision.id, targets.clone()));
         workflow.stamp = stamp;
@@ -72,7 +71,7 @@ impl Controller {
         };
         let converged = Converged {
             revision: files.revision.clone(),
-            at: now_rfc3339(),
+            at: converged_at(),
             files: files.files.clone(),
             desired: files.desired.clone(),
         };
@@ -207,10 +206,18 @@ impl Controller {
 /// The plan id of the apply from revision `from` to `to`: the same for every try of the same
 /// step, so a write retried after a crash or a restart sends the key it sent before (the
 /// server answers it from its record instead of writing twice).
-fn stamp_of(from: &str, to: &str) -> PlanStamp {
+fn stamp_of(from: Option<&Converged>, to: &str) -> PlanStamp {
     let mut hash = Sha256::new();
     hash.update(b"dnscron controller\0");
-    hash.update(from.as_bytes());
+    // The converged revision with the moment it converged: a folder's digest repeats when its
+    // files return to earlier content (A, B, A, B), and a key derived from the two ids alone
+    // would then be one the API already answered, so the write would be replayed, not made.
+    // The moment is kept in the state file, so a restart sends the same keys again.
+    if let Some(from) = from {
+        hash.update(from.revision.id.as_bytes());
+        hash.update([0]);
+        hash.update(from.at.as_bytes());
+    }
     hash.update([0]);
     hash.update(to.as_bytes());
     let digest = hash.finalize();
@@ -219,4 +226,10 @@ fn stamp_of(from: &str, to: &str) -> PlanStamp {
         id,
         created_at: now_rfc3339(),
     }
+}
+
+/// When a revision converged, to the nanosecond: part of the next revision's keys (see
+/// [`stamp_of`]), so two converges of the same revision never share them.
+fn converged_at() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)
 }
