@@ -6,7 +6,7 @@
 use std::error::Error;
 use std::fmt::{self, Write as _};
 
-use dnscron_core::api::{ApiError, TokenError};
+use dnscron_api::{ApiError, TokenError};
 use dnscron_core::config::changed::ChangedError;
 use dnscron_core::dnscheck::{DiscoverError, ResolveError};
 use dnscron_core::import::{ImportError, Outside};

@@ -60,7 +60,7 @@ pub fn to_json(plan: &Plan) -> Result<String, PlanFileError> {
         message: format!("cannot serialize the plan: {e}"),
     })?;
     text.push('\n');
-    Ok(crate::untrusted::json_text(text))
+    Ok(dnscron_api::untrusted::json_text(text))
 }
 
 /// Reads a plan file; `origin` names it in messages (a path, or `-`).
