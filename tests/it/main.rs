@@ -31,6 +31,7 @@ mod plan;
 
 mod action;
 mod apply;
+mod architecture_map;
 mod bench;
 mod by_hand;
 mod capability;
