@@ -587,3 +587,36 @@ async fn a_folder_returning_to_earlier_content_is_applied_again_not_replayed() {
     let restarted = rig.controller("apply", true);
     assert_eq!(restarted.status().converged, controller.status().converged);
 }
+
+/// Running beside a CI `apply --reviewed` (docs/controller.md, "CI jobs or the controller?"):
+/// when the CI apply wrote the revision's change first, the controller's round for that
+/// revision finds it in effect, sends no write and converges.
+#[tokio::test(start_paused = true)]
+async fn a_revision_another_apply_wrote_first_converges_with_no_write() {
+    let rig = Rig::start(&["a.example"]).await;
+    let mut controller = rig.controller("apply", true);
+    round(&mut controller, Trigger::Start).await;
+    let api = crate::common::emulator::Api::new(&rig.emu.base_url(), super::rig::TOKEN);
+    let created = api
+        .post(
+            "/dns/a.example/records",
+            serde_json::json!({ "name": "api", "type": "A", "content": "192.0.2.7", "ttl": 300 }),
+        )
+        .await;
+    assert!(created.status < 300, "{:?}", created.body);
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    let writes = rig.writes();
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "converged")
+    );
+    assert_eq!(
+        rig.writes(),
+        writes,
+        "the change was in effect: nothing sent"
+    );
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
+}
