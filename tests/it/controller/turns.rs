@@ -415,3 +415,21 @@ async fn a_switch_is_sent_only_when_the_new_nameservers_answer_for_the_zone() {
     assert_eq!(nameserver_puts(&rig), 1);
     assert_eq!(controller.status().pending, None);
 }
+
+/// What was told lives in the process (docs/controller.md, "Drift"): a restarted controller
+/// tells once more the drift that is still there, and once only.
+#[tokio::test(start_paused = true)]
+async fn a_restarted_controller_tells_the_drift_still_there_once_more() {
+    let rig = Rig::start(&["a.example"]).await;
+    super::rounds::portal_edit(&rig, "a.example", "192.0.2.99").await;
+    for run in ["first", "restarted"] {
+        let running = Running::spawn(rig.controller("apply", true));
+        tokio::time::sleep(Duration::from_secs(600)).await;
+        let lines = running.stop().await;
+        let drift: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("alert Drift"))
+            .collect();
+        assert_eq!(drift, ["alert Drift Raised"], "{run}: {lines:#?}");
+    }
+}
