@@ -8,6 +8,7 @@ use std::fmt::{self, Write as _};
 
 use dnscron_api::{ApiError, TokenError};
 use dnscron_core::config::changed::ChangedError;
+use dnscron_core::controller::AdoptError;
 use dnscron_core::dnscheck::{DiscoverError, ResolveError};
 use dnscron_core::import::{ImportError, Outside};
 use dnscron_core::plan::MakePlanError;
@@ -278,6 +279,33 @@ impl From<ApiError> for CommandError {
             _ => CommandError::from_error(ErrorKind::Api, err),
         };
         out.with_hint_opt(hint)
+    }
+}
+
+impl From<AdoptError> for CommandError {
+    fn from(err: AdoptError) -> Self {
+        let hint = adopt_hint(&err);
+        CommandError::from_error(ErrorKind::User, err).with_hint(hint)
+    }
+}
+
+/// What to do about `--adopt-revision`'s id, refused at the start or by a round (the folder
+/// moved before the first round applied it).
+pub fn adopt_hint(err: &AdoptError) -> &'static str {
+    match err {
+        AdoptError::Moved { .. } => {
+            "the folder's new revision was named by nobody, so the controller writes nothing and retries: review that revision's whole difference (`dnscron plan` over DIR) and restart with --adopt-revision naming it, or without --adopt-revision to take it as the base"
+        }
+        AdoptError::Ambiguous { .. } => {
+            "give more of the commit's hex digits, so that only it starts with them"
+        }
+        AdoptError::NotAnId { .. }
+        | AdoptError::NotFound { .. }
+        | AdoptError::NotTheDigest { .. }
+        | AdoptError::NotCurrent { .. }
+        | AdoptError::Revision(_) => {
+            "pass the id the logs or /status name for the folder's revision (7 or more of its hex digits), or drop --adopt-revision to take the folder's revision as the base"
+        }
     }
 }
 
