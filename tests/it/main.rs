@@ -29,6 +29,7 @@ mod hostile;
 mod import;
 mod long_reports;
 mod plan_cli;
+mod provider;
 mod reference;
 mod release_archive;
 mod retries;
