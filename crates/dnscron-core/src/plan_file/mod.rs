@@ -1,15 +1,17 @@
 //! The plan file: `plan --out FILE` and `plan --format json` write it, `apply --plan FILE` and
 //! `show` read it. It is its own versioned type, not the serde form of the planner's model: the
 //! documents here (`PlanFileV5`, `Change` with its request, the zone and site documents of
-//! `Desired`) are what format_version 4 holds (docs/plan.md), each converted beside its struct
+//! `Desired`) are what format_version 5 holds (docs/plan.md), each converted beside its struct
 //! from the model when written and to it, checked, when read. A field added to `Plan`,
 //! `plan::Change` or a zone or site document therefore changes nothing in the file until these
 //! types change. The leaves are shared, as cargo keeps `TomlManifest` apart from `Manifest`
 //! without copying them: targets, summary, resources, values, findings, options and scope are
 //! `plan::model`'s (and `plan::Scope`), records, cron jobs, ignore rules, limits and locations
-//! `config::model`'s, re-exported here. A change of a shared leaf is a change of the file. Any
-//! change of the file changes `schema/plan.schema.json`, which a test ties to
-//! [`FORMAT_VERSION`].
+//! `config::model`'s, re-exported here. A change of a shared leaf (a field, a type, a serde
+//! attribute, a variant) is a change of the file: it needs a [`FORMAT_VERSION`] bump and
+//! `schema/plan.schema.json` regenerated, and the shape test (tests/it/plan/file_schema.rs)
+//! fails until both are done, since files written with the old version exist. A leaf's doc
+//! comments are the schema's descriptions: rewording one regenerates the schema without a bump.
 //!
 //! Loading checks as strictly as `validate` checks YAML: the version first, then the JSON's
 //! shape with `line:col`, every change's request, and the desired state with the loader's rules.
