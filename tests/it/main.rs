@@ -51,6 +51,7 @@ mod hostile;
 mod import;
 mod long_reports;
 mod plan_cli;
+mod provider;
 mod reference;
 mod release_archive;
 mod retries;

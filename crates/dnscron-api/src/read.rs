@@ -24,7 +24,7 @@ use super::stats::Stats;
 use super::untrusted::escape;
 
 /// Page size asked for on every list (the spec's maximum).
-pub const PAGE_LIMIT: u32 = 100;
+pub const PAGE_LIMIT: u32 = dnscron_provider::limits::PAGE_SIZE_MAX;
 /// Guard against a server whose pages never end.
 const MAX_PAGES: usize = 100_000;
 

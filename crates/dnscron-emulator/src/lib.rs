@@ -22,7 +22,6 @@ mod openapi;
 mod pagination;
 mod pipeline;
 mod ratelimit;
-mod record_type;
 mod render;
 mod routes;
 pub mod seed;
@@ -33,8 +32,8 @@ mod state;
 mod validate;
 
 pub use counters::{Counters, FaultCounters};
+pub use dnscron_provider::RecordType;
 pub use error::EmulatorError;
-pub use record_type::RecordType;
 pub use seed::{
     Bursts, CronDeleteAnswer, CronIndexAfterDelete, CronSeed, DnsLag, DomainSeed, ExternalZoneSeed,
     Faults, Gaps, HostnameEcho, RateLimit, RecordNames, RecordSeed, Scope, Seed, SiteSeed,

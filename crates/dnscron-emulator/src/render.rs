@@ -4,9 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::record_type::RecordType;
 use super::seed::{Gaps, HostnameEcho, RecordNames, TxtFormat};
 use super::state::StoredRecord;
+use dnscron_provider::RecordType;
 
 /// When `extra_fields` is on: a fixed timestamp, so responses stay deterministic.
 const CREATED_AT: &str = "2026-01-15T09:30:00Z";

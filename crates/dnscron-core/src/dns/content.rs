@@ -41,7 +41,7 @@ use super::txt::{parse_txt, txt_wire};
 use super::{RecordType, ZoneName};
 
 /// The API's content limit (spec, Limits: DNS content).
-pub const MAX_CONTENT_CHARS: usize = 2000;
+pub const MAX_CONTENT_CHARS: usize = dnscron_provider::limits::CONTENT_MAX_CHARS;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
