@@ -2,5 +2,9 @@
 //! codes. The stages themselves live in `dnscron-core`; the local API server in
 //! `dnscron-emulator`. The map: docs/architecture.md.
 
+// Every match over our own enums lists each variant, so a new one is a compile error wherever it
+// needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod cli;
 pub mod render;

@@ -1,6 +1,9 @@
 //! The one integration-test binary (one link step instead of one per file). Each module tests one
 //! command or stage; `common` holds the builders they share.
 
+// Every match over our own enums lists each variant, so a new one is a compile error wherever it
+// needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
+#![deny(clippy::wildcard_enum_match_arm)]
 // Tests may panic on what they set up themselves.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -1,4 +1,7 @@
 #![doc = include_str!("../README.md")]
+// Every match over our own enums lists each variant, so a new one is a compile error wherever it
+// needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
+#![deny(clippy::wildcard_enum_match_arm)]
 
 use std::net::SocketAddr;
 use std::ops::Deref;
@@ -30,6 +33,10 @@ mod server;
 mod settings;
 mod shared;
 mod state;
+#[expect(
+    clippy::wildcard_enum_match_arm,
+    reason = "B2 (h39-provider, issue 39) owns validate.rs and fixes its one hit (a `_` arm over serde_json::Value); `expect` fails the build once it is gone, so this goes with it"
+)]
 mod validate;
 
 pub use counters::{Counters, FaultCounters};
