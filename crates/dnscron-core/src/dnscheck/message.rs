@@ -223,6 +223,8 @@ fn canonical_managed(rtype: RecordType, data: &RData, zone: &ZoneName) -> Option
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
+    use hickory_proto::rr::rdata::HINFO;
+
     use super::*;
 
     fn zone() -> ZoneName {
@@ -323,6 +325,42 @@ mod tests {
             canonical_value(&RData::CNAME(cname), &zone()),
             "target.example.net."
         );
+    }
+
+    #[test]
+    fn each_managed_type_reads_as_the_files_write_it_and_others_keep_hickorys_form() {
+        let host = |s: &str| Name::from_ascii(s).unwrap();
+        let cases = [
+            (RData::A(A::new(192, 0, 2, 1)), "192.0.2.1"),
+            (
+                RData::AAAA(AAAA::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 0x10)),
+                "2001:db8::10",
+            ),
+            (RData::NS(NS(host("NS1.Example.NET"))), "ns1.example.net."),
+            (
+                RData::PTR(PTR(host("Host.Example.com."))),
+                "host.example.com.",
+            ),
+            (
+                RData::SRV(SRV::new(10, 60, 5060, host("Sip.Example.COM."))),
+                "10 60 5060 sip.example.com.",
+            ),
+        ];
+        for (data, canonical) in cases {
+            assert_eq!(canonical_value(&data, &zone()), canonical, "{data:?}");
+        }
+        let hinfo = RData::HINFO(HINFO::new("Some CPU".into(), "Some OS".into()));
+        assert_eq!(canonical_value(&hinfo, &zone()), hinfo.to_string());
+    }
+
+    #[test]
+    fn every_managed_type_maps_to_its_wire_type_and_back() {
+        for rtype in RecordType::ALL {
+            let wire = wire_type(QueryType::Record(*rtype));
+            assert_eq!(managed_type(wire), Some(*rtype));
+        }
+        assert_eq!(managed_type(WireType::SOA), None);
+        assert_eq!(managed_type(WireType::HINFO), None);
     }
 
     #[test]
