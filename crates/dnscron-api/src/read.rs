@@ -317,7 +317,7 @@ fn host_list(value: &Value) -> Vec<String> {
                 .iter()
                 .find_map(|k| map.get(*k).and_then(Value::as_str))
                 .map(str::to_string),
-            _ => None,
+            Value::Null | Value::Bool(_) | Value::Number(_) | Value::Array(_) => None,
         })
         .collect()
 }

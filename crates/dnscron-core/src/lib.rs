@@ -21,6 +21,9 @@
 //! | live → files | [`import::fetch`], [`import::build_zone`], [`import::render_zone`], [`import::write_files`] |
 //! | server text | [`dnscron_api::untrusted::escape`], [`dnscron_api::untrusted::json_text`] |
 
+// Every match over our own enums lists each variant, so a new one is a compile error wherever it
+// needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
+#![deny(clippy::wildcard_enum_match_arm)]
 #![warn(unreachable_pub)]
 
 pub mod apply;

@@ -1,4 +1,7 @@
 #![doc = include_str!("../README.md")]
+// Every match over our own enums lists each variant, so a new one is a compile error wherever it
+// needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
+#![deny(clippy::wildcard_enum_match_arm)]
 
 use std::net::SocketAddr;
 use std::ops::Deref;

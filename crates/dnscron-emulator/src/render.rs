@@ -1,7 +1,5 @@
 //! How stored data is written on the json_body, following the gap settings (`Gaps`).
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use serde_json::{Value, json};
 
 use super::seed::{Gaps, HostnameEcho, RecordNames, TxtFormat};

@@ -9,7 +9,7 @@
 //! sanity of a DNS service, by the emulator) stays on each side, so neither copies the other's
 //! mistakes.
 
-#![warn(clippy::wildcard_enum_match_arm)]
+#![deny(clippy::wildcard_enum_match_arm)]
 
 mod endpoint;
 pub mod limits;

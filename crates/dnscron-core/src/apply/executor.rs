@@ -298,7 +298,19 @@ impl Executor<'_> {
 fn attempts_of(err: &ApiError) -> u32 {
     match err {
         ApiError::Status { attempts, .. } | ApiError::Transport { attempts, .. } => *attempts,
-        _ => 1,
+        ApiError::NoAnswer { .. }
+        | ApiError::Cut { .. }
+        | ApiError::TooLarge { .. }
+        | ApiError::NotJson { .. }
+        | ApiError::Redirect { .. }
+        | ApiError::NoEndpoint { .. }
+        | ApiError::Decode { .. }
+        | ApiError::WaitExceeded { .. }
+        | ApiError::InsecureUrl { .. }
+        | ApiError::InvalidUrl { .. }
+        | ApiError::UrlWithCredentials
+        | ApiError::Pagination { .. }
+        | ApiError::Client { .. } => 1,
     }
 }
 
