@@ -12,7 +12,7 @@ use dnscron_emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 use crate::ci_recipes::runner::copy_dir;
 use crate::common::emulator::start_emulator;
-use crate::common::{Test, mask_ports, repo_root};
+use crate::common::{Test, repo_root};
 
 const ZONE: &str = "example.com";
 

@@ -7,7 +7,7 @@ use dnscron_emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 use crate::ci_recipes::runner::copy_dir;
 use crate::common::emulator::start_emulator;
-use crate::common::{Test, mask_ports, repo_root};
+use crate::common::{Test, repo_root};
 
 fn r(name: &str, rtype: &str, content: &str, ttl: u32) -> RecordSeed {
     RecordSeed::new(name, rtype, content).with_ttl(ttl)
