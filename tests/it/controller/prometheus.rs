@@ -199,8 +199,10 @@ impl Scrape {
 
     /// The recorded answers, by query.
     fn recorded(&self) -> serde_json::Map<String, Value> {
-        let answer =
-            crate::controller_manifests::recorded::recorded(self.recording, self.input().as_bytes());
+        let answer = crate::controller_manifests::recorded::recorded(
+            self.recording,
+            self.input().as_bytes(),
+        );
         match serde_json::from_str(&answer.output) {
             Ok(Value::Object(answers)) => answers,
             other => panic!("{}: not the answers of a scrape: {other:?}", self.recording),

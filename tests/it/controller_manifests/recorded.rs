@@ -187,5 +187,8 @@ pub fn assert_every_recording_asked(folder: &str, asked: &[&str]) {
     found.sort();
     let mut asked: Vec<String> = asked.iter().map(|path| (*path).to_owned()).collect();
     asked.sort();
-    assert_eq!(found, asked, "the recordings of {folder} and the questions asked");
+    assert_eq!(
+        found, asked,
+        "the recordings of {folder} and the questions asked"
+    );
 }

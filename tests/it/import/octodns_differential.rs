@@ -18,7 +18,7 @@ use dnscron_emulator::{BackgroundEmulator, RateLimit, RecordSeed, Seed, TokenSee
 
 use crate::ci_recipes::runner::copy_dir;
 use crate::common::emulator::start_emulator;
-use crate::common::{Test, assert_cli_snapshot, mask_ports, repo_root};
+use crate::common::{Test, assert_cli_snapshot, repo_root};
 
 /// `name ttl type content`, content in the API's form (TXT as its text).
 type Row = (String, u32, String, String);
@@ -157,7 +157,12 @@ fn assert_differential(case: &str, listed: bool, changes: bool, findings: &[&str
         .map(|f| {
             let at = f["declared_at"].as_str().map(|at| format!(" {at}"));
             let (code, target) = (&f["code"], &f["target"]["name"]);
-            format!("{} {}{}", code.as_str().unwrap(), target.as_str().unwrap(), at.unwrap_or_default())
+            format!(
+                "{} {}{}",
+                code.as_str().unwrap(),
+                target.as_str().unwrap(),
+                at.unwrap_or_default()
+            )
         })
         .collect();
     assert_eq!(found, findings, "{case}");
@@ -240,12 +245,7 @@ fn what_octodns_leaves_alone_and_what_it_changes_are_the_same() {
 /// stray one-character `a` TXT that octoDNS deletes, and dnscron deletes too).
 #[test]
 fn a_quoted_false_and_a_wildcard_left_alone_mean_what_octodns_means() {
-    assert_differential(
-        "corners",
-        true,
-        true,
-        &["ignored-records-kept example.com"],
-    );
+    assert_differential("corners", true, true, &["ignored-records-kept example.com"]);
 }
 
 /// `shared_filename`, `populate_should_replace`, `escaped_semicolons: false`, the

@@ -66,9 +66,7 @@ async fn a_plan_paced_at_the_bucket_says_where_it_is_once_a_minute() {
         assert!(read.done > last_done && read.done < read.total, "{line}");
         last_done = read.done;
         // The wall clock some read waited for the bucket, never the sum over the 8 workers.
-        let waited = read
-            .waited
-            .unwrap_or_else(|| panic!("no wait in {line}"));
+        let waited = read.waited.unwrap_or_else(|| panic!("no wait in {line}"));
         assert!(waited > 0 && waited <= 60 * (minute as u64 + 1), "{line}");
     }
     assert!(stats.rate_limit_wall <= took, "{stats:?} in {took:?}");
