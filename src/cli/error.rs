@@ -14,7 +14,7 @@ use dnscron_core::import::{ImportError, Outside};
 use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::PlanError;
 use dnscron_core::plan::snapshot::SnapshotError;
-use dnscron_core::plan_file::FromFileError;
+use dnscron_core::plan_file::{FromFileError, PlanFileError};
 
 pub type BoxError = Box<dyn Error + Send + Sync>;
 
@@ -412,14 +412,21 @@ impl From<PlanError> for CommandError {
                 ErrorKind::User,
                 "if these changes are intended, approve them for this plan alone: run again with --allow-mass-changes (in a pull request planned by the dnscron plan recipe: add the label dnscron:allow-mass-changes after the last push); leave the zone's `safety:` limits as they are, they guard every later plan".into(),
             ),
-            PlanError::BadPlanFile { .. } | PlanError::UnsupportedFormat { .. } => (
-                ErrorKind::User,
-                "make a new plan with `dnscron plan --out FILE` using this version of dnscron"
-                    .into(),
-            ),
-            PlanError::PlanFile { problem, .. } => (ErrorKind::User, plan_file_hint(problem)),
         };
         CommandError::from_error(kind, err).with_hint(hint)
+    }
+}
+
+impl From<PlanFileError> for CommandError {
+    fn from(err: PlanFileError) -> Self {
+        let hint = match &err {
+            PlanFileError::BadPlanFile { .. } | PlanFileError::UnsupportedFormat { .. } => {
+                "make a new plan with `dnscron plan --out FILE` using this version of dnscron"
+                    .into()
+            }
+            PlanFileError::PlanFile { problem, .. } => plan_file_hint(problem),
+        };
+        CommandError::from_error(ErrorKind::User, err).with_hint(hint)
     }
 }
 
