@@ -1,6 +1,10 @@
 use super::*;
 use crate::dns::RecordType;
-use crate::import::from_files::{Held, LeftAlone, NoteKind, Why};
+use crate::import::from_files::{FromFile, Held, LeftAlone, NoteKind, Why};
+
+fn read_octodns(path: &Path) -> Result<Vec<FromFile>, OctodnsError> {
+    crate::import::from_files::read(&Octodns, path)
+}
 
 fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(dir.join(name), text).unwrap();

@@ -8,7 +8,6 @@ use chrono::{DateTime, Utc};
 use croner::Cron;
 use croner::parser::{CronParser, Seconds, Year};
 
-#[path = "cron_schedule.rs"]
 mod schedule;
 pub use schedule::{Field, FieldProblem, ScheduleError};
 
@@ -118,5 +117,4 @@ pub fn calendar(schedule: &str, after: DateTime<Utc>, count: usize) -> Option<Ca
 }
 
 #[cfg(test)]
-#[path = "cron_tests.rs"]
 mod tests;
