@@ -30,7 +30,11 @@ pub mod controller;
 pub mod cron;
 pub mod dns;
 pub mod dnscheck;
+pub(crate) mod finding;
 pub mod import;
 pub mod plan;
 pub mod plan_file;
 pub mod untrusted;
+
+#[cfg(test)]
+mod stage_order_tests;

@@ -3,8 +3,7 @@
 
 use dnscron::cli::error::CommandError;
 use dnscron::render::plan as render;
-use dnscron_core::plan::PlanError;
-use dnscron_core::plan_file as file;
+use dnscron_core::plan_file::{self as file, PlanFileError};
 
 use super::fixtures::*;
 
@@ -14,7 +13,7 @@ fn saved() -> String {
 }
 
 fn refusal(text: &str) -> String {
-    let err: PlanError = file::load(text, "plan.json").unwrap_err();
+    let err: PlanFileError = file::load(text, "plan.json").unwrap_err();
     CommandError::from(err).body()
 }
 

@@ -14,8 +14,8 @@ use crate::config::check_slug;
 use crate::config::model::{Desired, UnmanagedEntry};
 use crate::dns::{ZoneName, fold_host};
 
-use super::finding_code::FindingCode;
 use super::model::{Finding, TargetKind, TargetRef};
+use crate::finding::FindingCode;
 
 /// Which files a plan compares with the whole account: every file of these folders.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,12 +9,12 @@ use crate::config::model::{CronJobSpec, Desired, SiteSpec};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
-use super::finding_code::FindingCode;
 use super::in_effect;
 use super::model::{Action, Change, Finding, Resource, Status, TargetKind, TargetRef, Value};
 use super::norm::collapse_ws;
 use super::order::Draft;
 use crate::cron::{MAX_JOBS_PER_SITE, calendar, normalize_command, normalize_schedule};
+use crate::finding::FindingCode;
 
 /// How many run times a created job shows.
 const NEXT_RUNS: usize = 3;

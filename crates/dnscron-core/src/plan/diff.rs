@@ -7,13 +7,13 @@ use chrono::{DateTime, Utc};
 
 use crate::config::model::{Desired, SiteSpec, ZoneSpec};
 
-use super::finding_code::FindingCode;
 use super::model::{
     Change, Finding, Plan, PlanOptions, PlanStamp, Status, Summary, Target, TargetKind, TargetRef,
 };
 use super::order::{self, Draft};
 use super::snapshot::{LiveSite, LiveSnapshot};
 use super::{PlanError, cron_jobs, fingerprint, nameservers, records, safety};
+use crate::finding::FindingCode;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiffOptions {
@@ -82,7 +82,6 @@ pub(super) fn diff_lent(
     let mut findings = status_findings(&changes);
     findings.extend(parts.findings);
     Ok(Plan {
-        format_version: super::model::FORMAT_VERSION,
         plan_id: opts.stamp.id.clone(),
         created_at: opts.stamp.created_at.clone(),
         api_url: opts.api_url.clone(),

@@ -14,10 +14,10 @@ use crate::api::ReadClient;
 use crate::config::model::{Desired, UnmanagedEntry};
 
 use super::account::{self, AccountCheck, Listings};
-use super::finding_code::FindingCode;
 use super::model::{Finding, TargetKind, TargetRef};
 use super::scope::Scope;
 use super::snapshot::SnapshotError;
+use crate::finding::FindingCode;
 
 /// The findings about the declarations `scope` removes, judged against `files` (every file now)
 /// and the account as read now.

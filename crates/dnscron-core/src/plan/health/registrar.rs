@@ -12,8 +12,8 @@ use crate::config::model::ZoneSpec;
 
 use super::Registration;
 use super::values::{date, ds_set, flag, shown, word};
-use crate::plan::figure::Figure;
-use crate::plan::finding_code::FindingCode;
+use crate::finding::Figure;
+use crate::finding::FindingCode;
 use crate::plan::model::{Finding, TargetKind, TargetRef};
 use crate::plan::norm::host_set;
 

@@ -13,8 +13,8 @@ mod tree;
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
-use crate::plan::figure::Figure;
-use crate::plan::finding_code::FindingCode;
+use crate::finding::Figure;
+use crate::finding::FindingCode;
 use crate::untrusted::escape;
 
 use super::Out;
