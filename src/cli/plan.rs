@@ -13,7 +13,7 @@ use crate::cli::{changed, logging, runtime, signals, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
 use crate::render::plan::progress::PlanProgress;
-use dnscron_core::api::ReadClient;
+use dnscron_api::ReadClient;
 use dnscron_core::dnscheck::QueryOptions;
 use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::{
@@ -82,7 +82,9 @@ pub enum PlanFormat {
 pub fn run(args: PlanArgs) -> CommandResult {
     let desired = validate::load_printing_warnings(&args.paths).map_err(|d| match args.format {
         PlanFormat::Github => validate::report_diagnostics_github(&d),
-        _ => validate::report_diagnostics(&d),
+        PlanFormat::Text | PlanFormat::Json | PlanFormat::Markdown => {
+            validate::report_diagnostics(&d)
+        }
     })?;
     let scope = args
         .changed_since

@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use dnscron_api::untrusted::{escape, escape_lines};
 use dnscron_core::plan::{Finding, Severity, TargetKind};
-use dnscron_core::untrusted::{escape, escape_lines};
 
 /// The head line's parts; each view draws the label in its own way (colour, bold, a prefix).
 pub struct Head {

@@ -4,12 +4,12 @@
 
 use std::fmt::Write;
 
+use dnscron_api::untrusted::Untrusted;
 use dnscron_core::controller::{
     AlertKind, Converged, Pending, Revision, RevisionSource, RoundError, RoundOutcome, RoundReport,
     Start, StateStore, Status, Transition, Trigger, WaitReason, Work, resolve_adopted,
 };
 use dnscron_core::plan::{Severity, TargetRef};
-use dnscron_core::untrusted::Untrusted;
 
 use super::args::ControllerArgs;
 use crate::cli::error::CommandError;

@@ -1,13 +1,11 @@
 //! A cron delete whose index moved to another job before it arrived (`ApplyResult::
 //! CronIndexMoved`): what was meant, what was removed instead and whether it was put back.
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use std::fmt::Write as _;
 
+use dnscron_api::untrusted::Untrusted as U;
 use dnscron_core::apply::{ApplyReport, ChangeReport, CronMixUp, ListedJob, Recreate};
 use dnscron_core::plan::Resource;
-use dnscron_core::untrusted::Untrusted as U;
 
 use super::{error_kind, subject, summary, tally};
 use crate::cli::error::CRON_INDEX_MOVED_HINT;

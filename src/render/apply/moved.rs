@@ -2,13 +2,11 @@
 //! longer hold (changed since review, not made), changes of the plan someone changed again
 //! during the apply, and anything else that moved meanwhile (left as it is).
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use std::fmt::Write as _;
 
+use dnscron_api::untrusted::Untrusted as U;
 use dnscron_core::apply::{ApplyReport, Moved};
 use dnscron_core::plan::{Change, Resource, Value};
-use dnscron_core::untrusted::Untrusted as U;
 
 use super::markdown::cell;
 use super::{summary, tally};

@@ -7,7 +7,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use dnscron_core::api::{IdempotencyKey, WaitEvent, WriteClient, WriteResponse, payload};
+use dnscron_api::{IdempotencyKey, WaitEvent, WriteClient, WriteResponse, payload};
 use dnscron_core::apply::{
     self, ApplyOptions, ApplyReport, ApplyResult, ChangeOutcome, ChangeReport,
 };
@@ -228,7 +228,7 @@ fn moved_records(moved: &[Moved]) -> Vec<(String, Option<Value>, Option<Value>)>
             Resource::Record { name, .. } => {
                 Some((name.clone(), m.expected.clone(), m.live.clone()))
             }
-            _ => None,
+            Resource::CronJob { .. } | Resource::Nameservers => None,
         })
         .collect()
 }

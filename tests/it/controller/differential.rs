@@ -9,7 +9,7 @@
 //! `--allow-unready-nameservers` make it); both sides run on tokio's paused clock against an
 //! emulator of their own, seeded alike.
 
-use dnscron_core::api::{ApiConfig, Token, WriteClient};
+use dnscron_api::{ApiConfig, Token, WriteClient};
 use dnscron_core::apply::workflow::{Binding, Execution, Refusal, Workflow};
 use dnscron_core::apply::{ApplyReport, ApplyResult, Silent};
 use dnscron_core::controller::{
@@ -168,7 +168,11 @@ fn refusal_stop(refusal: &Refusal) -> String {
         {
             "limits".into()
         }
-        other => format!("refused: {other}"),
+        other @ (Refusal::Union(_)
+        | Refusal::ApiUrl { .. }
+        | Refusal::Unreviewed { .. }
+        | Refusal::Plan(_)
+        | Refusal::MakePlan(_)) => format!("refused: {other}"),
     }
 }
 
@@ -178,7 +182,15 @@ fn report_stop(report: &ApplyReport) -> String {
         ApplyResult::NeedsPortalStep { .. } => "portal step".into(),
         ApplyResult::NameserversNotReady { .. } => "nameservers not ready".into(),
         ApplyResult::Failed { error, .. } => format!("failed {:?}", error.status),
-        other => format!("{other:?}"),
+        other @ (ApplyResult::NoChanges
+        | ApplyResult::AlreadyApplied
+        | ApplyResult::Differs { .. }
+        | ApplyResult::VerifyFailed { .. }
+        | ApplyResult::NotVisible { .. }
+        | ApplyResult::Interrupted
+        | ApplyResult::ChangedSinceReview { .. }
+        | ApplyResult::ChangedDuringApply { .. }
+        | ApplyResult::CronIndexMoved { .. }) => format!("{other:?}"),
     }
 }
 

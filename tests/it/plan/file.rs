@@ -213,7 +213,7 @@ fn strings_from_a_plan_file_are_escaped_in_text_and_markdown() {
     for (name, out) in &views {
         let raw: Vec<char> = out
             .chars()
-            .filter(|c| *c != '\n' && *c != '\u{1b}' && dnscron_core::untrusted::is_unsafe_char(*c))
+            .filter(|c| *c != '\n' && *c != '\u{1b}' && dnscron_api::untrusted::is_unsafe_char(*c))
             .collect();
         assert!(raw.is_empty(), "{name}: raw {raw:?}");
         for line in out.lines() {

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, payload};
 use crate::config::model::Desired;
 use crate::plan::in_effect;
 use crate::plan::request::{self, RequestError};
 use crate::plan::{Action, Change, PlanOptions, Resource, Status};
+use dnscron_api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, payload};
 
 use super::cron_delete::{self, CronDelete, Deleted};
 use super::dns::{DnsOptions, ready};
@@ -298,7 +298,19 @@ impl Executor<'_> {
 fn attempts_of(err: &ApiError) -> u32 {
     match err {
         ApiError::Status { attempts, .. } | ApiError::Transport { attempts, .. } => *attempts,
-        _ => 1,
+        ApiError::NoAnswer { .. }
+        | ApiError::Cut { .. }
+        | ApiError::TooLarge { .. }
+        | ApiError::NotJson { .. }
+        | ApiError::Redirect { .. }
+        | ApiError::NoEndpoint { .. }
+        | ApiError::Decode { .. }
+        | ApiError::WaitExceeded { .. }
+        | ApiError::InsecureUrl { .. }
+        | ApiError::InvalidUrl { .. }
+        | ApiError::UrlWithCredentials
+        | ApiError::Pagination { .. }
+        | ApiError::Client { .. } => 1,
     }
 }
 

@@ -84,10 +84,12 @@ fn same_intent(a: &Change, b: &Change) -> bool {
                     record_id: Some(y), ..
                 },
             ) => x == y,
-            _ => false,
+            (Resource::Record { .. } | Resource::CronJob { .. } | Resource::Nameservers, _) => {
+                false
+            }
         },
         (Action::Delete, _) | (_, Action::Delete) => false,
-        _ => a.after == b.after,
+        (Action::Create | Action::Update, Action::Create | Action::Update) => a.after == b.after,
     }
 }
 

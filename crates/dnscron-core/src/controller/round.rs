@@ -9,13 +9,13 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::api::{ReadClient, WriteClient, payload};
 use crate::apply::dns::DnsOptions;
 use crate::apply::workflow::{Execution, LeftAlone, Refusal, Workflow};
 use crate::apply::{ApplyReport, ApplyResult, Interrupt, Silent};
 use crate::config::model::Desired;
 use crate::dnscheck::AddressBook;
 use crate::plan::{Change, MakePlanError, PlanError, TargetRef};
+use dnscron_api::{ReadClient, WriteClient, payload};
 
 use super::backoff::{self, Backoff};
 use super::report::{

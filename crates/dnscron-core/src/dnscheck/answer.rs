@@ -1,6 +1,5 @@
 //! The question asked and the typed answer: what one nameserver said, already canonical, so it
 //! compares with the files the way the API diff does.
-#![deny(clippy::wildcard_enum_match_arm)]
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -152,7 +151,7 @@ impl Outcome {
 /// text inside is escaped.
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::untrusted::Untrusted;
+        use dnscron_api::untrusted::Untrusted;
         match self {
             Outcome::Records { records, .. } => match records.len() {
                 1 => f.write_str("1 record"),

@@ -11,7 +11,7 @@ use super::address::DNS_PORT;
 use super::answer::{Answer, Outcome, QueryType, Question};
 use super::transport::{QueryOptions, ask};
 use crate::dns::{RecordType, ZoneName};
-use crate::untrusted::Untrusted;
+use dnscron_api::untrusted::Untrusted;
 
 /// The system's resolver configuration.
 pub const RESOLV_CONF: &str = "/etc/resolv.conf";
@@ -124,7 +124,12 @@ pub async fn zone_nameservers(
 fn said(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Records { .. } => "no NS records".into(),
-        other => Untrusted(&other.to_string()).to_string(),
+        other @ (Outcome::NoData { .. }
+        | Outcome::NxDomain { .. }
+        | Outcome::Rcode(_)
+        | Outcome::Timeout
+        | Outcome::Network(_)
+        | Outcome::Malformed(_)) => Untrusted(&other.to_string()).to_string(),
     }
 }
 

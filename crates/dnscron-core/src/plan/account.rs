@@ -9,10 +9,10 @@
 //! registrar findings read anyway (read for this alone only when no zone is declared);
 //! `GET /sites` is the listing the snapshot reads anyway when a site is declared.
 
-use crate::api::payload;
 use crate::config::check_slug;
 use crate::config::model::{Desired, UnmanagedEntry};
 use crate::dns::{ZoneName, fold_host};
+use dnscron_api::payload;
 
 use super::model::{Finding, TargetKind, TargetRef};
 use crate::finding::FindingCode;

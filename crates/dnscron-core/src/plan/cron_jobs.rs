@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use crate::api::payload;
 use crate::config::model::{CronJobSpec, Desired, SiteSpec};
+use dnscron_api::payload;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 

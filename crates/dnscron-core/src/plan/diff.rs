@@ -34,7 +34,7 @@ impl Default for DiffOptions {
         DiffOptions {
             api_url: String::new(),
             allow_mass_changes: false,
-            hosted_mode_wire_value: crate::api::openapi::DEFAULT_HOSTED_MODE.into(),
+            hosted_mode_wire_value: dnscron_api::openapi::DEFAULT_HOSTED_MODE.into(),
             stamp: PlanStamp::fresh(),
         }
     }

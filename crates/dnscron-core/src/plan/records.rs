@@ -5,9 +5,9 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::str::FromStr;
 
-use crate::api::RecordRef;
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::{self, RecordType, ZoneName, rules};
+use dnscron_api::RecordRef;
 
 use super::in_effect;
 use super::model::{Action, Change, Finding, Resource, Status, TargetKind, TargetRef, Value};

@@ -10,8 +10,8 @@
 //! merge, and a removal made together with its `unmanaged:` entry plans clean. A note per
 //! removal (`declaration-removed`, info) says what happens to the target.
 
-use crate::api::ReadClient;
 use crate::config::model::{Desired, UnmanagedEntry};
+use dnscron_api::ReadClient;
 
 use super::account::{self, AccountCheck, Listings};
 use super::model::{Finding, TargetKind, TargetRef};

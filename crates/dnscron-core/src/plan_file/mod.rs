@@ -62,7 +62,7 @@ pub fn to_json(plan: &Plan) -> Result<String, PlanFileError> {
         message: format!("cannot serialize the plan: {e}"),
     })?;
     text.push('\n');
-    Ok(crate::untrusted::json_text(text))
+    Ok(dnscron_api::untrusted::json_text(text))
 }
 
 /// Reads a plan file; `origin` names it in messages (a path, or `-`).
@@ -123,7 +123,10 @@ fn located(text: &str, origin: &str, problem: &FromFileError) -> String {
         FromFileError::ApiUrl(_) => key_position(text, "api_url", 0),
         FromFileError::Scope(_) => key_position(text, "scope", 0),
         FromFileError::RequestDiffers { index, .. } => key_position(text, "request", *index),
-        _ => None,
+        FromFileError::UnsupportedFormat { .. }
+        | FromFileError::Request(_)
+        | FromFileError::Desired(_)
+        | FromFileError::TooLarge { .. } => None,
     };
     match place {
         Some((line, col)) => format!("{origin}:{line}:{col}"),

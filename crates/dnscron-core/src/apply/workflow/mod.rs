@@ -18,10 +18,10 @@ mod tests;
 
 use std::time::Duration;
 
-use crate::api::WriteClient;
 use crate::config::model::Desired;
 use crate::plan::snapshot::LiveSnapshot;
 use crate::plan::{Change, MakeOptions, Plan, PlanError, PlanStamp, Scope, make_plan, scope};
+use dnscron_api::WriteClient;
 
 use super::dns::DnsOptions;
 use super::{ApplyOptions, ApplyReport, Interrupt, Progress, review_union};

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::untrusted::Untrusted as U;
+use dnscron_api::untrusted::Untrusted as U;
 
 use super::{RevisionError, RevisionSource, git, probe, read};
 

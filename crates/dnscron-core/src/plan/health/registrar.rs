@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::api::payload;
 use crate::config::model::ZoneSpec;
+use dnscron_api::payload;
 
 use super::Registration;
 use super::values::{date, ds_set, flag, shown, word};

@@ -8,7 +8,7 @@ use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
 use crate::finding::Figure;
 use crate::finding::FindingCode;
-use crate::untrusted::escape;
+use dnscron_api::untrusted::escape;
 
 use super::account::absolute;
 use super::{Out, key, tags};

@@ -9,7 +9,7 @@ use crate::dns::RecordType;
 use crate::finding::FindingCode;
 use crate::finding::{DmarcPolicy, Figure, FigureKind};
 use crate::plan::model::Finding;
-use crate::untrusted::escape;
+use dnscron_api::untrusted::escape;
 
 use super::account::{Account, Held, by_name, host};
 use super::{Out, tags};

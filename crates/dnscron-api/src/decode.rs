@@ -76,7 +76,7 @@ fn identity(item: &Value) -> String {
             let shown = match v {
                 Value::String(s) => format!("`{s}`"),
                 Value::Number(n) => n.to_string(),
-                _ => return None,
+                Value::Null | Value::Bool(_) | Value::Array(_) | Value::Object(_) => return None,
             };
             Some(format!(" (the item with {k} {shown})"))
         })
@@ -94,7 +94,7 @@ fn without_position(err: &serde_json::Error) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::api::payload::Record;
+    use crate::payload::Record;
 
     fn explain_page(body: &str) -> String {
         let err = serde_json::from_str::<Vec<Record>>("[1]").unwrap_err();
