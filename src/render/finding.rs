@@ -2,6 +2,9 @@
 //! head line with its severity, code, what it is about and where the file declares it; the
 //! detail under it; for a finding the files accept, the acceptance under that.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
 use dnscron_api::untrusted::{escape, escape_lines};
 use dnscron_core::plan::{Finding, Severity, TargetKind};
 
@@ -27,32 +30,33 @@ pub fn head(f: &Finding) -> Head {
         // Dimmed with a mark of its own: seen, decided, and not what a reader acts on now.
         Some(_) => ("-", accepted_label(f.severity), "2"),
     };
+    let about = about(f);
+    // Most heads need no escaping: keep the string rather than copy it.
+    let escaped = match escape(&about) {
+        Cow::Owned(escaped) => Some(escaped),
+        Cow::Borrowed(_) => None,
+    };
     Head {
         mark,
         label,
         color,
-        about: escape(&about(f)).into_owned(),
+        about: escaped.unwrap_or(about),
     }
 }
 
 /// What the finding is about, unescaped: the views escape it for their medium.
 pub fn about(f: &Finding) -> String {
-    let record = f
-        .record
-        .as_ref()
-        .map(|r| format!(", {} {}", r.name, r.rtype))
-        .unwrap_or_default();
-    let at = f
-        .declared_at
-        .as_ref()
-        .map(|at| format!(" at {at}"))
-        .unwrap_or_default();
-    format!(
-        "[{}] {}{record}{}{at}",
-        f.code,
-        f.target,
-        change_ids(&f.change_ids)
-    )
+    // Written into one string: a plan of a large zone draws thousands of findings.
+    let mut out = format!("[{}] {}", f.code, f.target);
+    if let Some(r) = &f.record {
+        let _ = write!(out, ", {} {}", r.name, r.rtype);
+    }
+    out.push_str(&change_ids(&f.change_ids));
+    if let Some(at) = &f.declared_at {
+        out.push_str(" at ");
+        out.push_str(at);
+    }
+    out
 }
 
 /// `accepted error`, …: the severity is kept, so a reader sees what was accepted.
@@ -149,20 +153,27 @@ fn shell_word(text: &str) -> String {
 /// The plain-text lines of one finding, indented by `indent`, the label painted by `paint`.
 pub fn text_lines(f: &Finding, indent: &str, paint: impl Fn(&str, &str) -> String) -> String {
     let h = head(f);
-    let mut out = format!(
-        "{indent}{} {} {}\n",
-        h.mark,
-        paint(h.color, h.label),
-        h.about
+    let detail = detail(f);
+    // Pushed piece by piece into one string: a plan of a large zone draws thousands of these.
+    let mut out = String::with_capacity(2 * indent.len() + h.about.len() + detail.len() + 32);
+    let mut line = |text: &str, inner: &str| {
+        out.push_str(indent);
+        out.push_str(inner);
+        out.push_str(text);
+        out.push('\n');
+    };
+    line(
+        &format!("{} {} {}", h.mark, paint(h.color, h.label), h.about),
+        "",
     );
-    for line in detail(f).lines() {
-        out.push_str(&format!("{indent}    {line}\n"));
+    for text in detail.lines() {
+        line(text, "    ");
     }
     if let Some(adopt) = adoption(f) {
-        out.push_str(&format!("{indent}    {}\n", escape(&adopt)));
+        line(&escape(&adopt), "    ");
     }
     if let Some(accepted) = acceptance(f) {
-        out.push_str(&format!("{indent}    {}\n", escape(&accepted)));
+        line(&escape(&accepted), "    ");
     }
     out
 }

@@ -83,8 +83,10 @@ pub fn dnscron_changes(stdout: &str) -> Option<Changes> {
     }
     let line = stdout.lines().find_map(|l| l.strip_prefix("Plan: "))?;
     let pairs = line.trim_end_matches('.').split(", ").map(|part| {
-        // `1 needs a portal step` and `N blocked` are also counted under their action.
+        // `1 needs a portal step` and `N blocked` are also counted under their action; an
+        // action may carry a note in parentheses (`66 to update (33 TTL-only)`).
         let (count, action) = part.split_once(" to ").unwrap_or((part, ""));
+        let action = action.split_once(" (").map_or(action, |(a, _)| a);
         Some((action, count))
     });
     tally(pairs, ["create", "update", "delete"])
@@ -195,6 +197,8 @@ mod tests {
                     portal step.\n";
         assert_eq!(dnscron_changes(ours), Some(c(3, 1, 2)));
         assert_eq!(dnscron_changes("Plan: 4 to delete.\n"), Some(c(0, 0, 4)));
+        let ttl = "Plan: 68 to create, 66 to update (33 TTL-only), 66 to delete.\n";
+        assert_eq!(dnscron_changes(ttl), Some(c(68, 66, 66)));
         let none = "No changes. The live account matches the files.\n";
         assert_eq!(dnscron_changes(none), Some(c(0, 0, 0)));
         assert_eq!(dnscron_changes("error: refused\n"), None);

@@ -43,7 +43,7 @@ pub fn escape_char(c: char) -> String {
 /// `text` with every unsafe character escaped and no workflow-command shape at its start.
 pub fn escape(text: &str) -> Cow<'_, str> {
     let command_shaped = looks_like_command(text);
-    if !command_shaped && !text.chars().any(is_unsafe_char) {
+    if !command_shaped && !has_unsafe_char(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -67,6 +67,16 @@ fn push_safe(out: &mut String, c: char) {
         out.push_str(&escape_char(c));
     } else {
         out.push(c);
+    }
+}
+
+/// Whether [`is_unsafe_char`] holds for some character of `text`: for ASCII text (most of
+/// it: every record of a large plan passes here) a byte scan, the same test without decoding.
+fn has_unsafe_char(text: &str) -> bool {
+    if text.is_ascii() {
+        text.bytes().any(|b| b < 0x20 || b == 0x7f)
+    } else {
+        text.chars().any(is_unsafe_char)
     }
 }
 

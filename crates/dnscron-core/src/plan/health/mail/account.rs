@@ -1,6 +1,6 @@
 //! The account's names as the files declare them: which zone holds a host, and its records.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::config::model::{IgnoreRule, RecordSpec, ZoneSpec};
@@ -88,7 +88,14 @@ pub(super) fn relative(host: &str, zone: &str) -> String {
 pub(super) fn absolute(name: &str, zone: &str) -> String {
     match name {
         "@" | "" => zone.to_string(),
-        name => format!("{}.{zone}", name.to_ascii_lowercase()),
+        name => {
+            // One allocation: called for every record of a type the mail rules read.
+            let mut out = String::with_capacity(name.len() + 1 + zone.len());
+            out.extend(name.chars().map(|c| c.to_ascii_lowercase()));
+            out.push('.');
+            out.push_str(zone);
+            out
+        }
     }
 }
 
@@ -107,7 +114,7 @@ pub(super) fn by_name<'z>(
     keep: impl Fn(&RecordSpec) -> bool,
 ) -> Vec<(String, Vec<&'z RecordSpec>)> {
     let mut groups: Vec<(String, Vec<&'z RecordSpec>)> = Vec::new();
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     for record in spec.records.iter().filter(|r| r.rtype == rtype && keep(r)) {
         let name = absolute(&record.name, spec.zone.as_str());
         match index.get(&name) {

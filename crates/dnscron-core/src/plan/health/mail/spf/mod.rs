@@ -78,14 +78,16 @@ async fn evaluate(
     walker: &mut Walker<'_>,
     name: &str,
     record: &RecordSpec,
-    parsed: Parsed,
+    mut parsed: Parsed,
     out: &mut Out<'_>,
 ) {
-    let after_all = parsed.after_all.clone();
+    let after_all = std::mem::take(&mut parsed.after_all);
     let root = walker.walk(name, parsed).await;
-    let tree = render::lines(&root);
-    count(walker, name, record, &root, &tree, out);
-    voids(name, record, &root, &tree, out);
+    // Drawn only for the findings that show it: most records (a plan of 5,000 SPF records
+    // draws none) are below the warning and have no void lookups.
+    let mut tree = Tree::new(&root);
+    count(walker, name, record, &root, &mut tree, out);
+    voids(name, record, &root, &mut tree, out);
     crowded_mx(name, record, &root, out);
     broken(name, record, &root, out);
     if !after_all.is_empty() {
@@ -101,6 +103,22 @@ async fn evaluate(
     }
 }
 
+/// The lookup tree's lines, drawn on first use.
+struct Tree<'n> {
+    root: &'n Node,
+    lines: Option<String>,
+}
+
+impl<'n> Tree<'n> {
+    fn new(root: &'n Node) -> Tree<'n> {
+        Tree { root, lines: None }
+    }
+
+    fn lines(&mut self) -> &str {
+        self.lines.get_or_insert_with(|| render::lines(self.root))
+    }
+}
+
 /// The lookup count: an error over the limit, a warning near it (both with the tree), one line of
 /// information when some includes could not be followed (or hosts not checked) and the count is
 /// below the warning.
@@ -109,14 +127,14 @@ fn count(
     name: &str,
     record: &RecordSpec,
     root: &Node,
-    tree: &str,
+    tree: &mut Tree<'_>,
     out: &mut Out<'_>,
 ) {
     let total = root.total();
-    let mut unfollowed = Vec::new();
-    root.unfollowed(&mut unfollowed);
-    let mut unchecked = Vec::new();
-    root.unchecked(&mut unchecked);
+    let mut unfollowed = String::new();
+    root.unfollowed(&mut unfollowed, ", ");
+    let mut unchecked = String::new();
+    root.unchecked(&mut unchecked, ", ");
     let lookups = if total == 1 { "lookup" } else { "lookups" };
     let counted = if unfollowed.is_empty() {
         format!("{total} DNS {lookups}")
@@ -144,7 +162,8 @@ fn count(
             code,
             record,
             format!(
-                "the SPF record of {name} needs {counted}{with_dns}, more than the {LOOKUP_LIMIT} receivers allow (RFC 7208 §4.6.4): {PERMERROR}; {TRIM}. Lookups per record:\n{tree}"
+                "the SPF record of {name} needs {counted}{with_dns}, more than the {LOOKUP_LIMIT} receivers allow (RFC 7208 §4.6.4): {PERMERROR}; {TRIM}. Lookups per record:\n{}",
+                tree.lines()
             ),
         );
         out.measure_last(Figure::Lookups(u32::try_from(total).unwrap_or(u32::MAX)));
@@ -162,7 +181,8 @@ fn count(
             code,
             record,
             format!(
-                "the SPF record of {name} needs {counted}{with_dns} of the {LOOKUP_LIMIT} receivers allow: one more include (or a provider adding one to theirs) makes it a permerror, and the mail unauthenticated; {TRIM}. Lookups per record:\n{tree}"
+                "the SPF record of {name} needs {counted}{with_dns} of the {LOOKUP_LIMIT} receivers allow: one more include (or a provider adding one to theirs) makes it a permerror, and the mail unauthenticated; {TRIM}. Lookups per record:\n{}",
+                tree.lines()
             ),
         );
         out.measure_last(Figure::Lookups(u32::try_from(total).unwrap_or(u32::MAX)));
@@ -177,25 +197,24 @@ fn count(
     } else {
         FindingCode::SpfLookupsUncounted
     };
-    let mut parts = vec![format!(
-        "the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow"
-    )];
+    // One message built in place: a plan of a large zone words this once per SPF record.
+    let mut message =
+        format!("the SPF record of {name} needs {counted} of the {LOOKUP_LIMIT} receivers allow");
     if !unfollowed.is_empty() {
-        parts.push(format!("not followed: {}", unfollowed.join(", ")));
+        message.push_str("; not followed: ");
+        message.push_str(&unfollowed);
     }
     if !unchecked.is_empty() {
-        parts.push(format!(
-            "not checked for a void lookup: {}",
-            unchecked.join(", ")
-        ));
+        message.push_str("; not checked for a void lookup: ");
+        message.push_str(&unchecked);
     }
     // Only terms nobody could ask about would a resolver settle; a failed answer needs a
     // working one, which the reason already says.
     if root.needs_resolver() && !walker.has_resolver() {
-        parts.push("a resolver would settle them".into());
+        message.push_str("; a resolver would settle them");
     }
     // One line: many zones share one provider's include, and each says so.
-    out.push(code, record, parts.join("; "));
+    out.push(code, record, message);
 }
 
 /// The terms an `spf-not-followed` (or `spf-lookups-uncounted`) message names as not followed,
@@ -215,7 +234,7 @@ pub fn not_followed_terms(message: &str) -> Vec<(&str, &str)> {
         .collect()
 }
 
-fn voids(name: &str, record: &RecordSpec, root: &Node, tree: &str, out: &mut Out<'_>) {
+fn voids(name: &str, record: &RecordSpec, root: &Node, tree: &mut Tree<'_>, out: &mut Out<'_>) {
     let voids = root.voids();
     if voids <= VOID_LIMIT {
         return;
@@ -232,7 +251,8 @@ fn voids(name: &str, record: &RecordSpec, root: &Node, tree: &str, out: &mut Out
         code,
         record,
         format!(
-            "the SPF record of {name} makes {voids} void lookups (names without records){with_dns}, more than the {VOID_LIMIT} receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; remove the terms that name hosts without records (includes of names that no longer publish SPF, `a:`/`mx:` of names that are gone). Lookups per record:\n{tree}"
+            "the SPF record of {name} makes {voids} void lookups (names without records){with_dns}, more than the {VOID_LIMIT} receivers allow (RFC 7208 §4.6.4): they return permerror and treat the mail as unauthenticated; remove the terms that name hosts without records (includes of names that no longer publish SPF, `a:`/`mx:` of names that are gone). Lookups per record:\n{}",
+            tree.lines()
         ),
     );
 }

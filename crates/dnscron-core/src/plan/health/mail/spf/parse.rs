@@ -96,17 +96,17 @@ fn is_modifier_name(name: &str) -> bool {
 
 /// One mechanism; `Ok(true)` for `all`.
 fn mechanism(word: &str, parsed: &mut Parsed) -> Result<bool, String> {
-    let shown = escape(word);
+    // Escaped only for an error: every SPF record of a plan passes through here.
+    let shown = || escape(word);
     let rest = word.strip_prefix(['+', '-', '~', '?']).unwrap_or(word);
     let split = rest.find([':', '/']).unwrap_or(rest.len());
     let (name, arg) = rest.split_at(split);
     match name.to_ascii_lowercase().as_str() {
         "all" if arg.is_empty() => return Ok(true),
         "include" | "exists" => {
-            let name = escape(name);
-            let value = arg
-                .strip_prefix(':')
-                .ok_or_else(|| format!("`{shown}` needs a domain (`{name}:domain`)"))?;
+            let value = arg.strip_prefix(':').ok_or_else(|| {
+                format!("`{}` needs a domain (`{}:domain`)", shown(), escape(name))
+            })?;
             let target = domain_spec(word, value)?;
             if name.eq_ignore_ascii_case("include") {
                 parsed.includes.push(target);
@@ -123,7 +123,7 @@ fn mechanism(word: &str, parsed: &mut Parsed) -> Result<bool, String> {
             };
             let lower = name.to_ascii_lowercase();
             if lower == "ptr" && !cidr.is_empty() {
-                return Err(format!("`{shown}`: `ptr` takes no prefix length"));
+                return Err(format!("`{}`: `ptr` takes no prefix length", shown()));
             }
             dual_cidr(word, cidr)?;
             parsed.lookups += 1;
@@ -136,7 +136,9 @@ fn mechanism(word: &str, parsed: &mut Parsed) -> Result<bool, String> {
             }
         }
         "ip4" | "ip6" => address(word, name, arg)?,
-        _ => return Err(format!("`{shown}` is not an SPF mechanism or modifier")),
+        _ => {
+            return Err(format!("`{}` is not an SPF mechanism or modifier", shown()));
+        }
     }
     Ok(false)
 }
@@ -185,9 +187,10 @@ fn prefix(text: &str, max: u8) -> Result<u8, &'static str> {
 }
 
 fn address(word: &str, name: &str, arg: &str) -> Result<(), String> {
-    let shown = escape(word);
-    let name = escape(name);
-    let bad = || format!("`{shown}` needs an address (`{name}:address` or `{name}:address/bits`)");
+    let bad = || {
+        let (shown, name) = (escape(word), escape(name));
+        format!("`{shown}` needs an address (`{name}:address` or `{name}:address/bits`)")
+    };
     let value = arg.strip_prefix(':').ok_or_else(bad)?;
     let (ip, bits) = match value.split_once('/') {
         Some((ip, bits)) => (ip, Some(bits)),
@@ -208,15 +211,15 @@ fn address(word: &str, name: &str, arg: &str) -> Result<(), String> {
 
 /// A domain-spec (§7.1): a host name of at least two labels, or text with macros.
 fn domain_spec(word: &str, value: &str) -> Result<Target, String> {
-    let shown = escape(word);
+    let shown = || escape(word);
     let text = value.to_string();
     if value.is_empty() {
-        return Err(format!("`{shown}` needs a domain"));
+        return Err(format!("`{}` needs a domain", shown()));
     }
     if value.contains('%') {
         return macros(value)
             .map(|()| Target { text, host: None })
-            .map_err(|why| format!("`{shown}`: {why}"));
+            .map_err(|why| format!("`{}`: {why}", shown()));
     }
     match host(value) {
         Some(h) if h.contains('.') => Ok(Target {
@@ -224,7 +227,8 @@ fn domain_spec(word: &str, value: &str) -> Result<Target, String> {
             host: Some(h),
         }),
         _ => Err(format!(
-            "`{shown}`: `{}` is not a domain name",
+            "`{}`: `{}` is not a domain name",
+            shown(),
             escape(value)
         )),
     }

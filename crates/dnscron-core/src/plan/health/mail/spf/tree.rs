@@ -3,6 +3,7 @@
 //! knows whether it was read over DNS, so a finding can tell what the files alone prove from
 //! what needed DNS answers (only the first may stop a write).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -122,16 +123,21 @@ impl Node {
     /// Each broken record in the tree with the chain of includes that leads to it.
     pub(super) fn broken<'n>(
         &'n self,
-        chain: &mut Vec<String>,
+        chain: &mut Vec<&'n Node>,
         dns: bool,
         out: &mut Vec<Broken<'n>>,
     ) {
-        chain.push(format!("{}{}", self.via, self.domain));
+        chain.push(self);
         let dns = dns || self.from_dns;
         match &self.state {
             State::NoSpf { .. } | State::Loop | State::Multiple | State::Invalid(_) => {
+                // Words only for a broken record: most trees have none.
+                let words: Vec<String> = chain
+                    .iter()
+                    .map(|n| format!("{}{}", n.via, n.domain))
+                    .collect();
                 out.push(Broken {
-                    chain: chain.join(" → "),
+                    chain: words.join(" → "),
                     state: &self.state,
                     from_dns: dns,
                 });
@@ -184,40 +190,56 @@ impl Node {
         }) && self.children.iter().all(Node::awaits_only_a_resolver)
     }
 
-    /// The includes and redirects not followed, with why.
-    pub(super) fn unfollowed(&self, out: &mut Vec<String>) {
+    /// The includes and redirects not followed, with why, each after `sep` but the first.
+    pub(super) fn unfollowed(&self, out: &mut String, sep: &str) {
         if let State::Unfollowed(why) = &self.state {
-            out.push(format!("{}{} ({})", self.via, self.domain, why.words()));
+            if !out.is_empty() {
+                out.push_str(sep);
+            }
+            out.push_str(self.via);
+            out.push_str(&self.domain);
+            out.push_str(" (");
+            out.push_str(&why.words());
+            out.push(')');
         }
         for child in &self.children {
-            child.unfollowed(out);
+            child.unfollowed(out, sep);
         }
     }
 
-    /// The `a`/`mx` terms whose hosts were not checked for a void lookup, with why.
-    pub(super) fn unchecked(&self, out: &mut Vec<String>) {
+    /// The `a`/`mx` terms whose hosts were not checked for a void lookup, with why, each
+    /// after `sep` but the first.
+    pub(super) fn unchecked(&self, out: &mut String, sep: &str) {
         for note in &self.hosts {
             if let Some(why) = note.unchecked() {
-                out.push(format!("{} ({})", escape(&note.word), why.words()));
+                if !out.is_empty() {
+                    out.push_str(sep);
+                }
+                out.push_str(&escape(&note.word));
+                out.push_str(" (");
+                out.push_str(&why.words());
+                out.push(')');
             }
         }
         for child in &self.children {
-            child.unchecked(out);
+            child.unchecked(out, sep);
         }
     }
 }
 
 impl Unfollowed {
-    pub(super) fn words(&self) -> String {
+    pub(super) fn words(&self) -> Cow<'static, str> {
         match self {
             Unfollowed::NoResolver => "outside the account, no resolver to ask".into(),
             Unfollowed::Undeclared => {
                 "its zone's `ignore` rules or `prune: false` keep records the files don't show, no resolver to ask".into()
             }
             Unfollowed::Macro => "a macro only a receiver can expand".into(),
-            Unfollowed::Failed(why) => format!("the resolver did not answer: {why}"),
+            Unfollowed::Failed(why) => format!("the resolver did not answer: {why}").into(),
             Unfollowed::TooDeep => "nested too deep".into(),
-            Unfollowed::TooMany => format!("more than {MAX_NODES} names looked up for one record"),
+            Unfollowed::TooMany => {
+                format!("more than {MAX_NODES} names looked up for one record").into()
+            }
         }
     }
 }
