@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::error::CommandError;
-use dnscron_core::api::{ApiConfig, Token, check_url_policy, parse_base_url};
+use dnscron_api::{ApiConfig, Token, check_url_policy, parse_base_url};
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct ApiArgs {

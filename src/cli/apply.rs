@@ -14,7 +14,7 @@ use crate::cli::signals::Signals;
 use crate::cli::{session, write_stdout};
 use crate::render::apply::{Bar, Lines};
 use crate::render::plan as render;
-use dnscron_core::api::WriteClient;
+use dnscron_api::WriteClient;
 use dnscron_core::apply::Progress;
 use dnscron_core::apply::workflow::{Binding, Execution, ReviewedPlan, Workflow};
 use dnscron_core::plan::Plan;

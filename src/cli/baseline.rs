@@ -5,12 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use dnscron_core::api::ReadClient;
+use dnscron_api::ReadClient;
+use dnscron_api::untrusted::Untrusted;
 use dnscron_core::config;
 use dnscron_core::dnscheck::QueryOptions;
 use dnscron_core::import::baseline::{self, Baseline, FileAcceptances};
 use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, make_plan_owned};
-use dnscron_core::untrusted::Untrusted;
 
 use super::api_args::ApiArgs;
 use super::dns_args::{ResolverArg, parse_resolver_arg};

@@ -8,10 +8,10 @@ use crate::cli::dns_args::DnsArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{runtime, validate, write_stdout};
 use crate::render::check;
+use dnscron_api::untrusted::Untrusted;
 use dnscron_core::config;
 use dnscron_core::dnscheck::{self, CheckSettings, Status, parse_resolver};
 use dnscron_core::plan::{Looked, MailDns, judge_acceptances, mail_findings};
-use dnscron_core::untrusted::Untrusted;
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {

@@ -12,7 +12,7 @@ use crate::cli::write_stdout;
 use crate::cli::{runtime, session, stamp};
 use crate::render::apply as report;
 use crate::render::plan as render;
-use dnscron_core::api::{ApiConfig, ReadClient, Token, WriteClient};
+use dnscron_api::{ApiConfig, ReadClient, Token, WriteClient};
 use dnscron_core::apply::Silent;
 use dnscron_core::apply::dns::DnsOptions;
 use dnscron_core::apply::workflow::{Binding, Execution, Workflow};

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, api_hint};
 use crate::cli::{runtime, write_stdout};
-use dnscron_core::api::{ApiError, ReadClient, WriteClient, deprecation_notice, openapi};
+use dnscron_api::{ApiError, ReadClient, WriteClient, deprecation_notice, openapi};
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
@@ -206,7 +206,7 @@ fn render(checks: &[Check]) -> String {
     let mut out = String::new();
     // A check's text quotes what the server said (versions, headers, error messages).
     for c in checks {
-        let text = dnscron_core::untrusted::escape(&c.text);
+        let text = dnscron_api::untrusted::escape(&c.text);
         let _ = writeln!(out, "{:<5} {text}", if c.ok { "ok" } else { "fail" });
         if let Some(hint) = &c.hint {
             let _ = writeln!(out, "      hint: {hint}");

@@ -6,14 +6,15 @@
 use std::error::Error;
 use std::fmt::{self, Write as _};
 
-use dnscron_core::api::{ApiError, TokenError};
+use dnscron_api::{ApiError, TokenError};
 use dnscron_core::config::changed::ChangedError;
+use dnscron_core::controller::AdoptError;
 use dnscron_core::dnscheck::{DiscoverError, ResolveError};
 use dnscron_core::import::{ImportError, Outside};
 use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::PlanError;
 use dnscron_core::plan::snapshot::SnapshotError;
-use dnscron_core::plan_file::FromFileError;
+use dnscron_core::plan_file::{FromFileError, PlanFileError};
 
 pub type BoxError = Box<dyn Error + Send + Sync>;
 
@@ -281,6 +282,33 @@ impl From<ApiError> for CommandError {
     }
 }
 
+impl From<AdoptError> for CommandError {
+    fn from(err: AdoptError) -> Self {
+        let hint = adopt_hint(&err);
+        CommandError::from_error(ErrorKind::User, err).with_hint(hint)
+    }
+}
+
+/// What to do about `--adopt-revision`'s id, refused at the start or by a round (the folder
+/// moved before the first round applied it).
+pub fn adopt_hint(err: &AdoptError) -> &'static str {
+    match err {
+        AdoptError::Moved { .. } => {
+            "the folder's new revision was named by nobody, so the controller writes nothing and retries: review that revision's whole difference (`dnscron plan` over DIR) and restart with --adopt-revision naming it, or without --adopt-revision to take it as the base"
+        }
+        AdoptError::Ambiguous { .. } => {
+            "give more of the commit's hex digits, so that only it starts with them"
+        }
+        AdoptError::NotAnId { .. }
+        | AdoptError::NotFound { .. }
+        | AdoptError::NotTheDigest { .. }
+        | AdoptError::NotCurrent { .. }
+        | AdoptError::Revision(_) => {
+            "pass the id the logs or /status name for the folder's revision (7 or more of its hex digits), or drop --adopt-revision to take the folder's revision as the base"
+        }
+    }
+}
+
 /// What the user can do about an API error, wherever it surfaces (also `doctor`'s checks).
 pub fn api_hint(err: &ApiError) -> Option<&'static str> {
     Some(match err {
@@ -384,14 +412,21 @@ impl From<PlanError> for CommandError {
                 ErrorKind::User,
                 "if these changes are intended, approve them for this plan alone: run again with --allow-mass-changes (in a pull request planned by the dnscron plan recipe: add the label dnscron:allow-mass-changes after the last push); leave the zone's `safety:` limits as they are, they guard every later plan".into(),
             ),
-            PlanError::BadPlanFile { .. } | PlanError::UnsupportedFormat { .. } => (
-                ErrorKind::User,
-                "make a new plan with `dnscron plan --out FILE` using this version of dnscron"
-                    .into(),
-            ),
-            PlanError::PlanFile { problem, .. } => (ErrorKind::User, plan_file_hint(problem)),
         };
         CommandError::from_error(kind, err).with_hint(hint)
+    }
+}
+
+impl From<PlanFileError> for CommandError {
+    fn from(err: PlanFileError) -> Self {
+        let hint = match &err {
+            PlanFileError::BadPlanFile { .. } | PlanFileError::UnsupportedFormat { .. } => {
+                "make a new plan with `dnscron plan --out FILE` using this version of dnscron"
+                    .into()
+            }
+            PlanFileError::PlanFile { problem, .. } => plan_file_hint(problem),
+        };
+        CommandError::from_error(ErrorKind::User, err).with_hint(hint)
     }
 }
 

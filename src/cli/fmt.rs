@@ -9,9 +9,9 @@ use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::validate::report_diagnostics;
 use crate::cli::write_stdout;
 use crate::render;
+use dnscron_api::untrusted;
 use dnscron_core::config;
 use dnscron_core::config::fmt::{FileFormat, Formatted};
-use dnscron_core::untrusted;
 
 #[derive(Debug, clap::Args)]
 pub struct FmtArgs {

@@ -8,14 +8,14 @@ use std::sync::Arc;
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, Outcome};
 use crate::cli::{import_from, runtime, write_stdout};
-use dnscron_core::api::{ReadClient, WriteClient};
+use dnscron_api::untrusted::escape;
+use dnscron_api::{ReadClient, WriteClient};
 use dnscron_core::config::{self, json_schema};
 use dnscron_core::dns::ZoneName;
 use dnscron_core::import::{
     self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SetFile, SiteFile, ZoneFile,
 };
 use dnscron_core::plan::{ReadProgress, ReadProgressHook};
-use dnscron_core::untrusted::escape;
 
 #[derive(Debug, clap::Args)]
 #[command(group(

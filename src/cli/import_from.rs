@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use dnscron_api::untrusted::escape;
 use dnscron_core::dns::RecordType;
 use dnscron_core::import::from_files::bind::read_bind;
 use dnscron_core::import::from_files::dnscontrol::read_dnscontrol;
@@ -16,7 +17,6 @@ use dnscron_core::import::from_files::{
     FromFile, LeftAlone, NotImported, NoteKind, SourceLine, Why,
 };
 use dnscron_core::import::{self, NsChoice};
-use dnscron_core::untrusted::escape;
 
 use crate::cli::error::{CommandError, CommandResult, Outcome, not_imported};
 use crate::cli::import::{ImportArgs, Source, count, out_files, parse_zone, self_check};

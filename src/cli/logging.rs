@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::io::IsTerminal;
 
-use dnscron_core::api::{pacer, retry};
+use dnscron_api::{pacer, retry};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -13,7 +13,7 @@ use crate::cli::{changed, logging, runtime, signals, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
 use crate::render::plan::progress::PlanProgress;
-use dnscron_core::api::ReadClient;
+use dnscron_api::ReadClient;
 use dnscron_core::dnscheck::QueryOptions;
 use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::{

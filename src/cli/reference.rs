@@ -69,7 +69,7 @@ pub const ENVIRONMENT: &[Row] = &[
         "the API base URL including `/api/v1`, when `--api-url` is not given",
     ),
     row(
-        dnscron_core::api::TOKEN_ENV,
+        dnscron_api::TOKEN_ENV,
         "the API token, unless `--token-file` is given; never printed or logged",
     ),
     row(

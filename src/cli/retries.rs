@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use dnscron_core::api::{RetryCause, RetryEvent, RetryHook};
+use dnscron_api::{RetryCause, RetryEvent, RetryHook};
 
 use crate::render::retries::{RetrySummary, summary_line};
 

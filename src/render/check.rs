@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 use crate::cli::error::{undiscovered, unresolved};
 use crate::render::check_findings;
 use crate::render::github::{Annotation, Level, render_capped};
+use dnscron_api::untrusted::{Untrusted, json_text};
 use dnscron_core::dnscheck::{
     CheckReport, Difference, NameserverSource, RrsetDifference, ServerReport, Status,
 };
 use dnscron_core::plan::Finding;
-use dnscron_core::untrusted::{Untrusted, json_text};
 
 /// The JSON output's shape version: bumped when a field changes meaning or goes away.
 pub const JSON_VERSION: u32 = 1;

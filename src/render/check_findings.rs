@@ -77,7 +77,7 @@ pub fn github(findings: &[Finding], command: &str) -> Vec<Annotation> {
                         "{}: {} ({})",
                         f.target,
                         finding::detail(f),
-                        dnscron_core::untrusted::Untrusted(&accepted)
+                        dnscron_api::untrusted::Untrusted(&accepted)
                     ),
                     format!("dnscron {command}: {} (accepted)", f.code),
                 ),

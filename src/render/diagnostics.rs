@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use dnscron_api::untrusted::escape;
 use dnscron_core::config::{Diagnostic, Diagnostics};
-use dnscron_core::untrusted::escape;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 
 use crate::render::excerpt::Excerpt;

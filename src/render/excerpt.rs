@@ -6,8 +6,8 @@
 //! characters are drawn escaped as server text is (`untrusted`), so an ESC byte in a comment
 //! can't rewrite the terminal and a tab shows where it stands.
 
+use dnscron_api::untrusted::{escape_char, is_unsafe_char};
 use dnscron_core::config::{LineBounds, SourceFile};
-use dnscron_core::untrusted::{escape_char, is_unsafe_char};
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 /// A line longer than this many characters is cut to a window.

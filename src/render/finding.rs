@@ -2,8 +2,8 @@
 //! head line with its severity, code, what it is about and where the file declares it; the
 //! detail under it; for a finding the files accept, the acceptance under that.
 
+use dnscron_api::untrusted::{escape, escape_lines};
 use dnscron_core::plan::{Finding, Severity, TargetKind};
-use dnscron_core::untrusted::{escape, escape_lines};
 
 /// The head line's parts; each view draws the label in its own way (colour, bold, a prefix).
 pub struct Head {

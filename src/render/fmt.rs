@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use dnscron_api::untrusted;
 use dnscron_core::config::fmt::{LeftAlone, Reason};
-use dnscron_core::untrusted;
 use similar::TextDiff;
 
 /// A unified diff (3 lines of context) from the file as written to its canonical form.

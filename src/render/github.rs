@@ -3,7 +3,7 @@
 //!
 //! Escaping follows GitHub's toolkit (`@actions/core` command.ts): in the message `%`, `\r`,
 //! `\n` become `%25`, `%0D`, `%0A`; in property values also `:` → `%3A` and `,` → `%2C`. Other
-//! control characters are escaped by [`dnscron_core::untrusted`]'s rule.
+//! control characters are escaped by [`dnscron_api::untrusted`]'s rule.
 
 use std::fmt::Write as _;
 
@@ -112,7 +112,7 @@ fn repo_path(path: &str) -> String {
 }
 
 /// GitHub's encoding of `%`, `\r`, `\n`; any other unsafe character (ESC, bidi controls …) is
-/// escaped as everywhere else ([`dnscron_core::untrusted`]), so an annotation shows it without acting.
+/// escaped as everywhere else ([`dnscron_api::untrusted`]), so an annotation shows it without acting.
 pub fn escape_data(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -120,8 +120,8 @@ pub fn escape_data(text: &str) -> String {
             '%' => out.push_str("%25"),
             '\r' => out.push_str("%0D"),
             '\n' => out.push_str("%0A"),
-            c if dnscron_core::untrusted::is_unsafe_char(c) => {
-                out.push_str(&dnscron_core::untrusted::escape_char(c));
+            c if dnscron_api::untrusted::is_unsafe_char(c) => {
+                out.push_str(&dnscron_api::untrusted::escape_char(c));
             }
             c => out.push(c),
         }

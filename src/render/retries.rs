@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use dnscron_core::api::RetryCause;
+use dnscron_api::RetryCause;
 
 /// A command's retries, as the binary tallied them from the clients' retry events.
 #[derive(Clone, Debug, PartialEq, Eq)]

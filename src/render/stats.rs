@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use dnscron_core::api::StatsSnapshot;
+use dnscron_api::StatsSnapshot;
 
 /// Requests by route, then the totals, pages, retries, 429s, replays and time waited: the
 /// wall-clock time some request waited for the rate limit (what the run lost to it), then the

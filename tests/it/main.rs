@@ -1,5 +1,26 @@
 //! The one integration-test binary (one link step instead of one per file). Each module tests one
-//! command or stage; `common` holds the builders they share.
+//! command or stage; `common` holds the builders they share: `dnscron` run in a cleared
+//! environment, exit status, stdout and stderr asserted in full, plan ids and times fixed by the
+//! test-only variables instead of masked, git run with no system or user configuration and fixed
+//! dates so that commit ids are the same everywhere. The harness turns apply's DNS checks and
+//! the system resolver off for every test but those about them.
+//!
+//! No test waits on real time: the emulator runs in-process on 127.0.0.1:0, and waits use
+//! tokio's paused clock or the emulator's counter notifications. Where a paused clock can't
+//! reach, nothing is decided by time: apply's DNS check (apply/dns.rs) runs in the `dnscron`
+//! process over loopback sockets, so the emulator's DNS lags by a count of questions and the
+//! deadlines are either never reached or reached after the first round, which always runs.
+//! Another process on its own clock (a controller running docs/controller.md's walk, the live
+//! Prometheus server) is polled with a deadline.
+//!
+//! Other tools' readings of the same input (BIND's named-compilezone, octoDNS, Prometheus and
+//! promtool) are recorded answers committed beside their inputs (Prometheus's keyed by the
+//! input's SHA-256, so a changed input without a new recording fails), so `cargo test
+//! --workspace` needs only Rust. `tests/record-answers.sh` records them again with the real tools; the cargo feature
+//! `live-tools` compiles the tests that run the tools themselves, which fail when a tool is
+//! missing (never a skip) or a recording is stale. `.ci/run` runs the default tests with those
+//! tools hidden from `PATH`, then the live ones. A new comparison brings its inputs and
+//! recordings, a `tests/recorders/TOOL.sh`, default tests that read them, and a live test.
 
 // Tests may panic on what they set up themselves.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -10,6 +31,7 @@ mod plan;
 
 mod action;
 mod apply;
+mod architecture_map;
 mod bench;
 mod by_hand;
 mod capability;

@@ -47,8 +47,10 @@ fn json_plan_round_trips_through_out_file() {
     .run_for_stdout();
     let saved = std::fs::read_to_string(&file).unwrap();
     assert_eq!(saved, stdout, "--out writes what --format json prints");
+    let version =
+        serde_json::from_str::<serde_json::Value>(&saved).unwrap()["format_version"].clone();
+    assert_eq!(version, 5);
     let plan = file::load(&saved, "plan.json").unwrap();
-    assert_eq!(plan.format_version, 5);
     assert_eq!(plan.plan_id, "0123456789abcdef0123456789abcdef");
     assert_eq!(plan.created_at, "2026-01-02T03:04:05Z");
     assert_eq!(plan.api_url, emu.base_url());

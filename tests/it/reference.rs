@@ -136,7 +136,7 @@ fn the_environment_table_lists_every_variable_the_binary_reads() {
     flag_variables(&dnscron::cli::Cli::command(), &mut read);
     read.extend(
         [
-            dnscron_core::api::TOKEN_ENV,
+            dnscron_api::TOKEN_ENV,
             "DNSCRON_PLAN_ID",
             "DNSCRON_TIMESTAMP",
             "DNSCRON_SYSTEM_RESOLVER",

@@ -53,7 +53,7 @@ fn with_v_each_retry_has_its_line_and_the_summary_follows() {
     let retries: Vec<&str> = out.lines().filter(|l| l.contains("retrying in")).collect();
     for line in &retries {
         assert!(
-            line.starts_with(" WARN dnscron_core::api::retry: GET /")
+            line.starts_with(" WARN dnscron_api::retry: GET /")
                 && line.contains("Connection refused")
                 && line.ends_with(" of 5)"),
             "{line}"

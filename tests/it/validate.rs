@@ -117,7 +117,7 @@ fn control_characters_from_a_file_are_drawn_escaped() {
         .snapshot();
     assert!(
         !out.chars()
-            .any(|c| c != '\n' && dnscron_core::untrusted::is_unsafe_char(c)),
+            .any(|c| c != '\n' && dnscron_api::untrusted::is_unsafe_char(c)),
         "{out:?}"
     );
     insta::assert_snapshot!(out);

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
 
-use dnscron_core::api::{StatsSnapshot, WriteClient};
+use dnscron_api::{StatsSnapshot, WriteClient};
 use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Silent};
 use dnscron_core::plan::{MakeOptions, Planned, make_plan};
 use dnscron_emulator::{BackgroundEmulator, Faults, RateLimit, StateSnapshot};

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use dnscron_core::api::WriteClient;
+use dnscron_api::WriteClient;
 use dnscron_core::apply::{self, ApplyOptions, ApplyReport, ApplyResult, Silent};
 use dnscron_core::config::changed::ChangedTargets;
 use dnscron_core::config::model::Desired;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use dnscron_core::api::StatsSnapshot;
+use dnscron_api::StatsSnapshot;
 use dnscron_core::plan::{MakeOptions, make_plan};
 use dnscron_emulator::RateLimit;
 

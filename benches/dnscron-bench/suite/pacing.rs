@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use dnscron_core::api::ReadClient;
+use dnscron_api::ReadClient;
 use dnscron_emulator::RateLimit;
 
 use super::report::{Figure, Section, Verdict};

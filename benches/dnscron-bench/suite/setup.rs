@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use dnscron_core::api::{ApiConfig, PAGE_LIMIT, ReadClient, Token, WriteClient};
+use dnscron_api::{ApiConfig, PAGE_LIMIT, ReadClient, Token, WriteClient};
 use dnscron_core::config::model::Desired;
 use dnscron_emulator::{self as emulator, BackgroundEmulator, Counters, Seed};
 

@@ -12,25 +12,27 @@
 //! |---|---|
 //! | files → desired state | [`config::load`], [`config::load_texts`] → [`config::model::Desired`] or every problem as [`config::Diagnostics`]; [`config::json_schema`] |
 //! | DNS and cron rules | [`dns::RecordType`], [`dns::ZoneName`], [`dns::RecordData`]; [`cron`]'s normal forms |
-//! | live state | [`api::ReadClient`] (GETs only), [`api::WriteClient`], [`api::ApiConfig`], [`api::Token`], [`api::ApiError`]; [`plan::snapshot::fetch`] → [`plan::snapshot::LiveSnapshot`] |
+//! | live state | the `dnscron-api` crate: [`dnscron_api::ReadClient`] (GETs only), [`dnscron_api::WriteClient`], [`dnscron_api::ApiConfig`], [`dnscron_api::Token`], [`dnscron_api::ApiError`]; [`plan::snapshot::fetch`] → [`plan::snapshot::LiveSnapshot`] |
 //! | plan | [`plan::make_plan`] (read, then [`plan::diff`]) → [`plan::Plan`] of typed [`plan::Change`]s; [`plan::request::derive`] is a change's HTTP request |
 //! | plan file | [`plan_file::to_json`], [`plan_file::load`], [`plan_file::json_schema`], [`plan_file::FORMAT_VERSION`] |
 //! | apply | [`apply::apply`] → [`apply::ApplyReport`]; [`apply::review`] binds a plan made now to a reviewed one; [`apply::Progress`] is how a caller follows it |
 //! | DNS checks | [`dnscheck::check_zones`] → [`dnscheck::CheckReport`]; [`dnscheck::ask`] |
 //! | controller | [`controller::revision::probe`], [`controller::revision::read`] → [`controller::Snapshot`]; [`controller::Webhook`] |
 //! | live → files | [`import::fetch`], [`import::build_zone`], [`import::render_zone`], [`import::write_files`] |
-//! | server text | [`untrusted::escape`], [`untrusted::json_text`] |
+//! | server text | [`dnscron_api::untrusted::escape`], [`dnscron_api::untrusted::json_text`] |
 
 #![warn(unreachable_pub)]
 
-pub mod api;
 pub mod apply;
 pub mod config;
 pub mod controller;
 pub mod cron;
 pub mod dns;
 pub mod dnscheck;
+pub(crate) mod finding;
 pub mod import;
 pub mod plan;
 pub mod plan_file;
-pub mod untrusted;
+
+#[cfg(test)]
+mod stage_order_tests;

@@ -1,5 +1,5 @@
 //! The emulator's wire format, written from the API specification (sections Errors,
-//! Pagination, Idempotency and Limits), never from the client's `dnscron_core::api::payload`: a field name the
+//! Pagination, Idempotency and Limits), never from the client's `dnscron_api::payload`: a field name the
 //! client misreads must not be copied into the server, or every end-to-end test would agree
 //! with the mistake.
 

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use dnscron_core::api::{ResponseHook, WaitHook};
+use dnscron_api::{ResponseHook, WaitHook};
 use dnscron_core::apply::Interrupt;
 use dnscron_core::controller::{Controller, Event, RoundOutcome, RunEnd, Transition};
 use tokio::sync::Notify;

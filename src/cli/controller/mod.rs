@@ -15,7 +15,7 @@ mod words;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dnscron_core::api::{ReadClient, WriteClient};
+use dnscron_api::{ReadClient, WriteClient};
 use dnscron_core::controller::{
     BUCKET_PER_MINUTE, Controller, Mode, OnceOutcome, RunEnd, Settings, StateLock, StateStore,
     api_config,

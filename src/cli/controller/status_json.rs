@@ -46,7 +46,7 @@ pub fn document(report: &RoundReport, status: &Status, policy: &str) -> String {
         },
         "consecutive_failures": status.consecutive_failures,
     });
-    dnscron_core::untrusted::json_text(doc.to_string())
+    dnscron_api::untrusted::json_text(doc.to_string())
 }
 
 fn round(report: &RoundReport, status: &Status) -> Value {

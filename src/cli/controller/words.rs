@@ -4,12 +4,12 @@
 
 use std::fmt::Write;
 
+use dnscron_api::untrusted::Untrusted;
 use dnscron_core::controller::{
     AlertKind, Converged, Pending, Revision, RevisionSource, RoundError, RoundOutcome, RoundReport,
     Start, StateStore, Status, Transition, Trigger, WaitReason, Work, resolve_adopted,
 };
 use dnscron_core::plan::{Severity, TargetRef};
-use dnscron_core::untrusted::Untrusted;
 
 use super::args::ControllerArgs;
 use crate::cli::error::CommandError;
@@ -49,11 +49,7 @@ pub fn starting(
         });
     }
     let adopt = match &args.adopt_revision {
-        Some(id) => Some(resolve_adopted(dir, id).map_err(|error| {
-            CommandError::from_error(crate::cli::error::ErrorKind::User, error).with_hint(
-                "pass the id the logs or /status name for the folder's revision (7 or more of its hex digits), or drop --adopt-revision to take the folder's revision as the base",
-            )
-        })?),
+        Some(id) => Some(resolve_adopted(dir, id).map_err(CommandError::from)?),
         None => None,
     };
     let first = match &adopt {
@@ -307,6 +303,9 @@ pub fn error_text(error: &RoundError) -> String {
             problems_text(diagnostics)
         ),
         RoundError::NotConverged(report) => apply_stopped(report),
+        RoundError::Adopt(adopt) => {
+            format!("{}; {}", chain(error), crate::cli::error::adopt_hint(adopt))
+        }
         RoundError::Revision(_)
         | RoundError::State(_)
         | RoundError::Read(_)
@@ -599,6 +598,21 @@ mod tests {
                 &report
             ),
             "dnscron: revision 0123456789ab does not load (1 problem in its files, first: expected a mapping); no revision is in use yet, nothing is written"
+        );
+    }
+
+    /// A first start whose folder moved off the revision named to adopt is worded with both
+    /// ids and what to do, like the refusal at the start; and its kind is its own.
+    #[test]
+    fn a_folder_that_moved_off_the_adopted_revision_is_worded_with_what_to_do() {
+        let error = RoundError::Adopt(Box::new(dnscron_core::controller::AdoptError::Moved {
+            adopted: "0123456789abcdef0123456789abcdef01234567".into(),
+            current: "89abcdef0123456789abcdef0123456789abcdef".into(),
+        }));
+        assert_eq!(error.kind(), "adopt");
+        assert_eq!(
+            error_text(&error),
+            "the folder moved from revision 0123456789abcdef0123456789abcdef01234567, the one named to adopt, to 89abcdef0123456789abcdef0123456789abcdef before it was applied: nothing is applied or taken as the base; the folder's new revision was named by nobody, so the controller writes nothing and retries: review that revision's whole difference (`dnscron plan` over DIR) and restart with --adopt-revision naming it, or without --adopt-revision to take it as the base"
         );
     }
 }

@@ -6,7 +6,7 @@ use dnscron_core::import::from_files::dnscontrol::DnscontrolError;
 use dnscron_core::import::from_files::octodns::OctodnsError;
 use std::path::Path;
 
-use dnscron_core::untrusted::escape;
+use dnscron_api::untrusted::escape;
 
 use super::{CommandError, ErrorKind};
 

@@ -3,11 +3,11 @@
 
 use std::path::PathBuf;
 
+use dnscron_api::untrusted::{Untrusted, escape};
 use dnscron_core::apply::review_union::UnionError;
 use dnscron_core::apply::workflow::{HeldIn, Refusal, ReviewedBy};
 use dnscron_core::plan::held::Held;
 use dnscron_core::plan::{Change, PlanError, Resource};
-use dnscron_core::untrusted::{Untrusted, escape};
 
 use super::{CommandError, ErrorKind};
 use crate::render::finding;

@@ -5,9 +5,9 @@
 
 use std::fmt::Write as _;
 
+use dnscron_api::untrusted::Untrusted as U;
 use dnscron_core::apply::{ApplyReport, ChangeReport, CronMixUp, ListedJob, Recreate};
 use dnscron_core::plan::Resource;
-use dnscron_core::untrusted::Untrusted as U;
 
 use super::{error_kind, subject, summary, tally};
 use crate::cli::error::CRON_INDEX_MOVED_HINT;

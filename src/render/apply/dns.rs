@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
+use dnscron_api::untrusted::Untrusted as U;
 use dnscron_core::apply::dns::{DnsCheck, NameserverCheck, ZoneCheck};
-use dnscron_core::untrusted::Untrusted as U;
 
 use super::dns_words::{problem_text, skip_reason};
 

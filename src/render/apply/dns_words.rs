@@ -1,10 +1,10 @@
 //! The DNS checks' findings in words: what a nameserver serves instead of the written or
 //! declared data, or why it could not be asked. Server text is escaped here.
 
+use dnscron_api::untrusted::Untrusted as U;
 use dnscron_core::apply::dns::{Finding, Problem, RrsetKey, SkipReason};
 use dnscron_core::dns::RecordType;
 use dnscron_core::dnscheck::{Difference, Expected, Outcome};
-use dnscron_core::untrusted::Untrusted as U;
 
 /// Why a nameserver is not live or not ready, in words: an unresolved host names the flag that
 /// gives it an address.

@@ -44,7 +44,7 @@ pub fn json(report: &ApplyReport, exit_code: u8) -> String {
             .to_string()
     });
     out.push('\n');
-    dnscron_core::untrusted::json_text(out)
+    dnscron_api::untrusted::json_text(out)
 }
 
 /// Each change's `summary`, after its `resource` (an unseen write's after its `target`): the

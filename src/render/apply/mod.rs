@@ -18,10 +18,10 @@ pub use json::{FORMAT_VERSION, json};
 pub use markdown::markdown;
 pub use progress::{Bar, Lines};
 
+use dnscron_api::untrusted::Untrusted as U;
 use dnscron_core::apply::{ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, ErrorInfo};
 use dnscron_core::apply::{LastRead, Unseen};
 use dnscron_core::plan::{Action, Change, Value};
-use dnscron_core::untrusted::Untrusted as U;
 
 use super::plan::text::plain_change_lines;
 

@@ -6,9 +6,9 @@
 
 use std::fmt::Write as _;
 
+use dnscron_api::untrusted::Untrusted as U;
 use dnscron_core::apply::{ApplyReport, Moved};
 use dnscron_core::plan::{Change, Resource, Value};
-use dnscron_core::untrusted::Untrusted as U;
 
 use super::markdown::cell;
 use super::{summary, tally};

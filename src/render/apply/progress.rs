@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use dnscron_core::api::WaitEvent;
+use dnscron_api::WaitEvent;
 use dnscron_core::apply::{ChangeOutcome, ChangeReport, Note, Progress};
 use dnscron_core::plan::Change;
 
@@ -81,7 +81,7 @@ impl Lines {
     fn line(&self, text: &str) {
         if !self.quiet {
             // The line quotes server data (request ids, targets).
-            let text = dnscron_core::untrusted::escape(text);
+            let text = dnscron_api::untrusted::escape(text);
             let _ = writeln!(std::io::stderr().lock(), "{text}");
         }
     }

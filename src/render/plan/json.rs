@@ -8,13 +8,12 @@
 use std::borrow::Cow;
 
 use dnscron_core::plan::Plan;
-use dnscron_core::plan::PlanError;
-use dnscron_core::plan_file as file;
+use dnscron_core::plan_file::{self as file, PlanFileError};
 
 use crate::render::finding;
 
 /// Pretty JSON with a final newline.
-pub fn render(plan: &Plan) -> Result<String, PlanError> {
+pub fn render(plan: &Plan) -> Result<String, PlanFileError> {
     let unsafe_message = plan
         .findings
         .iter()

@@ -12,7 +12,7 @@ use dnscron_core::plan::{
 
 use super::text::plain_change_lines;
 use crate::render::finding;
-use dnscron_core::untrusted::escape_lines;
+use dnscron_api::untrusted::escape_lines;
 
 /// Upper bound of the output, in bytes (so also in characters).
 pub const MAX_LEN: usize = 60_000;
@@ -352,8 +352,8 @@ fn escape(text: &str) -> String {
                 out.push(ch);
             }
             '\n' => out.push(' '),
-            c if dnscron_core::untrusted::is_unsafe_char(c) => {
-                out.push_str(&dnscron_core::untrusted::escape_char(c));
+            c if dnscron_api::untrusted::is_unsafe_char(c) => {
+                out.push_str(&dnscron_api::untrusted::escape_char(c));
             }
             c => out.push(c),
         }

@@ -277,7 +277,7 @@ pub(crate) fn scope_line(plan: &Plan, shown: impl Fn(&str) -> String) -> Option<
 }
 
 pub(crate) fn printable(text: &str) -> String {
-    dnscron_core::untrusted::escape(text).into_owned()
+    dnscron_api::untrusted::escape(text).into_owned()
 }
 
 /// TXT text shown between quotes, as the file's `content:` holds it: a backslash stays one
@@ -289,8 +289,8 @@ pub(crate) fn quote(text: &str) -> String {
     for ch in text.chars() {
         match ch {
             '"' => out.push_str("\\\""),
-            c if dnscron_core::untrusted::is_unsafe_char(c) => {
-                out.push_str(&dnscron_core::untrusted::escape_char(c));
+            c if dnscron_api::untrusted::is_unsafe_char(c) => {
+                out.push_str(&dnscron_api::untrusted::escape_char(c));
             }
             c => out.push(c),
         }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use tokio::time::Instant;
 
-use dnscron_core::api::{Stats, WaitEvent, WaitHook};
+use dnscron_api::{Stats, WaitEvent, WaitHook};
 use dnscron_core::plan::ReadProgress;
 
 /// How often the plain form says where the plan is.

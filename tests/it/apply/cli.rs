@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dnscron_core::api::{IdempotencyKey, payload};
+use dnscron_api::{IdempotencyKey, payload};
 use dnscron_emulator::{BackgroundEmulator, Seed};
 
 use super::support::*;

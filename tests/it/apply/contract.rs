@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use dnscron_core::api::{IdempotencyKey, payload};
+use dnscron_api::{IdempotencyKey, payload};
 use dnscron_emulator::{BackgroundEmulator, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 use super::support::*;

@@ -7,7 +7,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use dnscron_core::api::{IdempotencyKey, WaitEvent, WriteClient, WriteResponse, payload};
+use dnscron_api::{IdempotencyKey, WaitEvent, WriteClient, WriteResponse, payload};
 use dnscron_core::apply::{
     self, ApplyOptions, ApplyReport, ApplyResult, ChangeOutcome, ChangeReport,
 };

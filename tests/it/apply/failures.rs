@@ -71,7 +71,7 @@ fn exhausted_retries_stop_the_apply_and_a_rerun_finishes() {
     );
 }
 
-fn client_for(emu: &dnscron_emulator::BackgroundEmulator) -> dnscron_core::api::WriteClient {
+fn client_for(emu: &dnscron_emulator::BackgroundEmulator) -> dnscron_api::WriteClient {
     client(&emu.base_url(), "demo-token")
 }
 

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use dnscron_core::api::WriteClient;
+use dnscron_api::WriteClient;
 use dnscron_core::apply::workflow::{Binding, HeldIn, Refusal, Workflow};
 use dnscron_core::config::model::Desired;
 use dnscron_core::plan::{FindingCode, Status};

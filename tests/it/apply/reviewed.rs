@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dnscron_core::api::{IdempotencyKey, payload};
+use dnscron_api::{IdempotencyKey, payload};
 use dnscron_emulator::{BackgroundEmulator, Seed, TokenSeed, ZoneSeed};
 
 use super::support::*;

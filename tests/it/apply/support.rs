@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::common::{Test, filters};
-use dnscron_core::api::{ApiConfig, RetryPolicy, Token, WriteClient};
+use dnscron_api::{ApiConfig, RetryPolicy, Token, WriteClient};
 use dnscron_core::apply::{self, ApplyOptions, ApplyReport, Silent};
 use dnscron_core::config::model::{Desired, NameserverMode};
 use dnscron_core::dns::{self, RecordType};

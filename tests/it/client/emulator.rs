@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use dnscron_core::api::payload::RecordWrite;
-use dnscron_core::api::{ApiConfig, IdempotencyKey, ReadClient, Token, WriteClient};
+use dnscron_api::payload::RecordWrite;
+use dnscron_api::{ApiConfig, IdempotencyKey, ReadClient, Token, WriteClient};
 use dnscron_core::plan::snapshot;
 use dnscron_emulator::{self as emulator, Emulator, Seed};
 

@@ -1,5 +1,5 @@
 use dnscron::cli::error::CommandError;
-use dnscron_core::api::{ApiConfig, ApiError, ReadClient, Token, WriteClient};
+use dnscron_api::{ApiConfig, ApiError, ReadClient, Token, WriteClient};
 use serde_json::json;
 
 use super::stub::{CANARY, Reply, Stub, config};

@@ -1,4 +1,4 @@
-use dnscron_core::api::{ApiError, ReadClient, USER_AGENT};
+use dnscron_api::{ApiError, ReadClient, USER_AGENT};
 use serde_json::json;
 
 use super::stub::{Reply, Stub};
@@ -199,7 +199,7 @@ async fn deprecation_is_noted_once_per_process() {
     let client = ReadClient::new(stub.config()).unwrap();
     client.list_zones().await.unwrap();
     client.list_zones().await.unwrap();
-    assert_eq!(dnscron_core::api::deprecation_notice(), Some("@1767225600"));
+    assert_eq!(dnscron_api::deprecation_notice(), Some("@1767225600"));
     let logs = super::logs(&buf);
     assert_eq!(
         logs.matches("Deprecation: @1767225600").count(),

@@ -1,7 +1,7 @@
 use std::path::Path;
 
 use dnscron::cli::error::CommandError;
-use dnscron_core::api::ReadClient;
+use dnscron_api::ReadClient;
 use dnscron_core::config::model::{
     CronJobSpec, Desired, Location, NameserverMode, NameserversSpec, SafetyLimits, SiteSpec,
     ZoneSpec,

@@ -2,8 +2,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dnscron::cli::error::CommandError;
-use dnscron_core::api::payload::{CronJobWrite, NameserversWrite, RecordWrite};
-use dnscron_core::api::{ApiError, IdempotencyKey, WaitEvent, WriteClient};
+use dnscron_api::payload::{CronJobWrite, NameserversWrite, RecordWrite};
+use dnscron_api::{ApiError, IdempotencyKey, WaitEvent, WriteClient};
 use serde_json::json;
 
 use super::stub::{Reply, Stub, config, dropping_server};
@@ -182,15 +182,15 @@ async fn replays_are_surfaced_and_counted() {
             let mut words = l.split_whitespace();
             let level = words.next().unwrap_or_default();
             ["INFO", "WARN", "ERROR"].contains(&level)
-                && words
-                    .next()
-                    .is_some_and(|t| t.starts_with("dnscron_core::"))
+                && words.next().is_some_and(|t| {
+                    t.starts_with("dnscron_core::") || t.starts_with("dnscron_api::")
+                })
         })
         .collect();
     assert_eq!(
         ours,
         [
-            "INFO dnscron_core::api::core: DELETE /dns/example.com/records/7: the server replayed its \
+            "INFO dnscron_api::core: DELETE /dns/example.com/records/7: the server replayed its \
           stored response (Idempotent-Replayed: true, request_id req_stub200)"
         ]
     );

@@ -102,7 +102,7 @@ fn idn_labels_must_be_valid_punycode_of_allowed_characters() {
             "the label `ab--cd` has `--` in positions 3 and 4, which only `xn--` labels may have",
         ),
     ] {
-        let escaped = dnscron_core::untrusted::escape(reason);
+        let escaped = dnscron_api::untrusted::escape(reason);
         one_error(
             &zone_with(&[&format!(
                 "{{ name: \"{name}\", type: A, content: 203.0.113.1 }}"

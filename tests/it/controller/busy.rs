@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dnscron_core::api::Budget;
+use dnscron_api::Budget;
 use dnscron_core::controller::{AlertKind, Event, RunEnd, Settings, Transition};
 use tokio::time::Instant;
 

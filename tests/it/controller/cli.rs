@@ -353,3 +353,24 @@ fn json_log_lines_carry_the_rounds_fields() {
     assert_eq!(failed.len(), 1, "{out}");
     assert_eq!(failed[0]["error_code"], "account", "{out}");
 }
+
+/// `--interval` below a second is refused before anything starts (docs/controller.md, Flags);
+/// `1s` is accepted (the `--once` run exits as a round does).
+#[test]
+fn an_interval_below_a_second_is_refused_and_one_second_accepted() {
+    let emu = example_emulator();
+    let tmp = tempfile::tempdir().unwrap();
+    copy_examples(&tmp.path().join("repo"));
+    assert_cli_snapshot!(
+        "interval_below_a_second",
+        once(&emu.base_url(), tmp.path(), "apply")
+            .args(["--interval", "999ms"])
+            .expect_status(1)
+    );
+    assert_cli_snapshot!(
+        "interval_of_a_second",
+        once(&emu.base_url(), tmp.path(), "apply")
+            .args(["--interval", "1s"])
+            .expect_status(2)
+    );
+}

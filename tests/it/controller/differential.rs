@@ -9,7 +9,7 @@
 //! `--allow-unready-nameservers` make it); both sides run on tokio's paused clock against an
 //! emulator of their own, seeded alike.
 
-use dnscron_core::api::{ApiConfig, Token, WriteClient};
+use dnscron_api::{ApiConfig, Token, WriteClient};
 use dnscron_core::apply::workflow::{Binding, Execution, Refusal, Workflow};
 use dnscron_core::apply::{ApplyReport, ApplyResult, Silent};
 use dnscron_core::controller::{

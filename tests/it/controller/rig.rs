@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use dnscron_core::api::{ApiConfig, ReadClient, Token, WriteClient};
+use dnscron_api::{ApiConfig, ReadClient, Token, WriteClient};
 use dnscron_core::controller::{
     Controller, Event, Mode, RoundOutcome, RoundReport, Settings, StateStore, Trigger,
     readiness_check,

@@ -6,6 +6,7 @@ use dnscron_core::controller::{Settings, Trigger};
 use super::rig::{Rig, round, zone_file};
 
 const API: &str = "  - {name: api, type: A, content: 192.0.2.7, ttl: 300}\n";
+const MAIL: &str = "  - {name: mail, type: A, content: 192.0.2.8, ttl: 300}\n";
 
 /// The first start takes the folder as the base (nothing written), its sweep finds the account
 /// in sync, and the next revision is applied within one round, reading only the zone it changes.
@@ -201,7 +202,8 @@ async fn a_restart_without_state_writes_nothing_it_cannot_attribute() {
     );
 }
 
-/// A first start applies the folder's whole difference only for the revision named to adopt.
+/// A first start applies the folder's whole difference only for the revision named to adopt;
+/// named another, it takes nothing as the base and writes nothing.
 #[tokio::test(start_paused = true)]
 async fn adopt_revision_applies_a_first_start_only_for_that_revision() {
     let rig = Rig::start(&["a.example"]).await;
@@ -210,10 +212,11 @@ async fn adopt_revision_applies_a_first_start_only_for_that_revision() {
     let mut controller = rig.controller_with("apply", true, rig.config(), other);
     assert_eq!(
         round(&mut controller, Trigger::Start).await,
-        ("adopted", "baseline")
+        ("adopted", "failed")
     );
     assert_eq!(rig.writes(), 0);
-    std::fs::remove_file(&rig.state).unwrap();
+    assert_eq!(controller.status().converged, None);
+    assert!(!rig.state.exists());
     let id = controller.status().revision.clone().unwrap().id;
     let named = adopting(&rig, &id);
     let mut controller = rig.controller_with("apply", true, rig.config(), named);
@@ -225,6 +228,76 @@ async fn adopt_revision_applies_a_first_start_only_for_that_revision() {
         rig.live("a.example"),
         ["api A 192.0.2.7", "www A 192.0.2.1"]
     );
+}
+
+/// The adoption race: `--adopt-revision` is resolved when the command starts, then the folder
+/// moves (a sync swapping in a newer commit) before the first round. That newer revision's
+/// whole difference was named by nobody: each round fails with the adopt error (both ids),
+/// backed off and retried, sending no request, taking nothing as the base (no state file), so a
+/// restart naming the folder's revision adopts it. The same through an outage and a 429 storm:
+/// the error is the adopt error, not the server's.
+#[tokio::test(start_paused = true)]
+async fn adopt_revision_refuses_a_folder_that_moved_before_the_first_round() {
+    use dnscron_core::controller::{AdoptError, RoundError, RoundOutcome, WaitReason};
+    for fault in ["none", "outage", "429 storm"] {
+        let rig = Rig::start(&["a.example"]).await;
+        rig.write("a.example.yaml", &zone_file("a.example", API));
+        let named = {
+            let mut probe = rig.controller("observe", false);
+            round(&mut probe, Trigger::Start).await;
+            probe.status().revision.clone().unwrap().id
+        };
+        let full = dnscron_core::controller::resolve_adopted(rig.repo(), &named[..19]).unwrap();
+        let mut controller =
+            rig.controller_with("apply", true, rig.config(), adopting(&rig, &full));
+        rig.write(
+            "a.example.yaml",
+            &zone_file("a.example", &format!("{API}{MAIL}")),
+        );
+        rig.emu.reset_counters();
+        match fault {
+            "outage" => rig.emu.set_outage(true),
+            "429 storm" => rig.emu.force_rate_limited(30),
+            _ => {}
+        }
+        for trigger in [Trigger::Start, Trigger::Retry, Trigger::Signal] {
+            let (report, requeue) = controller.round(trigger).await;
+            assert_eq!(super::rig::named(&report), ("adopted", "failed"), "{fault}");
+            let RoundOutcome::Failed(RoundError::Adopt(error)) = &report.outcome else {
+                panic!("{fault}: {:?}", report.outcome);
+            };
+            let AdoptError::Moved { adopted, current } = &**error else {
+                panic!("{fault}: {error:?}");
+            };
+            assert_eq!(adopted, &named, "{fault}");
+            assert_eq!(
+                Some(current),
+                controller.status().revision.as_ref().map(|r| &r.id)
+            );
+            assert_ne!(current, adopted, "{fault}");
+            assert_eq!(requeue.reason, WaitReason::Backoff, "{fault}");
+            tokio::time::sleep(requeue.wait).await;
+        }
+        assert_eq!(controller.status().consecutive_failures, 3, "{fault}");
+        assert_eq!(controller.status().converged, None, "{fault}");
+        assert!(!rig.state.exists(), "{fault}: no base kept");
+        assert_eq!(rig.routes(), Vec::new(), "{fault}: no request");
+        assert_eq!(rig.live("a.example"), ["www A 192.0.2.1"], "{fault}");
+        rig.emu.set_outage(false);
+        let current = controller.status().revision.clone().unwrap().id;
+        let mut controller =
+            rig.controller_with("apply", true, rig.config(), adopting(&rig, &current));
+        assert_eq!(
+            round(&mut controller, Trigger::Start).await,
+            ("applied", "converged"),
+            "{fault}"
+        );
+        assert_eq!(
+            rig.live("a.example"),
+            ["api A 192.0.2.7", "mail A 192.0.2.8", "www A 192.0.2.1"],
+            "{fault}"
+        );
+    }
 }
 
 fn adopting(rig: &Rig, id: &str) -> Settings {
@@ -513,4 +586,37 @@ async fn a_folder_returning_to_earlier_content_is_applied_again_not_replayed() {
     // A restart sends the same keys as the run it follows: the state file keeps the moment.
     let restarted = rig.controller("apply", true);
     assert_eq!(restarted.status().converged, controller.status().converged);
+}
+
+/// Running beside a CI `apply --reviewed` (docs/controller.md, "CI jobs or the controller?"):
+/// when the CI apply wrote the revision's change first, the controller's round for that
+/// revision finds it in effect, sends no write and converges.
+#[tokio::test(start_paused = true)]
+async fn a_revision_another_apply_wrote_first_converges_with_no_write() {
+    let rig = Rig::start(&["a.example"]).await;
+    let mut controller = rig.controller("apply", true);
+    round(&mut controller, Trigger::Start).await;
+    let api = crate::common::emulator::Api::new(&rig.emu.base_url(), super::rig::TOKEN);
+    let created = api
+        .post(
+            "/dns/a.example/records",
+            serde_json::json!({ "name": "api", "type": "A", "content": "192.0.2.7", "ttl": 300 }),
+        )
+        .await;
+    assert!(created.status < 300, "{:?}", created.body);
+    rig.write("a.example.yaml", &zone_file("a.example", API));
+    let writes = rig.writes();
+    assert_eq!(
+        round(&mut controller, Trigger::Revision).await,
+        ("applied", "converged")
+    );
+    assert_eq!(
+        rig.writes(),
+        writes,
+        "the change was in effect: nothing sent"
+    );
+    assert_eq!(
+        rig.live("a.example"),
+        ["api A 192.0.2.7", "www A 192.0.2.1"]
+    );
 }

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dnscron_core::api::Budget;
+use dnscron_api::Budget;
 use dnscron_core::controller::{LONGEST_WAIT, RunEnd, Settings};
 use tokio::sync::Notify;
 use tokio::time::Instant;

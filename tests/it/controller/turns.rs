@@ -244,6 +244,99 @@ async fn suspension_keeps_drift_as_drift_and_its_removal_resumes_within_a_second
     assert_eq!(drift, ["alert Drift Raised"], "{lines:#?}");
 }
 
+/// Suspension through a failing server (an outage, a 429 storm), in both orders of its end:
+/// the server recovers while the file is still there, or the file goes while the server is
+/// still down. `unapplied` holds only the revision's change and the portal edit stays drift
+/// (its alert raised once, never cleared while rounds fail); nothing is written while the file
+/// is there, even once the server answers again (an outage fails rounds; a 429 storm is waited
+/// out within them). Recovered first, the file's removal writes
+/// within a second; removed first, the revision is tried at once, fails, and is written at its
+/// next try after recovery (its own backoff).
+#[tokio::test(start_paused = true)]
+async fn suspension_through_a_failing_server_keeps_drift_and_writes_nothing_until_both_end() {
+    for (fault, recovered_first) in [
+        ("outage", true),
+        ("outage", false),
+        ("429 storm", true),
+        ("429 storm", false),
+    ] {
+        let case = format!("{fault}, recovered first: {recovered_first}");
+        let rig = Rig::start(&["a.example"]).await;
+        let suspend = rig.repo().parent().unwrap().join("suspend");
+        let settings = Settings {
+            suspend_file: Some(suspend.clone()),
+            interval: Duration::from_secs(60),
+            ..rig.settings()
+        };
+        let mut controller = rig.controller_with("apply", true, rig.config(), settings);
+        round(&mut controller, Trigger::Start).await;
+        super::rounds::portal_edit(&rig, "a.example", "192.0.2.99").await;
+        std::fs::write(&suspend, "").unwrap();
+        rig.write("a.example.yaml", &zone_file("a.example", API));
+        assert_eq!(
+            round(&mut controller, Trigger::Revision).await,
+            ("swept", "drift"),
+            "{case}"
+        );
+        let status = controller.status();
+        assert_eq!(status.unapplied.values().flatten().count(), 1, "{case}");
+        assert_eq!(status.drift.values().flatten().count(), 1, "{case}");
+        let writes = rig.writes();
+        let fail = |on: bool| match fault {
+            "outage" => rig.emu.set_outage(on),
+            _ => rig.emu.force_rate_limited(if on { u32::MAX } else { 0 }),
+        };
+        fail(true);
+        let running = Running::spawn(controller);
+        tokio::time::sleep(Duration::from_secs(200)).await;
+        if recovered_first {
+            fail(false);
+            tokio::time::sleep(dnscron_core::controller::LONGEST_WAIT).await;
+            assert_eq!(
+                rig.writes(),
+                writes,
+                "{case}: nothing written while suspended"
+            );
+            std::fs::remove_file(&suspend).unwrap();
+            tokio::time::sleep(Duration::from_millis(1100)).await;
+        } else {
+            std::fs::remove_file(&suspend).unwrap();
+            tokio::time::sleep(Duration::from_secs(200)).await;
+            assert_eq!(rig.live("a.example"), ["www A 192.0.2.99"], "{case}");
+            fail(false);
+            tokio::time::sleep(dnscron_core::controller::LONGEST_WAIT).await;
+        }
+        assert_eq!(
+            rig.live("a.example"),
+            ["api A 192.0.2.7", "www A 192.0.2.99"],
+            "{case}"
+        );
+        assert_eq!(
+            rig.writes(),
+            writes + 1,
+            "{case}: the revision's create, once"
+        );
+        let lines = running.stop().await;
+        // An outage fails rounds; 429s are waited out within a round (its requests answered
+        // 429 until the storm ends).
+        match fault {
+            "outage" => assert!(
+                lines.iter().any(|l| l.ends_with(" failed")),
+                "{case}: {lines:#?}"
+            ),
+            _ => assert!(rig.emu.counters().faults.forced_429 > 0, "{case}"),
+        }
+        let drift: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("alert Drift"))
+            .collect();
+        assert!(
+            drift.iter().all(|l| *l != "alert Drift Cleared"),
+            "{case}: {lines:#?}"
+        );
+    }
+}
+
 /// A nameserver on 127.0.0.1 in this runtime that answers every question SERVFAIL
 /// (`servfail`), or never answers.
 async fn misbehaving_nameserver(servfail: bool) -> std::net::SocketAddr {
@@ -321,4 +414,22 @@ async fn a_switch_is_sent_only_when_the_new_nameservers_answer_for_the_zone() {
     );
     assert_eq!(nameserver_puts(&rig), 1);
     assert_eq!(controller.status().pending, None);
+}
+
+/// What was told lives in the process (docs/controller.md, "Drift"): a restarted controller
+/// tells once more the drift that is still there, and once only.
+#[tokio::test(start_paused = true)]
+async fn a_restarted_controller_tells_the_drift_still_there_once_more() {
+    let rig = Rig::start(&["a.example"]).await;
+    super::rounds::portal_edit(&rig, "a.example", "192.0.2.99").await;
+    for run in ["first", "restarted"] {
+        let running = Running::spawn(rig.controller("apply", true));
+        tokio::time::sleep(Duration::from_secs(600)).await;
+        let lines = running.stop().await;
+        let drift: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("alert Drift"))
+            .collect();
+        assert_eq!(drift, ["alert Drift Raised"], "{run}: {lines:#?}");
+    }
 }

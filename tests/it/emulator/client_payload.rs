@@ -1,6 +1,6 @@
-//! The client's wire types (crates/dnscron-core/src/api/payload.rs) parse what the emulator sends.
+//! The client's wire types (crates/dnscron-api/src/payload.rs) parse what the emulator sends.
 
-use dnscron_core::api::payload;
+use dnscron_api::payload;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 

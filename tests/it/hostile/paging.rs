@@ -9,7 +9,7 @@ mod stand_in;
 
 use std::sync::Arc;
 
-use dnscron_core::api::{ApiError, PageFault, ReadClient};
+use dnscron_api::{ApiError, PageFault, ReadClient};
 use serde_json::{Value, json};
 
 use crate::client::stub::{Reply, Stub};

@@ -40,7 +40,7 @@ fn tree(dir: &Path) -> Vec<String> {
 fn assert_safe_to_print(text: &str, own_annotations: bool) {
     let bad: Vec<char> = text
         .chars()
-        .filter(|c| *c != '\n' && dnscron_core::untrusted::is_unsafe_char(*c))
+        .filter(|c| *c != '\n' && dnscron_api::untrusted::is_unsafe_char(*c))
         .collect();
     assert!(bad.is_empty(), "raw {bad:?} in:\n{text}");
     for line in text.lines() {
@@ -120,7 +120,7 @@ async fn a_slug_that_is_not_a_file_name_is_refused_and_nothing_is_written() {
         for force in [false, true] {
             let stub = Stub::start(one_site(slug)).await;
             let test = import_all(&stub, dir.path(), force);
-            let shown = dnscron_core::untrusted::escape(slug);
+            let shown = dnscron_api::untrusted::escape(slug);
             let test = test.expect_status(1).expect_stderr(format!(
                 "error: the site slug `{shown}` can't be a file name ({reason}); nothing was written\n{SLUG_HINT}"
             ));

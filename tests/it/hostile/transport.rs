@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use dnscron::cli::error::CommandError;
-use dnscron_core::api::{ApiConfig, ApiError, ReadClient, Token, WriteClient};
+use dnscron_api::{ApiConfig, ApiError, ReadClient, Token, WriteClient};
 use serde_json::json;
 use tokio::time::Instant;
 
@@ -375,11 +375,11 @@ async fn reads_ask_caches_to_revalidate_and_writes_carry_no_cache_header() {
     .await;
     client.list_sites().await.unwrap();
     let writer = WriteClient::new(stub.config()).unwrap();
-    let job = dnscron_core::api::payload::CronJobWrite {
+    let job = dnscron_api::payload::CronJobWrite {
         schedule: "* * * * *".into(),
         command: "true".into(),
     };
-    let key = dnscron_core::api::IdempotencyKey::new("k").unwrap();
+    let key = dnscron_api::IdempotencyKey::new("k").unwrap();
     writer.create_cron("shop", &job, &key).await.unwrap();
     let seen: Vec<_> = stub
         .requests()

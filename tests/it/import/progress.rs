@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dnscron::render::plan::progress::PlanProgress;
-use dnscron_core::api::{ApiConfig, ReadClient, Token};
+use dnscron_api::{ApiConfig, ReadClient, Token};
 use dnscron_core::import::{self, Selection};
 use dnscron_core::plan::{ReadProgress, ReadProgressHook};
 use dnscron_emulator::{DomainSeed, RateLimit, RecordSeed, Seed, SiteSeed, TokenSeed, ZoneSeed};

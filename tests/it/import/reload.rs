@@ -1,4 +1,4 @@
-use dnscron_core::api::payload;
+use dnscron_api::payload;
 use dnscron_core::dns::{self, RecordType, ZoneName};
 use dnscron_core::import::{NsChoice, build_zone, render_zone};
 

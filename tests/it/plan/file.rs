@@ -3,8 +3,7 @@
 
 use dnscron::cli::error::CommandError;
 use dnscron::render::plan as render;
-use dnscron_core::plan::PlanError;
-use dnscron_core::plan_file as file;
+use dnscron_core::plan_file::{self as file, PlanFileError};
 
 use super::fixtures::*;
 
@@ -14,7 +13,7 @@ fn saved() -> String {
 }
 
 fn refusal(text: &str) -> String {
-    let err: PlanError = file::load(text, "plan.json").unwrap_err();
+    let err: PlanFileError = file::load(text, "plan.json").unwrap_err();
     CommandError::from(err).body()
 }
 
@@ -214,7 +213,7 @@ fn strings_from_a_plan_file_are_escaped_in_text_and_markdown() {
     for (name, out) in &views {
         let raw: Vec<char> = out
             .chars()
-            .filter(|c| *c != '\n' && *c != '\u{1b}' && dnscron_core::untrusted::is_unsafe_char(*c))
+            .filter(|c| *c != '\n' && *c != '\u{1b}' && dnscron_api::untrusted::is_unsafe_char(*c))
             .collect();
         assert!(raw.is_empty(), "{name}: raw {raw:?}");
         for line in out.lines() {

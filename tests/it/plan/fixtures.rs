@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use dnscron_core::api::WriteRequest;
-use dnscron_core::api::payload;
+use dnscron_api::WriteRequest;
+use dnscron_api::payload;
 use dnscron_core::config::model::{
     CronJobSpec, Desired, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
     SafetyLimits, SiteSpec, ZoneSpec,

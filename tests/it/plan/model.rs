@@ -37,7 +37,6 @@ fn every_plan_gets_a_fresh_random_id_and_a_utc_time() {
         );
         assert!(chrono::DateTime::parse_from_rfc3339(&p.created_at).is_ok());
         assert!(p.created_at.ends_with('Z'));
-        assert_eq!(p.format_version, 5);
         assert_eq!(p.api_url, "http://127.0.0.1:8080/api/v1");
     }
     assert_eq!(

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use dnscron::render::plan::progress::PlanProgress;
-use dnscron_core::api::{ApiConfig, ReadClient, Token};
+use dnscron_api::{ApiConfig, ReadClient, Token};
 use dnscron_core::config::model::Desired;
 use dnscron_core::plan::{self, MakeOptions, ReadProgress, ReadProgressHook};
 use dnscron_emulator::{DomainSeed, RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};

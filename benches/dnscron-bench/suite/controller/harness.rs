@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use dnscron_core::api::{ApiConfig, ResponseHook, Token, WriteClient};
+use dnscron_api::{ApiConfig, ResponseHook, Token, WriteClient};
 use dnscron_core::controller::{
     Controller, Converged, Event, Mode, Settings, StateStore, Work, api_config, revision,
 };

@@ -21,11 +21,14 @@ use sha2::{Digest, Sha256};
 use super::cron_removed::{self, Took};
 use super::executor::Stop;
 use super::outcome::{ChangeOutcome, ChangeReport, CronMixUp, ErrorInfo, ListedJob, Recreate};
-use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteRequest, WriteResponse, payload};
 use crate::config::model::Desired;
 use crate::plan::in_effect::{self, Effect};
 use crate::plan::request::RequestError;
 use crate::plan::{Action, Change, Resource, job_key};
+use dnscron_api::{
+    ApiError, IdempotencyKey, IdempotencyKeyError, WriteClient, WriteRequest, WriteResponse,
+    payload,
+};
 
 /// The same job as the planner sees it (`plan::job_key`: normalized schedule and command).
 fn same(schedule_a: &str, command_a: &str, schedule_b: &str, command_b: &str) -> bool {
@@ -158,7 +161,7 @@ pub(super) async fn delete(
         let req = request(index).map_err(|e| ApiError::Client {
             message: e.to_string(),
         })?;
-        let key = bound_key(key, &jobs)?;
+        let key = bound_key(key, &jobs).map_err(key_error)?;
         match client.send(&req, &key).await {
             // The index moved between the listing and the delete (someone else changed the
             // list): nothing was deleted, and a 404 is not stored under the key, so list again.
@@ -176,19 +179,22 @@ pub(super) async fn delete(
 /// listing is another request: after a delete that took another job (the meant one still
 /// there), a re-run of the same plan must not get that delete's stored answer replayed. A
 /// retry of the same request (same listing) keeps the key, so a lost answer is replayed.
-fn bound_key(key: &IdempotencyKey, jobs: &[payload::CronJob]) -> Result<IdempotencyKey, ApiError> {
+fn bound_key(
+    key: &IdempotencyKey,
+    jobs: &[payload::CronJob],
+) -> Result<IdempotencyKey, IdempotencyKeyError> {
     let mut hash = Sha256::new();
     for j in jobs {
         hash.update(format!("{}|{}|{}\n", j.index, j.schedule, j.command).as_bytes());
     }
     let digest = format!("{:x}", hash.finalize());
-    client_key(format!("{key}-l{}", &digest[..16]))
+    IdempotencyKey::new(format!("{key}-l{}", &digest[..16]))
 }
 
-fn client_key(text: String) -> Result<IdempotencyKey, ApiError> {
-    IdempotencyKey::new(text).map_err(|e| ApiError::Client {
+fn key_error(e: IdempotencyKeyError) -> ApiError {
+    ApiError::Client {
         message: e.to_string(),
-    })
+    }
 }
 
 /// What the delete sent to `index` of `before` removed: the meant job (its answer names it, or
@@ -283,9 +289,9 @@ async fn recreate(
         schedule: removed.schedule.clone(),
         command: removed.command.clone(),
     };
-    let sent = match client_key(key_text) {
+    let sent = match IdempotencyKey::new(key_text) {
         Ok(key) => client.create_cron(slug, &body, &key).await,
-        Err(e) => Err(e),
+        Err(e) => Err(key_error(e)),
     };
     match sent {
         Ok(resp) => {

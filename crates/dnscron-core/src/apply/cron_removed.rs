@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::outcome::ListedJob;
-use crate::api::payload;
 use crate::plan::in_effect;
 use crate::plan::{Action, job_key};
+use dnscron_api::payload;
 
 /// What the delete took.
 #[derive(Debug, PartialEq, Eq)]

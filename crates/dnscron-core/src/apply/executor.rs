@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, payload};
 use crate::config::model::Desired;
 use crate::plan::in_effect;
 use crate::plan::request::{self, RequestError};
 use crate::plan::{Action, Change, PlanOptions, Resource, Status};
+use dnscron_api::{ApiError, IdempotencyKey, WriteClient, WriteResponse, payload};
 
 use super::cron_delete::{self, CronDelete, Deleted};
 use super::dns::{DnsOptions, ready};

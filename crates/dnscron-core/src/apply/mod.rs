@@ -27,8 +27,8 @@ pub mod workflow;
 
 use std::time::Duration;
 
-use crate::api::WriteClient;
 use crate::plan::{DiffOptions, Plan};
+use dnscron_api::WriteClient;
 
 pub use executor::{Executor, Stop, execution_order};
 pub use interrupt::Interrupt;

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::dns::DnsCheck;
-use crate::api::ApiError;
 use crate::plan::{Action, Change, Plan, Resource, TargetRef, Value};
+use dnscron_api::ApiError;
 
 /// What happened to one change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use crate::api::WaitEvent;
 use crate::dns::ZoneName;
 use crate::plan::Change;
+use dnscron_api::WaitEvent;
 
 use super::outcome::ChangeReport;
 

@@ -390,7 +390,6 @@ mod tests {
 
     fn plan(changes: Vec<Change>) -> Plan {
         Plan {
-            format_version: 2,
             plan_id: "p".into(),
             created_at: "t".into(),
             api_url: "u".into(),

@@ -8,7 +8,6 @@ fn record(action: Action, before: Option<&str>, after: Option<&str>) -> Change {
 
 fn plan(id: &str, url: &str, changes: Vec<Change>) -> Plan {
     Plan {
-        format_version: 2,
         plan_id: id.into(),
         created_at: format!("2026-01-0{}T00:00:00Z", id.len()),
         api_url: url.into(),

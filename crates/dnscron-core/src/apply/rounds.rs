@@ -16,8 +16,8 @@
 
 use std::time::Duration;
 
-use crate::api::WriteClient;
 use crate::plan::{Change, Plan};
+use dnscron_api::WriteClient;
 
 use super::executor::{Executor, Stop, execution_order};
 use super::outcome::{ApplyResult, ChangeOutcome, ChangeReport, ErrorInfo, Moved};

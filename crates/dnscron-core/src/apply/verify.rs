@@ -15,10 +15,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::api::ReadClient;
 use crate::config::model::{Desired, Unmanaged};
 use crate::plan::in_effect;
 use crate::plan::{self, Action, Change, DiffOptions, Plan, TargetKind, TargetRef, Value};
+use dnscron_api::ReadClient;
 
 use super::outcome::{ChangeOutcome, ChangeReport, ErrorInfo, Moved};
 use super::progress::{Note, Progress};

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::dns::{RecordType, ZoneName};
 // The one thing of a later stage the files name: `accept:` entries are checked against the
 // finding codes, which belong to the planner that raises them.
-use crate::plan::FindingCode;
+use crate::finding::FindingCode;
 
 /// Where something was declared: `file:line:col`, 1-based.
 #[derive(
@@ -125,7 +125,7 @@ pub struct AcceptSpec {
     /// day the finding named); absent: written before figures were recorded, covering the
     /// finding whatever it measures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub figure: Option<crate::plan::Figure>,
+    pub figure: Option<crate::finding::Figure>,
     pub location: Location,
 }
 

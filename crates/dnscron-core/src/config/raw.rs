@@ -152,7 +152,7 @@ pub struct ZoneDoc {
 #[serde(deny_unknown_fields)]
 pub struct Accept {
     /// The finding's code (docs/health.md#finding-codes).
-    #[schemars(with = "crate::plan::FindingCode")]
+    #[schemars(with = "crate::finding::FindingCode")]
     pub finding: Sp<String>,
     /// What the finding is about, as its head line shows it. In a zone: the record set's owner
     /// name as records write it (`mail._domainkey`), or `@` for the zone's apex and for the

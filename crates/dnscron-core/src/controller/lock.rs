@@ -8,7 +8,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-use crate::untrusted::escape;
+use dnscron_api::untrusted::escape;
 
 /// The lock file's text is one short line; a larger file is not read further.
 const MAX_HOLDER: u64 = 1024;

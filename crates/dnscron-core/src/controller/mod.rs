@@ -38,18 +38,18 @@ pub use webhook::{Webhook, WebhookError};
 
 /// The API's request limit the spec gives every user (`api::pacer`'s own bucket): a
 /// controller's `--api-share` is a share of it.
-pub const BUCKET_PER_MINUTE: u32 = crate::api::pacer::DEFAULT_LIMIT_PER_MINUTE as u32;
+pub const BUCKET_PER_MINUTE: u32 = dnscron_api::pacer::DEFAULT_LIMIT_PER_MINUTE as u32;
 
 /// The API client's settings for a controller spending `share_percent` of a bucket of
 /// `bucket_per_minute`: that budget over any rolling minute, and 429s waited out however many
 /// come (a storm is the bucket at work; only the total wait, `max_wait`, bounds them), since a
 /// long-running process that gave up on them would only come back later to the same bucket.
 pub fn api_config(
-    mut config: crate::api::ApiConfig,
+    mut config: dnscron_api::ApiConfig,
     share_percent: u8,
     bucket_per_minute: u32,
-) -> crate::api::ApiConfig {
-    config.budget = Some(crate::api::Budget::share(share_percent, bucket_per_minute));
+) -> dnscron_api::ApiConfig {
+    config.budget = Some(dnscron_api::Budget::share(share_percent, bucket_per_minute));
     config.retry.max_rate_limited = u32::MAX;
     config
 }

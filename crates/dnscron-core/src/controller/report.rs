@@ -10,7 +10,7 @@ use crate::config::Diagnostics;
 use crate::plan::snapshot::SnapshotError;
 use crate::plan::{Change, Finding, MakePlanError, TargetRef};
 
-use super::revision::{Revision, RevisionError};
+use super::revision::{AdoptError, Revision, RevisionError};
 use super::state::StateError;
 
 /// Why a round started.
@@ -159,6 +159,9 @@ pub enum RoundError {
     /// The writes stopped before every change was in effect (the report says where).
     #[error("the apply did not converge")]
     NotConverged(Box<ApplyReport>),
+    /// A first start told to adopt a revision finds the folder holding another one.
+    #[error(transparent)]
+    Adopt(Box<AdoptError>),
 }
 
 impl RoundError {
@@ -173,6 +176,7 @@ impl RoundError {
             RoundError::Account(_) => "account",
             RoundError::Apply(_) => "apply",
             RoundError::NotConverged(_) => "not-converged",
+            RoundError::Adopt(_) => "adopt",
         }
     }
 }

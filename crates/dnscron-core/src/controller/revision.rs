@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::untrusted::{Untrusted as U, escape};
+use dnscron_api::untrusted::{Untrusted as U, escape};
 
 /// Reads in a row that may each be cut by a swap before [`read`] gives up.
 pub const MAX_READ_ATTEMPTS: u32 = 3;

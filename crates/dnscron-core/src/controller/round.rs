@@ -9,20 +9,20 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::api::{ReadClient, WriteClient, payload};
 use crate::apply::dns::DnsOptions;
 use crate::apply::workflow::{Execution, LeftAlone, Refusal, Workflow};
 use crate::apply::{ApplyReport, ApplyResult, Interrupt, Silent};
 use crate::config::model::Desired;
 use crate::dnscheck::AddressBook;
 use crate::plan::{Change, MakePlanError, PlanError, TargetRef};
+use dnscron_api::{ReadClient, WriteClient, payload};
 
 use super::backoff::{self, Backoff};
 use super::report::{
     Broken, KeptOutReason, RoundError, RoundOutcome, RoundReport, Status, Trigger, Work,
 };
 use super::requeue::Requeue;
-use super::revision::{self, Probe, Revision};
+use super::revision::{self, AdoptError, Probe, Revision};
 use super::state::{Converged, StateStore};
 use super::sweep::Cursor;
 use super::targets;
@@ -150,6 +150,9 @@ pub(super) enum Phase {
     Baseline,
     /// A revision's changes: a new revision, or one whose turn came again.
     Revision,
+    /// First start told to adopt a revision, the folder holding another: the round fails
+    /// (backed off, retried), never taking the folder's revision as the base.
+    AdoptMoved,
     /// The next part of the drift sweep.
     Sweep,
 }
@@ -246,6 +249,7 @@ impl Controller {
             Ok(()) => match self.phase(trigger, started) {
                 Phase::Idle => (Work::Nothing, RoundOutcome::Converged),
                 Phase::Baseline => self.take_as_base(),
+                Phase::AdoptMoved => (Work::Adopted, RoundOutcome::Failed(self.adopt_moved())),
                 Phase::Revision => self.apply_revision().await,
                 Phase::Sweep => self.sweep_part().await,
             },
@@ -286,15 +290,29 @@ impl Controller {
             }
             Some(_) | None => true,
         };
-        let adopting = self.settings.adopt_revision.as_deref() == Some(files.revision.id.as_str());
+        let adopting = self.settings.adopt_revision.as_deref();
         match (
             unapplied && its_turn && !self.status.suspended,
             &self.converged,
+            adopting,
         ) {
-            (false, _) => Phase::Sweep,
-            (true, None) if !adopting => Phase::Baseline,
-            (true, _) => Phase::Revision,
+            (false, _, _) => Phase::Sweep,
+            (true, None, None) => Phase::Baseline,
+            (true, None, Some(named)) if named != files.revision.id => Phase::AdoptMoved,
+            (true, _, _) => Phase::Revision,
         }
+    }
+
+    /// The error of a first start whose folder no longer holds the revision named to adopt.
+    fn adopt_moved(&self) -> RoundError {
+        RoundError::Adopt(Box::new(AdoptError::Moved {
+            adopted: self.settings.adopt_revision.clone().unwrap_or_default(),
+            current: self
+                .files
+                .as_ref()
+                .map(|f| f.revision.id.clone())
+                .unwrap_or_default(),
+        }))
     }
 
     /// The revision `id` is tried again after a backoff of its own: failures in a row double

@@ -172,7 +172,7 @@ impl StateStore {
         for file in doc.files {
             let relative = checked_relative(&file.path).ok_or_else(|| StateError::OutsidePath {
                 path: path.to_path_buf(),
-                name: crate::untrusted::escape(&file.path).to_string(),
+                name: dnscron_api::untrusted::escape(&file.path).to_string(),
             })?;
             files.push((self.dir.join(relative), file.text));
         }

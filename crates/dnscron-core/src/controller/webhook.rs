@@ -14,7 +14,7 @@ use reqwest::header::CONTENT_TYPE;
 use tokio::time::{Instant, timeout_at};
 
 use super::revision::{BoundedReadError, read_bounded};
-use crate::api::{USER_AGENT, check_url_policy, error_chain, http_client_builder};
+use dnscron_api::{USER_AGENT, check_url_policy, error_chain, http_client_builder};
 
 /// How long a post may take, answer included: a chat server that hangs must not hold a round.
 pub const TIMEOUT: Duration = Duration::from_secs(10);

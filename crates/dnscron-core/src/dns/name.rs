@@ -18,8 +18,8 @@ pub struct ZoneName(String);
 pub enum NameError {
     #[error(
         "`{}` is not a valid domain name: {}",
-        crate::untrusted::Untrusted(name),
-        crate::untrusted::Untrusted(reason)
+        dnscron_api::untrusted::Untrusted(name),
+        dnscron_api::untrusted::Untrusted(reason)
     )]
     Invalid { name: String, reason: String },
     #[error("`{name}` is outside the zone `{zone}`")]

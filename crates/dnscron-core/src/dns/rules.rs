@@ -124,7 +124,7 @@ pub(crate) fn idna_label_problem(label: &str) -> Option<String> {
     checked.is_err().then(|| {
         format!(
             "the label `{label}` decodes to `{}`, which IDNA does not allow in a domain name",
-            crate::untrusted::escape(&decoded)
+            dnscron_api::untrusted::escape(&decoded)
         )
     })
 }

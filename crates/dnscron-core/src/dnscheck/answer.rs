@@ -152,7 +152,7 @@ impl Outcome {
 /// text inside is escaped.
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::untrusted::Untrusted;
+        use dnscron_api::untrusted::Untrusted;
         match self {
             Outcome::Records { records, .. } => match records.len() {
                 1 => f.write_str("1 record"),

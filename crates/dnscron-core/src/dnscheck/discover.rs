@@ -11,7 +11,7 @@ use super::address::DNS_PORT;
 use super::answer::{Answer, Outcome, QueryType, Question};
 use super::transport::{QueryOptions, ask};
 use crate::dns::{RecordType, ZoneName};
-use crate::untrusted::Untrusted;
+use dnscron_api::untrusted::Untrusted;
 
 /// The system's resolver configuration.
 pub const RESOLV_CONF: &str = "/etc/resolv.conf";

@@ -5,9 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::api::{ApiError, ReadClient};
 use crate::dns::ZoneName;
 use crate::plan::ReadProgressHook;
+use dnscron_api::{ApiError, ReadClient};
 
 use super::ImportError;
 use super::site::{SiteFile, build_site};
@@ -68,7 +68,7 @@ pub async fn fetch(
                 }
                 Err(e) => tracing::warn!(
                     "skipping zone `{}` from GET /dns: {e}",
-                    crate::untrusted::escape(&z.zone)
+                    dnscron_api::untrusted::escape(&z.zone)
                 ),
             }
         }

@@ -32,9 +32,9 @@ pub use zone::{
     nameserver_choice,
 };
 
-use crate::api::ApiError;
 use crate::dns::ZoneName;
-use crate::untrusted::Untrusted;
+use dnscron_api::ApiError;
+use dnscron_api::untrusted::Untrusted;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {

@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
-use crate::api::payload;
 use crate::dns::{ZoneName, rules};
+use dnscron_api::payload;
 
 use super::zone::{LeftOut, NsChoice, ZoneFile, build_zone};
 

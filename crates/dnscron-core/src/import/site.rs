@@ -1,7 +1,7 @@
 //! A site's live cron jobs → a site file.
 
-use crate::api::payload;
 use crate::cron::{MAX_JOBS_PER_SITE, normalize_command, normalize_schedule};
+use dnscron_api::payload;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SiteFile {

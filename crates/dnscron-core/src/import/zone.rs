@@ -4,11 +4,11 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet};
 use std::str::FromStr;
 
-use crate::api::payload;
 use crate::config::fmt::order::{self, name_order};
 use crate::config::model::NameserverMode;
 use crate::dns::rules::{self, NameRule};
 use crate::dns::{self, RecordType, ZoneName};
+use dnscron_api::payload;
 
 use super::ephemeral::{Ephemeral, ephemeral};
 

@@ -9,9 +9,9 @@ use chrono::NaiveDate;
 
 use crate::config::model::{ACCEPT_WHOLE, AcceptSpec, Desired, SiteSpec, ZoneSpec};
 
-use super::figure::Figure;
-use super::finding_code::{Basis, FindingCode};
 use super::model::{Acceptance, Finding, TargetKind, TargetRef};
+use crate::finding::Figure;
+use crate::finding::{Basis, FindingCode};
 
 /// Which findings were looked for, so that an entry is only called unused where its finding
 /// would have shown.

@@ -9,7 +9,7 @@ use super::{Looked, judge_acceptances};
 use crate::config::load_texts;
 use crate::config::model::Desired;
 use crate::dns::RecordType;
-use crate::plan::finding_code::FindingCode;
+use crate::finding::FindingCode;
 use crate::plan::model::{Finding, TargetKind, TargetRef};
 
 const FILES: &str = concat!(

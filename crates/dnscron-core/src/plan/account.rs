@@ -9,13 +9,13 @@
 //! registrar findings read anyway (read for this alone only when no zone is declared);
 //! `GET /sites` is the listing the snapshot reads anyway when a site is declared.
 
-use crate::api::payload;
 use crate::config::check_slug;
 use crate::config::model::{Desired, UnmanagedEntry};
 use crate::dns::{ZoneName, fold_host};
+use dnscron_api::payload;
 
-use super::finding_code::FindingCode;
 use super::model::{Finding, TargetKind, TargetRef};
+use crate::finding::FindingCode;
 
 /// Which files a plan compares with the whole account: every file of these folders.
 #[derive(Clone, Debug, PartialEq, Eq)]

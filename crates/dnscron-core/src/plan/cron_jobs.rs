@@ -4,17 +4,17 @@
 
 use std::collections::HashMap;
 
-use crate::api::payload;
 use crate::config::model::{CronJobSpec, Desired, SiteSpec};
+use dnscron_api::payload;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
-use super::finding_code::FindingCode;
 use super::in_effect;
 use super::model::{Action, Change, Finding, Resource, Status, TargetKind, TargetRef, Value};
 use super::norm::collapse_ws;
 use super::order::Draft;
 use crate::cron::{MAX_JOBS_PER_SITE, calendar, normalize_command, normalize_schedule};
+use crate::finding::FindingCode;
 
 /// How many run times a created job shows.
 const NEXT_RUNS: usize = 3;

@@ -3,10 +3,10 @@
 //! files to the next, each with the earlier revision's value as its `before`
 //! (`apply::workflow`'s revision binding).
 
-use crate::api::payload::{CronJob, Registrar, RegistrarDnssec, RegistrarNameservers};
-use crate::api::{RecordRef, RecordRows};
 use crate::config::model::{Desired, NameserverMode, ZoneSpec};
 use crate::dns;
+use dnscron_api::payload::{CronJob, Registrar, RegistrarDnssec, RegistrarNameservers};
+use dnscron_api::{RecordRef, RecordRows};
 
 use super::snapshot::{LiveDomain, LiveSite, LiveSnapshot, LiveZone};
 

@@ -7,13 +7,13 @@ use chrono::{DateTime, Utc};
 
 use crate::config::model::{Desired, SiteSpec, ZoneSpec};
 
-use super::finding_code::FindingCode;
 use super::model::{
     Change, Finding, Plan, PlanOptions, PlanStamp, Status, Summary, Target, TargetKind, TargetRef,
 };
 use super::order::{self, Draft};
 use super::snapshot::{LiveSite, LiveSnapshot};
 use super::{PlanError, cron_jobs, fingerprint, nameservers, records, safety};
+use crate::finding::FindingCode;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiffOptions {
@@ -34,7 +34,7 @@ impl Default for DiffOptions {
         DiffOptions {
             api_url: String::new(),
             allow_mass_changes: false,
-            hosted_mode_wire_value: crate::api::openapi::DEFAULT_HOSTED_MODE.into(),
+            hosted_mode_wire_value: dnscron_api::openapi::DEFAULT_HOSTED_MODE.into(),
             stamp: PlanStamp::fresh(),
         }
     }
@@ -82,7 +82,6 @@ pub(super) fn diff_lent(
     let mut findings = status_findings(&changes);
     findings.extend(parts.findings);
     Ok(Plan {
-        format_version: super::model::FORMAT_VERSION,
         plan_id: opts.stamp.id.clone(),
         created_at: opts.stamp.created_at.clone(),
         api_url: opts.api_url.clone(),

@@ -17,20 +17,6 @@ pub enum PlanError {
     IncompleteSnapshot { what: String, declared_at: String },
     #[error("{}", refusal_message(.0))]
     Unsafe(Vec<OverLimits>),
-    #[error("the plan file is not a valid dnscron plan: {message}")]
-    BadPlanFile { message: String },
-    #[error(
-        "the plan file has format_version {found}; this dnscron reads format_version {}",
-        super::model::FORMAT_VERSION
-    )]
-    UnsupportedFormat { found: String },
-    /// A plan file refused for what it holds; `at` is `FILE:line:col` where that is known,
-    /// else `FILE`.
-    #[error("the plan file is not a valid dnscron plan: {at}: {problem}")]
-    PlanFile {
-        at: String,
-        problem: crate::plan_file::FromFileError,
-    },
 }
 
 fn refusal_message(refusals: &[OverLimits]) -> String {

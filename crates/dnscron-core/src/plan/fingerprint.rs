@@ -8,7 +8,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::api::payload;
+use dnscron_api::payload;
 
 use super::model::{Plan, TargetKind, TargetRef, hex};
 use super::norm::host_set;
@@ -166,8 +166,18 @@ pub fn stale_targets(plan: &Plan, live: &LiveSnapshot) -> Vec<TargetRef> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::api::rows_tests::record;
     use crate::dns::ZoneName;
+
+    /// A listed record with ttl 300.
+    fn record(id: i64, name: &str, rtype: &str, content: &str) -> dnscron_api::payload::Record {
+        dnscron_api::payload::Record {
+            id,
+            name: name.into(),
+            rtype: rtype.into(),
+            ttl: 300,
+            content: content.into(),
+        }
+    }
 
     #[test]
     fn a_zone_is_the_digest_of_its_sorted_escaped_lines() {

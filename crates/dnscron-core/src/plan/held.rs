@@ -25,9 +25,10 @@ use crate::config::model::Desired;
 use crate::dns::RecordType;
 
 use super::accept::{Looked, judge_acceptances};
-use super::finding_code::{Basis, FindingCode};
 use super::health::mail::mail_findings_of;
-use super::model::{Action, Change, Finding, Plan, Resource, Severity, Status, Summary, TargetRef};
+use super::model::{Action, Change, Finding, Plan, Resource, Status, Summary, TargetRef};
+use crate::finding::Severity;
+use crate::finding::{Basis, FindingCode};
 
 /// A held change and the findings that hold it.
 #[derive(Clone, Debug, PartialEq)]

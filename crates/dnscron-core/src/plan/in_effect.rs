@@ -9,6 +9,18 @@
 //!
 //! It is pure (no reading, no wording) and belongs to the plan stage, the first of the stages
 //! that decide it, so that the planner and the applier both reach it.
+//!
+//! Who asks: the record diff (`plan/records.rs`, `diff_group`, through `record_in_effect`,
+//! the rule on borrowed parts since it runs for every live record), the nameserver diff
+//! (`plan/nameservers.rs`, through `delegation_in_effect`; `effect` compares delegations the
+//! same way), the cron diff (`plan/cron_jobs.rs`, through `job_in_effect`); the executor's
+//! 404 (`apply/executor.rs`, through `absent`); cron deletes of identical copies
+//! (`apply/cron_delete.rs` through `copies_after` and `effect_on_copies`;
+//! `apply/cron_removed.rs`, `still_there`); verification (`apply/verify.rs`, through
+//! `held_per`, `unchanged_by`, `asks_again`); the review (`apply/review.rs`, through
+//! `was_read` and `effect`); a bound apply with nothing to send (`apply/workflow/bind.rs`).
+//! A replayed answer decides nothing here: the client only reads the header (the `api` stage
+//! comes before `plan`), and verification judges the change.
 
 use std::collections::BTreeSet;
 

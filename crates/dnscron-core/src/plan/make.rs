@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::api::{ApiError, ReadClient, openapi, payload};
 use crate::config::model::{Desired, NameserverMode};
+use dnscron_api::{ApiError, ReadClient, openapi, payload};
 
 use super::accept::{Looked, judge_acceptances};
 use super::account::{self, AccountCheck, Listings};

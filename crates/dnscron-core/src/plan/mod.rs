@@ -17,8 +17,6 @@ pub(crate) mod accept;
 pub(crate) mod account;
 pub(crate) mod declared;
 pub(crate) mod diff;
-pub(crate) mod figure;
-pub(crate) mod finding_code;
 pub(crate) mod fingerprint;
 pub(crate) mod health;
 pub(crate) mod make;
@@ -34,19 +32,18 @@ mod norm;
 mod progress;
 mod records;
 
+pub use crate::finding::{Basis, DmarcPolicy, Figure, FigureKind, FindingCode, Severity};
 pub use accept::{Looked, judge_acceptances};
 pub use account::AccountCheck;
 pub use cron_jobs::{job_key, schedule_findings_of};
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
-pub use figure::{DmarcPolicy, Figure, FigureKind};
-pub use finding_code::{Basis, FindingCode};
 pub use fingerprint::stale_targets;
 pub use health::mail::{MailDns, mail_findings, not_followed_terms};
 pub use make::{MakeOptions, MakePlanError, Planned, account_findings, make_plan, make_plan_owned};
 pub use model::{
     Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,
-    Severity, Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
+    Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
 };
 pub use nameservers::registry_is_hosted;
 pub use progress::{ReadProgress, ReadProgressHook};

@@ -14,15 +14,12 @@ use sha2::{Digest, Sha256};
 use crate::config::model::Desired;
 use crate::dns::RecordType;
 
-use super::figure::Figure;
-use super::finding_code::FindingCode;
-use super::request;
+use crate::finding::{Figure, FindingCode, Severity};
 
-pub(crate) use crate::plan_file::FORMAT_VERSION;
+use super::request;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
-    pub format_version: u32,
     /// 128 random bits in hex, new for every plan: idempotency keys derive from it, so a later
     /// plan (even one with the same content) never reuses an earlier plan's keys.
     pub plan_id: String,
@@ -528,20 +525,6 @@ pub struct Acceptance {
     /// the finding whatever it measures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<Figure>,
-}
-
-// The plan file writes the variants without descriptions: their notes are comments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    Info,
-    NeedsPortalStep,
-    Blocked,
-    // Worth a look, not an outage: a delegation still propagating, a transfer under way.
-    Warning,
-    // An outage now or soon (a DS mismatch, a domain about to expire), or live differing from
-    // an expectation the files state: `plan --detailed-exitcode` exits 2 for it.
-    Error,
 }
 
 /// A record set by its owner name and type.

@@ -2,8 +2,8 @@
 //! registry nameservers are the service's own (as listed with the zone's records), compared
 //! without regard to case, order or final dots.
 
-use crate::api::payload;
 use crate::config::model::{NameserverMode, NameserversSpec};
+use dnscron_api::payload;
 
 use super::model::{Action, Change, Resource, Status, TargetKind, TargetRef, Value};
 use super::norm::host_set;

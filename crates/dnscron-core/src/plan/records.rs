@@ -5,16 +5,16 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::str::FromStr;
 
-use crate::api::RecordRef;
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::{self, RecordType, ZoneName, rules};
+use dnscron_api::RecordRef;
 
-use super::finding_code::FindingCode;
 use super::in_effect;
 use super::model::{Action, Change, Finding, Resource, Status, TargetKind, TargetRef, Value};
 use super::order::Draft;
 use super::safety::ZoneStats;
 use super::snapshot::LiveZone;
+use crate::finding::FindingCode;
 
 mod group;
 pub(super) use group::prefix_key;

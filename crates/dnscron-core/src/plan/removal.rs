@@ -10,14 +10,14 @@
 //! merge, and a removal made together with its `unmanaged:` entry plans clean. A note per
 //! removal (`declaration-removed`, info) says what happens to the target.
 
-use crate::api::ReadClient;
 use crate::config::model::{Desired, UnmanagedEntry};
+use dnscron_api::ReadClient;
 
 use super::account::{self, AccountCheck, Listings};
-use super::finding_code::FindingCode;
 use super::model::{Finding, TargetKind, TargetRef};
 use super::scope::Scope;
 use super::snapshot::SnapshotError;
+use crate::finding::FindingCode;
 
 /// The findings about the declarations `scope` removes, judged against `files` (every file now)
 /// and the account as read now.

@@ -5,8 +5,8 @@
 use reqwest::Method;
 use serde_json::Value as Json;
 
-use crate::api::{WriteRequest, payload};
 use crate::dns;
+use dnscron_api::{WriteRequest, payload};
 
 use super::model::{Action, Change, PlanOptions, Resource, Value};
 

@@ -7,9 +7,9 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 
-use crate::api::{ApiError, ReadClient, RecordListing, RecordRows, payload};
 use crate::config::model::{Desired, Location};
 use crate::dns::ZoneName;
+use dnscron_api::{ApiError, ReadClient, RecordListing, RecordRows, payload};
 
 use super::progress::ReadProgressHook;
 

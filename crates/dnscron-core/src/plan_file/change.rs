@@ -9,9 +9,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::FromFileError;
-use crate::api::WriteRequest;
 use crate::plan::model::{self as plan, Action, Resource, Status, TargetRef, Value};
 use crate::plan::request::{self, RequestError};
+use dnscron_api::WriteRequest;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Change {

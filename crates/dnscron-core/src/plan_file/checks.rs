@@ -2,7 +2,7 @@
 //! a terminal, a request header or another API with it. Its size, `plan_id` and `api_url` are
 //! checked before anything else uses them.
 
-use crate::untrusted::Untrusted;
+use dnscron_api::untrusted::Untrusted;
 
 /// The largest plan file read. A plan that creates a 100,000-record zone from scratch writes
 /// the declared record, the change and its request per record: measured 98 MB for A records

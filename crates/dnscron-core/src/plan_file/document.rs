@@ -63,8 +63,6 @@ impl TryFrom<&plan::Plan> for PlanFileV5 {
     /// Fails only for a change that names no request (which no planner makes).
     fn try_from(p: &plan::Plan) -> Result<Self, RequestError> {
         let plan::Plan {
-            // The file states its own format: this type writes its version whatever the model holds.
-            format_version: _,
             plan_id,
             created_at,
             api_url,
@@ -138,7 +136,6 @@ impl TryFrom<PlanFileV5> for plan::Plan {
         let desired =
             config::revalidate(&desired.into_unchecked()).map_err(FromFileError::Desired)?;
         Ok(plan::Plan {
-            format_version,
             plan_id,
             created_at,
             api_url,

@@ -1,4 +1,6 @@
-//! Why a plan file's content is not a plan: the typed refusals of `Plan::try_from(PlanFileV5)`.
+//! Why a plan file is refused: [`PlanFileError`] for `load`, `check_size` and `to_json`, and the
+//! typed refusals of `Plan::try_from(PlanFileV5)` it carries. They live with the file, not with
+//! the planner: the planner knows nothing of files (stages only look down).
 
 use super::{FORMAT_VERSION, checks};
 use crate::config::Diagnostics;
@@ -31,4 +33,19 @@ pub enum FromFileError {
     Scope(checks::ScopeProblem),
     #[error("the file is larger than {limit} bytes, the most a plan file may have")]
     TooLarge { limit: usize },
+}
+
+/// Why a plan file could not be written or read; what to do about it is worded by the binary.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanFileError {
+    #[error("the plan file is not a valid dnscron plan: {message}")]
+    BadPlanFile { message: String },
+    #[error(
+        "the plan file has format_version {found}; this dnscron reads format_version {FORMAT_VERSION}"
+    )]
+    UnsupportedFormat { found: String },
+    /// A plan file refused for what it holds; `at` is `FILE:line:col` where that is known,
+    /// else `FILE`.
+    #[error("the plan file is not a valid dnscron plan: {at}: {problem}")]
+    PlanFile { at: String, problem: FromFileError },
 }

@@ -1,15 +1,17 @@
 //! The plan file: `plan --out FILE` and `plan --format json` write it, `apply --plan FILE` and
 //! `show` read it. It is its own versioned type, not the serde form of the planner's model: the
 //! documents here (`PlanFileV5`, `Change` with its request, the zone and site documents of
-//! `Desired`) are what format_version 4 holds (docs/plan.md), each converted beside its struct
+//! `Desired`) are what format_version 5 holds (docs/plan.md), each converted beside its struct
 //! from the model when written and to it, checked, when read. A field added to `Plan`,
 //! `plan::Change` or a zone or site document therefore changes nothing in the file until these
 //! types change. The leaves are shared, as cargo keeps `TomlManifest` apart from `Manifest`
 //! without copying them: targets, summary, resources, values, findings, options and scope are
 //! `plan::model`'s (and `plan::Scope`), records, cron jobs, ignore rules, limits and locations
-//! `config::model`'s, re-exported here. A change of a shared leaf is a change of the file. Any
-//! change of the file changes `schema/plan.schema.json`, which a test ties to
-//! [`FORMAT_VERSION`].
+//! `config::model`'s, re-exported here. A change of a shared leaf (a field, a type, a serde
+//! attribute, a variant) is a change of the file: it needs a [`FORMAT_VERSION`] bump and
+//! `schema/plan.schema.json` regenerated, and the shape test (tests/it/plan/file_schema.rs)
+//! fails until both are done, since files written with the old version exist. A leaf's doc
+//! comments are the schema's descriptions: rewording one regenerates the schema without a bump.
 //!
 //! Loading checks as strictly as `validate` checks YAML: the version first, then the JSON's
 //! shape with `line:col`, every change's request, and the desired state with the loader's rules.
@@ -31,7 +33,7 @@ pub use change::{Change, Request};
 pub use checks::{ApiUrlProblem, MAX_BYTES, PLAN_ID_MAX, PlanIdProblem};
 pub use desired::{Desired, SiteSpec, ZoneSpec};
 pub use document::PlanFileV5;
-pub use error::FromFileError;
+pub use error::{FromFileError, PlanFileError};
 pub use schema::json_schema;
 
 /// The leaves the file writes as the model holds them.
@@ -39,47 +41,47 @@ pub use crate::config::model::{
     CronJobSpec, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
     RegistrarExpectations, SafetyLimits,
 };
+pub use crate::finding::Severity;
 pub use crate::plan::model::{
-    Action, Finding, PlanOptions, Resource, Severity, Status, Summary, Target, TargetKind,
-    TargetRef, Value,
+    Action, Finding, PlanOptions, Resource, Status, Summary, Target, TargetKind, TargetRef, Value,
 };
 pub use crate::plan::{Exceeded, OverLimits, Scope};
 
-use crate::plan::{Plan, PlanError};
+use crate::plan::Plan;
 
 /// The only format this build writes and reads. Bump it with any change of the file's shape
 /// (`schema/plan.schema.json`), and record the new shape in the test that checks this.
 pub const FORMAT_VERSION: u32 = 5;
 
 /// Pretty JSON with a final newline.
-pub fn to_json(plan: &Plan) -> Result<String, PlanError> {
-    let file = PlanFileV5::try_from(plan).map_err(|e| PlanError::BadPlanFile {
+pub fn to_json(plan: &Plan) -> Result<String, PlanFileError> {
+    let file = PlanFileV5::try_from(plan).map_err(|e| PlanFileError::BadPlanFile {
         message: format!("cannot write the plan: {e}"),
     })?;
-    let mut text = serde_json::to_string_pretty(&file).map_err(|e| PlanError::BadPlanFile {
+    let mut text = serde_json::to_string_pretty(&file).map_err(|e| PlanFileError::BadPlanFile {
         message: format!("cannot serialize the plan: {e}"),
     })?;
     text.push('\n');
-    Ok(crate::untrusted::json_text(text))
+    Ok(dnscron_api::untrusted::json_text(text))
 }
 
 /// Reads a plan file; `origin` names it in messages (a path, or `-`).
-pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
+pub fn load(text: &str, origin: &str) -> Result<Plan, PlanFileError> {
     check_size(text.len() as u64, origin)?;
     check_version(text, origin)?;
     let file: PlanFileV5 = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
     Plan::try_from(file).map_err(|e| match e {
-        FromFileError::UnsupportedFormat { found } => PlanError::UnsupportedFormat {
+        FromFileError::UnsupportedFormat { found } => PlanFileError::UnsupportedFormat {
             found: found.to_string(),
         },
-        FromFileError::Request(e) => PlanError::BadPlanFile {
+        FromFileError::Request(e) => PlanFileError::BadPlanFile {
             message: format!("{origin}: {e}"),
         },
         problem @ (FromFileError::PlanId(_)
         | FromFileError::ApiUrl(_)
         | FromFileError::Scope(_)
         | FromFileError::RequestDiffers { .. }
-        | FromFileError::TooLarge { .. }) => PlanError::PlanFile {
+        | FromFileError::TooLarge { .. }) => PlanFileError::PlanFile {
             at: located(text, origin, &problem),
             problem,
         },
@@ -92,7 +94,7 @@ pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
                     None => format!("\n  {}", d.message),
                 })
                 .collect();
-            PlanError::BadPlanFile {
+            PlanFileError::BadPlanFile {
                 message: format!(
                     "{origin}: its `desired` section breaks the rules of the files (places as recorded when the plan was made):{}",
                     problems.concat()
@@ -104,11 +106,11 @@ pub fn load(text: &str, origin: &str) -> Result<Plan, PlanError> {
 
 /// A plan file of `bytes` is refused above [`MAX_BYTES`]: a reader checks the size it knows
 /// before reading, and `load` the text it got.
-pub fn check_size(bytes: u64, origin: &str) -> Result<(), PlanError> {
+pub fn check_size(bytes: u64, origin: &str) -> Result<(), PlanFileError> {
     if bytes <= MAX_BYTES as u64 {
         return Ok(());
     }
-    Err(PlanError::PlanFile {
+    Err(PlanFileError::PlanFile {
         at: origin.to_string(),
         problem: FromFileError::TooLarge { limit: MAX_BYTES },
     })
@@ -150,7 +152,7 @@ fn key_position(text: &str, key: &str, nth: usize) -> Option<(usize, usize)> {
 
 /// The version is checked before the shape, so an older or newer file gets "wrong version"
 /// rather than a confusing message about a field that moved.
-fn check_version(text: &str, origin: &str) -> Result<(), PlanError> {
+fn check_version(text: &str, origin: &str) -> Result<(), PlanFileError> {
     #[derive(Deserialize)]
     struct Probe {
         format_version: Option<serde_json::Value>,
@@ -158,22 +160,22 @@ fn check_version(text: &str, origin: &str) -> Result<(), PlanError> {
     let probe: Probe = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
     match probe.format_version {
         Some(v) if v.as_u64() == Some(u64::from(FORMAT_VERSION)) => Ok(()),
-        Some(v) => Err(PlanError::UnsupportedFormat {
+        Some(v) => Err(PlanFileError::UnsupportedFormat {
             found: v.to_string(),
         }),
-        None => Err(PlanError::UnsupportedFormat {
+        None => Err(PlanFileError::UnsupportedFormat {
             found: "none".into(),
         }),
     }
 }
 
 /// `plan.json:3:14: invalid type: …`, the position without serde's trailing " at line … column …".
-fn shape_error(origin: &str, err: &serde_json::Error) -> PlanError {
+fn shape_error(origin: &str, err: &serde_json::Error) -> PlanFileError {
     let text = err.to_string();
     let what = text
         .rsplit_once(" at line ")
         .map_or(text.as_str(), |(head, _)| head);
-    PlanError::BadPlanFile {
+    PlanFileError::BadPlanFile {
         message: format!("{origin}:{}:{}: {what}", err.line(), err.column()),
     }
 }

@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Exceeded, FORMAT_VERSION, OverLimits, load, to_json};
+use super::{Exceeded, OverLimits, load, to_json};
 use crate::config::{self, model as cfg};
 use crate::dns::{self, RecordType, ZoneName};
 use crate::plan::model::{self as plan, Action};
@@ -228,7 +228,6 @@ fn creates(desired: &cfg::Desired) -> Vec<plan::Change> {
 fn a_plan(desired: cfg::Desired, allow_mass_changes: bool) -> plan::Plan {
     let changes = creates(&desired);
     plan::Plan {
-        format_version: FORMAT_VERSION,
         plan_id: "0123456789abcdef0123456789abcdef".into(),
         created_at: "2026-01-02T03:04:05Z".into(),
         api_url: "http://127.0.0.1:8080/api/v1".into(),

@@ -48,7 +48,6 @@ fn a_plan(changes: Vec<plan::Change>) -> plan::Plan {
         }),
     };
     plan::Plan {
-        format_version: FORMAT_VERSION,
         plan_id: "0123456789abcdef0123456789abcdef".into(),
         created_at: "2026-01-02T03:04:05Z".into(),
         api_url: "http://127.0.0.1:8080/api/v1".into(),

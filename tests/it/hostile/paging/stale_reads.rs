@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dnscron_core::api::WriteClient;
+use dnscron_api::WriteClient;
 use dnscron_core::apply::{self, ApplyOptions, ApplyResult, Silent};
 use dnscron_core::plan::{self, MakeOptions, PlanStamp};
 use tokio::time::Instant;

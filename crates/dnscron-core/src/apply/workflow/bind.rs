@@ -2,12 +2,12 @@
 //! refused when a change nobody reviewed is needed, reported (nothing sent) when a reviewed
 //! change no longer holds or nothing is left to do, executed otherwise.
 
-use crate::api::WriteClient;
 use crate::apply::review::{self, Review};
 use crate::apply::{ApplyReport, ApplyResult};
 use crate::config::model::Desired;
 use crate::plan::snapshot::{self, LiveSnapshot};
 use crate::plan::{self, Change, MakeOptions, Plan, PlanStamp, Planned, make_plan};
+use dnscron_api::WriteClient;
 
 use super::{HeldIn, PlanOptions, Refusal, ReviewedBy};
 

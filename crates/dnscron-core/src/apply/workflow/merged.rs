@@ -5,12 +5,12 @@
 //! portal edit, a record only live) refuses nothing: it is left alone and reported, so drift
 //! never blocks what merged and is never reverted under this policy.
 
-use crate::api::ReadClient;
 use crate::apply::outcome::Moved;
 use crate::apply::review::{self, Split};
 use crate::config::model::Desired;
 use crate::plan::safety;
 use crate::plan::{Change, PlanError, Summary, make_plan};
+use dnscron_api::ReadClient;
 
 use super::bind::{Bound, Next, Outcome};
 use super::{HeldIn, PlanOptions, Refusal, ReviewedBy, revision};

@@ -1,6 +1,6 @@
 //! One apply, from a desired state (or a saved plan) to its report: plan, bind the plan to what
 //! was confirmed or reviewed, execute. The `dnscron` binary and a controller use this one entry,
-//! so a refusal or an "already applied" is decided in one place (docs/apply.md, "Library").
+//! so a refusal or an "already applied" is decided in one place.
 //!
 //! Two steps, because a person may stand between them: [`Workflow::prepare`] reads, plans and
 //! binds, and returns the plan to show; [`Prepared::run`] executes it (for a confirmed plan it
@@ -18,10 +18,10 @@ mod tests;
 
 use std::time::Duration;
 
-use crate::api::WriteClient;
 use crate::config::model::Desired;
 use crate::plan::snapshot::LiveSnapshot;
 use crate::plan::{Change, MakeOptions, Plan, PlanError, PlanStamp, Scope, make_plan, scope};
+use dnscron_api::WriteClient;
 
 use super::dns::DnsOptions;
 use super::{ApplyOptions, ApplyReport, Interrupt, Progress, review_union};

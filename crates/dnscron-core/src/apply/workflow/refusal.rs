@@ -94,11 +94,9 @@ impl Refusal {
                 reviewed_by: ReviewedBy::Saved,
                 error: err,
             },
-            PlanError::MissingLive { .. }
-            | PlanError::IncompleteSnapshot { .. }
-            | PlanError::BadPlanFile { .. }
-            | PlanError::UnsupportedFormat { .. }
-            | PlanError::PlanFile { .. } => Refusal::Plan(err),
+            PlanError::MissingLive { .. } | PlanError::IncompleteSnapshot { .. } => {
+                Refusal::Plan(err)
+            }
         }
     }
 

@@ -12,7 +12,7 @@ use crate::config::raw;
 use crate::config::suggest::did_you_mean;
 use crate::cron::normalize_command;
 use crate::dns::{ZoneName, record_name_to_relative};
-use crate::plan::{Figure, FigureKind, FindingCode};
+use crate::finding::{Figure, FigureKind, FindingCode};
 
 /// Said wherever a reason is missing: it is what a reviewer approves, not a formality.
 pub(crate) const REASON_HINT: &str = "say why the finding is accepted (and what ends it): reviewers read it, and every view shows it";
@@ -188,7 +188,7 @@ mod tests {
     use std::path::PathBuf;
 
     use crate::config::load_texts;
-    use crate::plan::FindingCode;
+    use crate::finding::FindingCode;
 
     fn load(text: &str) -> Result<crate::config::model::Desired, Vec<String>> {
         load_texts(&[(PathBuf::from("z.yaml"), text.to_string())]).map_err(|d| {
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn a_value_is_the_figure_its_code_measures() {
-        use crate::plan::{DmarcPolicy, Figure};
+        use crate::finding::{DmarcPolicy, Figure};
         let desired = load(concat!(
             "zone: example.com\n",
             "accept:\n",

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::untrusted::Untrusted as U;
+use dnscron_api::untrusted::Untrusted as U;
 
 use super::{RevisionError, RevisionSource, git, probe, read};
 
@@ -40,6 +40,13 @@ pub enum AdoptError {
         found: String,
         current: String,
     },
+    /// Resolved at the start, but the folder moved to another revision (a sync swapping in a
+    /// newer commit) before the first round applied it: that revision's whole difference was
+    /// named by nobody, so it is neither applied nor taken as the base.
+    #[error(
+        "the folder moved from revision {adopted}, the one named to adopt, to {current} before it was applied: nothing is applied or taken as the base"
+    )]
+    Moved { adopted: String, current: String },
     #[error(transparent)]
     Revision(#[from] RevisionError),
 }

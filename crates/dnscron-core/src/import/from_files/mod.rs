@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::api::payload;
 use crate::dns::{self, RecordType, ZoneName};
+use dnscron_api::payload;
 
 use super::zone::{NsChoice, SourceIgnore, ZoneFile, build_zone};
 

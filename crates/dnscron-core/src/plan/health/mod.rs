@@ -16,9 +16,9 @@ mod tests;
 
 use chrono::{DateTime, Utc};
 
-use crate::api::{ReadClient, payload};
 use crate::config::model::{Desired, ZoneSpec};
 use crate::dns::fold_host;
+use dnscron_api::{ReadClient, payload};
 
 use super::model::Finding;
 use super::progress::ReadProgressHook;

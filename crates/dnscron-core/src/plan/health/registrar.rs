@@ -7,13 +7,13 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::api::payload;
 use crate::config::model::ZoneSpec;
+use dnscron_api::payload;
 
 use super::Registration;
 use super::values::{date, ds_set, flag, shown, word};
-use crate::plan::figure::Figure;
-use crate::plan::finding_code::FindingCode;
+use crate::finding::Figure;
+use crate::finding::FindingCode;
 use crate::plan::model::{Finding, TargetKind, TargetRef};
 use crate::plan::norm::host_set;
 

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::{Registration, registrar};
 use crate::config::model::{Location, RegistrarExpectations, SafetyLimits, ZoneSpec};
 use crate::dns::ZoneName;
-use crate::plan::model::Severity;
+use crate::finding::Severity;
 
 fn at(line: usize) -> Location {
     Location {

@@ -6,9 +6,9 @@ use base64::engine::general_purpose::STANDARD;
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
-use crate::plan::figure::Figure;
-use crate::plan::finding_code::FindingCode;
-use crate::untrusted::escape;
+use crate::finding::Figure;
+use crate::finding::FindingCode;
+use dnscron_api::untrusted::escape;
 
 use super::account::absolute;
 use super::{Out, key, tags};

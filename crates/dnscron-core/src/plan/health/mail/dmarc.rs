@@ -6,10 +6,10 @@
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
-use crate::plan::figure::{DmarcPolicy, Figure, FigureKind};
-use crate::plan::finding_code::FindingCode;
+use crate::finding::FindingCode;
+use crate::finding::{DmarcPolicy, Figure, FigureKind};
 use crate::plan::model::Finding;
-use crate::untrusted::escape;
+use dnscron_api::untrusted::escape;
 
 use super::account::{Account, Held, by_name, host};
 use super::{Out, tags};

@@ -3,7 +3,7 @@
 //! report addresses with their consent records (§7.1), the wildcard one included.
 
 use super::tests::{borrowed, findings, one, txt};
-use crate::plan::finding_code::FindingCode;
+use crate::finding::FindingCode;
 
 #[test]
 fn dmarc_accepted() {

@@ -17,7 +17,7 @@ use tokio::net::UdpSocket;
 use super::{MailDns, mail_findings};
 use crate::config::load_texts;
 use crate::dnscheck::QueryOptions;
-use crate::plan::finding_code::FindingCode;
+use crate::finding::FindingCode;
 
 fn txt(text: &str) -> Option<Vec<RData>> {
     Some(vec![RData::TXT(TXT::new(vec![text.to_string()]))])

@@ -32,8 +32,8 @@ use std::net::SocketAddr;
 
 use crate::config::model::{Desired, RecordSpec, ZoneSpec};
 use crate::dnscheck::QueryOptions;
-use crate::plan::figure::Figure;
-use crate::plan::finding_code::FindingCode;
+use crate::finding::Figure;
+use crate::finding::FindingCode;
 use crate::plan::model::{Finding, TargetKind, TargetRef};
 
 use account::Account;

@@ -2,7 +2,7 @@
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
-use crate::plan::finding_code::FindingCode;
+use crate::finding::FindingCode;
 
 use super::Out;
 use super::account::{Account, Held, by_name, host};

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::spf::{self, is_spf};
 use super::tests::{findings, one, txt, without_a_resolver};
 use crate::config::load_texts;
-use crate::plan::finding_code::FindingCode;
+use crate::finding::FindingCode;
 
 const PERMERROR: &str = "receivers return permerror and treat the mail as unauthenticated, so it is often rejected or junked";
 const TRIM: &str =

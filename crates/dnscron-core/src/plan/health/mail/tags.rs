@@ -1,7 +1,7 @@
 //! `tag=value; tag=value` lists (DMARC, RFC 7489 §6.3, which takes DKIM's syntax; DKIM, RFC
 //! 6376 §3.2).
 
-use crate::untrusted::escape;
+use dnscron_api::untrusted::escape;
 
 /// The tags in order, names and values trimmed; `Err` names the first part that is no tag
 /// (escaped for display).

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::dkim::{self, Key};
 use super::{key, mail_findings};
 use crate::config::load_texts;
-use crate::plan::finding_code::FindingCode;
+use crate::finding::FindingCode;
 
 const RSA_512: &str = "MFwwDQYJKoZIhvcNAQEBBQADSwAwSAJBAO/R9lsJ3bgTPEfEKtfSEBX4CQpevF8qHJepMLfTZCg6G2GuC5VXDEM7Qwr7V4KfRD553ZXuy4zpqY+Bjc4LTKkCAwEAAQ==";
 const RSA_1024: &str = "MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDg6X7OxouPBpAqPpDz6DXYuNmyvgMhG0yQBXU0u6HNvzf3TF8CtVH/rUvg0adm/XqoYlDLFaq7AkwXyutnwC/whc9Z4vSwnyDffzCu/jMgGuz414YJPYdHAEoYZMiI9I6FSOqBGfOStCfLQLK1lIxumXisytlZRf2AlD32PnzmDwIDAQAB";

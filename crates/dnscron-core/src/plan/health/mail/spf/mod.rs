@@ -13,9 +13,9 @@ mod tree;
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::RecordType;
-use crate::plan::figure::Figure;
-use crate::plan::finding_code::FindingCode;
-use crate::untrusted::escape;
+use crate::finding::Figure;
+use crate::finding::FindingCode;
+use dnscron_api::untrusted::escape;
 
 use super::Out;
 use super::account::by_name;

@@ -5,7 +5,7 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-use crate::untrusted::escape;
+use dnscron_api::untrusted::escape;
 
 use super::super::account::host;
 

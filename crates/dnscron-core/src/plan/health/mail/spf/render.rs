@@ -7,7 +7,7 @@
 //!     include:_spf2.provider.example 2   total 6   from DNS
 //! ```
 
-use crate::untrusted::escape;
+use dnscron_api::untrusted::escape;
 
 use super::hosts::HostVerdict;
 use super::tree::{Node, State};

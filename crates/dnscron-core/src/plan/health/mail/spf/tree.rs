@@ -8,7 +8,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use crate::dns::RecordType;
-use crate::untrusted::escape;
+use dnscron_api::untrusted::escape;
 
 use super::super::MailDns;
 use super::super::account::{Account, Held};

@@ -94,7 +94,7 @@ fn without_position(err: &serde_json::Error) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::api::payload::Record;
+    use crate::payload::Record;
 
     fn explain_page(body: &str) -> String {
         let err = serde_json::from_str::<Vec<Record>>("[1]").unwrap_err();

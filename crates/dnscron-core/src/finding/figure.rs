@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::finding_code::FindingCode;
+use super::code::FindingCode;
 
 /// The figure or value a finding measures.
 #[derive(

@@ -28,7 +28,7 @@ use super::stats::Stats;
 
 /// The log target of the line each rate-limit wait gets: a front end that draws the waits in
 /// its own progress shows those lines only when asked.
-pub const LOG_TARGET: &str = "dnscron_core::api::pacing";
+pub const LOG_TARGET: &str = "dnscron_api::pacing";
 
 /// The spec's limit, assumed until a response says otherwise.
 pub const DEFAULT_LIMIT_PER_MINUTE: f64 = 120.0;

@@ -10,7 +10,7 @@ use super::payload::headers as h;
 
 /// The log target of the line each retry gets: the binary shows those lines only when asked
 /// (it sums retries up from [`RetryEvent`]s otherwise).
-pub const LOG_TARGET: &str = "dnscron_core::api::retry";
+pub const LOG_TARGET: &str = "dnscron_api::retry";
 
 /// Retry-After assumed for a 429 that doesn't say.
 const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(1);

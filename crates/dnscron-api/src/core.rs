@@ -46,7 +46,7 @@ fn install_crypto_provider() {
 }
 
 /// A client for `url`, the process's TLS provider installed: for the controller's webhook.
-pub(crate) fn http_client_builder(url: &Url) -> reqwest::ClientBuilder {
+pub fn http_client_builder(url: &Url) -> reqwest::ClientBuilder {
     install_crypto_provider();
     client_builder(url)
 }
@@ -511,7 +511,7 @@ impl Core {
 }
 
 /// An error and its causes on one line (reqwest's Display alone hides the cause).
-pub(crate) fn error_chain(err: &dyn std::error::Error) -> String {
+pub fn error_chain(err: &dyn std::error::Error) -> String {
     let mut out = err.to_string();
     let mut source = err.source();
     while let Some(cause) = source {

@@ -265,7 +265,7 @@ impl Serialize for RecordRows {
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
     /// A listed record with ttl 300.

@@ -1,5 +1,5 @@
 //! Text that came from the network (an error message, a record's content, a slug, a request
-//! id), made safe to print. Every stage may use this module; it uses none.
+//! id), made safe to print. The client and every stage of the core use this module; it uses none.
 //!
 //! A server, a proxy in front of it or a record someone else wrote can put anything in a string.
 //! Printed raw, an escape sequence rewrites the terminal, a bidi override makes the text read
@@ -140,6 +140,17 @@ impl fmt::Display for Untrusted<'_> {
     }
 }
 
+/// Server text on one line for an error: at most `max` characters of `text` (an excerpt of a
+/// body that is not the API's), whitespace runs folded to one space, `…` when cut, escaped.
+pub(crate) fn excerpt(text: &str, max: usize) -> String {
+    let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = folded.chars().take(max).collect();
+    if folded.chars().count() > max {
+        out.push('…');
+    }
+    escape(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,5 +229,14 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&text).ok(),
             Some(value)
         );
+    }
+
+    #[test]
+    fn excerpts_are_one_escaped_line() {
+        assert_eq!(
+            excerpt("<p>\n  two\n\nlines \u{1b}x</p>", 100),
+            "<p> two lines \\u{1b}x</p>"
+        );
+        assert_eq!(excerpt("abcdef", 3), "abc…");
     }
 }

@@ -5,7 +5,19 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::model::Severity;
+// The plan file writes the variants without descriptions: their notes are comments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Info,
+    NeedsPortalStep,
+    Blocked,
+    // Worth a look, not an outage: a delegation still propagating, a transfer under way.
+    Warning,
+    // An outage now or soon (a DS mismatch, a domain about to expire), or live differing from
+    // an expectation the files state: `plan --detailed-exitcode` exits 2 for it.
+    Error,
+}
 
 macro_rules! finding_codes {
     ($($variant:ident = $code:literal, $severity:ident, $basis:ident;)*) => {

@@ -102,7 +102,7 @@ impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Forward<V> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::api::payload::Record;
+    use crate::payload::Record;
 
     fn seed<'a>(key: &'a str, extra: Option<&'a str>) -> PageSeed<'a, Vec<Record>> {
         PageSeed {
