@@ -1,7 +1,7 @@
 //! `diff_zone` on data: what it plans, keeps, blocks and counts for one zone.
 
 use super::*;
-use crate::api::RecordRows;
+use dnscron_api::RecordRows;
 
 fn spec(text: &str) -> ZoneSpec {
     let desired = crate::config::load_texts(&[("z.yaml".into(), text.into())])
