@@ -552,7 +552,12 @@ mod tests {
             },
             ..record_change(Action::Delete, Some(1), Some("192.0.2.2"), None)
         };
-        let out = check_changes(&desired, &live, &[&wipe, &other]);
+        // other.example also gets a create: counted in example.com, it would save its last record.
+        let other_create = Change {
+            target: other.target.clone(),
+            ..record_change(Action::Create, None, None, Some("192.0.2.4"))
+        };
+        let out = check_changes(&desired, &live, &[&wipe, &other, &other_create]);
         assert_eq!(
             out,
             [OverLimits {
