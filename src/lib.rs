@@ -8,5 +8,9 @@
 //! features (default on); `--no-default-features` builds a client-only binary with no HTTP
 //! server crates.
 
+// Every match over our own enums lists each variant, so a new one is a compile error wherever it
+// needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 pub mod cli;
 pub mod render;

@@ -4,6 +4,10 @@
 //! `cargo bench --bench dnscron-bench -- [--smoke] [--only PARTS] [--write BENCHMARKS.md]
 //! [--octodns PATH]`
 
+// Every match over our own enums lists each variant, so a new one is a compile error wherever it
+// needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 // `cargo clippy --all-targets` builds this harness-less target with `cfg(test)` but strips its
 // `#[test]` functions, leaving the unit-test modules' imports unused; they run in tests/it.
 #[cfg_attr(test, allow(unused_imports))]

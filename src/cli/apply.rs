@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cli::api_args::{ApiArgs, parse_duration};
-use crate::cli::dns_args::DnsArgs;
+use crate::cli::dns_args::ApplyDnsArgs;
 use crate::cli::error::{CommandError, CommandResult, Refused};
 use crate::cli::logging::use_color_on_stdout;
 use crate::cli::signals::Signals;
@@ -76,17 +76,8 @@ pub struct ApplyArgs {
         value_parser = parse_duration
     )]
     pub dns_wait: Duration,
-    /// Switch a domain to custom nameservers without first asking them whether they serve
-    /// the zone as the files declare it.
-    #[arg(
-        long,
-        env = "DNSCRON_ALLOW_UNREADY_NAMESERVERS",
-        hide_env_values = true,
-        value_parser = clap::builder::BoolishValueParser::new()
-    )]
-    pub allow_unready_nameservers: bool,
     #[command(flatten)]
-    pub dns: DnsArgs,
+    pub dns: ApplyDnsArgs,
     /// `check`'s option, refused here (see [`refuse_resolver`]); taken as any text, and hidden,
     /// so that a user who carries it over from `check` learns why rather than "unexpected
     /// argument".
@@ -186,7 +177,7 @@ pub fn run(args: ApplyArgs) -> CommandResult {
     let writing = || signals.writing();
     let execution = Execution {
         interrupt: Some(&signals.interrupt),
-        dns: (args.dns).apply_options(args.dns_wait, args.allow_unready_nameservers),
+        dns: args.dns.options(args.dns_wait),
         before_writing: Some(&writing),
         ..Execution::new(&*progress)
     };

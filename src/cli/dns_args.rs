@@ -32,20 +32,40 @@ pub struct DnsArgs {
     pub dns_timeout: Duration,
 }
 
-impl DnsArgs {
-    /// Apply's DNS checks: the post-apply check for at most `wait` (zero: off), the switch check
-    /// unless `allow_unready`; `None` when both are off.
-    pub fn apply_options(&self, wait: Duration, allow_unready: bool) -> Option<DnsOptions> {
+/// Apply's DNS checks as `apply` and the controller take them: the switch check's opt-out and
+/// how the nameservers are reached.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ApplyDnsArgs {
+    /// Switch a domain to custom nameservers without first asking them whether they serve
+    /// the zone as the files declare it.
+    #[arg(
+        long,
+        env = "DNSCRON_ALLOW_UNREADY_NAMESERVERS",
+        hide_env_values = true,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub allow_unready_nameservers: bool,
+    #[command(flatten)]
+    pub dns: DnsArgs,
+}
+
+impl ApplyDnsArgs {
+    /// The post-apply check for at most `wait` (zero: off), the switch check unless
+    /// `--allow-unready-nameservers`; `None` when both are off.
+    pub fn options(&self, wait: Duration) -> Option<DnsOptions> {
+        let allow_unready = self.allow_unready_nameservers;
         let off = wait.is_zero() && allow_unready;
         (!off).then(|| {
-            let mut dns = DnsOptions::new(self.address_book());
-            dns.query = self.query_options();
+            let mut dns = DnsOptions::new(self.dns.address_book());
+            dns.query = self.dns.query_options();
             dns.wait = wait;
             dns.allow_unready = allow_unready;
             dns
         })
     }
+}
 
+impl DnsArgs {
     pub fn address_book(&self) -> AddressBook {
         let book = AddressBook::new(self.nameserver_address.clone());
         if self.no_system_resolver {

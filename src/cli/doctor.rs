@@ -104,7 +104,7 @@ async fn connection_and_token(read: &ReadClient, url: &str, checks: &mut Vec<Che
                 api_hint(&err).unwrap_or_default(),
             ));
         }
-        _ => checks.push(fail(
+        ApiError::Status { .. } | ApiError::NoAnswer { .. } | ApiError::Cut { .. } | ApiError::TooLarge { .. } | ApiError::NotJson { .. } | ApiError::Redirect { .. } | ApiError::Decode { .. } | ApiError::WaitExceeded { .. } | ApiError::InsecureUrl { .. } | ApiError::InvalidUrl { .. } | ApiError::UrlWithCredentials | ApiError::Pagination { .. } | ApiError::Client { .. } => checks.push(fail(
             format!("GET /sites failed: {}", first_line(&err)),
             api_hint(&err).unwrap_or("retry later; quote the request_id to the provider"),
         )),

@@ -218,7 +218,20 @@ mod tests {
             .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_string())?;
         match parsed.command {
             Command::Emulator(args) => load_seed(&args).map_err(|e| e.to_string()),
-            _ => Err("not the emulator command".into()),
+            Command::Validate(_)
+            | Command::Fmt(_)
+            | Command::Plan(_)
+            | Command::Show(_)
+            | Command::Apply(_)
+            | Command::Check(_)
+            | Command::Import(_)
+            | Command::Baseline(_)
+            | Command::Doctor(_)
+            | Command::Controller(_)
+            | Command::Demo(_)
+            | Command::Schema(_)
+            | Command::Completions(_)
+            | Command::Man => Err("not the emulator command".into()),
         }
     }
 

@@ -276,7 +276,18 @@ impl From<ApiError> for CommandError {
                 err,
             ),
             ApiError::InvalidUrl { .. } => CommandError::from_error(ErrorKind::User, err),
-            _ => CommandError::from_error(ErrorKind::Api, err),
+            ApiError::Status { .. }
+            | ApiError::Transport { .. }
+            | ApiError::NoAnswer { .. }
+            | ApiError::Cut { .. }
+            | ApiError::TooLarge { .. }
+            | ApiError::NotJson { .. }
+            | ApiError::Redirect { .. }
+            | ApiError::NoEndpoint { .. }
+            | ApiError::Decode { .. }
+            | ApiError::WaitExceeded { .. }
+            | ApiError::Pagination { .. }
+            | ApiError::Client { .. } => CommandError::from_error(ErrorKind::Api, err),
         };
         out.with_hint_opt(hint)
     }
@@ -332,7 +343,13 @@ pub fn api_hint(err: &ApiError) -> Option<&'static str> {
              the token is never sent after a redirect"
         }
         ApiError::NoEndpoint { .. } => NO_ENDPOINT_HINT,
-        _ => return None,
+        // The error's own text says all there is to do, or (the URL errors) `From` words it.
+        ApiError::Decode { .. }
+        | ApiError::InsecureUrl { .. }
+        | ApiError::InvalidUrl { .. }
+        | ApiError::UrlWithCredentials
+        | ApiError::Pagination { .. }
+        | ApiError::Client { .. } => return None,
     })
 }
 
@@ -437,7 +454,13 @@ fn plan_file_hint(problem: &FromFileError) -> String {
             "nothing was sent. A plan file is what `dnscron plan --out FILE` writes (one that creates a 100,000-record zone is about 100 MB, under the {} MiB cap): check that this file is one; a larger plan can be made in parts, with some of the files as PATH",
             limit / (1024 * 1024)
         ),
-        _ => "nothing was sent. The file was changed after `dnscron plan --out FILE` wrote it: make a new plan, have it reviewed, and apply that".into(),
+        FromFileError::UnsupportedFormat { .. }
+        | FromFileError::Request(_)
+        | FromFileError::Desired(_)
+        | FromFileError::RequestDiffers { .. }
+        | FromFileError::PlanId(_)
+        | FromFileError::ApiUrl(_)
+        | FromFileError::Scope(_) => "nothing was sent. The file was changed after `dnscron plan --out FILE` wrote it: make a new plan, have it reviewed, and apply that".into(),
     }
 }
 
@@ -471,7 +494,10 @@ impl From<ChangedError> for CommandError {
         };
         let kind = match &err {
             ChangedError::OldFileInvalid { .. } => ErrorKind::Config,
-            _ => ErrorKind::User,
+            ChangedError::GitMissing { .. }
+            | ChangedError::NotARepository { .. }
+            | ChangedError::UnknownRevision { .. }
+            | ChangedError::Git { .. } => ErrorKind::User,
         };
         CommandError::from_error(kind, err).with_hint(hint)
     }
@@ -531,7 +557,13 @@ impl From<ImportError> for CommandError {
                 );
                 CommandError::worded(kind, text, err)
             }
-            _ => CommandError::from_error(kind, err),
+            ImportError::NoSuchZone { .. }
+            | ImportError::NoSuchSite { .. }
+            | ImportError::Api { .. }
+            | ImportError::ProbeShape(_)
+            | ImportError::Exists { .. }
+            | ImportError::UnsafeSlug { .. }
+            | ImportError::Write { .. } => CommandError::from_error(kind, err),
         };
         error.with_hint_opt(hint)
     }

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 
 use dnscron_api::untrusted::escape;
 use dnscron_core::dns::RecordType;
-use dnscron_core::import::from_files::bind::read_bind;
-use dnscron_core::import::from_files::dnscontrol::read_dnscontrol;
-use dnscron_core::import::from_files::octodns::read_octodns;
+use dnscron_core::import::from_files::bind::Bind;
+use dnscron_core::import::from_files::dnscontrol::Dnscontrol;
+use dnscron_core::import::from_files::octodns::Octodns;
 use dnscron_core::import::from_files::{
-    FromFile, LeftAlone, NotImported, NoteKind, SourceLine, Why,
+    FromFile, LeftAlone, NotImported, NoteKind, SourceLine, Why, read,
 };
 use dnscron_core::import::{self, NsChoice};
 
@@ -42,18 +42,19 @@ pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
         (Some(origin), _) => Some(parse_zone(origin, "--origin")?),
         (None, _) => None,
     };
-    let mut read = Vec::new();
+    let bind = Bind { origin };
+    let mut zones = Vec::new();
     for file in &args.files {
         let froms = match source {
-            Source::Bind => vec![read_bind(file, origin.as_ref())?],
-            Source::Octodns => read_octodns(file)?,
-            Source::Dnscontrol => read_dnscontrol(file)?,
+            Source::Bind => read(&bind, file)?,
+            Source::Octodns => read(&Octodns, file)?,
+            Source::Dnscontrol => read(&Dnscontrol, file)?,
         };
         for from in froms {
-            add(&mut read, from, source)?;
+            add(&mut zones, from, source)?;
         }
     }
-    finish(args, read)
+    finish(args, zones)
 }
 
 /// One zone read, with the header and nameserver choice every `--from` zone gets.

@@ -82,7 +82,9 @@ pub enum PlanFormat {
 pub fn run(args: PlanArgs) -> CommandResult {
     let desired = validate::load_printing_warnings(&args.paths).map_err(|d| match args.format {
         PlanFormat::Github => validate::report_diagnostics_github(&d),
-        _ => validate::report_diagnostics(&d),
+        PlanFormat::Text | PlanFormat::Json | PlanFormat::Markdown => {
+            validate::report_diagnostics(&d)
+        }
     })?;
     let scope = args
         .changed_since

@@ -14,4 +14,4 @@ for tool in promtool prometheus; do
   command -v "$tool" >/dev/null || { echo "$0: $tool is not on PATH" >&2; exit 1; }
 done
 DNSCRON_RECORD_ANSWERS=1 cargo test --features live-tools --test it -- \
-  controller_manifests:: controller::prometheus:: controller::http::
+  controller_manifests::monitoring::live:: controller::prometheus::live::

@@ -10,7 +10,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use dnscron_core::dns::ZoneName;
-use dnscron_core::import::from_files::bind::read_bind;
+use dnscron_core::import::from_files::bind::Bind;
+use dnscron_core::import::from_files::read;
 
 use super::child::{self, DNSCRON_ENV};
 use super::report::{Figure, Section, Verdict};
@@ -32,7 +33,7 @@ pub fn run(opts: &Options) -> Result<Section, BenchError> {
              splits and escapes, SRV, CAA; `$TTL`, `$ORIGIN`, blank owners, parentheses, \
              comments). `dnscron import --from bind FILE --out DIR --force` in a child process, \
              the median of {runs} runs after a warm-up, from start to the YAML written and \
-             reloaded; then the reader alone (`read_bind`) in this process. Peak RSS: {}.",
+             reloaded; then the reader alone (`from_files::read` with `Bind`) in this process. Peak RSS: {}.",
             child::rss_method()
         ),
     );
@@ -69,7 +70,7 @@ pub fn run(opts: &Options) -> Result<Section, BenchError> {
     ));
     let read = read_alone(&file)?;
     section.push(Figure::info(
-        "of which reading the file (read_bind)",
+        "of which reading the file (the reader alone)",
         millis(read),
     ));
     match opts.octodns.as_deref() {
@@ -167,7 +168,8 @@ fn imported_records(bin: &Path, args: &[String]) -> Result<usize, BenchError> {
 fn read_alone(file: &Path) -> Result<Duration, BenchError> {
     let zone = ZoneName::parse(ZONE).map_err(|e| BenchError::Setup(e.to_string()))?;
     let started = Instant::now();
-    read_bind(file, Some(&zone)).map_err(|e| BenchError::step("read_bind", e))?;
+    let bind = Bind { origin: Some(zone) };
+    read(&bind, file).map_err(|e| BenchError::step("reading the zone file", e))?;
     Ok(started.elapsed())
 }
 

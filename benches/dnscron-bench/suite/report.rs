@@ -141,7 +141,7 @@ impl Report {
                 match f.verdict {
                     Verdict::Missed => line.push_str("  MISSED"),
                     Verdict::NotMeasured => line.push_str("  (not measured)"),
-                    _ => {}
+                    Verdict::Met | Verdict::Info => {}
                 }
                 let _ = writeln!(out, "{}", line.trim_end());
             }

@@ -408,7 +408,20 @@ impl Core {
                     cutoff_error(&named, cutoff, tally.attempts, self.timeout, self.max_body);
                 let retry = match error {
                     ApiError::TooLarge { .. } => None,
-                    _ => self.again(tally, cause, reason),
+                    ApiError::Status { .. }
+                    | ApiError::Transport { .. }
+                    | ApiError::NoAnswer { .. }
+                    | ApiError::Cut { .. }
+                    | ApiError::NotJson { .. }
+                    | ApiError::Redirect { .. }
+                    | ApiError::NoEndpoint { .. }
+                    | ApiError::Decode { .. }
+                    | ApiError::WaitExceeded { .. }
+                    | ApiError::InsecureUrl { .. }
+                    | ApiError::InvalidUrl { .. }
+                    | ApiError::UrlWithCredentials
+                    | ApiError::Pagination { .. }
+                    | ApiError::Client { .. } => self.again(tally, cause, reason),
                 };
                 (error, retry)
             }

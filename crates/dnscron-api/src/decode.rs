@@ -76,7 +76,7 @@ fn identity(item: &Value) -> String {
             let shown = match v {
                 Value::String(s) => format!("`{s}`"),
                 Value::Number(n) => n.to_string(),
-                _ => return None,
+                Value::Null | Value::Bool(_) | Value::Array(_) | Value::Object(_) => return None,
             };
             Some(format!(" (the item with {k} {shown})"))
         })

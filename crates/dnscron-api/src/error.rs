@@ -236,14 +236,36 @@ impl ApiError {
             | ApiError::NotJson { status, .. }
             | ApiError::Redirect { status, .. } => Some(*status),
             ApiError::NoEndpoint { .. } => Some(404),
-            _ => None,
+            ApiError::Transport { .. }
+            | ApiError::NoAnswer { .. }
+            | ApiError::Cut { .. }
+            | ApiError::TooLarge { .. }
+            | ApiError::WaitExceeded { .. }
+            | ApiError::InsecureUrl { .. }
+            | ApiError::InvalidUrl { .. }
+            | ApiError::UrlWithCredentials
+            | ApiError::Pagination { .. }
+            | ApiError::Client { .. } => None,
         }
     }
 
     pub fn envelope(&self) -> Option<&ErrorEnvelope> {
         match self {
             ApiError::Status { envelope, .. } => envelope.as_deref(),
-            _ => None,
+            ApiError::Transport { .. }
+            | ApiError::NoAnswer { .. }
+            | ApiError::Cut { .. }
+            | ApiError::TooLarge { .. }
+            | ApiError::NotJson { .. }
+            | ApiError::Redirect { .. }
+            | ApiError::NoEndpoint { .. }
+            | ApiError::Decode { .. }
+            | ApiError::WaitExceeded { .. }
+            | ApiError::InsecureUrl { .. }
+            | ApiError::InvalidUrl { .. }
+            | ApiError::UrlWithCredentials
+            | ApiError::Pagination { .. }
+            | ApiError::Client { .. } => None,
         }
     }
 
@@ -270,7 +292,13 @@ impl ApiError {
             | ApiError::Redirect { request_id, .. }
             | ApiError::NoEndpoint { request_id, .. } => request_id.as_deref(),
             ApiError::Pagination { fault, .. } => fault.request_id(),
-            _ => None,
+            ApiError::Transport { .. }
+            | ApiError::NoAnswer { .. }
+            | ApiError::WaitExceeded { .. }
+            | ApiError::InsecureUrl { .. }
+            | ApiError::InvalidUrl { .. }
+            | ApiError::UrlWithCredentials
+            | ApiError::Client { .. } => None,
         }
     }
 
@@ -288,7 +316,21 @@ impl ApiError {
                 envelope: Some(env),
                 ..
             } if env.error.kind != "idempotency_conflict" => env.continue_url(),
-            _ => None,
+            ApiError::Status { .. }
+            | ApiError::Transport { .. }
+            | ApiError::NoAnswer { .. }
+            | ApiError::Cut { .. }
+            | ApiError::TooLarge { .. }
+            | ApiError::NotJson { .. }
+            | ApiError::Redirect { .. }
+            | ApiError::NoEndpoint { .. }
+            | ApiError::Decode { .. }
+            | ApiError::WaitExceeded { .. }
+            | ApiError::InsecureUrl { .. }
+            | ApiError::InvalidUrl { .. }
+            | ApiError::UrlWithCredentials
+            | ApiError::Pagination { .. }
+            | ApiError::Client { .. } => None,
         }
     }
 
@@ -296,7 +338,20 @@ impl ApiError {
     pub fn refused_wait(&self) -> Option<Duration> {
         match self {
             ApiError::WaitExceeded { source, .. } => Some(source.needed),
-            _ => None,
+            ApiError::Status { .. }
+            | ApiError::Transport { .. }
+            | ApiError::NoAnswer { .. }
+            | ApiError::Cut { .. }
+            | ApiError::TooLarge { .. }
+            | ApiError::NotJson { .. }
+            | ApiError::Redirect { .. }
+            | ApiError::NoEndpoint { .. }
+            | ApiError::Decode { .. }
+            | ApiError::InsecureUrl { .. }
+            | ApiError::InvalidUrl { .. }
+            | ApiError::UrlWithCredentials
+            | ApiError::Pagination { .. }
+            | ApiError::Client { .. } => None,
         }
     }
 }

@@ -6,6 +6,7 @@
 //! one rate-limit [`pacer`] and one [`Stats`].
 
 #![warn(unreachable_pub)]
+#![deny(clippy::wildcard_enum_match_arm)]
 
 mod answer;
 mod budget;

@@ -42,7 +42,7 @@ fn find_mode_enum(node: &Value, doc: &Value, depth: usize) -> Option<String> {
             map.values().find_map(|v| find_mode_enum(v, doc, depth + 1))
         }
         Value::Array(items) => items.iter().find_map(|v| find_mode_enum(v, doc, depth + 1)),
-        _ => None,
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => None,
     }
 }
 

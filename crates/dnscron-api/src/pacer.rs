@@ -31,7 +31,9 @@ use super::stats::Stats;
 pub const LOG_TARGET: &str = "dnscron_api::pacing";
 
 /// The spec's limit, assumed until a response says otherwise.
-pub const DEFAULT_LIMIT_PER_MINUTE: f64 = 120.0;
+pub const DEFAULT_LIMIT_PER_MINUTE: f64 = dnscron_provider::limits::RATE_PER_MINUTE as f64;
+/// The bucket's depth assumed until a Remaining above the limit shows a deeper one.
+const DEFAULT_CAPACITY: f64 = dnscron_provider::limits::RATE_BURST as f64;
 /// Waits at least this long are logged at info level; shorter ones (the steady spacing of a
 /// long apply) at debug, and all of them go to the hook.
 const VISIBLE_WAIT: Duration = Duration::from_secs(1);
@@ -163,7 +165,7 @@ impl Pacer {
         Arc::new(Pacer {
             state: Mutex::new(State {
                 limit: DEFAULT_LIMIT_PER_MINUTE,
-                capacity: DEFAULT_LIMIT_PER_MINUTE,
+                capacity: DEFAULT_CAPACITY,
                 tokens: 1.0,
                 updated: Instant::now(),
                 in_flight: 0,

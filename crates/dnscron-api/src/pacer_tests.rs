@@ -86,6 +86,38 @@ async fn alone_300_sequential_requests_finish_within_5_percent_of_the_bound_with
     assert!(elapsed <= bound.mul_f64(1.05), "{elapsed:?} vs {bound:?}");
 }
 
+/// A server that sends X-RateLimit-Remaining but no X-RateLimit-Limit is paced at the rate of
+/// the API's description: a default above it draws 429s here (one below it is corrected by
+/// every Remaining, and the bound shows it costs no time).
+#[tokio::test(start_paused = true)]
+async fn without_a_stated_limit_the_described_rate_is_assumed() {
+    let rate = f64::from(dnscron_provider::limits::RATE_PER_MINUTE);
+    let server = SimBucket::full(rate);
+    let pacer = pacer();
+    let start = Instant::now();
+    let count = 3.0 * rate;
+    let mut done = 0.0;
+    while done < count {
+        let mut waited = Duration::ZERO;
+        let permit = pacer.acquire(&mut waited).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(1)).await;
+        let headers = RateHeaders {
+            limit: None,
+            ..server.lock().unwrap().handle()
+        };
+        tokio::time::sleep(Duration::from_millis(1)).await;
+        pacer.observe(permit, headers);
+        if headers.retry_after.is_none() {
+            done += 1.0;
+        }
+    }
+    let elapsed = start.elapsed();
+    let bound = lower_bound(count, rate);
+    assert_eq!(server.lock().unwrap().rejected, 0);
+    assert!(elapsed >= bound, "{elapsed:?}");
+    assert!(elapsed <= bound.mul_f64(1.05), "{elapsed:?} vs {bound:?}");
+}
+
 #[tokio::test(start_paused = true)]
 async fn eight_concurrent_workers_share_one_budget_without_429() {
     let server = SimBucket::full(120.0);

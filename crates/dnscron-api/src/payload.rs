@@ -192,22 +192,6 @@ pub fn dnssec_is_active(value: Option<&serde_json::Value>) -> bool {
     }
 }
 
-/// Response header names the client reads (spec, Limits and Idempotency).
-pub mod headers {
-    pub const REQUEST_ID: &str = "x-request-id";
-    pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
-    pub const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
-    pub const RATE_LIMIT: &str = "x-ratelimit-limit";
-    pub const RATE_REMAINING: &str = "x-ratelimit-remaining";
-    pub const RETRY_AFTER: &str = "retry-after";
-    pub const DEPRECATION: &str = "deprecation";
-}
-
-/// Keys of the result arrays of list endpoints (spec, Pagination 2).
-pub mod list_keys {
-    pub const SITES: &str = "sites";
-    pub const CRON_JOBS: &str = "cron_jobs";
-    pub const DOMAINS: &str = "domains";
-    pub const ZONES: &str = "zones";
-    pub const RECORDS: &str = "records";
-}
+/// Header names (spec, Limits, Idempotency and Versioning) and the keys of the list endpoints'
+/// result arrays (spec, Pagination 2), as the API's description spells them.
+pub use dnscron_provider::{headers, list_keys};

@@ -24,7 +24,7 @@ use super::stats::Stats;
 use super::untrusted::escape;
 
 /// Page size asked for on every list (the spec's maximum).
-pub const PAGE_LIMIT: u32 = 100;
+pub const PAGE_LIMIT: u32 = dnscron_provider::limits::PAGE_SIZE_MAX;
 /// Guard against a server whose pages never end.
 const MAX_PAGES: usize = 100_000;
 
@@ -317,7 +317,7 @@ fn host_list(value: &Value) -> Vec<String> {
                 .iter()
                 .find_map(|k| map.get(*k).and_then(Value::as_str))
                 .map(str::to_string),
-            _ => None,
+            Value::Null | Value::Bool(_) | Value::Number(_) | Value::Array(_) => None,
         })
         .collect()
 }

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use dnscron_provider::limits::IDEMPOTENCY_KEY_MAX_CHARS;
 use reqwest::Method;
 use serde::Serialize;
 use serde_json::Value;
@@ -22,7 +23,7 @@ pub struct IdempotencyKey(String);
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum IdempotencyKeyError {
-    #[error("an idempotency key must have 1 to 200 characters, this one has {0}")]
+    #[error("an idempotency key must have 1 to {max} characters, this one has {0}", max = IDEMPOTENCY_KEY_MAX_CHARS)]
     Length(usize),
     #[error("an idempotency key may only hold printable ASCII characters (no space at either end)")]
     Character,
@@ -32,7 +33,7 @@ impl IdempotencyKey {
     pub fn new(value: impl Into<String>) -> Result<IdempotencyKey, IdempotencyKeyError> {
         let value = value.into();
         let len = value.chars().count();
-        if !(1..=200).contains(&len) {
+        if !(1..=IDEMPOTENCY_KEY_MAX_CHARS).contains(&len) {
             return Err(IdempotencyKeyError::Length(len));
         }
         let printable = value.bytes().all(|b| (0x20..=0x7e).contains(&b));

@@ -15,12 +15,15 @@
 //! | live state | the `dnscron-api` crate: [`dnscron_api::ReadClient`] (GETs only), [`dnscron_api::WriteClient`], [`dnscron_api::ApiConfig`], [`dnscron_api::Token`], [`dnscron_api::ApiError`]; [`plan::snapshot::fetch`] → [`plan::snapshot::LiveSnapshot`] |
 //! | plan | [`plan::make_plan`] (read, then [`plan::diff`]) → [`plan::Plan`] of typed [`plan::Change`]s; [`plan::request::derive`] is a change's HTTP request |
 //! | plan file | [`plan_file::to_json`], [`plan_file::load`], [`plan_file::json_schema`], [`plan_file::FORMAT_VERSION`] |
-//! | apply | [`apply::apply`] → [`apply::ApplyReport`]; [`apply::review`] binds a plan made now to a reviewed one; [`apply::Progress`] is how a caller follows it |
+//! | apply | [`apply::apply`] → [`apply::ApplyReport`]; [`apply::workflow::Workflow`] is the one apply every front end drives (read, plan, bind to the reviewed plan, run); [`apply::Progress`] is how a caller follows it |
 //! | DNS checks | [`dnscheck::check_zones`] → [`dnscheck::CheckReport`]; [`dnscheck::ask`] |
 //! | controller | [`controller::revision::probe`], [`controller::revision::read`] → [`controller::Snapshot`]; [`controller::Webhook`] |
 //! | live → files | [`import::fetch`], [`import::build_zone`], [`import::render_zone`], [`import::write_files`] |
 //! | server text | [`dnscron_api::untrusted::escape`], [`dnscron_api::untrusted::json_text`] |
 
+// Every match over our own enums lists each variant, so a new one is a compile error wherever it
+// needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
+#![deny(clippy::wildcard_enum_match_arm)]
 #![warn(unreachable_pub)]
 
 pub mod apply;

@@ -87,6 +87,7 @@ fn the_checker_sees_every_path_to_a_stage() {
     );
     assert_eq!(stage_of(Path::new("plan/diff.rs")), Some(("plan", 2)));
     assert_eq!(stage_of(Path::new("plan/mod.rs")), Some(("plan", 1)));
+    assert_eq!(stage_of(Path::new("cron/schedule.rs")), Some(("cron", 2)));
     assert_eq!(stage_of(Path::new("cron_schedule.rs")), Some(("cron", 2)));
     assert_eq!(stage_of(Path::new("cron.rs")), Some(("cron", 1)));
     assert_eq!(stage_of(Path::new("lib.rs")), None);
@@ -113,8 +114,8 @@ fn rank(stage: &str) -> usize {
 }
 
 /// The stage a file belongs to and its module depth (`plan/mod.rs` 1, `plan/diff.rs` 2); `None`
-/// for the crate root and files of no stage. A top-level `cron_schedule.rs` is cron's child
-/// (`#[path]`).
+/// for the crate root and files of no stage. A top-level `STAGE_NAME.rs` counts as a child of
+/// STAGE (one reached through `#[path]`).
 fn stage_of(rel: &Path) -> Option<(&'static str, usize)> {
     let parts: Vec<String> = rel
         .iter()

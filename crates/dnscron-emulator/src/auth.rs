@@ -5,7 +5,9 @@ use std::collections::HashSet;
 use axum::http::{HeaderMap, header};
 
 use super::error::{ApiError, ApiResult};
-use super::seed::{Scope, TokenSeed};
+use dnscron_provider::{Endpoint, Scope};
+
+use super::seed::TokenSeed;
 use super::shared::Shared;
 
 /// The caller, resolved from the bearer token; handlers read it from the request extensions.
@@ -30,14 +32,14 @@ impl Principal {
         }
     }
 
-    pub fn require(&self, scope: Scope) -> ApiResult<()> {
-        if self.scopes.contains(&scope) {
-            Ok(())
-        } else {
-            Err(ApiError::forbidden(format!(
+    /// The scope `endpoint` needs (spec, Endpoints), or 403.
+    pub fn require(&self, endpoint: Endpoint) -> ApiResult<()> {
+        match endpoint.scope() {
+            Some(scope) if !self.scopes.contains(&scope) => Err(ApiError::forbidden(format!(
                 "this token lacks the `{}` scope; create a token with it in the portal under API tokens",
                 scope.as_str()
-            )))
+            ))),
+            Some(_) | None => Ok(()),
         }
     }
 

@@ -3,11 +3,12 @@
 //! more: a request its schema allows must not be refused (tests/it/emulator/constraints.rs
 //! sends the boundaries of each).
 
-use super::record_type::RecordType;
+use dnscron_provider::RecordType;
 
-pub const NAME_MAX: usize = 253;
-pub const NAMESERVERS_MIN: usize = 2;
-pub const NAMESERVERS_MAX: usize = 6;
+pub use dnscron_provider::limits::{
+    CUSTOM_NAMESERVERS_MAX as NAMESERVERS_MAX, CUSTOM_NAMESERVERS_MIN as NAMESERVERS_MIN,
+    NAME_MAX_CHARS as NAME_MAX,
+};
 
 /// One line, no control characters (`char::is_control`), at least one non-space.
 pub const LINE_PATTERN: &str = r"^[^\x00-\x1F\x7F-\x9F]*\S[^\x00-\x1F\x7F-\x9F]*$";

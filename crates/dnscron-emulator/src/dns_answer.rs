@@ -2,8 +2,6 @@
 //! next query at once. Record content is parsed here, from the stored text, never by the
 //! client's record code: a parsing mistake on one side must not be mirrored on the other.
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 #[cfg(test)]
@@ -12,9 +10,9 @@ use hickory_proto::op::{Edns, Message, OpCode, ResponseCode};
 use hickory_proto::rr::rdata::{A, AAAA, CNAME, MX, NS, NULL, PTR, SOA, SRV, TXT};
 use hickory_proto::rr::{DNSClass, Name, RData, Record, RecordType as WireType};
 
-use super::record_type::RecordType;
 use super::render::txt_logical;
 use super::state::{State, StoredRecord, ZoneState};
+use dnscron_provider::RecordType;
 
 /// TTL of the synthesized SOA and apex NS records.
 const SYSTEM_TTL: u32 = 3600;

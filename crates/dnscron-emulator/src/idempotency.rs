@@ -5,9 +5,10 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::http::{HeaderValue, Method, StatusCode};
+use dnscron_provider::limits;
 
-const WINDOW: Duration = Duration::from_secs(24 * 60 * 60);
-pub const MAX_KEY_LEN: usize = 200;
+const WINDOW: Duration = Duration::from_secs(limits::IDEMPOTENCY_WINDOW_SECS);
+pub const MAX_KEY_LEN: usize = limits::IDEMPOTENCY_KEY_MAX_CHARS;
 
 /// What makes two requests "the same request": method, path and body (JSON compared as
 /// values, so key order and spacing do not matter).

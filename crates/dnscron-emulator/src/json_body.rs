@@ -1,7 +1,8 @@
 //! The emulator's wire format, written from the API specification (sections Errors,
-//! Pagination, Idempotency and Limits), never from the client's `dnscron_api::payload`: a field name the
-//! client misreads must not be copied into the server, or every end-to-end test would agree
-//! with the mistake.
+//! Pagination, Idempotency and Limits), never from the client's `dnscron_api::payload`: a field
+//! name the client misreads must not be copied into the server, or every end-to-end test
+//! would agree with the mistake. The names both must spell alike (headers, list keys) come from
+//! the API's description, `dnscron_provider`.
 
 use std::collections::BTreeMap;
 
@@ -37,21 +38,5 @@ pub struct Meta {
     pub has_more: bool,
 }
 
-/// Header names as the spec spells them, lower-cased (HTTP header names are case-insensitive).
-pub mod headers {
-    pub const REQUEST_ID: &str = "x-request-id";
-    pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
-    pub const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
-    pub const RATE_LIMIT: &str = "x-ratelimit-limit";
-    pub const RATE_REMAINING: &str = "x-ratelimit-remaining";
-    pub const RETRY_AFTER: &str = "retry-after";
-}
-
-/// Keys of the result arrays of list endpoints (spec, Resources and Endpoints).
-pub mod list_keys {
-    pub const SITES: &str = "sites";
-    pub const CRON_JOBS: &str = "cron_jobs";
-    pub const DOMAINS: &str = "domains";
-    pub const ZONES: &str = "zones";
-    pub const RECORDS: &str = "records";
-}
+/// Header names and list keys, as the API's description spells them.
+pub use dnscron_provider::{headers, list_keys};

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
-use serde_json::{Value, json};
+use dnscron_provider::{Endpoint, RecordType, list_keys};
+use serde_json::{Map, Value, json};
 
 use super::constraints::{
     COMMAND_PATTERN, CURSOR_PATTERN, DOMAIN_PATTERN, FQDN_PATTERN, LINE_PATTERN, NAME_MAX,
@@ -13,7 +14,6 @@ use super::constraints::{
 };
 use super::idempotency::MAX_KEY_LEN;
 use super::pagination::{DEFAULT_LIMIT, MAX_LIMIT};
-use super::record_type::RecordType;
 use super::shared::Shared;
 use super::validate::{COMMAND_MAX, CONTENT_MAX, TTL_MAX, TTL_MIN};
 
@@ -36,38 +36,105 @@ pub fn document(hosted_mode: &str) -> Value {
     })
 }
 
+/// The operations the emulator implements. Each path, method, scope (`x-scope`) and
+/// `Idempotency-Key` parameter comes from the API's description (`Endpoint`); what is written
+/// here is only what the description leaves to the document: ids, bodies and schemas.
 fn paths() -> Value {
-    json!({
-        "/sites": { "get": list_op("listSites", "sites", "Site", "read") },
-        "/sites/{slug}/health": { "get": op("getSiteHealth", "read", &["slug"], None, "200", "Health") },
-        "/sites/{slug}/cron": {
-            "get": with_params(list_op("listCronJobs", "cron_jobs", "CronJob", "read"), &["slug"]),
-            "post": idempotent(op("createCronJob", "manage", &["slug"], Some("CronJobWrite"), "201", "CronJob"))
-        },
-        "/sites/{slug}/cron/{index}": {
-            "delete": idempotent(op("deleteCronJob", "manage", &["slug", "index"], None, "200", "Result"))
-        },
-        "/domains": { "get": list_op("listDomains", "domains", "Domain", "read") },
-        "/domains/{domain}": { "get": op("getDomain", "read", &["domain"], None, "200", "Domain") },
-        "/domains/{domain}/registrar": { "get": op("getRegistrar", "read", &["domain"], None, "200", "Registrar") },
-        "/domains/{domain}/nameservers": {
-            "put": idempotent(op("setNameservers", "dns", &["domain"], Some("NameserversWrite"), "200", "Result"))
-        },
-        "/dns": { "get": list_op("listZones", "zones", "Zone", "read") },
-        "/dns/zones/probe": { "post": op("probeZone", "dns", &[], Some("ProbeRequest"), "200", "ProbeResult") },
-        "/dns/{zone}/records": {
-            "get": with_params(list_op("listRecords", "records", "Record", "read"), &["zone"]),
-            "post": idempotent(op("createRecord", "dns", &["zone"], Some("RecordWrite"), "201", "Record"))
-        },
-        "/dns/{zone}/records/{record}": {
-            "put": idempotent(op("updateRecord", "dns", &["zone", "record"], Some("RecordWrite"), "200", "Record")),
-            "delete": idempotent(op("deleteRecord", "dns", &["zone", "record"], None, "200", "Result"))
-        },
-        "/openapi.json": { "get": {
+    let operations = [
+        list_op(Endpoint::ListSites, "listSites", list_keys::SITES, "Site"),
+        op(Endpoint::SiteHealth, "getSiteHealth", None, "200", "Health"),
+        list_op(
+            Endpoint::ListCronJobs,
+            "listCronJobs",
+            list_keys::CRON_JOBS,
+            "CronJob",
+        ),
+        op(
+            Endpoint::CreateCronJob,
+            "createCronJob",
+            Some("CronJobWrite"),
+            "201",
+            "CronJob",
+        ),
+        op(
+            Endpoint::DeleteCronJob,
+            "deleteCronJob",
+            None,
+            "200",
+            "Result",
+        ),
+        list_op(
+            Endpoint::ListDomains,
+            "listDomains",
+            list_keys::DOMAINS,
+            "Domain",
+        ),
+        op(Endpoint::GetDomain, "getDomain", None, "200", "Domain"),
+        op(
+            Endpoint::GetRegistrar,
+            "getRegistrar",
+            None,
+            "200",
+            "Registrar",
+        ),
+        op(
+            Endpoint::SetNameservers,
+            "setNameservers",
+            Some("NameserversWrite"),
+            "200",
+            "Result",
+        ),
+        list_op(Endpoint::ListZones, "listZones", list_keys::ZONES, "Zone"),
+        op(
+            Endpoint::ProbeZone,
+            "probeZone",
+            Some("ProbeRequest"),
+            "200",
+            "ProbeResult",
+        ),
+        list_op(
+            Endpoint::ListRecords,
+            "listRecords",
+            list_keys::RECORDS,
+            "Record",
+        ),
+        op(
+            Endpoint::CreateRecord,
+            "createRecord",
+            Some("RecordWrite"),
+            "201",
+            "Record",
+        ),
+        op(
+            Endpoint::UpdateRecord,
+            "updateRecord",
+            Some("RecordWrite"),
+            "200",
+            "Record",
+        ),
+        op(
+            Endpoint::DeleteRecord,
+            "deleteRecord",
+            None,
+            "200",
+            "Result",
+        ),
+    ];
+    let mut paths = Map::new();
+    for (endpoint, operation) in operations {
+        let path = paths
+            .entry(endpoint.path())
+            .or_insert_with(|| Value::Object(Map::new()));
+        path[endpoint.method().as_str().to_ascii_lowercase()] = operation;
+    }
+    paths.insert(
+        "/openapi.json".into(),
+        json!({ "get": {
             "operationId": "getOpenApi",
             "responses": { "200": { "description": "This document", "content": { "application/json": {} } } }
-        } }
-    })
+        } }),
+    );
+    Value::Object(paths)
 }
 
 fn schema_ref(name: &str) -> Value {
@@ -83,6 +150,14 @@ fn path_param(name: &str) -> Value {
     json!({ "name": name, "in": "path", "required": true, "schema": schema })
 }
 
+/// The `{name}` parameters of a path, in order.
+fn path_params(path: &str) -> Vec<Value> {
+    path.split('/')
+        .filter_map(|segment| segment.strip_prefix('{')?.strip_suffix('}'))
+        .map(path_param)
+        .collect()
+}
+
 fn error_responses() -> Value {
     let err = json!({ "description": "Error", "content": { "application/json": { "schema": schema_ref("ErrorEnvelope") } } });
     // 400: a request HTTP itself can't read (hyper answers it, with no body).
@@ -90,67 +165,58 @@ fn error_responses() -> Value {
 }
 
 fn op(
+    endpoint: Endpoint,
     id: &str,
-    scope: &str,
-    params: &[&str],
     body: Option<&str>,
     status: &str,
     response: &str,
-) -> Value {
+) -> (Endpoint, Value) {
     let mut responses = error_responses();
     responses[status] = json!({
         "description": "Success",
         "content": { "application/json": { "schema": schema_ref(response) } }
     });
+    let mut parameters = path_params(endpoint.path());
+    if endpoint.idempotent() {
+        parameters.push(json!({
+            "name": "Idempotency-Key", "in": "header", "required": false,
+            "schema": { "type": "string", "minLength": 1, "maxLength": MAX_KEY_LEN, "pattern": "^[ -~]+$" }
+        }));
+    }
     let mut value = json!({
         "operationId": id,
-        "x-scope": scope,
-        "parameters": params.iter().map(|p| path_param(p)).collect::<Vec<_>>(),
+        "parameters": parameters,
         "responses": responses,
     });
+    if let Some(scope) = endpoint.scope() {
+        value["x-scope"] = json!(scope.as_str());
+    }
     if let Some(body) = body {
         value["requestBody"] = json!({
             "required": true,
             "content": { "application/json": { "schema": schema_ref(body) } }
         });
     }
-    value
+    (endpoint, value)
 }
 
-fn list_op(id: &str, key: &str, item: &str, scope: &str) -> Value {
-    let mut value = op(id, scope, &[], None, "200", "Meta");
-    value["parameters"] = json!([
-        { "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT } },
-        { "name": "cursor", "in": "query", "schema": { "type": "string", "pattern": CURSOR_PATTERN },
-          "description": "opaque: meta.next_cursor of the same list" }
-    ]);
+fn list_op(endpoint: Endpoint, id: &str, key: &str, item: &str) -> (Endpoint, Value) {
+    let (endpoint, mut value) = op(endpoint, id, None, "200", "Meta");
+    if let Some(list) = value["parameters"].as_array_mut() {
+        list.extend([
+            json!({ "name": "limit", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT } }),
+            json!({ "name": "cursor", "in": "query", "schema": { "type": "string", "pattern": CURSOR_PATTERN },
+              "description": "opaque: meta.next_cursor of the same list" }),
+        ]);
+    }
     let mut properties =
         json!({ key: { "type": "array", "items": schema_ref(item) }, "meta": schema_ref("Meta") });
-    if key == "records" {
+    if key == list_keys::RECORDS {
         properties["nameservers"] = json!({ "type": "array", "items": { "type": "string" } });
     }
     value["responses"]["200"]["content"]["application/json"]["schema"] =
         json!({ "type": "object", "required": [key, "meta"], "properties": properties });
-    value
-}
-
-fn with_params(mut value: Value, params: &[&str]) -> Value {
-    if let Some(list) = value["parameters"].as_array_mut() {
-        for p in params {
-            list.insert(0, path_param(p));
-        }
-    }
-    value
-}
-
-fn idempotent(mut value: Value) -> Value {
-    if let Some(list) = value["parameters"].as_array_mut() {
-        list.push(json!({
-            "name": "Idempotency-Key", "in": "header", "required": false,
-            "schema": { "type": "string", "minLength": 1, "maxLength": MAX_KEY_LEN, "pattern": "^[ -~]+$" }
-        }));
-    }
-    value
+    (endpoint, value)
 }
 
 fn components(hosted_mode: &str) -> Value {

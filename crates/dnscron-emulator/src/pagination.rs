@@ -4,12 +4,14 @@
 
 use std::str::FromStr;
 
+use dnscron_provider::limits;
+
 use super::json_body::Meta;
 
 use super::error::{ApiError, ApiResult};
 
-pub const DEFAULT_LIMIT: usize = 20;
-pub const MAX_LIMIT: usize = 100;
+pub const DEFAULT_LIMIT: usize = limits::PAGE_SIZE_DEFAULT as usize;
+pub const MAX_LIMIT: usize = limits::PAGE_SIZE_MAX as usize;
 const PREFIX: &str = "c1_";
 
 #[derive(Debug, Clone)]

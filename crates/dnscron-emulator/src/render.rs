@@ -1,12 +1,10 @@
 //! How stored data is written on the json_body, following the gap settings (`Gaps`).
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use serde_json::{Value, json};
 
-use super::record_type::RecordType;
 use super::seed::{Gaps, HostnameEcho, RecordNames, TxtFormat};
 use super::state::StoredRecord;
+use dnscron_provider::RecordType;
 
 /// When `extra_fields` is on: a fixed timestamp, so responses stay deterministic.
 const CREATED_AT: &str = "2026-01-15T09:30:00Z";

@@ -7,6 +7,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::EmulatorError;
+
+/// A token's capabilities, as the API names them (`read`, `deploy`, `manage`, `dns`).
+pub use dnscron_provider::Scope;
+
 pub use super::settings::{
     Bursts, CronDeleteAnswer, CronIndexAfterDelete, DnsLag, Faults, Gaps, HostnameEcho, RateLimit,
     RecordNames, TxtFormat, validate_settings,
@@ -211,26 +215,6 @@ impl TokenSeed {
     pub fn pinned_to(mut self, sites: &[&str]) -> TokenSeed {
         self.sites = Some(sites.iter().map(|s| s.to_string()).collect());
         self
-    }
-}
-
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Hash)]
-#[serde(rename_all = "lowercase")]
-pub enum Scope {
-    Read,
-    Deploy,
-    Manage,
-    Dns,
-}
-
-impl Scope {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Read => "read",
-            Scope::Deploy => "deploy",
-            Scope::Manage => "manage",
-            Scope::Dns => "dns",
-        }
     }
 }
 

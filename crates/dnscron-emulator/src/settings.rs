@@ -141,8 +141,8 @@ impl Default for RateLimit {
     fn default() -> Self {
         RateLimit {
             enabled: true,
-            per_minute: 120,
-            burst: 120,
+            per_minute: dnscron_provider::limits::RATE_PER_MINUTE,
+            burst: dnscron_provider::limits::RATE_BURST,
         }
     }
 }

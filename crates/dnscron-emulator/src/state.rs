@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::record_type::RecordType;
 use super::seed::{ExternalZoneSeed, RecordSeed, Seed};
+use dnscron_provider::RecordType;
 
 #[derive(Clone, Debug)]
 pub struct StoredRecord {

@@ -4,18 +4,19 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
+use dnscron_provider::{RecordType, limits};
 use serde_json::Value;
 
 use super::constraints::{NAMESERVERS_MAX, NAMESERVERS_MIN};
 use super::error::{ApiError, ApiResult, Details};
-use super::record_type::RecordType;
 use super::state::relative_name;
 
-pub const TTL_MIN: u64 = 60;
-pub const TTL_MAX: u64 = 604_800;
-pub const CONTENT_MAX: usize = 2000;
-pub const CRON_MAX: usize = 5;
-pub const COMMAND_MAX: usize = 1000;
+pub const TTL_MIN: u64 = limits::TTL_MIN as u64;
+pub const TTL_MAX: u64 = limits::TTL_MAX as u64;
+pub const CONTENT_MAX: usize = limits::CONTENT_MAX_CHARS;
+pub const CRON_MAX: usize = limits::CRON_JOBS_PER_SITE_MAX;
+pub const COMMAND_MAX: usize = limits::CRON_COMMAND_MAX_CHARS;
+
 /// A record write that passed validation.
 #[derive(Debug, Clone)]
 pub struct RecordInput {
@@ -147,8 +148,11 @@ pub fn check_record_name(input: &str, zone: &str) -> Result<String, String> {
     if relative == "@" {
         return Ok(relative);
     }
-    if relative.len() > 253 {
-        return Err("is longer than 253 characters".into());
+    if relative.len() > limits::NAME_MAX_CHARS {
+        return Err(format!(
+            "is longer than {} characters",
+            limits::NAME_MAX_CHARS
+        ));
     }
     for (i, label) in relative.split('.').enumerate() {
         if label == "*" && i == 0 {
@@ -162,8 +166,11 @@ pub fn check_record_name(input: &str, zone: &str) -> Result<String, String> {
 }
 
 fn check_label(label: &str) -> Result<(), String> {
-    if label.is_empty() || label.len() > 63 {
-        return Err("each label must be 1 to 63 characters".into());
+    if label.is_empty() || label.len() > limits::LABEL_MAX_CHARS {
+        return Err(format!(
+            "each label must be 1 to {} characters",
+            limits::LABEL_MAX_CHARS
+        ));
     }
     if !label
         .chars()
@@ -179,7 +186,7 @@ fn check_label(label: &str) -> Result<(), String> {
 /// A host name such as `mail.example.com.` (final dot optional).
 pub fn check_hostname(input: &str) -> Result<(), String> {
     let host = input.strip_suffix('.').unwrap_or(input);
-    if host.is_empty() || host.len() > 253 {
+    if host.is_empty() || host.len() > limits::NAME_MAX_CHARS {
         return Err(format!("`{input}` is not a host name"));
     }
     host.split('.')
@@ -278,9 +285,10 @@ pub fn cron_input(body: &[u8]) -> ApiResult<(String, String)> {
 
 pub fn check_schedule(schedule: &str) -> Result<(), String> {
     let fields = schedule.split_whitespace().count();
-    if fields != 5 {
+    let want = limits::CRON_SCHEDULE_FIELDS;
+    if fields != want {
         return Err(format!(
-            "`{schedule}` has {fields} fields; a schedule has exactly 5 (minute hour day month weekday)"
+            "`{schedule}` has {fields} fields; a schedule has exactly {want} (minute hour day month weekday)"
         ));
     }
     schedule
@@ -297,8 +305,8 @@ pub fn check_command(command: &str) -> Result<(), String> {
         return Err("must be one line without control characters".into());
     }
     match command.split_whitespace().next() {
-        Some("php") | Some("wp") => Ok(()),
-        _ => Err(format!(
+        Some(program) if limits::CRON_PROGRAMS.contains(&program) => Ok(()),
+        Some(_) | None => Err(format!(
             "`{command}`: only php and wp commands are allowed (start with `php ` or `wp `)"
         )),
     }
@@ -331,7 +339,11 @@ pub fn nameservers_input(
             .iter()
             .filter_map(|v| match v {
                 Value::String(s) => Some(s.trim().to_string()),
-                _ => {
+                Value::Null
+                | Value::Bool(_)
+                | Value::Number(_)
+                | Value::Array(_)
+                | Value::Object(_) => {
                     details.add("nameservers", "must be an array of strings");
                     None
                 }

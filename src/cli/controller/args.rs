@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::api_args::{ApiArgs, parse_duration};
-use crate::cli::dns_args::DnsArgs;
+use crate::cli::dns_args::ApplyDnsArgs;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -70,17 +70,8 @@ pub struct ControllerArgs {
     /// (its commit id, or sha256:… for a folder without git); any other revision is the base.
     #[arg(long, value_name = "REVISION")]
     pub adopt_revision: Option<String>,
-    /// Switch a domain to custom nameservers without first asking them whether they serve
-    /// the zone as the files declare it (as `apply --allow-unready-nameservers`).
-    #[arg(
-        long,
-        env = "DNSCRON_ALLOW_UNREADY_NAMESERVERS",
-        hide_env_values = true,
-        value_parser = clap::builder::BoolishValueParser::new()
-    )]
-    pub allow_unready_nameservers: bool,
     #[command(flatten)]
-    pub dns: DnsArgs,
+    pub dns: ApplyDnsArgs,
 }
 
 /// What `dnscron controller` does besides running.

@@ -70,7 +70,7 @@ pub fn run(args: ControllerArgs, log_format: crate::cli::logging::LogFormat) -> 
         suspend_file: args.suspend_file.clone(),
         adopt_revision: starting.adopt,
         // Apply's switch check, never its post-apply wait (a report, not a gate).
-        dns: (args.dns).apply_options(Duration::ZERO, args.allow_unready_nameservers),
+        dns: args.dns.options(Duration::ZERO),
         ..Settings::new(dir)
     };
     let controller = Controller::new(mode, settings, store, converged);

@@ -1,8 +1,6 @@
 //! A cron delete whose index moved to another job before it arrived (`ApplyResult::
 //! CronIndexMoved`): what was meant, what was removed instead and whether it was put back.
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use std::fmt::Write as _;
 
 use dnscron_api::untrusted::Untrusted as U;

@@ -1,7 +1,5 @@
 //! The apply outcome as JSON (`apply --format json`).
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use serde::Serialize;
 use serde_json::{Map, Value};
 

@@ -1,8 +1,6 @@
 //! The apply outcome as Markdown, for a CI job summary (`apply --format markdown`): the result
 //! in a heading, what was done and what was not in a table, and where to continue.
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use std::fmt::Write as _;
 
 use super::{error_kind, summary, tally};

@@ -1,8 +1,6 @@
 //! The apply outcome for people and machines: text (stdout of `apply`), Markdown (`apply
 //! --format markdown`), JSON (`apply --format json`), and the progress lines while it runs.
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

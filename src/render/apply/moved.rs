@@ -2,8 +2,6 @@
 //! longer hold (changed since review, not made), changes of the plan someone changed again
 //! during the apply, and anything else that moved meanwhile (left as it is).
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use std::fmt::Write as _;
 
 use dnscron_api::untrusted::Untrusted as U;

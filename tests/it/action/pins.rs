@@ -36,7 +36,7 @@ fn uses_values(value: &Value, out: &mut Vec<String>) {
             }
         }
         Value::Array(items) => items.iter().for_each(|item| uses_values(item, out)),
-        _ => {}
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
     }
 }
 

@@ -228,7 +228,7 @@ fn moved_records(moved: &[Moved]) -> Vec<(String, Option<Value>, Option<Value>)>
             Resource::Record { name, .. } => {
                 Some((name.clone(), m.expected.clone(), m.live.clone()))
             }
-            _ => None,
+            Resource::CronJob { .. } | Resource::Nameservers => None,
         })
         .collect()
 }

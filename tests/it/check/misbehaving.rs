@@ -70,8 +70,8 @@ fn answer(query: &Message, txt: &str) -> Message {
     let q = &query.queries[0];
     let name = q.name().clone();
     let host = |s: &str| Name::from_ascii(s).unwrap();
-    let data = match q.query_type() {
-        RecordType::SOA => RData::SOA(SOA::new(
+    let data = if q.query_type() == RecordType::SOA {
+        RData::SOA(SOA::new(
             host("ns1.fake-dns.example."),
             host("hostmaster.fake.test."),
             1,
@@ -79,8 +79,9 @@ fn answer(query: &Message, txt: &str) -> Message {
             600,
             604_800,
             60,
-        )),
-        _ => RData::TXT(TXT::new(vec![txt.to_string()])),
+        ))
+    } else {
+        RData::TXT(TXT::new(vec![txt.to_string()]))
     };
     m.add_answer(Record::from_rdata(name, 3600, data));
     m

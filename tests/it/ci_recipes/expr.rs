@@ -72,7 +72,7 @@ pub fn as_string(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
-        other => other.to_string(),
+        other @ (Value::Array(_) | Value::Object(_)) => other.to_string(),
     }
 }
 
@@ -82,7 +82,7 @@ fn truthy(v: &Value) -> bool {
         Value::Bool(b) => *b,
         Value::Number(n) => n.as_f64() != Some(0.0),
         Value::String(s) => !s.is_empty(),
-        _ => true,
+        Value::Array(_) | Value::Object(_) => true,
     }
 }
 
@@ -241,7 +241,7 @@ fn path(value: &Value, keys: &[&str]) -> Value {
             let items: Vec<&Value> = match value {
                 Value::Array(items) => items.iter().collect(),
                 Value::Object(map) => map.values().collect(),
-                _ => Vec::new(),
+                Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => Vec::new(),
             };
             Value::Array(items.into_iter().map(|v| path(v, rest)).collect())
         }
@@ -255,7 +255,11 @@ fn contains(search: &Value, item: &Value) -> bool {
     let item = as_string(item).to_lowercase();
     match search {
         Value::Array(items) => items.iter().any(|v| as_string(v).to_lowercase() == item),
-        other => as_string(other).to_lowercase().contains(&item),
+        other @ (Value::Null
+        | Value::Bool(_)
+        | Value::Number(_)
+        | Value::String(_)
+        | Value::Object(_)) => as_string(other).to_lowercase().contains(&item),
     }
 }
 

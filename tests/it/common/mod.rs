@@ -3,6 +3,7 @@
 
 pub mod emulator;
 pub mod git;
+pub mod progress;
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write as _;

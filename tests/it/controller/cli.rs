@@ -7,9 +7,6 @@ use std::path::Path;
 use crate::common::emulator::example_emulator;
 use crate::common::{Test, assert_cli_snapshot, copy_examples};
 
-#[cfg(feature = "live-tools")]
-use super::prometheus::Prometheus;
-
 fn once(base_url: &str, dir: &Path, policy: &str) -> Test {
     Test::new()
         .current_dir(dir)
@@ -79,85 +76,90 @@ fn an_unreadable_state_file_is_said_and_the_start_is_a_first_one() {
     assert_cli_snapshot!(once(&emu.base_url(), tmp.path(), "apply").expect_status(2));
 }
 
-/// A real Prometheus scrapes a running controller: the target is up with no scrape error, the
-/// applied revision and the round counter come back by query; SIGTERM then ends the process
-/// with exit 0. A live test (cargo feature `live-tools`): a running controller's exposition has
-/// times in it, so there is no recording to compare with.
 #[cfg(feature = "live-tools")]
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn prometheus_scrapes_a_running_controller_that_sigterm_stops_cleanly() {
-    use std::process::Stdio;
-    use std::time::Duration;
+mod live {
+    use super::*;
+    use crate::controller::prometheus::Prometheus;
 
-    use crate::common::{command, send_signal};
+    /// A real Prometheus scrapes a running controller: the target is up with no scrape error, the
+    /// applied revision and the round counter come back by query; SIGTERM then ends the process
+    /// with exit 0. A live test (cargo feature `live-tools`): a running controller's exposition has
+    /// times in it, so there is no recording to compare with.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn prometheus_scrapes_a_running_controller_that_sigterm_stops_cleanly() {
+        use std::process::Stdio;
+        use std::time::Duration;
 
-    let emu = example_emulator();
-    let tmp = tempfile::tempdir().unwrap();
-    copy_examples(&tmp.path().join("repo"));
-    let port = {
-        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        probe.local_addr().unwrap().port()
-    };
-    let listen = format!("127.0.0.1:{port}");
-    let child = command()
-        .current_dir(tmp.path())
-        .args([
-            "controller",
-            "repo",
-            "--state-file",
-            "state.json",
-            "--listen",
-            &listen,
-        ])
-        .env("DNSCRON_API_URL", emu.base_url())
-        .env("DNSCRON_TOKEN", "demo-token")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut prometheus = Prometheus::start(listen.parse().unwrap());
-    prometheus.wait_for_scrape().await;
-    // The first round (the base taken, the sweep) is over once the round counter shows it.
-    let deadline = std::time::Instant::now() + Duration::from_secs(90);
-    let rounds = loop {
-        let found = prometheus
-            .query("sum(dnscron_controller_rounds_total)")
-            .await;
-        let n: f64 = found
-            .first()
-            .and_then(|s| s["value"][1].as_str())
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.0);
-        if n >= 2.0 {
-            break n;
-        }
+        use crate::common::{command, send_signal};
+
+        let emu = example_emulator();
+        let tmp = tempfile::tempdir().unwrap();
+        copy_examples(&tmp.path().join("repo"));
+        let port = {
+            let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            probe.local_addr().unwrap().port()
+        };
+        let listen = format!("127.0.0.1:{port}");
+        let child = command()
+            .current_dir(tmp.path())
+            .args([
+                "controller",
+                "repo",
+                "--state-file",
+                "state.json",
+                "--listen",
+                &listen,
+            ])
+            .env("DNSCRON_API_URL", emu.base_url())
+            .env("DNSCRON_TOKEN", "demo-token")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut prometheus = Prometheus::start(listen.parse().unwrap());
+        prometheus.wait_for_scrape().await;
+        // The first round (the base taken, the sweep) is over once the round counter shows it.
+        let deadline = std::time::Instant::now() + Duration::from_secs(90);
+        let rounds = loop {
+            let found = prometheus
+                .query("sum(dnscron_controller_rounds_total)")
+                .await;
+            let n: f64 = found
+                .first()
+                .and_then(|s| s["value"][1].as_str())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0.0);
+            if n >= 2.0 {
+                break n;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no round counted: {found:?}"
+            );
+            // The scrape interval is 1 s: the one real-time wait, on another process.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        assert!(rounds >= 2.0);
+        let revision = prometheus.query("dnscron_controller_revision_info").await;
+        assert_eq!(revision.len(), 1, "{revision:?}");
+        assert_eq!(revision[0]["metric"]["source"], "digest");
         assert!(
-            std::time::Instant::now() < deadline,
-            "no round counted: {found:?}"
+            revision[0]["metric"]["revision"]
+                .as_str()
+                .unwrap()
+                .starts_with("sha256:")
         );
-        // The scrape interval is 1 s: the one real-time wait, on another process.
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
-    assert!(rounds >= 2.0);
-    let revision = prometheus.query("dnscron_controller_revision_info").await;
-    assert_eq!(revision.len(), 1, "{revision:?}");
-    assert_eq!(revision[0]["metric"]["source"], "digest");
-    assert!(
-        revision[0]["metric"]["revision"]
-            .as_str()
-            .unwrap()
-            .starts_with("sha256:")
-    );
-    send_signal(child.id(), "TERM");
-    let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
-        .await
-        .unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(
-        stderr.contains("SIGTERM: finishing the write in flight, then stopping"),
-        "{stderr}"
-    );
+        send_signal(child.id(), "TERM");
+        let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+            .await
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(
+            stderr.contains("SIGTERM: finishing the write in flight, then stopping"),
+            "{stderr}"
+        );
+    }
 }
 
 /// Drift is posted to the webhook once, as Slack's `{"text": …}`; the URL, a secret, is in no

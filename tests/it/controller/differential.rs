@@ -168,7 +168,11 @@ fn refusal_stop(refusal: &Refusal) -> String {
         {
             "limits".into()
         }
-        other => format!("refused: {other}"),
+        other @ (Refusal::Union(_)
+        | Refusal::ApiUrl { .. }
+        | Refusal::Unreviewed { .. }
+        | Refusal::Plan(_)
+        | Refusal::MakePlan(_)) => format!("refused: {other}"),
     }
 }
 
@@ -178,7 +182,15 @@ fn report_stop(report: &ApplyReport) -> String {
         ApplyResult::NeedsPortalStep { .. } => "portal step".into(),
         ApplyResult::NameserversNotReady { .. } => "nameservers not ready".into(),
         ApplyResult::Failed { error, .. } => format!("failed {:?}", error.status),
-        other => format!("{other:?}"),
+        other @ (ApplyResult::NoChanges
+        | ApplyResult::AlreadyApplied
+        | ApplyResult::Differs { .. }
+        | ApplyResult::VerifyFailed { .. }
+        | ApplyResult::NotVisible { .. }
+        | ApplyResult::Interrupted
+        | ApplyResult::ChangedSinceReview { .. }
+        | ApplyResult::ChangedDuringApply { .. }
+        | ApplyResult::CronIndexMoved { .. }) => format!("{other:?}"),
     }
 }
 

@@ -7,10 +7,11 @@
 //! read whole by its OpenMetrics parser (`promtool check metrics` reads only the older text
 //! format, so it can't stand in for this).
 //!
-//! The server runs only under the cargo feature `live-tools`; `cargo test` reads what it answered
-//! (tests/it/controller/recorded/, made by tests/recorders/prometheus.sh) for the same
-//! exposition, so it needs no Prometheus, and the live run fails when the recording is stale.
-//! promtool's verdict on the classic text format is recorded the same way.
+//! The tests read what the server answered (tests/it/controller/recorded/, made by
+//! tests/recorders/prometheus.sh) for the same exposition, so they need no Prometheus; the
+//! server runs only in the `live` module (the cargo feature `live-tools`), which asks every
+//! recorded question again and fails when a recording is stale. promtool's verdict on the
+//! classic text format is recorded the same way.
 
 #[cfg(feature = "live-tools")]
 use std::net::SocketAddr;
@@ -179,22 +180,41 @@ fn series(result: &[Value]) -> Vec<(Value, String)> {
     series
 }
 
-/// What Prometheus answers to each of `queries` after scraping `shared`'s `/metrics`: asked live
-/// under `live-tools` (and compared with, or written to, the recording), read from the
-/// recording otherwise. The recording's input is the exposition served and the queries.
-async fn scraped(
+/// What Prometheus answers to each of `queries` after scraping `shared`'s `/metrics`, recorded
+/// at `recording`. The recording's input is the exposition served and the queries.
+struct Scrape {
     recording: &'static str,
     shared: Arc<Shared>,
-    queries: &[&str],
-) -> serde_json::Map<String, Value> {
-    let input = format!(
-        "{}\n--- queries\n{}",
-        shared.metrics.encode(),
-        queries.join("\n")
-    );
+    queries: &'static [&'static str],
+}
+
+impl Scrape {
+    fn input(&self) -> String {
+        format!(
+            "{}\n--- queries\n{}",
+            self.shared.metrics.encode(),
+            self.queries.join("\n")
+        )
+    }
+
+    /// The recorded answers, by query.
+    fn recorded(&self) -> serde_json::Map<String, Value> {
+        let answer = crate::controller_manifests::recorded::recorded(
+            self.recording,
+            self.input().as_bytes(),
+        );
+        match serde_json::from_str(&answer.output) {
+            Ok(Value::Object(answers)) => answers,
+            other => panic!("{}: not the answers of a scrape: {other:?}", self.recording),
+        }
+    }
+
+    /// Asks a Prometheus server now and compares its answers with the recording (or writes
+    /// them, under `DNSCRON_RECORD_ANSWERS=1`).
     #[cfg(feature = "live-tools")]
-    {
-        let served = Served::start(Arc::clone(&shared)).await;
+    async fn ask(self) {
+        let input = self.input();
+        let served = Served::start(Arc::clone(&self.shared)).await;
         let mut prometheus = Prometheus::start(served.addr);
         let target = prometheus.wait_for_scrape().await;
         assert_eq!(
@@ -202,7 +222,7 @@ async fn scraped(
             format!("http://{}/metrics", served.addr)
         );
         let mut answers = serde_json::Map::new();
-        for query in queries {
+        for query in self.queries {
             let found = series(&prometheus.query(query).await);
             answers.insert((*query).to_owned(), json!(found));
         }
@@ -211,24 +231,14 @@ async fn scraped(
         drop(prometheus);
         let answer = Answer {
             exit: 0,
-            output: format!("{:#}\n", Value::Object(answers.clone())),
+            output: format!("{:#}\n", Value::Object(answers)),
         };
         crate::controller_manifests::recorded::record_or_compare(
-            recording,
+            self.recording,
             "prometheus (its HTTP API, after one good scrape)",
             input.as_bytes(),
             &answer,
         );
-        answers
-    }
-    #[cfg(not(feature = "live-tools"))]
-    {
-        drop(shared);
-        let answer = crate::controller_manifests::recorded::recorded(recording, input.as_bytes());
-        match serde_json::from_str(&answer.output) {
-            Ok(Value::Object(answers)) => answers,
-            other => panic!("{recording}: not the answers of a scrape: {other:?}"),
-        }
     }
 }
 
@@ -247,8 +257,8 @@ fn one(labels: Value, value: &str) -> Value {
     json!([[labels, value]])
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn prometheus_scrapes_the_metrics_and_answers_queries() {
+/// A controller after a round, and the queries that read each of its families back.
+fn busy_scrape() -> Scrape {
     let shared = Arc::new(Shared::new(Metrics::new()));
     let metrics = &shared.metrics;
     metrics.round_started(Trigger::Start.name());
@@ -265,7 +275,7 @@ async fn prometheus_scrapes_the_metrics_and_answers_queries() {
     metrics.set_drift(&[("example.org".to_owned(), DriftKind::Record, 2)]);
     metrics.round_finished(RoundOutcome::Converged.name(), Duration::from_millis(4));
     shared.set_ready();
-    let queries = [
+    let queries = &[
         "up",
         "dnscron_build_info",
         "dnscron_controller_revision_info",
@@ -275,13 +285,16 @@ async fn prometheus_scrapes_the_metrics_and_answers_queries() {
         "dnscron_controller_drift_changes",
         "dnscron_controller_round_duration_seconds_bucket{le=\"0.005\"}",
     ];
-    let answers = scraped(
-        concat!("tests/it/controller/recorded", "/scrape.txt"),
+    Scrape {
+        recording: concat!("tests/it/controller/recorded", "/scrape.txt"),
         shared,
-        &queries,
-    )
-    .await;
+        queries,
+    }
+}
 
+#[test]
+fn prometheus_scrapes_the_metrics_and_answers_queries() {
+    let answers = busy_scrape().recorded();
     assert_eq!(answers["up"], one(labels(&[]), "1"));
     assert_eq!(
         answers["dnscron_build_info"],
@@ -350,22 +363,27 @@ async fn prometheus_scrapes_the_metrics_and_answers_queries() {
 // The label escaping, read back by Prometheus's own OpenMetrics parser: a revision id with a
 // quote, a backslash and a newline (refused by the core, which takes hex ids only) comes back as
 // it went in, one series, and forges no other.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn prometheus_reads_escaped_label_values_back_as_they_were() {
-    let hostile = "a\"b\\c\nforged_metric 1";
-    let shared = Arc::new(Shared::new(Metrics::new()));
-    shared.metrics.set_revision(hostile, RevisionSource::Digest);
-    let answers = scraped(
-        concat!("tests/it/controller/recorded", "/scrape-escaped.txt"),
-        shared,
-        &["dnscron_controller_revision_info", "forged_metric"],
-    )
-    .await;
+#[test]
+fn prometheus_reads_escaped_label_values_back_as_they_were() {
+    let answers = escaped_scrape().recorded();
     assert_eq!(
         answers["dnscron_controller_revision_info"],
-        one(labels(&[("revision", hostile), ("source", "digest")]), "1")
+        one(labels(&[("revision", HOSTILE), ("source", "digest")]), "1")
     );
     assert_eq!(answers["forged_metric"], json!([]));
+}
+
+const HOSTILE: &str = "a\"b\\c\nforged_metric 1";
+
+/// A revision id with a quote, a backslash and a newline.
+fn escaped_scrape() -> Scrape {
+    let shared = Arc::new(Shared::new(Metrics::new()));
+    shared.metrics.set_revision(HOSTILE, RevisionSource::Digest);
+    Scrape {
+        recording: concat!("tests/it/controller/recorded", "/scrape-escaped.txt"),
+        shared,
+        queries: &["dnscron_controller_revision_info", "forged_metric"],
+    }
 }
 
 /// The metrics of a controller after a few rounds, for promtool to read.
@@ -395,24 +413,39 @@ fn busy_metrics() -> Metrics {
     metrics
 }
 
-fn check_metrics(recording: &'static str, exposition: String) -> Answer {
+fn check_metrics(recording: &'static str, exposition: String) -> Promtool {
     Promtool {
         recording,
         args: &["check", "metrics"],
         files: Vec::new(),
         stdin: exposition,
     }
-    .answer()
+}
+
+/// The classic text format, checked.
+fn classic_check() -> Promtool {
+    check_metrics(
+        concat!("tests/it/controller/recorded", "/check-metrics.txt"),
+        busy_metrics().encode_classic(),
+    )
+}
+
+/// The OpenMetrics text, checked as the classic format.
+fn openmetrics_check() -> Promtool {
+    check_metrics(
+        concat!(
+            "tests/it/controller/recorded",
+            "/check-metrics-openmetrics.txt"
+        ),
+        busy_metrics().encode(),
+    )
 }
 
 /// What a client asking for the classic text format gets passes `promtool check metrics`
 /// (which reads that format only), lints included.
 #[test]
 fn the_classic_exposition_passes_promtool_check_metrics() {
-    let answer = check_metrics(
-        concat!("tests/it/controller/recorded", "/check-metrics.txt"),
-        busy_metrics().encode_classic(),
-    );
+    let answer = classic_check().recorded();
     assert_eq!(
         answer,
         Answer {
@@ -426,12 +459,30 @@ fn the_classic_exposition_passes_promtool_check_metrics() {
 /// without `_total`, is not the classic format.
 #[test]
 fn promtool_check_metrics_refuses_what_is_not_the_classic_format() {
-    let answer = check_metrics(
-        concat!(
-            "tests/it/controller/recorded",
-            "/check-metrics-openmetrics.txt"
-        ),
-        busy_metrics().encode(),
-    );
+    let answer = openmetrics_check().recorded();
     assert_ne!(answer.exit, 0, "{}", answer.output);
+}
+
+/// Prometheus and promtool asked again every question above (the feature `live-tools`): each
+/// recording is what they answer today, and every recording in the folder is asked.
+#[cfg(feature = "live-tools")]
+mod live {
+    use crate::controller_manifests::recorded::assert_every_recording_asked;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn prometheus_and_promtool_answer_as_recorded() {
+        let (classic, openmetrics) = (super::classic_check(), super::openmetrics_check());
+        classic.ask();
+        openmetrics.ask();
+        let (busy, escaped) = (super::busy_scrape(), super::escaped_scrape());
+        let asked = [
+            classic.recording,
+            openmetrics.recording,
+            busy.recording,
+            escaped.recording,
+        ];
+        busy.ask().await;
+        escaped.ask().await;
+        assert_every_recording_asked("tests/it/controller/recorded", &asked);
+    }
 }

@@ -525,12 +525,10 @@ async fn a_state_file_that_cannot_be_written_fails_the_round_not_the_revision() 
     rig.write("a.example.yaml", &zone_file("a.example", API));
     let (report, _) = controller.round(Trigger::Revision).await;
     assert_eq!(super::rig::named(&report), ("applied", "failed"));
-    match &report.outcome {
-        dnscron_core::controller::RoundOutcome::Failed(error) => {
-            assert_eq!(error.kind(), "state", "{error}");
-        }
-        other => panic!("{other:?}"),
-    }
+    let dnscron_core::controller::RoundOutcome::Failed(error) = &report.outcome else {
+        panic!("{:?}", report.outcome)
+    };
+    assert_eq!(error.kind(), "state", "{error}");
     let applied = controller.status().revision.clone();
     assert_eq!(controller.status().converged, applied);
     assert_eq!(

@@ -16,12 +16,12 @@ const EXAMPLES: &str = "examples/ci/kubernetes/controller";
 /// The manifests arguments of a `dnscron controller manifests …` command line.
 fn parsed(line: &str) -> ManifestsArgs {
     let cli = Cli::try_parse_from(line.split_whitespace()).unwrap_or_else(|e| panic!("{e}"));
-    match cli.command {
-        Command::Controller(args) => match args.command {
-            Some(ControllerCommand::Manifests(manifests)) => manifests,
-            None => panic!("not `controller manifests`: {line}"),
-        },
-        other => panic!("not `controller manifests`: {other:?}"),
+    let Command::Controller(args) = cli.command else {
+        panic!("not `controller manifests`: {line}")
+    };
+    match args.command {
+        Some(ControllerCommand::Manifests(manifests)) => manifests,
+        None => panic!("not `controller manifests`: {line}"),
     }
 }
 

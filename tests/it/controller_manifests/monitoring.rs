@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::recorded::{Answer, Promtool};
+use super::recorded::Promtool;
 use super::{DASHBOARD, DESIGN_METRICS, RULES, RULES_TEST, metrics_in, read, unknown_metrics};
 use crate::common::repo_root;
 
@@ -48,18 +48,17 @@ struct Annotations {
 }
 
 /// `promtool check rules` on `text` as the kit's rules file, recorded at `recording`.
-fn check_rules(recording: &'static str, text: String) -> Answer {
+fn check_rules(recording: &'static str, text: String) -> Promtool {
     Promtool {
         recording,
         args: &["check", "rules", "dnscron-controller.rules.yaml"],
         files: vec![("dnscron-controller.rules.yaml", text)],
         stdin: String::new(),
     }
-    .answer()
 }
 
 /// `promtool test rules` on the kit's tests of `rules`.
-fn test_rules(recording: &'static str, rules: String) -> Answer {
+fn test_rules(recording: &'static str, rules: String) -> Promtool {
     Promtool {
         recording,
         args: &["test", "rules", "dnscron-controller.rules.test.yaml"],
@@ -69,7 +68,56 @@ fn test_rules(recording: &'static str, rules: String) -> Answer {
         ],
         stdin: String::new(),
     }
-    .answer()
+}
+
+/// The kit's rules, checked.
+fn rules_check() -> Promtool {
+    check_rules(
+        concat!("tests/it/controller_manifests/recorded", "/check-rules.txt"),
+        read(RULES),
+    )
+}
+
+/// The rules with a broken expression, checked.
+fn broken_rules_check() -> Promtool {
+    let text = read(RULES).replace(
+        "expr: dnscron_controller_drift_changes{",
+        "expr: > dnscron_controller_drift_changes{",
+    );
+    check_rules(
+        concat!(
+            "tests/it/controller_manifests/recorded",
+            "/check-rules-broken.txt"
+        ),
+        text,
+    )
+}
+
+/// The rules' own tests, run.
+fn rules_tests() -> Promtool {
+    test_rules(
+        concat!("tests/it/controller_manifests/recorded", "/test-rules.txt"),
+        read(RULES),
+    )
+}
+
+/// The rules' own tests, run on rules whose kept-out alert fires after 10 minutes instead of 30.
+fn early_rules_tests() -> Promtool {
+    let rules = read(RULES);
+    let kept_out = rules.find("alert: DnscronRevisionKeptOut").unwrap();
+    let at = kept_out + rules[kept_out..].find("for: 30m").unwrap();
+    let early = format!(
+        "{}for: 10m{}",
+        &rules[..at],
+        &rules[at + "for: 30m".len()..]
+    );
+    test_rules(
+        concat!(
+            "tests/it/controller_manifests/recorded",
+            "/test-rules-early.txt"
+        ),
+        early,
+    )
 }
 
 fn rules() -> Vec<AlertRule> {
@@ -81,10 +129,7 @@ fn rules() -> Vec<AlertRule> {
 
 #[test]
 fn the_rules_pass_promtool() {
-    let answer = check_rules(
-        concat!("tests/it/controller_manifests/recorded", "/check-rules.txt"),
-        read(RULES),
-    );
+    let answer = rules_check().recorded();
     assert_eq!(answer.exit, 0, "{}", answer.output);
     assert!(
         answer.output.contains("SUCCESS: 11 rules found"),
@@ -96,17 +141,7 @@ fn the_rules_pass_promtool() {
 /// The refused form: promtool is really reading the expressions.
 #[test]
 fn promtool_refuses_a_broken_expression() {
-    let text = read(RULES).replace(
-        "expr: dnscron_controller_drift_changes{",
-        "expr: > dnscron_controller_drift_changes{",
-    );
-    let answer = check_rules(
-        concat!(
-            "tests/it/controller_manifests/recorded",
-            "/check-rules-broken.txt"
-        ),
-        text,
-    );
+    let answer = broken_rules_check().recorded();
     assert_eq!(answer.exit, 1, "{}", answer.output);
     assert!(answer.output.contains("FAILED"), "{}", answer.output);
 }
@@ -115,10 +150,7 @@ fn promtool_refuses_a_broken_expression() {
 /// when it must, and not before.
 #[test]
 fn the_rules_pass_their_promtool_tests() {
-    let answer = test_rules(
-        concat!("tests/it/controller_manifests/recorded", "/test-rules.txt"),
-        read(RULES),
-    );
+    let answer = rules_tests().recorded();
     assert_eq!(answer.exit, 0, "{}", answer.output);
     assert!(answer.output.contains("SUCCESS"), "{}", answer.output);
 }
@@ -126,21 +158,7 @@ fn the_rules_pass_their_promtool_tests() {
 /// The refused form: a kept-out alert that fired after 10 minutes instead of 30 fails them.
 #[test]
 fn the_rule_tests_catch_an_alert_that_fires_too_early() {
-    let rules = read(RULES);
-    let kept_out = rules.find("alert: DnscronRevisionKeptOut").unwrap();
-    let at = kept_out + rules[kept_out..].find("for: 30m").unwrap();
-    let early = format!(
-        "{}for: 10m{}",
-        &rules[..at],
-        &rules[at + "for: 30m".len()..]
-    );
-    let answer = test_rules(
-        concat!(
-            "tests/it/controller_manifests/recorded",
-            "/test-rules-early.txt"
-        ),
-        early,
-    );
+    let answer = early_rules_tests().recorded();
     assert_eq!(answer.exit, 1, "{}", answer.output);
     assert!(
         answer
@@ -435,6 +453,12 @@ fn a_query_that_folds_controllers_is_caught() {
 /// promtool parses: a query Prometheus would refuse fails here, not on a screen.
 #[test]
 fn the_dashboard_queries_pass_promtool() {
+    let answer = dashboard_check().recorded();
+    assert_eq!(answer.exit, 0, "{}", answer.output);
+}
+
+/// The dashboard's queries as recording rules, checked.
+fn dashboard_check() -> Promtool {
     let mut text = String::from("groups:\n  - name: dashboard\n    rules:\n");
     for (index, (_, expr)) in queries(&dashboard()).iter().enumerate() {
         assert!(!expr.contains('\n') && !expr.contains('\''), "{expr}");
@@ -447,14 +471,13 @@ fn the_dashboard_queries_pass_promtool() {
             "      - record: dashboard:query_{index}\n        expr: '{expr}'\n"
         ));
     }
-    let answer = check_rules(
+    check_rules(
         concat!(
             "tests/it/controller_manifests/recorded",
             "/check-dashboard-queries.txt"
         ),
         text,
-    );
-    assert_eq!(answer.exit, 0, "{}", answer.output);
+    )
 }
 
 /// Grafana's grid is 24 columns wide; panels that overlap are pushed around on load.
@@ -484,4 +507,25 @@ fn the_dashboard_panels_tile_the_grid() {
         .map(|p| p["id"].as_u64().unwrap())
         .collect();
     assert_eq!(ids, (1..=ids.len() as u64).collect::<Vec<_>>());
+}
+
+/// promtool asked again every question above (the feature `live-tools`): each recording is what
+/// it answers today, and every recording in the folder is asked.
+#[cfg(feature = "live-tools")]
+mod live {
+    use crate::controller_manifests::recorded::ask_all;
+
+    #[test]
+    fn promtool_answers_as_recorded() {
+        ask_all(
+            "tests/it/controller_manifests/recorded",
+            &[
+                super::rules_check(),
+                super::broken_rules_check(),
+                super::rules_tests(),
+                super::early_rules_tests(),
+                super::dashboard_check(),
+            ],
+        );
+    }
 }

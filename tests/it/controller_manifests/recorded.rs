@@ -1,7 +1,8 @@
 //! Other tools' answers, recorded: `cargo test` reads them, so it passes on a machine with only
-//! Rust, and the tools are asked live only under the feature `live-tools`, where a recording
-//! that no longer matches the tool's answer fails (`tests/recorders/prometheus.sh` records
-//! them again: it runs the live tests with `DNSCRON_RECORD_ANSWERS=1`).
+//! Rust. The tools are asked again only by the tests of the `live` modules, which exist under
+//! the feature `live-tools`: each asks every question of its folder and fails where a
+//! recording no longer matches the tool's answer (`tests/recorders/prometheus.sh` records them
+//! again: it runs those tests with `DNSCRON_RECORD_ANSWERS=1`).
 //!
 //! A recording is a text file beside the test that reads it: the command, the SHA-256 of the
 //! input the tool was given, its exit code, then what it printed. The input's digest is what
@@ -51,7 +52,6 @@ pub fn record_or_compare(path: &str, command: &str, input: &[u8], answer: &Answe
     );
 }
 
-#[cfg_attr(not(feature = "live-tools"), allow(dead_code))]
 fn render(command: &str, input: &[u8], answer: &Answer) -> String {
     format!(
         "# recorded by tests/recorders/prometheus.sh: {command}\n# input sha256: {}\n# exit: {}\n{}",
@@ -146,22 +146,49 @@ impl Promtool {
         input
     }
 
-    /// promtool's answer: asked now and compared with the recording under `live-tools`, the
-    /// recording otherwise.
-    pub fn answer(&self) -> Answer {
-        #[cfg(feature = "live-tools")]
-        {
-            let files: Vec<(&str, &str)> = self
-                .files
-                .iter()
-                .map(|(name, text)| (*name, text.as_str()))
-                .collect();
-            let live = promtool(self.args, &files, &self.stdin);
-            let command = format!("promtool {}", self.args.join(" "));
-            record_or_compare(self.recording, &command, &self.input(), &live);
-            live
-        }
-        #[cfg(not(feature = "live-tools"))]
+    /// promtool's recorded answer.
+    pub fn recorded(&self) -> Answer {
         recorded(self.recording, &self.input())
     }
+
+    /// Asks promtool now and compares its answer with the recording (or writes it, under
+    /// `DNSCRON_RECORD_ANSWERS=1`).
+    #[cfg(feature = "live-tools")]
+    pub fn ask(&self) {
+        let files: Vec<(&str, &str)> = self
+            .files
+            .iter()
+            .map(|(name, text)| (*name, text.as_str()))
+            .collect();
+        let live = promtool(self.args, &files, &self.stdin);
+        let command = format!("promtool {}", self.args.join(" "));
+        record_or_compare(self.recording, &command, &self.input(), &live);
+    }
+}
+
+/// Asks promtool every one of `questions`, whose recordings are the files of `folder`: a
+/// recording no question asks for fails too, as it would never be checked.
+#[cfg(feature = "live-tools")]
+pub fn ask_all(folder: &str, questions: &[Promtool]) {
+    for question in questions {
+        question.ask();
+    }
+    let asked: Vec<&str> = questions.iter().map(|q| q.recording).collect();
+    assert_every_recording_asked(folder, &asked);
+}
+
+/// The files of `folder` (from the repository's root) are exactly the recordings `asked`.
+#[cfg(feature = "live-tools")]
+pub fn assert_every_recording_asked(folder: &str, asked: &[&str]) {
+    let mut found: Vec<String> = std::fs::read_dir(repo_root().join(folder))
+        .unwrap()
+        .map(|entry| format!("{folder}/{}", entry.unwrap().file_name().to_string_lossy()))
+        .collect();
+    found.sort();
+    let mut asked: Vec<String> = asked.iter().map(|path| (*path).to_owned()).collect();
+    asked.sort();
+    assert_eq!(
+        found, asked,
+        "the recordings of {folder} and the questions asked"
+    );
 }

@@ -205,9 +205,11 @@ async fn long_txt_is_split_into_255_octet_chunks_and_too_big_for_udp_is_truncate
     let chunks: Vec<usize> = answer
         .answers
         .iter()
-        .flat_map(|r| match &r.data {
-            RData::TXT(txt) => txt.txt_data.iter().map(|c| c.len()).collect::<Vec<_>>(),
-            other => panic!("not TXT: {other:?}"),
+        .flat_map(|r| {
+            let RData::TXT(txt) = &r.data else {
+                panic!("not TXT: {:?}", r.data)
+            };
+            txt.txt_data.iter().map(|c| c.len()).collect::<Vec<_>>()
         })
         .collect();
     assert_eq!(chunks, [255, 255, 90]);

@@ -72,9 +72,14 @@ async fn the_limit_can_be_turned_off_and_changed_at_run_time() {
 }
 
 #[tokio::test]
-async fn default_limit_is_120_per_minute() {
+async fn default_limit_is_the_described_rate_and_burst() {
+    use dnscron_provider::limits::{RATE_BURST, RATE_PER_MINUTE};
     let emu = start_emulator(seed(RateLimit::default()));
     let resp = Api::new(&emu.base_url(), "a1").get("/sites").await;
-    assert_eq!(resp.header("x-ratelimit-limit"), Some("120"));
-    assert_eq!(resp.header("x-ratelimit-remaining"), Some("119"));
+    let (limit, remaining) = (RATE_PER_MINUTE.to_string(), (RATE_BURST - 1).to_string());
+    assert_eq!(resp.header("x-ratelimit-limit"), Some(limit.as_str()));
+    assert_eq!(
+        resp.header("x-ratelimit-remaining"),
+        Some(remaining.as_str())
+    );
 }

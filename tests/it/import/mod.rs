@@ -110,6 +110,30 @@ fn dnscron(emu: &BackgroundEmulator, dir: &Path, args: &[&str]) -> Test {
         .current_dir(dir)
 }
 
+/// `plan out` in `dir` against `emu`, as JSON: it exits 0 and holds no change. Its findings,
+/// each as `code target [declared_at]`, in the plan's order.
+fn unchanged_plan_findings(emu: &BackgroundEmulator, dir: &Path) -> Vec<String> {
+    let args = ["plan", "out", "--format", "json", "--detailed-exitcode"];
+    let json = dnscron(emu, dir, &args).run_for_stdout();
+    let plan: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    assert_eq!(plan["changes"], serde_json::json!([]), "{json}");
+    plan["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let at = f["declared_at"].as_str().map(|at| format!(" {at}"));
+            format!(
+                "{} {}{}",
+                f["code"].as_str().unwrap(),
+                f["target"]["name"].as_str().unwrap(),
+                at.unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
 /// `import --from FORMAT ARGS… --out out` in `dir`.
 fn import_from(format: &str, dir: &Path, args: &[&str]) -> Test {
     Test::new()

@@ -41,7 +41,7 @@ fn shape_digest(schema: &Value) -> String {
                 map.values_mut().for_each(strip);
             }
             Value::Array(items) => items.iter_mut().for_each(strip),
-            _ => {}
+            Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
         }
     }
     let mut shape = schema.clone();

@@ -36,7 +36,7 @@ fn record_changes(plan: &Plan) -> Vec<(Action, String, String, Option<i64>)> {
                 rtype,
                 record_id,
             } => Some((c.action, name.clone(), rtype.to_string(), *record_id)),
-            _ => None,
+            Resource::CronJob { .. } | Resource::Nameservers => None,
         })
         .collect()
 }
@@ -94,7 +94,7 @@ fn identical_content_is_kept_and_the_rest_pairs_deterministically() {
             };
             let id = match &c.resource {
                 Resource::Record { record_id, .. } => *record_id,
-                _ => None,
+                Resource::CronJob { .. } | Resource::Nameservers => None,
             };
             (id, content(&c.before), content(&c.after))
         })
@@ -422,7 +422,7 @@ fn cron_changes(plan: &Plan) -> Vec<(Action, String, u32, String)> {
                 // request for an index the caller supplies exists.
                 request::derive(c, &plan.options, Some(7)).unwrap().path(),
             )),
-            _ => None,
+            Resource::Record { .. } | Resource::Nameservers => None,
         })
         .collect()
 }

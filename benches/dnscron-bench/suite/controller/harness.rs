@@ -19,8 +19,9 @@ use super::super::big_account;
 use super::super::setup::Scratch;
 use super::super::workload::{Account, TOKEN};
 
-/// The spec's bucket (a minute's refill and its depth), and the share the controller spends.
-pub const BUCKET_PER_MINUTE: u32 = 120;
+/// The spec's bucket (a minute's refill, from the API's description), as `dnscron controller`
+/// reads it, and the share the controller spends.
+pub use dnscron_core::controller::BUCKET_PER_MINUTE;
 pub const SHARE_PERCENT: u8 = 50;
 
 /// DIR as git-sync keeps it: `root/rev-N/` is a git worktree of the repository `root/.git`

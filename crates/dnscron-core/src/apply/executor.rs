@@ -19,7 +19,7 @@ use super::progress::{Note, Progress};
 
 /// Why a round ended early.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Stop {
+pub(super) enum Stop {
     NeedsPortalStep {
         change_id: usize,
         continue_url: String,
@@ -36,30 +36,30 @@ pub enum Stop {
     },
 }
 
-pub struct Executor<'a> {
-    pub client: &'a WriteClient,
+pub(super) struct Executor<'a> {
+    pub(super) client: &'a WriteClient,
     /// The plan's id: every key of every round derives from it.
-    pub plan_id: &'a str,
+    pub(super) plan_id: &'a str,
     /// The plan's options: requests are derived with them, like the plan's keys.
-    pub options: &'a PlanOptions,
-    pub desired: &'a Desired,
-    pub progress: &'a dyn Progress,
+    pub(super) options: &'a PlanOptions,
+    pub(super) desired: &'a Desired,
+    pub(super) progress: &'a dyn Progress,
     /// Raised by a signal: finish the change in flight, start no other.
-    pub interrupt: Option<&'a Interrupt>,
+    pub(super) interrupt: Option<&'a Interrupt>,
     /// Waits before listing a site's cron jobs again when a listing has not seen this run's
     /// previous delete there yet (`ApplyOptions::visibility_waits`).
-    pub visibility_waits: &'a [Duration],
+    pub(super) visibility_waits: &'a [Duration],
     /// Per site, the listing this run's last fresh cron delete was made from.
-    pub cron_listings: Mutex<HashMap<String, Vec<payload::CronJob>>>,
+    pub(super) cron_listings: Mutex<HashMap<String, Vec<payload::CronJob>>>,
     /// DNS checks: a switch to custom nameservers is sent only once they serve the zone.
-    pub dns: Option<&'a DnsOptions>,
+    pub(super) dns: Option<&'a DnsOptions>,
 }
 
 /// Ready changes first, in plan order; then the ones the plan expects the server to refuse
 /// (portal step, blocked): the server decides, and conditions may have changed since the plan.
 /// Held changes go before all of them: the executor fails the first without sending it, so a
 /// plan that holds a change sends nothing.
-pub fn execution_order(changes: &[Change]) -> Vec<Change> {
+pub(super) fn execution_order(changes: &[Change]) -> Vec<Change> {
     let (held, sendable): (Vec<&Change>, Vec<&Change>) = changes.iter().partition(|c| c.is_held());
     let (ready, rest): (Vec<&Change>, Vec<&Change>) = sendable
         .into_iter()
@@ -85,7 +85,7 @@ enum Sent {
 impl Executor<'_> {
     /// Runs `changes` (already in execution order) as round `round`, appending one report per
     /// change (not-attempted ones included). Returns why it stopped early, if it did.
-    pub async fn run_round(
+    pub(super) async fn run_round(
         &self,
         changes: &[Change],
         round: u32,
@@ -298,7 +298,19 @@ impl Executor<'_> {
 fn attempts_of(err: &ApiError) -> u32 {
     match err {
         ApiError::Status { attempts, .. } | ApiError::Transport { attempts, .. } => *attempts,
-        _ => 1,
+        ApiError::NoAnswer { .. }
+        | ApiError::Cut { .. }
+        | ApiError::TooLarge { .. }
+        | ApiError::NotJson { .. }
+        | ApiError::Redirect { .. }
+        | ApiError::NoEndpoint { .. }
+        | ApiError::Decode { .. }
+        | ApiError::WaitExceeded { .. }
+        | ApiError::InsecureUrl { .. }
+        | ApiError::InvalidUrl { .. }
+        | ApiError::UrlWithCredentials
+        | ApiError::Pagination { .. }
+        | ApiError::Client { .. } => 1,
     }
 }
 

@@ -18,10 +18,10 @@ mod executor;
 mod interrupt;
 mod outcome;
 mod progress;
-pub mod review;
+pub(crate) mod review;
 pub mod review_union;
 mod rounds;
-pub mod saved;
+pub(crate) mod saved;
 mod verify;
 pub mod workflow;
 
@@ -30,7 +30,6 @@ use std::time::Duration;
 use crate::plan::{DiffOptions, Plan};
 use dnscron_api::WriteClient;
 
-pub use executor::{Executor, Stop, execution_order};
 pub use interrupt::Interrupt;
 pub use outcome::{
     ApplyReport, ApplyResult, ChangeOutcome, ChangeReport, Counts, ErrorInfo, Moved,

@@ -2,7 +2,7 @@
 //! now may run only when every one of its changes is one of a reviewed plan's changes, with the
 //! precondition the reviewer saw.
 //!
-//! Two changes are the same when their [`MatchKey`]s are equal: target (kind and name), action,
+//! Two changes are the same when their `MatchKey`s are equal: target (kind and name), action,
 //! what is changed (record name and type, cron job, nameservers), the value it starts from
 //! (`before`: none for a create) and the value it ends with (`after`: none for a delete). So an
 //! update or delete runs only while the live account holds the value the reviewer saw, and a
@@ -23,7 +23,7 @@ use super::outcome::Moved;
 
 /// What makes two changes the same reviewed change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MatchKey {
+pub(crate) struct MatchKey {
     target: TargetRef,
     action: Action,
     subject: Subject,
@@ -56,7 +56,7 @@ fn subject_of(change: &Change) -> Subject {
 }
 
 impl MatchKey {
-    pub fn of(change: &Change) -> MatchKey {
+    pub(crate) fn of(change: &Change) -> MatchKey {
         MatchKey {
             target: change.target.clone(),
             action: change.action,
@@ -84,10 +84,12 @@ fn same_intent(a: &Change, b: &Change) -> bool {
                     record_id: Some(y), ..
                 },
             ) => x == y,
-            _ => false,
+            (Resource::Record { .. } | Resource::CronJob { .. } | Resource::Nameservers, _) => {
+                false
+            }
         },
         (Action::Delete, _) | (_, Action::Delete) => false,
-        _ => a.after == b.after,
+        (Action::Create | Action::Update, Action::Create | Action::Update) => a.after == b.after,
     }
 }
 
@@ -96,7 +98,7 @@ fn same_intent(a: &Change, b: &Change) -> bool {
 pub struct Review {
     /// Changes of the new plan no reviewed change matches: apply refuses to run.
     pub unreviewed: Vec<Change>,
-    /// Reviewed changes the new plan no longer needs. After [`check_live`]: only those whose
+    /// Reviewed changes the new plan no longer needs. After `check_live`: only those whose
     /// effect is live (already in effect).
     pub already_live: Vec<Change>,
     /// Reviewed changes whose thing holds another value now than the reviewed `before`
@@ -123,15 +125,21 @@ impl Review {
 }
 
 /// Matches `now`'s changes against `reviewed`'s, each reviewed change at most once (two
-/// identical cron jobs reviewed allow two identical creates, not three).
-pub fn check(reviewed: &Plan, now: &Plan) -> Review {
+/// identical cron jobs reviewed allow two identical creates, not three). The binding uses
+/// [`check_live`]; this is its offline half, for the tests.
+#[cfg(test)]
+pub(crate) fn check(reviewed: &Plan, now: &Plan) -> Review {
     let (review, _) = pair(reviewed, now);
     review
 }
 
-/// [`check`], then each reviewed change the plan made now does not need is looked up in
+/// `check`, then each reviewed change the plan made now does not need is looked up in
 /// `live` (read for the plan made now): in effect, changed since review, or not made.
-pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Review, PlanError> {
+pub(crate) fn check_live(
+    reviewed: &Plan,
+    now: &Plan,
+    live: &LiveSnapshot,
+) -> Result<Review, PlanError> {
     let (mut review, consumed) = pair(reviewed, now);
     if review.already_live.is_empty() {
         return Ok(review);
@@ -179,20 +187,20 @@ pub fn check_live(reviewed: &Plan, now: &Plan, live: &LiveSnapshot) -> Result<Re
 /// A controller's apply of merged changes (`apply::workflow::Binding::Merged`): the changes
 /// made now split into those a reviewed change allows, with its precondition, and the rest.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Split {
+pub(crate) struct Split {
     /// Changes made now that are reviewed changes from the reviewed value: they may run.
-    pub reviewed: Vec<Change>,
+    pub(crate) reviewed: Vec<Change>,
     /// Every other change made now: drift, never sent (no reviewed change allows it, or the
     /// live value moved from the reviewed one).
-    pub left: Vec<Change>,
+    pub(crate) left: Vec<Change>,
     /// Reviewed changes whose thing holds another value now than the one reviewed, with both
     /// values: why some of `left` are left.
-    pub moved: Vec<Moved>,
+    pub(crate) moved: Vec<Moved>,
 }
 
 /// Splits `now`'s changes by `pair`: each runs only as a reviewed change from the reviewed
 /// value, anything else is left alone.
-pub fn split(reviewed: &Plan, now: &Plan) -> Split {
+pub(crate) fn split(reviewed: &Plan, now: &Plan) -> Split {
     let (review, _, exact) = pair_each(reviewed, now);
     let (sent, left): (Vec<_>, Vec<_>) = now.changes.iter().zip(exact).partition(|(_, e)| *e);
     let changes = |v: Vec<(&Change, bool)>| v.into_iter().map(|(c, _)| c.clone()).collect();
@@ -361,7 +369,7 @@ fn live_after_state(records: &[Change], r: &Change) -> bool {
 /// Findings about no change (registrar health) that the plan made now did not read (`apply
 /// --plan` reads only what its changes need) are kept from the reviewed plan, so the plan shown
 /// says what the reviewer saw.
-pub fn bound(reviewed: &Plan, now: Plan) -> Plan {
+pub(crate) fn bound(reviewed: &Plan, now: Plan) -> Plan {
     let mut findings = now.findings;
     for f in &reviewed.findings {
         if f.change_ids.is_empty() && !findings.contains(f) {

@@ -10,7 +10,7 @@ use crate::plan::{self, DiffOptions, Plan, PlanError, PlanStamp};
 
 /// The saved plan's desired state planned against `live`, the way the saved plan was made and
 /// at its time (cron next runs are those the reviewer saw).
-pub fn replan(saved: &Plan, live: &LiveSnapshot) -> Result<Plan, PlanError> {
+pub(crate) fn replan(saved: &Plan, live: &LiveSnapshot) -> Result<Plan, PlanError> {
     let opts = DiffOptions {
         stamp: PlanStamp {
             id: saved.plan_id.clone(),

@@ -59,7 +59,12 @@ impl Ctx<'_> {
                 value: s.to_string(),
                 pos: node.pos,
             }),
-            _ => {
+            Value::Null
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Seq(_)
+            | Value::Map(_) => {
                 self.wrong_type(node, what, "a string");
                 None
             }
@@ -73,7 +78,12 @@ impl Ctx<'_> {
                 value: i.to_string(),
                 pos: node.pos,
             }),
-            _ => self.str(node, what),
+            Value::Null
+            | Value::Bool(_)
+            | Value::Float(_)
+            | Value::Str(_)
+            | Value::Seq(_)
+            | Value::Map(_) => self.str(node, what),
         }
     }
 
@@ -83,7 +93,12 @@ impl Ctx<'_> {
                 value: *b,
                 pos: node.pos,
             }),
-            _ => {
+            Value::Null
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Str(_)
+            | Value::Seq(_)
+            | Value::Map(_) => {
                 self.wrong_type(node, what, "`true` or `false`");
                 None
             }
@@ -124,7 +139,12 @@ impl Ctx<'_> {
     ) -> Option<Vec<T>> {
         match &node.value {
             Value::Seq(items) => Some(items.iter().filter_map(|n| item(self, n)).collect()),
-            _ => {
+            Value::Null
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Str(_)
+            | Value::Map(_) => {
                 self.wrong_type(node, what, "a list");
                 None
             }
@@ -335,7 +355,12 @@ pub(crate) fn document(
                 .collect();
             let guess = map.iter().find_map(|(k, _)| match &k.value {
                 Value::Str(s) => did_you_mean(s, &DOCUMENT_KINDS),
-                _ => None,
+                Value::Null
+                | Value::Bool(_)
+                | Value::Int(_)
+                | Value::Float(_)
+                | Value::Seq(_)
+                | Value::Map(_) => None,
             });
             let d = ctx.error(
                 node.pos,

@@ -421,6 +421,6 @@ fn drop_null(value: &mut serde_json::Value) {
             map.values_mut().for_each(drop_null);
         }
         Value::Array(items) => items.iter_mut().for_each(drop_null),
-        _ => {}
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
     }
 }

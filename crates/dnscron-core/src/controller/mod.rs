@@ -38,7 +38,7 @@ pub use webhook::{Webhook, WebhookError};
 
 /// The API's request limit the spec gives every user (`api::pacer`'s own bucket): a
 /// controller's `--api-share` is a share of it.
-pub const BUCKET_PER_MINUTE: u32 = dnscron_api::pacer::DEFAULT_LIMIT_PER_MINUTE as u32;
+pub const BUCKET_PER_MINUTE: u32 = dnscron_provider::limits::RATE_PER_MINUTE;
 
 /// The API client's settings for a controller spending `share_percent` of a bucket of
 /// `bucket_per_minute`: that budget over any rolling minute, and 429s waited out however many

@@ -29,7 +29,6 @@
 //! Hand-written parsers rather than hickory-proto's: hickory's text parsers either live in its
 //! zone-file lexer (which splits TXT at 255 octets and needs a full zone-file line) or give
 //! generic errors; here every error says what to write instead.
-#![deny(clippy::wildcard_enum_match_arm)]
 
 use std::borrow::Cow;
 use std::fmt;
@@ -41,7 +40,7 @@ use super::txt::{parse_txt, txt_wire};
 use super::{RecordType, ZoneName};
 
 /// The API's content limit (spec, Limits: DNS content).
-pub const MAX_CONTENT_CHARS: usize = 2000;
+pub const MAX_CONTENT_CHARS: usize = dnscron_provider::limits::CONTENT_MAX_CHARS;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]

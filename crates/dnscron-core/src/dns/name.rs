@@ -58,8 +58,8 @@ impl NameError {
     }
 }
 
-const MAX_NAME: usize = 253;
-const MAX_LABEL: usize = 63;
+const MAX_NAME: usize = dnscron_provider::limits::NAME_MAX_CHARS;
+const MAX_LABEL: usize = dnscron_provider::limits::LABEL_MAX_CHARS;
 
 fn invalid(name: &str, reason: impl Into<String>) -> NameError {
     NameError::Invalid {

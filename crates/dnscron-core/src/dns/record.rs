@@ -1,77 +1,19 @@
-//! The record types dnscron manages and their typed content: the one place a type is added.
+//! The record types dnscron manages and their typed content.
 //!
-//! The type list is written once (`record_types!`); everything else that depends on it is an
-//! exhaustive `match` here (`RecordData::parse`, `RecordData::rtype`, `Display`), so adding a
-//! type to the list fails to compile until its content is parsed and written back. The field
-//! parsers it uses (addresses, host names, CAA values) live in `content`, TXT in `txt`.
+//! The type list is written once, in the API's description (`dnscron_provider::RecordType`);
+//! everything here that depends on it is an exhaustive `match` (`RecordData::parse`,
+//! `RecordData::rtype`, `Display`), so adding a type to the list fails to compile until its
+//! content is parsed and written back. The field parsers it uses (addresses, host names, CAA
+//! values) live in `content`, TXT in `txt`.
 
 use std::fmt;
 use std::net::{Ipv4Addr, Ipv6Addr};
-use std::str::FromStr;
-
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
 use super::ZoneName;
 use super::content::{self, ContentError, Host};
 
-/// Defines `RecordType` from one list: its variants, `ALL` (in this order) and the names.
-macro_rules! record_types {
-    ($(#[$meta:meta])* $($t:ident),+ $(,)?) => {
-        $(#[$meta])*
-        #[derive(
-            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-            JsonSchema,
-        )]
-        #[allow(clippy::upper_case_acronyms)]
-        pub enum RecordType {
-            $($t),+
-        }
-
-        impl RecordType {
-            pub const ALL: &'static [RecordType] = &[$(RecordType::$t),+];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(RecordType::$t => stringify!($t)),+
-                }
-            }
-        }
-    };
-}
-
-record_types! {
-    /// The record types the API accepts on write (spec, Resources: DNS record).
-    A, AAAA, CNAME, MX, TXT, NS, SRV, CAA, PTR
-}
-
-impl fmt::Display for RecordType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown record type `{0}`: expected one of {names}", names = type_names())]
-pub struct UnknownRecordType(pub String);
-
-fn type_names() -> String {
-    let names: Vec<&str> = RecordType::ALL.iter().map(|t| t.as_str()).collect();
-    names.join(", ")
-}
-
-impl FromStr for RecordType {
-    type Err = UnknownRecordType;
-
-    /// Case-insensitive: servers differ in how they echo the type back.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        RecordType::ALL
-            .iter()
-            .copied()
-            .find(|t| t.as_str().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| UnknownRecordType(s.to_string()))
-    }
-}
+/// The API's record types, from its description: the one place a type is added.
+pub use dnscron_provider::{RecordType, UnknownRecordType};
 
 /// Types the service keeps for itself (zone apex and DNSSEC signing) and hides from listings
 /// (spec, DNS record): one leaked into a listing is the service's, not a type dnscron lacks.
@@ -222,21 +164,6 @@ impl fmt::Display for RecordData {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_list_reads_back_and_names_every_type() {
-        for t in RecordType::ALL {
-            assert_eq!(t.as_str().parse::<RecordType>(), Ok(*t));
-            assert_eq!(
-                t.as_str().to_ascii_lowercase().parse::<RecordType>(),
-                Ok(*t)
-            );
-        }
-        assert_eq!(
-            "DS".parse::<RecordType>().unwrap_err().to_string(),
-            "unknown record type `DS`: expected one of A, AAAA, CNAME, MX, TXT, NS, SRV, CAA, PTR"
-        );
-    }
 
     #[test]
     fn parsed_data_keeps_its_type_and_parts() {

@@ -3,7 +3,6 @@
 //! Validation (config/) refuses a file that breaks them, import (import/) keeps such live records
 //! out of the files it writes, and plan (plan/) leaves alone what the service owns. Each caller
 //! words a broken rule for its own reader; the rule itself lives only here.
-#![deny(clippy::wildcard_enum_match_arm)]
 
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
@@ -12,9 +11,9 @@ use super::RecordType;
 use super::name::check_host;
 
 /// TTLs the API accepts (spec, Limits).
-pub(crate) const TTL_MIN: u32 = 60;
-pub(crate) const TTL_MAX: u32 = 604_800;
-pub(crate) const TTL_RANGE: RangeInclusive<u32> = TTL_MIN..=TTL_MAX;
+pub(crate) const TTL_MIN: u32 = dnscron_provider::limits::TTL_MIN;
+pub(crate) const TTL_MAX: u32 = dnscron_provider::limits::TTL_MAX;
+pub(crate) const TTL_RANGE: RangeInclusive<u32> = dnscron_provider::limits::TTL_RANGE;
 /// The API's TTL when a write doesn't state one.
 pub(crate) const DEFAULT_TTL: u32 = 3600;
 

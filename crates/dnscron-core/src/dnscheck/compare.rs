@@ -5,7 +5,6 @@
 //! compared per value present on both sides and reported as their own, lesser difference
 //! ([`Difference::is_minor`]): the data resolvers get is right, only how long they keep it
 //! differs.
-#![deny(clippy::wildcard_enum_match_arm)]
 
 use serde::Serialize;
 

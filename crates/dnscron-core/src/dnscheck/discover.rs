@@ -124,7 +124,12 @@ pub async fn zone_nameservers(
 fn said(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Records { .. } => "no NS records".into(),
-        other => Untrusted(&other.to_string()).to_string(),
+        other @ (Outcome::NoData { .. }
+        | Outcome::NxDomain { .. }
+        | Outcome::Rcode(_)
+        | Outcome::Timeout
+        | Outcome::Network(_)
+        | Outcome::Malformed(_)) => Untrusted(&other.to_string()).to_string(),
     }
 }
 

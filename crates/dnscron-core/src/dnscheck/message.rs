@@ -1,15 +1,14 @@
 //! Query and answer messages: building the one query, deciding whether a message is the answer
 //! to it (id, QR bit, opcode, question echoed) and reading it into an [`Outcome`].
 
-#![deny(clippy::wildcard_enum_match_arm)]
-
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use hickory_proto::op::{Message, MessageType, OpCode, Query, ResponseCode};
-use hickory_proto::rr::{DNSClass, Name, RData, Record, RecordType as WireType};
+use hickory_proto::rr::rdata::{A, AAAA, CAA, CNAME, MX, NS, PTR, SRV, TXT};
+use hickory_proto::rr::{DNSClass, Name, RData, Record, RecordData as _, RecordType as WireType};
 
 use super::answer::{Outcome, QueryType, Question, Served};
 use crate::dns::{RecordData, RecordType, ZoneName, canonical_live_content};
@@ -158,23 +157,39 @@ fn served(record: &Record, zone: &ZoneName) -> Served {
 }
 
 /// The canonical form the files' content has (`RecordData`'s `Display`), built from the wire
-/// data; types dnscron does not manage keep hickory's presentation form.
-// hickory's `RData` is `#[non_exhaustive]`: its other types can't all be listed, so one arm
-// takes them (clippy honours the allow on the function, not on the arm).
-#[allow(clippy::wildcard_enum_match_arm)]
+/// data. Types dnscron does not manage, and data hickory could not read as its type, keep
+/// hickory's presentation form: nothing in the files compares with them.
 pub(super) fn canonical_value(data: &RData, zone: &ZoneName) -> String {
-    let host = |rtype, name: &Name| canonical_live_content(rtype, &name.to_ascii(), zone);
-    match data {
-        RData::A(a) => a.0.to_string(),
-        RData::AAAA(aaaa) => aaaa.0.to_string(),
-        RData::CNAME(n) => host(RecordType::CNAME, &n.0),
-        RData::NS(n) => host(RecordType::NS, &n.0),
-        RData::PTR(n) => host(RecordType::PTR, &n.0),
-        RData::MX(mx) => {
+    managed_type(data.record_type())
+        .and_then(|rtype| canonical_managed(rtype, data, zone))
+        .unwrap_or_else(|| data.to_string())
+}
+
+/// Our type for a wire type: the inverse of [`wire_type`], so the two can't disagree.
+fn managed_type(wire: WireType) -> Option<RecordType> {
+    RecordType::ALL
+        .iter()
+        .copied()
+        .find(|t| wire_type(QueryType::Record(*t)) == wire)
+}
+
+/// One arm per type dnscron manages, so a new type must say here how its live answers
+/// canonicalize: hickory's form would show as a false difference against the files.
+fn canonical_managed(rtype: RecordType, data: &RData, zone: &ZoneName) -> Option<String> {
+    let host = |name: &Name| canonical_live_content(rtype, &name.to_ascii(), zone);
+    Some(match rtype {
+        RecordType::A => A::try_borrow(data)?.0.to_string(),
+        RecordType::AAAA => AAAA::try_borrow(data)?.0.to_string(),
+        RecordType::CNAME => host(&CNAME::try_borrow(data)?.0),
+        RecordType::NS => host(&NS::try_borrow(data)?.0),
+        RecordType::PTR => host(&PTR::try_borrow(data)?.0),
+        RecordType::MX => {
+            let mx = MX::try_borrow(data)?;
             let text = format!("{} {}", mx.preference, mx.exchange.to_ascii());
-            canonical_live_content(RecordType::MX, &text, zone)
+            canonical_live_content(rtype, &text, zone)
         }
-        RData::SRV(srv) => {
+        RecordType::SRV => {
+            let srv = SRV::try_borrow(data)?;
             let text = format!(
                 "{} {} {} {}",
                 srv.priority,
@@ -182,33 +197,33 @@ pub(super) fn canonical_value(data: &RData, zone: &ZoneName) -> String {
                 srv.port,
                 srv.target.to_ascii()
             );
-            canonical_live_content(RecordType::SRV, &text, zone)
+            canonical_live_content(rtype, &text, zone)
         }
         // The logical text: character-strings joined, as `dns::txt` reads the files' TXT.
         // Never re-parsed: a text starting with `"` would be read as quoted.
-        RData::TXT(txt) => {
-            let bytes: Vec<u8> = txt
+        RecordType::TXT => {
+            let bytes: Vec<u8> = TXT::try_borrow(data)?
                 .txt_data
                 .iter()
                 .flat_map(|c| c.iter().copied())
                 .collect();
             RecordData::TXT(String::from_utf8_lossy(&bytes).into_owned()).to_string()
         }
-        RData::CAA(caa) => {
+        RecordType::CAA => {
+            let caa = CAA::try_borrow(data)?;
             let flags = u8::from(caa.issuer_critical) << 7 | caa.reserved_flags;
             let value = String::from_utf8_lossy(&caa.value);
             let quoted = value.replace('\\', "\\\\").replace('"', "\\\"");
             let text = format!("{flags} {} \"{quoted}\"", caa.tag);
-            canonical_live_content(RecordType::CAA, &text, zone)
+            canonical_live_content(rtype, &text, zone)
         }
-        other => other.to_string(),
-    }
+    })
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use hickory_proto::rr::rdata::{A, CNAME, MX, TXT};
+    use hickory_proto::rr::rdata::HINFO;
 
     use super::*;
 
@@ -310,6 +325,42 @@ mod tests {
             canonical_value(&RData::CNAME(cname), &zone()),
             "target.example.net."
         );
+    }
+
+    #[test]
+    fn each_managed_type_reads_as_the_files_write_it_and_others_keep_hickorys_form() {
+        let host = |s: &str| Name::from_ascii(s).unwrap();
+        let cases = [
+            (RData::A(A::new(192, 0, 2, 1)), "192.0.2.1"),
+            (
+                RData::AAAA(AAAA::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 0x10)),
+                "2001:db8::10",
+            ),
+            (RData::NS(NS(host("NS1.Example.NET"))), "ns1.example.net."),
+            (
+                RData::PTR(PTR(host("Host.Example.com."))),
+                "host.example.com.",
+            ),
+            (
+                RData::SRV(SRV::new(10, 60, 5060, host("Sip.Example.COM."))),
+                "10 60 5060 sip.example.com.",
+            ),
+        ];
+        for (data, canonical) in cases {
+            assert_eq!(canonical_value(&data, &zone()), canonical, "{data:?}");
+        }
+        let hinfo = RData::HINFO(HINFO::new("Some CPU".into(), "Some OS".into()));
+        assert_eq!(canonical_value(&hinfo, &zone()), hinfo.to_string());
+    }
+
+    #[test]
+    fn every_managed_type_maps_to_its_wire_type_and_back() {
+        for rtype in RecordType::ALL {
+            let wire = wire_type(QueryType::Record(*rtype));
+            assert_eq!(managed_type(wire), Some(*rtype));
+        }
+        assert_eq!(managed_type(WireType::SOA), None);
+        assert_eq!(managed_type(WireType::HINFO), None);
     }
 
     #[test]

@@ -207,7 +207,10 @@ fn outgrown_message(what: &str, entry: &AcceptSpec, accepted: Figure, now: Figur
             "the acceptance of {what} (\"{reason}\") ended on {}, the day the domain expires, so the finding counts again; renew the domain or turn auto-renew on in the portal",
             day.format("%Y-%m-%d")
         ),
-        _ => format!(
+        (
+            Figure::Lookups(_) | Figure::DmarcPolicy(_) | Figure::KeyBits(_) | Figure::Expires(_),
+            _,
+        ) => format!(
             "{what} was accepted at {accepted}, now {now}: it got worse, so the finding counts again (the entry's reason: \"{reason}\"); fix what it is about, or write `value: {}` if the reason still holds",
             now.value()
         ),

@@ -278,7 +278,9 @@ impl Resource {
                 },
             ) => schedule == s2 && command == c2,
             (Resource::Nameservers, Resource::Nameservers) => true,
-            _ => false,
+            (Resource::Record { .. } | Resource::CronJob { .. } | Resource::Nameservers, _) => {
+                false
+            }
         }
     }
 
@@ -638,7 +640,7 @@ pub fn canonical_json(value: &serde_json::Value) -> String {
             let items: Vec<String> = items.iter().map(canonical_json).collect();
             format!("[{}]", items.join(","))
         }
-        other => other.to_string(),
+        other @ (J::Null | J::Bool(_) | J::Number(_) | J::String(_)) => other.to_string(),
     }
 }
 

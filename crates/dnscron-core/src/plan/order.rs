@@ -67,7 +67,7 @@ fn sort_key(d: &Draft) -> SortKey {
         (Resource::Nameservers, _) => 3,
         (_, Action::Delete) if d.early => 0,
         (_, Action::Delete) => 2,
-        _ => 1,
+        (Resource::Record { .. } | Resource::CronJob { .. }, Action::Create | Action::Update) => 1,
     };
     let (k1, k2, tie) = match &c.resource {
         Resource::Record {
@@ -139,6 +139,6 @@ fn record_at(c: &Change) -> Option<(String, String, RecordType)> {
         Resource::Record { name, rtype, .. } if c.target.kind == TargetKind::Zone => {
             Some((c.target.name.clone(), name.clone(), *rtype))
         }
-        _ => None,
+        Resource::Record { .. } | Resource::CronJob { .. } | Resource::Nameservers => None,
     }
 }

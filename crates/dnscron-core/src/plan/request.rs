@@ -73,7 +73,8 @@ pub fn method_and_body(
         (Resource::Record { .. } | Resource::CronJob { .. }, Action::Create) => Method::POST,
         (Resource::Record { .. } | Resource::Nameservers, Action::Update) => Method::PUT,
         (Resource::Record { .. } | Resource::CronJob { .. }, Action::Delete) => Method::DELETE,
-        _ => return Err(no_such_request(change)),
+        (Resource::Nameservers, Action::Create | Action::Delete)
+        | (Resource::CronJob { .. }, Action::Update) => return Err(no_such_request(change)),
     };
     let body = match change.action {
         Action::Delete => None,
@@ -119,7 +120,10 @@ fn body(change: &Change, options: &PlanOptions) -> Result<Json, RequestError> {
             };
             serde_json::json!(write)
         }
-        _ => return Err(missing(change, "`after` value of the matching kind")),
+        (
+            Resource::Record { .. } | Resource::CronJob { .. } | Resource::Nameservers,
+            None | Some(Value::Record { .. } | Value::CronJob { .. } | Value::Nameservers { .. }),
+        ) => return Err(missing(change, "`after` value of the matching kind")),
     };
     Ok(json)
 }

@@ -123,7 +123,10 @@ fn located(text: &str, origin: &str, problem: &FromFileError) -> String {
         FromFileError::ApiUrl(_) => key_position(text, "api_url", 0),
         FromFileError::Scope(_) => key_position(text, "scope", 0),
         FromFileError::RequestDiffers { index, .. } => key_position(text, "request", *index),
-        _ => None,
+        FromFileError::UnsupportedFormat { .. }
+        | FromFileError::Request(_)
+        | FromFileError::Desired(_)
+        | FromFileError::TooLarge { .. } => None,
     };
     match place {
         Some((line, col)) => format!("{origin}:{line}:{col}"),

@@ -78,7 +78,14 @@ fn record(rng: &mut fastrand::Rng, i: usize) -> Option<cfg::RecordSpec> {
         // One name per record: no duplicate or CNAME-beside-other rule drops one.
         name: match rtype {
             RecordType::SRV => format!("_s{i}._tcp"),
-            _ => format!("r{i}"),
+            RecordType::A
+            | RecordType::AAAA
+            | RecordType::CNAME
+            | RecordType::MX
+            | RecordType::TXT
+            | RecordType::NS
+            | RecordType::CAA
+            | RecordType::PTR => format!("r{i}"),
         },
         rtype,
         ttl: 60 + rng.u32(..600_000),

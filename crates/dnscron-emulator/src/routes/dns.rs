@@ -7,15 +7,14 @@ use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
+use dnscron_provider::{Endpoint, RecordType};
 use serde_json::{Value, json};
 
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
 use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
-use crate::record_type::RecordType;
 use crate::render::{self, add_extra, hostnames};
-use crate::seed::Scope;
 use crate::shared::{Shared, lock};
 use crate::state::{State as Account, StoredRecord, ZoneState};
 use crate::validate::{RecordInput, record_input};
@@ -127,7 +126,7 @@ pub async fn create_record(
     Path(zone): Path<String>,
     body: Bytes,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    who.require(Scope::Dns)?;
+    who.require(Endpoint::CreateRecord)?;
     let gaps = shared.settings().gaps;
     let name = zone_key(&zone);
     let mut state = lock(&shared.state);
@@ -166,7 +165,7 @@ pub async fn update_record(
     Path((zone, record)): Path<(String, String)>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    who.require(Scope::Dns)?;
+    who.require(Endpoint::UpdateRecord)?;
     let gaps = shared.settings().gaps;
     let name = zone_key(&zone);
     let id = record_id(&record)?;
@@ -188,7 +187,7 @@ pub async fn delete_record(
     Extension(who): Extension<Principal>,
     Path((zone, record)): Path<(String, String)>,
 ) -> ApiResult<Json<Value>> {
-    who.require(Scope::Dns)?;
+    who.require(Endpoint::DeleteRecord)?;
     let name = zone_key(&zone);
     let id = record_id(&record)?;
     let mut state = lock(&shared.state);

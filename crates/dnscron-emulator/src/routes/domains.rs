@@ -5,6 +5,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::{Extension, Json};
+use dnscron_provider::Endpoint;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -13,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
 use crate::render::{add_extra, hostnames};
-use crate::seed::{Gaps, Scope};
+use crate::seed::Gaps;
 use crate::shared::{Shared, lock};
 use crate::state::DomainState;
 use crate::validate::nameservers_input;
@@ -141,7 +142,7 @@ pub async fn set_nameservers(
     Path(domain): Path<String>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    who.require(Scope::Dns)?;
+    who.require(Endpoint::SetNameservers)?;
     let settings = shared.settings();
     let mut state = lock(&shared.state);
     let (name, d) = lookup(&mut state.domains, &domain)?;

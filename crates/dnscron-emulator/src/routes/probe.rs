@@ -9,11 +9,11 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::{Extension, Json};
+use dnscron_provider::Endpoint;
 use serde_json::{Value, json};
 
 use crate::auth::Principal;
 use crate::error::{ApiError, ApiResult};
-use crate::seed::Scope;
 use crate::shared::{Settings, Shared, lock};
 use crate::state::{is_system_record, relative_name, same_hosts};
 use crate::validate::{check_hostname, json_object};
@@ -23,7 +23,7 @@ pub async fn probe(
     Extension(who): Extension<Principal>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    who.require(Scope::Dns)?;
+    who.require(Endpoint::ProbeZone)?;
     let body = json_object(&body)?;
     let domain = match body.get("domain") {
         Some(Value::String(d)) => d.trim().trim_end_matches('.').to_ascii_lowercase(),

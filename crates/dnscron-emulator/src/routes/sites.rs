@@ -7,6 +7,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
+use dnscron_provider::Endpoint;
 use serde_json::{Value, json};
 
 use crate::auth::Principal;
@@ -14,7 +15,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
 use crate::render::add_extra;
-use crate::seed::{CronDeleteAnswer, Scope};
+use crate::seed::CronDeleteAnswer;
 use crate::shared::{Shared, cron_index, cron_slot, lock};
 use crate::state::{CronEntry, SiteState};
 use crate::validate::{CRON_MAX, cron_input};
@@ -128,7 +129,7 @@ pub async fn create_cron(
     Path(slug): Path<String>,
     body: Bytes,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    who.require(Scope::Manage)?;
+    who.require(Endpoint::CreateCronJob)?;
     let gaps = shared.settings().gaps;
     with_site(&shared, &who, &slug, |site| {
         let (schedule, command) = cron_input(&body)?;
@@ -155,7 +156,7 @@ pub async fn delete_cron(
     Extension(who): Extension<Principal>,
     Path((slug, index)): Path<(String, String)>,
 ) -> ApiResult<Response> {
-    who.require(Scope::Manage)?;
+    who.require(Endpoint::DeleteCronJob)?;
     let gaps = shared.settings().gaps;
     with_site(&shared, &who, &slug, |site| {
         let index: i64 = index

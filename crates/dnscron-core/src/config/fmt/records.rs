@@ -285,7 +285,13 @@ fn scope(entries: &[(Node<'_>, Node<'_>)]) -> Option<Scope> {
     entries.iter().find_map(|(k, v)| match &v.value {
         Value::Str(name) if is_str(k, "zone") => ZoneName::parse(name).ok().map(Scope::Zone),
         _ if is_str(k, "record_set") => Some(Scope::Set),
-        _ => None,
+        Value::Null
+        | Value::Bool(_)
+        | Value::Int(_)
+        | Value::Float(_)
+        | Value::Str(_)
+        | Value::Seq(_)
+        | Value::Map(_) => None,
     })
 }
 

@@ -30,7 +30,16 @@ fn is_scalar(value: &Value<'_>) -> bool {
 fn same_key(a: &Value<'_>, b: &Value<'_>) -> bool {
     match (a, b) {
         (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
-        _ => is_scalar(a) && a == b,
+        (
+            Value::Null
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Str(_)
+            | Value::Seq(_)
+            | Value::Map(_),
+            _,
+        ) => is_scalar(a) && a == b,
     }
 }
 
@@ -46,7 +55,12 @@ pub(super) fn check_duplicate<'s>(
                 .iter()
                 .filter_map(|(k, _)| match &k.value {
                     Value::Str(s) => Some(s.clone()),
-                    _ => None,
+                    Value::Null
+                    | Value::Bool(_)
+                    | Value::Int(_)
+                    | Value::Float(_)
+                    | Value::Seq(_)
+                    | Value::Map(_) => None,
                 })
                 .collect();
             let Value::Str(s) = &key.value else {
@@ -56,7 +70,16 @@ pub(super) fn check_duplicate<'s>(
             map.index = Some(index);
             duplicate
         }
-        _ => map
+        (Value::Str(_), None)
+        | (
+            Value::Null
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Seq(_)
+            | Value::Map(_),
+            _,
+        ) => map
             .entries
             .iter()
             .any(|(k, _)| same_key(&k.value, &key.value)),
@@ -66,7 +89,12 @@ pub(super) fn check_duplicate<'s>(
     }
     let shown = match &key.value {
         Value::Str(s) => s.to_string(),
-        other => other.kind(),
+        other @ (Value::Null
+        | Value::Bool(_)
+        | Value::Int(_)
+        | Value::Float(_)
+        | Value::Seq(_)
+        | Value::Map(_)) => other.kind(),
     };
     Err(located(
         format!("the key `{shown}` appears twice in the same mapping"),
@@ -89,10 +117,17 @@ pub(super) fn merge(map: MapBuild<'_>) -> Result<Vec<(Node<'_>, Node<'_>)>, Synt
                 .into_iter()
                 .map(|item| match item.value {
                     Value::Map(from) => Ok((item.pos, from)),
-                    _ => Err(not_mergeable(item.pos)),
+                    Value::Null
+                    | Value::Bool(_)
+                    | Value::Int(_)
+                    | Value::Float(_)
+                    | Value::Str(_)
+                    | Value::Seq(_) => Err(not_mergeable(item.pos)),
                 })
                 .collect::<Result<_, _>>()?,
-            _ => return Err(not_mergeable(source.pos)),
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {
+                return Err(not_mergeable(source.pos));
+            }
         };
         for (at, from) in sources {
             for (mut key, mut value) in from {

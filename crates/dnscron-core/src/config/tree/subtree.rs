@@ -11,7 +11,7 @@ pub(super) fn measure(node: &Node<'_>) -> (usize, usize, usize) {
             add(add(acc, measure(k)), measure(v))
         }),
         Value::Str(s) => (1, 0, s.len()),
-        _ => (1, 0, 0),
+        Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => (1, 0, 0),
     }
 }
 
@@ -30,6 +30,6 @@ pub(super) fn relocate(node: &mut Node<'_>, at: Pos) {
             relocate(k, at);
             relocate(v, at);
         }),
-        _ => {}
+        Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {}
     }
 }

@@ -2,8 +2,11 @@
 //! (`build_zone`), so a record from a zone file and one from the live account become the same
 //! YAML.
 //!
-//! Each reader (`bind`, `octodns`, `dnscontrol`) turns its source into located records;
-//! `assemble` decides what the API can hold. What it can't (a type it doesn't list, a class
+//! Each reader (`bind`, `octodns`, `dnscontrol`) is a [`Reader`]: it turns its source into
+//! zones of located records ([`SourceZone`]), and [`read`] has [`assemble`] decide what the API
+//! can hold. A new importer is a folder with a type implementing [`Reader`], registered by its
+//! `pub mod` line below (and, for the command line, a `--from` value); everything it needs is
+//! public, so it can live outside this crate too. What it can't (a type it doesn't list, a class
 //! other than IN, content a file can't declare) is listed as `NotImported` with its file and
 //! line, never dropped; what dnscron never manages (the SOA, the apex NS of the old provider,
 //! a second copy of a record) is a `Note`.
@@ -20,6 +23,48 @@ use crate::dns::{self, RecordType, ZoneName};
 use dnscron_api::payload;
 
 use super::zone::{NsChoice, SourceIgnore, ZoneFile, build_zone};
+
+/// A reader of another tool's files.
+pub trait Reader {
+    /// What refuses a file, located.
+    type Error;
+    /// The zones `file` declares, in its order; a problem anywhere refuses the whole file.
+    fn zones(&self, file: &Path) -> Result<Vec<SourceZone>, Self::Error>;
+}
+
+/// The zones of `file` as `reader` finds them, each sorted by [`assemble`].
+pub fn read<R: Reader>(reader: &R, file: &Path) -> Result<Vec<FromFile>, R::Error> {
+    Ok(reader.zones(file)?.into_iter().map(assemble).collect())
+}
+
+/// One zone as another tool's files declare it: what a [`Reader`] gives [`assemble`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceZone {
+    /// The file the report names the zone after (its first file).
+    pub source: PathBuf,
+    pub zone: ZoneName,
+    /// In the source's order.
+    pub records: Vec<SourceRecord>,
+    /// `ignore:` rules the source states itself (DNSControl's `IGNORE_*`), written after
+    /// those of the names it leaves alone.
+    pub rules: Vec<SourceIgnore>,
+    /// Where the source says it keeps the live records it doesn't declare (DNSControl's
+    /// `NO_PURGE`): the zone is written `prune: false`, with a note at this line.
+    pub keeps_undeclared: Option<SourceLine>,
+}
+
+impl SourceZone {
+    /// `records` of `zone`, read from `source`, with no rules of the source's own.
+    pub fn new(source: &Path, zone: ZoneName, records: Vec<SourceRecord>) -> SourceZone {
+        SourceZone {
+            source: source.to_path_buf(),
+            zone,
+            records,
+            rules: Vec::new(),
+            keeps_undeclared: None,
+        }
+    }
+}
 
 /// Where a record stands in its source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,9 +219,17 @@ impl FromFile {
     }
 }
 
-/// Sorts `records` into what the API holds, what it can't, and what dnscron leaves alone, and
-/// builds the zone file from the first.
-pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRecord>) -> FromFile {
+/// Sorts a zone's records into what the API holds, what it can't, and what dnscron leaves
+/// alone, and builds the zone file from the first.
+pub fn assemble(source_zone: SourceZone) -> FromFile {
+    let SourceZone {
+        source,
+        zone,
+        mut records,
+        rules,
+        keeps_undeclared,
+    } = source_zone;
+    let zone = &zone;
     let source_records = records.len();
     let mut adjusted = one_ttl_per_rrset(&mut records);
     let apex = format!("{}.", zone.as_str());
@@ -228,12 +281,23 @@ pub(crate) fn assemble(source: &Path, zone: &ZoneName, mut records: Vec<SourceRe
     built.ignore.clear();
     built.left_out.clear();
     built.rules = left_alone;
+    built.rules.extend(rules);
+    built.prune = keeps_undeclared.is_none();
+    let mut notes = in_source_order(notes);
+    if let Some(at) = keeps_undeclared {
+        notes.push(Note {
+            at,
+            name: "*".into(),
+            rtype: "*".into(),
+            kind: NoteKind::NoPurge,
+        });
+    }
     FromFile {
-        source: source.to_path_buf(),
+        source,
         zone: built,
         source_records,
         not_imported: in_source_order(not_imported),
-        notes: in_source_order(notes),
+        notes,
     }
 }
 
@@ -468,7 +532,7 @@ mod tests {
                 content("token"),
             ),
         ];
-        let from = assemble(Path::new("z.db"), &zone, records);
+        let from = assemble(SourceZone::new(Path::new("z.db"), zone.clone(), records));
         let written: Vec<(&str, u32, &str)> = from
             .zone
             .records
@@ -528,16 +592,16 @@ mod tests {
     fn a_name_left_alone_is_a_rule_and_a_wildcard_one_is_listed() {
         let zone = ZoneName::parse("example.com").unwrap();
         let alone = || Held::LeftAlone(LeftAlone::Ignored);
-        let from = assemble(
+        let from = assemble(SourceZone::new(
             Path::new("z.db"),
-            &zone,
+            zone.clone(),
             vec![
                 record(1, "*.example.com.", "A", 300, alone()),
                 record(2, "*.dev.example.com.", "TXT", 300, alone()),
                 record(3, "legacy.example.com.", "TXT", 300, alone()),
                 record(4, "a.example.com.", "A", 300, content("192.0.2.1")),
             ],
-        );
+        ));
         let rules: Vec<(&str, Option<RecordType>)> = from
             .zone
             .rules

@@ -19,7 +19,7 @@ pub(super) fn flag(value: &Value) -> Option<bool> {
             .get("enabled")
             .or_else(|| map.get("state"))
             .and_then(flag),
-        _ => None,
+        Value::Null | Value::Number(_) | Value::Array(_) => None,
     }
 }
 
@@ -27,7 +27,11 @@ pub(super) fn flag(value: &Value) -> Option<bool> {
 pub(super) fn shown(value: &Value) -> String {
     match value {
         Value::String(s) => s.trim().to_string(),
-        other => other.to_string(),
+        other @ (Value::Null
+        | Value::Bool(_)
+        | Value::Number(_)
+        | Value::Array(_)
+        | Value::Object(_)) => other.to_string(),
     }
 }
 
@@ -38,7 +42,7 @@ pub(super) fn word(value: &Value) -> Option<String> {
         Value::Bool(b) => Some(b.to_string()),
         Value::Null => Some(String::new()),
         Value::Object(map) => map.get("state").and_then(word),
-        _ => None,
+        Value::Number(_) | Value::Array(_) => None,
     }
 }
 
@@ -70,7 +74,9 @@ pub(super) fn ds_set(value: Option<&Value>) -> BTreeSet<String> {
                 .filter_map(|k| map.get(*k).map(shown))
                 .collect::<Vec<_>>()
                 .join(" "),
-            other => other.to_string(),
+            other @ (Value::Null | Value::Bool(_) | Value::Number(_) | Value::Array(_)) => {
+                other.to_string()
+            }
         };
         let folded = fold_ds(&text);
         if !folded.is_empty() {

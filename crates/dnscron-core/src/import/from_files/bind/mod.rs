@@ -21,7 +21,7 @@ use crate::dns::ZoneName;
 
 pub use problem::{ProblemKind, SyntaxError};
 
-use super::{FromFile, assemble};
+use super::SourceZone;
 use reader::Reader;
 
 #[derive(Debug, thiserror::Error)]
@@ -49,9 +49,22 @@ pub enum BindError {
     },
 }
 
-/// Reads the zone file `path` and what it includes. `origin` is the zone's name when the caller
-/// knows it; otherwise the file's first `$ORIGIN`, else its SOA owner.
-pub fn read_bind(path: &Path, origin: Option<&ZoneName>) -> Result<FromFile, BindError> {
+/// BIND's reader: a zone file and what it includes is one zone. `origin` is the zone's name
+/// when the caller knows it; otherwise the file's first `$ORIGIN`, else its SOA owner.
+pub struct Bind {
+    pub origin: Option<ZoneName>,
+}
+
+impl super::Reader for Bind {
+    type Error = BindError;
+
+    fn zones(&self, file: &Path) -> Result<Vec<SourceZone>, BindError> {
+        read_zone(file, self.origin.as_ref()).map(|zone| vec![zone])
+    }
+}
+
+/// Reads the zone file `path` and what it includes.
+fn read_zone(path: &Path, origin: Option<&ZoneName>) -> Result<SourceZone, BindError> {
     let read_error = |source| BindError::Read {
         path: path.to_path_buf(),
         source,
@@ -86,14 +99,23 @@ pub fn read_bind(path: &Path, origin: Option<&ZoneName>) -> Result<FromFile, Bin
             origin: zone_text.clone(),
             reason: e.to_string(),
         })?;
-    Ok(assemble(path, &zone, reader.records))
+    Ok(SourceZone::new(path, zone, reader.records))
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::import::from_files::Why;
+    use crate::import::from_files::{FromFile, Why};
+
+    fn read_bind(path: &Path, origin: Option<&ZoneName>) -> Result<FromFile, BindError> {
+        let bind = Bind {
+            origin: origin.cloned(),
+        };
+        let mut zones = crate::import::from_files::read(&bind, path)?;
+        assert_eq!(zones.len(), 1);
+        Ok(zones.remove(0))
+    }
 
     fn read(text: &str, origin: Option<&str>) -> Result<FromFile, BindError> {
         let dir = tempfile::tempdir().unwrap();
@@ -108,7 +130,9 @@ mod tests {
             BindError::Syntax { errors, .. } => {
                 errors.into_iter().map(|e| (e.line, e.kind)).collect()
             }
-            other => panic!("{other}"),
+            other @ (BindError::Read { .. }
+            | BindError::NoOrigin { .. }
+            | BindError::BadZone { .. }) => panic!("{other}"),
         }
     }
 

@@ -18,7 +18,7 @@ use serde_json::value::RawValue;
 
 use crate::dns::ZoneName;
 
-use super::{FromFile, Note, NoteKind, SourceLine, assemble};
+use super::{SourceLine, SourceZone};
 use ignore::IrUnmanaged;
 use record::{IrRecord, source_record};
 
@@ -99,8 +99,18 @@ struct IrDomain<'a> {
     keepunknown: bool,
 }
 
-/// Reads the IR file `path`: one zone per domain, in the file's order.
-pub fn read_dnscontrol(path: &Path) -> Result<Vec<FromFile>, DnscontrolError> {
+/// DNSControl's reader: an IR file, one zone per domain, in the file's order.
+pub struct Dnscontrol;
+
+impl super::Reader for Dnscontrol {
+    type Error = DnscontrolError;
+
+    fn zones(&self, file: &Path) -> Result<Vec<SourceZone>, DnscontrolError> {
+        read_ir(file)
+    }
+}
+
+fn read_ir(path: &Path) -> Result<Vec<SourceZone>, DnscontrolError> {
     let text = std::fs::read_to_string(path).map_err(|source| DnscontrolError::Read {
         path: path.to_path_buf(),
         source,
@@ -167,7 +177,7 @@ impl<'a> IrFile<'a> {
         self.position(raw.get()).0
     }
 
-    fn domain(&self, raw: &'a RawValue) -> Result<FromFile, DnscontrolError> {
+    fn domain(&self, raw: &'a RawValue) -> Result<SourceZone, DnscontrolError> {
         let domain: IrDomain = self.parse(raw.get())?;
         let line = self.line_of(raw);
         let zone = ZoneName::parse(&domain.name).map_err(|e| DnscontrolError::BadZone {
@@ -206,23 +216,13 @@ impl<'a> IrFile<'a> {
             }
         }
         self.refuse_ignored(&zone, &records, &rules)?;
-        let mut from = assemble(self.path, &zone, records);
-        from.zone
-            .rules
-            .extend(rules.into_iter().map(|(_, rule)| rule));
-        from.zone.prune = !domain.keepunknown;
-        if domain.keepunknown {
-            from.notes.push(Note {
-                at: SourceLine {
-                    file: self.path.to_path_buf(),
-                    line: keepunknown_line(raw.get()).map_or(line, |l| line + l),
-                },
-                name: "*".into(),
-                rtype: "*".into(),
-                kind: NoteKind::NoPurge,
-            });
-        }
-        Ok(from)
+        let mut source_zone = SourceZone::new(self.path, zone, records);
+        source_zone.rules = rules.into_iter().map(|(_, rule)| rule).collect();
+        source_zone.keeps_undeclared = domain.keepunknown.then(|| SourceLine {
+            file: self.path.to_path_buf(),
+            line: keepunknown_line(raw.get()).map_or(line, |l| line + l),
+        });
+        Ok(source_zone)
     }
 
     fn at(&self, raw: &RawValue) -> SourceLine {
@@ -253,12 +253,13 @@ fn without_position(message: &str) -> String {
 mod tests {
     use super::*;
     use crate::dns::RecordType;
+    use crate::import::from_files::FromFile;
 
     fn read(text: &str) -> Result<Vec<FromFile>, DnscontrolError> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("ir.json");
         std::fs::write(&path, text).unwrap();
-        read_dnscontrol(&path)
+        crate::import::from_files::read(&Dnscontrol, &path)
     }
 
     #[test]

@@ -29,7 +29,7 @@ use crate::dns::ZoneName;
 
 pub use problem::{Problem, ProblemKind};
 
-use super::{FromFile, SourceRecord, assemble};
+use super::{SourceRecord, SourceZone};
 use records::Reading;
 use tree::{Item, Val};
 
@@ -52,9 +52,19 @@ pub enum OctodnsError {
     },
 }
 
-/// Reads the configuration `path` and the zone files of every zone it names, one `FromFile`
-/// per zone, in the configuration's order.
-pub fn read_octodns(path: &Path) -> Result<Vec<FromFile>, OctodnsError> {
+/// octoDNS's reader: a configuration and the zone files of every zone it names, one zone per
+/// entry of its `zones:`, in its order.
+pub struct Octodns;
+
+impl super::Reader for Octodns {
+    type Error = OctodnsError;
+
+    fn zones(&self, file: &Path) -> Result<Vec<SourceZone>, OctodnsError> {
+        read_config(file)
+    }
+}
+
+fn read_config(path: &Path) -> Result<Vec<SourceZone>, OctodnsError> {
     let canonical = path.canonicalize().map_err(|source| OctodnsError::Read {
         path: path.to_path_buf(),
         source,
@@ -100,7 +110,7 @@ pub fn read_octodns(path: &Path) -> Result<Vec<FromFile>, OctodnsError> {
 /// One zone of `zones:`: the records of every YAML source it names. An `alias:` zone holds
 /// the records of the zone it names, pushed to that zone's targets (as octoDNS's manager
 /// copies them).
-fn read_zone(config: &Item, name: &str, zone: &Item) -> Result<FromFile, Vec<Problem>> {
+fn read_zone(config: &Item, name: &str, zone: &Item) -> Result<SourceZone, Vec<Problem>> {
     let parsed = ZoneName::parse(name.trim_end_matches('.')).map_err(|e| {
         vec![zone.problem(ProblemKind::BadZone {
             zone: name.into(),
@@ -173,7 +183,7 @@ fn read_zone(config: &Item, name: &str, zone: &Item) -> Result<FromFile, Vec<Pro
         return Err(problems);
     }
     let source = first_file.unwrap_or_else(|| PathBuf::from(name));
-    Ok(assemble(&source, &parsed, records))
+    Ok(SourceZone::new(&source, parsed, records))
 }
 
 /// The manager's option `key` when Python's truth takes it as set.

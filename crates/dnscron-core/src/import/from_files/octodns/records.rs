@@ -1,7 +1,5 @@
 //! An octoDNS zone file's records → located `SourceRecord`s: one per value, at the value's line.
 
-use std::str::FromStr;
-
 use crate::dns::txt::txt_wire;
 use crate::dns::{RecordType, ZoneName, canonical_content};
 
@@ -98,15 +96,16 @@ fn one_record(
         (Some(one), _) | (None, Some(one)) => vec![one],
         (None, None) => return Err(record.problem(ProblemKind::Missing { key: "value" })),
     };
+    let kind = OctoType::parse(&rtype);
     let fate = Fate::of(record, reading)?;
     for value in values {
         let content = match &fate {
             Fate::Dynamic => Held::Dynamic,
             Fate::LeftAlone(why) => {
-                valid_value(&rtype, value, apex, reading)?;
+                valid_value(&rtype, kind, value, apex, reading)?;
                 Held::LeftAlone(why.clone())
             }
-            Fate::Managed => content(&rtype, value, reading)?,
+            Fate::Managed => content(&rtype, kind, value, reading)?,
         };
         out.push(SourceRecord {
             at: SourceLine {
@@ -122,6 +121,29 @@ fn one_record(
         });
     }
     Ok(())
+}
+
+/// An octoDNS type name, as this reader reads its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OctoType {
+    /// A type the API holds.
+    Managed(RecordType),
+    /// SPF (type 99, which RFC 7208 retired for TXT): its values read as TXT's, so one octoDNS
+    /// refuses is refused here too; the API has no such type, so the record is listed.
+    Spf,
+    /// Any other type (`ALIAS`, `SSHFP`, …): listed, its values unread.
+    Other,
+}
+
+impl OctoType {
+    /// `name` upper-cased, as octoDNS writes it; exact, as octoDNS looks its classes up.
+    fn parse(name: &str) -> OctoType {
+        match RecordType::ALL.iter().find(|t| t.as_str() == name) {
+            Some(rtype) => OctoType::Managed(*rtype),
+            None if name == "SPF" => OctoType::Spf,
+            None => OctoType::Other,
+        }
+    }
 }
 
 enum Fate {
@@ -228,14 +250,18 @@ fn provider_list(item: Option<&Item>) -> Result<Vec<String>, Problem> {
 /// octoDNS validates every record it loads, one it then ignores or excludes too
 /// (`Record.new` raises `ValidationError` and the run stops): a value the API's rules refuse is
 /// refused here as well, rather than hidden behind the `ignore:` rule it would become.
-fn valid_value(rtype: &str, value: &Item, apex: &str, reading: &Reading) -> Result<(), Problem> {
-    let Held::Content(content) = content(rtype, value, reading)? else {
+fn valid_value(
+    rtype: &str,
+    kind: OctoType,
+    value: &Item,
+    apex: &str,
+    reading: &Reading,
+) -> Result<(), Problem> {
+    let Held::Content(content) = content(rtype, kind, value, reading)? else {
         return Ok(());
     };
-    let (Ok(typed), Ok(zone)) = (
-        RecordType::from_str(rtype),
-        ZoneName::parse(apex.trim_end_matches('.')),
-    ) else {
+    let (OctoType::Managed(typed), Ok(zone)) = (kind, ZoneName::parse(apex.trim_end_matches('.')))
+    else {
         return Ok(());
     };
     match canonical_content(typed, &content, &zone) {
@@ -250,7 +276,7 @@ fn valid_value(rtype: &str, value: &Item, apex: &str, reading: &Reading) -> Resu
 }
 
 /// The content the API would hold for one value.
-fn content(rtype: &str, value: &Item, reading: &Reading) -> Result<Held, Problem> {
+fn content(rtype: &str, kind: OctoType, value: &Item, reading: &Reading) -> Result<Held, Problem> {
     let field = |key: &str, old: &str| {
         value
             .get(key)
@@ -268,29 +294,36 @@ fn content(rtype: &str, value: &Item, reading: &Reading) -> Result<Held, Problem
             .scalar()
             .ok_or_else(|| value.problem(expected(&format!("a {rtype} value"), "a string", value)))
     };
-    Ok(match rtype {
-        "A" | "AAAA" | "CNAME" | "NS" | "PTR" => Held::Content(text()?.to_string()),
-        "MX" => Held::Content(format!(
+    let txt = || Ok::<_, Problem>(Held::Content(txt_wire(&txt_text(text()?, reading))));
+    let managed = match kind {
+        OctoType::Managed(managed) => managed,
+        OctoType::Spf => return txt(),
+        OctoType::Other => return Ok(Held::OtherType),
+    };
+    Ok(match managed {
+        RecordType::A | RecordType::AAAA | RecordType::CNAME | RecordType::NS | RecordType::PTR => {
+            Held::Content(text()?.to_string())
+        }
+        RecordType::MX => Held::Content(format!(
             "{} {}",
             field("preference", "priority")?,
             field("exchange", "value")?
         )),
-        "SRV" => Held::Content(format!(
+        RecordType::SRV => Held::Content(format!(
             "{} {} {} {}",
             field("priority", "priority")?,
             field("weight", "weight")?,
             field("port", "port")?,
             field("target", "target")?
         )),
-        "CAA" => {
+        RecordType::CAA => {
             let flags = value.get("flags").and_then(Item::scalar).unwrap_or("0");
             let quoted = field("value", "value")?
                 .replace('\\', "\\\\")
                 .replace('"', "\\\"");
             Held::Content(format!("{flags} {} \"{quoted}\"", field("tag", "tag")?))
         }
-        "TXT" | "SPF" => Held::Content(txt_wire(&txt_text(text()?, reading))),
-        _ => Held::OtherType,
+        RecordType::TXT => txt()?,
     })
 }
 

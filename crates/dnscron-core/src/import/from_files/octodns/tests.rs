@@ -1,5 +1,10 @@
 use super::*;
-use crate::import::from_files::{Held, LeftAlone, NoteKind, Why};
+use crate::dns::RecordType;
+use crate::import::from_files::{FromFile, Held, LeftAlone, NoteKind, Why};
+
+fn read_octodns(path: &Path) -> Result<Vec<FromFile>, OctodnsError> {
+    crate::import::from_files::read(&Octodns, path)
+}
 
 fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(dir.join(name), text).unwrap();
@@ -566,4 +571,37 @@ fn include_meta_is_refused_where_set_and_auto_arpa_where_a_zone_reads_it() {
         let from = with_manager(manager, "sources: [config]").unwrap();
         assert_eq!(from[0].zone.records.len(), 1, "{manager}");
     }
+}
+
+#[test]
+fn spf_values_are_read_as_txt_and_listed_other_types_listed_unread() {
+    let zone = "spf:\n  type: SPF\n  value: v=spf1 -all\nsshfp:\n  type: SSHFP\n  value:\n    algorithm: 1\n    fingerprint: abc\nlower:\n  type: a\n  value: 192.0.2.9\n";
+    let from = &read(zone).unwrap()[0];
+    let why: Vec<(usize, &str, &Why)> = from
+        .not_imported
+        .iter()
+        .map(|n| (n.at.line, n.rtype.as_str(), &n.why))
+        .collect();
+    assert_eq!(why, [(3, "SPF", &Why::Type), (7, "SSHFP", &Why::Type)]);
+    let written: Vec<(&str, RecordType)> = from
+        .zone
+        .records
+        .iter()
+        .map(|r| (r.name.as_str(), r.rtype))
+        .collect();
+    assert_eq!(written, [("lower", RecordType::A)]);
+
+    // SPF's value is read as TXT's, so one that is not text is refused as octoDNS refuses it.
+    let zone = "spf:\n  type: SPF\n  value:\n    text: v=spf1 -all\n";
+    assert_eq!(
+        problems(read(zone)),
+        [(
+            4,
+            ProblemKind::Expected {
+                key: "a SPF value".into(),
+                want: "a string",
+                found: "a mapping".into()
+            }
+        )]
+    );
 }

@@ -8,12 +8,11 @@ use chrono::{DateTime, Utc};
 use croner::Cron;
 use croner::parser::{CronParser, Seconds, Year};
 
-#[path = "cron_schedule.rs"]
 mod schedule;
 pub use schedule::{Field, FieldProblem, ScheduleError};
 
 /// The API's limit on jobs per site (spec, Limits: Cron jobs).
-pub const MAX_JOBS_PER_SITE: usize = 5;
+pub const MAX_JOBS_PER_SITE: usize = dnscron_provider::limits::CRON_JOBS_PER_SITE_MAX;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
@@ -74,7 +73,7 @@ pub fn normalize_schedule(schedule: &str) -> Result<String, ScheduleError> {
 pub fn normalize_command(command: &str) -> Result<String, CronError> {
     let normalized = command.split_whitespace().collect::<Vec<_>>().join(" ");
     let first = normalized.split(' ').next().unwrap_or_default();
-    if first != "php" && first != "wp" {
+    if !dnscron_provider::limits::CRON_PROGRAMS.contains(&first) {
         let message = if normalized.is_empty() {
             "the command is empty".to_string()
         } else {
@@ -118,5 +117,4 @@ pub fn calendar(schedule: &str, after: DateTime<Utc>, count: usize) -> Option<Ca
 }
 
 #[cfg(test)]
-#[path = "cron_tests.rs"]
 mod tests;
