@@ -500,4 +500,343 @@ mod tests {
         let twice = plan(vec![create.clone(), create.clone()]);
         assert_eq!(check(&reviewed, &twice).unreviewed, vec![create]);
     }
+
+    fn zone_files(text: &str) -> Desired {
+        crate::config::load_texts(&[("z.yaml".into(), text.into())])
+            .unwrap_or_else(|d| panic!("{d:?}"))
+    }
+
+    fn value(content: &str) -> Value {
+        Value::Record {
+            ttl: 300,
+            content: content.into(),
+        }
+    }
+
+    #[test]
+    fn the_same_intent_needs_the_same_target_and_the_same_thing() {
+        let reviewed = plan(vec![record(Action::Update, Some(1), Some("a"), Some("b"))]);
+        let reviewed_change = &reviewed.changes[0];
+        // Refused forms: the same value put on another name, or in another zone, from another
+        // starting value is not the reviewed change moved: it is unreviewed.
+        let other_name = Change {
+            resource: Resource::Record {
+                name: "mail".into(),
+                rtype: RecordType::A,
+                record_id: Some(2),
+            },
+            ..record(Action::Update, Some(2), Some("c"), Some("b"))
+        };
+        let other_zone = Change {
+            target: TargetRef {
+                kind: crate::plan::TargetKind::Zone,
+                name: "example.org".into(),
+            },
+            ..record(Action::Update, Some(3), Some("c"), Some("b"))
+        };
+        for now in [other_name, other_zone] {
+            let review = check(&reviewed, &plan(vec![now.clone()]));
+            assert_eq!(review.unreviewed, [now]);
+            assert!(review.changed.is_empty(), "{review:?}");
+            assert_eq!(review.already_live, std::slice::from_ref(reviewed_change));
+        }
+        // The accepted form: the same name and zone from another value is changed since review.
+        let moved = record(Action::Update, Some(1), Some("c"), Some("b"));
+        let review = check(&reviewed, &plan(vec![moved]));
+        assert!(review.unreviewed.is_empty() && review.already_live.is_empty());
+        assert_eq!(review.changed.len(), 1);
+    }
+
+    #[test]
+    fn a_review_holds_only_when_nothing_moved_nothing_is_missing_and_everything_was_read() {
+        let c = record(Action::Create, None, None, Some("a"));
+        assert!(Review::default().holds());
+        let moved = Review {
+            changed: vec![Moved::new(&c, None, Some(value("z")))],
+            ..Review::default()
+        };
+        let not_made = Review {
+            not_made: vec![c.clone()],
+            ..Review::default()
+        };
+        let not_read = Review {
+            not_read: vec![c.clone()],
+            ..Review::default()
+        };
+        for review in [moved, not_made, not_read] {
+            assert!(!review.holds(), "{review:?}");
+            assert!(review.is_reviewed());
+        }
+        // Changes already in effect don't break it.
+        let live = Review {
+            already_live: vec![c],
+            ..Review::default()
+        };
+        assert!(live.holds());
+    }
+
+    #[test]
+    fn split_sends_only_changes_reviewed_from_the_reviewed_value() {
+        let exact = record(Action::Update, Some(1), Some("a"), Some("b"));
+        let reviewed = plan(vec![
+            exact.clone(),
+            record(Action::Delete, Some(2), Some("d"), None),
+        ]);
+        let moved = record(Action::Delete, Some(2), Some("e"), None);
+        let drift = record(Action::Create, None, None, Some("x"));
+        let now = plan(vec![exact.clone(), moved.clone(), drift.clone()]);
+        let split = split(&reviewed, &now);
+        assert_eq!(split.reviewed, [exact]);
+        assert_eq!(split.left, [moved, drift]);
+        assert_eq!(
+            split.moved,
+            [Moved::new(
+                &reviewed.changes[1],
+                Some(value("d")),
+                Some(value("e"))
+            )]
+        );
+    }
+
+    #[test]
+    fn a_cron_change_is_reviewed_only_for_the_number_of_copies_reviewed() {
+        let site = |jobs: &str| {
+            crate::config::load_texts(&[("s.yaml".into(), format!("site: blog\ncron:{jobs}\n"))])
+                .unwrap_or_else(|d| panic!("{d:?}"))
+        };
+        let job = "\n  - {schedule: \"0 3 * * *\", command: \"wp cron\"}";
+        let other = "\n  - {schedule: \"0 4 * * *\", command: \"wp other\"}";
+        let delete = Change::new(
+            Action::Delete,
+            TargetRef {
+                kind: crate::plan::TargetKind::Site,
+                name: "blog".into(),
+            },
+            Resource::CronJob {
+                schedule: "0 3 * * *".into(),
+                command: "wp cron".into(),
+                occurrence: 0,
+            },
+            Some(Value::CronJob {
+                schedule: "0 3 * * *".into(),
+                command: "wp cron".into(),
+            }),
+            None,
+        );
+        let with = |desired: Desired| Plan {
+            desired,
+            ..plan(vec![delete.clone()])
+        };
+        // Reviewed: keep one copy (of two live). Now: keep none. Same change, other intent.
+        let reviewed = with(site(&format!("{job}{other}")));
+        let now = with(site(other));
+        assert_eq!(
+            check(&reviewed, &now).unreviewed,
+            std::slice::from_ref(&delete)
+        );
+        // The accepted form: the same number of copies declared, whatever else the site runs.
+        let now = with(site(job));
+        assert!(check(&reviewed, &now).is_reviewed());
+    }
+
+    #[test]
+    fn a_reviewed_change_the_files_still_need_is_not_made_not_moved() {
+        let desired = zone_files(
+            "zone: example.com\nrecords:\n  - {name: www, type: A, content: 192.0.2.1, ttl: 300}\n",
+        );
+        let reviewed = Plan {
+            desired: desired.clone(),
+            ..plan(vec![record(Action::Create, None, None, Some("192.0.2.1"))])
+        };
+        let empty = LiveSnapshot {
+            zones: vec![crate::plan::snapshot::LiveZone {
+                zone: desired.zones[0].zone.clone(),
+                records: Default::default(),
+                service_nameservers: Vec::new(),
+            }],
+            ..LiveSnapshot::default()
+        };
+        let review =
+            check_live(&reviewed, &plan(Vec::new()), &empty).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(review.not_made, reviewed.changes);
+        assert!(review.changed.is_empty() && review.already_live.is_empty());
+        // Unread, the zone is neither judged nor planned (no error for its missing listing).
+        let unread = check_live(&reviewed, &plan(Vec::new()), &LiveSnapshot::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(unread.not_read, reviewed.changes);
+    }
+
+    #[test]
+    fn a_reviewed_change_is_in_effect_only_by_its_own_record() {
+        // The files now declare 192.0.2.1 at `mail` only; the reviewed create of `www` with that
+        // value is not in effect because `mail` holds it.
+        let desired = zone_files(
+            "zone: example.com\nrecords:\n  - {name: mail, type: A, content: 192.0.2.1, ttl: 300}\n",
+        );
+        let live = crate::plan::snapshot::declared(&desired, &LiveSnapshot::default());
+        let create = Plan {
+            desired: desired.clone(),
+            ..plan(vec![record(Action::Create, None, None, Some("192.0.2.1"))])
+        };
+        let review =
+            check_live(&create, &plan(Vec::new()), &live).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(review.not_made, create.changes);
+        assert!(review.already_live.is_empty());
+        // A reviewed delete of `www`'s 192.0.2.1 is in effect although `mail` holds that value.
+        let delete = Plan {
+            desired,
+            ..plan(vec![record(
+                Action::Delete,
+                Some(5),
+                Some("192.0.2.1"),
+                None,
+            )])
+        };
+        let review =
+            check_live(&delete, &plan(Vec::new()), &live).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(review.already_live, delete.changes);
+        assert!(review.holds(), "{review:?}");
+    }
+
+    #[test]
+    fn the_plan_bound_runs_under_the_reviewed_id_with_the_reviewed_findings_about_no_change() {
+        let target = TargetRef {
+            kind: crate::plan::TargetKind::Domain,
+            name: "example.com".into(),
+        };
+        let finding = |message: &str, change_ids: Vec<usize>| crate::plan::Finding {
+            change_ids,
+            ..crate::plan::Finding::new(
+                crate::plan::FindingCode::ServiceNameserversUnlisted,
+                target.clone(),
+                message.into(),
+            )
+        };
+        let reviewed = Plan {
+            plan_id: "reviewed".into(),
+            findings: vec![
+                finding("registrar", vec![]),
+                finding("of a change", vec![1]),
+                finding("both", vec![]),
+            ],
+            ..plan(Vec::new())
+        };
+        let now = Plan {
+            plan_id: "now".into(),
+            findings: vec![finding("both", vec![]), finding("new", vec![1])],
+            ..plan(vec![record(Action::Create, None, None, Some("a"))])
+        };
+        let bound = bound(&reviewed, now.clone());
+        assert_eq!(bound.plan_id, "reviewed");
+        assert_eq!(bound.changes, now.changes);
+        assert_eq!(
+            bound.findings,
+            [
+                finding("both", vec![]),
+                finding("new", vec![1]),
+                finding("registrar", vec![])
+            ]
+        );
+    }
+
+    #[test]
+    fn a_reviewed_cron_job_the_files_still_need_is_not_made_beside_one_made_now() {
+        let site = |jobs: &str| {
+            crate::config::load_texts(&[("s.yaml".into(), format!("site: blog\ncron:{jobs}\n"))])
+                .unwrap_or_else(|d| panic!("{d:?}"))
+        };
+        let create = |schedule: &str, command: &str| {
+            Change::new(
+                Action::Create,
+                TargetRef {
+                    kind: crate::plan::TargetKind::Site,
+                    name: "blog".into(),
+                },
+                Resource::CronJob {
+                    schedule: schedule.into(),
+                    command: command.into(),
+                    occurrence: 0,
+                },
+                None,
+                Some(Value::CronJob {
+                    schedule: schedule.into(),
+                    command: command.into(),
+                }),
+            )
+        };
+        let dropped = create("0 3 * * *", "wp dropped");
+        let kept = create("0 4 * * *", "wp kept");
+        let reviewed = Plan {
+            desired: site(
+                "\n  - {schedule: \"0 3 * * *\", command: \"wp dropped\"}\n  - {schedule: \"0 4 * * *\", command: \"wp kept\"}",
+            ),
+            ..plan(vec![dropped.clone(), kept.clone()])
+        };
+        let now = Plan {
+            desired: site("\n  - {schedule: \"0 4 * * *\", command: \"wp kept\"}"),
+            ..plan(vec![kept])
+        };
+        let live = LiveSnapshot {
+            sites: vec![crate::plan::snapshot::LiveSite {
+                slug: "blog".into(),
+                state: Some("active".into()),
+                cron: Some(Vec::new()),
+            }],
+            ..LiveSnapshot::default()
+        };
+        let review = check_live(&reviewed, &now, &live).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            review.not_made,
+            std::slice::from_ref(&dropped),
+            "{review:?}"
+        );
+        assert!(review.already_live.is_empty() && review.unreviewed.is_empty());
+        // The site read without its cron listing: nothing is known of its jobs.
+        let unread = LiveSnapshot {
+            sites: vec![crate::plan::snapshot::LiveSite {
+                cron: None,
+                ..live.sites[0].clone()
+            }],
+            ..LiveSnapshot::default()
+        };
+        let review = check_live(&reviewed, &now, &unread).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(review.not_read, [dropped]);
+    }
+
+    #[test]
+    fn a_reviewed_delegation_is_judged_only_where_the_domain_was_read() {
+        let delegate = |hosts: &str| {
+            zone_files(&format!(
+                "zone: example.com\nnameservers: {{mode: custom, hosts: [{hosts}]}}\nrecords:\n  - {{name: www, type: A, content: 192.0.2.1, ttl: 300}}\n"
+            ))
+        };
+        let desired = delegate("ns1.other.net, ns2.other.net");
+        let live = crate::plan::snapshot::declared(
+            &delegate("ns1.old.net, ns2.old.net"),
+            &LiveSnapshot::default(),
+        );
+        let made = crate::plan::diff(&desired, &live, &DiffOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let reviewed = Plan {
+            desired,
+            ..plan(made.changes)
+        };
+        assert!(
+            matches!(reviewed.changes.as_slice(), [c] if c.resource == Resource::Nameservers),
+            "{:?}",
+            reviewed.changes
+        );
+        // Still needed by the files, the delegation not made now is not made.
+        let review =
+            check_live(&reviewed, &plan(Vec::new()), &live).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(review.not_made, reviewed.changes);
+        // The domain not read: its delegation is not read, and no error for the zone.
+        let no_domain = LiveSnapshot {
+            domains: Vec::new(),
+            ..live.clone()
+        };
+        let review =
+            check_live(&reviewed, &plan(Vec::new()), &no_domain).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(review.not_read, reviewed.changes);
+    }
 }

@@ -237,3 +237,137 @@ fn status_findings(changes: &[Change]) -> Vec<Finding> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::safety::{Exceeded, OverLimits};
+
+    /// A zone file declaring `www0` … `www{n-1}`.
+    fn zone(n: usize) -> Desired {
+        let records: String = (0..n)
+            .map(|i| format!("\n  - {{name: www{i}, type: A, content: 192.0.2.{i}}}"))
+            .collect();
+        crate::config::load_texts(&[(
+            "z.yaml".into(),
+            format!("zone: example.com\nrecords:{records}\n"),
+        )])
+        .unwrap_or_else(|d| panic!("{d:?}"))
+    }
+
+    #[test]
+    fn a_plan_past_the_safety_limits_is_refused_unless_they_are_lifted() {
+        let live = super::super::snapshot::declared(&zone(10), &LiveSnapshot::default());
+        let shrunk = zone(1);
+        let over = vec![OverLimits {
+            zone: "example.com".into(),
+            declared_at: shrunk.zones[0].location.to_string(),
+            exceeded: vec![Exceeded::DeletePercent {
+                deletes: 9,
+                live: 10,
+                floor: 5,
+                max_percent: 30,
+            }],
+        }];
+        match diff(&shrunk, &live, &DiffOptions::default()) {
+            Err(PlanError::Unsafe(refused)) => assert_eq!(refused, over),
+            other => panic!("9 deletes of 10 must be refused: {other:?}"),
+        }
+        // The accepted forms: lifted, the plan records what it goes past; within the limits,
+        // nothing is recorded.
+        let lifted = DiffOptions {
+            allow_mass_changes: true,
+            ..DiffOptions::default()
+        };
+        let plan = diff(&shrunk, &live, &lifted).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(plan.over_limits, over);
+        assert_eq!(plan.summary.delete, 9);
+        let within =
+            diff(&zone(8), &live, &DiffOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(within.over_limits.is_empty());
+        assert_eq!(within.summary.delete, 2);
+    }
+    #[test]
+    fn each_declared_target_is_read_under_its_own_name() {
+        let file = |path: &str, text: &str| (std::path::PathBuf::from(path), text.to_string());
+        let desired = crate::config::load_texts(&[
+            file(
+                "a.yaml",
+                "zone: example.com\nnameservers: {mode: custom, hosts: [ns1.other.net, ns2.other.net]}\nrecords:\n  - {name: www, type: A, content: 192.0.2.1}\n",
+            ),
+            file("b.yaml", "zone: example.org\nrecords:\n  - {name: www, type: A, content: 192.0.2.2}\n"),
+            file("blog.yaml", "site: blog\ncron:\n  - {schedule: \"0 3 * * *\", command: \"wp a\"}\n"),
+            file("shop.yaml", "site: shop\ncron:\n  - {schedule: \"0 4 * * *\", command: \"wp b\"}\n"),
+        ])
+        .unwrap_or_else(|d| panic!("{d:?}"));
+        let live = crate::plan::snapshot::declared(&desired, &LiveSnapshot::default());
+        let plan = diff(&desired, &live, &DiffOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            plan.changes,
+            [],
+            "the live account is what the files declare"
+        );
+        let targets: Vec<(TargetKind, &str)> = plan
+            .targets
+            .iter()
+            .map(|t| (t.kind, t.name.as_str()))
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                (TargetKind::Zone, "example.com"),
+                (TargetKind::Domain, "example.com"),
+                (TargetKind::Zone, "example.org"),
+                (TargetKind::Site, "blog"),
+                (TargetKind::Site, "shop"),
+            ]
+        );
+        // Refused forms: a declared target the snapshot lacks.
+        let no_domain = LiveSnapshot {
+            domains: Vec::new(),
+            ..live.clone()
+        };
+        let no_site = LiveSnapshot {
+            sites: live.sites[..1].to_vec(),
+            ..live.clone()
+        };
+        for lacking in [no_domain, no_site] {
+            let refused = diff(&desired, &lacking, &DiffOptions::default());
+            assert!(
+                matches!(refused, Err(PlanError::MissingLive { .. })),
+                "{refused:?}"
+            );
+        }
+    }
+    #[test]
+    fn changes_not_ready_get_one_finding_per_target_status_and_reason() {
+        use crate::plan::model::{Action, record_change};
+        let with = |id: usize, status: Status, reason: &str| Change {
+            id,
+            ..record_change(Action::Create, None, None, Some("a"))
+                .with_status(status, Some(reason.into()))
+        };
+        let changes = [
+            with(1, Status::Blocked, "clash"),
+            with(2, Status::Ready, "ready"),
+            with(3, Status::Blocked, "clash"),
+            with(4, Status::NeedsPortalStep, "portal"),
+            with(5, Status::HeldByFinding, "held"),
+        ];
+        let found: Vec<(FindingCode, String, Vec<usize>)> = status_findings(&changes)
+            .into_iter()
+            .map(|f| (f.code, f.message, f.change_ids))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (FindingCode::ChangeBlocked, "clash".to_string(), vec![1, 3]),
+                (
+                    FindingCode::ChangeNeedsPortalStep,
+                    "portal".to_string(),
+                    vec![4]
+                ),
+            ]
+        );
+    }
+}

@@ -419,3 +419,6 @@ pub(super) fn plannable_count(live: &LiveZone) -> usize {
 fn info(code: FindingCode, target: &TargetRef, message: String) -> Finding {
     Finding::new(code, target.clone(), message)
 }
+
+#[cfg(test)]
+mod tests;

@@ -461,4 +461,122 @@ mod tests {
             "zone t.example (t.yaml:1:1): would change the TTL of 24 of 26 live records (92 %; limit: more than 10 records that are also more than 50 %, `safety.ttl_update_floor`/`safety.max_ttl_update_percent`)"
         );
     }
+
+    #[test]
+    fn stats_count_each_action_with_ttl_only_updates_apart() {
+        use crate::plan::model::{Value, record_change};
+        let ttl_only = Change {
+            after: Some(Value::Record {
+                ttl: 60,
+                content: "a".into(),
+            }),
+            ..record_change(Action::Update, Some(4), Some("a"), Some("a"))
+        };
+        let changes = [
+            record_change(Action::Create, None, None, Some("a")),
+            record_change(Action::Create, None, None, Some("b")),
+            record_change(Action::Update, Some(1), Some("a"), Some("b")),
+            ttl_only,
+            record_change(Action::Delete, Some(2), Some("c"), None),
+            record_change(Action::Delete, Some(3), Some("d"), None),
+            record_change(Action::Delete, Some(5), Some("e"), None),
+        ];
+        let counted = ZoneStats::of(&changes, 9);
+        assert_eq!(
+            counted,
+            ZoneStats {
+                live: 9,
+                creates: 2,
+                updates: 1,
+                ttl_updates: 1,
+                deletes: 3,
+            }
+        );
+        assert_eq!(counted.remaining(), 8, "9 live + 2 created - 3 deleted");
+        assert_eq!(stats(1, 0, 0, 3).remaining(), 0, "never below none");
+    }
+
+    #[test]
+    fn a_refusal_lists_every_limit_passed() {
+        let r = check_zone(
+            "z.example",
+            "z.yaml:2:1",
+            &stats(100, 0, 0, 100),
+            &SafetyLimits::default(),
+        )
+        .unwrap_or_else(|| panic!("100 deletes of 100 pass no limit"));
+        assert_eq!(
+            r.exceeded,
+            [
+                Exceeded::MaxDeletes {
+                    deletes: 100,
+                    max_deletes: 50
+                },
+                Exceeded::DeletePercent {
+                    deletes: 100,
+                    live: 100,
+                    floor: 5,
+                    max_percent: 30
+                },
+                Exceeded::Empty { live: 100 },
+            ]
+        );
+        assert_eq!(
+            r.to_string(),
+            "zone z.example (z.yaml:2:1): would delete 100 records (limit: 50 per plan, `safety.max_deletes`); would delete 100 of 100 live records (100 %; limit: more than 5 records that are also more than 30 %, `safety.delete_floor`/`safety.max_delete_percent`); would leave the zone with no records (deletes all 100; set `safety.allow_empty: true` to allow)"
+        );
+    }
+
+    #[test]
+    fn changes_are_checked_zone_by_zone_against_their_own_live_records() {
+        use crate::plan::model::{TargetRef, record_change};
+        let desired = crate::config::load_texts(&[
+            (
+                "a.yaml".into(),
+                "zone: example.com\nrecords:\n  - {name: www, type: A, content: 192.0.2.1}\n"
+                    .into(),
+            ),
+            (
+                "b.yaml".into(),
+                "zone: other.example\nrecords:\n  - {name: a, type: A, content: 192.0.2.2}\n  - {name: b, type: A, content: 192.0.2.3}\n"
+                    .into(),
+            ),
+        ])
+        .unwrap_or_else(|d| panic!("{d:?}"));
+        let live = crate::plan::snapshot::declared(&desired, &LiveSnapshot::default());
+        let wipe = record_change(Action::Delete, Some(1), Some("192.0.2.1"), None);
+        let other = Change {
+            target: TargetRef {
+                kind: TargetKind::Zone,
+                name: "other.example".into(),
+            },
+            ..record_change(Action::Delete, Some(1), Some("192.0.2.2"), None)
+        };
+        // other.example also gets a create: counted in example.com, it would save its last record.
+        let other_create = Change {
+            target: other.target.clone(),
+            ..record_change(Action::Create, None, None, Some("192.0.2.4"))
+        };
+        let out = check_changes(&desired, &live, &[&wipe, &other, &other_create]);
+        assert_eq!(
+            out,
+            [OverLimits {
+                zone: "example.com".into(),
+                declared_at: desired.zones[0].location.to_string(),
+                exceeded: vec![Exceeded::Empty { live: 1 }],
+            }],
+            "one of other.example's 2 records deleted passes no limit"
+        );
+        // A site's change of the same name is not the zone's.
+        let site = Change {
+            target: TargetRef {
+                kind: TargetKind::Site,
+                name: "example.com".into(),
+            },
+            ..wipe.clone()
+        };
+        assert!(check_changes(&desired, &live, &[&site]).is_empty());
+        // A zone the snapshot did not read is not judged.
+        assert!(check_changes(&desired, &LiveSnapshot::default(), &[&wipe]).is_empty());
+    }
 }
