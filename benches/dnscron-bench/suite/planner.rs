@@ -179,7 +179,15 @@ fn one_size(
     let diff_median = median(diffs);
 
     // The real binary.
-    let min: u64 = plan_minimum(&account).values().sum();
+    // `dnscron plan` reads the account as a whole (drift means the whole account): the zone
+    // listing, and the site listing even when no file declares a site, beside what the files name.
+    let listings = setup::pages(account.zones.len())
+        + if account.sites.is_empty() {
+            setup::pages(0)
+        } else {
+            0
+        };
+    let min: u64 = plan_minimum(&account).values().sum::<u64>() + listings;
     let dir_arg = dir.path().display().to_string();
     let args = child::plan_args(&dir_arg, &emu.base_url());
     let mut requests = Vec::new();
