@@ -1,6 +1,6 @@
-//! The Hosting Customer API (`/work/shared/spec/hosting-customer-api.md`, docs/api.md) as
-//! data: the record types, the limits, the token scopes and the endpoints that need them, the
-//! names on the wire. The client (`dnscron-core`), the emulator (`dnscron-emulator`) and the
+//! The Hosting Customer API (its specification, summarized in docs/api.md) as data: the
+//! record types, the limits, the token scopes and the endpoints that need them, the names on
+//! the wire. The client (`dnscron-api`, `dnscron-core`), the emulator (`dnscron-emulator`) and the
 //! bench read these facts from here, so a change to the spec is one edit; the test that holds
 //! the emulator's `/openapi.json` and the client's behaviour to this description compares data
 //! (tests/it/provider.rs).
