@@ -136,3 +136,131 @@ fn the_union_covers_every_scope_or_everything() {
     let mixed = union(&[scoped("aa", "a.example"), whole]);
     assert_eq!(mixed.map(|u| u.scope), Ok(None));
 }
+
+fn finding(zone: &str, change_ids: Vec<usize>) -> crate::plan::Finding {
+    let mut f = crate::plan::Finding::new(
+        crate::plan::FindingCode::ALL[0],
+        crate::plan::TargetRef {
+            kind: crate::plan::TargetKind::Zone,
+            name: zone.into(),
+        },
+        format!("about {zone}"),
+    );
+    f.change_ids = change_ids;
+    f
+}
+
+fn target(name: &str) -> crate::plan::Target {
+    crate::plan::Target {
+        kind: crate::plan::TargetKind::Zone,
+        name: name.into(),
+        fingerprint: format!("sha256:{name}"),
+        declared_at: format!("{name}.yaml:1:1"),
+    }
+}
+
+#[test]
+fn findings_follow_their_changes_and_each_target_is_held_once() {
+    // Plan ids as a file may hold them: not 1..n in order. Renumbering goes by position.
+    let mut first = plan(
+        "aa",
+        URL,
+        vec![
+            record(Action::Create, None, Some("a1")),
+            record(Action::Create, None, Some("a2")),
+        ],
+    );
+    first.changes[0].id = 7;
+    first.changes[1].id = 3;
+    first.findings = vec![finding("a.example", vec![3, 99])];
+    first.targets = vec![target("a.example"), target("a.example")];
+    let mut second = plan(
+        "bbb",
+        URL,
+        vec![
+            record(Action::Delete, Some("b1"), None),
+            record(Action::Create, None, Some("b2")),
+        ],
+    );
+    second.changes[0].id = 1;
+    second.changes[1].id = 2;
+    second.findings = vec![finding("b.example", vec![2]), finding("b.example", vec![2])];
+    second.targets = vec![target("a.example"), target("b.example")];
+    let u = union(&[first, second]).unwrap();
+    assert_eq!(
+        u.changes.iter().map(|c| c.id).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+    assert_eq!(
+        u.findings,
+        vec![finding("a.example", vec![2]), finding("b.example", vec![4])],
+        "a finding points at its change's new id, an id of no change is dropped, once each"
+    );
+    assert_eq!(u.targets, vec![target("a.example"), target("b.example")]);
+    assert_eq!((u.summary.create, u.summary.delete), (3, 1));
+}
+
+fn desired(files: &[(&str, &str)]) -> crate::config::model::Desired {
+    let files: Vec<_> = files
+        .iter()
+        .map(|(path, text)| ((*path).into(), (*text).to_string()))
+        .collect();
+    crate::config::load_texts(&files).unwrap_or_else(|d| panic!("{d:?}"))
+}
+
+#[test]
+fn the_union_reviews_against_each_documents_latest_declaration() {
+    let mut a = plan("aa", URL, vec![record(Action::Create, None, Some("a"))]);
+    a.desired = desired(&[
+        ("a.yaml", "zone: a.example\nprune: false\n"),
+        ("s.yaml", "site: shop\n"),
+    ]);
+    let mut b = plan("bbb", URL, vec![record(Action::Create, None, Some("b"))]);
+    b.desired = desired(&[
+        ("b.yaml", "zone: b.example\n"),
+        ("a.yaml", "zone: a.example\n"),
+        ("s.yaml", "site: shop\ncron: []\n"),
+        ("t.yaml", "site: blog\n"),
+    ]);
+    let u = union(&[a, b.clone()]).unwrap();
+    let zones: Vec<_> = u
+        .desired
+        .zones
+        .iter()
+        .map(|z| (z.zone.to_string(), z.prune))
+        .collect();
+    assert_eq!(
+        zones,
+        [
+            ("a.example".to_string(), true),
+            ("b.example".to_string(), true)
+        ],
+        "each zone once, in first-declared order, as the later plan declares it"
+    );
+    let sites: Vec<_> = u
+        .desired
+        .sites
+        .iter()
+        .map(|s| (s.slug.as_str(), s.cron.clone()))
+        .collect();
+    assert_eq!(sites, [("shop", Some(Vec::new())), ("blog", None)]);
+}
+
+#[test]
+fn the_api_url_is_compared_without_blanks_or_a_final_slash() {
+    let a = plan("aa", URL, Vec::new());
+    let b = plan("bbb", &format!(" {URL}/ \n"), Vec::new());
+    assert!(union(&[a.clone(), b]).is_ok());
+    let other = plan("bbb", "http://127.0.0.1/api/v2", Vec::new());
+    assert!(union(&[a, other]).is_err());
+}
+
+#[test]
+fn the_id_of_one_plan_is_its_own_however_often_it_is_given() {
+    let a = plan("aa", URL, Vec::new());
+    let b = plan("bbb", URL, Vec::new());
+    assert_eq!(union_id(&[&a]), "aa");
+    assert_eq!(union_id(&[&a, &a]), "aa");
+    assert_eq!(union_id(&[&a, &b, &a]), union_id(&[&b, &a]));
+    assert_ne!(union_id(&[&a, &b]), "aa");
+}
