@@ -236,3 +236,37 @@ fn a_cname_beside_kept_records_is_blocked_and_beside_deleted_ones_is_not() {
     assert_eq!(out.drafts.len(), 3);
     assert!(out.drafts.iter().all(|d| d.change.status == Status::Ready));
 }
+
+#[test]
+fn identical_declarations_are_one_record() {
+    // The files refuse a record declared twice (`config::validate`); the diff holds on its own
+    // and plans it once.
+    let mut spec = spec(
+        "zone: example.com\nrecords:\n  - {name: new, type: A, content: 192.0.2.5, ttl: 300}\n  - {name: new, type: A, content: 192.0.2.6, ttl: 300}\n",
+    );
+    spec.records.push(spec.records[0].clone());
+    let out = diff_zone(&spec, &live(&spec, &[]));
+    let created: Vec<_> = changes(&out)
+        .into_iter()
+        .map(|(action, name, id, before, after, _)| (action, name, id, before, after))
+        .collect();
+    assert_eq!(
+        created,
+        [
+            (
+                Action::Create,
+                "new".to_string(),
+                None,
+                None,
+                a(300, "192.0.2.5")
+            ),
+            (
+                Action::Create,
+                "new".to_string(),
+                None,
+                None,
+                a(300, "192.0.2.6")
+            ),
+        ]
+    );
+}
