@@ -120,21 +120,7 @@ impl Repo {
 
 /// The targets `plan --changed-since SINCE --format json` records as its scope, as `kind name`.
 pub fn targets_in_scope(repo: &Repo, emu: &BackgroundEmulator, since: &str) -> Vec<String> {
-    let args = ["plan", "dns", "--changed-since", since, "--format", "json"];
-    let out = repo.dnscron(emu, &args).run_for_stdout();
-    let plan: serde_json::Value = serde_json::from_str(&out).unwrap();
-    plan["scope"]["targets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            format!(
-                "{} {}",
-                t["kind"].as_str().unwrap(),
-                t["name"].as_str().unwrap()
-            )
-        })
-        .collect()
+    scope(&scoped_plan(repo, emu, since)).2
 }
 
 /// `dnscron ARGS --format json` in the repository against `emu`, which exits `status`, parsed,
