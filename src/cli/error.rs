@@ -402,6 +402,7 @@ pub fn status_hint(status: u16, continue_url: Option<&str>) -> Option<&'static s
 impl From<SnapshotError> for CommandError {
     fn from(err: SnapshotError) -> Self {
         let (kind, hint) = match &err {
+            SnapshotError::NotListed { .. } => return not_listed(err),
             SnapshotError::MissingZone { .. } => (
                 ErrorKind::Config,
                 Some(
@@ -430,6 +431,73 @@ impl From<SnapshotError> for CommandError {
         };
         CommandError::from_error(kind, err).with_hint_opt(hint)
     }
+}
+
+/// The files' zones against the account's zone list: all missing is another account's token,
+/// some missing are named with their files.
+fn not_listed(err: SnapshotError) -> CommandError {
+    let (api_url, declared, missing) = match &err {
+        SnapshotError::NotListed {
+            api_url,
+            declared,
+            missing,
+        } => (api_url, *declared, missing),
+        SnapshotError::MissingZone { .. }
+        | SnapshotError::MissingDomain { .. }
+        | SnapshotError::MissingSite { .. }
+        | SnapshotError::Api { .. }
+        | SnapshotError::Listing { .. }
+        | SnapshotError::Internal(_) => return CommandError::from_error(ErrorKind::Internal, err),
+    };
+    let url = dnscron_api::untrusted::escape(api_url);
+    const ANOTHER_TOKEN: &str = "check that the token (DNSCRON_TOKEN or --token-file; in \
+         dnscron-accounts.yaml, the account's token_env or token_file) is the one of the account \
+         at this API URL";
+    const FIX_FILES: &str = "check the zone names in the files, or add the zones to the account \
+         in the portal (DNS), or remove their files";
+    // One zone alone missing reads as a typo or a zone not made yet as much as a wrong token.
+    if let ([(zone, at)], 1) = (missing.as_slice(), declared) {
+        return CommandError::worded(
+            ErrorKind::Config,
+            format!(
+                "{at}: the account at {url} has no DNS zone `{zone}` (it is not in the zone list, \
+                 GET /dns); nothing was written"
+            ),
+            err,
+        )
+        .with_hint(
+            "check the zone name in the file, or add the zone to the account in the portal \
+             (DNS), or remove the file",
+        )
+        .with_hint(format!("if the account holds it, {ANOTHER_TOKEN}"));
+    }
+    if missing.len() == declared {
+        return CommandError::worded(
+            ErrorKind::User,
+            format!(
+                "none of the {declared} zones the files declare is in the account's zone list at \
+                 {url} (GET /dns): is the token another account's? Nothing was written"
+            ),
+            err,
+        )
+        .with_hint(ANOTHER_TOKEN);
+    }
+    let named: Vec<String> = missing
+        .iter()
+        .map(|(zone, at)| format!("\n  {at}: `{zone}`"))
+        .collect();
+    CommandError::worded(
+        ErrorKind::Config,
+        format!(
+            "{} of the {declared} zones the files declare {} not in the account's zone list at \
+             {url} (GET /dns):{}",
+            missing.len(),
+            if missing.len() == 1 { "is" } else { "are" },
+            named.concat()
+        ),
+        err,
+    )
+    .with_hint(FIX_FILES)
 }
 
 impl From<PlanError> for CommandError {
@@ -462,6 +530,10 @@ impl From<PlanFileError> for CommandError {
                     .into()
             }
             PlanFileError::PlanFile { problem, .. } => plan_file_hint(problem),
+            PlanFileError::OfAccounts => "nothing was sent. Give it with the folder that holds \
+                 dnscron-accounts.yaml (`dnscron apply --reviewed FILE PATH`), where each account \
+                 is bound to its own plan"
+                .into(),
         };
         CommandError::from_error(ErrorKind::User, err).with_hint(hint)
     }
@@ -480,7 +552,8 @@ fn plan_file_hint(problem: &FromFileError) -> String {
         | FromFileError::RequestDiffers { .. }
         | FromFileError::PlanId(_)
         | FromFileError::ApiUrl(_)
-        | FromFileError::Scope(_) => "nothing was sent. The file was changed after `dnscron plan --out FILE` wrote it: make a new plan, have it reviewed, and apply that".into(),
+        | FromFileError::Scope(_)
+        | FromFileError::Accounts(_) => "nothing was sent. The file was changed after `dnscron plan --out FILE` wrote it: make a new plan, have it reviewed, and apply that".into(),
     }
 }
 

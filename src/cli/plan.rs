@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::dns_args::parse_timeout;
 use crate::cli::dns_args::{ResolverArg, parse_resolver_arg};
@@ -63,6 +64,8 @@ pub struct PlanArgs {
     /// Seconds to wait for one answer of --resolver (each of 2 UDP tries, then TCP), e.g. 0.5.
     #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_timeout)]
     pub dns_timeout: Duration,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -80,6 +83,11 @@ pub enum PlanFormat {
 }
 
 pub fn run(args: PlanArgs) -> CommandResult {
+    let repository = Repository::discover(&args.paths, &args.account)
+        .map_err(RepositoryError::into_command_error)?;
+    if let Repository::Many { .. } = &repository {
+        return super::plan_accounts::run(&args, &repository.chosen());
+    }
     let desired = validate::load_printing_warnings(&args.paths).map_err(|d| match args.format {
         PlanFormat::Github => validate::report_diagnostics_github(&d),
         PlanFormat::Text | PlanFormat::Json | PlanFormat::Markdown => {

@@ -24,7 +24,13 @@ const MAX_LISTED: usize = 100;
 const RESERVE: usize = 600;
 
 pub fn render(plan: &Plan) -> String {
-    let mut out = String::from("### dnscron plan\n\n");
+    render_within(plan, "dnscron plan", MAX_LEN)
+}
+
+/// [`render`] under the heading `title` (markdown, already escaped), in at most `max_len`
+/// bytes: one account's part of a plan of several shares the comment's budget.
+pub fn render_within(plan: &Plan, title: &str, max_len: usize) -> String {
+    let mut out = format!("### {title}\n\n");
     if !plan.api_url.is_empty() {
         out.push_str(&format!("Live account: {}\n\n", code(&plan.api_url)));
     }
@@ -56,12 +62,12 @@ pub fn render(plan: &Plan) -> String {
     let mut cut_lines = 0;
     for target in &targets {
         let section = section(plan, target, None);
-        if out.len() + section.len() + RESERVE <= MAX_LEN {
+        if out.len() + section.len() + RESERVE <= max_len {
             out.push_str(&section);
             shown += 1;
             continue;
         }
-        let budget = MAX_LEN.saturating_sub(out.len() + RESERVE);
+        let budget = max_len.saturating_sub(out.len() + RESERVE);
         let (partial, omitted) = partial_section(plan, target, budget);
         if let Some(partial) = partial {
             out.push_str(&partial);
@@ -73,10 +79,10 @@ pub fn render(plan: &Plan) -> String {
     let hidden = targets.len() - shown;
     if hidden > 0 || cut_lines > 0 {
         out.push_str(&format!(
-            "> [!NOTE]\n> Output truncated to stay under {MAX_LEN} characters: {cut_lines} more line(s) of the last section and {hidden} more target(s) are not shown. Run `dnscron plan` or use `--format json` for the full plan.\n"
+            "> [!NOTE]\n> Output truncated to stay under {max_len} characters: {cut_lines} more line(s) of the last section and {hidden} more target(s) are not shown. Run `dnscron plan` or use `--format json` for the full plan.\n"
         ));
     }
-    debug_assert!(out.len() <= MAX_LEN || head_len > MAX_LEN);
+    debug_assert!(out.len() <= max_len || head_len > max_len);
     out
 }
 
@@ -334,12 +340,12 @@ fn fence_for(body: &str) -> String {
 }
 
 /// Inline code that survives any content: HTML `<code>` with the text escaped.
-fn code(text: &str) -> String {
+pub(super) fn code(text: &str) -> String {
     format!("<code>{}</code>", escape(text))
 }
 
 /// Escapes what Markdown/HTML would interpret in free text.
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {

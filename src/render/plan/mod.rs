@@ -1,6 +1,7 @@
 //! The three views of a plan: `text` for terminals, `json` for machines and `plan --out`,
 //! `markdown` for PR comments and job summaries. They share the wording below.
 
+pub mod accounts;
 pub mod github;
 pub mod json;
 pub mod markdown;

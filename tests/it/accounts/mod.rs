@@ -1,5 +1,6 @@
 //! A repository of several accounts (`dnscron-accounts.yaml`).
 
+mod plan;
 mod validate;
 
 use std::path::Path;

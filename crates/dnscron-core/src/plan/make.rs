@@ -12,6 +12,7 @@ use super::account::{self, AccountCheck, Listings};
 use super::diff::diff_lent;
 use super::health::DomainsRead;
 use super::health::mail::{MailDns, mail_findings_of};
+use super::listed;
 use super::progress::ReadProgressHook;
 use super::removal;
 use super::scope::Scope;
@@ -138,7 +139,16 @@ async fn plan_lent(
             None => health::list(client, health_of, domains_read).await,
         }
     };
-    let (live, listed, zones) = tokio::join!(
+    // The zone list, when the plan reads the account as a whole, comes first: a folder whose
+    // zones the account doesn't list is refused before any zone is read (`plan::listed`).
+    let zones = list_zones(client, account_check.is_some()).await?;
+    if let Some(refused) = zones
+        .as_ref()
+        .and_then(|zones| listed::check(desired, zones, client.base_url().as_str()))
+    {
+        return Err(refused.into());
+    }
+    let (live, listed) = tokio::join!(
         snapshot::fetch_listing_sites(
             client,
             desired,
@@ -146,10 +156,12 @@ async fn plan_lent(
             opts.progress.as_ref()
         ),
         domains,
-        list_zones(client, account_check.is_some()),
     );
-    let (live, sites) = live?;
-    let (listed, zones) = (listed?, zones?);
+    let (live, sites) = match live {
+        Ok(live) => live,
+        Err(err) => return Err(not_listed_or(client, desired, err).await.into()),
+    };
+    let listed = listed?;
     let registrations =
         health::fetch(client, health_of, &live, &listed, opts.progress.as_ref()).await?;
     let diff_opts = DiffOptions {
@@ -244,6 +256,32 @@ pub async fn account_findings(
 pub struct AccountRead {
     pub findings: Vec<Finding>,
     pub domains: Arc<Vec<payload::Domain>>,
+}
+
+/// A plan that did not read the zone list first and met a zone the account lacks says what the
+/// one that did says: which declared zones the list lacks (all of them: another account's
+/// token). The list is read only on this failure, so a plan that finds every zone costs nothing
+/// more.
+async fn not_listed_or(
+    client: &ReadClient,
+    desired: &Desired,
+    err: SnapshotError,
+) -> SnapshotError {
+    match &err {
+        SnapshotError::MissingZone { .. } => match list_zones(client, true).await {
+            Ok(Some(zones)) => {
+                listed::check(desired, &zones, client.base_url().as_str()).unwrap_or(err)
+            }
+            // The list could not be read: the zone's own 404 is still the truth.
+            Ok(None) | Err(_) => err,
+        },
+        SnapshotError::MissingDomain { .. }
+        | SnapshotError::MissingSite { .. }
+        | SnapshotError::Api { .. }
+        | SnapshotError::Listing { .. }
+        | SnapshotError::NotListed { .. }
+        | SnapshotError::Internal(_) => err,
+    }
 }
 
 /// `GET /dns`, every page, when the account as a whole is read.

@@ -19,6 +19,7 @@ pub(crate) mod declared;
 pub(crate) mod diff;
 pub(crate) mod fingerprint;
 pub(crate) mod health;
+pub(crate) mod listed;
 pub(crate) mod make;
 pub(crate) mod model;
 pub(crate) mod order;

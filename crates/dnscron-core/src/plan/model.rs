@@ -78,6 +78,17 @@ impl PlanStamp {
             created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         }
     }
+
+    /// This stamp for one account of several: its id mixed with the account's name and API URL,
+    /// so no two accounts' plans share an id, nor their writes an Idempotency-Key, even when
+    /// the stamp is fixed (the test-only variables) or the accounts share an API.
+    pub fn for_account(&self, name: &str, api_url: &str) -> PlanStamp {
+        let material = format!("{}|{name}|{api_url}", self.id);
+        PlanStamp {
+            id: hex(&Sha256::digest(material.as_bytes()))[..32].to_string(),
+            created_at: self.created_at.clone(),
+        }
+    }
 }
 
 // Written in the plan file and named in the apply report's JSON (`apply::report`).

@@ -96,6 +96,21 @@ pub enum SnapshotError {
         #[source]
         source: ApiError,
     },
+    /// Zones the files declare that the account's zone list (`GET /dns`) lacks. When none of
+    /// them is listed (`missing.len() == declared`), the token is most likely another
+    /// account's: not "every zone missing".
+    #[error(
+        "{} of the {declared} declared zones {} not in the zone list of {api_url} (GET /dns): {}",
+        missing.len(),
+        if missing.len() == 1 { "is" } else { "are" },
+        missing.iter().map(|(z, _)| format!("`{z}`")).collect::<Vec<_>>().join(", ")
+    )]
+    NotListed {
+        api_url: String,
+        declared: usize,
+        /// Each missing zone with where it is declared, in the files' order.
+        missing: Vec<(ZoneName, Location)>,
+    },
     #[error("reading the live state failed inside dnscron: {0}")]
     Internal(String),
 }
@@ -108,6 +123,7 @@ impl SnapshotError {
             | SnapshotError::MissingDomain { location, .. }
             | SnapshotError::MissingSite { location, .. }
             | SnapshotError::Api { location, .. } => Some(location),
+            SnapshotError::NotListed { missing, .. } => missing.first().map(|(_, at)| at),
             SnapshotError::Listing { .. } | SnapshotError::Internal(_) => None,
         }
     }

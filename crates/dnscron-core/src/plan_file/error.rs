@@ -33,6 +33,9 @@ pub enum FromFileError {
     Scope(checks::ScopeProblem),
     #[error("the file is larger than {limit} bytes, the most a plan file may have")]
     TooLarge { limit: usize },
+    /// A file of several accounts' plans (format 6) that is not what it says.
+    #[error("its list of accounts {0}")]
+    Accounts(super::AccountsProblem),
 }
 
 /// Why a plan file could not be written or read; what to do about it is worded by the binary.
@@ -48,4 +51,7 @@ pub enum PlanFileError {
     /// else `FILE`.
     #[error("the plan file is not a valid dnscron plan: {at}: {problem}")]
     PlanFile { at: String, problem: FromFileError },
+    /// A file of several accounts' plans (format 6) where one plan was expected.
+    #[error("the plan file holds the plans of several accounts (format_version 6)")]
+    OfAccounts,
 }

@@ -16,6 +16,7 @@
 //! Loading checks as strictly as `validate` checks YAML: the version first, then the JSON's
 //! shape with `line:col`, every change's request, and the desired state with the loader's rules.
 
+mod accounts;
 mod change;
 mod checks;
 mod desired;
@@ -29,6 +30,10 @@ mod tests;
 
 use serde::Deserialize;
 
+pub use accounts::{
+    ACCOUNTS_FORMAT_VERSION, AccountPlan, AccountPlanDocument, AccountsPlanFileV6, AccountsProblem,
+    PlanFile, accounts_to_json, load_any,
+};
 pub use change::{Change, Request};
 pub use checks::{ApiUrlProblem, MAX_BYTES, PLAN_ID_MAX, PlanIdProblem};
 pub use desired::{Desired, SiteSpec, ZoneSpec};
@@ -70,6 +75,16 @@ pub fn load(text: &str, origin: &str) -> Result<Plan, PlanFileError> {
     check_size(text.len() as u64, origin)?;
     check_version(text, origin)?;
     let file: PlanFileV5 = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
+    from_document(file, Some(text), origin)
+}
+
+/// The plan a format-5 document holds, checked; `text` (when the document is the whole file)
+/// places a problem at its key.
+fn from_document(
+    file: PlanFileV5,
+    text: Option<&str>,
+    origin: &str,
+) -> Result<Plan, PlanFileError> {
     Plan::try_from(file).map_err(|e| match e {
         FromFileError::UnsupportedFormat { found } => PlanFileError::UnsupportedFormat {
             found: found.to_string(),
@@ -81,8 +96,12 @@ pub fn load(text: &str, origin: &str) -> Result<Plan, PlanFileError> {
         | FromFileError::ApiUrl(_)
         | FromFileError::Scope(_)
         | FromFileError::RequestDiffers { .. }
+        | FromFileError::Accounts(_)
         | FromFileError::TooLarge { .. }) => PlanFileError::PlanFile {
-            at: located(text, origin, &problem),
+            at: match text {
+                Some(text) => located(text, origin, &problem),
+                None => origin.to_string(),
+            },
             problem,
         },
         FromFileError::Desired(diags) => {
@@ -126,6 +145,7 @@ fn located(text: &str, origin: &str, problem: &FromFileError) -> String {
         FromFileError::UnsupportedFormat { .. }
         | FromFileError::Request(_)
         | FromFileError::Desired(_)
+        | FromFileError::Accounts(_)
         | FromFileError::TooLarge { .. } => None,
     };
     match place {
@@ -156,16 +176,29 @@ fn key_position(text: &str, key: &str, nth: usize) -> Option<(usize, usize)> {
 /// The version is checked before the shape, so an older or newer file gets "wrong version"
 /// rather than a confusing message about a field that moved.
 fn check_version(text: &str, origin: &str) -> Result<(), PlanFileError> {
+    match format_version(text, origin)? {
+        FORMAT_VERSION => Ok(()),
+        ACCOUNTS_FORMAT_VERSION => Err(PlanFileError::OfAccounts),
+        other => Err(PlanFileError::UnsupportedFormat {
+            found: other.to_string(),
+        }),
+    }
+}
+
+/// The file's `format_version`, refused when absent or not a number.
+fn format_version(text: &str, origin: &str) -> Result<u32, PlanFileError> {
     #[derive(Deserialize)]
     struct Probe {
         format_version: Option<serde_json::Value>,
     }
     let probe: Probe = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
     match probe.format_version {
-        Some(v) if v.as_u64() == Some(u64::from(FORMAT_VERSION)) => Ok(()),
-        Some(v) => Err(PlanFileError::UnsupportedFormat {
-            found: v.to_string(),
-        }),
+        Some(v) => v
+            .as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| PlanFileError::UnsupportedFormat {
+                found: v.to_string(),
+            }),
         None => Err(PlanFileError::UnsupportedFormat {
             found: "none".into(),
         }),

@@ -1,0 +1,199 @@
+//! `dnscron plan PATH` where PATH holds `dnscron-accounts.yaml`: every chosen account planned
+//! side by side, each exactly as `dnscron plan <its folder>` would plan it with its own URL and
+//! token (one client each: its own pacer and rate-limit bucket), then shown grouped by account.
+//! An account that fails fails the run, and the others' plans are still shown.
+
+use crate::cli::accounts::api_config;
+use crate::cli::dns_args::ResolverArg;
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
+use crate::cli::plan::{PlanArgs, PlanFormat, write_plan_file};
+use crate::cli::side_by_side::{Part, join_all};
+use crate::cli::{changed, logging, runtime, signals, stamp, validate, write_stdout};
+use crate::render::plan::accounts::{self as view, AccountView};
+use dnscron_api::ReadClient;
+use dnscron_core::config::accounts::Account;
+use dnscron_core::dnscheck::QueryOptions;
+use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, Planned, make_plan_owned};
+use dnscron_core::plan_file::{AccountPlan, accounts_to_json};
+
+/// One account's plan, or why it has none (already worded).
+pub struct AccountPlanned {
+    pub name: String,
+    pub api_url: String,
+    pub planned: Result<Planned, CommandError>,
+}
+
+pub fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
+    let planned = plan_accounts(args, accounts)?;
+    let views: Vec<AccountView<'_>> = planned
+        .iter()
+        .map(|a| AccountView {
+            name: &a.name,
+            api_url: &a.api_url,
+            plan: a.planned.as_ref().map(|p| &p.plan).map_err(|e| {
+                let text = e.message_text();
+                let context = format!("account `{}`: ", a.name);
+                text.strip_prefix(&context).unwrap_or(&text).to_string()
+            }),
+        })
+        .collect();
+    let failed: Vec<&AccountPlanned> = planned.iter().filter(|a| a.planned.is_err()).collect();
+    let saved: Vec<AccountPlan> = planned
+        .iter()
+        .filter_map(|a| {
+            a.planned.as_ref().ok().map(|p| AccountPlan {
+                name: a.name.clone(),
+                api_url: a.api_url.clone(),
+                plan: p.plan.clone(),
+            })
+        })
+        .collect();
+    // A review covers every chosen account: a file missing one would let an apply bound to it
+    // leave that account's changes out without a word.
+    if let (Some(path), true) = (&args.out, failed.is_empty()) {
+        write_plan_file(path, &accounts_to_json(&saved)?)?;
+    }
+    write_stdout(&match args.format {
+        PlanFormat::Text => view::text(&views, logging::use_color_on_stdout()),
+        PlanFormat::Json => accounts_to_json(&saved)?,
+        PlanFormat::Markdown => view::markdown(&views),
+        PlanFormat::Github => view::github(&views),
+    })?;
+    if !failed.is_empty() {
+        let names: Vec<String> = failed.iter().map(|a| format!("`{}`", a.name)).collect();
+        for account in &failed {
+            if let Err(err) = &account.planned
+                && err.kind != ErrorKind::AlreadyReported
+            {
+                eprintln!("{}", err);
+            }
+        }
+        let saved = match &args.out {
+            Some(path) => format!("; no plan was saved to {}", path.display()),
+            None => String::new(),
+        };
+        let kind = match failed.iter().find_map(|a| a.planned.as_ref().err()) {
+            Some(err) if err.kind != ErrorKind::AlreadyReported => err.kind,
+            Some(_) | None => ErrorKind::User,
+        };
+        return Err(CommandError::new(
+            kind,
+            format!(
+                "the plan of {} {} failed{saved}",
+                plural(names.len(), "account", "accounts"),
+                names.join(", ")
+            ),
+        )
+        .with_hint(
+            "the other accounts' plans are shown above; fix what each error says and plan again",
+        ));
+    }
+    let attention = planned.iter().any(|a| {
+        a.planned.as_ref().is_ok_and(|p| {
+            !p.plan.is_empty() || p.plan.findings.iter().any(|f| f.needs_attention())
+        })
+    });
+    Ok(if args.detailed_exitcode && attention {
+        Outcome::ChangesPresent
+    } else {
+        Outcome::Success
+    })
+}
+
+/// Every chosen account's plan, read side by side on one runtime.
+pub fn plan_accounts(
+    args: &PlanArgs,
+    accounts: &[&Account],
+) -> Result<Vec<AccountPlanned>, CommandError> {
+    let resolver = args
+        .resolver
+        .as_ref()
+        .map(ResolverArg::address)
+        .transpose()?;
+    let stamp = stamp::plan_stamp();
+    let ready: Vec<Result<(ReadClient, _, MakeOptions), CommandError>> = accounts
+        .iter()
+        .map(|account| {
+            let in_account =
+                |e: CommandError| e.with_context(&format!("account `{}`", account.name));
+            let folder = std::slice::from_ref(&account.folder);
+            let desired = validate::load_printing_warnings(folder)
+                .map_err(|d| match args.format {
+                    PlanFormat::Github => validate::report_diagnostics_github(&d),
+                    PlanFormat::Text | PlanFormat::Json | PlanFormat::Markdown => {
+                        validate::report_diagnostics(&d)
+                    }
+                })
+                .map_err(|_| {
+                    CommandError::user(format!(
+                        "account `{}`: its files are invalid (every problem is listed above)",
+                        account.name
+                    ))
+                })?;
+            let scope = args
+                .changed_since
+                .as_deref()
+                .map(|since| changed::scope(folder, &desired, since))
+                .transpose()
+                .map_err(in_account)?;
+            let config = api_config(account, &args.api)?;
+            let client = ReadClient::new(config).map_err(|e| in_account(e.into()))?;
+            let opts = MakeOptions {
+                allow_mass_changes: args.allow_mass_changes,
+                stamp: stamp.for_account(&account.name, &account.api_url),
+                scope,
+                health: true,
+                mail_dns: resolver.map(|r| {
+                    MailDns::new(
+                        r,
+                        QueryOptions {
+                            timeout: args.dns_timeout,
+                            ..QueryOptions::default()
+                        },
+                    )
+                }),
+                progress: None,
+                // Each account's folder is planned whole, as `plan <folder>` plans it.
+                account: Some(AccountCheck {
+                    folders: vec![account.folder.display().to_string()],
+                }),
+                domains: None,
+            };
+            Ok((client, desired, opts))
+        })
+        .collect();
+    let futures: Vec<Part<'_, Result<Planned, CommandError>>> = ready
+        .into_iter()
+        .zip(accounts)
+        .map(|(ready, account)| {
+            Box::pin(async move {
+                let (client, desired, opts) = ready?;
+                let planned = make_plan_owned(&client, desired, &opts).await;
+                if args.stats {
+                    eprint!(
+                        "account `{}`:\n{}",
+                        account.name,
+                        crate::render::stats::stats(&client.stats().snapshot())
+                    );
+                }
+                planned.map_err(|e| {
+                    CommandError::from(e).with_context(&format!("account `{}`", account.name))
+                })
+            }) as Part<'_, _>
+        })
+        .collect();
+    let results = runtime::block_on(signals::or_stop_plan(join_all(futures)))?;
+    Ok(accounts
+        .iter()
+        .zip(results)
+        .map(|(account, planned)| AccountPlanned {
+            name: account.name.clone(),
+            api_url: account.api_url.clone(),
+            planned,
+        })
+        .collect())
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}

@@ -1,0 +1,134 @@
+//! A plan of several accounts in each view: every account's plan as one account's plan is
+//! shown, under a heading that names the account, and the totals over every account last (text)
+//! or first (Markdown, for a PR comment read top-down). An account whose plan failed is shown
+//! in its place with why, so a reader never takes a missing account for one without changes.
+
+use dnscron_core::plan::{Finding, Plan, Summary};
+
+use super::markdown::{self, MAX_LEN, code, escape};
+use super::{printable, summary_line};
+use crate::render::github::{Annotation, Level};
+
+/// One account's part: its plan, or the words of why it has none.
+pub struct AccountView<'a> {
+    pub name: &'a str,
+    pub api_url: &'a str,
+    pub plan: Result<&'a Plan, String>,
+}
+
+/// Room for the head of the Markdown view (title, table, totals) before the accounts' parts.
+const HEAD_RESERVE: usize = 200;
+
+/// `Accounts: 2 planned, 1 failed. Plan: …` over every planned account.
+pub fn totals_line(accounts: &[AccountView<'_>]) -> String {
+    let plans: Vec<&Plan> = accounts
+        .iter()
+        .filter_map(|a| a.plan.as_ref().ok().copied())
+        .collect();
+    let failed = accounts.len() - plans.len();
+    let mut summary = Summary::default();
+    let mut findings: Vec<Finding> = Vec::new();
+    for plan in &plans {
+        let s = &plan.summary;
+        summary.create += s.create;
+        summary.update += s.update;
+        summary.update_ttl_only += s.update_ttl_only;
+        summary.delete += s.delete;
+        summary.portal_step += s.portal_step;
+        summary.blocked += s.blocked;
+        summary.held += s.held;
+        findings.extend(plan.findings.iter().cloned());
+    }
+    let failed = match failed {
+        0 => String::new(),
+        n => format!(", {n} failed"),
+    };
+    format!(
+        "Accounts: {} planned{failed}. {}",
+        plans.len(),
+        summary_line(&summary, &findings)
+    )
+}
+
+pub fn text(accounts: &[AccountView<'_>], color: bool) -> String {
+    let bold = |t: &str| {
+        if color {
+            format!("\x1b[1m{t}\x1b[0m")
+        } else {
+            t.to_string()
+        }
+    };
+    let mut out = String::new();
+    for account in accounts {
+        out.push_str(&bold(&format!("=== account `{}` ===", account.name)));
+        out.push('\n');
+        match &account.plan {
+            Ok(plan) => out.push_str(&super::text::render(plan, color)),
+            Err(why) => out.push_str(&format!(
+                "Live account: {}\n\nNot planned: {why}\n",
+                printable(account.api_url)
+            )),
+        }
+        out.push('\n');
+    }
+    out.push_str(&bold(&totals_line(accounts)));
+    out.push('\n');
+    out
+}
+
+pub fn markdown(accounts: &[AccountView<'_>]) -> String {
+    let mut out = format!("### dnscron plan: {} accounts\n\n", accounts.len());
+    out.push_str("| account | live account | plan |\n|---|---|---|\n");
+    for account in accounts {
+        let plan = match &account.plan {
+            Ok(plan) => escape(&summary_line(&plan.summary, &plan.findings)),
+            Err(why) => format!("**not planned**: {}", escape(why)),
+        };
+        out.push_str(&format!(
+            "| {} | {} | {plan} |\n",
+            code(account.name),
+            code(account.api_url)
+        ));
+    }
+    out.push_str(&format!("\n**{}**\n\n", escape(&totals_line(accounts))));
+    // Each account gets an equal share of what is left, so the last one is never cut to nothing.
+    let share = MAX_LEN.saturating_sub(out.len() + HEAD_RESERVE) / accounts.len().max(1);
+    for account in accounts {
+        let title = format!("Account {}", code(account.name));
+        match &account.plan {
+            Ok(plan) => out.push_str(&markdown::render_within(plan, &title, share)),
+            Err(why) => out.push_str(&format!(
+                "### {title}\n\nLive account: {}\n\n**Not planned**: {}\n",
+                code(account.api_url),
+                escape(why)
+            )),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Every account's annotations, their titles naming the account; a failed account is an
+/// `::error`; the totals a final `::notice`.
+pub fn github(accounts: &[AccountView<'_>]) -> String {
+    let mut out = String::new();
+    for account in accounts {
+        match &account.plan {
+            Ok(plan) => {
+                let titled = format!("title=dnscron plan (account {})", account.name);
+                out.push_str(&super::github::render(plan).replace("title=dnscron plan", &titled));
+            }
+            Err(why) => out.push_str(
+                &Annotation::new(Level::Error, format!("not planned: {why}"))
+                    .title(format!("dnscron plan (account {})", account.name))
+                    .render(),
+            ),
+        }
+    }
+    out.push_str(
+        &Annotation::new(Level::Notice, totals_line(accounts))
+            .title("dnscron plan")
+            .render(),
+    );
+    out
+}
