@@ -60,7 +60,7 @@ pub struct ApplyOptions<'a> {
 }
 
 impl<'a> ApplyOptions<'a> {
-    /// Options that re-plan the way `plan` was made (see [`diff_options_for`]).
+    /// Options that re-plan the way `plan` was made (see `diff_options_for`).
     pub fn new(plan: &Plan, progress: &'a dyn Progress) -> Self {
         ApplyOptions {
             diff: diff_options_for(plan),

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::config::model::Desired;
 use crate::plan::{Plan, Scope, scope};
 
-/// Why plans can't be combined. Indexes are positions in the slice given to [`union`].
+/// Why plans can't be combined. Indexes are positions in the slice given to `union`.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum UnionError {
     #[error("no reviewed plan given")]

@@ -42,7 +42,7 @@ pub struct MakeOptions {
     pub account: Option<AccountCheck>,
     /// The account's domain listing (`GET /domains`, every page), already read: used instead
     /// of reading it again. A controller's drift sweep reads it once per sweep
-    /// ([`account_findings`]) for all its parts.
+    /// (`account_findings`) for all its parts.
     pub domains: Option<Arc<Vec<payload::Domain>>>,
 }
 

@@ -3,7 +3,7 @@
 //! [`diff`] makes a [`Plan`] (the one plan model; [`crate::plan_file`] writes and reads it); the
 //! `dnscron` binary renders it; `apply` binds a plan made now to a reviewed one
 //! (`apply::review`) and sends the request [`request::derive`] makes for each change, with
-//! [`Change::idempotency_key`]. [`snapshot`] is the live state a plan reads. [`in_effect`] is
+//! [`Change::idempotency_key`]. [`snapshot`] is the live state a plan reads. `in_effect` is
 //! the one rule for "already in effect", which the diff and apply share. Format and rules:
 //! docs/plan.md.
 

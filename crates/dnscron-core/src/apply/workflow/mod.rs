@@ -46,7 +46,7 @@ pub enum Binding {
     Revision(Desired),
     /// A controller's apply of what merged (`revision`): the previous revision's desired state
     /// is the reviewed one, as for `Revision`, but a change nobody reviewed does not refuse the
-    /// apply: it is left alone and reported ([`Prepared::left_alone`]), and the reviewed
+    /// apply: it is left alone and reported (`Prepared::left_alone`), and the reviewed
     /// changes run, each only from the value the previous revision declared.
     Merged(Desired),
 }
