@@ -11,10 +11,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Exceeded, OverLimits, load, to_json};
+use super::{load, to_json};
 use crate::config::{self, model as cfg};
 use crate::dns::{self, RecordType, ZoneName};
 use crate::plan::model::{self as plan, Action};
+use crate::plan::{Exceeded, OverLimits};
 
 /// Characters that broke or could break the round trip: YAML's and JSON's special ones, the
 /// TXT presentation form's, whitespace of every kind, controls YAML forbids, non-ASCII.
