@@ -11,7 +11,7 @@
 //! | stage | entry points |
 //! |---|---|
 //! | files → desired state | [`config::load`], [`config::load_texts`] → [`config::model::Desired`] or every problem as [`config::Diagnostics`]; [`config::json_schema`] |
-//! | DNS and cron rules | [`dns::RecordType`], [`dns::ZoneName`], [`dns::RecordData`]; [`cron`]'s normal forms |
+//! | DNS and cron rules | [`dns::RecordType`], [`dns::ZoneName`], [`dns::RecordData`]; `cron`'s normal forms |
 //! | live state | the `dnscron-api` crate: [`dnscron_api::ReadClient`] (GETs only), [`dnscron_api::WriteClient`], [`dnscron_api::ApiConfig`], [`dnscron_api::Token`], [`dnscron_api::ApiError`]; [`plan::snapshot::fetch`] → [`plan::snapshot::LiveSnapshot`] |
 //! | plan | [`plan::make_plan`] (read, then [`plan::diff`]) → [`plan::Plan`] of typed [`plan::Change`]s; [`plan::request::derive`] is a change's HTTP request |
 //! | plan file | [`plan_file::to_json`], [`plan_file::load`], [`plan_file::json_schema`], [`plan_file::FORMAT_VERSION`] |
@@ -29,7 +29,7 @@
 pub mod apply;
 pub mod config;
 pub mod controller;
-pub mod cron;
+pub(crate) mod cron;
 pub mod dns;
 pub mod dnscheck;
 pub(crate) mod finding;
