@@ -49,7 +49,7 @@ pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
 pub(crate) use model::PlanOptions;
 pub use model::{
     Action, Change, Finding, Plan, PlanStamp, Resource, Status, Summary, Target, TargetKind,
-    TargetRef, Value, canonical_json,
+    TargetRef, Value,
 };
 pub(crate) use nameservers::registry_is_hosted;
 pub use progress::{ReadProgress, ReadProgressHook};
