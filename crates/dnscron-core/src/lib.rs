@@ -15,6 +15,7 @@
 //! |---|---|---|
 //! | load | [`config::load`], [`config::load_texts`], [`config::load_with_warnings`] ([`config::Loaded`]), [`config::yaml_texts`] → [`config::model::Desired`] or every problem as [`config::Diagnostics`] | [`config::model`]: the desired state's types |
 //! | validate | [`config::revalidate`] (the loader's rules on a desired state read from elsewhere); [`config::json_schema`] | |
+//! | accounts | [`config::accounts::discover`] → [`config::accounts::Accounts`] (the repository's `dnscron-accounts.yaml`) or [`config::Diagnostics`]; [`config::accounts::Accounts::select`] | [`config::accounts`] |
 //! | scoped plan | [`config::changed::targets`] → [`config::changed::ChangedTargets`] | [`config::changed`] |
 //! | fmt | [`config::fmt::format_texts`] → [`config::fmt::FileFormat`]s; [`config::fmt::format_source`] for one text | [`config::fmt`] |
 //! | DNS rules | [`dns::RecordType`], [`dns::ZoneName`], [`dns::RecordData`]; the normal forms the plan compares by: [`dns::canonical_content`], [`dns::canonical_live_content`], [`dns::wire_content`], [`dns::fold_host`], [`dns::record_name_to_relative`], [`dns::live_name_to_relative`] | |

@@ -3,7 +3,9 @@
 //! [`load`] is the one entry point for every command that reads the files; on failure it
 //! returns [`Diagnostics`] holding every problem (the `dnscron` binary draws them).
 
-// Deliberately public: the scoped plan's changed targets, `fmt`, and the desired state's types.
+// Deliberately public: the accounts file, the scoped plan's changed targets, `fmt`, and the
+// desired state's types.
+pub mod accounts;
 pub mod changed;
 mod diagnostics;
 mod extract;
