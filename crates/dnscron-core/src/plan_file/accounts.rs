@@ -18,23 +18,23 @@ pub const ACCOUNTS_FORMAT_VERSION: u32 = 6;
 /// The file: every account planned, in the order of `dnscron-accounts.yaml`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename = "AccountsPlan")]
-pub struct AccountsPlanFileV6 {
+pub(crate) struct AccountsPlanFileV6 {
     /// The plan file's format: 6 for several accounts. A reader refuses any other value.
     #[schemars(extend("const" = ACCOUNTS_FORMAT_VERSION))]
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// Each account planned, with its plan.
-    pub accounts: Vec<AccountPlanDocument>,
+    pub(crate) accounts: Vec<AccountPlanDocument>,
 }
 
 /// One account's part of the file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct AccountPlanDocument {
+pub(crate) struct AccountPlanDocument {
     /// The account's name in `dnscron-accounts.yaml`.
-    pub name: String,
+    pub(crate) name: String,
     /// The account's API base URL in `dnscron-accounts.yaml`; its plan's `api_url` is the same.
-    pub api_url: String,
+    pub(crate) api_url: String,
     /// The account's plan: a whole format-5 plan.
-    pub plan: PlanFileV5,
+    pub(crate) plan: PlanFileV5,
 }
 
 /// One account's plan, read from or written to the file.
