@@ -78,7 +78,7 @@ fn another_format_version_is_refused() {
         (serde_json::json!(2), "2"),
         (serde_json::json!(3), "3"),
         (serde_json::json!(4), "4"),
-        (serde_json::json!(6), "6"),
+        (serde_json::json!(7), "7"),
     ] {
         let text = edited(|v| v["format_version"] = version);
         assert_eq!(
@@ -89,6 +89,13 @@ fn another_format_version_is_refused() {
             )
         );
     }
+    // 6 is a plan of several accounts: not one plan, and said so.
+    assert_eq!(
+        refusal(&edited(|v| v["format_version"] = serde_json::json!(6))),
+        "the plan file holds the plans of several accounts (format_version 6)\n\
+         hint: nothing was sent. Give it with the folder that holds dnscron-accounts.yaml \
+         (`dnscron apply --reviewed FILE PATH`), where each account is bound to its own plan"
+    );
     assert_eq!(
         refusal("{}"),
         "the plan file has format_version none; this dnscron reads format_version 5\n\
