@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
 use crate::cli::api_args::{ApiArgs, parse_duration};
 use crate::cli::dns_args::ApplyDnsArgs;
 use crate::cli::error::{CommandError, CommandResult, Refused};
@@ -90,6 +91,8 @@ pub struct ApplyArgs {
     /// reviewed plan's own scope. Takes no --plan (a saved plan keeps its scope).
     #[arg(long, value_name = "REF", conflicts_with = "plan")]
     pub changed_since: Option<String>,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 /// Apply never discovers nameservers: the post-apply check asks the ones the API's record
@@ -124,6 +127,18 @@ fn check_approvals(args: &ApplyArgs) -> Result<(), CommandError> {
 pub fn run(args: ApplyArgs) -> CommandResult {
     refuse_resolver(&args)?;
     check_approvals(&args)?;
+    let repository = Repository::discover(&args.paths, &args.account)
+        .map_err(RepositoryError::into_command_error)?;
+    if let Repository::Many { accounts, .. } = &repository {
+        if args.changed_since.is_some() {
+            return Err(CommandError::user(
+                "--changed-since is not taken over several accounts yet: apply plans each \
+                 account whole",
+            )
+            .with_hint("drop --changed-since, or apply one account's folder alone"));
+        }
+        return super::apply_accounts::run(&args, accounts, &repository.chosen());
+    }
     let fresh = args.plan.is_none() && args.reviewed.is_empty();
     if fresh && !args.yes && !std::io::stdin().is_terminal() {
         return Err(CommandError::user(

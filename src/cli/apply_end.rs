@@ -87,7 +87,6 @@ fn stop_hints(result: &ApplyResult) -> Vec<&'static str> {
 }
 
 /// What an apply's result means for the command; the report already said why.
-#[cfg(any(feature = "emulator", test))]
 pub fn ending(result: &ApplyResult) -> CommandResult {
     ending_after(result, None)
 }

@@ -12,6 +12,7 @@ use error::{CommandResult, ErrorKind};
 pub mod accounts;
 pub mod api_args;
 mod apply;
+mod apply_accounts;
 mod apply_end;
 mod baseline;
 mod changed;

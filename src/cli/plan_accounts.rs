@@ -43,7 +43,8 @@ pub fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
         .filter_map(|a| {
             a.planned.as_ref().ok().map(|p| AccountPlan {
                 name: a.name.clone(),
-                api_url: a.api_url.clone(),
+                // As the client normalized it: the URL the plan was made against.
+                api_url: p.plan.api_url.clone(),
                 plan: p.plan.clone(),
             })
         })

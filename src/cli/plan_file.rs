@@ -11,6 +11,22 @@ use dnscron_core::plan_file::{self, MAX_BYTES};
 /// The plan in `file`, checked by `plan_file::load`; `io_hint` is added when the file can't be
 /// read at all.
 pub fn read(file: &Path, io_hint: Option<&str>) -> Result<Plan, CommandError> {
+    let text = read_text(file, io_hint)?;
+    plan_file::load(&text, &file.display().to_string()).map_err(|e| refused(file, e))
+}
+
+/// The plan of one account or the plans of several (format 6), checked.
+pub fn read_any(file: &Path) -> Result<plan_file::PlanFile, CommandError> {
+    let text = read_text(file, None)?;
+    plan_file::load_any(&text, &file.display().to_string()).map_err(|e| refused(file, e))
+}
+
+fn refused(file: &Path, err: plan_file::PlanFileError) -> CommandError {
+    CommandError::from(err).with_hint(format!("file: {}", file.display()))
+}
+
+/// The file's text, at most one byte past the cap.
+fn read_text(file: &Path, io_hint: Option<&str>) -> Result<String, CommandError> {
     let origin = file.display().to_string();
     let refused = |e| CommandError::from(e).with_hint(format!("file: {origin}"));
     // A file that says it is too large is refused unread; one byte past the cap is enough for
@@ -29,5 +45,5 @@ pub fn read(file: &Path, io_hint: Option<&str>) -> Result<Plan, CommandError> {
                 None => err,
             }
         })?;
-    plan_file::load(&text, &origin).map_err(refused)
+    Ok(text)
 }

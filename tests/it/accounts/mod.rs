@@ -1,5 +1,6 @@
 //! A repository of several accounts (`dnscron-accounts.yaml`).
 
+mod apply;
 mod plan;
 mod validate;
 
