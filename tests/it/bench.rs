@@ -233,3 +233,21 @@ fn the_controller_section_applies_a_revision_in_3_requests_and_keeps_its_share()
     ));
     assert_eq!(share.verdict, Verdict::Met, "{}", report.text());
 }
+
+#[test]
+fn several_accounts_plan_side_by_side_without_a_429() {
+    let report = smoke(Part::Accounts);
+    let section = &report.sections[0];
+    let figure = |name: &str| {
+        section
+            .figures
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no figure {name}"))
+    };
+    assert_eq!(figure("429s received (side by side)").verdict, Verdict::Met);
+    assert_eq!(
+        figure("requests per account (full plan)").verdict,
+        Verdict::Info
+    );
+}

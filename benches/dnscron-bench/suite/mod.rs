@@ -12,6 +12,7 @@
 //! integration tests include this module too (tests/it/bench.rs), so `cargo test` runs it at smoke
 //! size and its unit tests.
 
+mod accounts;
 mod apply_runs;
 mod big_account;
 mod bind_import;
@@ -45,10 +46,11 @@ pub enum Part {
     BigAccount,
     BindImport,
     Controller,
+    Accounts,
 }
 
 impl Part {
-    pub const ALL: [Part; 9] = [
+    pub const ALL: [Part; 10] = [
         Part::Efficiency,
         Part::Pacing,
         Part::Planner,
@@ -58,6 +60,7 @@ impl Part {
         Part::BigAccount,
         Part::BindImport,
         Part::Controller,
+        Part::Accounts,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -71,6 +74,7 @@ impl Part {
             Part::BigAccount => "bigaccount",
             Part::BindImport => "bindimport",
             Part::Controller => "controller",
+            Part::Accounts => "accounts",
         }
     }
 }
@@ -146,6 +150,7 @@ pub fn run(opts: &Options) -> Result<Report, BenchError> {
             Part::BigAccount => runtime.block_on(big_account::run(opts.smoke))?,
             Part::BindImport => bind_import::run(opts)?,
             Part::Controller => controller::run(&runtime, opts.smoke)?,
+            Part::Accounts => runtime.block_on(accounts::run(opts.smoke))?,
         };
         section.load = format!("{load_before} → {}", machine::load_1min());
         sections.push(section);
