@@ -12,6 +12,7 @@ use crate::cli::accounts::api_config;
 use crate::cli::apply::{ApplyArgs, ApplyFormat};
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, Refused, exit_code};
 use crate::cli::side_by_side::{Part, join_all};
+use crate::cli::signals::Signals;
 use crate::cli::{apply_end, session, stamp, write_stdout};
 use crate::render::apply::{self as report, Lines};
 use crate::render::plan as render;
@@ -77,6 +78,10 @@ pub fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) -> Comman
         clients.push((account, client, bind));
     }
     let runtime = session::runtime()?;
+    // Until the first write a signal ends the apply at once, nothing sent; from then on every
+    // account finishes the change in flight and stops, as one account's apply does.
+    let signals = Signals::new();
+    signals.listen(&runtime);
     let progress: Arc<dyn Progress> = Arc::new(Lines::new());
     let files: Vec<PathBuf> = file.cloned().into_iter().collect();
     // Plan and bind every account before anything is written anywhere.
@@ -175,8 +180,11 @@ pub fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) -> Comman
     if fresh && !args.yes && changes > 0 && !confirm(changes, chosen.len())? {
         return Err(CommandError::user("apply cancelled; nothing was changed"));
     }
+    let writing = || signals.writing();
     let execution = Execution {
+        interrupt: Some(&signals.interrupt),
         dns: args.dns.options(args.dns_wait),
+        before_writing: Some(&writing),
         ..Execution::new(&*progress)
     };
     let runs: Vec<Part<'_, Result<ApplyReport, CommandError>>> = prepared

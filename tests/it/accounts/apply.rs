@@ -91,3 +91,44 @@ fn a_reviewed_file_whose_account_moved_is_refused_before_anything_is_sent() {
     assert_eq!(other.counters().requests, 0);
     assert_eq!(writes(&t.acme), 0);
 }
+
+#[test]
+fn an_account_the_review_leaves_out_gets_no_write() {
+    let t = two();
+    // Only shop was reviewed; acme has a change nobody reviewed.
+    t.dnscron(&[
+        "plan",
+        "--account",
+        "shop",
+        "--out",
+        "plan.json",
+        "--format",
+        "json",
+    ])
+    .run_for_stdout();
+    let err = t
+        .dnscron(&["apply", "--reviewed", "plan.json", "."])
+        .expect_status(1)
+        .snapshot();
+    assert!(
+        err.contains("account `acme`: 1 change(s) not reviewed: the reviewed plan holds no plan of this account"),
+        "{err}"
+    );
+    assert_eq!(writes(&t.acme), 0);
+    assert_eq!(writes(&t.shop), 0);
+    // With the reviewed account alone, it applies (nothing to change there).
+    t.dnscron(&["apply", "--account", "shop", "--reviewed", "plan.json", "."])
+        .snapshot();
+    assert_eq!(www(&t.acme), "192.0.2.1");
+}
+
+#[test]
+fn a_saved_plan_of_the_accounts_runs_each_part() {
+    let t = two();
+    t.dnscron(&["plan", "--out", "plan.json", "--format", "json"])
+        .run_for_stdout();
+    let out = t.dnscron(&["apply", "--plan", "plan.json"]).snapshot();
+    assert!(out.starts_with("exit: Some(0)"), "{out}");
+    assert_eq!(www(&t.acme), "192.0.2.9");
+    only_own_tokens(&[&t.acme, &t.shop]);
+}
