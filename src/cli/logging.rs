@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::io::IsTerminal;
 
-use dnscron_api::{pacer, retry};
+use dnscron_api::{PACING_LOG_TARGET, RETRY_LOG_TARGET};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -29,9 +29,9 @@ pub fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
     // Other crates stay at warn unless asked: their debug output is noise for users.
     let mut default = format!("warn,dnscron={level}");
     if verbose == 0 {
-        default.push_str(&format!(",{}=error", retry::LOG_TARGET));
+        default.push_str(&format!(",{RETRY_LOG_TARGET}=error"));
         if waits_drawn {
-            default.push_str(&format!(",{}=error", pacer::LOG_TARGET));
+            default.push_str(&format!(",{PACING_LOG_TARGET}=error"));
         }
     }
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));

@@ -47,7 +47,7 @@ impl Token {
         }
     }
 
-    pub fn from_env() -> Result<Token, TokenError> {
+    pub(crate) fn from_env() -> Result<Token, TokenError> {
         match std::env::var_os(TOKEN_ENV) {
             None => Err(TokenError::Missing),
             Some(value) => match value.into_string() {
@@ -59,7 +59,7 @@ impl Token {
         }
     }
 
-    pub fn from_file(path: &Path) -> Result<Token, TokenError> {
+    pub(crate) fn from_file(path: &Path) -> Result<Token, TokenError> {
         let bytes = std::fs::read(path).map_err(|source| TokenError::File {
             path: path.to_path_buf(),
             source,
