@@ -34,7 +34,7 @@ pub struct BaselineArgs {
     pub resolver: Option<ResolverArg>,
 }
 
-pub fn run(args: BaselineArgs) -> CommandResult {
+pub(crate) fn run(args: BaselineArgs) -> CommandResult {
     if !args.dir.is_dir() {
         return Err(CommandError::user(format!(
             "{} is not a folder",

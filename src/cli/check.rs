@@ -45,7 +45,7 @@ pub enum CheckFormat {
 /// mail finding the files do not accept (judged from the files, as plan does:
 /// docs/health.md#mail-findings), 1 when a
 /// nameserver (or a zone's nameserver list) could not be reached: the check did not run there.
-pub fn run(args: CheckArgs) -> CommandResult {
+pub(crate) fn run(args: CheckArgs) -> CommandResult {
     let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;
     let settings = CheckSettings::new(
         args.dns.address_book(),

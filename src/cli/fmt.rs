@@ -24,7 +24,7 @@ pub struct FmtArgs {
 }
 
 /// Invalid files exit 1 with the problems as `validate` prints them, and nothing is written.
-pub fn run(args: FmtArgs) -> CommandResult {
+pub(crate) fn run(args: FmtArgs) -> CommandResult {
     let texts = config::yaml_texts(&args.paths).map_err(|d| report_diagnostics(&d))?;
     let files = config::fmt::format_texts(texts).map_err(|d| report_diagnostics(&d))?;
     for file in &files {

@@ -19,7 +19,7 @@ pub enum LogFormat {
 /// Without `-v`, a retry gets no line of its own (the command ends with one line summing them
 /// up, `cli::retries`), nor does a rate-limit wait where the command's progress draws it
 /// (`waits_drawn`).
-pub fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
+pub(crate) fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
     let level = match (quiet, verbose) {
         (true, _) => "error",
         (false, 0) => "info",
@@ -51,18 +51,18 @@ pub fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
 }
 
 /// Colors only for a person at a terminal that shows them (see `colour_wanted`).
-pub fn use_color_on_stderr() -> bool {
+pub(crate) fn use_color_on_stderr() -> bool {
     colour_wanted(std::io::stderr().is_terminal(), env_var)
 }
 
 /// Same rule for stdout (plan's colored text output).
-pub fn use_color_on_stdout() -> bool {
+pub(crate) fn use_color_on_stdout() -> bool {
     colour_wanted(std::io::stdout().is_terminal(), env_var)
 }
 
 /// Whether stderr is a terminal that can redraw a line in place, as apply's bar does: a dumb
 /// terminal (Emacs' shell, some CI consoles) prints every redraw as a new line.
-pub fn can_redraw_stderr() -> bool {
+pub(crate) fn can_redraw_stderr() -> bool {
     std::io::stderr().is_terminal() && !dumb_terminal(env_var)
 }
 
