@@ -120,10 +120,6 @@ impl RepositoryError {
 /// The client settings of one account: its own URL and token, the flags' waits and timeouts.
 /// A URL or token file given on the command line (or DNSCRON_API_URL) is refused rather than
 /// chosen over the file's: which token goes to which API is the file's to say.
-#[expect(
-    dead_code,
-    reason = "issue 40's per-account commands call it; until they land only validate reads the file"
-)]
 pub(crate) fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, CommandError> {
     if api.api_url.as_deref().is_some_and(|u| !u.trim().is_empty()) || api.token_file.is_some() {
         return Err(CommandError::user(format!(
