@@ -120,7 +120,7 @@ pub fn render_to(plan: &Plan, color: bool, out: &mut impl Sink) {
 }
 
 /// The lines of one change, without indentation; plain when `color` is false (markdown uses this).
-pub fn plain_change_lines(change: &Change) -> Vec<String> {
+pub(crate) fn plain_change_lines(change: &Change) -> Vec<String> {
     change_lines(change, &Paint { on: false })
 }
 
