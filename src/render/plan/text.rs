@@ -42,7 +42,7 @@ fn action_code(action: Action) -> &'static str {
 
 /// Where the text goes, piece by piece: a `String`, or stdout as it is drawn (a plan of a
 /// 100,000-record zone is megabytes of findings, which need not be held at once).
-pub trait Sink {
+pub(crate) trait Sink {
     fn push_str(&mut self, text: &str);
 
     fn push(&mut self, c: char) {
@@ -64,7 +64,7 @@ pub fn render(plan: &Plan, color: bool) -> String {
 }
 
 /// [`render`], into `out`.
-pub fn render_to(plan: &Plan, color: bool, out: &mut impl Sink) {
+pub(crate) fn render_to(plan: &Plan, color: bool, out: &mut impl Sink) {
     let paint = Paint { on: color };
     if !plan.api_url.is_empty() {
         // What was read, and what an apply of this plan writes to.
