@@ -22,7 +22,7 @@ use dnscron_core::plan::Plan;
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
 #[cfg(any(feature = "emulator", test))]
-pub use super::apply_end::ending;
+pub(crate) use super::apply_end::ending;
 use super::apply_end::finish;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -124,7 +124,7 @@ fn check_approvals(args: &ApplyArgs) -> Result<(), CommandError> {
     }
 }
 
-pub fn run(args: ApplyArgs) -> CommandResult {
+pub(crate) fn run(args: ApplyArgs) -> CommandResult {
     refuse_resolver(&args)?;
     check_approvals(&args)?;
     let repository = Repository::discover(&args.paths, &args.account)

@@ -33,7 +33,7 @@ enum Bind {
     Fresh { confirm: bool },
 }
 
-pub fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) -> CommandResult {
+pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) -> CommandResult {
     if args.reviewed.len() > 1 {
         return Err(CommandError::user(
             "in a repository of several accounts, apply takes one --reviewed plan: the file \

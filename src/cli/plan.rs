@@ -10,6 +10,7 @@ use crate::cli::api_args::ApiArgs;
 use crate::cli::dns_args::parse_timeout;
 use crate::cli::dns_args::{ResolverArg, parse_resolver_arg};
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
+use crate::cli::output::StdoutSink;
 use crate::cli::{changed, logging, runtime, signals, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
@@ -82,7 +83,7 @@ pub enum PlanFormat {
     Github,
 }
 
-pub fn run(args: PlanArgs) -> CommandResult {
+pub(crate) fn run(args: PlanArgs) -> CommandResult {
     let repository = Repository::discover(&args.paths, &args.account)
         .map_err(RepositoryError::into_command_error)?;
     if let Repository::Many { .. } = &repository {
@@ -150,7 +151,14 @@ pub fn run(args: PlanArgs) -> CommandResult {
     if let Some(path) = &args.out {
         write_plan_file(path, &render::json(&planned.plan)?)?;
     }
-    write_stdout(&render_plan(&planned.plan, args.format)?)?;
+    if args.format == PlanFormat::Text {
+        // Drawn as it is written: the text of a large zone's findings is never held whole.
+        let mut out = StdoutSink::lock();
+        render::text::render_to(&planned.plan, logging::use_color_on_stdout(), &mut out);
+        out.finish()?;
+    } else {
+        write_stdout(&render_plan(&planned.plan, args.format)?)?;
+    }
     let attention =
         !planned.plan.is_empty() || planned.plan.findings.iter().any(|f| f.needs_attention());
     // The process ends here: freeing every declared and live record one by one would only
@@ -217,7 +225,7 @@ fn annotate_failure(err: CommandError, format: PlanFormat, at: Option<String>) -
     err
 }
 
-pub fn render_plan(plan: &Plan, format: PlanFormat) -> Result<String, CommandError> {
+pub(crate) fn render_plan(plan: &Plan, format: PlanFormat) -> Result<String, CommandError> {
     Ok(match format {
         PlanFormat::Text => render::text::render(plan, logging::use_color_on_stdout()),
         PlanFormat::Json => render::json(plan)?,
@@ -228,7 +236,7 @@ pub fn render_plan(plan: &Plan, format: PlanFormat) -> Result<String, CommandErr
 
 /// Writes through a temporary file and a rename, so an interrupted run never leaves half a plan
 /// that `apply --plan` would then reject with a confusing parse error.
-pub fn write_plan_file(path: &Path, json: &str) -> Result<(), CommandError> {
+pub(crate) fn write_plan_file(path: &Path, json: &str) -> Result<(), CommandError> {
     let tmp = path.with_extension("json.tmp");
     let write = std::fs::write(&tmp, json).and_then(|()| std::fs::rename(&tmp, path));
     write.map_err(|e| {

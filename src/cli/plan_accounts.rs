@@ -17,13 +17,13 @@ use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, Planned, make_plan_
 use dnscron_core::plan_file::{AccountPlan, accounts_to_json};
 
 /// One account's plan, or why it has none (already worded).
-pub struct AccountPlanned {
-    pub name: String,
-    pub api_url: String,
-    pub planned: Result<Planned, CommandError>,
+pub(crate) struct AccountPlanned {
+    pub(crate) name: String,
+    pub(crate) api_url: String,
+    pub(crate) planned: Result<Planned, CommandError>,
 }
 
-pub fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
+pub(crate) fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
     let planned = plan_accounts(args, accounts)?;
     let views: Vec<AccountView<'_>> = planned
         .iter()
@@ -102,7 +102,7 @@ pub fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
 }
 
 /// Every chosen account's plan, read side by side on one runtime.
-pub fn plan_accounts(
+pub(crate) fn plan_accounts(
     args: &PlanArgs,
     accounts: &[&Account],
 ) -> Result<Vec<AccountPlanned>, CommandError> {

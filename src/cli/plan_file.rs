@@ -10,13 +10,13 @@ use dnscron_core::plan_file::{self, MAX_BYTES};
 
 /// The plan in `file`, checked by `plan_file::load`; `io_hint` is added when the file can't be
 /// read at all.
-pub fn read(file: &Path, io_hint: Option<&str>) -> Result<Plan, CommandError> {
+pub(crate) fn read(file: &Path, io_hint: Option<&str>) -> Result<Plan, CommandError> {
     let text = read_text(file, io_hint)?;
     plan_file::load(&text, &file.display().to_string()).map_err(|e| refused(file, e))
 }
 
 /// The plan of one account or the plans of several (format 6), checked.
-pub fn read_any(file: &Path) -> Result<plan_file::PlanFile, CommandError> {
+pub(crate) fn read_any(file: &Path) -> Result<plan_file::PlanFile, CommandError> {
     let text = read_text(file, None)?;
     plan_file::load_any(&text, &file.display().to_string()).map_err(|e| refused(file, e))
 }

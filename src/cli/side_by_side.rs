@@ -8,10 +8,10 @@ use std::pin::Pin;
 use std::task::Poll;
 
 /// A future of one account's part, borrowing what the command holds.
-pub type Part<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+pub(crate) type Part<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
 /// Every future's output, in the futures' order, once all are done.
-pub async fn join_all<'a, T>(futures: Vec<Part<'a, T>>) -> Vec<T> {
+pub(crate) async fn join_all<'a, T>(futures: Vec<Part<'a, T>>) -> Vec<T> {
     let mut futures: Vec<Option<Part<'a, T>>> = futures.into_iter().map(Some).collect();
     let mut outputs: Vec<Option<T>> = futures.iter().map(|_| None).collect();
     std::future::poll_fn(|cx| {

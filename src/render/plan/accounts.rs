@@ -10,17 +10,17 @@ use super::{printable, summary_line};
 use crate::render::github::{Annotation, Level};
 
 /// One account's part: its plan, or the words of why it has none.
-pub struct AccountView<'a> {
-    pub name: &'a str,
-    pub api_url: &'a str,
-    pub plan: Result<&'a Plan, String>,
+pub(crate) struct AccountView<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) api_url: &'a str,
+    pub(crate) plan: Result<&'a Plan, String>,
 }
 
 /// Room for the head of the Markdown view (title, table, totals) before the accounts' parts.
 const HEAD_RESERVE: usize = 200;
 
 /// `Accounts: 2 planned, 1 failed. Plan: …` over every planned account.
-pub fn totals_line(accounts: &[AccountView<'_>]) -> String {
+pub(crate) fn totals_line(accounts: &[AccountView<'_>]) -> String {
     let plans: Vec<&Plan> = accounts
         .iter()
         .filter_map(|a| a.plan.as_ref().ok().copied())
@@ -50,7 +50,7 @@ pub fn totals_line(accounts: &[AccountView<'_>]) -> String {
     )
 }
 
-pub fn text(accounts: &[AccountView<'_>], color: bool) -> String {
+pub(crate) fn text(accounts: &[AccountView<'_>], color: bool) -> String {
     let bold = |t: &str| {
         if color {
             format!("\x1b[1m{t}\x1b[0m")
@@ -76,7 +76,7 @@ pub fn text(accounts: &[AccountView<'_>], color: bool) -> String {
     out
 }
 
-pub fn markdown(accounts: &[AccountView<'_>]) -> String {
+pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
     let mut out = format!("### dnscron plan: {} accounts\n\n", accounts.len());
     out.push_str("| account | live account | plan |\n|---|---|---|\n");
     for account in accounts {
@@ -110,7 +110,7 @@ pub fn markdown(accounts: &[AccountView<'_>]) -> String {
 
 /// Every account's annotations, their titles naming the account; a failed account is an
 /// `::error`; the totals a final `::notice`.
-pub fn github(accounts: &[AccountView<'_>]) -> String {
+pub(crate) fn github(accounts: &[AccountView<'_>]) -> String {
     let mut out = String::new();
     for account in accounts {
         match &account.plan {

@@ -29,7 +29,7 @@ pub fn render(plan: &Plan) -> String {
 
 /// [`render`] under the heading `title` (markdown, already escaped), in at most `max_len`
 /// bytes: one account's part of a plan of several shares the comment's budget.
-pub fn render_within(plan: &Plan, title: &str, max_len: usize) -> String {
+pub(crate) fn render_within(plan: &Plan, title: &str, max_len: usize) -> String {
     let mut out = format!("### {title}\n\n");
     if !plan.api_url.is_empty() {
         out.push_str(&format!("Live account: {}\n\n", code(&plan.api_url)));
