@@ -280,3 +280,47 @@ fn a_single_file_names_the_zones_the_account_lacks() {
     ))
     .run();
 }
+
+#[test]
+fn changed_since_plans_each_accounts_part_of_what_changed() {
+    let t = two();
+    let git = |args: &[&str]| crate::common::git::git(t.dir.path(), args);
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "files"]);
+    write_repo(
+        t.dir.path(),
+        &[(
+            "shop/shop.example.yaml",
+            "zone: shop.example\nrecords:\n  - { name: '@', type: A, content: 192.0.2.3 }\n",
+        )],
+    );
+    let many: Value = serde_json::from_str(
+        &t.dnscron(&["plan", "--changed-since", "HEAD", "--format", "json"])
+            .run_for_stdout(),
+    )
+    .unwrap();
+    let accounts = many["accounts"].as_array().unwrap();
+    // acme's files did not change: none of its zones is read, and nothing is planned there.
+    assert_eq!(accounts[0]["plan"]["changes"], serde_json::json!([]));
+    assert_eq!(t.acme.counters().route("GET /api/v1/dns/{zone}/records"), 0);
+    assert_eq!(accounts[1]["plan"]["summary"]["update"], 1);
+    let shop: Value = serde_json::from_str(
+        &t.alone(
+            &t.shop,
+            SHOP_TOKEN,
+            &[
+                "plan",
+                "--changed-since",
+                "HEAD",
+                "--format",
+                "json",
+                "./shop",
+            ],
+        )
+        .run_for_stdout(),
+    )
+    .unwrap();
+    assert_eq!(said(&accounts[1]["plan"]), said(&shop));
+    assert_eq!(accounts[1]["plan"]["scope"], shop["scope"]);
+}
