@@ -202,16 +202,36 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
     let reports = runtime.block_on(join_all(runs));
     progress.close();
     let mut worst: CommandResult = Ok(Outcome::Success);
+    let mut json = Vec::new();
     for (account, report) in chosen.iter().zip(reports) {
         let ending = match report {
             Ok(report) => {
-                write_stdout(&format!("=== account `{}` ===\n", account.name))?;
                 let ending = apply_end::ending(&report.result);
-                write_stdout(&match args.format {
-                    ApplyFormat::Text => format!("{}\n", report::text(&report)),
-                    ApplyFormat::Json => report::json(&report, exit_code(&ending)),
-                    ApplyFormat::Markdown => report::markdown(&report),
-                })?;
+                match args.format {
+                    ApplyFormat::Text => write_stdout(&format!(
+                        "=== account `{}` ===\n{}\n",
+                        account.name,
+                        report::text(&report)
+                    ))?,
+                    ApplyFormat::Markdown => write_stdout(&format!(
+                        "### Account `{}`\n\n{}\n",
+                        account.name,
+                        report::markdown(&report)
+                    ))?,
+                    // One document for a script: each account's report under its name.
+                    ApplyFormat::Json => {
+                        let one: serde_json::Value =
+                            serde_json::from_str(&report::json(&report, exit_code(&ending)))
+                                .map_err(|e| {
+                                    CommandError::quoting(
+                                        ErrorKind::Internal,
+                                        "reading back an apply report",
+                                        e,
+                                    )
+                                })?;
+                        json.push(serde_json::json!({ "account": account.name, "report": one }));
+                    }
+                }
                 ending
             }
             Err(err) => {
@@ -227,7 +247,27 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
             (Ok(a), Ok(_)) => Ok(a),
         };
     }
-    worst.map_err(|e| CommandError::new(ErrorKind::AlreadyReported, e.message_text()))
+    if args.format == ApplyFormat::Json {
+        let mut text = serde_json::to_string_pretty(&serde_json::json!({ "accounts": json }))
+            .map_err(|e| {
+                CommandError::quoting(ErrorKind::Internal, "writing the apply report", e)
+            })?;
+        text.push('\n');
+        write_stdout(&text)?;
+    }
+    // Each account's report or error is above; only how the run ends is left.
+    worst.map_err(|e| match e.kind {
+        ErrorKind::Interrupted { .. } => e,
+        ErrorKind::User
+        | ErrorKind::Config
+        | ErrorKind::Api
+        | ErrorKind::Stale
+        | ErrorKind::HeldByFinding
+        | ErrorKind::AlreadyReported
+        | ErrorKind::BrokenPipe
+        | ErrorKind::DnsUnreachable
+        | ErrorKind::Internal => CommandError::new(ErrorKind::AlreadyReported, e.message_text()),
+    })
 }
 
 /// The reviewed or saved file of several accounts, each part matching an account of the

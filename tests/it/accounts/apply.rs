@@ -127,8 +127,18 @@ fn a_saved_plan_of_the_accounts_runs_each_part() {
     let t = two();
     t.dnscron(&["plan", "--out", "plan.json", "--format", "json"])
         .run_for_stdout();
-    let out = t.dnscron(&["apply", "--plan", "plan.json"]).snapshot();
+    let out = t
+        .dnscron(&["apply", "--plan", "plan.json", "--format", "json"])
+        .snapshot();
     assert!(out.starts_with("exit: Some(0)"), "{out}");
+    let report: serde_json::Value = serde_json::from_str(crate::common::stdout_of(&out)).unwrap();
+    let names: Vec<&str> = report["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["account"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["acme", "shop"]);
     assert_eq!(www(&t.acme), "192.0.2.9");
     only_own_tokens(&[&t.acme, &t.shop]);
 }
