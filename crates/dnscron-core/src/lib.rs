@@ -18,6 +18,7 @@
 //! | apply | [`apply::apply`] → [`apply::ApplyReport`]; [`apply::workflow::Workflow`] is the one apply every front end drives (read, plan, bind to the reviewed plan, run); [`apply::Progress`] is how a caller follows it |
 //! | DNS checks | [`dnscheck::check_zones`] → [`dnscheck::CheckReport`]; [`dnscheck::ask`] |
 //! | controller | [`controller::revision::probe`], [`controller::revision::read`] → [`controller::Snapshot`]; [`controller::Webhook`] |
+//! | drift → files | [`adopt::adopt`] (a plan's drift as in-place edits of the files, and what it leaves) → [`adopt::Adoption`] |
 //! | live → files | [`import::fetch`], [`import::build_zone`], [`import::render_zone`], [`import::write_files`] |
 //! | server text | [`dnscron_api::untrusted::escape`], [`dnscron_api::untrusted::json_text`] |
 
@@ -26,6 +27,7 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 #![warn(unreachable_pub)]
 
+pub mod adopt;
 pub mod apply;
 pub mod config;
 pub mod controller;
