@@ -341,3 +341,76 @@ fn help() {
         Test::new().args(["adopt", "--help"]).run_for_stdout()
     );
 }
+
+#[test]
+fn every_declaration_deleted_live_leaves_an_empty_list_with_its_comments_and_line_ends() {
+    let mut seed = seed();
+    seed.zones[0].records.clear();
+    seed.zones[0]
+        .records
+        .push(RecordSeed::new("@", "A", "203.0.113.10"));
+    let emu = start_emulator(seed);
+    let dir = tempfile::tempdir().unwrap();
+    // Windows line ends, a comment inside a block item, no line break at the end.
+    let zone = "zone: example.com\r\nrecords:\r\n  - name: \"@\"\r\n    # the web server\r\n    type: A\r\n    content: 203.0.113.10 # behind the proxy\r\n  - { name: old, type: A, content: 192.0.2.1 }";
+    std::fs::write(dir.path().join("z.yaml"), zone).unwrap();
+    Portal::of(&emu).delete("example.com", "@", "A");
+    let adopt = dnscron(&emu, dir.path(), &["adopt"]).run_for_stdout();
+    assert_eq!(
+        adopt,
+        "adopted: zone example.com, @ A: 203.0.113.10 ttl 3600 deleted live, its declaration removed (./z.yaml:3)\n\
+         adopted: zone example.com, old A: 192.0.2.1 ttl 3600 deleted live, its declaration removed (./z.yaml:7)\n\
+         adopted 2 changes into 1 file\n"
+    );
+    assert_eq!(
+        read(dir.path(), "z.yaml"),
+        "zone: example.com\r\nrecords: []\r\n  # the web server\r\n  # behind the proxy\r\n"
+    );
+    assert_eq!(planned_changes(&emu, dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn a_live_rrset_with_two_ttls_is_left_with_the_loaders_words() {
+    let mut seed = seed();
+    seed.zones[0]
+        .records
+        .push(RecordSeed::new("pool", "A", "192.0.2.10"));
+    seed.zones[0]
+        .records
+        .push(RecordSeed::new("pool", "A", "192.0.2.11"));
+    let emu = start_emulator(seed);
+    let dir = tempfile::tempdir().unwrap();
+    let zone = EXAMPLE_COM.replace(
+        "  # the shop's front door\n",
+        "  - { name: pool, type: A, content: \"192.0.2.10\" }\n  - { name: pool, type: A, content: \"192.0.2.11\" }\n  # the shop's front door\n",
+    );
+    std::fs::write(dir.path().join("example.com.yaml"), &zone).unwrap();
+    // The portal retimes one record of the pair: files hold one TTL per name and type.
+    let portal = Portal::of(&emu);
+    let rows = block(
+        portal
+            .api
+            .get_all("/dns/example.com/records", "records", 100),
+    );
+    let id = rows
+        .iter()
+        .find(|r| r["content"] == "192.0.2.11")
+        .and_then(|r| r["id"].as_i64())
+        .unwrap();
+    let body = json!({"name": "pool", "type": "A", "content": "192.0.2.11", "ttl": 600});
+    let resp = block(
+        portal
+            .api
+            .put(&format!("/dns/example.com/records/{id}"), body),
+    );
+    assert_eq!(resp.status, 200, "{:?}", resp.body);
+    let adopt = dnscron(&emu, dir.path(), &["adopt"])
+        .expect_status(2)
+        .run_for_stdout();
+    insta::assert_snapshot!("adopt_two_ttls_stdout", adopt);
+    assert!(
+        adopt.contains("with the live value the files would not load: "),
+        "{adopt}"
+    );
+    assert_eq!(read(dir.path(), "example.com.yaml"), zone);
+}
