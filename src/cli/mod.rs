@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 use error::{CommandResult, ErrorKind};
 
+pub mod accounts;
 mod adopt;
 pub mod api_args;
 mod apply;
