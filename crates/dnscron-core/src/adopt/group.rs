@@ -1,7 +1,7 @@
 //! A plan's changes as adoption units: one per name and type of a zone (an RRset), each change
 //! of it a member to write, or left with its reason. Cron jobs and nameservers are left here.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::config::model::{RecordSpec, ZoneSpec};
 use crate::dns::{self, RecordType, ZoneName, rules};
@@ -89,15 +89,19 @@ pub(super) fn groups(plan: &Plan, opts: &AdoptOptions) -> (Vec<Group>, Vec<Left>
         }
     }
     let mut groups = Vec::new();
+    let mut zones_of_set: HashMap<&str, usize> = HashMap::new();
+    let mut indexes: HashMap<usize, ZoneIndex> = HashMap::new();
     for ((zone, name, rtype), changes) in by_rrset {
         let spec = &plan.desired.zones[zone];
-        if let Some(set) = from_set(spec, &name, rtype) {
-            let zones = plan
-                .desired
-                .zones
-                .iter()
-                .filter(|z| z.records.iter().any(|r| r.set.as_deref() == Some(set)))
-                .count();
+        let index = indexes.entry(zone).or_insert_with(|| ZoneIndex::of(spec));
+        if let Some(set) = index.sets.get(&(name.as_str(), rtype)).copied() {
+            let zones = *zones_of_set.entry(set).or_insert_with(|| {
+                plan.desired
+                    .zones
+                    .iter()
+                    .filter(|z| z.records.iter().any(|r| r.set.as_deref() == Some(set)))
+                    .count()
+            });
             for change in changes {
                 let reason = LeftReason::RecordSet {
                     set: set.to_string(),
@@ -107,26 +111,43 @@ pub(super) fn groups(plan: &Plan, opts: &AdoptOptions) -> (Vec<Group>, Vec<Left>
             }
             continue;
         }
-        if let Some(group) = group(spec, zone, name, rtype, &changes, opts, &mut left) {
+        if let Some(group) = group(spec, index, (zone, name, rtype), &changes, opts, &mut left) {
             groups.push(group);
         }
     }
     (groups, left)
 }
 
-/// The set a zone's records of this name and type come from, if any does.
-fn from_set<'z>(spec: &'z ZoneSpec, name: &str, rtype: RecordType) -> Option<&'z str> {
-    spec.records
-        .iter()
-        .find(|r| r.name == name && r.rtype == rtype && r.set.is_some())
-        .and_then(|r| r.set.as_deref())
+/// A zone's declarations looked up by what a change names: its own records by place, and the
+/// names and types its record sets bring. Built once per drifted zone, so that adopting is
+/// linear in the zone's records, not their product with the changes.
+struct ZoneIndex<'z> {
+    own: HashMap<String, &'z RecordSpec>,
+    sets: HashMap<(&'z str, RecordType), &'z str>,
+}
+
+impl<'z> ZoneIndex<'z> {
+    fn of(spec: &'z ZoneSpec) -> ZoneIndex<'z> {
+        let mut own = HashMap::new();
+        let mut sets = HashMap::new();
+        for r in &spec.records {
+            match r.set.as_deref() {
+                Some(set) => {
+                    sets.entry((r.name.as_str(), r.rtype)).or_insert(set);
+                }
+                None => {
+                    own.insert(r.location.to_string(), r);
+                }
+            }
+        }
+        ZoneIndex { own, sets }
+    }
 }
 
 fn group(
     spec: &ZoneSpec,
-    zone: usize,
-    name: String,
-    rtype: RecordType,
+    index: &ZoneIndex<'_>,
+    (zone, name, rtype): (usize, String, RecordType),
     changes: &[&Change],
     opts: &AdoptOptions,
     left: &mut Vec<Left>,
@@ -139,10 +160,7 @@ fn group(
         let change = (*change).clone();
         let declared = || {
             let at = change.declared_at.as_deref()?;
-            spec.records
-                .iter()
-                .find(|r| r.set.is_none() && r.location.to_string() == at)
-                .cloned()
+            index.own.get(at).map(|r| (*r).clone())
         };
         let kind = match change.action {
             Action::Update | Action::Create => {

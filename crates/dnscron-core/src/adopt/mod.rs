@@ -177,3 +177,6 @@ pub fn adopt(
         left,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -78,25 +78,41 @@ pub(super) fn settle(
     }
 }
 
-/// The groups whose edits load: all of them at once, or else each added in turn.
+/// The groups whose edits load together. All at once first; when that fails, halves in turn,
+/// so that a few groups the loader refuses cost a number of reloads in proportion to their
+/// count times the halvings, not one reload per group.
 fn loadable(editor: &Editor<'_>, planned: Vec<Planned>, left: &mut Vec<Left>) -> Vec<Planned> {
-    let all: Vec<&Planned> = planned.iter().collect();
-    if all.is_empty() || load_texts(&editor.texts(&all)).is_ok() {
-        return planned;
-    }
     let mut accepted: Vec<Planned> = Vec::new();
-    for p in planned {
-        let mut refs: Vec<&Planned> = accepted.iter().collect();
-        refs.push(&p);
-        match load_texts(&editor.texts(&refs)) {
-            Ok(_) => accepted.push(p),
-            Err(diags) => {
-                let problem = first_problem(&diags);
-                leave(left, &p, LeftReason::WouldNotLoad { problem });
-            }
-        }
-    }
+    bisect(editor, planned, &mut accepted, left);
     accepted
+}
+
+fn bisect(
+    editor: &Editor<'_>,
+    mut candidates: Vec<Planned>,
+    accepted: &mut Vec<Planned>,
+    left: &mut Vec<Left>,
+) {
+    if candidates.is_empty() {
+        return;
+    }
+    let mut refs: Vec<&Planned> = accepted.iter().collect();
+    refs.extend(candidates.iter());
+    let diags = match load_texts(&editor.texts(&refs)) {
+        Ok(_) => {
+            accepted.extend(candidates);
+            return;
+        }
+        Err(diags) => diags,
+    };
+    if let [one] = candidates.as_slice() {
+        let problem = first_problem(&diags);
+        leave(left, one, LeftReason::WouldNotLoad { problem });
+        return;
+    }
+    let second = candidates.split_off(candidates.len() / 2);
+    bisect(editor, candidates, accepted, left);
+    bisect(editor, second, accepted, left);
 }
 
 fn leave(left: &mut Vec<Left>, p: &Planned, reason: LeftReason) {
