@@ -6,11 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::cli::accounts::{self, AccountArgs, Repository, RepositoryError};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::validate::report_diagnostics;
 use crate::cli::{runtime, write_stdout};
-use dnscron_api::{ReadClient, untrusted};
+use dnscron_api::{ApiConfig, ReadClient, untrusted};
 use dnscron_core::adopt::{
     self, AdoptAction, AdoptOptions, Adopted, Adoption, FileWrite, LayoutWhy, Left, LeftReason,
 };
@@ -32,6 +33,8 @@ pub struct AdoptArgs {
     pub format: AdoptFormat,
     #[command(flatten)]
     pub api: ApiArgs,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -42,11 +45,95 @@ pub enum AdoptFormat {
     Json,
 }
 
+/// One account's adoption: whose (in a repository of several), the paths it may write under.
+struct Adopting {
+    account: Option<String>,
+    paths: Vec<PathBuf>,
+    adoption: Adoption,
+}
+
 pub fn run(args: AdoptArgs) -> CommandResult {
-    let texts = config::yaml_texts(&args.paths).map_err(|d| report_diagnostics(&d))?;
+    let repository = Repository::discover(&args.paths, &args.account)
+        .map_err(RepositoryError::into_command_error)?;
+    let opts = AdoptOptions {
+        undeclared: args.undeclared,
+    };
+    let adopting: Vec<Adopting> = match &repository {
+        Repository::One { paths } => {
+            let config = args.api.clone().into_config()?;
+            vec![Adopting {
+                account: None,
+                paths: paths.clone(),
+                adoption: adopt_one(paths, config, opts)?,
+            }]
+        }
+        // Each account read at its own pace, side by side; nothing is written until every
+        // account's adoption is made and its files checked.
+        Repository::Many { .. } => std::thread::scope(|scope| {
+            let handles: Vec<_> = repository
+                .chosen()
+                .into_iter()
+                .map(|account| {
+                    let api = &args.api;
+                    scope.spawn(move || {
+                        let paths = vec![account.folder.clone()];
+                        let context = format!("account `{}`", account.name);
+                        let adoption = accounts::api_config(account, api)
+                            .and_then(|config| adopt_one(&paths, config, opts))
+                            .map_err(|e| e.with_context(&context))?;
+                        Ok(Adopting {
+                            account: Some(account.name.clone()),
+                            paths,
+                            adoption,
+                        })
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(CommandError::internal(
+                            "an account's adoption stopped unexpectedly",
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<Adopting>, CommandError>>()
+        })?,
+    };
+    for one in &adopting {
+        check_writes(&one.paths, &one.adoption.writes)?;
+    }
+    for write in adopting.iter().flat_map(|one| &one.adoption.writes) {
+        write_file(write)?;
+    }
+    write_stdout(&match args.format {
+        AdoptFormat::Text => adopting
+            .iter()
+            .map(|one| match &one.account {
+                Some(name) => format!("account `{name}`:\n{}", text(&one.adoption)),
+                None => text(&one.adoption),
+            })
+            .collect(),
+        AdoptFormat::Json => json(&adopting)?,
+    })?;
+    Ok(if adopting.iter().all(|one| one.adoption.left.is_empty()) {
+        Outcome::Success
+    } else {
+        Outcome::ChangesPresent
+    })
+}
+
+/// Plans `paths` over a client that can only read, and makes the adoption of its drift.
+fn adopt_one(
+    paths: &[PathBuf],
+    config: ApiConfig,
+    opts: AdoptOptions,
+) -> Result<Adoption, CommandError> {
+    let texts = config::yaml_texts(paths).map_err(|d| report_diagnostics(&d))?;
     let desired = config::load_texts(&texts).map_err(|d| report_diagnostics(&d))?;
-    let client = ReadClient::new(args.api.into_config()?)?;
-    let opts = MakeOptions {
+    let client = ReadClient::new(config)?;
+    let plan_opts = MakeOptions {
         // Drift is whatever the account holds: a portal edit of many records is adopted as
         // one review, not refused by the limits that guard writes to the account.
         allow_mass_changes: true,
@@ -55,28 +142,8 @@ pub fn run(args: AdoptArgs) -> CommandResult {
         ..MakeOptions::default()
     };
     let planned =
-        runtime::block_on(make_plan(&client, &desired, &opts))?.map_err(CommandError::from)?;
-    let adoption = adopt::adopt(
-        &texts,
-        &planned.plan,
-        &planned.live,
-        &AdoptOptions {
-            undeclared: args.undeclared,
-        },
-    );
-    check_writes(&args.paths, &adoption.writes)?;
-    for write in &adoption.writes {
-        write_file(write)?;
-    }
-    write_stdout(&match args.format {
-        AdoptFormat::Text => text(&adoption),
-        AdoptFormat::Json => json(&adoption)?,
-    })?;
-    Ok(if adoption.left.is_empty() {
-        Outcome::Success
-    } else {
-        Outcome::ChangesPresent
-    })
+        runtime::block_on(make_plan(&client, &desired, &plan_opts))?.map_err(CommandError::from)?;
+    Ok(adopt::adopt(&texts, &planned.plan, &planned.live, &opts))
 }
 
 /// Every file to write is one the loader read under the given paths, not a link out of them,
@@ -281,17 +348,30 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
-fn json(adoption: &Adoption) -> Result<String, CommandError> {
-    let written: Vec<String> = adoption
-        .writes
-        .iter()
-        .map(|w| w.path.display().to_string())
-        .collect();
-    let doc = serde_json::json!({
-        "written": written,
-        "adopted": adoption.adopted,
-        "left": adoption.left,
-    });
+/// `{"written", "adopted", "left"}`; in a repository of several accounts, one such object per
+/// account under `accounts`, each with its `account`.
+fn json(adopting: &[Adopting]) -> Result<String, CommandError> {
+    let one = |a: &Adopting| {
+        let written: Vec<String> = a
+            .adoption
+            .writes
+            .iter()
+            .map(|w| w.path.display().to_string())
+            .collect();
+        let mut doc = serde_json::json!({
+            "written": written,
+            "adopted": a.adoption.adopted,
+            "left": a.adoption.left,
+        });
+        if let Some(name) = &a.account {
+            doc["account"] = serde_json::Value::from(name.as_str());
+        }
+        doc
+    };
+    let doc = match adopting {
+        [single] if single.account.is_none() => one(single),
+        _ => serde_json::json!({ "accounts": adopting.iter().map(one).collect::<Vec<_>>() }),
+    };
     let text = serde_json::to_string_pretty(&doc)
         .map_err(|e| CommandError::with_cause(ErrorKind::Internal, "rendering adopt's JSON", e))?;
     Ok(untrusted::json_text(text) + "\n")

@@ -3,6 +3,7 @@
 //! path decides). What is left is reported and exits 2; a misbehaving server, broken files, a
 //! file changed on disk or a path out of the folder write nothing.
 
+mod accounts;
 mod refused;
 
 use std::future::Future;
