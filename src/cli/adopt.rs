@@ -52,7 +52,7 @@ struct Adopting {
     adoption: Adoption,
 }
 
-pub fn run(args: AdoptArgs) -> CommandResult {
+pub(crate) fn run(args: AdoptArgs) -> CommandResult {
     let repository = Repository::discover(&args.paths, &args.account)
         .map_err(RepositoryError::into_command_error)?;
     let opts = AdoptOptions {
