@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use error::{CommandResult, ErrorKind};
 
 pub(crate) mod accounts;
+mod adopt;
 pub(crate) mod api_args;
 mod apply;
 mod apply_end;
@@ -106,6 +107,9 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Make the live account match the files (or execute a saved plan), then verify.
     Apply(apply::ApplyArgs),
+    /// Write the live values of drifted records into the files that declare them, in place
+    /// (the reverse of apply; read-only on the API; exit 2 when some drift is left).
+    Adopt(adopt::AdoptArgs),
     /// Ask each zone's nameservers over DNS whether they serve what the files say (no API
     /// token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked).
     Check(check::CheckArgs),
@@ -151,6 +155,7 @@ impl Command {
             | Command::Show(_)
             | Command::Check(_)
             | Command::Import(_)
+            | Command::Adopt(_)
             | Command::Baseline(_)
             | Command::Doctor(_)
             | Command::Schema(_)
@@ -186,6 +191,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Plan(args) => plan::run(args),
         Command::Show(args) => show::run(args),
         Command::Apply(args) => apply::run(args),
+        Command::Adopt(args) => adopt::run(args),
         Command::Check(args) => check::run(args),
         Command::Import(args) => import::run(args),
         Command::Baseline(args) => baseline::run(args),

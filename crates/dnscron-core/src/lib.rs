@@ -27,6 +27,7 @@
 //! | check | [`dnscheck::check_zones`] ([`dnscheck::CheckSettings`]) → [`dnscheck::CheckReport`] ([`dnscheck::Totals`]); [`dnscheck::NameserverAddress`] or [`dnscheck::AddressParseError`]; [`dnscheck::AddressBook`], [`dnscheck::parse_resolver`], [`dnscheck::parse_resolv_conf`] | |
 //! | controller's loop | [`controller::Controller`] ([`controller::Settings`], [`controller::Mode`], [`controller::StateStore`]) → [`controller::RoundReport`]s as [`controller::Event`]s, [`controller::RunEnd`]; [`controller::Controller::round`] → a [`controller::RoundReport`] and its [`controller::Requeue`]; [`controller::api_config`], [`controller::readiness_check`], [`controller::resolve_adopted`], [`controller::Webhook`], [`controller::StateLock`] | [`controller::revision`]: [`controller::revision::probe`], [`controller::revision::read`] |
 //! | import | [`import::fetch`] ([`import::Selection`]) → [`import::Fetched`]; [`import::build_zone`] → [`import::ZoneFile`] ([`import::Imported`], [`import::KeptOut`] of an [`import::Ephemeral`] kind, [`import::Unrepresentable`], [`import::LeftOut`], [`import::SourceIgnore`]); [`import::zone_from_probe`] or [`import::ProbeShapeError`]; [`import::render_zone`], [`import::render_site`], [`import::extract_sets`] → [`import::SetFile`]s of [`import::SetRecord`]s, [`import::render_set`], [`import::write_files`] → [`import::OutFile`]s or [`import::Outside`]; [`import::ImportError`] | [`import::from_files`]: other tools' files ([`import::from_files::read`], one folder per reader); [`import::baseline`]: acceptances at adoption |
+//! | adopt | [`adopt::adopt`] ([`adopt::AdoptOptions`]) → [`adopt::Adoption`]: the files to write ([`adopt::FileWrite`]), what they adopt ([`adopt::Adopted`]), what is left and why ([`adopt::Left`], [`adopt::LeftReason`]) | [`adopt`] |
 //! | benchmark hooks | [`config::parse_yaml`], [`plan::snapshot::READ_CONCURRENCY`], [`controller::BUCKET_PER_MINUTE`] | |
 
 // Every match over our own enums lists each variant, so a new one is a compile error wherever it
@@ -35,6 +36,7 @@
 #![warn(unreachable_pub)]
 #![warn(unnameable_types)]
 
+pub mod adopt;
 pub mod apply;
 pub mod config;
 pub mod controller;
