@@ -50,6 +50,7 @@ pub use output::write_stdout;
 // What `Command`'s variants and `GlobalArgs` carry: public with them, so a caller that parses a
 // command line (the tests do) can name what it gets (`unnameable_types`).
 pub use accounts::AccountArgs;
+pub use adopt::{AdoptArgs, AdoptFormat};
 pub use api_args::ApiArgs;
 pub use apply::{ApplyArgs, ApplyFormat};
 pub use baseline::BaselineArgs;
