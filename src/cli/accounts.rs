@@ -52,6 +52,20 @@ impl Repository {
         }
     }
 
+    /// The folders to read, each group loaded on its own: the PATHs for a repository of one,
+    /// each chosen account's folder for one of several (an account's files never meet
+    /// another's: record sets, `unmanaged:` and duplicates stay inside one account).
+    pub fn folder_groups(&self) -> Vec<Vec<PathBuf>> {
+        match self {
+            Repository::One { paths } => vec![paths.clone()],
+            Repository::Many { .. } => self
+                .chosen()
+                .into_iter()
+                .map(|a| vec![a.folder.clone()])
+                .collect(),
+        }
+    }
+
     /// The chosen accounts, in the file's order; none for a repository of one.
     pub fn chosen(&self) -> Vec<&Account> {
         match self {

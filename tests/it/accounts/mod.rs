@@ -19,3 +19,6 @@ pub fn two_accounts(url_a: &str, url_b: &str) -> String {
         "accounts:\n  - name: acme\n    folder: acme\n    api_url: {url_a}\n    token_env: DNSCRON_TOKEN_ACME\n  - name: shop\n    folder: shop\n    api_url: {url_b}\n    token_env: DNSCRON_TOKEN_SHOP\n"
     )
 }
+
+mod adoption;
+mod fmt;
