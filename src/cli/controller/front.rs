@@ -17,7 +17,7 @@ use super::metrics::Metrics;
 use super::{observed, status_json, words};
 use crate::cli::error::CommandError;
 
-pub struct Front {
+pub(crate) struct Front {
     shared: Arc<Shared>,
     /// This account's series (every account's, for a controller of one).
     metrics: Metrics,
@@ -34,18 +34,18 @@ pub struct Front {
 }
 
 impl Front {
-    pub fn new(args: &ControllerArgs, json: bool) -> Result<Front, CommandError> {
+    pub(crate) fn new(args: &ControllerArgs, json: bool) -> Result<Front, CommandError> {
         Front::with_metrics(args, json, Metrics::new())
     }
 
     /// The front of a controller of several accounts: the shared parts (the server's metrics,
     /// the webhook); each account's front is [`Front::account`].
-    pub fn for_accounts(args: &ControllerArgs, json: bool) -> Result<Front, CommandError> {
+    pub(crate) fn for_accounts(args: &ControllerArgs, json: bool) -> Result<Front, CommandError> {
         Front::with_metrics(args, json, Metrics::for_accounts())
     }
 
     /// Account `name`'s front: its metrics view, its status on `board`, the shared webhook.
-    pub fn account(&self, name: &str, board: Arc<super::fleet::Board>) -> Front {
+    pub(crate) fn account(&self, name: &str, board: Arc<super::fleet::Board>) -> Front {
         Front {
             shared: Arc::clone(&self.shared),
             metrics: self.shared.metrics.account(name),
@@ -59,11 +59,11 @@ impl Front {
         }
     }
 
-    pub fn shared(&self) -> &Arc<Shared> {
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
         &self.shared
     }
 
-    pub fn metrics(&self) -> &Metrics {
+    pub(crate) fn metrics(&self) -> &Metrics {
         &self.metrics
     }
 
@@ -101,20 +101,20 @@ impl Front {
     }
 
     /// Counts every API answer by route and status.
-    pub fn response_hook(self: &Arc<Self>) -> ResponseHook {
+    pub(crate) fn response_hook(self: &Arc<Self>) -> ResponseHook {
         let metrics = self.metrics.clone();
         Arc::new(move |event| metrics.api_response(&event.method, event.route, event.status))
     }
 
     /// Counts the time spent waiting for the rate limit and the budget.
-    pub fn wait_hook(self: &Arc<Self>) -> WaitHook {
+    pub(crate) fn wait_hook(self: &Arc<Self>) -> WaitHook {
         let metrics = self.metrics.clone();
         Arc::new(move |event| metrics.rate_limit_wait(event.wait))
     }
 
     /// Runs the loop until it ends (a stop, or `once`), serving the endpoints on `listen`
     /// meanwhile.
-    pub async fn run(
+    pub(crate) async fn run(
         self: &Arc<Self>,
         controller: Controller,
         once: bool,
@@ -140,7 +140,7 @@ impl Front {
     }
 
     /// The core's loop, its events told to this front.
-    pub async fn run_loop(
+    pub(crate) async fn run_loop(
         self: &Arc<Self>,
         controller: Controller,
         once: bool,
@@ -151,7 +151,7 @@ impl Front {
     }
 
     /// The webhook's messages still queued are sent (or given up on) before the process ends.
-    pub async fn flush_webhook(&self) {
+    pub(crate) async fn flush_webhook(&self) {
         if let Some(webhook) = &self.webhook {
             webhook.flush().await;
         }
@@ -165,7 +165,7 @@ impl Front {
         }
     }
 
-    pub async fn serve(
+    pub(crate) async fn serve(
         &self,
         addr: SocketAddr,
         stop: Arc<Interrupt>,
@@ -282,7 +282,7 @@ fn log_fields(f: &words::Fields, account: &str, failed: bool, line: &str) {
 
 /// SIGTERM and SIGINT stop the loop (a write in flight finishes first); SIGHUP asks for a
 /// round now.
-pub fn listen_for_signals(interrupt: Arc<Interrupt>, round_now: Arc<Notify>) {
+pub(super) fn listen_for_signals(interrupt: Arc<Interrupt>, round_now: Arc<Notify>) {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

@@ -18,7 +18,7 @@ const RESERVED: [&str; 4] = ["/repo", "/state", "/tmp", "/var/run/secrets/dnscro
 
 /// How the pod gets each account's token, checked for the manifest.
 #[derive(Debug, Default)]
-pub struct Tokens {
+pub(super) struct Tokens {
     /// `(variable, account)`.
     env: Vec<(String, String)>,
     /// Folder → `(file name, account)`.
@@ -27,7 +27,7 @@ pub struct Tokens {
 }
 
 /// Every token source as the manifest can hold it, or why one can't be.
-pub fn tokens(accounts: &Accounts) -> Result<Tokens, String> {
+pub(super) fn tokens(accounts: &Accounts) -> Result<Tokens, String> {
     let mut tokens = Tokens::default();
     for account in &accounts.accounts {
         tokens.names.push(account.name.clone());
@@ -80,7 +80,7 @@ fn token_file(account: &str, path: &Path) -> Result<(String, String), String> {
 }
 
 /// `kit` (the single-account manifests, filled) rewritten for `tokens`; the Secret is `name`.
-pub fn rewrite(kit: &str, name: &str, tokens: &Tokens) -> String {
+pub(super) fn rewrite(kit: &str, name: &str, tokens: &Tokens) -> String {
     let from_files: String = tokens
         .names
         .iter()

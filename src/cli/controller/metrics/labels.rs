@@ -141,10 +141,10 @@ pub(super) struct ApiLabels {
 /// of one account, none (no label at all, so its series are those of before several accounts
 /// were possible). Names come from `dnscron-accounts.yaml`: as many values as accounts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct AccountLabel(Option<std::sync::Arc<str>>);
+pub(super) struct AccountLabel(Option<std::sync::Arc<str>>);
 
 impl AccountLabel {
-    pub fn named(name: &str) -> Self {
+    pub(super) fn named(name: &str) -> Self {
         Self(Some(std::sync::Arc::from(name)))
     }
 }
