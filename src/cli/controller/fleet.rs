@@ -498,3 +498,43 @@ fn first_problem(diagnostics: &Diagnostics) -> String {
             None => d.message.clone(),
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::controller::metrics::Metrics;
+
+    /// Ready once every account has finished a round or failed to start; the document groups
+    /// the accounts by name, each with its own.
+    #[test]
+    fn ready_when_every_account_has_something_to_report() {
+        let shared = Shared::new(Metrics::for_accounts());
+        let board = Board::new(PathBuf::from("repo/dnscron-accounts.yaml"));
+        board.started("alpha");
+        board.started("beta");
+        board.publish(&shared);
+        assert!(!shared.is_ready());
+        board.round_finished("alpha", r#"{"status_version":1}"#.into(), &shared);
+        assert!(!shared.is_ready());
+        board.not_started("beta", "no token".into());
+        board.publish(&shared);
+        assert!(shared.is_ready());
+        let doc: Value = serde_json::from_str(&shared.status().unwrap()).unwrap();
+        assert_eq!(
+            doc,
+            json!({
+                "status_version": 1,
+                "accounts_file": {
+                    "path": "repo/dnscron-accounts.yaml",
+                    "errors": [],
+                    "restart_required": [],
+                    "removed": [],
+                },
+                "accounts": {
+                    "alpha": {"state": "running", "status": {"status_version": 1}},
+                    "beta": {"state": "not_started", "error": "no token"},
+                },
+            })
+        );
+    }
+}

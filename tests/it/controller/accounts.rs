@@ -430,3 +430,54 @@ async fn an_account_without_its_token_is_reported_and_started_once_it_is_there()
     assert_eq!(running.of("alpha")["converged"]["source"], "digest");
     running.stop().await;
 }
+
+/// `dnscron controller REPO --once` over two accounts, as a process: each account's state file
+/// is the `--state-file` with its name; the exit code is the worst account's (`beta` drifted: 2); `--account alpha` alone is in sync (0); a token in the environment reaches only
+/// its account's API.
+#[test]
+fn once_over_two_accounts_exits_with_the_worst_accounts_code() {
+    use crate::common::Test;
+    use crate::common::emulator::start_emulator;
+
+    let alpha = start_emulator(seed(&["alpha.example"]));
+    let beta = start_emulator(seed(&["beta.example"]));
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let files = [
+        (
+            "dnscron-accounts.yaml".to_owned(),
+            format!(
+                "accounts:\n  - name: alpha\n    folder: alpha\n    api_url: {}\n    token_env: TOKEN_ALPHA\n  - name: beta\n    folder: beta\n    api_url: {}\n    token_env: TOKEN_BETA\n",
+                alpha.base_url(),
+                beta.base_url()
+            ),
+        ),
+        ("alpha/alpha.example.yaml".to_owned(), zone("alpha", "")),
+        // A record the files declare and the account lacks: drift on a first start.
+        ("beta/beta.example.yaml".to_owned(), zone("beta", API)),
+    ];
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    crate::accounts::write_repo(&repo, &files);
+    let once = |extra: &[&str]| {
+        Test::new()
+            .current_dir(tmp.path())
+            .args(["controller", "repo", "--once", "--state-file", "state.json"])
+            .args(extra)
+            .env("TOKEN_ALPHA", TOKEN)
+            .env("TOKEN_BETA", TOKEN)
+            .env("DNSCRON_API_URL", "")
+            .snapshot()
+    };
+    let both = once(&[]);
+    assert!(both.starts_with("exit: Some(2)"), "{both}");
+    assert!(both.contains("account beta: "), "{both}");
+    assert!(tmp.path().join("state.alpha.json").exists());
+    assert!(tmp.path().join("state.beta.json").exists());
+    assert!(!tmp.path().join("state.json").exists());
+    let alpha_only = once(&["--account", "alpha"]);
+    assert!(alpha_only.starts_with("exit: Some(0)"), "{alpha_only}");
+    assert!(!alpha_only.contains("account beta"), "{alpha_only}");
+}
