@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use error::{CommandResult, ErrorKind};
 
 pub(crate) mod accounts;
+mod adopt;
 pub(crate) mod api_args;
 mod apply;
 mod apply_accounts;
@@ -48,6 +49,28 @@ mod stamp;
 pub(crate) mod validate;
 
 pub use output::write_stdout;
+
+// What `Command`'s variants and `GlobalArgs` carry: public with them, so a caller that parses a
+// command line (the tests do) can name what it gets (`unnameable_types`).
+pub use accounts::AccountArgs;
+pub use adopt::{AdoptArgs, AdoptFormat};
+pub use api_args::ApiArgs;
+pub use apply::{ApplyArgs, ApplyFormat};
+pub use baseline::BaselineArgs;
+pub use check::{CheckArgs, CheckFormat};
+pub use completions::CompletionsArgs;
+#[cfg(feature = "emulator")]
+pub use demo::DemoArgs;
+pub use dns_args::{ApplyDnsArgs, DnsArgs, ResolverArg};
+pub use doctor::DoctorArgs;
+#[cfg(feature = "emulator")]
+pub use emulator::EmulatorArgs;
+pub use fmt::FmtArgs;
+pub use logging::LogFormat;
+pub use plan::{PlanArgs, PlanFormat};
+pub use schema::SchemaArgs;
+pub use show::ShowArgs;
+pub use validate::{ValidateArgs, ValidateFormat};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -88,6 +111,9 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Make the live account match the files (or execute a saved plan), then verify.
     Apply(apply::ApplyArgs),
+    /// Write the live values of drifted records into the files that declare them, in place
+    /// (the reverse of apply; read-only on the API; exit 2 when some drift is left).
+    Adopt(adopt::AdoptArgs),
     /// Ask each zone's nameservers over DNS whether they serve what the files say (no API
     /// token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked).
     Check(check::CheckArgs),
@@ -103,7 +129,7 @@ pub enum Command {
     #[cfg(feature = "controller")]
     /// Keep the account in step with a folder, round after round: apply what merged, report
     /// (or, under --policy heal, revert) drift; metrics and probes with --listen.
-    Controller(controller::ControllerArgs),
+    Controller(Box<controller::ControllerArgs>),
     #[cfg(feature = "emulator")]
     /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
     Emulator(emulator::EmulatorArgs),
@@ -133,6 +159,7 @@ impl Command {
             | Command::Show(_)
             | Command::Check(_)
             | Command::Import(_)
+            | Command::Adopt(_)
             | Command::Baseline(_)
             | Command::Doctor(_)
             | Command::Schema(_)
@@ -168,12 +195,13 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Plan(args) => plan::run(args),
         Command::Show(args) => show::run(args),
         Command::Apply(args) => apply::run(args),
+        Command::Adopt(args) => adopt::run(args),
         Command::Check(args) => check::run(args),
         Command::Import(args) => import::run(args),
         Command::Baseline(args) => baseline::run(args),
         Command::Doctor(args) => doctor::run(args),
         #[cfg(feature = "controller")]
-        Command::Controller(args) => controller::run(args, cli.global.log_format),
+        Command::Controller(args) => controller::run(*args, cli.global.log_format),
         #[cfg(feature = "emulator")]
         Command::Emulator(args) => emulator::run(args),
         #[cfg(feature = "emulator")]

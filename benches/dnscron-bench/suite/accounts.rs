@@ -72,7 +72,7 @@ pub async fn run(smoke: bool) -> Result<Section, BenchError> {
         burst: 10,
     };
     let mut section = Section::new(
-        "10. Several accounts (issue 40)",
+        "11. Several accounts: plans side by side (issue 40)",
         &format!(
             "{accounts} accounts of {zones} zones (10 records each, one update per zone), each \
              with its own emulator and token. Each emulator's bucket is time-scaled 10× like \

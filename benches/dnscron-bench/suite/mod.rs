@@ -46,11 +46,12 @@ pub enum Part {
     BigAccount,
     BindImport,
     Controller,
+    ControllerAccounts,
     Accounts,
 }
 
 impl Part {
-    pub const ALL: [Part; 10] = [
+    pub const ALL: [Part; 11] = [
         Part::Efficiency,
         Part::Pacing,
         Part::Planner,
@@ -60,6 +61,7 @@ impl Part {
         Part::BigAccount,
         Part::BindImport,
         Part::Controller,
+        Part::ControllerAccounts,
         Part::Accounts,
     ];
 
@@ -74,6 +76,7 @@ impl Part {
             Part::BigAccount => "bigaccount",
             Part::BindImport => "bindimport",
             Part::Controller => "controller",
+            Part::ControllerAccounts => "controlleraccounts",
             Part::Accounts => "accounts",
         }
     }
@@ -150,6 +153,7 @@ pub fn run(opts: &Options) -> Result<Report, BenchError> {
             Part::BigAccount => runtime.block_on(big_account::run(opts.smoke))?,
             Part::BindImport => bind_import::run(opts)?,
             Part::Controller => controller::run(&runtime, opts.smoke)?,
+            Part::ControllerAccounts => controller::accounts_section(opts.smoke)?,
             Part::Accounts => runtime.block_on(accounts::run(opts.smoke))?,
         };
         section.load = format!("{load_before} → {}", machine::load_1min());

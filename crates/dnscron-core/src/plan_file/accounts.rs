@@ -75,7 +75,7 @@ pub fn accounts_to_json(plans: &[AccountPlan]) -> Result<String, PlanFileError> 
             Ok(AccountPlanDocument {
                 name: a.name.clone(),
                 api_url: a.api_url.clone(),
-                plan: PlanFileV5::try_from(&a.plan).map_err(|e| PlanFileError::BadPlanFile {
+                plan: PlanFileV5::of(&a.plan).map_err(|e| PlanFileError::BadPlanFile {
                     message: format!("cannot write the plan of account `{}`: {e}", a.name),
                 })?,
             })

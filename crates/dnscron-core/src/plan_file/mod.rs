@@ -33,7 +33,7 @@ use serde::Deserialize;
 pub use accounts::{
     ACCOUNTS_FORMAT_VERSION, AccountPlan, AccountsProblem, PlanFile, accounts_to_json, load_any,
 };
-pub use checks::MAX_BYTES;
+pub use checks::{ApiUrlProblem, MAX_BYTES, PlanIdProblem, ScopeProblem};
 pub(crate) use document::PlanFileV5;
 pub use error::{FromFileError, PlanFileError};
 pub use schema::json_schema;
@@ -46,7 +46,7 @@ pub const FORMAT_VERSION: u32 = 5;
 
 /// Pretty JSON with a final newline.
 pub fn to_json(plan: &Plan) -> Result<String, PlanFileError> {
-    let file = PlanFileV5::try_from(plan).map_err(|e| PlanFileError::BadPlanFile {
+    let file = PlanFileV5::of(plan).map_err(|e| PlanFileError::BadPlanFile {
         message: format!("cannot write the plan: {e}"),
     })?;
     let mut text = serde_json::to_string_pretty(&file).map_err(|e| PlanFileError::BadPlanFile {
@@ -71,7 +71,7 @@ fn from_document(
     text: Option<&str>,
     origin: &str,
 ) -> Result<Plan, PlanFileError> {
-    Plan::try_from(file).map_err(|e| match e {
+    file.into_plan().map_err(|e| match e {
         FromFileError::UnsupportedFormat { found } => PlanFileError::UnsupportedFormat {
             found: found.to_string(),
         },
