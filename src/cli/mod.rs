@@ -46,6 +46,27 @@ pub(crate) mod validate;
 
 pub use output::write_stdout;
 
+// What `Command`'s variants and `GlobalArgs` carry: public with them, so a caller that parses a
+// command line (the tests do) can name what it gets (`unnameable_types`).
+pub use accounts::AccountArgs;
+pub use api_args::ApiArgs;
+pub use apply::{ApplyArgs, ApplyFormat};
+pub use baseline::BaselineArgs;
+pub use check::{CheckArgs, CheckFormat};
+pub use completions::CompletionsArgs;
+#[cfg(feature = "emulator")]
+pub use demo::DemoArgs;
+pub use dns_args::{ApplyDnsArgs, DnsArgs, ResolverArg};
+pub use doctor::DoctorArgs;
+#[cfg(feature = "emulator")]
+pub use emulator::EmulatorArgs;
+pub use fmt::FmtArgs;
+pub use logging::LogFormat;
+pub use plan::{PlanArgs, PlanFormat};
+pub use schema::SchemaArgs;
+pub use show::ShowArgs;
+pub use validate::{ValidateArgs, ValidateFormat};
+
 #[derive(Debug, Parser)]
 #[command(
     name = "dnscron",
