@@ -1,0 +1,223 @@
+//! `dnscron export --to bind|octodns [--out DIR] [PATH]...`: the desired state, read as `plan`
+//! reads it, written as another tool's files. Offline: no token, no request.
+//!
+//! Stdout: the files written and a count (or, with `--json`, one JSON object). Stderr: one
+//! `left:` line for each thing the other tool's files can't hold (not DNS records), and one
+//! `not exported` line, with its place, for each record it refuses; those fail the command
+//! (exit 1) after the rest is written.
+
+use std::path::{Path, PathBuf};
+
+use dnscron_api::untrusted::{escape, json_text};
+use dnscron_core::config::model::NameserverMode;
+use dnscron_core::export::{self, Export, Format, Left, NotExported, Unholdable};
+
+use crate::cli::error::{CommandResult, Outcome, not_exported};
+use crate::cli::{validate, write_stdout};
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The tool to write for: `bind`, one RFC 1035 zone file per zone (<zone>.zone);
+    /// `octodns`, a configuration (config.yaml) and its YAML provider's zone files
+    /// (zones/<zone>.yaml).
+    #[arg(long, value_enum, value_name = "TOOL")]
+    pub to: To,
+    /// Folder to write into, created when missing; it must be empty unless --force [default:
+    /// export-bind or export-octodns].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Write into a folder that is not empty, over the files export writes (others are kept).
+    #[arg(long)]
+    pub force: bool,
+    /// Print what was written and left as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Files, or directories searched recursively for *.yaml and *.yml.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// The tools `--to` writes for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum To {
+    /// BIND zone files.
+    Bind,
+    /// An octoDNS configuration and its YAML provider's zone files.
+    Octodns,
+}
+
+impl To {
+    fn name(self) -> &'static str {
+        match self {
+            To::Bind => "bind",
+            To::Octodns => "octodns",
+        }
+    }
+
+    fn format(self) -> Format {
+        match self {
+            To::Bind => Format::Bind,
+            To::Octodns => Format::Octodns,
+        }
+    }
+}
+
+pub fn run(args: ExportArgs) -> CommandResult {
+    let desired = validate::load_printing_warnings(&args.paths)
+        .map_err(|d| validate::report_diagnostics(&d))?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("export-{}", args.to.name())));
+    let export = export::export(&desired, args.to.format());
+    let written = export::write_export(&out, &export.files, args.force)?;
+    let mut stderr = String::new();
+    for left in &export.left {
+        stderr.push_str(&format!("left: {}\n", left_words(left)));
+    }
+    for item in &export.not_exported {
+        stderr.push_str(&format!("not exported {}\n", not_exported_line(item)));
+    }
+    eprint!("{stderr}");
+    write_stdout(&if args.json {
+        json(&args, &out, &export, &written)
+    } else {
+        text(&args, &out, &export, &written)
+    })?;
+    match export.not_exported.len() {
+        0 => Ok(Outcome::Success),
+        n => Err(not_exported(n)),
+    }
+}
+
+fn text(args: &ExportArgs, out: &Path, export: &Export, written: &[PathBuf]) -> String {
+    let mut text = String::new();
+    for path in written {
+        text.push_str(&format!("wrote {}\n", escape(&path.display().to_string())));
+    }
+    text.push_str(&format!(
+        "exported {} zone{}, {} record{} to {} for {}\n",
+        export.zones,
+        plural(export.zones),
+        export.records,
+        plural(export.records),
+        escape(&out.display().to_string()),
+        args.to.name()
+    ));
+    text
+}
+
+fn json(args: &ExportArgs, out: &Path, export: &Export, written: &[PathBuf]) -> String {
+    let not_exported: Vec<serde_json::Value> = export
+        .not_exported
+        .iter()
+        .map(|item| {
+            serde_json::json!({
+                "at": item.record.location.to_string(),
+                "zone": item.zone.as_str(),
+                "name": item.name,
+                "type": item.record.rtype.as_str(),
+                "content": item.record.content,
+                "why": unholdable_words(item.why),
+            })
+        })
+        .collect();
+    let value = serde_json::json!({
+        "to": args.to.name(),
+        "out": out.display().to_string(),
+        "zones": export.zones,
+        "records": export.records,
+        "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "left": export.left.iter().map(|l| format!("left: {}", left_words(l))).collect::<Vec<_>>(),
+        "not_exported": not_exported,
+    });
+    json_text(serde_json::to_string_pretty(&value).unwrap_or_default()) + "\n"
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn left_words(left: &Left) -> String {
+    match left {
+        Left::Cron {
+            site,
+            jobs,
+            location,
+        } => format!(
+            "site {} at {}: {jobs} cron job{} (not DNS records)",
+            escape(site),
+            at(&location.to_string()),
+            plural(*jobs)
+        ),
+        Left::Nameservers {
+            zone,
+            mode,
+            as_apex_ns,
+            location,
+        } => {
+            let mode = match mode {
+                NameserverMode::Hosted => "hosted".to_string(),
+                NameserverMode::Custom(hosts) => format!("custom: {}", escape(&hosts.join(", "))),
+            };
+            let then = if *as_apex_ns {
+                "its hosts are written as the zone's apex NS records (and an SOA)"
+            } else {
+                "set it at the registrar when the zone moves"
+            };
+            format!(
+                "zone {zone} at {}: the registrar nameserver mode ({mode}) is not a DNS record; {then}",
+                at(&location.to_string())
+            )
+        }
+        Left::NoSoa { zone, location } => format!(
+            "zone {zone} at {}: no SOA or apex NS records (the hosting service's nameservers are not in the files); add those of the server that will serve the zone before named loads it",
+            at(&location.to_string())
+        ),
+        Left::Ignore {
+            zone,
+            rules,
+            location,
+        } => format!(
+            "zone {zone} at {}: {rules} `ignore:` rule{}: the live records they leave alone are in no file",
+            at(&location.to_string()),
+            plural(*rules)
+        ),
+        Left::NoPrune { zone, location } => format!(
+            "zone {zone} at {}: `prune: false`: live records no file declares are kept by dnscron and are not in the files",
+            at(&location.to_string())
+        ),
+        Left::Registrar { zone, location } => format!(
+            "zone {zone} at {}: `registrar:` expectations are checks of the registration, not DNS records",
+            at(&location.to_string())
+        ),
+    }
+}
+
+fn at(location: &str) -> String {
+    escape(location).into_owned()
+}
+
+fn not_exported_line(item: &NotExported) -> String {
+    format!(
+        "{} {} {} {}: {}",
+        at(&item.record.location.to_string()),
+        escape(&item.name),
+        item.record.rtype.as_str(),
+        escape(&item.record.content),
+        unholdable_words(item.why)
+    )
+}
+
+fn unholdable_words(why: Unholdable) -> &'static str {
+    match why {
+        Unholdable::NonAscii => "octoDNS refuses a TXT value with characters outside ASCII",
+        Unholdable::BackslashSemicolon => {
+            "octoDNS reads `\\;` as an escaped `;` and refuses `\\\\;`, so a backslash before a semicolon can't be written"
+        }
+        Unholdable::QuoteSpaceQuote => {
+            "octoDNS removes `\" \"` from every TXT value (its joint of quoted strings)"
+        }
+        Unholdable::Empty => "octoDNS refuses an empty TXT value",
+    }
+}
