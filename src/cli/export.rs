@@ -160,10 +160,12 @@ fn left_words(left: &Left) -> String {
                 NameserverMode::Hosted => "hosted".to_string(),
                 NameserverMode::Custom(hosts) => format!("custom: {}", escape(&hosts.join(", "))),
             };
-            let then = if *as_apex_ns {
-                "its hosts are written as the zone's apex NS records (and an SOA)"
-            } else {
-                "set it at the registrar when the zone moves"
+            let then = match (mode_custom(left), *as_apex_ns) {
+                (_, true) => "its hosts are written as the zone's apex NS records (and an SOA)",
+                (true, false) => "the registrar keeps the domain on these hosts",
+                (false, false) => {
+                    "point the domain at the new provider's nameservers at the registrar when the zone moves"
+                }
             };
             format!(
                 "zone {zone} at {}: the registrar nameserver mode ({mode}) is not a DNS record; {then}",
@@ -192,6 +194,16 @@ fn left_words(left: &Left) -> String {
             at(&location.to_string())
         ),
     }
+}
+
+fn mode_custom(left: &Left) -> bool {
+    matches!(
+        left,
+        Left::Nameservers {
+            mode: NameserverMode::Custom(_),
+            ..
+        }
+    )
 }
 
 fn at(location: &str) -> String {

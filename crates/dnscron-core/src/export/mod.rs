@@ -133,6 +133,10 @@ pub fn export(desired: &Desired, format: Format) -> Export {
         }
         Format::Octodns => octodns::files(desired, &mut export),
     }
+    // In the order the files declare them, as `validate` lists problems.
+    export
+        .not_exported
+        .sort_by(|a, b| a.record.location.cmp(&b.record.location));
     export
 }
 

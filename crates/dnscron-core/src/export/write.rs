@@ -9,7 +9,7 @@ use crate::import::{ImportError, OutFile, write_files};
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// The output folder holds something already; nothing was written.
-    #[error("{} is not empty ({entries} entr{}); nothing was written", out.display(), if *entries == 1 { "y" } else { "ies" })]
+    #[error("the output folder {} is not empty ({entries} entr{}); nothing was written", out.display(), if *entries == 1 { "y" } else { "ies" })]
     NotEmpty { out: PathBuf, entries: usize },
     /// The output path exists and is not a folder.
     #[error("{} exists and is not a folder; nothing was written", out.display())]
