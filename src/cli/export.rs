@@ -230,6 +230,5 @@ fn unholdable_words(why: Unholdable) -> &'static str {
         Unholdable::QuoteSpaceQuote => {
             "octoDNS removes `\" \"` from every TXT value (its joint of quoted strings)"
         }
-        Unholdable::Empty => "octoDNS refuses an empty TXT value",
     }
 }

@@ -225,3 +225,27 @@ mod live {
         );
     }
 }
+
+/// The staleness check in its refused form (the live test above is only as good as it): a file
+/// changed and one missing on one side are each named.
+#[test]
+fn a_changed_or_missing_recording_is_named() {
+    let fresh = tempfile::tempdir().unwrap();
+    crate::ci_recipes::runner::copy_dir(&recorded(), fresh.path());
+    let names = tree(&recorded());
+    assert_eq!(
+        differing(fresh.path(), &recorded(), &names),
+        Vec::<String>::new()
+    );
+    let answer = fresh.path().join("bind/example.org.named-compilezone.txt");
+    let text = std::fs::read_to_string(&answer).unwrap();
+    std::fs::write(&answer, text.replace("3600 IN A", "3601 IN A")).unwrap();
+    std::fs::remove_file(fresh.path().join("octodns/octodns.json")).unwrap();
+    assert_eq!(
+        differing(fresh.path(), &recorded(), &names),
+        [
+            "bind/example.org.named-compilezone.txt",
+            "octodns/octodns.json"
+        ]
+    );
+}

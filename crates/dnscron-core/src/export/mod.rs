@@ -99,8 +99,6 @@ pub enum Unholdable {
     BackslashSemicolon,
     /// `" "` in the text: octoDNS removes it from every value (the joint of quoted chunks).
     QuoteSpaceQuote,
-    /// Empty text: octoDNS refuses an empty value ("missing value(s)").
-    Empty,
 }
 
 /// Every file of `desired` in `format`, and what they leave out.

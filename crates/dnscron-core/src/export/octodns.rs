@@ -202,9 +202,6 @@ fn value(record: &RecordSpec, zone: &ZoneSpec) -> Result<Value, Unholdable> {
 
 /// A TXT text as octoDNS's internal text, or why it has none.
 pub(super) fn txt(text: &str) -> Result<String, Unholdable> {
-    if text.is_empty() {
-        return Err(Unholdable::Empty);
-    }
     if !text.is_ascii() {
         return Err(Unholdable::NonAscii);
     }
