@@ -173,7 +173,7 @@ fn left_words(left: &Left) -> String {
             )
         }
         Left::NoSoa { zone, location } => format!(
-            "zone {zone} at {}: no SOA or apex NS records (the hosting service's nameservers are not in the files); add those of the server that will serve the zone before named loads it",
+            "zone {zone} at {}: no SOA or apex NS records (the files name no nameservers for the zone); add those of the server that will serve the zone before named loads it",
             at(&location.to_string())
         ),
         Left::Ignore {

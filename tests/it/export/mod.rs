@@ -105,7 +105,7 @@ fn bind_writes_a_file_per_zone_and_says_what_it_left() {
     ));
     assert_eq!(
         tree(&dir.path().join("out")),
-        ["example.com.zone", "example.org.zone"]
+        ["empty.example.zone", "example.com.zone", "example.org.zone"]
     );
 }
 
@@ -124,6 +124,7 @@ fn octodns_json_lists_what_was_left_and_what_was_not_exported() {
         tree(&dir.path().join("out")),
         [
             "config.yaml",
+            "zones/empty.example.yaml",
             "zones/example.com.yaml",
             "zones/example.org.yaml"
         ]
@@ -140,7 +141,7 @@ fn the_default_folder_is_named_after_the_tool() {
     assert!(stdout.contains("to export-bind for bind"), "{stdout}");
     assert_eq!(
         tree(&dir.path().join("export-bind")),
-        ["example.com.zone", "example.org.zone"]
+        ["empty.example.zone", "example.com.zone", "example.org.zone"]
     );
 }
 
@@ -164,7 +165,12 @@ fn a_folder_that_is_not_empty_is_refused_unless_forced() {
     ));
     assert_eq!(
         tree(&out),
-        ["example.com.zone", "example.org.zone", "notes.txt"]
+        [
+            "empty.example.zone",
+            "example.com.zone",
+            "example.org.zone",
+            "notes.txt"
+        ]
     );
     assert_eq!(
         std::fs::read_to_string(out.join("notes.txt")).unwrap(),

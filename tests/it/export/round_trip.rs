@@ -12,7 +12,7 @@ use super::{Row, declared, desired, workdir};
 use crate::common::Test;
 use crate::common::emulator::start_emulator;
 
-const ZONES: [&str; 2] = ["example.com", "example.org"];
+const ZONES: [&str; 3] = ["empty.example", "example.com", "example.org"];
 
 /// An account holding `records` of each zone, as the API holds them.
 fn emulator_with(records: &[(&str, BTreeSet<Row>)]) -> BackgroundEmulator {
@@ -66,7 +66,11 @@ fn bind_export_then_import_gives_the_same_records_and_a_plan_of_no_changes() {
     import(
         dir.path(),
         "bind",
-        &["bind/example.com.zone", "bind/example.org.zone"],
+        &[
+            "bind/empty.example.zone",
+            "bind/example.com.zone",
+            "bind/example.org.zone",
+        ],
         "out",
     );
     let desired = desired();

@@ -59,8 +59,8 @@ fn soa_and_ns(zone: &ZoneSpec, apex: &str) -> String {
     let ttl = usual_ttl(zone);
     let Some(hosts) = apex_hosts(zone) else {
         return format!(
-            "; No SOA or apex NS: the domain is on the hosting service's nameservers, which the\n\
-             ; files don't name. named loads the zone only with both: add those of the server\n\
+            "; No SOA or apex NS: the files name no nameservers for this zone (a hosted zone is on\n\
+             ; the service's own). named loads a zone only with both: add those of the server\n\
              ; that will serve it, e.g.\n\
              ; {apex} {ttl} IN SOA ns1.example.net. hostmaster.{apex} 1 {SOA_TIMERS}\n\
              ; {apex} {ttl} IN NS ns1.example.net.\n"
