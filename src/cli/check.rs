@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
 use crate::cli::dns_args::DnsArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{runtime, validate, write_stdout};
@@ -11,7 +12,7 @@ use crate::render::check;
 use dnscron_api::untrusted::Untrusted;
 use dnscron_core::config;
 use dnscron_core::dnscheck::{self, CheckSettings, Status, parse_resolver};
-use dnscron_core::plan::{Looked, MailDns, judge_acceptances, mail_findings};
+use dnscron_core::plan::{Finding, Looked, MailDns, judge_acceptances, mail_findings};
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
@@ -28,6 +29,8 @@ pub struct CheckArgs {
     /// apply option: apply asks the nameservers the API names and discovers none.
     #[arg(long, value_name = "IP[:PORT]", value_parser = parse_resolver)]
     pub resolver: Option<SocketAddr>,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -46,51 +49,137 @@ pub enum CheckFormat {
 /// docs/health.md#mail-findings), 1 when a
 /// nameserver (or a zone's nameserver list) could not be reached: the check did not run there.
 pub fn run(args: CheckArgs) -> CommandResult {
-    let desired = config::load(&args.paths).map_err(|d| validate::report_diagnostics(&d))?;
+    let repository = Repository::discover(&args.paths, &args.account)
+        .map_err(RepositoryError::into_command_error)?;
+    let mut loaded = Vec::new();
+    let mut problems = config::Diagnostics::default();
+    for paths in repository.folder_groups() {
+        match config::load(&paths) {
+            Ok(desired) => loaded.push(desired),
+            Err(diags) => problems.items.extend(diags.items),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(validate::report_diagnostics(&problems));
+    }
     let settings = CheckSettings::new(
         args.dns.address_book(),
         args.resolver,
         args.dns.query_options(),
     );
     let mail_dns = mail_resolver(&args).map(|r| MailDns::new(r, args.dns.query_options()));
-    let (report, mut findings) = runtime::block_on(async {
-        tokio::join!(
-            dnscheck::check_zones(&desired, &settings),
-            mail_findings(&desired, mail_dns.as_ref())
-        )
+    // Every account's zones are asked at once: the nameservers, not the API, set the pace.
+    let checked = runtime::block_on(async {
+        let mut tasks = tokio::task::JoinSet::new();
+        for (index, desired) in loaded.into_iter().enumerate() {
+            let settings = settings.clone();
+            let mail_dns = mail_dns.clone();
+            tasks.spawn(async move {
+                let (report, findings) = tokio::join!(
+                    dnscheck::check_zones(&desired, &settings),
+                    mail_findings(&desired, mail_dns.as_ref())
+                );
+                (index, desired, report, findings)
+            });
+        }
+        let mut done = Vec::new();
+        while let Some(joined) = tasks.join_next().await {
+            done.push(joined);
+        }
+        done
     })?;
-    // Check judges the mail findings only: an entry for anything else is not unused here.
-    judge_acceptances(
-        &mut findings,
-        &desired,
-        super::stamp::today(),
-        Looked::Partly,
-    );
-    let rendered = match args.format {
-        CheckFormat::Text => check::text(&report, &findings),
-        CheckFormat::Json => check::json(&report, &findings)
-            .map_err(|e| CommandError::quoting(ErrorKind::Internal, "writing the JSON", e))?,
-        CheckFormat::Github => check::github(&report, &findings),
+    let mut accounts = Vec::new();
+    for joined in checked {
+        let (index, desired, report, mut findings) = joined.map_err(|e| {
+            CommandError::quoting(ErrorKind::Internal, "checking an account's zones", e)
+        })?;
+        // Check judges the mail findings only: an entry for anything else is not unused here.
+        judge_acceptances(
+            &mut findings,
+            &desired,
+            super::stamp::today(),
+            Looked::Partly,
+        );
+        accounts.push((index, report, findings));
+    }
+    accounts.sort_by_key(|(index, ..)| *index);
+    let names: Vec<Option<&str>> = match &repository {
+        Repository::One { .. } => vec![None],
+        Repository::Many { .. } => repository
+            .chosen()
+            .into_iter()
+            .map(|a| Some(a.name.as_str()))
+            .collect(),
     };
-    write_stdout(&rendered)?;
-    let totals = report.totals();
-    if totals.failures > 0 {
+    let named: Vec<(Option<&str>, &dnscheck::CheckReport, &[Finding])> = names
+        .iter()
+        .zip(&accounts)
+        .map(|(name, (_, report, findings))| (*name, report, findings.as_slice()))
+        .collect();
+    write_stdout(&render_all(&named, args.format)?)?;
+    let failures: Vec<String> = named
+        .iter()
+        .filter(|(_, report, _)| report.totals().failures > 0)
+        .map(|(name, report, _)| match name {
+            Some(name) => format!("{} (account `{name}`)", failed(report)),
+            None => failed(report),
+        })
+        .collect();
+    if !failures.is_empty() {
         return Err(CommandError::new(
             ErrorKind::DnsUnreachable,
-            format!("the check did not run for {}", failed(&report)),
+            format!("the check did not run for {}", failures.join(", ")),
         )
         .with_hint(
             "check the address (--nameserver-address HOST=IP[:PORT]), the resolver \
              (--resolver) and the network; --dns-timeout gives slow servers longer",
         ));
     }
-    Ok(
-        if totals.differences > 0 || findings.iter().any(|f| f.needs_attention()) {
-            Outcome::DnsDiffers
-        } else {
-            Outcome::Success
-        },
-    )
+    let attention = named.iter().any(|(_, report, findings)| {
+        report.totals().differences > 0 || findings.iter().any(|f| f.needs_attention())
+    });
+    Ok(if attention {
+        Outcome::DnsDiffers
+    } else {
+        Outcome::Success
+    })
+}
+
+/// One account's report as before; several accounts each under a line naming it (text,
+/// annotations) or in an `accounts` list (JSON).
+fn render_all(
+    named: &[(Option<&str>, &dnscheck::CheckReport, &[Finding])],
+    format: CheckFormat,
+) -> Result<String, CommandError> {
+    let json_error = |e| CommandError::quoting(ErrorKind::Internal, "writing the JSON", e);
+    if let [(None, report, findings)] = named {
+        return match format {
+            CheckFormat::Text => Ok(check::text(report, findings)),
+            CheckFormat::Json => check::json(report, findings).map_err(json_error),
+            CheckFormat::Github => Ok(check::github(report, findings)),
+        };
+    }
+    match format {
+        CheckFormat::Json => {
+            let accounts: Vec<(&str, &dnscheck::CheckReport, &[Finding])> = named
+                .iter()
+                .map(|(name, report, findings)| (name.unwrap_or_default(), *report, *findings))
+                .collect();
+            check::json_accounts(&accounts).map_err(json_error)
+        }
+        CheckFormat::Text | CheckFormat::Github => {
+            let mut out = String::new();
+            for (name, report, findings) in named {
+                if format == CheckFormat::Text {
+                    out.push_str(&format!("account `{}`\n", name.unwrap_or_default()));
+                    out.push_str(&check::text(report, findings));
+                } else {
+                    out.push_str(&check::github(report, findings));
+                }
+            }
+            Ok(out)
+        }
+    }
 }
 
 /// The resolver SPF includes outside the account are read from: `--resolver`, else the

@@ -172,6 +172,21 @@ impl CommandError {
         )
     }
 
+    /// `{context}: {message}`, same kind, hints and causes (which account an error is about,
+    /// in a command over several).
+    pub fn with_context(self, context: &str) -> Self {
+        let text = format!("{context}: {}", self.error);
+        CommandError {
+            kind: self.kind,
+            error: Box::new(Message {
+                text,
+                cause: Some(self.error),
+                words_cause: true,
+            }),
+            hints: self.hints,
+        }
+    }
+
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hints.push(hint.into());
         self
@@ -245,6 +260,11 @@ impl From<TokenError> for CommandError {
                     err,
                 ),
                 "create a token in the portal under API tokens",
+            ),
+            TokenError::MissingVar { .. } => (
+                CommandError::from_error(ErrorKind::User, err),
+                "set it to the account's token from the portal (dnscron-accounts.yaml's \
+                 `token_env` names it)",
             ),
             TokenError::Empty { .. } | TokenError::InvalidCharacter { .. } => (
                 CommandError::from_error(ErrorKind::User, err),

@@ -5,6 +5,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::validate::report_diagnostics;
 use crate::cli::write_stdout;
@@ -21,12 +22,15 @@ pub struct FmtArgs {
     /// Write nothing: print a diff of each file that is not in canonical form and exit 1 if any.
     #[arg(long)]
     pub check: bool,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 /// Invalid files exit 1 with the problems as `validate` prints them, and nothing is written.
 pub fn run(args: FmtArgs) -> CommandResult {
-    let texts = config::yaml_texts(&args.paths).map_err(|d| report_diagnostics(&d))?;
-    let files = config::fmt::format_texts(texts).map_err(|d| report_diagnostics(&d))?;
+    let repository = Repository::discover(&args.paths, &args.account)
+        .map_err(RepositoryError::into_command_error)?;
+    let files = format_groups(&repository.folder_groups())?;
     for file in &files {
         if let Formatted::LeftAlone(left) = &file.formatted {
             let _ =
@@ -80,6 +84,24 @@ pub fn run(args: FmtArgs) -> CommandResult {
         files_word(total)
     ))?;
     Ok(Outcome::Success)
+}
+
+/// Every group's files in canonical form, each group checked on its own (an account's files
+/// as `plan` loads them); every group's problems in one report.
+fn format_groups(groups: &[Vec<PathBuf>]) -> Result<Vec<FileFormat>, CommandError> {
+    let mut files = Vec::new();
+    let mut problems = config::Diagnostics::default();
+    for paths in groups {
+        match config::yaml_texts(paths).and_then(config::fmt::format_texts) {
+            Ok(formatted) => files.extend(formatted),
+            Err(diags) => problems.items.extend(diags.items),
+        }
+    }
+    if problems.is_empty() {
+        Ok(files)
+    } else {
+        Err(report_diagnostics(&problems))
+    }
 }
 
 /// Writes through a temporary file beside it and a rename, as `plan --out` does, so an

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 use error::{CommandResult, ErrorKind};
 
+pub mod accounts;
 pub mod api_args;
 mod apply;
 mod apply_end;

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::{logging, runtime, stamp, write_stdout};
 use crate::render::check_findings;
@@ -21,6 +22,8 @@ pub struct ValidateArgs {
     /// (also workflow-command annotations on stdout, at most 10 then a count).
     #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
     pub format: ValidateFormat,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -34,42 +37,78 @@ pub enum ValidateFormat {
 /// Exit 0 for valid files, whatever their findings: a finding on a record no change writes must
 /// not fail a pull request, and the plan check decides what blocks a change.
 pub fn run(args: ValidateArgs) -> CommandResult {
-    match config::load_with_warnings(&args.paths) {
-        Ok(config::Loaded { desired, warnings }) => {
-            print_warnings(&warnings);
-            if args.format == ValidateFormat::Github && !warnings.is_empty() {
-                write_stdout(&annotations(
-                    &warnings,
-                    Level::Warning,
-                    "validation warnings (run `dnscron validate` to see all)",
-                ))?;
+    let repository = match Repository::discover(&args.paths, &args.account) {
+        Ok(repository) => repository,
+        Err(RepositoryError::Invalid(diags)) => return Err(report(&diags, args.format)),
+        Err(err) => return Err(err.into_command_error()),
+    };
+    match &repository {
+        Repository::One { paths } => match config::load_with_warnings(paths) {
+            Ok(loaded) => valid(loaded, args.format, None),
+            Err(diags) => Err(report(&diags, args.format)),
+        },
+        Repository::Many { .. } => {
+            // Every account's problems in one report, as one folder's are.
+            let mut loaded = Vec::new();
+            let mut problems = config::Diagnostics::default();
+            for account in repository.chosen() {
+                match config::load_with_warnings(std::slice::from_ref(&account.folder)) {
+                    Ok(one) => loaded.push((account.name.as_str(), one)),
+                    Err(diags) => problems.items.extend(diags.items),
+                }
             }
-            let findings = offline_findings(&desired)?;
-            write_stdout(&match args.format {
-                ValidateFormat::Text => check_findings::text(&findings),
-                ValidateFormat::Github => render_capped(
-                    &check_findings::github(&findings, "validate"),
-                    "findings (run `dnscron validate` to see all)",
-                ),
-            })?;
-            let (zones, records, sites, jobs) = desired.counts();
-            let findings = check_findings::summary_part(&findings)
-                .map(|part| format!("; {part}"))
-                .unwrap_or_default();
-            write_stdout(&format!(
-                "valid: {zones} {}, {records} {}, {sites} {}, {jobs} cron {}{findings}\n",
-                plural(zones, "zone", "zones"),
-                plural(records, "record", "records"),
-                plural(sites, "site", "sites"),
-                plural(jobs, "job", "jobs"),
-            ))?;
+            if !problems.is_empty() {
+                return Err(report(&problems, args.format));
+            }
+            for (name, one) in loaded {
+                valid(one, args.format, Some(name))?;
+            }
             Ok(Outcome::Success)
         }
-        Err(diags) if args.format == ValidateFormat::Github => {
-            Err(report_diagnostics_github(&diags))
-        }
-        Err(diags) => Err(report_diagnostics(&diags)),
     }
+}
+
+fn report(diags: &config::Diagnostics, format: ValidateFormat) -> CommandError {
+    match format {
+        ValidateFormat::Github => report_diagnostics_github(diags),
+        ValidateFormat::Text => report_diagnostics(diags),
+    }
+}
+
+/// Prints what valid files hold; `account` names whose, in a repository of several.
+fn valid(loaded: config::Loaded, format: ValidateFormat, account: Option<&str>) -> CommandResult {
+    let config::Loaded { desired, warnings } = loaded;
+    print_warnings(&warnings);
+    if format == ValidateFormat::Github && !warnings.is_empty() {
+        write_stdout(&annotations(
+            &warnings,
+            Level::Warning,
+            "validation warnings (run `dnscron validate` to see all)",
+        ))?;
+    }
+    let findings = offline_findings(&desired)?;
+    write_stdout(&match format {
+        ValidateFormat::Text => check_findings::text(&findings),
+        ValidateFormat::Github => render_capped(
+            &check_findings::github(&findings, "validate"),
+            "findings (run `dnscron validate` to see all)",
+        ),
+    })?;
+    let (zones, records, sites, jobs) = desired.counts();
+    let findings = check_findings::summary_part(&findings)
+        .map(|part| format!("; {part}"))
+        .unwrap_or_default();
+    let whose = account
+        .map(|a| format!("account `{a}`: "))
+        .unwrap_or_default();
+    write_stdout(&format!(
+        "{whose}valid: {zones} {}, {records} {}, {sites} {}, {jobs} cron {}{findings}\n",
+        plural(zones, "zone", "zones"),
+        plural(records, "record", "records"),
+        plural(sites, "site", "sites"),
+        plural(jobs, "job", "jobs"),
+    ))?;
+    Ok(Outcome::Success)
 }
 
 /// What a plan would find from the files alone, judged now: mail findings (SPF includes outside

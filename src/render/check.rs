@@ -16,6 +16,33 @@ use dnscron_core::plan::Finding;
 pub const JSON_VERSION: u32 = 1;
 
 pub fn json(report: &CheckReport, findings: &[Finding]) -> Result<String, serde_json::Error> {
+    let mut text = json_text(serde_json::to_string_pretty(&json_value(report, findings))?);
+    text.push('\n');
+    Ok(text)
+}
+
+/// Several accounts' checks: `{"version", "accounts": [{"name", ...one account's fields}]}`.
+pub fn json_accounts(
+    accounts: &[(&str, &CheckReport, &[Finding])],
+) -> Result<String, serde_json::Error> {
+    let accounts: Vec<serde_json::Value> = accounts
+        .iter()
+        .map(|(name, report, findings)| {
+            let mut value = json_value(report, findings);
+            if let Some(object) = value.as_object_mut() {
+                object.remove("version");
+                object.insert("name".into(), (*name).into());
+            }
+            value
+        })
+        .collect();
+    let value = serde_json::json!({ "version": JSON_VERSION, "accounts": accounts });
+    let mut text = json_text(serde_json::to_string_pretty(&value)?);
+    text.push('\n');
+    Ok(text)
+}
+
+fn json_value(report: &CheckReport, findings: &[Finding]) -> serde_json::Value {
     let mut value = serde_json::json!({
         "version": JSON_VERSION,
         "zones": report.zones,
@@ -25,9 +52,7 @@ pub fn json(report: &CheckReport, findings: &[Finding]) -> Result<String, serde_
     });
     word_errors(&mut value, report);
     word_unreachable(&mut value, report);
-    let mut text = json_text(serde_json::to_string_pretty(&value)?);
-    text.push('\n');
-    Ok(text)
+    value
 }
 
 /// The zones' and nameservers' errors in our words, naming the flags that help.

@@ -31,6 +31,7 @@
 // what the default build may leave unused: that is an error of the default build instead.
 #![cfg_attr(not(feature = "live-tools"), deny(unused))]
 
+mod accounts;
 mod common;
 // The planner's tests (kept apart from the per-command list below).
 mod plan;

@@ -15,6 +15,9 @@ pub struct Token(String);
 pub enum TokenError {
     #[error("no API token: {TOKEN_ENV} is not set and no token file was given")]
     Missing,
+    /// An account of a repository names a variable (`token_env`) that is not set.
+    #[error("no API token: {name} is not set")]
+    MissingVar { name: String },
     #[error(
         "the API token from {source_name} is empty: put the token there, or use the other source"
     )]
@@ -48,12 +51,18 @@ impl Token {
     }
 
     pub fn from_env() -> Result<Token, TokenError> {
-        match std::env::var_os(TOKEN_ENV) {
-            None => Err(TokenError::Missing),
+        Self::from_env_var(TOKEN_ENV)
+    }
+
+    /// The token in environment variable `name` (an account's `token_env`).
+    pub fn from_env_var(name: &str) -> Result<Token, TokenError> {
+        match std::env::var_os(name) {
+            None if name == TOKEN_ENV => Err(TokenError::Missing),
+            None => Err(TokenError::MissingVar { name: name.into() }),
             Some(value) => match value.into_string() {
-                Ok(value) => Self::from_source(value, TOKEN_ENV),
+                Ok(value) => Self::from_source(value, name),
                 Err(_) => Err(TokenError::InvalidCharacter {
-                    source_name: TOKEN_ENV.into(),
+                    source_name: name.into(),
                 }),
             },
         }

@@ -6,6 +6,7 @@
 //! nameservers with `--resolver`; `common::command` also sets DNSCRON_NO_SYSTEM_RESOLVER, so
 //! no test can fall back to the system resolver.
 
+mod accounts;
 mod misbehaving;
 
 use std::net::SocketAddr;

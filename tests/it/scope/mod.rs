@@ -13,6 +13,8 @@ mod unscoped_review;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use dnscron_emulator::{
     BackgroundEmulator, Counters, DomainSeed, RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed,
 };
@@ -118,21 +120,211 @@ impl Repo {
 
 /// The targets `plan --changed-since SINCE --format json` records as its scope, as `kind name`.
 pub fn targets_in_scope(repo: &Repo, emu: &BackgroundEmulator, since: &str) -> Vec<String> {
-    let args = ["plan", "dns", "--changed-since", since, "--format", "json"];
-    let out = repo.dnscron(emu, &args).run_for_stdout();
-    let plan: serde_json::Value = serde_json::from_str(&out).unwrap();
-    plan["scope"]["targets"]
+    scope(&scoped_plan(repo, emu, since)).2
+}
+
+/// `dnscron ARGS --format json` in the repository against `emu`, which exits `status`, parsed,
+/// and its stderr.
+pub fn json_and_stderr(
+    repo: &Repo,
+    emu: &BackgroundEmulator,
+    args: &[&str],
+    status: i32,
+) -> (Value, String) {
+    let args = [args, &["--format", "json"]].concat();
+    let out = repo.dnscron(emu, &args).snapshot();
+    let head = format!("exit: Some({status})\n");
+    assert!(out.starts_with(&head), "not exit {status}: {out}");
+    let json = serde_json::from_str(crate::common::stdout_of(&out))
+        .unwrap_or_else(|e| panic!("{e}: {out}"));
+    let (_, stderr) = out.split_once("\n--- stderr\n").unwrap();
+    (json, stderr.to_string())
+}
+
+/// [`json_and_stderr`] of a run whose stderr shows apply's progress at most.
+pub fn json_of(repo: &Repo, emu: &BackgroundEmulator, args: &[&str], status: i32) -> Value {
+    let (json, stderr) = json_and_stderr(repo, emu, args, status);
+    let progress = |l: &str| l.starts_with("apply [") || l.starts_with("apply: ");
+    assert!(stderr.lines().all(progress), "{stderr}");
+    json
+}
+
+/// `dnscron ARGS` in the repository against `emu`, refused: it exits `status` and prints
+/// nothing on stdout. Its stderr.
+pub fn refusal(repo: &Repo, emu: &BackgroundEmulator, args: &[&str], status: i32) -> String {
+    let out = repo.dnscron(emu, args).snapshot();
+    let head = format!("exit: Some({status})\n--- stdout\n--- stderr\n");
+    out.strip_prefix(&head)
+        .unwrap_or_else(|| panic!("not refused with exit {status}: {out}"))
+        .to_string()
+}
+
+/// `plan dns --changed-since SINCE --format json` (exit 0).
+pub fn scoped_plan(repo: &Repo, emu: &BackgroundEmulator, since: &str) -> Value {
+    json_of(repo, emu, &["plan", "dns", "--changed-since", since], 0)
+}
+
+/// The saved plan file `rel` of the repository.
+pub fn saved_plan(repo: &Repo, rel: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(repo.file(rel)).unwrap()).unwrap()
+}
+
+/// A record change of a JSON plan or apply report, as the tests state it: `target` and
+/// `record` as `kind name` and `name type`, `before`/`after` as `(ttl, content)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub action: String,
+    pub target: String,
+    pub record: String,
+    pub before: Option<(u64, String)>,
+    pub after: Option<(u64, String)>,
+}
+
+impl Change {
+    pub fn create(zone: &str, record: &str, ttl: u64, content: &str) -> Change {
+        Change::new("create", zone, record, None, Some((ttl, content)))
+    }
+
+    pub fn delete(zone: &str, record: &str, ttl: u64, content: &str) -> Change {
+        Change::new("delete", zone, record, Some((ttl, content)), None)
+    }
+
+    pub fn update(zone: &str, record: &str, before: (u64, &str), after: (u64, &str)) -> Change {
+        Change::new("update", zone, record, Some(before), Some(after))
+    }
+
+    fn new(
+        action: &str,
+        zone: &str,
+        record: &str,
+        before: Option<(u64, &str)>,
+        after: Option<(u64, &str)>,
+    ) -> Change {
+        let value = |v: Option<(u64, &str)>| v.map(|(ttl, c)| (ttl, c.to_string()));
+        Change {
+            action: action.into(),
+            target: format!("zone {zone}"),
+            record: record.into(),
+            before: value(before),
+            after: value(after),
+        }
+    }
+
+    /// A JSON plan's change (a record's: these tests change nothing else).
+    fn of(change: &Value) -> Change {
+        let value = |v: &Value| {
+            (!v.is_null()).then(|| (v["ttl"].as_u64().unwrap(), text(&v["content"]).into()))
+        };
+        let resource = &change["resource"];
+        assert_eq!(resource["kind"], "record", "{change}");
+        Change {
+            action: text(&change["action"]).into(),
+            target: target(&change["target"]),
+            record: format!("{} {}", text(&resource["name"]), text(&resource["type"])),
+            before: value(&change["before"]),
+            after: value(&change["after"]),
+        }
+    }
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or_else(|| panic!("not a string: {v}"))
+}
+
+/// A target as `kind name`.
+pub fn target(t: &Value) -> String {
+    format!("{} {}", text(&t["kind"]), text(&t["name"]))
+}
+
+/// A JSON plan's changes, in its order, each with its `status`.
+pub fn changes(plan: &Value) -> Vec<(Change, String)> {
+    plan["changes"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| {
+        .map(|c| (Change::of(c), text(&c["status"]).into()))
+        .collect()
+}
+
+/// A JSON plan's changes that are ready to send, in its order.
+pub fn ready(changes: &[Change]) -> Vec<(Change, String)> {
+    changes
+        .iter()
+        .map(|c| (c.clone(), "ready".into()))
+        .collect()
+}
+
+/// An apply report's (`apply --format json`) changes as `action target name type`, each with
+/// its `outcome`, in its order.
+pub fn outcomes(report: &Value) -> Vec<(String, String)> {
+    report["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let r = &c["resource"];
+            let change = format!(
+                "{} {} {} {}",
+                text(&c["action"]),
+                target(&c["target"]),
+                text(&r["name"]),
+                text(&r["type"])
+            );
+            (change, text(&c["outcome"]).into())
+        })
+        .collect()
+}
+
+/// [`outcomes`] of `changes`, each with `outcome`.
+pub fn each(changes: &[Change], outcome: &str) -> Vec<(String, String)> {
+    changes
+        .iter()
+        .map(|c| {
+            let change = format!("{} {} {}", c.action, c.target, c.record);
+            (change, outcome.to_string())
+        })
+        .collect()
+}
+
+/// A JSON plan's findings as `code severity target [declared_at]`, in its order.
+pub fn findings(plan: &Value) -> Vec<String> {
+    let Some(findings) = plan["findings"].as_array() else {
+        return Vec::new();
+    };
+    findings
+        .iter()
+        .map(|f| {
+            let at = f["declared_at"].as_str().map(|at| format!(" {at}"));
             format!(
-                "{} {}",
-                t["kind"].as_str().unwrap(),
-                t["name"].as_str().unwrap()
+                "{} {} {}{}",
+                text(&f["code"]),
+                text(&f["severity"]),
+                target(&f["target"]),
+                at.unwrap_or_default()
             )
         })
         .collect()
+}
+
+/// The finding of `code` about `name` in a JSON plan.
+pub fn finding<'a>(plan: &'a Value, code: &str, name: &str) -> &'a Value {
+    plan["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == code && f["target"]["name"] == name)
+        .unwrap_or_else(|| panic!("no {code} about {name}: {plan:#}"))
+}
+
+/// A scoped plan's `scope`: `since`, the commit's first 12 digits, the targets.
+pub fn scope(plan: &Value) -> (String, String, Vec<String>) {
+    let scope = &plan["scope"];
+    let targets = scope["targets"].as_array().unwrap().iter().map(target);
+    (
+        text(&scope["since"]).into(),
+        text(&scope["commit"])[..12].into(),
+        targets.collect(),
+    )
 }
 
 /// The emulator's requests by route, without the `/api/v1` prefix.

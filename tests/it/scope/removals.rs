@@ -4,12 +4,15 @@
 //! with the finding the full plan gives. The account: zones `a.example` and `b.example` (both
 //! registered here) and the site `shop`, declared in `dns/`.
 
+use serde_json::json;
+
 use dnscron_emulator::{
     BackgroundEmulator, DomainSeed, RateLimit, RecordSeed, Seed, SiteSeed, TokenSeed, ZoneSeed,
 };
 
-use super::{Repo, TOKEN, assert_scoped_is_full_restricted, routes};
-use crate::common::assert_cli_snapshot;
+use super::{
+    Repo, TOKEN, assert_scoped_is_full_restricted, finding, findings, json_of, routes, scope,
+};
 
 const A_FILE: &str =
     "zone: a.example\nrecords:\n  - { name: \"@\", type: A, content: 192.0.2.1 }\n";
@@ -42,32 +45,21 @@ fn repo() -> Repo {
     repo
 }
 
-fn plan(repo: &Repo, emu: &BackgroundEmulator, format: &str) -> crate::common::Test {
+/// `plan dns --changed-since HEAD~1 --detailed-exitcode --format json`, which exits `status`.
+fn plan(repo: &Repo, emu: &BackgroundEmulator, status: i32) -> serde_json::Value {
     let args = [
         "plan",
         "dns",
         "--changed-since",
         "HEAD~1",
         "--detailed-exitcode",
-        "--format",
-        format,
     ];
-    repo.dnscron(emu, &args)
+    json_of(repo, emu, &args, status)
 }
 
-fn codes(plan: &serde_json::Value) -> Vec<String> {
-    plan["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            format!(
-                "{} {}",
-                f["code"].as_str().unwrap(),
-                f["target"]["name"].as_str().unwrap()
-            )
-        })
-        .collect()
+/// The message of the finding `code` about `name`.
+fn message<'a>(plan: &'a serde_json::Value, code: &str, name: &str) -> &'a str {
+    finding(plan, code, name)["message"].as_str().unwrap()
 }
 
 #[test]
@@ -76,20 +68,34 @@ fn a_removed_zone_file_leaves_management_and_the_plan_gives_the_line_to_add() {
     repo.git(&["rm", "-q", "dns/zones/a.example.yaml"]);
     repo.commit("stop managing a.example");
     let emu = emulator();
-    let scoped = assert_scoped_is_full_restricted(&repo, &emu, "HEAD~1");
-    assert_eq!(
-        codes(&scoped),
-        ["zone-undeclared a.example", "declaration-removed a.example"]
-    );
+    assert_scoped_is_full_restricted(&repo, &emu, "HEAD~1");
     emu.reset_counters();
-    assert_cli_snapshot!("zone_removed_text", plan(&repo, &emu, "text"));
+    // A warning: the drift job's exit code until `unmanaged:` lists the zone.
+    let plan = plan(&repo, &emu, 2);
     assert_eq!(
         routes(&emu.counters()),
         super::route_counts(&[("GET /dns/{zone}/records", 1), ("GET /domains/{domain}", 1)]),
         "whether the account still has the zone and its domain: no listing"
     );
-    assert_cli_snapshot!("zone_removed_markdown", plan(&repo, &emu, "markdown"));
-    assert_cli_snapshot!("zone_removed_github", plan(&repo, &emu, "github"));
+    assert_eq!(scope(&plan).2, ["zone a.example"]);
+    assert_eq!(
+        plan["scope"]["removed"],
+        json!([{ "kind": "zone", "name": "a.example" }])
+    );
+    assert_eq!(plan["changes"], json!([]));
+    assert_eq!(
+        findings(&plan),
+        [
+            "zone-undeclared warning zone a.example",
+            "declaration-removed info zone a.example"
+        ]
+    );
+    let removed = message(&plan, "declaration-removed", "a.example");
+    assert!(
+        removed.contains("nothing is deleted")
+            && removed.contains("add `zones: [{ name: a.example, reason: \"…\" }]`"),
+        "{removed}"
+    );
     // The merge deletes nothing: the zone's records stay as they are.
     let before = emu.state().zones["a.example"].clone();
     super::save_plan_since(&repo, &emu, "HEAD~1");
@@ -117,9 +123,14 @@ fn a_removal_made_with_its_unmanaged_entry_plans_clean() {
     );
     repo.commit("leave a.example to the other team");
     let emu = emulator();
-    let scoped = assert_scoped_is_full_restricted(&repo, &emu, "HEAD~1");
-    assert_eq!(codes(&scoped), ["declaration-removed a.example"]);
-    assert_cli_snapshot!("zone_removed_unmanaged_text", plan(&repo, &emu, "text"));
+    assert_scoped_is_full_restricted(&repo, &emu, "HEAD~1");
+    let plan = plan(&repo, &emu, 0);
+    assert_eq!(findings(&plan), ["declaration-removed info zone a.example"]);
+    let removed = message(&plan, "declaration-removed", "a.example");
+    assert!(
+        removed.contains("`unmanaged.zones` lists it at dns/unmanaged.yaml:3:15"),
+        "{removed}"
+    );
 }
 
 #[test]
@@ -128,12 +139,23 @@ fn a_removed_site_file_leaves_its_jobs_as_they_are() {
     repo.git(&["rm", "-q", "dns/sites/shop.yaml"]);
     repo.commit("stop managing the shop's jobs");
     let emu = emulator();
-    let scoped = assert_scoped_is_full_restricted(&repo, &emu, "HEAD~1");
+    assert_scoped_is_full_restricted(&repo, &emu, "HEAD~1");
+    let plan = plan(&repo, &emu, 2);
+    assert_eq!(scope(&plan).2, ["site shop"]);
+    assert_eq!(plan["changes"], json!([]));
     assert_eq!(
-        codes(&scoped),
-        ["site-undeclared shop", "declaration-removed shop"]
+        findings(&plan),
+        [
+            "site-undeclared warning site shop",
+            "declaration-removed info site shop"
+        ]
     );
-    assert_cli_snapshot!("site_removed_text", plan(&repo, &emu, "text"));
+    let removed = message(&plan, "declaration-removed", "shop");
+    assert!(
+        removed.contains("its cron jobs stay as they are")
+            && removed.contains("add `sites: [{ name: shop, reason: \"…\" }]`"),
+        "{removed}"
+    );
 }
 
 #[test]
@@ -145,7 +167,14 @@ fn a_removed_nameservers_key_leaves_the_mode_as_it_is() {
     );
     repo.commit("stop managing b's nameservers");
     let emu = emulator();
-    let scoped = assert_scoped_is_full_restricted(&repo, &emu, "HEAD~1");
-    assert_eq!(codes(&scoped), ["declaration-removed b.example"]);
-    assert_cli_snapshot!("nameservers_removed_text", plan(&repo, &emu, "text"));
+    assert_scoped_is_full_restricted(&repo, &emu, "HEAD~1");
+    let plan = plan(&repo, &emu, 0);
+    assert_eq!(scope(&plan).2, ["zone b.example", "domain b.example"]);
+    assert_eq!(plan["changes"], json!([]));
+    assert_eq!(
+        findings(&plan),
+        ["declaration-removed info domain b.example"]
+    );
+    let removed = message(&plan, "declaration-removed", "b.example");
+    assert!(removed.contains("nothing is sent"), "{removed}");
 }

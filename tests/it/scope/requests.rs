@@ -1,8 +1,16 @@
 //! The "done when": one record added in one of 300 zone files.
 
-use super::{Repo, emulator, one_record_added, route_counts, routes, zone, zone_yaml};
-use crate::common::{assert_cli_snapshot, filters};
+use super::{
+    Change, Repo, changes, each, emulator, json_of, one_record_added, outcomes, ready,
+    route_counts, routes, saved_plan, scope, zone, zone_yaml,
+};
+use crate::common::assert_cli_snapshot;
 use dnscron_emulator::BackgroundEmulator;
+
+/// What the pull request adds.
+fn new_record() -> Change {
+    Change::create(&zone(7), "new A", 3600, "192.0.2.200")
+}
 
 #[test]
 fn a_one_record_change_plans_in_3_requests_and_applies_in_3() {
@@ -19,6 +27,7 @@ fn a_one_record_change_plans_in_3_requests_and_applies_in_3() {
             "p.json",
         ],
     );
+    // The one snapshot of a scoped plan's text: its header says what was read and what not.
     assert_cli_snapshot!("one_record_plan", plan);
     assert_eq!(
         routes(&emu.counters()),
@@ -29,14 +38,22 @@ fn a_one_record_change_plans_in_3_requests_and_applies_in_3() {
         ]),
         "the plan reads the changed zone, its domain and its registrar state: no more"
     );
-    let saved: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(repo.file("p.json")).unwrap()).unwrap();
-    insta::assert_json_snapshot!("one_record_plan_file_scope", saved["scope"]);
+    let saved = saved_plan(&repo, "p.json");
+    assert_eq!(
+        scope(&saved),
+        (
+            "HEAD~1".into(),
+            "c7d2c326eb2a".into(),
+            vec![format!("zone {}", zone(7))]
+        )
+    );
+    assert_eq!(changes(&saved), ready(&[new_record()]));
     assert_eq!(saved["desired"]["zones"].as_array().map(Vec::len), Some(1));
 
     emu.reset_counters();
-    let apply = repo.dnscron(&emu, &["apply", "dns", "--reviewed", "p.json"]);
-    assert_cli_snapshot!("one_record_apply", apply);
+    let report = json_of(&repo, &emu, &["apply", "dns", "--reviewed", "p.json"], 0);
+    assert_eq!(report["result"], "converged");
+    assert_eq!(outcomes(&report), each(&[new_record()], "done"));
     assert_eq!(
         routes(&emu.counters()),
         super::one_record_applied(),
@@ -60,7 +77,7 @@ fn a_one_record_change_plans_as_the_full_plan_does() {
 fn a_full_plan_still_reads_everything() {
     let repo = one_record_added();
     let emu = emulator();
-    let out = repo.dnscron(&emu, &["plan", "dns"]).run_for_stdout();
+    let plan = json_of(&repo, &emu, &["plan", "dns"], 0);
     assert_eq!(
         routes(&emu.counters()),
         // With the account's zone list (3 pages) and site list (no site is declared) that a
@@ -73,9 +90,8 @@ fn a_full_plan_still_reads_everything() {
             ("GET /sites", 1),
         ])
     );
-    insta::with_settings!({ filters => filters() }, {
-        insta::assert_snapshot!("full_plan_one_record", out);
-    });
+    assert_eq!(changes(&plan), ready(&[new_record()]));
+    assert!(plan["scope"].is_null(), "{plan:#}");
 }
 
 #[test]
@@ -88,10 +104,9 @@ fn drift_in_another_zone_neither_blocks_nor_is_touched_by_the_apply() {
     super::drift_added_in_portal(&emu, &drifted);
     let before = emu.state();
     emu.reset_counters();
-    assert_cli_snapshot!(
-        "drift_elsewhere_apply",
-        repo.dnscron(&emu, &["apply", "dns", "--reviewed", "p.json"])
-    );
+    let report = json_of(&repo, &emu, &["apply", "dns", "--reviewed", "p.json"], 0);
+    assert_eq!(report["result"], "converged");
+    assert_eq!(outcomes(&report), each(&[new_record()], "done"));
     let after = emu.state();
     assert_eq!(
         after.zones[&drifted], before.zones[&drifted],
@@ -104,11 +119,11 @@ fn drift_in_another_zone_neither_blocks_nor_is_touched_by_the_apply() {
         "nothing deleted"
     );
     // A full plan (the nightly drift job) is what finds it.
-    let drift = repo
-        .dnscron(&emu, &["plan", "dns", "--detailed-exitcode"])
-        .expect_status(2)
-        .run_for_stdout();
-    assert!(drift.contains(&format!("zone {drifted}")), "{drift}");
+    let drift = json_of(&repo, &emu, &["plan", "dns", "--detailed-exitcode"], 2);
+    assert_eq!(
+        changes(&drift),
+        ready(&[Change::delete(&drifted, "drift A", 300, "192.0.2.99")])
+    );
 }
 
 #[test]
@@ -117,10 +132,9 @@ fn apply_of_a_saved_scoped_plan_reads_only_its_scope() {
     let emu = emulator();
     save_scoped_plan(&repo, &emu);
     emu.reset_counters();
-    assert_cli_snapshot!(
-        "saved_scoped_plan_apply",
-        repo.dnscron(&emu, &["apply", "--plan", "p.json"])
-    );
+    let report = json_of(&repo, &emu, &["apply", "--plan", "p.json"], 0);
+    assert_eq!(report["result"], "converged");
+    assert_eq!(outcomes(&report), each(&[new_record()], "done"));
     assert_eq!(routes(&emu.counters()), super::one_record_applied());
 }
 
@@ -136,19 +150,18 @@ fn apply_changed_since_refuses_a_change_of_another_changed_file_nobody_reviewed(
     );
     repo.commit("another change");
     emu.reset_counters();
-    assert_cli_snapshot!(
-        "changed_since_unreviewed",
-        repo.dnscron(
-            &emu,
-            &[
-                "apply",
-                "dns",
-                "--reviewed",
-                "p.json",
-                "--changed-since",
-                "HEAD~2"
-            ]
-        )
+    let apply = [
+        "apply",
+        "dns",
+        "--reviewed",
+        "p.json",
+        "--changed-since",
+        "HEAD~2",
+    ];
+    let refused = super::refusal(&repo, &emu, &apply, 1);
+    assert!(
+        refused.contains(&format!("zone {}: + other A 192.0.2.201", zone(8))),
+        "the unreviewed change is named: {refused}"
     );
     assert!(
         routes(&emu.counters()).keys().all(|r| r.starts_with("GET")),
@@ -156,10 +169,8 @@ fn apply_changed_since_refuses_a_change_of_another_changed_file_nobody_reviewed(
     );
     // Without the flag the reviewed scope alone is read: zone 8 is not seen.
     emu.reset_counters();
-    assert_cli_snapshot!(
-        "reviewed_scope_alone",
-        repo.dnscron(&emu, &["apply", "dns", "--reviewed", "p.json"])
-    );
+    let report = json_of(&repo, &emu, &["apply", "dns", "--reviewed", "p.json"], 0);
+    assert_eq!(outcomes(&report), each(&[new_record()], "done"));
     assert_eq!(routes(&emu.counters()), super::one_record_applied());
 }
 

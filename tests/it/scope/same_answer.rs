@@ -6,8 +6,12 @@ use dnscron_emulator::{
     BackgroundEmulator, DomainSeed, RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed,
 };
 
-use super::{Repo, TOKEN, assert_scoped_is_full_restricted, routes};
-use crate::common::assert_cli_snapshot;
+use serde_json::json;
+
+use super::{
+    Change, Repo, TOKEN, assert_scoped_is_full_restricted, changes, finding, findings, json_of,
+    refusal, routes,
+};
 
 /// 1 (`a`) + 1 (the include) + 6 (beta's `_spf`) + 4 (`a:x1` … `a:x4`) = 12 lookups.
 const ALPHA_SPF_12: &str = "v=spf1 a include:_spf.beta.example a:x1.alpha.example a:x2.alpha.example a:x3.alpha.example a:x4.alpha.example -all";
@@ -92,13 +96,23 @@ fn an_include_into_another_zone_is_followed_and_the_scoped_plan_holds_what_the_f
     let repo = repo("", "");
     let emu = emulator();
     let scoped = assert_scoped_is_full_restricted(&repo, &emu, "HEAD~1");
-    let codes: Vec<&str> = scoped["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["code"].as_str().unwrap())
-        .collect();
-    assert!(codes.contains(&"spf-too-many-lookups"), "{codes:?}");
+    // The change is held by the finding the full plan gives, in both plans.
+    let held = Change::update(
+        "alpha.example",
+        "@ TXT",
+        (3600, ALPHA_SPF_2),
+        (3600, ALPHA_SPF_12),
+    );
+    assert_eq!(changes(&scoped), [(held, "held_by_finding".into())]);
+    assert_eq!(
+        findings(&scoped),
+        ["spf-too-many-lookups error zone alpha.example dns/alpha.yaml:4:5"]
+    );
+    let lookups = finding(&scoped, "spf-too-many-lookups", "alpha.example");
+    assert_eq!(
+        (&lookups["figure"], &lookups["change_ids"]),
+        (&json!({ "lookups": 12 }), &json!([1]))
+    );
     let plan = [
         "plan",
         "dns",
@@ -108,7 +122,8 @@ fn an_include_into_another_zone_is_followed_and_the_scoped_plan_holds_what_the_f
         "p.json",
         "--detailed-exitcode",
     ];
-    assert_cli_snapshot!("include_into_scope_plan", repo.dnscron(&emu, &plan));
+    let saved = json_of(&repo, &emu, &plan, 2);
+    assert_eq!(saved["summary"]["held"], 1);
     emu.reset_counters();
     let apply = [
         "apply",
@@ -118,7 +133,9 @@ fn an_include_into_another_zone_is_followed_and_the_scoped_plan_holds_what_the_f
         "--changed-since",
         "HEAD~1",
     ];
-    assert_cli_snapshot!("include_into_scope_apply", repo.dnscron(&emu, &apply));
+    // Exit 4: held by a finding.
+    let refused = refusal(&repo, &emu, &apply, 4);
+    assert!(refused.contains("[spf-too-many-lookups]"), "{refused}");
     assert!(
         routes(&emu.counters()).keys().all(|r| r.starts_with("GET")),
         "nothing was written: {:?}",
@@ -187,9 +204,27 @@ fn apply_judges_the_reviewed_change_over_every_file_as_it_is_at_merge() {
     repo.commit("beta's _spf grows");
     emu.reset_counters();
     let apply = ["apply", "dns", "--reviewed", "p.json"];
-    assert_cli_snapshot!("judged_at_merge_apply", repo.dnscron(&emu, &apply));
+    let refused = refusal(&repo, &emu, &apply, 4);
+    assert!(refused.contains("[spf-too-many-lookups]"), "{refused}");
     assert!(
         routes(&emu.counters()).keys().all(|r| r.starts_with("GET")),
         "nothing was written"
+    );
+    // The careful path says the same: the full plan of the merged files holds the change.
+    let full = json_of(&repo, &emu, &["plan", "dns", "--detailed-exitcode"], 2);
+    let held = Change::update(
+        "alpha.example",
+        "@ TXT",
+        (3600, ALPHA_SPF_2),
+        (3600, ALPHA_SPF_12),
+    );
+    assert_eq!(changes(&full), [(held, "held_by_finding".into())]);
+    assert_eq!(
+        findings(&full),
+        [
+            "spf-too-many-lookups error zone alpha.example dns/alpha.yaml:4:5",
+            // Beta's live MX, not a change: it holds nothing.
+            "mx-target-is-cname error zone beta.example dns/beta.yaml:10:5"
+        ]
     );
 }

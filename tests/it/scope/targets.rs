@@ -15,13 +15,16 @@ fn scope_of(repo: &Repo, since: &str) -> Vec<String> {
 fn nothing_changed_is_an_empty_scope_that_reads_nothing() {
     let repo = Repo::with_zone_files();
     let emu = emulator();
-    let out = repo
-        .dnscron(&emu, &["plan", "dns", "--changed-since", "HEAD"])
-        .run_for_stdout();
+    let plan = super::scoped_plan(&repo, &emu, "HEAD");
     assert_eq!(emu.counters().requests, 0);
-    insta::with_settings!({ filters => crate::common::filters() }, {
-        insta::assert_snapshot!("nothing_changed", out);
-    });
+    assert_eq!(
+        super::scope(&plan),
+        ("HEAD".into(), "c7d2c326eb2a".into(), Vec::new())
+    );
+    assert_eq!(
+        (&plan["changes"], &plan["findings"]),
+        (&serde_json::json!([]), &serde_json::json!([]))
+    );
 }
 
 #[test]

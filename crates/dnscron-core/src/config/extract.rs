@@ -8,12 +8,14 @@ use smallvec::SmallVec;
 
 use super::diagnostics::{Diagnostic, Diagnostics, SourceFile};
 
+mod accounts;
 mod stream;
 mod unmanaged;
 use super::raw::{self, Sp, keys};
 use super::suggest::did_you_mean;
 use super::tree::{Node, Pos, Value};
 use crate::dns::{RecordType, rules};
+pub(crate) use accounts::accounts_doc;
 pub(crate) use stream::Streamed;
 use stream::take_value;
 
@@ -321,7 +323,7 @@ const TTL_MIN: i128 = rules::TTL_MIN as i128;
 const TTL_MAX: i128 = rules::TTL_MAX as i128;
 
 /// The key that says what a document is.
-const DOCUMENT_KINDS: [&str; 4] = ["zone", "site", "record_set", "unmanaged"];
+const DOCUMENT_KINDS: [&str; 5] = ["zone", "site", "record_set", "unmanaged", "accounts"];
 
 /// Reads one document; `None` when it is not a zone, a site, a record set or an unmanaged list
 /// (reported).
@@ -345,6 +347,7 @@ pub(crate) fn document(
         ["site"] => site_doc(ctx, &node).map(raw::Document::Site),
         ["record_set"] => set_doc(ctx, node, streamed).map(raw::Document::RecordSet),
         ["unmanaged"] => unmanaged::unmanaged_doc(ctx, &node).map(raw::Document::Unmanaged),
+        ["accounts"] => accounts_doc(ctx, &node).map(raw::Document::Accounts),
         [] => {
             let known: Vec<&str> = keys::ZONE
                 .iter()

@@ -160,7 +160,7 @@ fn collect_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
 /// Deeper than this is taken for a symlink loop rather than a real layout.
 const MAX_DEPTH: usize = 32;
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
+pub(crate) fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> std::io::Result<()> {
     if depth > MAX_DEPTH {
         return Err(std::io::Error::other(format!(
             "`{}` is nested more than {MAX_DEPTH} directories deep (a symlink loop?)",
@@ -241,7 +241,7 @@ pub(crate) fn read_source(source: &Arc<SourceFile>, diags: &mut Diagnostics, doc
     }
 }
 
-fn syntax_diagnostic(source: &Arc<SourceFile>, err: SyntaxError) -> Diagnostic {
+pub(crate) fn syntax_diagnostic(source: &Arc<SourceFile>, err: SyntaxError) -> Diagnostic {
     let message = err.message;
     if let Some(tab) = err.pos.and_then(|pos| misplaced_tab(source, &message, pos)) {
         return Diagnostic::at(

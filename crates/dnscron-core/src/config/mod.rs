@@ -3,6 +3,7 @@
 //! [`load`] is the one entry point for every command that reads the files; on failure it
 //! returns [`Diagnostics`] holding every problem (the `dnscron` binary draws them).
 
+pub mod accounts;
 pub mod changed;
 mod diagnostics;
 mod extract;

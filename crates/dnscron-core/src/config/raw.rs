@@ -42,6 +42,43 @@ pub enum Document {
     Site(SiteDoc),
     RecordSet(RecordSetDoc),
     Unmanaged(UnmanagedDoc),
+    /// Read only from `dnscron-accounts.yaml` at the root of the folder a command is given.
+    Accounts(AccountsDoc),
+}
+
+/// The hosting accounts of a repository, each with the folder that holds its files
+/// (docs/file-format.md#accounts). Only in `dnscron-accounts.yaml`, at the root of the folder
+/// a command is given; every other YAML file under that root lies in one account's folder.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccountsDoc {
+    /// One entry per account; at least one.
+    pub accounts: Vec<AccountEntry>,
+    #[schemars(skip)]
+    pub pos: Pos,
+}
+
+/// One hosting account: its name, its folder, its API and where its token comes from (never
+/// the token itself). Exactly one of `token_env` and `token_file`.
+#[derive(Clone, Debug, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccountEntry {
+    /// How commands (`--account NAME`), plans and metrics name it: lower-case letters, digits
+    /// and `-`, at most 63 characters.
+    #[schemars(regex(pattern = r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$"))]
+    pub name: Sp<String>,
+    /// The folder of its zone, site and record-set files, relative to this file's folder and
+    /// inside it (`acme`, `customers/acme`); no two accounts share or nest folders.
+    pub folder: Sp<String>,
+    /// Base URL of its API, including the version prefix (https://…/api/v1).
+    pub api_url: Sp<String>,
+    /// The environment variable that holds its token, e.g. `DNSCRON_TOKEN_ACME`.
+    #[schemars(regex(pattern = r"^[A-Za-z_][A-Za-z0-9_]*$"))]
+    pub token_env: Option<Sp<String>>,
+    /// A file that holds its token (a mounted Secret), absolute or relative to this file's folder.
+    pub token_file: Option<Sp<String>>,
+    #[schemars(skip)]
+    pub pos: Pos,
 }
 
 /// Zones, domains and sites of the account that no file declares on purpose: a `plan` of a
@@ -374,6 +411,8 @@ pub mod keys {
     pub const UNMANAGED: &[&str] = &["unmanaged"];
     pub const UNMANAGED_LISTS: &[&str] = &["zones", "domains", "sites"];
     pub const UNMANAGED_ENTRY: &[&str] = &["name", "reason"];
+    pub const ACCOUNTS: &[&str] = &["accounts"];
+    pub const ACCOUNT: &[&str] = &["name", "folder", "api_url", "token_env", "token_file"];
 }
 
 /// The JSON Schema of one document, as `dnscron schema` prints it.
@@ -384,7 +423,7 @@ pub fn json_schema() -> serde_json::Value {
     schema.insert("title".into(), "dnscron desired-state document".into());
     schema.insert(
         "description".into(),
-        "A dnscron YAML document: a DNS zone (`zone:`), a site (`site:`), a record set shared by zones (`record_set:`) or what the account holds that no file manages on purpose (`unmanaged:`).".into(),
+        "A dnscron YAML document: a DNS zone (`zone:`), a site (`site:`), a record set shared by zones (`record_set:`), what the account holds that no file manages on purpose (`unmanaged:`), or a repository's accounts (`accounts:`, in dnscron-accounts.yaml).".into(),
     );
     let mut value = schema.to_value();
     drop_null(&mut value);

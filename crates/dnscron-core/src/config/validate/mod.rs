@@ -124,6 +124,23 @@ impl Validator {
             }
             raw::Document::RecordSet(set) => self.sets.add(&mut checker, set),
             raw::Document::Unmanaged(doc) => self.unmanaged.add(&mut checker, doc),
+            // The accounts of a repository are read before any folder (config::accounts): one
+            // met among the desired-state files is in a place no command looks for it.
+            raw::Document::Accounts(doc) => {
+                let d = checker.error(
+                    doc.pos,
+                    format!(
+                        "an `accounts:` document is read only from `{}` at the root of the \
+                         folder a command is given",
+                        crate::config::accounts::ACCOUNTS_FILE
+                    ),
+                );
+                d.hint = Some(format!(
+                    "move it to `{}` in the repository's top folder and run dnscron there, or \
+                     pass that folder",
+                    crate::config::accounts::ACCOUNTS_FILE
+                ));
+            }
         }
     }
 

@@ -1,0 +1,144 @@
+//! `--account NAME` and the accounts of a repository (`dnscron-accounts.yaml`): which folders a
+//! command reads, and which API and token each one talks to.
+
+use std::path::PathBuf;
+
+use crate::cli::api_args::ApiArgs;
+use crate::cli::error::{CommandError, ErrorKind};
+use dnscron_api::{ApiConfig, Token, check_url_policy, parse_base_url};
+use dnscron_core::config::Diagnostics;
+use dnscron_core::config::accounts::{self, Account, Accounts, TokenSource, UnknownAccount};
+
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct AccountArgs {
+    /// In a repository of several accounts (dnscron-accounts.yaml at the root of PATH), only
+    /// this account; repeat for several. Default: every account.
+    #[arg(long = "account", value_name = "NAME")]
+    pub accounts: Vec<String>,
+}
+
+/// What a command's PATHs are: the files of one account (its API from the flags), or a
+/// repository of several, of which `chosen` are the ones `--account` picked.
+#[derive(Debug)]
+pub enum Repository {
+    One {
+        paths: Vec<PathBuf>,
+    },
+    Many {
+        accounts: Accounts,
+        chosen: Vec<String>,
+    },
+}
+
+impl Repository {
+    /// Reads `dnscron-accounts.yaml` if `paths` hold one; invalid → every problem, located.
+    pub fn discover(paths: &[PathBuf], args: &AccountArgs) -> Result<Repository, RepositoryError> {
+        match accounts::discover(paths).map_err(RepositoryError::Invalid)? {
+            None if args.accounts.is_empty() => Ok(Repository::One {
+                paths: paths.to_vec(),
+            }),
+            None => Err(RepositoryError::NoAccounts {
+                paths: paths.to_vec(),
+            }),
+            Some(accounts) => {
+                let chosen = accounts
+                    .select(&args.accounts)
+                    .map_err(RepositoryError::Unknown)?
+                    .into_iter()
+                    .map(|a| a.name.clone())
+                    .collect();
+                Ok(Repository::Many { accounts, chosen })
+            }
+        }
+    }
+
+    /// The folders to read, each group loaded on its own: the PATHs for a repository of one,
+    /// each chosen account's folder for one of several (an account's files never meet
+    /// another's: record sets, `unmanaged:` and duplicates stay inside one account).
+    pub fn folder_groups(&self) -> Vec<Vec<PathBuf>> {
+        match self {
+            Repository::One { paths } => vec![paths.clone()],
+            Repository::Many { .. } => self
+                .chosen()
+                .into_iter()
+                .map(|a| vec![a.folder.clone()])
+                .collect(),
+        }
+    }
+
+    /// The chosen accounts, in the file's order; none for a repository of one.
+    pub fn chosen(&self) -> Vec<&Account> {
+        match self {
+            Repository::One { .. } => Vec::new(),
+            Repository::Many { accounts, chosen } => accounts
+                .accounts
+                .iter()
+                .filter(|a| chosen.contains(&a.name))
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum RepositoryError {
+    Invalid(Diagnostics),
+    Unknown(UnknownAccount),
+    NoAccounts { paths: Vec<PathBuf> },
+}
+
+impl RepositoryError {
+    /// Worded for the terminal; an invalid accounts file is drawn like invalid desired-state
+    /// files (each problem at its place, on stderr).
+    pub fn into_command_error(self) -> CommandError {
+        match self {
+            RepositoryError::Invalid(diags) => crate::cli::validate::report_diagnostics(&diags),
+            RepositoryError::Unknown(err) => {
+                let known = err.known.join(", ");
+                CommandError::from_error(ErrorKind::User, err)
+                    .with_hint(format!("the accounts are: {known}"))
+            }
+            RepositoryError::NoAccounts { paths } => CommandError::user(format!(
+                "--account chooses among the accounts of {}, and {} holds none",
+                accounts::ACCOUNTS_FILE,
+                paths
+                    .iter()
+                    .map(|p| format!("`{}`", p.display()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .with_hint(format!(
+                "run from the folder that holds {}, or drop --account",
+                accounts::ACCOUNTS_FILE
+            )),
+        }
+    }
+}
+
+/// The client settings of one account: its own URL and token, the flags' waits and timeouts.
+/// A URL or token file given on the command line (or DNSCRON_API_URL) is refused rather than
+/// chosen over the file's: which token goes to which API is the file's to say.
+pub fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, CommandError> {
+    if api.api_url.as_deref().is_some_and(|u| !u.trim().is_empty()) || api.token_file.is_some() {
+        return Err(CommandError::user(format!(
+            "{} names each account's API URL and token: --api-url, DNSCRON_API_URL and \
+             --token-file don't apply to account `{}`",
+            accounts::ACCOUNTS_FILE,
+            account.name
+        ))
+        .with_hint("unset DNSCRON_API_URL and drop --api-url and --token-file"));
+    }
+    let in_account = |err: CommandError| err.with_context(&format!("account `{}`", account.name));
+    let base_url = parse_base_url(&account.api_url).map_err(|e| in_account(e.into()))?;
+    check_url_policy(&base_url, api.allow_insecure_http).map_err(|e| in_account(e.into()))?;
+    let token = match &account.token {
+        TokenSource::Env(name) => Token::from_env_var(name),
+        TokenSource::File(path) => Token::from_file(path),
+    }
+    .map_err(|e| in_account(e.into()))?;
+    let mut config = ApiConfig::new(base_url.as_str(), token).map_err(|e| in_account(e.into()))?;
+    config.allow_insecure_http = api.allow_insecure_http;
+    config.max_wait = api.max_wait;
+    config.request_timeout = api.timeout;
+    config.on_retry = Some(super::retries::hook());
+    Ok(config)
+}
