@@ -12,8 +12,10 @@ use dnscron_api::untrusted::{escape, json_text};
 use dnscron_core::config::model::NameserverMode;
 use dnscron_core::export::{self, Export, Format, Left, NotExported, Unholdable};
 
-use crate::cli::error::{CommandResult, Outcome, not_exported};
+use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
+use crate::cli::error::{CommandError, CommandResult, Outcome, not_exported};
 use crate::cli::{validate, write_stdout};
+use dnscron_core::config;
 
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {
@@ -32,9 +34,13 @@ pub struct ExportArgs {
     /// Print what was written and left as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
-    /// Files, or directories searched recursively for *.yaml and *.yml.
+    /// Files, or directories searched recursively for *.yaml and *.yml. In a repository of
+    /// several accounts (dnscron-accounts.yaml), each account's files go to a folder of its
+    /// name inside --out.
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 /// The tools `--to` writes for.
@@ -63,13 +69,24 @@ impl To {
 }
 
 pub fn run(args: ExportArgs) -> CommandResult {
-    let desired = validate::load_printing_warnings(&args.paths)
-        .map_err(|d| validate::report_diagnostics(&d))?;
+    let repository = Repository::discover(&args.paths, &args.account)
+        .map_err(RepositoryError::into_command_error)?;
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("export-{}", args.to.name())));
-    let export = export::export(&desired, args.to.format());
+    let export = match &repository {
+        Repository::One { paths } => {
+            let desired = validate::load_printing_warnings(paths)
+                .map_err(|d| validate::report_diagnostics(&d))?;
+            export::export(&desired, args.to.format())
+        }
+        Repository::Many { .. } => {
+            let loaded = load_accounts(&repository)?;
+            let accounts: Vec<(&str, &_)> = loaded.iter().map(|(n, d)| (*n, d)).collect();
+            export::export_accounts(&accounts, args.to.format())
+        }
+    };
     let written = export::write_export(&out, &export.files, args.force)?;
     let mut stderr = String::new();
     for left in &export.left {
@@ -87,6 +104,26 @@ pub fn run(args: ExportArgs) -> CommandResult {
     match export.not_exported.len() {
         0 => Ok(Outcome::Success),
         n => Err(not_exported(n)),
+    }
+}
+
+/// Every chosen account's files, as `plan` reads each; every problem of every account in one
+/// report, and nothing written.
+fn load_accounts(
+    repository: &Repository,
+) -> Result<Vec<(&str, config::model::Desired)>, CommandError> {
+    let mut loaded = Vec::new();
+    let mut problems = config::Diagnostics::default();
+    for account in repository.chosen() {
+        match validate::load_printing_warnings(std::slice::from_ref(&account.folder)) {
+            Ok(desired) => loaded.push((account.name.as_str(), desired)),
+            Err(diags) => problems.items.extend(diags.items),
+        }
+    }
+    if problems.is_empty() {
+        Ok(loaded)
+    } else {
+        Err(validate::report_diagnostics(&problems))
     }
 }
 

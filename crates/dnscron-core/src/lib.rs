@@ -18,7 +18,7 @@
 //! | apply | [`apply::apply`] → [`apply::ApplyReport`]; [`apply::workflow::Workflow`] is the one apply every front end drives (read, plan, bind to the reviewed plan, run); [`apply::Progress`] is how a caller follows it |
 //! | DNS checks | [`dnscheck::check_zones`] → [`dnscheck::CheckReport`]; [`dnscheck::ask`] |
 //! | controller | [`controller::revision::probe`], [`controller::revision::read`] → [`controller::Snapshot`]; [`controller::Webhook`] |
-//! | files → another tool's files | [`export::export`] → [`export::Export`] (BIND or octoDNS files, what they leave out); [`export::write_export`] |
+//! | files → another tool's files | [`export::export`], [`export::export_accounts`] → [`export::Export`] (BIND or octoDNS files, what they leave out); [`export::write_export`] |
 //! | live → files | [`import::fetch`], [`import::build_zone`], [`import::render_zone`], [`import::write_files`] |
 //! | server text | [`dnscron_api::untrusted::escape`], [`dnscron_api::untrusted::json_text`] |
 

@@ -232,3 +232,47 @@ fn invalid_files_get_the_errors_validate_gives_and_nothing_is_written() {
     );
     assert!(!dir.path().join("out").exists());
 }
+
+/// A repository of several accounts (dnscron-accounts.yaml): each account's zones in a folder
+/// of its name, so production's and staging's `example.com` don't meet; `--account` picks.
+#[test]
+fn each_account_of_a_repository_gets_its_own_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = "accounts:\n\
+                \x20 - { name: prod, folder: prod, api_url: https://api.example.net/api/v1, token_env: DNSCRON_TOKEN_PROD }\n\
+                \x20 - { name: staging, folder: staging, api_url: https://api.example.net/api/v1, token_env: DNSCRON_TOKEN_STAGING }\n";
+    std::fs::write(dir.path().join("dnscron-accounts.yaml"), list).unwrap();
+    for (account, address) in [("prod", "203.0.113.10"), ("staging", "192.0.2.10")] {
+        let zones = dir.path().join(account).join("zones");
+        std::fs::create_dir_all(&zones).unwrap();
+        let zone = format!(
+            "zone: example.com\nrecords:\n  - {{ name: \"@\", type: A, content: {address} }}\n"
+        );
+        std::fs::write(zones.join("example.com.yaml"), zone).unwrap();
+    }
+    let stdout = succeeds(export(dir.path(), &["--to", "bind", "--out", "out"]));
+    assert!(
+        stdout.ends_with("exported 2 zones, 2 records to out for bind\n"),
+        "{stdout}"
+    );
+    let out = dir.path().join("out");
+    assert_eq!(
+        tree(&out),
+        ["prod/example.com.zone", "staging/example.com.zone"]
+    );
+    for (account, address) in [("prod", "203.0.113.10"), ("staging", "192.0.2.10")] {
+        let file = std::fs::read_to_string(out.join(account).join("example.com.zone")).unwrap();
+        assert!(
+            file.contains(&format!("example.com. 3600 IN A {address}\n")),
+            "{file}"
+        );
+    }
+    succeeds(export(
+        dir.path(),
+        &["--to", "octodns", "--out", "one", "--account", "staging"],
+    ));
+    assert_eq!(
+        tree(&dir.path().join("one")),
+        ["staging/config.yaml", "staging/zones/example.com.yaml"]
+    );
+}

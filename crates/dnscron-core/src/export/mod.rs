@@ -138,6 +138,32 @@ pub fn export(desired: &Desired, format: Format) -> Export {
     export
 }
 
+/// The exports of several accounts (each account's name and desired state) as one: each
+/// account's files in a folder of its name (a validated account name: lower-case letters,
+/// digits and `-`), since two accounts may hold a zone of the same name (production and
+/// staging).
+pub fn export_accounts(accounts: &[(&str, &Desired)], format: Format) -> Export {
+    let mut all = Export {
+        files: Vec::new(),
+        zones: 0,
+        records: 0,
+        left: Vec::new(),
+        not_exported: Vec::new(),
+    };
+    for (name, desired) in accounts {
+        let one = export(desired, format);
+        all.files.extend(one.files.into_iter().map(|file| OutFile {
+            path: PathBuf::from(name).join(&file.path),
+            ..file
+        }));
+        all.zones += one.zones;
+        all.records += one.records;
+        all.left.extend(one.left);
+        all.not_exported.extend(one.not_exported);
+    }
+    all
+}
+
 /// What one zone declares beyond its records, in the order the zone's keys are documented.
 fn zone_left(zone: &ZoneSpec, format: Format) -> Vec<Left> {
     let mut left = Vec::new();
