@@ -12,9 +12,10 @@ use dnscron_core::dnscheck::QueryOptions;
 use dnscron_core::import::baseline::{self, Baseline, FileAcceptances};
 use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, make_plan_owned};
 
+use super::accounts::{self, AccountArgs, Repository, RepositoryError};
 use super::api_args::ApiArgs;
 use super::dns_args::{ResolverArg, parse_resolver_arg};
-use super::error::{CommandError, CommandResult, Outcome};
+use super::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use super::{runtime, signals, validate, write_stdout};
 
 /// The file the `unmanaged:` list goes to, in the folder; an existing one gets a new document.
@@ -32,6 +33,8 @@ pub struct BaselineArgs {
     /// accepted too.
     #[arg(long, value_name = "IP[:PORT]|system", value_parser = parse_resolver_arg)]
     pub resolver: Option<ResolverArg>,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 pub fn run(args: BaselineArgs) -> CommandResult {
@@ -42,41 +45,116 @@ pub fn run(args: BaselineArgs) -> CommandResult {
         ))
         .with_hint("pass the folder the drift job plans, e.g. `dnscron baseline dns/`"));
     }
-    let paths = vec![args.dir.clone()];
-    let desired =
-        validate::load_printing_warnings(&paths).map_err(|d| validate::report_diagnostics(&d))?;
+    let repository = Repository::discover(std::slice::from_ref(&args.dir), &args.account)
+        .map_err(RepositoryError::into_command_error)?;
     let mail_dns = args
         .resolver
         .as_ref()
         .map(ResolverArg::address)
         .transpose()?;
-    let client = ReadClient::new(args.api.into_config()?)?;
-    let opts = MakeOptions {
-        stamp: super::stamp::plan_stamp(),
-        health: true,
-        mail_dns: mail_dns.map(|r| MailDns::new(r, QueryOptions::default())),
-        account: Some(AccountCheck {
-            folders: vec![args.dir.display().to_string()],
-        }),
-        ..MakeOptions::default()
-    };
-    let planned = runtime::block_on(signals::or_stop_plan(make_plan_owned(
-        &client,
-        desired.clone(),
-        &opts,
-    )))??;
-    let today = chrono::DateTime::parse_from_rfc3339(&planned.plan.created_at)
-        .map(|made| made.with_timezone(&chrono::Utc).date_naive())
-        .unwrap_or_else(|_| chrono::Utc::now().date_naive());
-    let taken = baseline::baseline(&desired, &planned.plan.findings, today);
-    let written = write(&args.dir, &taken)?;
-    write_stdout(&summary(&args.dir, &taken, &written))?;
-    let by_hand: Vec<&Refused> = written.refused.iter().collect();
+    // What each folder is planned with: the flags' API for one account, each account's own
+    // for several (its token to its URL only).
+    let mut targets: Vec<(Option<String>, PathBuf, dnscron_api::ApiConfig)> = Vec::new();
+    match &repository {
+        Repository::One { .. } => {
+            targets.push((None, args.dir.clone(), args.api.clone().into_config()?));
+        }
+        Repository::Many { .. } => {
+            for account in repository.chosen() {
+                let config = accounts::api_config(account, &args.api)?;
+                targets.push((Some(account.name.clone()), account.folder.clone(), config));
+            }
+        }
+    }
+    let mut loaded = Vec::new();
+    let mut problems = config::Diagnostics::default();
+    for (_, dir, _) in &targets {
+        match validate::load_printing_warnings(std::slice::from_ref(dir)) {
+            Ok(desired) => loaded.push(desired),
+            Err(diags) => problems.items.extend(diags.items),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(validate::report_diagnostics(&problems));
+    }
+    let planned = plan_side_by_side(&targets, &loaded, mail_dns)?;
+    let mut by_hand: Vec<Refused> = Vec::new();
+    for (((name, dir, _), desired), plan) in targets.iter().zip(&loaded).zip(planned) {
+        let today = chrono::DateTime::parse_from_rfc3339(&plan.created_at)
+            .map(|made| made.with_timezone(&chrono::Utc).date_naive())
+            .unwrap_or_else(|_| chrono::Utc::now().date_naive());
+        let taken = baseline::baseline(desired, &plan.findings, today);
+        let written = write(dir, &taken).map_err(|e| match name {
+            Some(name) => e.with_context(&format!("account `{name}`")),
+            None => e,
+        })?;
+        if let Some(name) = name {
+            write_stdout(&format!("account `{name}`:\n"))?;
+        }
+        write_stdout(&summary(dir, &taken, &written))?;
+        by_hand.extend(written.refused);
+    }
     if by_hand.is_empty() {
         Ok(Outcome::Success)
     } else {
-        Err(refused_error(&by_hand))
+        Err(refused_error(&by_hand.iter().collect::<Vec<_>>()))
     }
+}
+
+/// Every target's plan against its whole account, the accounts' reads side by side (each
+/// client with its own rate limit); the first failure fails the command before anything is
+/// written anywhere.
+fn plan_side_by_side(
+    targets: &[(Option<String>, PathBuf, dnscron_api::ApiConfig)],
+    loaded: &[config::model::Desired],
+    mail_dns: Option<std::net::SocketAddr>,
+) -> Result<Vec<dnscron_core::plan::Plan>, CommandError> {
+    let mut clients = Vec::new();
+    for (_, _, config) in targets {
+        clients.push(ReadClient::new(config.clone())?);
+    }
+    let results = runtime::block_on(signals::or_stop_plan(async {
+        let mut tasks = tokio::task::JoinSet::new();
+        for (index, (((_, dir, _), desired), client)) in
+            targets.iter().zip(loaded).zip(&clients).enumerate()
+        {
+            let opts = MakeOptions {
+                stamp: super::stamp::plan_stamp(),
+                health: true,
+                mail_dns: mail_dns.map(|r| MailDns::new(r, QueryOptions::default())),
+                account: Some(AccountCheck {
+                    folders: vec![dir.display().to_string()],
+                }),
+                ..MakeOptions::default()
+            };
+            let client = client.clone();
+            let desired = desired.clone();
+            tasks.spawn(async move {
+                let planned = make_plan_owned(&client, desired, &opts).await;
+                (index, planned.map(|p| p.plan))
+            });
+        }
+        let mut done = Vec::new();
+        while let Some(joined) = tasks.join_next().await {
+            done.push(joined);
+        }
+        Ok::<_, dnscron_core::plan::MakePlanError>(done)
+    }))??;
+    let mut plans = Vec::new();
+    for joined in results {
+        let (index, plan) = joined
+            .map_err(|e| CommandError::quoting(ErrorKind::Internal, "planning an account", e))?;
+        let plan = plan.map_err(|e| {
+            let err = CommandError::from(e);
+            match &targets[index].0 {
+                Some(name) => err.with_context(&format!("account `{name}`")),
+                None => err,
+            }
+        })?;
+        plans.push((index, plan));
+    }
+    plans.sort_by_key(|(index, _)| *index);
+    Ok(plans.into_iter().map(|(_, plan)| plan).collect())
 }
 
 /// A file whose entries could not be added as text.

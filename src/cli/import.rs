@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::cli::accounts::{self, AccountArgs, Repository, RepositoryError};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, Outcome};
 use crate::cli::{import_from, runtime, write_stdout};
@@ -17,7 +18,7 @@ use dnscron_core::import::{
 };
 use dnscron_core::plan::{ReadProgress, ReadProgressHook};
 
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 #[command(group(
     clap::ArgGroup::new("what").required(true).multiple(true).args(["zone", "site", "all", "probe", "from"])
 ))]
@@ -62,6 +63,8 @@ pub struct ImportArgs {
     pub extract_sets: bool,
     #[command(flatten)]
     pub api: ApiArgs,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 /// The formats `--from` reads.
@@ -76,10 +79,123 @@ pub enum Source {
 }
 
 pub fn run(args: ImportArgs) -> CommandResult {
-    if let Some(source) = args.from {
-        return import_from::run(source, &args);
+    // A repository of several accounts is found where the command runs, as `plan` finds it in
+    // the folder it is given: its accounts say which API each import reads and where it writes.
+    let repository = Repository::discover(&[PathBuf::from(".")], &args.account)
+        .map_err(RepositoryError::into_command_error)?;
+    let chosen = repository.chosen();
+    if chosen.is_empty() {
+        if let Some(source) = args.from {
+            return import_from::run(source, &args);
+        }
+        let config = args.api.clone().into_config()?;
+        let summary = import_one(&args, &args.out, config, true)?;
+        write_stdout(&summary)?;
+        return Ok(Outcome::Success);
     }
-    let config = args.api.clone().into_config()?;
+    let out_given = args.out != Path::new(".");
+    let one_account_only = args.from.is_some()
+        || args.probe.is_some()
+        || !args.zone.is_empty()
+        || !args.site.is_empty();
+    if (one_account_only || out_given) && chosen.len() > 1 {
+        return Err(CommandError::user(format!(
+            "this import reads or writes one account, and {} are chosen: {}",
+            chosen.len(),
+            chosen
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .with_hint(
+            "name the account with --account NAME (--zone, --site, --probe, --from and --out \
+             are one account's; --all alone imports every account into its folder)",
+        ));
+    }
+    let mut targets = Vec::new();
+    for account in &chosen {
+        let out = if out_given {
+            let climbs = args
+                .out
+                .components()
+                .any(|c| c == std::path::Component::ParentDir);
+            if climbs
+                || (!args.out.starts_with(&account.folder)
+                    && !Path::new(".").join(&args.out).starts_with(&account.folder))
+            {
+                return Err(CommandError::user(format!(
+                    "--out {} is outside account `{}`'s folder {}",
+                    escape(&args.out.display().to_string()),
+                    account.name,
+                    account.folder.display()
+                ))
+                .with_hint(
+                    "write into the account's folder (the default), or a folder inside it",
+                ));
+            }
+            args.out.clone()
+        } else {
+            account.folder.clone()
+        };
+        targets.push((account.name.clone(), out, *account));
+    }
+    if let Some(source) = args.from {
+        let mut one = args.clone();
+        one.out = targets[0].1.clone();
+        return import_from::run(source, &one);
+    }
+    // Each account's reads at its own pace, side by side; the summaries in the file's order.
+    let results: Vec<Result<String, CommandError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = targets
+            .iter()
+            .map(|(name, out, account)| {
+                let args = &args;
+                scope.spawn(move || {
+                    let config = accounts::api_config(account, &args.api)?;
+                    import_one(args, out, config, false)
+                        .map(|summary| format!("account `{name}`:\n{summary}"))
+                        .map_err(|e| e.with_context(&format!("account `{name}`")))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(CommandError::internal(
+                        "an account's import stopped unexpectedly",
+                    ))
+                })
+            })
+            .collect()
+    });
+    let mut first_error = None;
+    for result in results {
+        match result {
+            Ok(summary) => write_stdout(&summary)?,
+            Err(err) if first_error.is_none() => first_error = Some(err),
+            Err(err) => {
+                let _ = std::io::Write::write_all(
+                    &mut std::io::stderr(),
+                    format!("{err}\n").as_bytes(),
+                );
+            }
+        }
+    }
+    match first_error {
+        Some(err) => Err(err),
+        None => Ok(Outcome::Success),
+    }
+}
+
+/// One account's import into `out`: its summary, the files written and checked.
+fn import_one(
+    args: &ImportArgs,
+    out: &Path,
+    config: dnscron_api::ApiConfig,
+    show_progress: bool,
+) -> Result<String, CommandError> {
     let (fetched, next) = match &args.probe {
         Some(domain) => {
             let domain = parse_zone(domain, "--probe")?;
@@ -96,7 +212,7 @@ pub fn run(args: ImportArgs) -> CommandResult {
                 sites: args.site.clone(),
                 all: args.all,
             };
-            let progress = super::plan::read_progress("import");
+            let progress = super::plan::read_progress("import").filter(|_| show_progress);
             let mut config = config;
             if let Some(progress) = &progress {
                 config.on_wait = Some(progress.wait_hook());
@@ -123,10 +239,10 @@ pub fn run(args: ImportArgs) -> CommandResult {
         Vec::new()
     };
     let files = out_files(&zones, &sets, &fetched.sites);
-    let written = import::write_files(&args.out, &files, args.force)?;
-    write_stdout(&summary(&args.out, &fetched, &sets, &written, &next))?;
+    let written = import::write_files(out, &files, args.force)?;
+    let summary = summary(out, &fetched, &sets, &written, &next);
     self_check(&written, fetched.zones.iter())?;
-    Ok(Outcome::Success)
+    Ok(summary)
 }
 
 /// Loads what was just written, as `plan` will: a file that doesn't validate, or declares other

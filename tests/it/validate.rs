@@ -57,40 +57,6 @@ fn schema_command_prints_the_committed_schema() {
     );
 }
 
-#[test]
-fn schema_lists_exactly_the_keys_the_loader_accepts() {
-    use dnscron_core::config::raw::keys;
-    let schema = dnscron_core::config::json_schema();
-    for (def, keys) in [
-        ("ZoneDoc", keys::ZONE),
-        ("Defaults", keys::DEFAULTS),
-        ("Nameservers", keys::NAMESERVERS),
-        ("IgnoreRule", keys::IGNORE),
-        ("Record", keys::RECORD),
-        ("Safety", keys::SAFETY),
-        ("SiteDoc", keys::SITE),
-        ("CronJob", keys::CRON),
-        ("RecordSetDoc", keys::RECORD_SET),
-        ("Accept", keys::ACCEPT),
-    ] {
-        let props = schema["definitions"][def]["properties"]
-            .as_object()
-            .unwrap();
-        let names: Vec<&str> = props.keys().map(String::as_str).collect();
-        assert_eq!(names, keys, "{def}");
-        for (key, prop) in props {
-            assert!(
-                prop["description"].is_string(),
-                "{def}.{key} has no description"
-            );
-        }
-        assert_eq!(
-            schema["definitions"][def]["additionalProperties"], false,
-            "{def}"
-        );
-    }
-}
-
 /// The words a newcomer meets first: a tab says to indent with spaces and points at the tab; a
 /// nickname gets its 5 fields; a refused field is named with its range and value; a misspelled
 /// key is one problem with its correction.

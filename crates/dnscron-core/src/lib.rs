@@ -6,21 +6,29 @@
 //! command-line flag: the `dnscron` binary renders this data and words every error, hint and
 //! exit code. The map: docs/architecture.md.
 //!
-//! The public API, stage by stage (each module's own re-exports; its files are private):
+//! The public API, one line per entry point, stage by stage: each stage module re-exports its
+//! entry points and the types they take and return, and everything else is crate-private
+//! (`unreachable_pub` holds it). A module named here is public on purpose; every other file is
+//! private to its stage.
 //!
-//! | stage | entry points |
-//! |---|---|
-//! | files → desired state | [`config::load`], [`config::load_texts`] → [`config::model::Desired`] or every problem as [`config::Diagnostics`]; [`config::json_schema`] |
-//! | DNS and cron rules | [`dns::RecordType`], [`dns::ZoneName`], [`dns::RecordData`]; [`cron`]'s normal forms |
-//! | live state | the `dnscron-api` crate: [`dnscron_api::ReadClient`] (GETs only), [`dnscron_api::WriteClient`], [`dnscron_api::ApiConfig`], [`dnscron_api::Token`], [`dnscron_api::ApiError`]; [`plan::snapshot::fetch`] → [`plan::snapshot::LiveSnapshot`] |
-//! | plan | [`plan::make_plan`] (read, then [`plan::diff`]) → [`plan::Plan`] of typed [`plan::Change`]s; [`plan::request::derive`] is a change's HTTP request |
-//! | plan file | [`plan_file::to_json`], [`plan_file::load`], [`plan_file::json_schema`], [`plan_file::FORMAT_VERSION`] |
-//! | apply | [`apply::apply`] → [`apply::ApplyReport`]; [`apply::workflow::Workflow`] is the one apply every front end drives (read, plan, bind to the reviewed plan, run); [`apply::Progress`] is how a caller follows it |
-//! | DNS checks | [`dnscheck::check_zones`] → [`dnscheck::CheckReport`]; [`dnscheck::ask`] |
-//! | controller | [`controller::revision::probe`], [`controller::revision::read`] → [`controller::Snapshot`]; [`controller::Webhook`] |
-//! | files → another tool's files | [`export::export`], [`export::export_accounts`] → [`export::Export`] (BIND or octoDNS files, what they leave out); [`export::write_export`] |
-//! | live → files | [`import::fetch`], [`import::build_zone`], [`import::render_zone`], [`import::write_files`] |
-//! | server text | [`dnscron_api::untrusted::escape`], [`dnscron_api::untrusted::json_text`] |
+//! | stage | entry points (→ what they return) | public modules |
+//! |---|---|---|
+//! | load | [`config::load`], [`config::load_texts`], [`config::load_with_warnings`] ([`config::Loaded`]), [`config::yaml_texts`] → [`config::model::Desired`] or every problem as [`config::Diagnostics`] | [`config::model`]: the desired state's types |
+//! | validate | [`config::revalidate`] (the loader's rules on a desired state read from elsewhere); [`config::json_schema`] | |
+//! | accounts | [`config::accounts::discover`] → [`config::accounts::Accounts`] (the repository's `dnscron-accounts.yaml`) or [`config::Diagnostics`]; [`config::accounts::Accounts::select`] | [`config::accounts`] |
+//! | scoped plan | [`config::changed::targets`] → [`config::changed::ChangedTargets`] | [`config::changed`] |
+//! | fmt | [`config::fmt::format_texts`] → [`config::fmt::FileFormat`]s; [`config::fmt::format_source`] for one text | [`config::fmt`] |
+//! | DNS rules | [`dns::RecordType`], [`dns::ZoneName`], [`dns::RecordData`]; the normal forms the plan compares by: [`dns::canonical_content`], [`dns::canonical_live_content`], [`dns::wire_content`], [`dns::fold_host`], [`dns::record_name_to_relative`], [`dns::live_name_to_relative`] | |
+//! | live state | [`plan::snapshot::fetch`] → [`plan::snapshot::LiveSnapshot`] or [`plan::snapshot::SnapshotError`]; the client is the `dnscron-api` crate ([`dnscron_api::ReadClient`] GETs only, [`dnscron_api::WriteClient`]) | [`plan::snapshot`] |
+//! | plan | [`plan::make_plan`], [`plan::make_plan_owned`] ([`plan::MakeOptions`]) → [`plan::Planned`] or [`plan::MakePlanError`]; [`plan::diff`] ([`plan::DiffOptions`]) → [`plan::Plan`] of [`plan::Change`]s and [`plan::Finding`]s, or [`plan::PlanError`]; [`plan::ReadProgress`] follows the reads; [`plan::stale_targets`] names the targets that moved since a plan | [`plan::request`]: [`plan::request::derive`], a change's HTTP request |
+//! | findings | [`plan::judge_acceptances`], [`plan::mail_findings`], [`plan::schedule_findings_of`], [`plan::not_followed_terms`] (`validate` and `check` without a plan) | |
+//! | plan file | [`plan_file::to_json`], [`plan_file::load`], [`plan_file::check_size`], [`plan_file::json_schema`], [`plan_file::FORMAT_VERSION`], [`plan_file::MAX_BYTES`] → [`plan_file::PlanFileError`] | |
+//! | apply's workflow | [`apply::workflow::Workflow`] (read, plan, bind to the reviewed plan, run) → [`apply::ApplyReport`] or [`apply::workflow::Refusal`]; [`apply::apply`] ([`apply::ApplyOptions`]) runs one plan; [`apply::Progress`] follows it, [`apply::Interrupt`] stops it | [`apply::workflow`]; [`apply::dns`]: apply's DNS checks ([`apply::dns::DnsOptions`] → [`apply::dns::DnsCheck`]) |
+//! | check | [`dnscheck::check_zones`] ([`dnscheck::CheckSettings`]) → [`dnscheck::CheckReport`]; [`dnscheck::AddressBook`], [`dnscheck::parse_resolver`], [`dnscheck::parse_resolv_conf`] | |
+//! | controller's loop | [`controller::Controller`] ([`controller::Settings`], [`controller::Mode`], [`controller::StateStore`]) → [`controller::RoundReport`]s as [`controller::Event`]s, [`controller::RunEnd`]; [`controller::api_config`], [`controller::readiness_check`], [`controller::resolve_adopted`], [`controller::Webhook`], [`controller::StateLock`] | [`controller::revision`]: [`controller::revision::probe`], [`controller::revision::read`] |
+//! | import | [`import::fetch`] ([`import::Selection`]) → [`import::Fetched`]; [`import::build_zone`], [`import::render_zone`], [`import::render_site`], [`import::extract_sets`], [`import::render_set`], [`import::write_files`] → [`import::OutFile`]s or [`import::Outside`]; [`import::ImportError`] | [`import::from_files`]: other tools' files ([`import::from_files::read`], one folder per reader); [`import::baseline`]: acceptances at adoption |
+//! | export | [`export::export`], [`export::export_accounts`] ([`export::Format`]) → [`export::Export`]: the files, what they leave ([`export::Left`]) and can't hold ([`export::NotExported`]); [`export::write_export`] → the paths written or [`export::ExportError`] | |
+//! | benchmark hooks | [`config::parse_yaml`], [`plan::snapshot::READ_CONCURRENCY`], [`controller::BUCKET_PER_MINUTE`] | |
 
 // Every match over our own enums lists each variant, so a new one is a compile error wherever it
 // needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
@@ -30,7 +38,7 @@
 pub mod apply;
 pub mod config;
 pub mod controller;
-pub mod cron;
+pub(crate) mod cron;
 pub mod dns;
 pub mod dnscheck;
 pub mod export;

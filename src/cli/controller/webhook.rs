@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dnscron_core::controller::webhook::Webhook;
+use dnscron_core::controller::Webhook;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 

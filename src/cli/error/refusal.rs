@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use dnscron_api::untrusted::{Untrusted, escape};
-use dnscron_core::apply::review_union::UnionError;
+use dnscron_core::apply::UnionError;
 use dnscron_core::apply::workflow::{HeldIn, Refusal, ReviewedBy};
-use dnscron_core::plan::held::Held;
+use dnscron_core::plan::Held;
 use dnscron_core::plan::{Change, PlanError, Resource};
 
 use super::{CommandError, ErrorKind};

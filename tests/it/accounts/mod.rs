@@ -20,4 +20,5 @@ pub fn two_accounts(url_a: &str, url_b: &str) -> String {
     )
 }
 
+mod adoption;
 mod fmt;

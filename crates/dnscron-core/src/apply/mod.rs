@@ -13,13 +13,15 @@
 
 mod cron_delete;
 mod cron_removed;
+// Deliberately public: apply's DNS checks (their options and the report the binary renders),
+// and the one apply workflow every front end drives.
 pub mod dns;
 mod executor;
 mod interrupt;
 mod outcome;
 mod progress;
 pub(crate) mod review;
-pub mod review_union;
+pub(crate) mod review_union;
 mod rounds;
 pub(crate) mod saved;
 mod verify;
@@ -36,7 +38,7 @@ pub use outcome::{
 };
 pub use outcome::{CronMixUp, ListedJob, Recreate};
 pub use progress::{Note, Progress, Silent};
-pub use review::Review;
+pub use review_union::UnionError;
 pub(crate) use verify::VISIBILITY_WAITS;
 pub use verify::{LastRead, Unseen};
 
@@ -58,7 +60,7 @@ pub struct ApplyOptions<'a> {
 }
 
 impl<'a> ApplyOptions<'a> {
-    /// Options that re-plan the way `plan` was made (see [`diff_options_for`]).
+    /// Options that re-plan the way `plan` was made (see `diff_options_for`).
     pub fn new(plan: &Plan, progress: &'a dyn Progress) -> Self {
         ApplyOptions {
             diff: diff_options_for(plan),
@@ -75,7 +77,7 @@ impl<'a> ApplyOptions<'a> {
 /// the plan records that it was made with them lifted (a saved plan's re-plan must not lift
 /// limits its reviewer never saw lifted), and the hosted nameserver mode's wire value the plan records
 /// (`plan::make_plan` reads it from /openapi.json when needed).
-pub fn diff_options_for(plan: &Plan) -> DiffOptions {
+pub(crate) fn diff_options_for(plan: &Plan) -> DiffOptions {
     DiffOptions {
         api_url: plan.api_url.clone(),
         allow_mass_changes: plan.options.allow_mass_changes,

@@ -95,7 +95,7 @@ fn same_intent(a: &Change, b: &Change) -> bool {
 
 /// How a plan made now compares with the reviewed one.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Review {
+pub(crate) struct Review {
     /// Changes of the new plan no reviewed change matches: apply refuses to run.
     pub unreviewed: Vec<Change>,
     /// Reviewed changes the new plan no longer needs. After `check_live`: only those whose
@@ -114,12 +114,12 @@ pub struct Review {
 }
 
 impl Review {
-    pub fn is_reviewed(&self) -> bool {
+    pub(crate) fn is_reviewed(&self) -> bool {
         self.unreviewed.is_empty()
     }
 
     /// Every reviewed change is either made now under its precondition or in effect.
-    pub fn holds(&self) -> bool {
+    pub(crate) fn holds(&self) -> bool {
         self.changed.is_empty() && self.not_made.is_empty() && self.not_read.is_empty()
     }
 }

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::config::model::Desired;
 use crate::plan::{Plan, Scope, scope};
 
-/// Why plans can't be combined. Indexes are positions in the slice given to [`union`].
+/// Why plans can't be combined. Indexes are positions in the slice given to `union`.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum UnionError {
     #[error("no reviewed plan given")]
@@ -39,7 +39,7 @@ pub enum UnionError {
 /// changes), the first plan's options (safety limits lifted only when every plan lifted them)
 /// and its scope and desired state joined (`joint_scope`, `latest_declarations`), the latest `created_at`. The same plan
 /// given twice counts once (it would otherwise allow its changes twice).
-pub fn union(plans: &[Plan]) -> Result<Plan, UnionError> {
+pub(crate) fn union(plans: &[Plan]) -> Result<Plan, UnionError> {
     let first = plans.first().ok_or(UnionError::Empty)?;
     let distinct = distinct(plans)?;
     for (index, plan) in plans.iter().enumerate() {
@@ -107,7 +107,7 @@ fn joint_scope(plans: &[&Plan]) -> Option<Scope> {
 }
 
 /// The id the union of plans with these ids runs under (see the module's note).
-pub fn union_id(plans: &[&Plan]) -> String {
+pub(crate) fn union_id(plans: &[&Plan]) -> String {
     let mut ids: Vec<&str> = plans.iter().map(|p| p.plan_id.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();

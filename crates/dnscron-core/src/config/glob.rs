@@ -1,7 +1,7 @@
 //! The small glob language of `ignore` rules: `*` any run of characters, `?` exactly one.
 
 /// Whether `text` matches `pattern` as a whole. Case-sensitive: callers lower-case names.
-pub fn glob_match(pattern: &str, text: &str) -> bool {
+pub(crate) fn glob_match(pattern: &str, text: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
     // Classic two-pointer matcher with backtracking to the last `*`.

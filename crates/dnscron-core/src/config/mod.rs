@@ -3,6 +3,8 @@
 //! [`load`] is the one entry point for every command that reads the files; on failure it
 //! returns [`Diagnostics`] holding every problem (the `dnscron` binary draws them).
 
+// Deliberately public: the accounts file, the scoped plan's changed targets, `fmt`, and the
+// desired state's types.
 pub mod accounts;
 pub mod changed;
 mod diagnostics;
@@ -11,7 +13,9 @@ pub mod fmt;
 pub(crate) mod glob;
 mod load;
 pub mod model;
-pub mod raw;
+pub(crate) mod raw;
+#[cfg(test)]
+mod raw_tests;
 mod revalidate;
 mod suggest;
 mod tree;
@@ -24,11 +28,11 @@ mod validate;
 pub(crate) use tree::MAX_SCALAR_BYTES;
 
 pub use diagnostics::{Diagnostic, Diagnostics, LineBounds, SourceFile};
-pub use glob::glob_match;
+pub(crate) use glob::glob_match;
 pub use load::{Loaded, load, load_texts, load_with_warnings, yaml_texts};
 pub use raw::json_schema;
 pub use revalidate::revalidate;
-pub use validate::{ZONE_PLACEHOLDER, check_slug};
+pub(crate) use validate::{ZONE_PLACEHOLDER, check_slug};
 
 /// Parses `source` into its YAML documents the way the loader does (the `records:` items streamed,
 /// each item dropped as it comes) and returns how many documents

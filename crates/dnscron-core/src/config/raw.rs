@@ -12,7 +12,7 @@ use crate::dns::{MAX_CONTENT_CHARS, RecordType, rules};
 
 /// A value and where it was written. In the schema it is just the value.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sp<T> {
+pub(crate) struct Sp<T> {
     pub value: T,
     pub pos: Pos,
 }
@@ -37,7 +37,7 @@ impl<T: JsonSchema> JsonSchema for Sp<T> {
 /// separated by `---`.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(untagged)]
-pub enum Document {
+pub(crate) enum Document {
     Zone(Box<ZoneDoc>),
     Site(SiteDoc),
     RecordSet(RecordSetDoc),
@@ -51,7 +51,7 @@ pub enum Document {
 /// a command is given; every other YAML file under that root lies in one account's folder.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct AccountsDoc {
+pub(crate) struct AccountsDoc {
     /// One entry per account; at least one.
     pub accounts: Vec<AccountEntry>,
     #[schemars(skip)]
@@ -62,7 +62,7 @@ pub struct AccountsDoc {
 /// the token itself). Exactly one of `token_env` and `token_file`.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct AccountEntry {
+pub(crate) struct AccountEntry {
     /// How commands (`--account NAME`), plans and metrics name it: lower-case letters, digits
     /// and `-`, at most 63 characters.
     #[schemars(regex(pattern = r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$"))]
@@ -86,7 +86,7 @@ pub struct AccountEntry {
 /// documents add up; a name may be listed once.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct UnmanagedDoc {
+pub(crate) struct UnmanagedDoc {
     /// What is left unmanaged, by kind.
     pub unmanaged: UnmanagedLists,
     #[schemars(skip)]
@@ -96,7 +96,7 @@ pub struct UnmanagedDoc {
 /// The lists of an `unmanaged:` document; each entry is a name, or `{ name, reason }`.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct UnmanagedLists {
+pub(crate) struct UnmanagedLists {
     /// DNS zones (`GET /dns`) no file declares. An entry covers the registration of the domain
     /// of the same name too.
     pub zones: Option<Vec<UnmanagedEntry>>,
@@ -112,7 +112,7 @@ pub struct UnmanagedLists {
 /// One thing left unmanaged.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(untagged)]
-pub enum UnmanagedEntry {
+pub(crate) enum UnmanagedEntry {
     /// The zone or domain name, or the site's slug.
     Name(Sp<String>),
     /// The name, and why it is left out.
@@ -122,7 +122,7 @@ pub enum UnmanagedEntry {
 /// A name and why it is left unmanaged.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct UnmanagedExplained {
+pub(crate) struct UnmanagedExplained {
     /// The zone or domain name, or the site's slug.
     pub name: Sp<String>,
     /// Why it is left out, for the next reader (e.g. "run by the agency's own tooling").
@@ -137,7 +137,7 @@ pub struct UnmanagedExplained {
 /// a host name). A set cannot `use:` other sets.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RecordSetDoc {
+pub(crate) struct RecordSetDoc {
     /// The set's name, as zones list it in `use:`: letters, digits, `-` and `_`.
     #[schemars(regex(pattern = r"^[A-Za-z0-9_-]+$"))]
     pub record_set: Sp<String>,
@@ -152,7 +152,7 @@ pub struct RecordSetDoc {
 /// same name.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ZoneDoc {
+pub(crate) struct ZoneDoc {
     /// The zone's domain name, e.g. `example.com`. Case and a final dot are normalized away.
     pub zone: Sp<String>,
     /// Values used by records that do not set their own.
@@ -187,7 +187,7 @@ pub struct ZoneDoc {
 /// A finding accepted, reviewed like every other line of the files.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Accept {
+pub(crate) struct Accept {
     /// The finding's code (docs/health.md#finding-codes).
     #[schemars(with = "crate::finding::FindingCode")]
     pub finding: Sp<String>,
@@ -225,7 +225,7 @@ enum AcceptValue {
 /// Expectations about the domain's registration, checked by `plan`, never written.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Registrar {
+pub(crate) struct Registrar {
     /// `true`: a finding (error) when the domain does not renew itself.
     pub auto_renew: Option<Sp<bool>>,
     /// `true`: a finding (error) when the registrar lock is off.
@@ -243,7 +243,7 @@ pub struct Registrar {
 /// Defaults for the zone's records.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Defaults {
+pub(crate) struct Defaults {
     /// TTL in seconds (60–604800) of records without their own `ttl`. Default 3600.
     #[schemars(range(min = rules::TTL_MIN, max = rules::TTL_MAX))]
     pub ttl: Option<Sp<u32>>,
@@ -252,7 +252,7 @@ pub struct Defaults {
 /// Which nameservers the registry lists for the domain.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Nameservers {
+pub(crate) struct Nameservers {
     /// `hosted`: the service's own nameservers (no `hosts`); `custom`: the `hosts` listed.
     pub mode: Sp<NameserverMode>,
     /// With `mode: custom`: 2 to 6 distinct host names, none inside this zone's domain.
@@ -265,7 +265,7 @@ pub struct Nameservers {
 /// Nameserver mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum NameserverMode {
+pub(crate) enum NameserverMode {
     /// The service's own nameservers.
     Hosted,
     /// The host names listed in `hosts`.
@@ -275,7 +275,7 @@ pub enum NameserverMode {
 /// Live records this rule matches are never created, updated or deleted.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct IgnoreRule {
+pub(crate) struct IgnoreRule {
     /// Glob over the relative record name (`*` any run of characters, `?` one character),
     /// e.g. `_acme-challenge*`. Default `*`.
     pub name: Option<Sp<String>>,
@@ -291,7 +291,7 @@ pub struct IgnoreRule {
 /// One DNS record.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Record {
+pub(crate) struct Record {
     /// `@` for the apex, `*` for the wildcard, relative labels (`www`, `a.b`, `*.dev`), or an
     /// absolute name inside the zone with a final dot (`www.example.com.`).
     pub name: Sp<String>,
@@ -318,7 +318,7 @@ pub struct Record {
 /// Limits on how much one plan may change in this zone; see the file-format reference.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Safety {
+pub(crate) struct Safety {
     /// Refuse when more than this many records would be deleted. Default 50.
     pub max_deletes: Option<Sp<usize>>,
     /// Deletes above this count are also checked against `max_delete_percent`. Default 5.
@@ -349,7 +349,7 @@ pub struct Safety {
 /// A site and its scheduled tasks.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SiteDoc {
+pub(crate) struct SiteDoc {
     /// The site's slug, as listed by `GET /sites`.
     pub site: Sp<String>,
     /// The site's whole cron list (at most 5 jobs). Omit the key to leave the site's cron
@@ -365,7 +365,7 @@ pub struct SiteDoc {
 /// A scheduled task.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct CronJob {
+pub(crate) struct CronJob {
     /// 5-field cron expression (`minute hour day-of-month month day-of-week`); no seconds.
     pub schedule: Sp<String>,
     /// The command; its first word is `php` or `wp`.
@@ -376,8 +376,8 @@ pub struct CronJob {
 }
 
 /// The keys each mapping accepts, in schema order (checked against the schema by a test).
-pub mod keys {
-    pub const ZONE: &[&str] = &[
+pub(crate) mod keys {
+    pub(crate) const ZONE: &[&str] = &[
         "zone",
         "defaults",
         "nameservers",
@@ -389,13 +389,14 @@ pub mod keys {
         "registrar",
         "accept",
     ];
-    pub const RECORD_SET: &[&str] = &["record_set", "records"];
-    pub const REGISTRAR: &[&str] = &["auto_renew", "lock", "whois_privacy", "expiry_warning_days"];
-    pub const DEFAULTS: &[&str] = &["ttl"];
-    pub const NAMESERVERS: &[&str] = &["mode", "hosts"];
-    pub const IGNORE: &[&str] = &["name", "type", "content"];
-    pub const RECORD: &[&str] = &["name", "type", "content", "ttl", "override"];
-    pub const SAFETY: &[&str] = &[
+    pub(crate) const RECORD_SET: &[&str] = &["record_set", "records"];
+    pub(crate) const REGISTRAR: &[&str] =
+        &["auto_renew", "lock", "whois_privacy", "expiry_warning_days"];
+    pub(crate) const DEFAULTS: &[&str] = &["ttl"];
+    pub(crate) const NAMESERVERS: &[&str] = &["mode", "hosts"];
+    pub(crate) const IGNORE: &[&str] = &["name", "type", "content"];
+    pub(crate) const RECORD: &[&str] = &["name", "type", "content", "ttl", "override"];
+    pub(crate) const SAFETY: &[&str] = &[
         "max_deletes",
         "delete_floor",
         "max_delete_percent",
@@ -405,14 +406,14 @@ pub mod keys {
         "max_ttl_update_percent",
         "allow_empty",
     ];
-    pub const SITE: &[&str] = &["site", "cron", "accept"];
-    pub const ACCEPT: &[&str] = &["finding", "name", "reason", "until", "value"];
-    pub const CRON: &[&str] = &["schedule", "command"];
-    pub const UNMANAGED: &[&str] = &["unmanaged"];
-    pub const UNMANAGED_LISTS: &[&str] = &["zones", "domains", "sites"];
-    pub const UNMANAGED_ENTRY: &[&str] = &["name", "reason"];
-    pub const ACCOUNTS: &[&str] = &["accounts"];
-    pub const ACCOUNT: &[&str] = &["name", "folder", "api_url", "token_env", "token_file"];
+    pub(crate) const SITE: &[&str] = &["site", "cron", "accept"];
+    pub(crate) const ACCEPT: &[&str] = &["finding", "name", "reason", "until", "value"];
+    pub(crate) const CRON: &[&str] = &["schedule", "command"];
+    pub(crate) const UNMANAGED: &[&str] = &["unmanaged"];
+    pub(crate) const UNMANAGED_LISTS: &[&str] = &["zones", "domains", "sites"];
+    pub(crate) const UNMANAGED_ENTRY: &[&str] = &["name", "reason"];
+    pub(crate) const ACCOUNTS: &[&str] = &["accounts"];
+    pub(crate) const ACCOUNT: &[&str] = &["name", "folder", "api_url", "token_env", "token_file"];
 }
 
 /// The JSON Schema of one document, as `dnscron schema` prints it.

@@ -4,31 +4,32 @@
 
 use std::time::Duration;
 
-pub const FIRST_WAIT: Duration = Duration::from_millis(750);
+pub(crate) const FIRST_WAIT: Duration = Duration::from_millis(750);
 pub const LONGEST_WAIT: Duration = Duration::from_secs(15 * 60);
 
 /// Rounds failed in a row and the wait they earn.
 #[derive(Clone, Debug, Default)]
-pub struct Backoff {
+pub(crate) struct Backoff {
     failures: u32,
 }
 
 impl Backoff {
-    /// Rounds in a row that ended in an error.
-    pub fn failures(&self) -> u32 {
+    /// Rounds in a row that ended in an error (the unit tests read it).
+    #[cfg(test)]
+    pub(crate) fn failures(&self) -> u32 {
         self.failures
     }
 
     /// Counts one more failure and returns the wait before the next round: the bound for this
     /// many failures, scaled by `jitter` in `[0, 1)` into its upper half (never less than half
     /// the bound, never more than it).
-    pub fn failed(&mut self, jitter: f64) -> Duration {
+    pub(crate) fn failed(&mut self, jitter: f64) -> Duration {
         self.failures = self.failures.saturating_add(1);
         let bound = bound(self.failures);
         bound.mul_f64(0.5 + 0.5 * jitter.clamp(0.0, 1.0))
     }
 
-    pub fn succeeded(&mut self) {
+    pub(crate) fn succeeded(&mut self) {
         self.failures = 0;
     }
 }

@@ -71,7 +71,7 @@ impl StateLock {
 }
 
 /// `FILE.lock`, beside the state file.
-pub fn lock_path(state_file: &Path) -> PathBuf {
+pub(crate) fn lock_path(state_file: &Path) -> PathBuf {
     let mut name = state_file.as_os_str().to_owned();
     name.push(".lock");
     PathBuf::from(name)

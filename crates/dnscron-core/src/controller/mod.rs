@@ -12,6 +12,7 @@ mod backoff;
 mod lock;
 mod report;
 mod requeue;
+// Deliberately public: the folder's revision (probe, read) that a front end reads between rounds.
 pub mod revision;
 mod revision_round;
 mod round;
@@ -19,21 +20,20 @@ mod run;
 mod state;
 mod sweep;
 mod targets;
-pub mod webhook;
+pub(crate) mod webhook;
 
-pub use backoff::{Backoff, FIRST_WAIT, LONGEST_WAIT};
-pub use lock::{LockError, StateLock, lock_path};
+pub use backoff::LONGEST_WAIT;
+pub use lock::{LockError, StateLock};
 pub use report::{
     AlertKind, Broken, Event, KeptOut, KeptOutReason, Pending, RoundError, RoundOutcome,
     RoundReport, Status, Transition, Trigger, WaitReason, Work,
 };
-pub use requeue::Requeue;
 pub use revision::{
     AdoptError, GitHead, Probe, Revision, RevisionError, RevisionSource, Snapshot, resolve_adopted,
 };
 pub use round::{Controller, DEFAULT_INTERVAL, Mode, Settings, readiness_check};
 pub use run::{OnceOutcome, RunEnd};
-pub use state::{Converged, STATE_VERSION, Start, StateError, StateStore};
+pub use state::{Converged, Start, StateError, StateStore};
 pub use webhook::{Webhook, WebhookError};
 
 /// The API's request limit the spec gives every user (`api::pacer`'s own bucket): a

@@ -240,7 +240,7 @@ impl Controller {
     }
 
     /// Runs one round: looks at the folder, does the one thing its `Phase` says, and says
-    /// when the next round is due ([`Requeue`]).
+    /// when the next round is due (`Requeue`).
     pub async fn round(&mut self, trigger: Trigger) -> (RoundReport, Requeue) {
         let started = Instant::now();
         self.status.suspended = self.suspended();

@@ -18,7 +18,7 @@ use crate::config::model::Desired;
 use super::revision::{Revision, RevisionSource};
 
 /// The state file's own format version.
-pub const STATE_VERSION: u32 = 1;
+pub(crate) const STATE_VERSION: u32 = 1;
 /// Larger state files are refused (a whole account's files are a few MB).
 const MAX_STATE_BYTES: u64 = 256 * 1024 * 1024;
 

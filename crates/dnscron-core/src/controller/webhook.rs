@@ -17,11 +17,11 @@ use super::revision::{BoundedReadError, read_bounded};
 use dnscron_api::{USER_AGENT, check_url_policy, error_chain, http_client_builder};
 
 /// How long a post may take, answer included: a chat server that hangs must not hold a round.
-pub const TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 /// The most of an answer's body read; only its status counts.
-pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_ANSWER_BYTES: usize = 64 * 1024;
 /// A URL file holds one line; anything larger is not one.
-pub const MAX_URL_FILE_BYTES: u64 = 8 * 1024;
+pub(crate) const MAX_URL_FILE_BYTES: u64 = 8 * 1024;
 
 /// Where to post: its URL is never shown.
 #[derive(Clone)]

@@ -9,14 +9,14 @@ use croner::Cron;
 use croner::parser::{CronParser, Seconds, Year};
 
 mod schedule;
-pub use schedule::{Field, FieldProblem, ScheduleError};
+pub(crate) use schedule::ScheduleError;
 
 /// The API's limit on jobs per site (spec, Limits: Cron jobs).
-pub const MAX_JOBS_PER_SITE: usize = dnscron_provider::limits::CRON_JOBS_PER_SITE_MAX;
+pub(crate) const MAX_JOBS_PER_SITE: usize = dnscron_provider::limits::CRON_JOBS_PER_SITE_MAX;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
-pub struct CronError {
+pub(crate) struct CronError {
     pub message: String,
     pub hint: Option<String>,
 }
@@ -33,7 +33,7 @@ impl CronError {
 /// Exactly 5 fields (minute hour day-of-month month day-of-week), a valid expression, joined by
 /// single spaces. Seconds (6 fields), years (7) and `@daily`-style nicknames are refused: the
 /// API takes 5-field cron.
-pub fn normalize_schedule(schedule: &str) -> Result<String, ScheduleError> {
+pub(crate) fn normalize_schedule(schedule: &str) -> Result<String, ScheduleError> {
     let fields: Vec<&str> = schedule.split_whitespace().collect();
     let normalized = fields.join(" ");
     if let [word] = fields.as_slice()
@@ -70,7 +70,7 @@ pub fn normalize_schedule(schedule: &str) -> Result<String, ScheduleError> {
 
 /// Whitespace collapsed to single spaces; the first word must be `php` or `wp` (the API runs
 /// nothing else).
-pub fn normalize_command(command: &str) -> Result<String, CronError> {
+pub(crate) fn normalize_command(command: &str) -> Result<String, CronError> {
     let normalized = command.split_whitespace().collect::<Vec<_>>().join(" ");
     let first = normalized.split(' ').next().unwrap_or_default();
     if !dnscron_provider::limits::CRON_PROGRAMS.contains(&first) {
@@ -98,7 +98,7 @@ fn parse(schedule: &str) -> Result<Cron, croner::errors::CronError> {
 
 /// When a schedule runs, seen from a moment in UTC (the API states no time zone for cron).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Calendar {
+pub(crate) struct Calendar {
     /// Up to the count asked for; empty when the schedule never runs (`0 0 30 2 *`).
     pub next: Vec<DateTime<Utc>>,
     /// Every minute of the hours it runs in matches (`* * * * *`, `* 3 * * *`).
@@ -107,7 +107,7 @@ pub struct Calendar {
 
 /// The next `count` runs of `schedule` strictly after `after`, or `None` for a schedule that is
 /// not valid (the loader refuses those; a live one is left to the server).
-pub fn calendar(schedule: &str, after: DateTime<Utc>, count: usize) -> Option<Calendar> {
+pub(crate) fn calendar(schedule: &str, after: DateTime<Utc>, count: usize) -> Option<Calendar> {
     let cron = parse(&schedule.split_whitespace().collect::<Vec<_>>().join(" ")).ok()?;
     let every_minute = (0..60).all(|m| cron.pattern.minute_match(m).unwrap_or(false));
     // croner searches up to year 5000 and then ends the iterator: a date that never exists

@@ -7,7 +7,7 @@ use std::fmt;
 
 /// One of the five fields, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
+pub(crate) enum Field {
     Minute,
     Hour,
     DayOfMonth,
@@ -16,7 +16,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 5] = [
+    pub(crate) const ALL: [Field; 5] = [
         Field::Minute,
         Field::Hour,
         Field::DayOfMonth,
@@ -24,7 +24,7 @@ impl Field {
         Field::DayOfWeek,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Field::Minute => "minute",
             Field::Hour => "hour",
@@ -35,7 +35,7 @@ impl Field {
     }
 
     /// The numbers the field takes (day of week: 0 and 7 are both Sunday).
-    pub fn range(self) -> (u32, u32) {
+    pub(crate) fn range(self) -> (u32, u32) {
         match self {
             Field::Minute => (0, 59),
             Field::Hour => (0, 23),
@@ -77,7 +77,7 @@ impl fmt::Display for Field {
 
 /// What is wrong inside one field.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FieldProblem {
+pub(crate) enum FieldProblem {
     /// A number outside the field's range (`61` as a minute).
     OutOfRange { number: u32 },
     /// A range whose start is after its end (`5-2`).
@@ -92,7 +92,7 @@ pub enum FieldProblem {
 
 /// A schedule the API would not take.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ScheduleError {
+pub(crate) enum ScheduleError {
     /// `@daily` and friends; `equivalent` is the 5 fields meaning the same, when there are any
     /// (`@reboot` has none).
     #[error(
@@ -144,7 +144,7 @@ const FIELDS_HINT: &str = "fields are minute (0-59), hour (0-23), day of month (
 
 impl ScheduleError {
     /// What to write instead.
-    pub fn hint(&self) -> String {
+    pub(crate) fn hint(&self) -> String {
         match self {
             ScheduleError::Nickname {
                 nickname,

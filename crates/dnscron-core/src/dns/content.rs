@@ -40,7 +40,7 @@ use super::txt::{parse_txt, txt_wire};
 use super::{RecordType, ZoneName};
 
 /// The API's content limit (spec, Limits: DNS content).
-pub const MAX_CONTENT_CHARS: usize = dnscron_provider::limits::CONTENT_MAX_CHARS;
+pub(crate) const MAX_CONTENT_CHARS: usize = dnscron_provider::limits::CONTENT_MAX_CHARS;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
@@ -85,7 +85,7 @@ pub fn canonical_live_content(rtype: RecordType, content: &str, zone: &ZoneName)
 
 /// [`canonical_live_content`], borrowing `content` when it already is the canonical form (an
 /// A record, a plain TXT text): the plan compares 100,000 live records without copying them.
-pub fn canonical_live_borrowed<'a>(
+pub(crate) fn canonical_live_borrowed<'a>(
     rtype: RecordType,
     content: &'a str,
     zone: &ZoneName,

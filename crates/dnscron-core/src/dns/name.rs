@@ -238,7 +238,7 @@ pub fn live_name_to_relative(input: &str, zone: &ZoneName) -> String {
 
 /// [`live_name_to_relative`] borrowing from `input` when it needs no case folding: the
 /// planner runs it on every live record, and servers mostly return lower-case names.
-pub fn live_name_relative<'a>(input: &'a str, zone: &ZoneName) -> Cow<'a, str> {
+pub(crate) fn live_name_relative<'a>(input: &'a str, zone: &ZoneName) -> Cow<'a, str> {
     let trimmed = input.trim().trim_end_matches('.');
     let lower = if trimmed.bytes().any(|b| b.is_ascii_uppercase()) {
         Cow::Owned(trimmed.to_ascii_lowercase())

@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::dns::fold_host;
 
 /// The port nameservers listen on.
-pub const DNS_PORT: u16 = 53;
+pub(crate) const DNS_PORT: u16 = 53;
 
 /// The longest wait for the system resolver's look-up of one host (getaddrinfo has its own
 /// timeouts, but they multiply with resolv.conf's servers and attempts).

@@ -10,7 +10,7 @@ use crate::dns::{RecordType, ZoneName};
 
 /// What is asked: `SOA` (is the server authoritative for the zone?) or one record type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum QueryType {
+pub(crate) enum QueryType {
     Soa,
     Record(RecordType),
 }
@@ -26,7 +26,7 @@ impl fmt::Display for QueryType {
 
 /// One question: a name in a zone and a type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Question {
+pub(crate) struct Question {
     pub zone: ZoneName,
     /// Relative, as the files write it: `@` for the apex, `www`, `_sip._tcp`.
     pub name: String,
@@ -34,7 +34,7 @@ pub struct Question {
 }
 
 impl Question {
-    pub fn new(zone: ZoneName, name: impl Into<String>, qtype: QueryType) -> Question {
+    pub(crate) fn new(zone: ZoneName, name: impl Into<String>, qtype: QueryType) -> Question {
         Question {
             zone,
             name: name.into(),
@@ -43,12 +43,12 @@ impl Question {
     }
 
     /// The zone's SOA: the question every check starts with.
-    pub fn soa(zone: ZoneName) -> Question {
+    pub(crate) fn soa(zone: ZoneName) -> Question {
         Question::new(zone, "@", QueryType::Soa)
     }
 
     /// The absolute name with its final dot (`www.example.com.`).
-    pub fn fqdn(&self) -> String {
+    pub(crate) fn fqdn(&self) -> String {
         match self.name.as_str() {
             "@" | "" => format!("{}.", self.zone.as_str()),
             name => format!("{name}.{}.", self.zone.as_str()),
@@ -65,7 +65,7 @@ impl fmt::Display for Question {
 /// How the answer came: UDP, or TCP (after a truncated UDP answer or a UDP network error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Transport {
+pub(crate) enum Transport {
     Udp,
     Tcp,
 }
@@ -169,7 +169,7 @@ impl fmt::Display for Outcome {
 
 /// One server's answer to one question.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Answer {
+pub(crate) struct Answer {
     pub server: SocketAddr,
     pub question: Question,
     pub outcome: Outcome,

@@ -11,11 +11,11 @@ use super::transport::{QueryOptions, ask};
 
 /// Questions in flight at once by default: enough to hide round trips, few enough that a
 /// nameserver's rate limiting does not take them for a flood.
-pub const DEFAULT_CONCURRENCY: usize = 16;
+pub(crate) const DEFAULT_CONCURRENCY: usize = 16;
 
 /// Asks every `(server, question)` pair, at most `concurrency` at a time; the answers come back
 /// in the order of `jobs`.
-pub async fn ask_all(
+pub(crate) async fn ask_all(
     jobs: Vec<(SocketAddr, Question)>,
     options: &QueryOptions,
     concurrency: usize,
@@ -46,6 +46,6 @@ pub async fn ask_all(
 }
 
 /// Messages sent for these answers: the cost of a check.
-pub fn queries_sent(answers: &[Answer]) -> u64 {
+pub(crate) fn queries_sent(answers: &[Answer]) -> u64 {
     answers.iter().map(|a| u64::from(a.queries_sent)).sum()
 }

@@ -68,7 +68,11 @@ impl Difference {
 
 /// The differences between `expected` (the files' values of one `rtype` RRset; empty when the
 /// files declare none) and what a server answered; empty when it is in sync.
-pub fn compare(expected: &[Expected], rtype: RecordType, outcome: &Outcome) -> Vec<Difference> {
+pub(crate) fn compare(
+    expected: &[Expected],
+    rtype: RecordType,
+    outcome: &Outcome,
+) -> Vec<Difference> {
     if let Some(difference) = failure(outcome) {
         return vec![difference];
     }
@@ -115,7 +119,7 @@ pub fn compare(expected: &[Expected], rtype: RecordType, outcome: &Outcome) -> V
 /// [`compare`] for the RRset `name` of a zone, after leaving out the served values the zone's
 /// `ignore` rules cover: what a plan ignores is no extra value here either. `check` and apply's
 /// check before a nameserver switch both compare through it, so they never disagree.
-pub fn compare_rrset(
+pub(crate) fn compare_rrset(
     expected: &[Expected],
     rtype: RecordType,
     name: &str,
@@ -159,7 +163,7 @@ fn without_ignored(outcome: &Outcome, name: &str, ignore: &[IgnoreRule]) -> Outc
 }
 
 /// Whether a server is authoritative for the zone, from its answer to the zone's SOA.
-pub fn authority(outcome: &Outcome) -> Option<Difference> {
+pub(crate) fn authority(outcome: &Outcome) -> Option<Difference> {
     if let Some(difference) = failure(outcome) {
         return Some(difference);
     }

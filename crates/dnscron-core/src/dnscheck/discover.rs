@@ -61,7 +61,10 @@ pub fn parse_resolv_conf(text: &str) -> Vec<SocketAddr> {
 }
 
 /// The resolvers of `path` (normally [`RESOLV_CONF`]).
-pub fn system_resolvers(path: &Path, zone: &ZoneName) -> Result<Vec<SocketAddr>, DiscoverError> {
+pub(crate) fn system_resolvers(
+    path: &Path,
+    zone: &ZoneName,
+) -> Result<Vec<SocketAddr>, DiscoverError> {
     let no_resolver = |why: String| DiscoverError::NoResolver {
         zone: zone.as_str().to_string(),
         why,
@@ -80,7 +83,7 @@ pub fn system_resolvers(path: &Path, zone: &ZoneName) -> Result<Vec<SocketAddr>,
 
 /// The zone's nameserver host names (folded, sorted), from the first resolver that answers
 /// with NS records; the answers spent on the way are returned too (for the query count).
-pub async fn zone_nameservers(
+pub(crate) async fn zone_nameservers(
     zone: &ZoneName,
     resolvers: &[SocketAddr],
     options: &QueryOptions,

@@ -47,7 +47,7 @@ impl Default for QueryOptions {
 
 /// Asks `server` the `question`. Never fails and never waits longer than
 /// `attempts × timeout + timeout`: every failure is an [`Outcome`].
-pub async fn ask(server: SocketAddr, question: &Question, options: &QueryOptions) -> Answer {
+pub(crate) async fn ask(server: SocketAddr, question: &Question, options: &QueryOptions) -> Answer {
     let id = query_id();
     let finish = |outcome: Outcome, transport, queries_sent| {
         // The outcome's Display escapes server text.

@@ -13,6 +13,8 @@ use hickory_proto::rr::{RData, Record};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, UdpSocket};
 
+use super::answer::Transport;
+use super::discover::zone_nameservers;
 use super::*;
 use crate::dns::{RecordType, ZoneName};
 

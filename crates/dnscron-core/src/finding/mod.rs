@@ -7,4 +7,4 @@ mod code;
 mod figure;
 
 pub use code::{Basis, FindingCode, Severity};
-pub use figure::{DmarcPolicy, Figure, FigureKind};
+pub(crate) use figure::{DmarcPolicy, Figure, FigureKind};

@@ -17,7 +17,7 @@ pub struct Ephemeral {
     pub why: &'static str,
 }
 
-pub const EPHEMERAL: &[Ephemeral] = &[
+pub(crate) const EPHEMERAL: &[Ephemeral] = &[
     Ephemeral {
         name: "_acme-challenge*",
         rtype: RecordType::TXT,
@@ -32,7 +32,7 @@ pub const EPHEMERAL: &[Ephemeral] = &[
 
 /// The kind of ephemeral record a live record (relative name, type) is, if it is one. The
 /// match is the rule's own glob, so the written rule covers exactly what was kept out.
-pub fn ephemeral(name: &str, rtype: RecordType) -> Option<&'static Ephemeral> {
+pub(crate) fn ephemeral(name: &str, rtype: RecordType) -> Option<&'static Ephemeral> {
     EPHEMERAL
         .iter()
         .find(|e| e.rtype == rtype && glob_match(e.name, name))

@@ -5,6 +5,8 @@
 //! the planner plans), `render` writes YAML the loader reads back to the same canonical state,
 //! `write` puts the files in place without overwriting anything unless forced.
 
+// Deliberately public: the adoption baseline, and the readers of other tools' files (one folder
+// per reader; `from_files::Reader` is the seam a new one implements).
 pub mod baseline;
 mod ephemeral;
 mod fetch;
@@ -20,17 +22,15 @@ mod zone;
 
 use std::path::PathBuf;
 
-pub use ephemeral::{EPHEMERAL, Ephemeral, ephemeral};
+pub(crate) use ephemeral::EPHEMERAL;
 pub use fetch::{Fetched, Selection, fetch};
-pub use probe::{ProbeShapeError, probe_found_hosted, zone_from_probe};
+pub(crate) use probe::ProbeShapeError;
+pub use probe::{probe_found_hosted, zone_from_probe};
 pub use render::{SCHEMA_FILE, render_site, render_zone};
-pub use sets::{MIN_ZONES, SetFile, SetRecord, extract_sets, render_set};
-pub use site::{SiteFile, build_site};
+pub use sets::{SetFile, extract_sets, render_set};
+pub use site::SiteFile;
 pub use write::{OutFile, Outside, write_files};
-pub use zone::{
-    Imported, KeptOut, LeftOut, NsChoice, SourceIgnore, Unrepresentable, ZoneFile, build_zone,
-    nameserver_choice,
-};
+pub use zone::{NsChoice, ZoneFile, build_zone};
 
 use crate::dns::ZoneName;
 use dnscron_api::ApiError;

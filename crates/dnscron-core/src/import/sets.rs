@@ -20,7 +20,7 @@ use super::yaml::scalar;
 use super::zone::{Imported, ZoneFile};
 
 /// Fewer zones sharing an RRset than this leave it in each zone.
-pub const MIN_ZONES: usize = 3;
+pub(crate) const MIN_ZONES: usize = 3;
 
 /// A record set to write to `sets/<name>.yaml`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl SetRecord {
 /// One RRset of one zone as it would read in a set: the key zones are compared on.
 type Key = (String, RecordType, u32, Vec<String>);
 
-/// Takes the RRsets shared by at least [`MIN_ZONES`] zones out of `zones` into sets, and adds
+/// Takes the RRsets shared by at least `MIN_ZONES` zones out of `zones` into sets, and adds
 /// the sets to each using zone's `uses`. `zones` keep their order; the sets are returned.
 pub fn extract_sets(zones: &mut [ZoneFile]) -> Vec<SetFile> {
     let mut sharing: BTreeMap<Key, Vec<usize>> = BTreeMap::new();

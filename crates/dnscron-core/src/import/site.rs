@@ -13,7 +13,7 @@ pub struct SiteFile {
     pub cron: Result<Vec<(String, String)>, String>,
 }
 
-pub fn build_site(slug: &str, state: Option<String>, live: &[payload::CronJob]) -> SiteFile {
+pub(crate) fn build_site(slug: &str, state: Option<String>, live: &[payload::CronJob]) -> SiteFile {
     SiteFile {
         slug: slug.to_string(),
         state,

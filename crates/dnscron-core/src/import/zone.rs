@@ -113,7 +113,11 @@ pub struct LeftOut {
 /// The nameserver block for a registered domain: hosted when the registry lists the service's
 /// own nameservers (the planner's rule), else custom with the registry's hosts when a file can
 /// declare them.
-pub fn nameserver_choice(zone: &ZoneName, registry: &[String], service: &[String]) -> NsChoice {
+pub(crate) fn nameserver_choice(
+    zone: &ZoneName,
+    registry: &[String],
+    service: &[String],
+) -> NsChoice {
     if crate::plan::registry_is_hosted(registry, service) {
         return NsChoice::Managed(NameserverMode::Hosted);
     }

@@ -243,7 +243,7 @@ fn judged_figure(
 
 #[test]
 fn an_acceptance_covers_the_figure_it_records_and_better_not_worse() {
-    use crate::plan::{DmarcPolicy, Figure};
+    use crate::finding::{DmarcPolicy, Figure};
     let day = |d: &str| Figure::Expires(NaiveDate::parse_from_str(d, "%Y-%m-%d").unwrap());
     let today = "2026-01-10";
     // (code, name, accepted, covered now, worse now, words of the worse one)
@@ -283,7 +283,7 @@ fn an_acceptance_covers_the_figure_it_records_and_better_not_worse() {
     ];
     for (code, name, value, covered, worse, words) in cases {
         let (accepted, notes) = judged_figure(code, name, covered, Some(value), today);
-        let recorded = Figure::parse(crate::plan::FigureKind::of(code).unwrap(), value);
+        let recorded = Figure::parse(crate::finding::FigureKind::of(code).unwrap(), value);
         assert_eq!(accepted.and_then(|a| a.figure), recorded, "{code} covered");
         assert_eq!(notes, Vec::<String>::new(), "{code} covered");
         let (accepted, notes) = judged_figure(code, name, worse, Some(value), today);

@@ -171,7 +171,7 @@ fn is_active(state: Option<&str>) -> bool {
 /// The identity of a job: its normalized (schedule, command). Live jobs the normalizers refuse
 /// (server data never fails the plan) fall back to collapsed whitespace. Apply uses this to find
 /// a planned cron delete in a fresh listing: `job_key(live) == (resource.schedule, resource.command)`.
-pub fn job_key(schedule: &str, command: &str) -> (String, String) {
+pub(crate) fn job_key(schedule: &str, command: &str) -> (String, String) {
     (
         normalize_schedule(schedule).unwrap_or_else(|_| collapse_ws(schedule)),
         normalize_command(command).unwrap_or_else(|_| collapse_ws(command)),

@@ -14,7 +14,7 @@ use super::snapshot::{LiveDomain, LiveSite, LiveSnapshot, LiveZone};
 /// no review compares), each `nameservers` key as the registry's delegation, each site active
 /// with its cron jobs. The service's own nameservers are declared nowhere, so they are taken
 /// from `service` (a zone it did not read has none).
-pub fn declared(desired: &Desired, service: &LiveSnapshot) -> LiveSnapshot {
+pub(crate) fn declared(desired: &Desired, service: &LiveSnapshot) -> LiveSnapshot {
     let service_of = |zone: &dns::ZoneName| service.service_nameservers_of(zone);
     LiveSnapshot {
         zones: desired

@@ -98,8 +98,9 @@ fn held_subject(finding: &Finding) -> Option<Subject> {
     }
 }
 
-/// Whether `finding` holds `change`.
-pub fn holds(finding: &Finding, change: &Change) -> bool {
+/// Whether `finding` holds `change` (the held-writes rule for one pair, which the unit tests pin).
+#[cfg(test)]
+pub(crate) fn holds(finding: &Finding, change: &Change) -> bool {
     held_subject(finding).is_some_and(|about| written(change) == Some(about))
 }
 
@@ -144,7 +145,7 @@ pub(crate) async fn hold_by_files(plan: &mut Plan, desired: &Desired) {
 
 /// Marks every change a finding of `plan` holds as [`Status::HeldByFinding`] (its reason names
 /// the findings' codes), lists it in those findings' `change_ids`, and counts it in the summary.
-pub fn hold(plan: &mut Plan) {
+pub(crate) fn hold(plan: &mut Plan) {
     let mut about: HashMap<Subject, Vec<usize>> = HashMap::new();
     for (i, finding) in plan.findings.iter().enumerate() {
         if let Some(subject) = held_subject(finding) {
@@ -184,7 +185,7 @@ fn reason(codes: &[FindingCode]) -> String {
 
 /// The held changes of `plan`, in plan order, each with the findings that hold it (from the
 /// findings' `change_ids`, so a plan read from a file answers too).
-pub fn held(plan: &Plan) -> Vec<Held> {
+pub(crate) fn held(plan: &Plan) -> Vec<Held> {
     let mut by_change: HashMap<usize, Vec<&Finding>> = HashMap::new();
     for finding in plan.findings.iter().filter(|f| holds_writes(f)) {
         for id in &finding.change_ids {

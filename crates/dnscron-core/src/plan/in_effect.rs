@@ -29,7 +29,11 @@ use super::snapshot::LiveSnapshot;
 
 /// Where a change stands against what the account holds for its subject.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect {
+#[allow(
+    clippy::enum_variant_names,
+    reason = "`Effect::InEffect` is the rule's own word: a change already in effect"
+)]
+pub(crate) enum Effect {
     /// The account holds the change's after-state: sending it would do nothing, or worse.
     InEffect,
     /// The account holds the change's before: its precondition holds, it is still to be sent.
@@ -40,7 +44,7 @@ pub enum Effect {
 }
 
 impl Effect {
-    pub fn is_in_effect(&self) -> bool {
+    pub(crate) fn is_in_effect(&self) -> bool {
         match self {
             Effect::InEffect => true,
             Effect::Pending | Effect::Moved { .. } => false,
@@ -53,7 +57,7 @@ impl Effect {
 /// the cron job per copy listed. A create or update is in effect when its value is held, a
 /// delete when the value it removes is not. A create expects no such value (anything else at
 /// the name is another record), an update or delete expects its `before`.
-pub fn effect(change: &Change, live: &[Value]) -> Effect {
+pub(crate) fn effect(change: &Change, live: &[Value]) -> Effect {
     let holds = |value: &Option<Value>| {
         value
             .as_ref()
@@ -96,20 +100,20 @@ fn same_state(live: &Value, value: &Value) -> bool {
 
 /// The rule when the server says the subject is not there at all (a 404 on the change's own
 /// path): only a delete is then in effect.
-pub fn absent(change: &Change) -> Effect {
+pub(crate) fn absent(change: &Change) -> Effect {
     effect(change, &[])
 }
 
 /// What a change of a plan made against the account says the account holds for its subject:
 /// its `before` (nothing for a create: no record with its value).
-pub fn held_per(replanned: &Change) -> &[Value] {
+pub(crate) fn held_per(replanned: &Change) -> &[Value] {
     replanned.before.as_slice()
 }
 
 /// Whether `replanned` (a change of a plan made against the account) asks again for
 /// `change`'s after-state, from whatever value: `change` is then not in effect there (it was
 /// undone, never took, or someone changed it again).
-pub fn asks_again(replanned: &Change, change: &Change) -> bool {
+pub(crate) fn asks_again(replanned: &Change, change: &Change) -> bool {
     let same_after_state = match change.action {
         Action::Delete => replanned.action == Action::Delete && replanned.before == change.before,
         Action::Create | Action::Update => {
@@ -124,7 +128,7 @@ pub fn asks_again(replanned: &Change, change: &Change) -> bool {
 /// Whether `replanned` is `change` itself, still pending: the same thing (record id included)
 /// and action, asked again from the very value `change` started from. A write that got a fresh
 /// 2xx and reads like this has not shown in the read yet.
-pub fn unchanged_by(replanned: &Change, change: &Change) -> bool {
+pub(crate) fn unchanged_by(replanned: &Change, change: &Change) -> bool {
     replanned.resource.record_id() == change.resource.record_id()
         && replanned.action == change.action
         && asks_again(replanned, change)
@@ -158,7 +162,12 @@ pub(crate) fn job_in_effect(live: &(String, String), desired: &(String, String))
 /// `declared` ones: deletes `0 … planned-1` start from `declared + planned` copies, so after
 /// delete `o` there are `declared + planned - o - 1`; creates start from
 /// `declared - planned`, so after create `o` there are `declared - planned + o + 1`.
-pub fn copies_after(action: Action, declared: usize, planned: usize, occurrence: u32) -> usize {
+pub(crate) fn copies_after(
+    action: Action,
+    declared: usize,
+    planned: usize,
+    occurrence: u32,
+) -> usize {
     let occurrence = occurrence as usize;
     match action {
         Action::Delete => (declared + planned).saturating_sub(occurrence + 1),
@@ -171,7 +180,7 @@ pub fn copies_after(action: Action, declared: usize, planned: usize, occurrence:
 /// is a count ([`copies_after`]). A delete is in effect when no more than `after` copies are
 /// held, a create when at least `after` are. Any other count is what the change starts from
 /// (copies have no value of their own that could have moved).
-pub fn effect_on_copies(action: Action, held: usize, after: usize) -> Effect {
+pub(crate) fn effect_on_copies(action: Action, held: usize, after: usize) -> Effect {
     let done = match action {
         Action::Delete => held <= after,
         Action::Create => held >= after,

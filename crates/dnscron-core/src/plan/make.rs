@@ -42,7 +42,7 @@ pub struct MakeOptions {
     pub account: Option<AccountCheck>,
     /// The account's domain listing (`GET /domains`, every page), already read: used instead
     /// of reading it again. A controller's drift sweep reads it once per sweep
-    /// ([`account_findings`]) for all its parts.
+    /// (`account_findings`) for all its parts.
     pub domains: Option<Arc<Vec<payload::Domain>>>,
 }
 
@@ -211,7 +211,7 @@ async fn plan_lent(
 /// listings against `desired`, every file of the folders, without reading a zone. A controller
 /// reads the zones a part at a time across rounds and the listings once per sweep. The
 /// acceptances of the files are judged on `today`.
-pub async fn account_findings(
+pub(crate) async fn account_findings(
     client: &ReadClient,
     desired: &Desired,
     check: &AccountCheck,
@@ -241,7 +241,7 @@ pub async fn account_findings(
 /// What [`account_findings`] read: its findings, and the domain listing a plan can be given
 /// instead of reading it again (`MakeOptions::domains`).
 #[derive(Clone, Debug)]
-pub struct AccountRead {
+pub(crate) struct AccountRead {
     pub findings: Vec<Finding>,
     pub domains: Arc<Vec<payload::Domain>>,
 }

@@ -3,14 +3,12 @@
 //! [`diff`] makes a [`Plan`] (the one plan model; [`crate::plan_file`] writes and reads it); the
 //! `dnscron` binary renders it; `apply` binds a plan made now to a reviewed one
 //! (`apply::review`) and sends the request [`request::derive`] makes for each change, with
-//! [`Change::idempotency_key`]. [`snapshot`] is the live state a plan reads. [`in_effect`] is
+//! [`Change::idempotency_key`]. [`snapshot`] is the live state a plan reads. `in_effect` is
 //! the one rule for "already in effect", which the diff and apply share. Format and rules:
 //! docs/plan.md.
 
-pub mod held;
-pub mod in_effect;
+// Deliberately public: the live state a plan reads, and the request a change sends.
 pub mod request;
-pub mod scope;
 pub mod snapshot;
 
 pub(crate) mod accept;
@@ -19,11 +17,14 @@ pub(crate) mod declared;
 pub(crate) mod diff;
 pub(crate) mod fingerprint;
 pub(crate) mod health;
+pub(crate) mod held;
+pub(crate) mod in_effect;
 pub(crate) mod make;
 pub(crate) mod model;
 pub(crate) mod order;
 pub(crate) mod removal;
 pub(crate) mod safety;
+pub(crate) mod scope;
 
 mod cron_jobs;
 mod error;
@@ -32,20 +33,25 @@ mod norm;
 mod progress;
 mod records;
 
-pub use crate::finding::{Basis, DmarcPolicy, Figure, FigureKind, FindingCode, Severity};
+pub(crate) use crate::finding::Figure;
+pub use crate::finding::{Basis, FindingCode, Severity};
 pub use accept::{Looked, judge_acceptances};
 pub use account::AccountCheck;
-pub use cron_jobs::{job_key, schedule_findings_of};
+pub(crate) use cron_jobs::job_key;
+pub use cron_jobs::schedule_findings_of;
 pub use diff::{DiffOptions, diff};
 pub use error::PlanError;
 pub use fingerprint::stale_targets;
 pub use health::mail::{MailDns, mail_findings, not_followed_terms};
-pub use make::{MakeOptions, MakePlanError, Planned, account_findings, make_plan, make_plan_owned};
+pub use held::Held;
+pub(crate) use make::account_findings;
+pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
+pub(crate) use model::PlanOptions;
 pub use model::{
-    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,
-    Status, Summary, Target, TargetKind, TargetRef, Value, canonical_json,
+    Action, Change, Finding, Plan, PlanStamp, Resource, Status, Summary, Target, TargetKind,
+    TargetRef, Value,
 };
-pub use nameservers::registry_is_hosted;
+pub(crate) use nameservers::registry_is_hosted;
 pub use progress::{ReadProgress, ReadProgressHook};
 pub use safety::{Exceeded, OverLimits};
 pub use scope::Scope;

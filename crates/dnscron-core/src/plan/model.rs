@@ -624,7 +624,7 @@ impl Plan {
 
 /// JSON with object keys sorted at every level, so equal values hash equally whatever order
 /// they were built in.
-pub fn canonical_json(value: &serde_json::Value) -> String {
+pub(crate) fn canonical_json(value: &serde_json::Value) -> String {
     use serde_json::Value as J;
     match value {
         J::Object(map) => {

@@ -13,7 +13,7 @@ use super::snapshot::LiveDomain;
 /// Whether a domain is in hosted mode: its registry nameservers are the service's own (from the
 /// zone's record listing), compared without regard to case, order, final dots or duplicates.
 /// `import` uses it too, so an imported file and the plan agree on the mode.
-pub fn registry_is_hosted(registry: &[String], service: &[String]) -> bool {
+pub(crate) fn registry_is_hosted(registry: &[String], service: &[String]) -> bool {
     super::in_effect::delegation_in_effect(&host_set(registry), &host_set(service))
 }
 

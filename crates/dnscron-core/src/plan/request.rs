@@ -49,11 +49,14 @@ pub fn derive(
 }
 
 /// What a cron delete's path shows in place of the index, known only when apply sends it.
-pub const CRON_INDEX_PLACEHOLDER: &str = "{index}";
+pub(crate) const CRON_INDEX_PLACEHOLDER: &str = "{index}";
 
 /// The request as a plan shows it to its readers (the plan file's `request`): [`derive()`]'s,
 /// with [`CRON_INDEX_PLACEHOLDER`] for a cron delete's index.
-pub fn preview(change: &Change, options: &PlanOptions) -> Result<WriteRequest, RequestError> {
+pub(crate) fn preview(
+    change: &Change,
+    options: &PlanOptions,
+) -> Result<WriteRequest, RequestError> {
     let (method, body) = method_and_body(change, options)?;
     let (route, segments) = route(change, Some(CRON_INDEX_PLACEHOLDER.to_string()))?;
     Ok(WriteRequest {
@@ -65,7 +68,7 @@ pub fn preview(change: &Change, options: &PlanOptions) -> Result<WriteRequest, R
 }
 
 /// The method and body alone: all the idempotency key needs, and known at plan time.
-pub fn method_and_body(
+pub(crate) fn method_and_body(
     change: &Change,
     options: &PlanOptions,
 ) -> Result<(Method, Option<Json>), RequestError> {

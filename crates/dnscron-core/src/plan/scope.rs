@@ -153,7 +153,7 @@ impl Scope {
 /// The targets several scopes cover together. `None` is a plan made without a scope, which
 /// covered everything: joined with anything it still covers everything, so no scope ever
 /// narrows another.
-pub fn joint<'a>(scopes: impl IntoIterator<Item = Option<&'a Scope>>) -> Option<Scope> {
+pub(crate) fn joint<'a>(scopes: impl IntoIterator<Item = Option<&'a Scope>>) -> Option<Scope> {
     let mut scopes = scopes.into_iter();
     let first = scopes.next().flatten()?.clone();
     scopes.try_fold(first, |joint, next| next.map(|s| joint.union(s)))

@@ -13,7 +13,7 @@ use dnscron_api::{ApiError, ReadClient, RecordListing, RecordRows, payload};
 
 use super::progress::ReadProgressHook;
 
-pub use super::declared::declared;
+pub(crate) use super::declared::declared;
 
 /// Reads in flight at once; the pacer still decides when each may go.
 pub const READ_CONCURRENCY: usize = 8;
@@ -28,7 +28,7 @@ pub struct LiveSnapshot {
 impl LiveSnapshot {
     /// The service's own nameservers for `zone`, as its record listing named them (none when
     /// the zone was not read).
-    pub fn service_nameservers_of(&self, zone: &ZoneName) -> Vec<String> {
+    pub(crate) fn service_nameservers_of(&self, zone: &ZoneName) -> Vec<String> {
         self.zones
             .iter()
             .find(|z| z.zone == *zone)
@@ -175,7 +175,7 @@ pub async fn fetch(client: &ReadClient, desired: &Desired) -> Result<LiveSnapsho
 }
 
 /// [`fetch`], each read counted in `progress`.
-pub async fn fetch_counted(
+pub(crate) async fn fetch_counted(
     client: &ReadClient,
     desired: &Desired,
     progress: Option<&ReadProgressHook>,

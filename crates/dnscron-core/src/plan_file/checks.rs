@@ -12,7 +12,7 @@ pub const MAX_BYTES: usize = 256 * 1024 * 1024;
 
 /// The longest `plan_id` accepted: real ids are 32 hex digits; the rest is room for ids tests
 /// or tools choose.
-pub const PLAN_ID_MAX: usize = 64;
+pub(crate) const PLAN_ID_MAX: usize = 64;
 
 /// What is wrong with a file's `plan_id`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

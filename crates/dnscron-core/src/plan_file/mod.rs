@@ -29,23 +29,10 @@ mod tests;
 
 use serde::Deserialize;
 
-pub use change::{Change, Request};
-pub use checks::{ApiUrlProblem, MAX_BYTES, PLAN_ID_MAX, PlanIdProblem};
-pub use desired::{Desired, SiteSpec, ZoneSpec};
-pub use document::PlanFileV5;
+pub use checks::MAX_BYTES;
+pub(crate) use document::PlanFileV5;
 pub use error::{FromFileError, PlanFileError};
 pub use schema::json_schema;
-
-/// The leaves the file writes as the model holds them.
-pub use crate::config::model::{
-    CronJobSpec, IgnoreRule, Location, NameserverMode, NameserversSpec, RecordSpec,
-    RegistrarExpectations, SafetyLimits,
-};
-pub use crate::finding::Severity;
-pub use crate::plan::model::{
-    Action, Finding, PlanOptions, Resource, Status, Summary, Target, TargetKind, TargetRef, Value,
-};
-pub use crate::plan::{Exceeded, OverLimits, Scope};
 
 use crate::plan::Plan;
 

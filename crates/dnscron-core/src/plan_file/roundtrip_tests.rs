@@ -11,10 +11,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Exceeded, OverLimits, load, to_json};
+use super::{load, to_json};
 use crate::config::{self, model as cfg};
 use crate::dns::{self, RecordType, ZoneName};
 use crate::plan::model::{self as plan, Action};
+use crate::plan::{Exceeded, OverLimits};
 
 /// Characters that broke or could break the round trip: YAML's and JSON's special ones, the
 /// TXT presentation form's, whitespace of every kind, controls YAML forbids, non-ASCII.
@@ -121,33 +122,32 @@ fn desired(rng: &mut fastrand::Rng) -> cfg::Desired {
     let cron: Vec<cfg::CronJobSpec> = (0..rng.usize(0..5))
         .filter_map(|i| cron_job(rng, i))
         .collect();
-    let accept_spec = |rng: &mut fastrand::Rng,
-                       finding: crate::plan::FindingCode,
-                       name: &str,
-                       line: usize| cfg::AcceptSpec {
-        finding,
-        // A figure of the kind the code measures, when it measures one.
-        figure: crate::plan::FigureKind::of(finding)
-            .filter(|_| rng.bool())
-            .and_then(|kind| {
-                let value = match kind {
-                    crate::plan::FigureKind::Lookups | crate::plan::FigureKind::KeyBits => {
-                        rng.u32(0..5000).to_string()
-                    }
-                    crate::plan::FigureKind::DmarcPolicy => "quarantine".to_string(),
-                    crate::plan::FigureKind::Expires => "2026-02-01".to_string(),
-                };
-                crate::plan::Figure::parse(kind, &value)
-            }),
-        name: name.into(),
-        // The loader trims a reason; what it keeps inside is anything.
-        reason: format!("x{}x", text(rng, 20)),
-        until: rng
-            .bool()
-            .then(|| chrono::NaiveDate::from_ymd_opt(2026, 12, 31))
-            .flatten(),
-        location: at(line),
-    };
+    let accept_spec =
+        |rng: &mut fastrand::Rng, finding: crate::plan::FindingCode, name: &str, line: usize| {
+            cfg::AcceptSpec {
+                finding,
+                // A figure of the kind the code measures, when it measures one.
+                figure: crate::finding::FigureKind::of(finding)
+                    .filter(|_| rng.bool())
+                    .and_then(|kind| {
+                        let value = match kind {
+                            crate::finding::FigureKind::Lookups
+                            | crate::finding::FigureKind::KeyBits => rng.u32(0..5000).to_string(),
+                            crate::finding::FigureKind::DmarcPolicy => "quarantine".to_string(),
+                            crate::finding::FigureKind::Expires => "2026-02-01".to_string(),
+                        };
+                        crate::plan::Figure::parse(kind, &value)
+                    }),
+                name: name.into(),
+                // The loader trims a reason; what it keeps inside is anything.
+                reason: format!("x{}x", text(rng, 20)),
+                until: rng
+                    .bool()
+                    .then(|| chrono::NaiveDate::from_ymd_opt(2026, 12, 31))
+                    .flatten(),
+                location: at(line),
+            }
+        };
     let accept = |rng: &mut fastrand::Rng, name: &str, line: usize| {
         let finding =
             crate::plan::FindingCode::ALL[rng.usize(..crate::plan::FindingCode::ALL.len())];

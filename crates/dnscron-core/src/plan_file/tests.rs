@@ -248,7 +248,7 @@ fn each_change_shows_the_request_apply_derives_with_a_placeholder_for_the_cron_i
 fn a_request_that_differs_from_the_derived_one_is_not_a_plan() {
     let plan = update_and_cron_delete();
     assert!(plan::Plan::try_from(file_of(&plan)).is_ok());
-    type Edit = fn(&mut super::Request);
+    type Edit = fn(&mut super::change::Request);
     let tamper: [(&str, Edit); 4] = [
         ("method", |r| r.method = "DELETE".into()),
         ("path", |r| r.path = "/dns/example.com/records/8".into()),

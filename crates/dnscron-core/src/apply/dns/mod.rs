@@ -16,15 +16,15 @@ use crate::dnscheck::{AddressBook, QueryOptions};
 
 pub use live::{DnsCheck, NameserverCheck, SkipReason, ZoneCheck};
 pub use problem::{Finding, Problem, RrsetKey};
-pub use ready::{NOT_READY, Readiness, ServerReadiness, refusal};
+pub use ready::{Readiness, ServerReadiness, refusal};
 
 /// How long the post-apply check waits for every nameserver by default.
-pub const DEFAULT_WAIT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_WAIT: Duration = Duration::from_secs(10);
 
 /// The first wait between two rounds of questions; each later one doubles, up to
 /// [`MAX_POLL_WAIT`].
-pub const FIRST_POLL_WAIT: Duration = Duration::from_millis(100);
-pub const MAX_POLL_WAIT: Duration = Duration::from_secs(1);
+pub(crate) const FIRST_POLL_WAIT: Duration = Duration::from_millis(100);
+pub(crate) const MAX_POLL_WAIT: Duration = Duration::from_secs(1);
 
 /// What apply's DNS checks need.
 #[derive(Clone, Debug)]

@@ -187,7 +187,7 @@ pub(crate) fn switch_hosts(change: &crate::plan::Change) -> Option<&[String]> {
 }
 
 /// The `type` of a refusal's [`ErrorInfo`](crate::apply::ErrorInfo).
-pub const NOT_READY: &str = "nameservers_not_ready";
+pub(crate) const NOT_READY: &str = "nameservers_not_ready";
 
 /// The refusal as data: what happened; the change's report keeps the [`Readiness`], what each
 /// server answered, for whoever words the report (its `details` in the JSON too).

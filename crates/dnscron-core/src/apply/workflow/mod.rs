@@ -28,7 +28,7 @@ use super::{ApplyOptions, ApplyReport, Interrupt, Progress, review_union};
 use approval::Approval;
 use bind::{Bound, Next, Outcome};
 
-pub use merged::LeftAlone;
+pub(crate) use merged::LeftAlone;
 pub use refusal::{HeldIn, Refusal, ReviewedBy};
 
 /// What binds the changes an apply of files may send.
@@ -46,7 +46,7 @@ pub enum Binding {
     Revision(Desired),
     /// A controller's apply of what merged (`revision`): the previous revision's desired state
     /// is the reviewed one, as for `Revision`, but a change nobody reviewed does not refuse the
-    /// apply: it is left alone and reported ([`Prepared::left_alone`]), and the reviewed
+    /// apply: it is left alone and reported (`Prepared::left_alone`), and the reviewed
     /// changes run, each only from the value the previous revision declared.
     Merged(Desired),
 }
@@ -258,7 +258,7 @@ impl Prepared<'_> {
     }
 
     /// What a [`Binding::Merged`] apply leaves alone (empty for every other binding).
-    pub fn left_alone(&self) -> &LeftAlone {
+    pub(crate) fn left_alone(&self) -> &LeftAlone {
         &self.bound.left_alone
     }
 

@@ -24,7 +24,7 @@ mod tests;
 /// 32 bits each (saturating past 4 GiB, far beyond the loader's limits) halve what every node
 /// and every raw value carries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pos {
+pub(crate) struct Pos {
     pub line: u32,
     pub col: u32,
     pub offset: u32,
@@ -32,7 +32,7 @@ pub struct Pos {
 }
 
 impl Pos {
-    pub fn new(line: usize, col: usize, offset: usize, len: usize) -> Pos {
+    pub(crate) fn new(line: usize, col: usize, offset: usize, len: usize) -> Pos {
         let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Pos {
             line: small(line),
@@ -43,7 +43,7 @@ impl Pos {
     }
 
     /// Byte range in the source.
-    pub fn span(&self) -> (usize, usize) {
+    pub(crate) fn span(&self) -> (usize, usize) {
         (self.offset as usize, self.len as usize)
     }
 }

@@ -19,8 +19,8 @@ mod unmanaged;
 mod zone;
 
 pub(crate) use accept::REASON_HINT;
-pub use sets::ZONE_PLACEHOLDER;
-pub use site::check_slug;
+pub(crate) use sets::ZONE_PLACEHOLDER;
+pub(crate) use site::check_slug;
 
 /// One document and the file it came from.
 pub(crate) struct SourcedDoc {

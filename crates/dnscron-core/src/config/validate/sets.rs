@@ -13,7 +13,7 @@ use crate::config::suggest::did_you_mean;
 use crate::config::tree::Pos;
 
 /// Stands for the using zone's name (no final dot) in a set record's content.
-pub const ZONE_PLACEHOLDER: &str = "{zone}";
+pub(crate) const ZONE_PLACEHOLDER: &str = "{zone}";
 
 /// Every set declared so far, by name.
 #[derive(Default)]

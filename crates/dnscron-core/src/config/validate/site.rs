@@ -39,7 +39,7 @@ pub(super) fn check_site(c: &mut Checker<'_>, s: &raw::SiteDoc) -> Option<SiteSp
 /// Slugs: 1–63 characters, lower-case ASCII letters, digits, `-` and `_`, starting with a
 /// letter or digit. Import uses the same rule for the slugs a server lists, as each becomes the
 /// file name `sites/<slug>.yaml`: no `.`, `/`, `\` or anything else a path could act on.
-pub fn check_slug(slug: &str) -> Result<(), String> {
+pub(crate) fn check_slug(slug: &str) -> Result<(), String> {
     if slug.is_empty() {
         return Err("it is empty".into());
     }
