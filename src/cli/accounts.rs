@@ -20,7 +20,7 @@ pub struct AccountArgs {
 /// What a command's PATHs are: the files of one account (its API from the flags), or a
 /// repository of several, of which `chosen` are the ones `--account` picked.
 #[derive(Debug)]
-pub enum Repository {
+pub(crate) enum Repository {
     One {
         paths: Vec<PathBuf>,
     },
@@ -32,7 +32,10 @@ pub enum Repository {
 
 impl Repository {
     /// Reads `dnscron-accounts.yaml` if `paths` hold one; invalid → every problem, located.
-    pub fn discover(paths: &[PathBuf], args: &AccountArgs) -> Result<Repository, RepositoryError> {
+    pub(crate) fn discover(
+        paths: &[PathBuf],
+        args: &AccountArgs,
+    ) -> Result<Repository, RepositoryError> {
         match accounts::discover(paths).map_err(RepositoryError::Invalid)? {
             None if args.accounts.is_empty() => Ok(Repository::One {
                 paths: paths.to_vec(),
@@ -55,7 +58,7 @@ impl Repository {
     /// The folders to read, each group loaded on its own: the PATHs for a repository of one,
     /// each chosen account's folder for one of several (an account's files never meet
     /// another's: record sets, `unmanaged:` and duplicates stay inside one account).
-    pub fn folder_groups(&self) -> Vec<Vec<PathBuf>> {
+    pub(crate) fn folder_groups(&self) -> Vec<Vec<PathBuf>> {
         match self {
             Repository::One { paths } => vec![paths.clone()],
             Repository::Many { .. } => self
@@ -67,7 +70,7 @@ impl Repository {
     }
 
     /// The chosen accounts, in the file's order; none for a repository of one.
-    pub fn chosen(&self) -> Vec<&Account> {
+    pub(crate) fn chosen(&self) -> Vec<&Account> {
         match self {
             Repository::One { .. } => Vec::new(),
             Repository::Many { accounts, chosen } => accounts
@@ -80,7 +83,7 @@ impl Repository {
 }
 
 #[derive(Debug)]
-pub enum RepositoryError {
+pub(crate) enum RepositoryError {
     Invalid(Diagnostics),
     Unknown(UnknownAccount),
     NoAccounts { paths: Vec<PathBuf> },
@@ -89,7 +92,7 @@ pub enum RepositoryError {
 impl RepositoryError {
     /// Worded for the terminal; an invalid accounts file is drawn like invalid desired-state
     /// files (each problem at its place, on stderr).
-    pub fn into_command_error(self) -> CommandError {
+    pub(crate) fn into_command_error(self) -> CommandError {
         match self {
             RepositoryError::Invalid(diags) => crate::cli::validate::report_diagnostics(&diags),
             RepositoryError::Unknown(err) => {
@@ -117,7 +120,7 @@ impl RepositoryError {
 /// The client settings of one account: its own URL and token, the flags' waits and timeouts.
 /// A URL or token file given on the command line (or DNSCRON_API_URL) is refused rather than
 /// chosen over the file's: which token goes to which API is the file's to say.
-pub fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, CommandError> {
+pub(crate) fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, CommandError> {
     if api.api_url.as_deref().is_some_and(|u| !u.trim().is_empty()) || api.token_file.is_some() {
         return Err(CommandError::user(format!(
             "{} names each account's API URL and token: --api-url, DNSCRON_API_URL and \

@@ -66,7 +66,7 @@ fn parse_timeout(input: &str) -> Result<Duration, String> {
 }
 
 /// `90s`, `10m`, `1h30m`, `500ms`, or a bare number of seconds.
-pub fn parse_duration(input: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(input: &str) -> Result<Duration, String> {
     let text = input.trim();
     let bad = || format!("`{input}` is not a duration: write e.g. 90s, 10m or 1h30m");
     if text.is_empty() {

@@ -21,7 +21,7 @@ use dnscron_core::plan::Plan;
 
 // `demo` (behind the emulator feature) and the exit-code tests read an apply's ending too.
 #[cfg(any(feature = "emulator", test))]
-pub use super::apply_end::ending;
+pub(crate) use super::apply_end::ending;
 use super::apply_end::finish;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -121,7 +121,7 @@ fn check_approvals(args: &ApplyArgs) -> Result<(), CommandError> {
     }
 }
 
-pub fn run(args: ApplyArgs) -> CommandResult {
+pub(crate) fn run(args: ApplyArgs) -> CommandResult {
     refuse_resolver(&args)?;
     check_approvals(&args)?;
     let fresh = args.plan.is_none() && args.reviewed.is_empty();

@@ -15,7 +15,7 @@ use crate::render::apply as report;
 
 /// Prints the report; `signal` is the first signal received during the apply, if any;
 /// `plan_shown`: the plan was printed above it.
-pub fn finish(
+pub(crate) fn finish(
     args: &ApplyArgs,
     report: &ApplyReport,
     signal: Option<u8>,
@@ -88,7 +88,7 @@ fn stop_hints(result: &ApplyResult) -> Vec<&'static str> {
 
 /// What an apply's result means for the command; the report already said why.
 #[cfg(any(feature = "emulator", test))]
-pub fn ending(result: &ApplyResult) -> CommandResult {
+pub(crate) fn ending(result: &ApplyResult) -> CommandResult {
     ending_after(result, None)
 }
 

@@ -37,7 +37,7 @@ pub struct BaselineArgs {
     pub account: AccountArgs,
 }
 
-pub fn run(args: BaselineArgs) -> CommandResult {
+pub(crate) fn run(args: BaselineArgs) -> CommandResult {
     if !args.dir.is_dir() {
         return Err(CommandError::user(format!(
             "{} is not a folder",

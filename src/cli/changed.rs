@@ -17,7 +17,11 @@ use dnscron_core::plan::Scope;
 use crate::cli::error::CommandError;
 
 /// The scope of `desired` (loaded from `paths`) changed since `since`.
-pub fn scope(paths: &[PathBuf], desired: &Desired, since: &str) -> Result<Scope, CommandError> {
+pub(crate) fn scope(
+    paths: &[PathBuf],
+    desired: &Desired,
+    since: &str,
+) -> Result<Scope, CommandError> {
     let changes = file_changes(paths, since)?;
     let targets = changed::targets(desired, &changes)?;
     Ok(Scope::of(&targets))

@@ -48,7 +48,7 @@ pub enum CheckFormat {
 /// mail finding the files do not accept (judged from the files, as plan does:
 /// docs/health.md#mail-findings), 1 when a
 /// nameserver (or a zone's nameserver list) could not be reached: the check did not run there.
-pub fn run(args: CheckArgs) -> CommandResult {
+pub(crate) fn run(args: CheckArgs) -> CommandResult {
     let repository = Repository::discover(&args.paths, &args.account)
         .map_err(RepositoryError::into_command_error)?;
     let mut loaded = Vec::new();

@@ -11,7 +11,7 @@ pub struct CompletionsArgs {
 
 /// `dnscron completions SHELL`: a completion script on stdout, generated from the clap model so
 /// it never drifts from the real flags.
-pub fn run(args: CompletionsArgs) -> CommandResult {
+pub(crate) fn run(args: CompletionsArgs) -> CommandResult {
     let mut buf = Vec::new();
     clap_complete::generate(args.shell, &mut Cli::command(), "dnscron", &mut buf);
     write_stdout(&String::from_utf8_lossy(&buf))?;

@@ -66,7 +66,7 @@ pub struct DemoArgs {
     pub files: Vec<PathBuf>,
 }
 
-pub fn run(args: DemoArgs) -> CommandResult {
+pub(crate) fn run(args: DemoArgs) -> CommandResult {
     let desired = if args.files.is_empty() {
         let texts: Vec<(PathBuf, String)> = EXAMPLES
             .iter()

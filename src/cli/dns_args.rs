@@ -99,7 +99,7 @@ pub(crate) fn parse_timeout(value: &str) -> Result<Duration, String> {
 
 /// Test-only: the address `--resolver system` means instead of /etc/resolv.conf's first
 /// `nameserver` (the recipe tests point it at the emulator's DNS listener on loopback).
-pub const SYSTEM_RESOLVER_ENV: &str = "DNSCRON_SYSTEM_RESOLVER";
+pub(crate) const SYSTEM_RESOLVER_ENV: &str = "DNSCRON_SYSTEM_RESOLVER";
 
 /// `plan`'s and `baseline`'s `--resolver`: an address, or `system`, the resolver the machine
 /// uses (a CI runner's), so a recipe needs no address of its own.

@@ -42,7 +42,7 @@ fn fail(text: impl Into<String>, hint: impl Into<String>) -> Check {
     }
 }
 
-pub fn run(args: DoctorArgs) -> CommandResult {
+pub(crate) fn run(args: DoctorArgs) -> CommandResult {
     let mut config = args.api.into_config()?;
     config.retry.max_attempts = DOCTOR_ATTEMPTS;
     let client = WriteClient::new(config)?;

@@ -57,7 +57,7 @@ pub struct EmulatorArgs {
     pub no_rate_limit: bool,
 }
 
-pub fn run(args: EmulatorArgs) -> CommandResult {
+pub(crate) fn run(args: EmulatorArgs) -> CommandResult {
     for (flag, addr) in [
         ("--listen", Some(args.listen)),
         ("--dns-listen", args.dns_listen),

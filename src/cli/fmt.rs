@@ -27,7 +27,7 @@ pub struct FmtArgs {
 }
 
 /// Invalid files exit 1 with the problems as `validate` prints them, and nothing is written.
-pub fn run(args: FmtArgs) -> CommandResult {
+pub(crate) fn run(args: FmtArgs) -> CommandResult {
     let repository = Repository::discover(&args.paths, &args.account)
         .map_err(RepositoryError::into_command_error)?;
     let files = format_groups(&repository.folder_groups())?;

@@ -22,7 +22,7 @@ use crate::cli::error::{CommandError, CommandResult, Outcome, not_imported};
 use crate::cli::import::{ImportArgs, Source, count, out_files, parse_zone, self_check};
 use crate::cli::write_stdout;
 
-pub fn run(source: Source, args: &ImportArgs) -> CommandResult {
+pub(crate) fn run(source: Source, args: &ImportArgs) -> CommandResult {
     if args.origin.is_some() && source != Source::Bind {
         return Err(CommandError::user(format!(
             "--origin names the zone of a BIND file; `--from {}` names its zones itself",

@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::io::IsTerminal;
 
-use dnscron_api::{pacer, retry};
+use dnscron_api::{PACING_LOG_TARGET, RETRY_LOG_TARGET};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -19,7 +19,7 @@ pub enum LogFormat {
 /// Without `-v`, a retry gets no line of its own (the command ends with one line summing them
 /// up, `cli::retries`), nor does a rate-limit wait where the command's progress draws it
 /// (`waits_drawn`).
-pub fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
+pub(crate) fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
     let level = match (quiet, verbose) {
         (true, _) => "error",
         (false, 0) => "info",
@@ -29,9 +29,9 @@ pub fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
     // Other crates stay at warn unless asked: their debug output is noise for users.
     let mut default = format!("warn,dnscron={level}");
     if verbose == 0 {
-        default.push_str(&format!(",{}=error", retry::LOG_TARGET));
+        default.push_str(&format!(",{RETRY_LOG_TARGET}=error"));
         if waits_drawn {
-            default.push_str(&format!(",{}=error", pacer::LOG_TARGET));
+            default.push_str(&format!(",{PACING_LOG_TARGET}=error"));
         }
     }
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
@@ -51,18 +51,18 @@ pub fn init(verbose: u8, quiet: bool, format: LogFormat, waits_drawn: bool) {
 }
 
 /// Colors only for a person at a terminal that shows them (see `colour_wanted`).
-pub fn use_color_on_stderr() -> bool {
+pub(crate) fn use_color_on_stderr() -> bool {
     colour_wanted(std::io::stderr().is_terminal(), env_var)
 }
 
 /// Same rule for stdout (plan's colored text output).
-pub fn use_color_on_stdout() -> bool {
+pub(crate) fn use_color_on_stdout() -> bool {
     colour_wanted(std::io::stdout().is_terminal(), env_var)
 }
 
 /// Whether stderr is a terminal that can redraw a line in place, as apply's bar does: a dumb
 /// terminal (Emacs' shell, some CI consoles) prints every redraw as a new line.
-pub fn can_redraw_stderr() -> bool {
+pub(crate) fn can_redraw_stderr() -> bool {
     std::io::stderr().is_terminal() && !dumb_terminal(env_var)
 }
 

@@ -14,7 +14,7 @@ use crate::cli::reference::{ENVIRONMENT, EXIT_CODES, Row, Span, spans};
 use crate::cli::{Cli, write_stdout};
 
 /// `dnscron man | man -l -`.
-pub fn run() -> CommandResult {
+pub(crate) fn run() -> CommandResult {
     let page = page()
         .map_err(|e| CommandError::quoting(ErrorKind::Internal, "rendering the man page", e))?;
     write_stdout(&page)?;

@@ -9,8 +9,8 @@ use clap::{Parser, Subcommand};
 
 use error::{CommandResult, ErrorKind};
 
-pub mod accounts;
-pub mod api_args;
+pub(crate) mod accounts;
+pub(crate) mod api_args;
 mod apply;
 mod apply_end;
 mod baseline;
@@ -21,8 +21,8 @@ mod completions;
 pub mod controller;
 #[cfg(feature = "emulator")]
 mod demo;
-pub mod dns_args;
-pub mod doctor;
+pub(crate) mod dns_args;
+pub(crate) mod doctor;
 #[cfg(feature = "emulator")]
 mod emulator;
 pub mod error;
@@ -30,20 +30,20 @@ mod export;
 mod fmt;
 pub mod import;
 mod import_from;
-pub mod logging;
+pub(crate) mod logging;
 mod man;
 mod output;
-pub mod plan;
+pub(crate) mod plan;
 mod plan_file;
 pub mod reference;
 mod retries;
 mod runtime;
-pub mod schema;
+pub(crate) mod schema;
 mod session;
 mod show;
 mod signals;
 mod stamp;
-pub mod validate;
+pub(crate) mod validate;
 
 pub use output::write_stdout;
 

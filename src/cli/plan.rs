@@ -79,7 +79,7 @@ pub enum PlanFormat {
     Github,
 }
 
-pub fn run(args: PlanArgs) -> CommandResult {
+pub(crate) fn run(args: PlanArgs) -> CommandResult {
     let desired = validate::load_printing_warnings(&args.paths).map_err(|d| match args.format {
         PlanFormat::Github => validate::report_diagnostics_github(&d),
         PlanFormat::Text | PlanFormat::Json | PlanFormat::Markdown => {
@@ -209,7 +209,7 @@ fn annotate_failure(err: CommandError, format: PlanFormat, at: Option<String>) -
     err
 }
 
-pub fn render_plan(plan: &Plan, format: PlanFormat) -> Result<String, CommandError> {
+pub(crate) fn render_plan(plan: &Plan, format: PlanFormat) -> Result<String, CommandError> {
     Ok(match format {
         PlanFormat::Text => render::text::render(plan, logging::use_color_on_stdout()),
         PlanFormat::Json => render::json(plan)?,
@@ -220,7 +220,7 @@ pub fn render_plan(plan: &Plan, format: PlanFormat) -> Result<String, CommandErr
 
 /// Writes through a temporary file and a rename, so an interrupted run never leaves half a plan
 /// that `apply --plan` would then reject with a confusing parse error.
-pub fn write_plan_file(path: &Path, json: &str) -> Result<(), CommandError> {
+pub(crate) fn write_plan_file(path: &Path, json: &str) -> Result<(), CommandError> {
     let tmp = path.with_extension("json.tmp");
     let write = std::fs::write(&tmp, json).and_then(|()| std::fs::rename(&tmp, path));
     write.map_err(|e| {

@@ -10,7 +10,7 @@ use dnscron_core::plan_file::{self, MAX_BYTES};
 
 /// The plan in `file`, checked by `plan_file::load`; `io_hint` is added when the file can't be
 /// read at all.
-pub fn read(file: &Path, io_hint: Option<&str>) -> Result<Plan, CommandError> {
+pub(crate) fn read(file: &Path, io_hint: Option<&str>) -> Result<Plan, CommandError> {
     let origin = file.display().to_string();
     let refused = |e| CommandError::from(e).with_hint(format!("file: {origin}"));
     // A file that says it is too large is refused unread; one byte past the cap is enough for

@@ -23,7 +23,7 @@ struct Tally {
 }
 
 /// The hook every API client of the process reports its retries to.
-pub fn hook() -> RetryHook {
+pub(crate) fn hook() -> RetryHook {
     Arc::new(|event: &RetryEvent| record(event, Instant::now()))
 }
 
@@ -57,7 +57,7 @@ fn summary() -> Option<RetrySummary> {
 }
 
 /// Logs the one summary line (a warning: `-q` hides it, `--log-format json` makes it JSON).
-pub fn log_summary() {
+pub(crate) fn log_summary() {
     if let Some(summary) = summary() {
         tracing::warn!("{}", summary_line(&summary));
     }

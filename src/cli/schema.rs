@@ -11,7 +11,7 @@ pub struct SchemaArgs {
     pub plan: bool,
 }
 
-pub fn run(args: SchemaArgs) -> CommandResult {
+pub(crate) fn run(args: SchemaArgs) -> CommandResult {
     let text = if args.plan {
         plan_schema_text()?
     } else {
@@ -22,12 +22,12 @@ pub fn run(args: SchemaArgs) -> CommandResult {
 }
 
 /// Exactly the text of the committed `schema/dnscron.schema.json`.
-pub fn schema_text() -> Result<String, CommandError> {
+pub(crate) fn schema_text() -> Result<String, CommandError> {
     pretty(&dnscron_core::config::json_schema())
 }
 
 /// Exactly the text of the committed `schema/plan.schema.json`.
-pub fn plan_schema_text() -> Result<String, CommandError> {
+pub(crate) fn plan_schema_text() -> Result<String, CommandError> {
     pretty(&dnscron_core::plan_file::json_schema())
 }
 

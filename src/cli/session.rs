@@ -7,7 +7,7 @@ use crate::cli::validate::report_diagnostics;
 use dnscron_core::config::model::Desired;
 
 /// A runtime the command keeps (apply also spawns its Ctrl-C listener on it).
-pub fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -18,6 +18,6 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CommandError> {
 }
 
 /// Loads and validates the files; on failure every problem is printed to stderr.
-pub fn load_desired(paths: &[PathBuf]) -> Result<Desired, CommandError> {
+pub(crate) fn load_desired(paths: &[PathBuf]) -> Result<Desired, CommandError> {
     super::validate::load_printing_warnings(paths).map_err(|diags| report_diagnostics(&diags))
 }

@@ -18,7 +18,7 @@ pub struct ShowArgs {
     pub format: PlanFormat,
 }
 
-pub fn run(args: ShowArgs) -> CommandResult {
+pub(crate) fn run(args: ShowArgs) -> CommandResult {
     let plan = super::plan_file::read(
         &args.file,
         Some("pass the file `dnscron plan --out FILE` wrote"),

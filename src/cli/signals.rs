@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use dnscron_core::apply::Interrupt;
 
-pub const SIGINT: u8 = 2;
-pub const SIGTERM: u8 = 15;
+pub(crate) const SIGINT: u8 = 2;
+pub(crate) const SIGTERM: u8 = 15;
 
 #[derive(Debug, Default)]
-pub struct Signals {
+pub(crate) struct Signals {
     pub interrupt: Interrupt,
     /// The first signal received (0: none).
     first: AtomicU8,
@@ -26,12 +26,12 @@ const ASKING: u8 = 1;
 const WRITING: u8 = 2;
 
 impl Signals {
-    pub fn new() -> Arc<Signals> {
+    pub(crate) fn new() -> Arc<Signals> {
         Arc::new(Signals::default())
     }
 
     /// The first signal received, if any.
-    pub fn received(&self) -> Option<u8> {
+    pub(crate) fn received(&self) -> Option<u8> {
         match self.first.load(Ordering::SeqCst) {
             0 => None,
             n => Some(n),
@@ -39,23 +39,23 @@ impl Signals {
     }
 
     /// Apply waits for the answer to its confirmation prompt.
-    pub fn asking(&self) {
+    pub(crate) fn asking(&self) {
         self.phase.store(ASKING, Ordering::SeqCst);
     }
 
     /// Apply reads the account again after the answer.
-    pub fn planning(&self) {
+    pub(crate) fn planning(&self) {
         self.phase.store(PLANNING, Ordering::SeqCst);
     }
 
     /// From now on a signal stops apply after the change in flight, with a report.
-    pub fn writing(&self) {
+    pub(crate) fn writing(&self) {
         self.phase.store(WRITING, Ordering::SeqCst);
     }
 
     /// Listens from now on (on `runtime`, whose workers run the listener even while the main
     /// thread reads the confirmation prompt).
-    pub fn listen(self: &Arc<Self>, runtime: &tokio::runtime::Runtime) {
+    pub(crate) fn listen(self: &Arc<Self>, runtime: &tokio::runtime::Runtime) {
         // The signal streams register with the runtime's driver.
         let _context = runtime.enter();
         let me = Arc::clone(self);
@@ -106,7 +106,7 @@ fn stop_before_any_write(signal: u8, what: &str) -> ! {
 
 /// Runs `plan` (which only reads) until it ends or a signal comes: then says so and ends with
 /// 128 + the signal, instead of vanishing without a word. No plan is shown or saved.
-pub async fn or_stop_plan<F: std::future::Future>(plan: F) -> F::Output {
+pub(crate) async fn or_stop_plan<F: std::future::Future>(plan: F) -> F::Output {
     let Some(mut listener) = Listener::new() else {
         return plan.await;
     };

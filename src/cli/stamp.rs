@@ -4,11 +4,11 @@
 use dnscron_core::plan::PlanStamp;
 
 /// Test-only: the plan id to use instead of a random one.
-pub const PLAN_ID_ENV: &str = "DNSCRON_PLAN_ID";
+pub(crate) const PLAN_ID_ENV: &str = "DNSCRON_PLAN_ID";
 /// Test-only: the `created_at` (RFC 3339) to use instead of the clock.
-pub const TIMESTAMP_ENV: &str = "DNSCRON_TIMESTAMP";
+pub(crate) const TIMESTAMP_ENV: &str = "DNSCRON_TIMESTAMP";
 
-pub fn plan_stamp() -> PlanStamp {
+pub(crate) fn plan_stamp() -> PlanStamp {
     let fresh = PlanStamp::fresh();
     let set = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     PlanStamp {
@@ -20,12 +20,12 @@ pub fn plan_stamp() -> PlanStamp {
 /// The day (UTC) of the time a plan made now is stamped with: what `accept:` entries' `until` is
 /// judged against by the commands that make no plan (`validate`, `check`). `None` when the
 /// test-only time does not parse.
-pub fn today() -> Option<chrono::NaiveDate> {
+pub(crate) fn today() -> Option<chrono::NaiveDate> {
     now().map(|now| now.date_naive())
 }
 
 /// The time a plan made now is stamped with, as a time.
-pub fn now() -> Option<chrono::DateTime<chrono::Utc>> {
+pub(crate) fn now() -> Option<chrono::DateTime<chrono::Utc>> {
     chrono::DateTime::parse_from_rfc3339(&plan_stamp().created_at)
         .ok()
         .map(|now| now.with_timezone(&chrono::Utc))

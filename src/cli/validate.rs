@@ -36,7 +36,7 @@ pub enum ValidateFormat {
 
 /// Exit 0 for valid files, whatever their findings: a finding on a record no change writes must
 /// not fail a pull request, and the plan check decides what blocks a change.
-pub fn run(args: ValidateArgs) -> CommandResult {
+pub(crate) fn run(args: ValidateArgs) -> CommandResult {
     let repository = match Repository::discover(&args.paths, &args.account) {
         Ok(repository) => repository,
         Err(RepositoryError::Invalid(diags)) => return Err(report(&diags, args.format)),
@@ -124,14 +124,14 @@ fn offline_findings(desired: &Desired) -> Result<Vec<Finding>, CommandError> {
 }
 
 /// Annotations on stdout for GitHub, and the full report on stderr for the log.
-pub fn report_diagnostics_github(diags: &config::Diagnostics) -> CommandError {
+pub(crate) fn report_diagnostics_github(diags: &config::Diagnostics) -> CommandError {
     if let Err(err) = write_stdout(&github_annotations(diags)) {
         return err;
     }
     report_diagnostics(diags)
 }
 
-pub fn github_annotations(diags: &config::Diagnostics) -> String {
+pub(crate) fn github_annotations(diags: &config::Diagnostics) -> String {
     annotations(
         diags,
         Level::Error,
@@ -161,7 +161,7 @@ fn annotations(diags: &config::Diagnostics, level: Level, rest: &str) -> String 
 }
 
 /// Prints the warnings about valid files to stderr (nothing when there are none).
-pub fn print_warnings(warnings: &config::Diagnostics) {
+pub(crate) fn print_warnings(warnings: &config::Diagnostics) {
     use std::io::Write;
     if !warnings.is_empty() {
         let text = diagnostics::render_warnings(warnings);
@@ -170,7 +170,7 @@ pub fn print_warnings(warnings: &config::Diagnostics) {
 }
 
 /// Loads the files like `config::load`, printing the warnings about valid ones to stderr.
-pub fn load_printing_warnings(
+pub(crate) fn load_printing_warnings(
     paths: &[PathBuf],
 ) -> Result<dnscron_core::config::model::Desired, config::Diagnostics> {
     config::load_with_warnings(paths).map(|loaded| {
@@ -181,7 +181,7 @@ pub fn load_printing_warnings(
 
 /// Prints every diagnostic to stderr; the returned error prints nothing more. Other commands
 /// (plan, apply) call this after `config::load` fails.
-pub fn report_diagnostics(diags: &config::Diagnostics) -> CommandError {
+pub(crate) fn report_diagnostics(diags: &config::Diagnostics) -> CommandError {
     use std::io::Write;
     let text = diagnostics::render(diags, Style::colored(logging::use_color_on_stderr()));
     let _ = std::io::stderr().write_all(text.as_bytes());

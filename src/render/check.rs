@@ -13,16 +13,19 @@ use dnscron_core::dnscheck::{
 use dnscron_core::plan::Finding;
 
 /// The JSON output's shape version: bumped when a field changes meaning or goes away.
-pub const JSON_VERSION: u32 = 1;
+pub(crate) const JSON_VERSION: u32 = 1;
 
-pub fn json(report: &CheckReport, findings: &[Finding]) -> Result<String, serde_json::Error> {
+pub(crate) fn json(
+    report: &CheckReport,
+    findings: &[Finding],
+) -> Result<String, serde_json::Error> {
     let mut text = json_text(serde_json::to_string_pretty(&json_value(report, findings))?);
     text.push('\n');
     Ok(text)
 }
 
 /// Several accounts' checks: `{"version", "accounts": [{"name", ...one account's fields}]}`.
-pub fn json_accounts(
+pub(crate) fn json_accounts(
     accounts: &[(&str, &CheckReport, &[Finding])],
 ) -> Result<String, serde_json::Error> {
     let accounts: Vec<serde_json::Value> = accounts
@@ -96,7 +99,7 @@ fn word_unreachable(doc: &mut serde_json::Value, report: &CheckReport) {
     }
 }
 
-pub fn text(report: &CheckReport, findings: &[Finding]) -> String {
+pub(crate) fn text(report: &CheckReport, findings: &[Finding]) -> String {
     let mut out = String::new();
     for zone in &report.zones {
         let from = match &zone.nameservers_from {
@@ -147,7 +150,7 @@ fn server_text(out: &mut String, server: &ServerReport, rrsets: usize) {
 }
 
 /// `www A: serves 192.0.2.9 (not in the files), lacks 192.0.2.1 (zones/a.yaml:8:5)`.
-pub fn difference_line(d: &RrsetDifference) -> String {
+pub(crate) fn difference_line(d: &RrsetDifference) -> String {
     let at = d
         .location
         .as_ref()
@@ -157,7 +160,7 @@ pub fn difference_line(d: &RrsetDifference) -> String {
 }
 
 /// [`difference_line`] without the location.
-pub fn difference_text(d: &RrsetDifference) -> String {
+pub(crate) fn difference_text(d: &RrsetDifference) -> String {
     let quote = d.rtype == "TXT";
     let list = |values: &[String]| -> String {
         let shown: Vec<String> = values
@@ -206,7 +209,7 @@ pub fn difference_text(d: &RrsetDifference) -> String {
 /// GitHub Actions annotations: each difference on the file line that declares the RRset (a
 /// warning for a TTL, an error otherwise), each failure as an error, and the summary as a
 /// notice.
-pub fn github(report: &CheckReport, findings: &[Finding]) -> String {
+pub(crate) fn github(report: &CheckReport, findings: &[Finding]) -> String {
     let mut annotations = Vec::new();
     for zone in &report.zones {
         if let Some(error) = &zone.error {
@@ -243,7 +246,7 @@ pub fn github(report: &CheckReport, findings: &[Finding]) -> String {
 }
 
 /// The closing line: `check: 1 of 2 zones in sync, 3 differences, 1 failure, 24 DNS queries`.
-pub fn summary(report: &CheckReport, findings: &[Finding]) -> String {
+pub(crate) fn summary(report: &CheckReport, findings: &[Finding]) -> String {
     let t = report.totals();
     let mut parts = vec![format!(
         "{} of {} in sync",

@@ -18,7 +18,7 @@ fn severity_word(severity: Severity) -> &'static str {
 
 /// `Findings:` and one line per finding, marked as plan marks them, then `Accepted findings:`;
 /// empty without findings.
-pub fn text(findings: &[Finding]) -> String {
+pub(crate) fn text(findings: &[Finding]) -> String {
     let (open, accepted) = finding::open_and_accepted(findings);
     let mut out = String::new();
     for (title, findings) in [("Findings:", open), ("Accepted findings:", accepted)] {
@@ -37,7 +37,7 @@ pub fn text(findings: &[Finding]) -> String {
 /// The `findings` array of check's JSON: code, target, record set, severity, message (escaped
 /// line by line as every view draws it, so `jq -r` prints no escape sequence), where it is
 /// declared and, as in plan's JSON, the files' acceptance (absent when none).
-pub fn json(findings: &[Finding]) -> serde_json::Value {
+pub(crate) fn json(findings: &[Finding]) -> serde_json::Value {
     findings
         .iter()
         .map(|f| {
@@ -59,7 +59,7 @@ pub fn json(findings: &[Finding]) -> serde_json::Value {
 
 /// An annotation per finding (info and accepted ones as notices), on the line that declares the
 /// record; `command` names the command in the title.
-pub fn github(findings: &[Finding], command: &str) -> Vec<Annotation> {
+pub(crate) fn github(findings: &[Finding], command: &str) -> Vec<Annotation> {
     findings
         .iter()
         .map(|f| {
@@ -97,7 +97,7 @@ pub fn github(findings: &[Finding], command: &str) -> Vec<Annotation> {
 
 /// `findings: 1 error, 2 warnings, 1 accepted` for the summary line; `None` without errors,
 /// warnings or accepted findings. Accepted ones are counted apart, never as errors.
-pub fn summary_part(findings: &[Finding]) -> Option<String> {
+pub(crate) fn summary_part(findings: &[Finding]) -> Option<String> {
     let open = |severity| {
         findings
             .iter()

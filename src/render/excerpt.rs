@@ -23,7 +23,7 @@ const ELLIPSIS: &str = "…";
 
 /// The lines around one span, as miette reads them, numbered as in the file.
 #[derive(Debug)]
-pub struct Excerpt {
+pub(crate) struct Excerpt {
     name: String,
     text: String,
     /// The file's 0-based line number of `text`'s first line.
@@ -37,7 +37,7 @@ pub struct Excerpt {
 
 impl Excerpt {
     /// The excerpt around the bytes `offset..offset + len` of `source`.
-    pub fn new(name: String, source: &SourceFile, offset: usize, len: usize) -> Excerpt {
+    pub(crate) fn new(name: String, source: &SourceFile, offset: usize, len: usize) -> Excerpt {
         let text = source.text.as_str();
         let start = floor_boundary(text, offset.min(text.len()));
         let mut end = floor_boundary(text, offset.saturating_add(len).min(text.len())).max(start);
@@ -75,7 +75,7 @@ impl Excerpt {
         }
     }
 
-    pub fn span(&self) -> SourceSpan {
+    pub(crate) fn span(&self) -> SourceSpan {
         self.span
     }
 }

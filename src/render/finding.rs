@@ -9,7 +9,7 @@ use dnscron_api::untrusted::{escape, escape_lines};
 use dnscron_core::plan::{Finding, Severity, TargetKind};
 
 /// The head line's parts; each view draws the label in its own way (colour, bold, a prefix).
-pub struct Head {
+pub(crate) struct Head {
     pub mark: &'static str,
     pub label: &'static str,
     /// An ANSI SGR colour for the label.
@@ -18,7 +18,7 @@ pub struct Head {
     pub about: String,
 }
 
-pub fn head(f: &Finding) -> Head {
+pub(crate) fn head(f: &Finding) -> Head {
     let (mark, label, color) = match f.accepted {
         None => match f.severity {
             Severity::Info => ("i", "info", "2"),
@@ -45,7 +45,7 @@ pub fn head(f: &Finding) -> Head {
 }
 
 /// What the finding is about, unescaped: the views escape it for their medium.
-pub fn about(f: &Finding) -> String {
+pub(crate) fn about(f: &Finding) -> String {
     // Written into one string: a plan of a large zone draws thousands of findings.
     let mut out = format!("[{}] {}", f.code, f.target);
     if let Some(r) = &f.record {
@@ -73,7 +73,7 @@ fn accepted_label(severity: Severity) -> &'static str {
 /// `accepted at dns/a.yaml:3:5 for 11 lookups until 2026-12-31: REASON`, unescaped (the
 /// reason is the files'); `None` for a finding no entry accepts. An entry written before
 /// figures were recorded covers any figure, and the line says how to record this one.
-pub fn acceptance(f: &Finding) -> Option<String> {
+pub(crate) fn acceptance(f: &Finding) -> Option<String> {
     let a = f.accepted.as_ref()?;
     let until = a
         .until
@@ -94,7 +94,7 @@ pub fn acceptance(f: &Finding) -> Option<String> {
 }
 
 /// The findings still to act on, then those the files accept, each in their order.
-pub fn open_and_accepted(findings: &[Finding]) -> (Vec<&Finding>, Vec<&Finding>) {
+pub(crate) fn open_and_accepted(findings: &[Finding]) -> (Vec<&Finding>, Vec<&Finding>) {
     findings.iter().partition(|f| f.accepted.is_none())
 }
 
@@ -114,7 +114,7 @@ fn change_ids(ids: &[usize]) -> String {
 
 /// For a zone, domain or site the account has and no file declares: the command that writes
 /// its file into the folder the plan read, and the other way out, unescaped.
-pub fn adoption(f: &Finding) -> Option<String> {
+pub(crate) fn adoption(f: &Finding) -> Option<String> {
     let folder = shell_word(f.adopt_into.as_deref()?);
     let name = shell_word(&f.target.name);
     let (command, list) = match f.target.kind {
@@ -151,7 +151,11 @@ fn shell_word(text: &str) -> String {
 }
 
 /// The plain-text lines of one finding, indented by `indent`, the label painted by `paint`.
-pub fn text_lines(f: &Finding, indent: &str, paint: impl Fn(&str, &str) -> String) -> String {
+pub(crate) fn text_lines(
+    f: &Finding,
+    indent: &str,
+    paint: impl Fn(&str, &str) -> String,
+) -> String {
     let h = head(f);
     let detail = detail(f);
     // Pushed piece by piece into one string: a plan of a large zone draws thousands of these.
@@ -180,6 +184,6 @@ pub fn text_lines(f: &Finding, indent: &str, paint: impl Fn(&str, &str) -> Strin
 
 /// The detail under the head line, escaped line by line: its first line is a sentence, the
 /// lines after it (the SPF lookup tree) are drawn as they are, their indentation kept.
-pub fn detail(f: &Finding) -> std::borrow::Cow<'_, str> {
+pub(crate) fn detail(f: &Finding) -> std::borrow::Cow<'_, str> {
     escape_lines(&f.message)
 }

@@ -9,7 +9,7 @@ use dnscron_core::config::fmt::{LeftAlone, Reason};
 use similar::TextDiff;
 
 /// A unified diff (3 lines of context) from the file as written to its canonical form.
-pub fn diff(path: &Path, before: &str, after: &str) -> String {
+pub(crate) fn diff(path: &Path, before: &str, after: &str) -> String {
     let path = untrusted::escape(&path.display().to_string()).into_owned();
     let mut out = format!("--- {path}\n+++ {path} (formatted)\n");
     let diff = TextDiff::from_lines(before, after);
@@ -25,7 +25,7 @@ pub fn diff(path: &Path, before: &str, after: &str) -> String {
 }
 
 /// `path:line:col: left as it is: why`.
-pub fn left_alone(path: &Path, left: &LeftAlone) -> String {
+pub(crate) fn left_alone(path: &Path, left: &LeftAlone) -> String {
     format!(
         "{}:{}:{}: left as it is: {}\n",
         untrusted::escape(&path.display().to_string()),

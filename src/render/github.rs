@@ -9,10 +9,10 @@ use std::fmt::Write as _;
 
 /// GitHub shows only a handful of annotations per step; beyond this many of one kind, a
 /// `::notice` line counts the rest.
-pub const MAX_PER_KIND: usize = 10;
+pub(crate) const MAX_PER_KIND: usize = 10;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
+pub(crate) enum Level {
     Error,
     Warning,
     Notice,
@@ -29,7 +29,7 @@ impl Level {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Annotation {
+pub(crate) struct Annotation {
     pub level: Level,
     /// Path as GitHub should match it against the repository (relative to the checkout).
     pub file: Option<String>,
@@ -40,7 +40,7 @@ pub struct Annotation {
 }
 
 impl Annotation {
-    pub fn new(level: Level, message: impl Into<String>) -> Annotation {
+    pub(crate) fn new(level: Level, message: impl Into<String>) -> Annotation {
         Annotation {
             level,
             file: None,
@@ -51,14 +51,14 @@ impl Annotation {
         }
     }
 
-    pub fn title(mut self, title: impl Into<String>) -> Annotation {
+    pub(crate) fn title(mut self, title: impl Into<String>) -> Annotation {
         self.title = Some(title.into());
         self
     }
 
     /// Places the annotation at a `file:line:col` as `Location` displays it; a string that
     /// doesn't end in two numbers is taken as a file name alone.
-    pub fn at(mut self, location: &str) -> Annotation {
+    pub(crate) fn at(mut self, location: &str) -> Annotation {
         let mut parts = location.rsplitn(3, ':');
         let (col, line, file) = (parts.next(), parts.next(), parts.next());
         let numbered = file.zip(line.and_then(|l| l.parse().ok()));
@@ -74,7 +74,7 @@ impl Annotation {
     }
 
     /// The workflow command line (with its newline).
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut props = Vec::new();
         if let Some(f) = &self.file {
             props.push(format!("file={}", escape_property(f)));
@@ -113,7 +113,7 @@ fn repo_path(path: &str) -> String {
 
 /// GitHub's encoding of `%`, `\r`, `\n`; any other unsafe character (ESC, bidi controls …) is
 /// escaped as everywhere else ([`dnscron_api::untrusted`]), so an annotation shows it without acting.
-pub fn escape_data(text: &str) -> String {
+pub(crate) fn escape_data(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -129,12 +129,12 @@ pub fn escape_data(text: &str) -> String {
     out
 }
 
-pub fn escape_property(text: &str) -> String {
+pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// The first [`MAX_PER_KIND`] annotations, then `::notice::…and N more <kind>` for the rest.
-pub fn render_capped(annotations: &[Annotation], kind: &str) -> String {
+pub(crate) fn render_capped(annotations: &[Annotation], kind: &str) -> String {
     let mut out = String::new();
     for a in annotations.iter().take(MAX_PER_KIND) {
         out.push_str(&a.render());

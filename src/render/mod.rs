@@ -2,13 +2,13 @@
 //! summaries, JSON for machines, GitHub workflow commands, and apply's progress on stderr.
 
 pub mod apply;
-pub mod check;
-pub mod check_findings;
+pub(crate) mod check;
+pub(crate) mod check_findings;
 pub mod diagnostics;
 mod excerpt;
 pub(crate) mod finding;
-pub mod fmt;
-pub mod github;
+pub(crate) mod fmt;
+pub(crate) mod github;
 pub mod plan;
-pub mod retries;
-pub mod stats;
+pub(crate) mod retries;
+pub(crate) mod stats;

@@ -6,7 +6,7 @@ use dnscron_api::RetryCause;
 
 /// A command's retries, as the binary tallied them from the clients' retry events.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RetrySummary {
+pub(crate) struct RetrySummary {
     /// Distinct requests that were sent more than once.
     pub requests: u64,
     /// Attempts beyond the first, over all of them.
@@ -18,7 +18,7 @@ pub struct RetrySummary {
 }
 
 /// `retried 7 requests 23 times (503 Service Unavailable, connection refused) over 41 s`.
-pub fn summary_line(s: &RetrySummary) -> String {
+pub(crate) fn summary_line(s: &RetrySummary) -> String {
     let causes: Vec<String> = s.causes.iter().map(|c| cause_words(*c)).collect();
     format!(
         "retried {} {} {} {} ({}) over {}",

@@ -7,7 +7,7 @@ use dnscron_api::StatsSnapshot;
 /// Requests by route, then the totals, pages, retries, 429s, replays and time waited: the
 /// wall-clock time some request waited for the rate limit (what the run lost to it), then the
 /// sum over requests (concurrent waits each counted).
-pub fn stats(s: &StatsSnapshot) -> String {
+pub(crate) fn stats(s: &StatsSnapshot) -> String {
     let mut out = String::from("API requests by route:\n");
     let width = s.requests.keys().map(String::len).max().unwrap_or(0);
     for (route, n) in &s.requests {

@@ -173,7 +173,7 @@ fn one_size(
     let render_started = Instant::now();
     let text = plan
         .as_ref()
-        .map(|p| render::text::render(p, false))
+        .map(|p| render::text(p, false))
         .unwrap_or_default();
     let render = render_started.elapsed();
     let diff_median = median(diffs);

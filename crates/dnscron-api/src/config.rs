@@ -14,7 +14,7 @@ use super::retry::{RetryEvent, RetryPolicy};
 use super::token::Token;
 
 /// Default bound on the total rate-limit wait of one request (`--max-wait`).
-pub const DEFAULT_MAX_WAIT: Duration = Duration::from_secs(600);
+pub(crate) const DEFAULT_MAX_WAIT: Duration = Duration::from_secs(600);
 
 /// Default deadline of one attempt, connect to last body byte (`--timeout`).
 pub(super) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

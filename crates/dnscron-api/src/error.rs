@@ -333,25 +333,4 @@ impl ApiError {
             | ApiError::Client { .. } => None,
         }
     }
-
-    /// Total rate-limit wait that was refused, for wait-exceeded errors.
-    pub fn refused_wait(&self) -> Option<Duration> {
-        match self {
-            ApiError::WaitExceeded { source, .. } => Some(source.needed),
-            ApiError::Status { .. }
-            | ApiError::Transport { .. }
-            | ApiError::NoAnswer { .. }
-            | ApiError::Cut { .. }
-            | ApiError::TooLarge { .. }
-            | ApiError::NotJson { .. }
-            | ApiError::Redirect { .. }
-            | ApiError::NoEndpoint { .. }
-            | ApiError::Decode { .. }
-            | ApiError::InsecureUrl { .. }
-            | ApiError::InvalidUrl { .. }
-            | ApiError::UrlWithCredentials
-            | ApiError::Pagination { .. }
-            | ApiError::Client { .. } => None,
-        }
-    }
 }

@@ -31,7 +31,7 @@ use super::stats::Stats;
 pub const LOG_TARGET: &str = "dnscron_api::pacing";
 
 /// The spec's limit, assumed until a response says otherwise.
-pub const DEFAULT_LIMIT_PER_MINUTE: f64 = dnscron_provider::limits::RATE_PER_MINUTE as f64;
+pub(crate) const DEFAULT_LIMIT_PER_MINUTE: f64 = dnscron_provider::limits::RATE_PER_MINUTE as f64;
 /// The bucket's depth assumed until a Remaining above the limit shows a deeper one.
 const DEFAULT_CAPACITY: f64 = dnscron_provider::limits::RATE_BURST as f64;
 /// Waits at least this long are logged at info level; shorter ones (the steady spacing of a
@@ -120,7 +120,7 @@ struct SyncPoint {
     accepted: u64,
 }
 
-pub struct Pacer {
+pub(crate) struct Pacer {
     state: Mutex<State>,
     notify: Notify,
     max_wait: Duration,
@@ -130,7 +130,7 @@ pub struct Pacer {
 
 /// One request's token. Hand it back with [`Pacer::observe`]; dropping it (a failed or
 /// cancelled request) only ends its in-flight count.
-pub struct Permit {
+pub(crate) struct Permit {
     pacer: Arc<Pacer>,
     open: bool,
     sent: Sent,
@@ -151,12 +151,13 @@ enum Next {
 }
 
 impl Pacer {
-    pub fn new(max_wait: Duration, on_wait: Option<WaitHook>, stats: Stats) -> Arc<Pacer> {
+    #[cfg(test)]
+    pub(crate) fn new(max_wait: Duration, on_wait: Option<WaitHook>, stats: Stats) -> Arc<Pacer> {
         Pacer::with_budget(max_wait, on_wait, stats, None)
     }
 
     /// A pacer that also keeps to `budget` (at most that many requests in any rolling minute).
-    pub fn with_budget(
+    pub(crate) fn with_budget(
         max_wait: Duration,
         on_wait: Option<WaitHook>,
         stats: Stats,
@@ -192,19 +193,22 @@ impl Pacer {
     }
 
     /// The budget kept, if any.
-    pub fn budget(&self) -> Option<Budget> {
+    pub(crate) fn budget(&self) -> Option<Budget> {
         self.lock().window.as_ref().map(Window::budget)
     }
 
     /// Requests the budget lets through now without a wait; `None`: no budget kept.
-    pub fn budget_room(&self) -> Option<u32> {
+    pub(crate) fn budget_room(&self) -> Option<u32> {
         let mut st = self.lock();
         st.window.as_mut().map(|w| w.room(Instant::now()))
     }
 
     /// Waits until a request may be sent. `waited` accumulates this request's rate-limit waits
     /// across its retries; the total is bounded by `max_wait`.
-    pub async fn acquire(self: &Arc<Self>, waited: &mut Duration) -> Result<Permit, WaitTooLong> {
+    pub(crate) async fn acquire(
+        self: &Arc<Self>,
+        waited: &mut Duration,
+    ) -> Result<Permit, WaitTooLong> {
         loop {
             let notified = self.notify.notified();
             tokio::pin!(notified);
@@ -281,7 +285,7 @@ impl Pacer {
     }
 
     /// Re-syncs from a response's headers and ends the permit's in-flight count.
-    pub fn observe(&self, mut permit: Permit, headers: RateHeaders) {
+    pub(crate) fn observe(&self, mut permit: Permit, headers: RateHeaders) {
         permit.open = false;
         {
             let mut st = self.lock();

@@ -11,12 +11,12 @@ use serde::{Deserialize, Serialize};
 
 /// `meta` of every list response (spec, Pagination 2).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Meta {
+pub(crate) struct Meta {
     /// Opaque; absent, `null` or empty once `has_more` is false.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
+    pub(crate) next_cursor: Option<String>,
     #[serde(default)]
-    pub has_more: bool,
+    pub(crate) has_more: bool,
 }
 
 /// A site as listed by `GET /sites`.
@@ -194,4 +194,116 @@ pub fn dnssec_is_active(value: Option<&serde_json::Value>) -> bool {
 
 /// Header names (spec, Limits, Idempotency and Versioning) and the keys of the list endpoints'
 /// result arrays (spec, Pagination 2), as the API's description spells them.
-pub use dnscron_provider::{headers, list_keys};
+pub(crate) use dnscron_provider::{headers, list_keys};
+
+#[cfg(test)]
+mod tests {
+    // The wire types parse what the emulator sends. The emulator is a dev-dependency only: it is
+    // written from the API's description and depends on nothing of this crate, so a field the
+    // client misreads can't hide here.
+
+    use dnscron_emulator::{BackgroundEmulator, RateLimit, Seed};
+    use reqwest::header::HeaderMap;
+    use serde::de::DeserializeOwned;
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn parse<T: DeserializeOwned>(value: &Value) -> T {
+        serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}: {value}"))
+    }
+
+    /// The documented example account, rate limit off.
+    fn example_emulator() -> BackgroundEmulator {
+        let mut seed = Seed::example();
+        seed.rate_limit = RateLimit::off();
+        dnscron_emulator::start_background(seed).expect("start the emulator")
+    }
+
+    struct Resp {
+        headers: HeaderMap,
+        body: Value,
+    }
+
+    impl Resp {
+        fn header(&self, name: &str) -> Option<&str> {
+            self.headers.get(name).and_then(|v| v.to_str().ok())
+        }
+    }
+
+    /// Raw HTTP as the demo token, not the client: these tests read the bodies themselves.
+    struct Demo {
+        client: reqwest::Client,
+        base: String,
+    }
+
+    impl Demo {
+        fn new(emu: &BackgroundEmulator) -> Demo {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            Demo {
+                client: reqwest::Client::new(),
+                base: emu.base_url(),
+            }
+        }
+
+        async fn send(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Resp {
+            let mut req = self
+                .client
+                .request(method, format!("{}{path}", self.base))
+                .bearer_auth("demo-token");
+            if let Some(body) = body {
+                req = req.json(&body);
+            }
+            let resp = req.send().await.expect("HTTP request to the emulator");
+            let headers = resp.headers().clone();
+            let body = resp.json().await.expect("a JSON body");
+            Resp { headers, body }
+        }
+
+        async fn get(&self, path: &str) -> Resp {
+            self.send(reqwest::Method::GET, path, None).await
+        }
+
+        async fn put(&self, path: &str, body: Value) -> Resp {
+            self.send(reqwest::Method::PUT, path, Some(body)).await
+        }
+    }
+
+    #[tokio::test]
+    async fn wire_types_parse_every_response_shape() {
+        let emu = example_emulator();
+        let api = Demo::new(&emu);
+        let sites: Vec<Site> = parse(&api.get("/sites").await.body["sites"]);
+        assert_eq!(sites[0].slug, "blog");
+        let cron: Vec<CronJob> = parse(&api.get("/sites/blog/cron").await.body["cron_jobs"]);
+        assert_eq!(cron.len(), 3);
+        let domains: Vec<Domain> = parse(&api.get("/domains").await.body["domains"]);
+        assert!(dnssec_is_active(domains[0].dnssec.as_ref()));
+        let registrar: Registrar = parse(&api.get("/domains/example.org/registrar").await.body);
+        assert!(!dnssec_is_active(registrar.dnssec.state.as_ref()));
+        assert_eq!(
+            registrar.nameservers.registry,
+            ["ns1.veldhost.net", "ns2.veldhost.net"]
+        );
+        let zones: Vec<Zone> = parse(&api.get("/dns").await.body["zones"]);
+        assert_eq!(zones.len(), 4);
+        let listing = api.get("/dns/example.com/records").await.body;
+        let records: Vec<Record> = parse(&listing["records"]);
+        assert_eq!(records.len(), 15);
+        let meta: Meta = parse(&listing["meta"]);
+        assert!(!meta.has_more && meta.next_cursor.is_none());
+        let conflict = api
+            .put(
+                "/domains/example.com/nameservers",
+                json!({"mode": "veldhost"}),
+            )
+            .await;
+        let envelope: ErrorEnvelope = parse(&conflict.body);
+        assert_eq!(envelope.error.kind, "conflict");
+        assert!(envelope.continue_url().is_some());
+        assert_eq!(
+            Some(envelope.error.request_id.as_str()),
+            conflict.header("x-request-id")
+        );
+    }
+}

@@ -42,7 +42,7 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// Delay before retry number `retry` (1-based): `base · 2^(retry-1)`, capped, then a
     /// uniformly random point in its upper half so concurrent clients don't retry in lockstep.
-    pub fn backoff(&self, retry: u32) -> Duration {
+    pub(crate) fn backoff(&self, retry: u32) -> Duration {
         let factor = 2u32.saturating_pow(retry.saturating_sub(1));
         let full = self.base_delay.saturating_mul(factor).min(self.max_delay);
         full.mul_f64(0.5 + fastrand::f64() * 0.5)
@@ -103,12 +103,12 @@ pub struct RetryEvent {
 /// that mean "nothing happened, or it happened and the key will replay it": 500, 502, 503, 504.
 /// 4xx is never retried (422, 403, 404, 409 need a fix or a human, not another attempt).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Safety {
+pub(crate) enum Safety {
     Read,
     Write,
 }
 
-pub fn retryable_status(safety: Safety, status: u16) -> bool {
+pub(crate) fn retryable_status(safety: Safety, status: u16) -> bool {
     match safety {
         Safety::Read => (500..=599).contains(&status),
         Safety::Write => matches!(status, 500 | 502 | 503 | 504),

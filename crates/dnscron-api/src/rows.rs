@@ -50,14 +50,14 @@ pub struct RecordRows {
     rows: Vec<Row>,
 }
 
-const TOO_LARGE: TooLarge = TooLarge {
+const TOO_LARGE: RowsTooLarge = RowsTooLarge {
     max: u32::MAX as u64,
 };
 
 /// The rows' text would pass the 4 GiB the compact offsets can address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the listing's text passes {max} bytes")]
-pub struct TooLarge {
+pub struct RowsTooLarge {
     pub max: u64,
 }
 
@@ -98,14 +98,14 @@ impl RecordRows {
     }
 
     /// Appends one record, refused (and nothing appended) when the text would not fit.
-    pub fn push(&mut self, record: RecordRef<'_>) -> Result<(), TooLarge> {
+    pub fn push(&mut self, record: RecordRef<'_>) -> Result<(), RowsTooLarge> {
         self.push_within(record, u32::MAX)
     }
 
-    fn push_within(&mut self, record: RecordRef<'_>, max: u32) -> Result<(), TooLarge> {
+    fn push_within(&mut self, record: RecordRef<'_>, max: u32) -> Result<(), RowsTooLarge> {
         let len = self.text.len() + record.name.len() + record.rtype.len() + record.content.len();
         if len > max as usize {
-            return Err(TooLarge {
+            return Err(RowsTooLarge {
                 max: u64::from(max),
             });
         }
@@ -126,7 +126,7 @@ impl RecordRows {
     }
 
     /// Appends every row of `other` (the next page), refused whole when the text would not fit.
-    pub fn append(&mut self, other: RecordRows) -> Result<(), TooLarge> {
+    pub(crate) fn append(&mut self, other: RecordRows) -> Result<(), RowsTooLarge> {
         if self.rows.is_empty() {
             *self = other;
             return Ok(());

@@ -50,7 +50,7 @@ impl Token {
         }
     }
 
-    pub fn from_env() -> Result<Token, TokenError> {
+    pub(crate) fn from_env() -> Result<Token, TokenError> {
         Self::from_env_var(TOKEN_ENV)
     }
 

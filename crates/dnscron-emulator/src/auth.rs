@@ -12,7 +12,7 @@ use super::shared::Shared;
 
 /// The caller, resolved from the bearer token; handlers read it from the request extensions.
 #[derive(Clone, Debug)]
-pub struct Principal {
+pub(crate) struct Principal {
     pub token: String,
     pub user: String,
     scopes: HashSet<Scope>,
@@ -33,7 +33,7 @@ impl Principal {
     }
 
     /// The scope `endpoint` needs (spec, Endpoints), or 403.
-    pub fn require(&self, endpoint: Endpoint) -> ApiResult<()> {
+    pub(crate) fn require(&self, endpoint: Endpoint) -> ApiResult<()> {
         match endpoint.scope() {
             Some(scope) if !self.scopes.contains(&scope) => Err(ApiError::forbidden(format!(
                 "this token lacks the `{}` scope; create a token with it in the portal under API tokens",
@@ -43,13 +43,13 @@ impl Principal {
         }
     }
 
-    pub fn may_see_site(&self, slug: &str) -> bool {
+    pub(crate) fn may_see_site(&self, slug: &str) -> bool {
         self.sites
             .as_ref()
             .is_none_or(|sites| sites.iter().any(|s| s == slug))
     }
 
-    pub fn require_site(&self, slug: &str) -> ApiResult<()> {
+    pub(crate) fn require_site(&self, slug: &str) -> ApiResult<()> {
         if self.may_see_site(slug) {
             Ok(())
         } else {
@@ -60,7 +60,7 @@ impl Principal {
     }
 }
 
-pub fn authenticate(shared: &Shared, headers: &HeaderMap) -> ApiResult<Principal> {
+pub(crate) fn authenticate(shared: &Shared, headers: &HeaderMap) -> ApiResult<Principal> {
     let value = headers.get(header::AUTHORIZATION).ok_or_else(|| {
         ApiError::unauthenticated("missing token: send Authorization: Bearer <API_TOKEN>")
     })?;

@@ -22,7 +22,7 @@ const NEGATIVE_TTL: u32 = 60;
 const TXT_CHUNK: usize = 255;
 
 /// The answer to one decoded query message.
-pub fn respond(state: &State, nameservers: &[String], request: &Message) -> Message {
+pub(crate) fn respond(state: &State, nameservers: &[String], request: &Message) -> Message {
     let mut response = Message::response(request.metadata.id, request.metadata.op_code);
     response.metadata.recursion_desired = request.metadata.recursion_desired;
     response.add_queries(request.queries.iter().cloned());

@@ -12,7 +12,7 @@ use super::state::{State, ZoneState};
 
 /// How far DNS lags: in time, in questions answered, or both (a write waits for the later).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Lag {
+pub(crate) struct Lag {
     pub time: DnsLag,
     /// A write is left out of the answers to this many DNS questions after it (any name, any
     /// type, UDP or TCP): counting questions, not time, lets a test say exactly which answer
@@ -37,7 +37,7 @@ struct Pending {
 }
 
 #[derive(Default)]
-pub struct DnsView {
+pub(crate) struct DnsView {
     lag: Lag,
     /// The zones DNS answers from while lagging; `None`: the live account.
     served: Option<State>,
@@ -50,7 +50,7 @@ pub struct DnsView {
 impl DnsView {
     /// Starts (or stops) lagging from the account as it is now: what was written before a
     /// lag was set is visible, later writes follow the new lag.
-    pub fn set_lag(&mut self, lag: Lag, live: &State) {
+    pub(crate) fn set_lag(&mut self, lag: Lag, live: &State) {
         let lagging = !lag.is_none();
         match (self.served.is_some(), lagging) {
             (false, true) => self.served = Some(copy_zones(live)),
@@ -65,7 +65,7 @@ impl DnsView {
 
     /// A record write to `zone` left it as `now`; call with the account locked, so writes
     /// are queued in the order they happened.
-    pub fn written(&mut self, zone: &str, now: &ZoneState) {
+    pub(crate) fn written(&mut self, zone: &str, now: &ZoneState) {
         if self.served.is_none() {
             return;
         }
@@ -84,7 +84,7 @@ impl DnsView {
 
     /// The zones to answer one DNS question from, due writes applied (this question counted);
     /// `None` when DNS reads the account.
-    pub fn served(&mut self) -> Option<&State> {
+    pub(crate) fn served(&mut self) -> Option<&State> {
         let now = Instant::now();
         let served = self.served.as_mut()?;
         self.answered += 1;

@@ -22,7 +22,7 @@ use super::shared::Shared;
 const UDP_MIN_PAYLOAD: usize = 512;
 
 /// Binds UDP and TCP on the same address; with port 0, the port TCP got is used for UDP too.
-pub async fn bind(addr: SocketAddr) -> Result<(UdpSocket, TcpListener), EmulatorError> {
+pub(crate) async fn bind(addr: SocketAddr) -> Result<(UdpSocket, TcpListener), EmulatorError> {
     let bind_error = |source| EmulatorError::Bind { addr, source };
     // With port 0 the port TCP picked may be taken for UDP: try a few.
     let attempts = if addr.port() == 0 { 8 } else { 1 };
@@ -40,7 +40,7 @@ pub async fn bind(addr: SocketAddr) -> Result<(UdpSocket, TcpListener), Emulator
     })))
 }
 
-pub async fn serve(
+pub(crate) async fn serve(
     udp: UdpSocket,
     tcp: TcpListener,
     shared: Arc<Shared>,

@@ -24,7 +24,7 @@ pub enum EmulatorError {
 /// An API error before it is rendered: the pipeline adds the request id and writes the
 /// envelope, so every error body has the same shape whichever handler produced it.
 #[derive(Clone, Debug)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     pub status: StatusCode,
     pub kind: &'static str,
     pub message: String,
@@ -45,19 +45,19 @@ impl ApiError {
         }
     }
 
-    pub fn unauthenticated(message: impl Into<String>) -> ApiError {
+    pub(crate) fn unauthenticated(message: impl Into<String>) -> ApiError {
         Self::new(StatusCode::UNAUTHORIZED, "unauthenticated", message)
     }
 
-    pub fn forbidden(message: impl Into<String>) -> ApiError {
+    pub(crate) fn forbidden(message: impl Into<String>) -> ApiError {
         Self::new(StatusCode::FORBIDDEN, "forbidden", message)
     }
 
-    pub fn not_found(message: impl Into<String>) -> ApiError {
+    pub(crate) fn not_found(message: impl Into<String>) -> ApiError {
         Self::new(StatusCode::NOT_FOUND, "not_found", message)
     }
 
-    pub fn method_not_allowed(message: impl Into<String>) -> ApiError {
+    pub(crate) fn method_not_allowed(message: impl Into<String>) -> ApiError {
         Self::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "method_not_allowed",
@@ -65,17 +65,17 @@ impl ApiError {
         )
     }
 
-    pub fn conflict(message: impl Into<String>, continue_url: String) -> ApiError {
+    pub(crate) fn conflict(message: impl Into<String>, continue_url: String) -> ApiError {
         let mut err = Self::new(StatusCode::CONFLICT, "conflict", message);
         err.continue_url = Some(continue_url);
         err
     }
 
-    pub fn idempotency_conflict(message: impl Into<String>) -> ApiError {
+    pub(crate) fn idempotency_conflict(message: impl Into<String>) -> ApiError {
         Self::new(StatusCode::CONFLICT, "idempotency_conflict", message)
     }
 
-    pub fn validation(details: Details) -> ApiError {
+    pub(crate) fn validation(details: Details) -> ApiError {
         let mut err = Self::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "validation_error",
@@ -86,13 +86,13 @@ impl ApiError {
     }
 
     /// A validation error on one field.
-    pub fn invalid(field: &str, message: impl Into<String>) -> ApiError {
+    pub(crate) fn invalid(field: &str, message: impl Into<String>) -> ApiError {
         let mut details = Details::default();
         details.add(field, message);
         Self::validation(details)
     }
 
-    pub fn rate_limited(retry_after: u64) -> ApiError {
+    pub(crate) fn rate_limited(retry_after: u64) -> ApiError {
         let mut err = Self::new(
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
@@ -102,7 +102,7 @@ impl ApiError {
         err
     }
 
-    pub fn upstream() -> ApiError {
+    pub(crate) fn upstream() -> ApiError {
         Self::new(
             StatusCode::BAD_GATEWAY,
             "upstream_error",
@@ -112,7 +112,7 @@ impl ApiError {
 
     /// What a gateway in front of the API answers while the API is down (the spec has no 503:
     /// a client meets one from the infrastructure, not from the API).
-    pub fn unavailable() -> ApiError {
+    pub(crate) fn unavailable() -> ApiError {
         Self::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "server_error",
@@ -120,12 +120,12 @@ impl ApiError {
         )
     }
 
-    pub fn server(message: impl Into<String>) -> ApiError {
+    pub(crate) fn server(message: impl Into<String>) -> ApiError {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, "server_error", message)
     }
 
     /// The error type a bare status (e.g. an extractor rejection) stands for.
-    pub fn from_status(status: StatusCode, message: String) -> ApiError {
+    pub(crate) fn from_status(status: StatusCode, message: String) -> ApiError {
         let kind = match status.as_u16() {
             400 | 413 | 415 | 422 => "validation_error",
             401 => "unauthenticated",
@@ -159,21 +159,21 @@ impl IntoResponse for ApiError {
 
 /// Per-field validation messages, collected before answering so a client sees all of them.
 #[derive(Clone, Debug, Default)]
-pub struct Details(pub BTreeMap<String, Vec<String>>);
+pub(crate) struct Details(pub BTreeMap<String, Vec<String>>);
 
 impl Details {
-    pub fn add(&mut self, field: &str, message: impl Into<String>) {
+    pub(crate) fn add(&mut self, field: &str, message: impl Into<String>) {
         self.0
             .entry(field.to_string())
             .or_default()
             .push(message.into());
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
-    pub fn into_result(self) -> Result<(), ApiError> {
+    pub(crate) fn into_result(self) -> Result<(), ApiError> {
         if self.is_empty() {
             Ok(())
         } else {
@@ -182,4 +182,4 @@ impl Details {
     }
 }
 
-pub type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;

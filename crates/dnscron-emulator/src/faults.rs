@@ -1,10 +1,10 @@
 //! Fault injection decisions. One seeded generator, so the same seed and the same order of
 //! requests give the same faults (tests are reproducible).
 
-use super::seed::Faults;
+use super::settings::Faults;
 
 #[derive(Debug)]
-pub struct FaultState {
+pub(crate) struct FaultState {
     rng: fastrand::Rng,
     /// API requests seen, for the position inside a forced 429 burst cycle.
     api_requests: u64,
@@ -19,7 +19,7 @@ pub struct FaultState {
 }
 
 impl FaultState {
-    pub fn new(seed: u64) -> FaultState {
+    pub(crate) fn new(seed: u64) -> FaultState {
         FaultState {
             rng: fastrand::Rng::with_seed(seed),
             api_requests: 0,
@@ -31,13 +31,13 @@ impl FaultState {
         }
     }
 
-    pub fn reseed(&mut self, seed: u64) {
+    pub(crate) fn reseed(&mut self, seed: u64) {
         self.rng = fastrand::Rng::with_seed(seed);
         self.api_requests = 0;
     }
 
     /// `Some(retry_after)` when this request falls in a forced 429 burst.
-    pub fn forced_429(&mut self, faults: &Faults) -> Option<u64> {
+    pub(crate) fn forced_429(&mut self, faults: &Faults) -> Option<u64> {
         let position = self.api_requests;
         self.api_requests += 1;
         if self.forced_429 > 0 {
@@ -54,7 +54,7 @@ impl FaultState {
     }
 
     /// Whether this write is answered 502 before anything changes.
-    pub fn upstream_error(&mut self, faults: &Faults) -> bool {
+    pub(crate) fn upstream_error(&mut self, faults: &Faults) -> bool {
         if self.fail_next_writes > 0 {
             self.fail_next_writes -= 1;
             return true;
@@ -63,7 +63,7 @@ impl FaultState {
     }
 
     /// Whether this write, once committed, loses its connection instead of being answered.
-    pub fn drop_after_commit(&mut self, faults: &Faults) -> bool {
+    pub(crate) fn drop_after_commit(&mut self, faults: &Faults) -> bool {
         if self.drop_next_writes > 0 {
             self.drop_next_writes -= 1;
             return true;
@@ -75,7 +75,7 @@ impl FaultState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::seed::Bursts;
+    use crate::settings::Bursts;
 
     #[test]
     fn same_seed_same_faults() {

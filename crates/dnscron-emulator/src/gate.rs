@@ -15,7 +15,7 @@ struct Gate {
 }
 
 #[derive(Debug)]
-pub struct WriteGate(watch::Sender<Gate>);
+pub(crate) struct WriteGate(watch::Sender<Gate>);
 
 impl Default for WriteGate {
     fn default() -> Self {
@@ -25,11 +25,11 @@ impl Default for WriteGate {
 
 impl WriteGate {
     /// Lets `n` more writes through, then holds every later one.
-    pub fn close_after(&self, n: u64) {
+    pub(crate) fn close_after(&self, n: u64) {
         self.0.send_modify(|g| g.passes_left = Some(n));
     }
 
-    pub fn open(&self) {
+    pub(crate) fn open(&self) {
         self.0.send_modify(|g| {
             g.closed = false;
             g.passes_left = None;
@@ -37,7 +37,7 @@ impl WriteGate {
     }
 
     /// Returns at once while the gate is open; otherwise waits, counted as held, until it opens.
-    pub async fn pass(&self) {
+    pub(crate) async fn pass(&self) {
         let mut gate = self.0.subscribe();
         let mut hold = false;
         self.0.send_modify(|g| {
@@ -62,7 +62,7 @@ impl WriteGate {
     }
 
     /// Returns once at least `n` writes are waiting at the gate.
-    pub async fn wait_for_held(&self, n: u64) {
+    pub(crate) async fn wait_for_held(&self, n: u64) {
         let mut gate = self.0.subscribe();
         let _ = gate.wait_for(|g| g.held >= n).await;
     }

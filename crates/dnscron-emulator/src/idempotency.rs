@@ -8,25 +8,25 @@ use axum::http::{HeaderValue, Method, StatusCode};
 use dnscron_provider::limits;
 
 const WINDOW: Duration = Duration::from_secs(limits::IDEMPOTENCY_WINDOW_SECS);
-pub const MAX_KEY_LEN: usize = limits::IDEMPOTENCY_KEY_MAX_CHARS;
+pub(crate) const MAX_KEY_LEN: usize = limits::IDEMPOTENCY_KEY_MAX_CHARS;
 
 /// What makes two requests "the same request": method, path and body (JSON compared as
 /// values, so key order and spacing do not matter).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Fingerprint {
+pub(crate) struct Fingerprint {
     pub method: Method,
     pub path: String,
     pub body: BodyKey,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum BodyKey {
+pub(crate) enum BodyKey {
     Json(serde_json::Value),
     Raw(Bytes),
 }
 
 impl BodyKey {
-    pub fn of(bytes: &Bytes) -> BodyKey {
+    pub(crate) fn of(bytes: &Bytes) -> BodyKey {
         if bytes.is_empty() {
             return BodyKey::Json(serde_json::Value::Null);
         }
@@ -38,7 +38,7 @@ impl BodyKey {
 }
 
 #[derive(Clone, Debug)]
-pub struct StoredResponse {
+pub(crate) struct StoredResponse {
     pub status: StatusCode,
     pub content_type: Option<HeaderValue>,
     pub body: Bytes,
@@ -55,7 +55,7 @@ enum Entry {
     },
 }
 
-pub enum Lookup {
+pub(crate) enum Lookup {
     /// Run the request; call `finish` or `abandon` afterwards.
     Run,
     Replay(StoredResponse),
@@ -65,12 +65,12 @@ pub enum Lookup {
 }
 
 #[derive(Debug, Default)]
-pub struct IdempotencyStore {
+pub(crate) struct IdempotencyStore {
     entries: HashMap<(String, String), Entry>,
 }
 
 /// `None` when the key is acceptable, else what is wrong with it.
-pub fn check_key(key: &str) -> Option<String> {
+pub(crate) fn check_key(key: &str) -> Option<String> {
     if key.is_empty() || key.len() > MAX_KEY_LEN {
         return Some(format!(
             "must be 1 to {MAX_KEY_LEN} characters; got {}",
@@ -84,7 +84,13 @@ pub fn check_key(key: &str) -> Option<String> {
 }
 
 impl IdempotencyStore {
-    pub fn begin(&mut self, token: &str, key: &str, fp: &Fingerprint, now: Instant) -> Lookup {
+    pub(crate) fn begin(
+        &mut self,
+        token: &str,
+        key: &str,
+        fp: &Fingerprint,
+        now: Instant,
+    ) -> Lookup {
         let slot = (token.to_string(), key.to_string());
         match self.entries.get(&slot) {
             Some(Entry::Done {
@@ -114,7 +120,7 @@ impl IdempotencyStore {
         Lookup::Run
     }
 
-    pub fn finish(
+    pub(crate) fn finish(
         &mut self,
         token: &str,
         key: &str,
@@ -133,7 +139,7 @@ impl IdempotencyStore {
     }
 
     /// The request failed: forget the key so it may be retried.
-    pub fn abandon(&mut self, token: &str, key: &str) {
+    pub(crate) fn abandon(&mut self, token: &str, key: &str) {
         self.entries.remove(&(token.to_string(), key.to_string()));
     }
 }

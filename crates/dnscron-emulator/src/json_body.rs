@@ -10,12 +10,12 @@ use serde::Serialize;
 
 /// The uniform body of every 4xx and 5xx response (spec, Errors).
 #[derive(Debug, Serialize)]
-pub struct ErrorEnvelope<'a> {
+pub(crate) struct ErrorEnvelope<'a> {
     pub error: ErrorBody<'a>,
 }
 
 #[derive(Debug, Serialize)]
-pub struct ErrorBody<'a> {
+pub(crate) struct ErrorBody<'a> {
     #[serde(rename = "type")]
     pub kind: &'a str,
     pub message: &'a str,
@@ -32,11 +32,11 @@ pub struct ErrorBody<'a> {
 /// `meta` of every list response (spec, Pagination 2): `next_cursor` is left out on the last
 /// page, where `has_more` is false.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Meta {
+pub(crate) struct Meta {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
     pub has_more: bool,
 }
 
 /// Header names and list keys, as the API's description spells them.
-pub use dnscron_provider::{headers, list_keys};
+pub(crate) use dnscron_provider::{headers, list_keys};

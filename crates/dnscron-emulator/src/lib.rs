@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 // Every match over our own enums lists each variant, so a new one is a compile error wherever it
 // needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
+#![warn(unreachable_pub)]
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use std::net::SocketAddr;
@@ -27,7 +28,7 @@ mod pipeline;
 mod ratelimit;
 mod render;
 mod routes;
-pub mod seed;
+mod seed;
 mod server;
 mod settings;
 mod shared;
@@ -35,12 +36,15 @@ mod state;
 mod validate;
 
 pub use counters::{Counters, FaultCounters};
-pub use dnscron_provider::RecordType;
+/// A record type and a token's capabilities, as the API's description names them.
+pub use dnscron_provider::{RecordType, Scope};
 pub use error::EmulatorError;
 pub use seed::{
-    Bursts, CronDeleteAnswer, CronIndexAfterDelete, CronSeed, DnsLag, DomainSeed, ExternalZoneSeed,
-    Faults, Gaps, HostnameEcho, RateLimit, RecordNames, RecordSeed, Scope, Seed, SiteSeed,
-    TokenSeed, TxtFormat, ZoneSeed,
+    CronSeed, DomainSeed, ExternalZoneSeed, RecordSeed, Seed, SiteSeed, TokenSeed, ZoneSeed,
+};
+pub use settings::{
+    Bursts, CronDeleteAnswer, CronIndexAfterDelete, DnsLag, Faults, Gaps, HostnameEcho, RateLimit,
+    RecordNames, TxtFormat,
 };
 pub use state::{CronSnapshot, DomainSnapshot, RecordSnapshot, SiteSnapshot, StateSnapshot};
 

@@ -17,11 +17,11 @@ use super::pagination::{DEFAULT_LIMIT, MAX_LIMIT};
 use super::shared::Shared;
 use super::validate::{COMMAND_MAX, CONTENT_MAX, TTL_MAX, TTL_MIN};
 
-pub async fn handler(State(shared): State<Arc<Shared>>) -> Json<Value> {
+pub(crate) async fn handler(State(shared): State<Arc<Shared>>) -> Json<Value> {
     Json(document(&shared.settings().gaps.hosted_mode_value))
 }
 
-pub fn document(hosted_mode: &str) -> Value {
+pub(crate) fn document(hosted_mode: &str) -> Value {
     json!({
         "openapi": "3.1.0",
         "info": {

@@ -10,18 +10,18 @@ use super::json_body::Meta;
 
 use super::error::{ApiError, ApiResult};
 
-pub const DEFAULT_LIMIT: usize = limits::PAGE_SIZE_DEFAULT as usize;
-pub const MAX_LIMIT: usize = limits::PAGE_SIZE_MAX as usize;
+pub(crate) const DEFAULT_LIMIT: usize = limits::PAGE_SIZE_DEFAULT as usize;
+pub(crate) const MAX_LIMIT: usize = limits::PAGE_SIZE_MAX as usize;
 const PREFIX: &str = "c1_";
 
 #[derive(Debug, Clone)]
-pub struct PageParams {
+pub(crate) struct PageParams {
     pub limit: usize,
     after: Option<String>,
 }
 
 /// The decoded query string: `(name, value)` pairs, percent-decoded.
-pub fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
+pub(crate) fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
     query
         .unwrap_or("")
         .split('&')
@@ -61,7 +61,7 @@ fn hex_value(b: u8) -> Option<u8> {
 
 impl PageParams {
     /// Reads `limit` and `cursor`; `list` names the list the cursor must belong to.
-    pub fn parse(query: Option<&str>, list: &str) -> ApiResult<PageParams> {
+    pub(crate) fn parse(query: Option<&str>, list: &str) -> ApiResult<PageParams> {
         let mut limit = DEFAULT_LIMIT;
         let mut after = None;
         for (name, value) in query_pairs(query) {
@@ -75,7 +75,7 @@ impl PageParams {
     }
 
     /// The key of the last row already read, parsed as the list's key type.
-    pub fn after<K: FromStr>(&self) -> ApiResult<Option<K>> {
+    pub(crate) fn after<K: FromStr>(&self) -> ApiResult<Option<K>> {
         match &self.after {
             None => Ok(None),
             Some(raw) => raw.parse().map(Some).map_err(|_| bad_cursor()),
@@ -100,7 +100,7 @@ fn bad_cursor() -> ApiError {
     )
 }
 
-pub fn encode(list: &str, key: &str) -> String {
+pub(crate) fn encode(list: &str, key: &str) -> String {
     let raw = format!("{list}\n{key}");
     let mut out = String::from(PREFIX);
     for b in raw.bytes() {
@@ -127,7 +127,7 @@ fn decode(cursor: &str, list: &str) -> ApiResult<String> {
 }
 
 /// One page from rows sorted by key, starting after the cursor's key.
-pub fn page<K, T>(
+pub(crate) fn page<K, T>(
     rows: impl Iterator<Item = (K, T)>,
     params: &PageParams,
     list: &str,

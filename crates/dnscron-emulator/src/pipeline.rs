@@ -33,7 +33,11 @@ struct RateHeaders {
     remaining: u32,
 }
 
-pub async fn pipeline(State(shared): State<Arc<Shared>>, req: Request, next: Next) -> Response {
+pub(crate) async fn pipeline(
+    State(shared): State<Arc<Shared>>,
+    req: Request,
+    next: Next,
+) -> Response {
     let request_id = shared.next_request_id();
     let path = req.uri().path().to_string();
     let (response, rate) = if path.starts_with("/_admin") {

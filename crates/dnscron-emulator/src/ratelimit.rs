@@ -3,10 +3,10 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::seed::RateLimit;
+use super::settings::RateLimit;
 
 #[derive(Debug, Default)]
-pub struct Buckets {
+pub(crate) struct Buckets {
     by_user: HashMap<String, Bucket>,
 }
 
@@ -18,13 +18,13 @@ struct Bucket {
 
 /// Outcome of taking one request from a bucket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Take {
+pub(crate) enum Take {
     Allowed { remaining: u32 },
     Limited { retry_after: u64 },
 }
 
 impl Buckets {
-    pub fn take(&mut self, user: &str, limit: &RateLimit, now: Instant) -> Take {
+    pub(crate) fn take(&mut self, user: &str, limit: &RateLimit, now: Instant) -> Take {
         let capacity = f64::from(limit.burst);
         let bucket = self.by_user.entry(user.to_string()).or_insert(Bucket {
             tokens: capacity,
@@ -48,13 +48,13 @@ impl Buckets {
     }
 
     /// What `X-RateLimit-Remaining` says without taking anything (unauthenticated requests).
-    pub fn peek(&self, user: Option<&str>, limit: &RateLimit) -> u32 {
+    pub(crate) fn peek(&self, user: Option<&str>, limit: &RateLimit) -> u32 {
         user.and_then(|u| self.by_user.get(u))
             .map(|b| b.tokens.floor() as u32)
             .unwrap_or(limit.burst)
     }
 
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.by_user.clear();
     }
 }

@@ -2,14 +2,14 @@
 
 use serde_json::{Value, json};
 
-use super::seed::{Gaps, HostnameEcho, RecordNames, TxtFormat};
+use super::settings::{Gaps, HostnameEcho, RecordNames, TxtFormat};
 use super::state::StoredRecord;
 use dnscron_provider::RecordType;
 
 /// When `extra_fields` is on: a fixed timestamp, so responses stay deterministic.
 const CREATED_AT: &str = "2026-01-15T09:30:00Z";
 
-pub fn record(gaps: &Gaps, zone: &str, id: i64, r: &StoredRecord) -> Value {
+pub(crate) fn record(gaps: &Gaps, zone: &str, id: i64, r: &StoredRecord) -> Value {
     let mut value = json!({
         "id": id,
         "name": record_name(gaps, zone, &r.name),
@@ -27,7 +27,7 @@ pub fn record(gaps: &Gaps, zone: &str, id: i64, r: &StoredRecord) -> Value {
 }
 
 /// Adds unknown fields a client must ignore (spec, Versioning 2).
-pub fn add_extra(value: &mut Value, extra: Value) {
+pub(crate) fn add_extra(value: &mut Value, extra: Value) {
     if let (Value::Object(map), Value::Object(extra)) = (value, extra) {
         for (k, v) in extra {
             map.entry(k).or_insert(v);
@@ -35,7 +35,7 @@ pub fn add_extra(value: &mut Value, extra: Value) {
     }
 }
 
-pub fn record_name(gaps: &Gaps, zone: &str, relative: &str) -> String {
+pub(crate) fn record_name(gaps: &Gaps, zone: &str, relative: &str) -> String {
     let absolute = if relative == "@" {
         zone.to_string()
     } else {
@@ -49,7 +49,7 @@ pub fn record_name(gaps: &Gaps, zone: &str, relative: &str) -> String {
 }
 
 /// `rtype` `None`: a type only a seed stores, shown as stored.
-pub fn content(gaps: &Gaps, rtype: Option<RecordType>, stored: &str) -> String {
+pub(crate) fn content(gaps: &Gaps, rtype: Option<RecordType>, stored: &str) -> String {
     match rtype {
         Some(RecordType::TXT) => match gaps.txt_format {
             TxtFormat::AsStored => stored.to_string(),
@@ -72,7 +72,7 @@ pub fn content(gaps: &Gaps, rtype: Option<RecordType>, stored: &str) -> String {
     }
 }
 
-pub fn hostname(gaps: &Gaps, host: &str) -> String {
+pub(crate) fn hostname(gaps: &Gaps, host: &str) -> String {
     match gaps.hostname_echo {
         HostnameEcho::AsStored => host.to_string(),
         HostnameEcho::Upper => host.to_ascii_uppercase(),
@@ -81,12 +81,12 @@ pub fn hostname(gaps: &Gaps, host: &str) -> String {
     }
 }
 
-pub fn hostnames(gaps: &Gaps, hosts: &[String]) -> Vec<String> {
+pub(crate) fn hostnames(gaps: &Gaps, hosts: &[String]) -> Vec<String> {
     hosts.iter().map(|h| hostname(gaps, h)).collect()
 }
 
 /// The text of a TXT record: quoted strings joined, escapes resolved; unquoted text as is.
-pub fn txt_logical(stored: &str) -> String {
+pub(crate) fn txt_logical(stored: &str) -> String {
     let trimmed = stored.trim();
     if !trimmed.starts_with('"') {
         return trimmed.to_string();
@@ -110,7 +110,7 @@ pub fn txt_logical(stored: &str) -> String {
 }
 
 /// Quoted form: 255-octet strings (split on character boundaries), space separated.
-pub fn txt_quoted(text: &str) -> String {
+pub(crate) fn txt_quoted(text: &str) -> String {
     let mut chunks: Vec<String> = Vec::new();
     let mut current = String::new();
     for c in text.chars() {

@@ -8,13 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::EmulatorError;
 
-/// A token's capabilities, as the API names them (`read`, `deploy`, `manage`, `dns`).
-pub use dnscron_provider::Scope;
+use dnscron_provider::Scope;
 
-pub use super::settings::{
-    Bursts, CronDeleteAnswer, CronIndexAfterDelete, DnsLag, Faults, Gaps, HostnameEcho, RateLimit,
-    RecordNames, TxtFormat, validate_settings,
-};
+use super::settings::{Faults, Gaps, RateLimit, validate_settings};
 
 /// The example account of `examples/emulator-seed.yaml`, compiled in so `dnscron emulator`
 /// works without `--seed` and tests can start from the documented account.

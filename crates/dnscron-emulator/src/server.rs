@@ -22,17 +22,21 @@ use tower::ServiceExt;
 
 /// The client's address, in the request extensions.
 #[derive(Clone, Copy, Debug)]
-pub struct PeerAddr(pub SocketAddr);
+pub(crate) struct PeerAddr(pub SocketAddr);
 
 /// Response marker: close the connection instead of sending this response.
 #[derive(Clone, Copy, Debug)]
-pub struct DropConnection;
+pub(crate) struct DropConnection;
 
 #[derive(Debug, thiserror::Error)]
 #[error("connection dropped after commit (injected fault)")]
 struct DroppedAfterCommit;
 
-pub async fn serve(listener: TcpListener, router: Router, mut shutdown: watch::Receiver<bool>) {
+pub(crate) async fn serve(
+    listener: TcpListener,
+    router: Router,
+    mut shutdown: watch::Receiver<bool>,
+) {
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {

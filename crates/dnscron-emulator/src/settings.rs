@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Range checks of the settings that may also change at run time.
-pub fn validate_settings(
+pub(crate) fn validate_settings(
     gaps: &Gaps,
     rate_limit: &RateLimit,
     faults: &Faults,
@@ -219,7 +219,7 @@ pub enum DnsLag {
 }
 
 impl DnsLag {
-    pub fn is_none(&self) -> bool {
+    pub(crate) fn is_none(&self) -> bool {
         matches!(self, DnsLag::None | DnsLag::Millis(0))
     }
 

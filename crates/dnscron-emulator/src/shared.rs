@@ -10,12 +10,13 @@ use super::faults::FaultState;
 use super::gate::WriteGate;
 use super::idempotency::IdempotencyStore;
 use super::ratelimit::Buckets;
-use super::seed::{CronIndexAfterDelete, Faults, Gaps, RateLimit, Seed, TokenSeed};
+use super::seed::{Seed, TokenSeed};
+use super::settings::{CronIndexAfterDelete, Faults, Gaps, RateLimit};
 use super::state::{SiteState, State, ZoneState};
 
 /// Settings that may change at run time (runtime setters, admin endpoint).
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub(crate) struct Settings {
     pub gaps: Gaps,
     pub rate_limit: RateLimit,
     pub faults: Faults,
@@ -23,7 +24,7 @@ pub struct Settings {
     pub portal_url: String,
 }
 
-pub struct Shared {
+pub(crate) struct Shared {
     pub state: Mutex<State>,
     pub settings: RwLock<Settings>,
     pub tokens: HashMap<String, TokenSeed>,
@@ -43,7 +44,7 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(seed: &Seed) -> Shared {
+    pub(crate) fn new(seed: &Seed) -> Shared {
         let state = State::from_seed(seed);
         let mut dns = DnsView::default();
         dns.set_lag(dns_lag(&seed.faults), &state);
@@ -74,12 +75,12 @@ impl Shared {
 
     /// `req_000001`, `req_000002`, …: the `req_` prefix of a real server's ids, but
     /// deterministic.
-    pub fn next_request_id(&self) -> String {
+    pub(crate) fn next_request_id(&self) -> String {
         let n = self.request_ids.fetch_add(1, Ordering::Relaxed) + 1;
         format!("req_{n:06}")
     }
 
-    pub fn settings(&self) -> Settings {
+    pub(crate) fn settings(&self) -> Settings {
         match self.settings.read() {
             Ok(guard) => guard.clone(),
             Err(poisoned) => poisoned.into_inner().clone(),
@@ -87,7 +88,7 @@ impl Shared {
     }
 
     /// The portal step after a 409 on a nameserver change; false when there is no such domain.
-    pub fn set_dnssec(&self, domain: &str, active: bool) -> bool {
+    pub(crate) fn set_dnssec(&self, domain: &str, active: bool) -> bool {
         let mut state = lock(&self.state);
         match state.domains.get_mut(domain.trim_end_matches('.')) {
             Some(d) => {
@@ -98,7 +99,7 @@ impl Shared {
         }
     }
 
-    pub fn update_settings(&self, change: impl FnOnce(&mut Settings)) {
+    pub(crate) fn update_settings(&self, change: impl FnOnce(&mut Settings)) {
         let lag = match self.settings.write() {
             Ok(mut guard) => {
                 change(&mut guard);
@@ -116,12 +117,12 @@ impl Shared {
     }
 
     /// A record write left `zone` as `now`; call with the account still locked.
-    pub fn dns_written(&self, zone: &str, now: &ZoneState) {
+    pub(crate) fn dns_written(&self, zone: &str, now: &ZoneState) {
         lock(&self.dns).written(zone, now);
     }
 
     /// Runs `answer` on the zones DNS serves now: the account, or its lagging copy.
-    pub fn with_dns_view<T>(&self, answer: impl FnOnce(&State) -> T) -> T {
+    pub(crate) fn with_dns_view<T>(&self, answer: impl FnOnce(&State) -> T) -> T {
         {
             let mut view = lock(&self.dns);
             if let Some(served) = view.served() {
@@ -140,14 +141,14 @@ fn dns_lag(faults: &Faults) -> Lag {
 }
 
 /// Locks a mutex; a panic elsewhere while holding it must not take the emulator down.
-pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The index the API shows for the cron job in `slot` (see `Gaps::cron_index_*`).
-pub fn cron_index(gaps: &Gaps, site: &SiteState, slot: u64) -> i64 {
+pub(crate) fn cron_index(gaps: &Gaps, site: &SiteState, slot: u64) -> i64 {
     let base = i64::from(gaps.cron_index_base);
     match gaps.cron_index_after_delete {
         CronIndexAfterDelete::Stable => slot as i64 + base,
@@ -158,7 +159,7 @@ pub fn cron_index(gaps: &Gaps, site: &SiteState, slot: u64) -> i64 {
 }
 
 /// The slot of the job the API calls `index`, if any.
-pub fn cron_slot(gaps: &Gaps, site: &SiteState, index: i64) -> Option<u64> {
+pub(crate) fn cron_slot(gaps: &Gaps, site: &SiteState, index: i64) -> Option<u64> {
     site.cron
         .keys()
         .copied()

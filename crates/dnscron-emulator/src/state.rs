@@ -9,7 +9,7 @@ use super::seed::{ExternalZoneSeed, RecordSeed, Seed};
 use dnscron_provider::RecordType;
 
 #[derive(Clone, Debug)]
-pub struct StoredRecord {
+pub(crate) struct StoredRecord {
     /// Relative, lower case (`@`, `www`).
     pub name: String,
     /// Upper case.
@@ -22,13 +22,13 @@ pub struct StoredRecord {
 
 impl StoredRecord {
     /// The type as the API writes it; `None` for one only a seed stores (SOA, DNSKEY, …).
-    pub fn api_type(&self) -> Option<RecordType> {
+    pub(crate) fn api_type(&self) -> Option<RecordType> {
         RecordType::parse(&self.rtype)
     }
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct ZoneState {
+pub(crate) struct ZoneState {
     /// Keyed by record id; ids only grow, so listing in key order is stable under inserts.
     pub records: BTreeMap<i64, StoredRecord>,
     /// Record writes so far: the DNS listener's SOA serial follows it.
@@ -36,13 +36,13 @@ pub struct ZoneState {
 }
 
 #[derive(Clone, Debug)]
-pub struct CronEntry {
+pub(crate) struct CronEntry {
     pub schedule: String,
     pub command: String,
 }
 
 #[derive(Clone, Debug)]
-pub struct SiteState {
+pub(crate) struct SiteState {
     pub state: String,
     pub url: String,
     /// Keyed by slot: the job's stable position (used for cursors and stable indexes).
@@ -51,7 +51,7 @@ pub struct SiteState {
 }
 
 #[derive(Clone, Debug)]
-pub struct DomainState {
+pub(crate) struct DomainState {
     pub expiry: String,
     pub auto_renew: bool,
     pub transfer_state: String,
@@ -69,13 +69,13 @@ pub struct DomainState {
 impl DomainState {
     /// Registry and resolvers delegate to the same nameservers: order, case, a final dot and
     /// duplicates are no difference, as no resolver sees one (the registrar's `synced`).
-    pub fn nameservers_synced(&self) -> bool {
+    pub(crate) fn nameservers_synced(&self) -> bool {
         same_hosts(&self.registry_ns, &self.resolver_ns)
     }
 }
 
 /// Two nameserver lists name the same hosts, whatever their order, case, final dots.
-pub fn same_hosts(a: &[String], b: &[String]) -> bool {
+pub(crate) fn same_hosts(a: &[String], b: &[String]) -> bool {
     let set = |hosts: &[String]| -> std::collections::BTreeSet<String> {
         hosts
             .iter()
@@ -86,7 +86,7 @@ pub fn same_hosts(a: &[String], b: &[String]) -> bool {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct State {
+pub(crate) struct State {
     pub zones: BTreeMap<String, ZoneState>,
     pub sites: BTreeMap<String, SiteState>,
     pub domains: BTreeMap<String, DomainState>,
@@ -99,12 +99,12 @@ const SYSTEM_TYPES: [&str; 8] = [
     "SOA", "DNSKEY", "RRSIG", "NSEC", "NSEC3", "DS", "CDS", "CDNSKEY",
 ];
 
-pub fn is_system_record(name: &str, rtype: &str) -> bool {
+pub(crate) fn is_system_record(name: &str, rtype: &str) -> bool {
     SYSTEM_TYPES.contains(&rtype) || (rtype == RecordType::NS.as_str() && name == "@")
 }
 
 impl State {
-    pub fn from_seed(seed: &Seed) -> State {
+    pub(crate) fn from_seed(seed: &Seed) -> State {
         let mut state = State {
             next_record_id: 1000,
             ..State::default()
@@ -181,12 +181,12 @@ impl State {
         state
     }
 
-    pub fn allocate_id(&mut self) -> i64 {
+    pub(crate) fn allocate_id(&mut self) -> i64 {
         self.next_record_id += 1;
         self.next_record_id
     }
 
-    pub fn snapshot(&self, cron_index: impl Fn(&SiteState, u64) -> i64) -> StateSnapshot {
+    pub(crate) fn snapshot(&self, cron_index: impl Fn(&SiteState, u64) -> i64) -> StateSnapshot {
         let zones = self
             .zones
             .iter()
@@ -265,7 +265,7 @@ fn seed_record(record: &RecordSeed, zone: &str) -> StoredRecord {
 }
 
 /// `www`, `www.example.com.`, `@`, `example.com.` → `www` / `@` (lower case).
-pub fn relative_name(input: &str, zone: &str) -> String {
+pub(crate) fn relative_name(input: &str, zone: &str) -> String {
     let lower = input.trim().to_ascii_lowercase();
     if lower == "@" || lower.is_empty() {
         return "@".into();

@@ -11,15 +11,15 @@ use super::constraints::{NAMESERVERS_MAX, NAMESERVERS_MIN};
 use super::error::{ApiError, ApiResult, Details};
 use super::state::relative_name;
 
-pub const TTL_MIN: u64 = limits::TTL_MIN as u64;
-pub const TTL_MAX: u64 = limits::TTL_MAX as u64;
-pub const CONTENT_MAX: usize = limits::CONTENT_MAX_CHARS;
-pub const CRON_MAX: usize = limits::CRON_JOBS_PER_SITE_MAX;
-pub const COMMAND_MAX: usize = limits::CRON_COMMAND_MAX_CHARS;
+pub(crate) const TTL_MIN: u64 = limits::TTL_MIN as u64;
+pub(crate) const TTL_MAX: u64 = limits::TTL_MAX as u64;
+pub(crate) const CONTENT_MAX: usize = limits::CONTENT_MAX_CHARS;
+pub(crate) const CRON_MAX: usize = limits::CRON_JOBS_PER_SITE_MAX;
+pub(crate) const COMMAND_MAX: usize = limits::CRON_COMMAND_MAX_CHARS;
 
 /// A record write that passed validation.
 #[derive(Debug, Clone)]
-pub struct RecordInput {
+pub(crate) struct RecordInput {
     /// Relative, lower case.
     pub name: String,
     pub rtype: RecordType,
@@ -28,7 +28,7 @@ pub struct RecordInput {
 }
 
 /// Parses a JSON body into an object, or answers 422 on `body`.
-pub fn json_object(body: &[u8]) -> ApiResult<serde_json::Map<String, Value>> {
+pub(crate) fn json_object(body: &[u8]) -> ApiResult<serde_json::Map<String, Value>> {
     match serde_json::from_slice::<Value>(body) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(ApiError::invalid("body", "must be a JSON object")),
@@ -54,7 +54,7 @@ fn required_str<'a>(
     }
 }
 
-pub fn record_input(body: &[u8], zone: &str) -> ApiResult<RecordInput> {
+pub(crate) fn record_input(body: &[u8], zone: &str) -> ApiResult<RecordInput> {
     let body = json_object(body)?;
     let mut details = Details::default();
     let name = required_str(&body, "name", &mut details).and_then(|n| {
@@ -132,7 +132,7 @@ fn check_ttl(value: Option<&Value>, details: &mut Details) -> Option<u32> {
 }
 
 /// `@`, `*`, `www`, `*.dev`, `_dmarc`, or an absolute name inside the zone.
-pub fn check_record_name(input: &str, zone: &str) -> Result<String, String> {
+pub(crate) fn check_record_name(input: &str, zone: &str) -> Result<String, String> {
     let trimmed = input.trim();
     if trimmed.is_empty() {
         return Err("must not be empty; use `@` for the apex".into());
@@ -184,7 +184,7 @@ fn check_label(label: &str) -> Result<(), String> {
 }
 
 /// A host name such as `mail.example.com.` (final dot optional).
-pub fn check_hostname(input: &str) -> Result<(), String> {
+pub(crate) fn check_hostname(input: &str) -> Result<(), String> {
     let host = input.strip_suffix('.').unwrap_or(input);
     if host.is_empty() || host.len() > limits::NAME_MAX_CHARS {
         return Err(format!("`{input}` is not a host name"));
@@ -201,7 +201,7 @@ fn check_u16(field: &str, what: &str) -> Result<(), String> {
         .map_err(|_| format!("{what} `{field}` must be an integer from 0 to 65535"))
 }
 
-pub fn check_content(rtype: RecordType, content: &str) -> Result<(), String> {
+pub(crate) fn check_content(rtype: RecordType, content: &str) -> Result<(), String> {
     if content.is_empty() {
         return Err("must not be empty".into());
     }
@@ -265,7 +265,7 @@ fn check_caa(fields: &[&str], content: &str) -> Result<(), String> {
 }
 
 /// A cron job write (`schedule`, `command`).
-pub fn cron_input(body: &[u8]) -> ApiResult<(String, String)> {
+pub(crate) fn cron_input(body: &[u8]) -> ApiResult<(String, String)> {
     let body = json_object(body)?;
     let mut details = Details::default();
     let schedule = required_str(&body, "schedule", &mut details).map(str::trim);
@@ -283,7 +283,7 @@ pub fn cron_input(body: &[u8]) -> ApiResult<(String, String)> {
     }
 }
 
-pub fn check_schedule(schedule: &str) -> Result<(), String> {
+pub(crate) fn check_schedule(schedule: &str) -> Result<(), String> {
     let fields = schedule.split_whitespace().count();
     let want = limits::CRON_SCHEDULE_FIELDS;
     if fields != want {
@@ -297,7 +297,7 @@ pub fn check_schedule(schedule: &str) -> Result<(), String> {
         .map_err(|e| format!("`{schedule}` is not a valid cron expression: {e}"))
 }
 
-pub fn check_command(command: &str) -> Result<(), String> {
+pub(crate) fn check_command(command: &str) -> Result<(), String> {
     if command.chars().count() > COMMAND_MAX {
         return Err(format!("is longer than {COMMAND_MAX} characters"));
     }
@@ -313,7 +313,7 @@ pub fn check_command(command: &str) -> Result<(), String> {
 }
 
 /// `PUT /domains/{domain}/nameservers`: `(hosted?, nameservers)`.
-pub fn nameservers_input(
+pub(crate) fn nameservers_input(
     body: &[u8],
     domain: &str,
     hosted_value: &str,

@@ -17,7 +17,7 @@ use super::metrics::Metrics;
 use super::{observed, status_json, words};
 use crate::cli::error::CommandError;
 
-pub struct Front {
+pub(crate) struct Front {
     shared: Arc<Shared>,
     latency: observed::Latency,
     policy: &'static str,
@@ -29,7 +29,7 @@ pub struct Front {
 }
 
 impl Front {
-    pub fn new(args: &ControllerArgs, json: bool) -> Result<Front, CommandError> {
+    pub(crate) fn new(args: &ControllerArgs, json: bool) -> Result<Front, CommandError> {
         let shared = Arc::new(Shared::new(Metrics::new()));
         let counted = Arc::clone(&shared);
         let failed: super::webhook::OnFailure = Arc::new(move || counted.metrics.webhook_failed());
@@ -57,7 +57,7 @@ impl Front {
     }
 
     /// Counts every API answer by route and status.
-    pub fn response_hook(self: &Arc<Self>) -> ResponseHook {
+    pub(crate) fn response_hook(self: &Arc<Self>) -> ResponseHook {
         let shared = Arc::clone(&self.shared);
         Arc::new(move |event| {
             shared
@@ -67,14 +67,14 @@ impl Front {
     }
 
     /// Counts the time spent waiting for the rate limit and the budget.
-    pub fn wait_hook(self: &Arc<Self>) -> WaitHook {
+    pub(crate) fn wait_hook(self: &Arc<Self>) -> WaitHook {
         let shared = Arc::clone(&self.shared);
         Arc::new(move |event| shared.metrics.rate_limit_wait(event.wait))
     }
 
     /// Runs the loop until it ends (a stop, or `once`), serving the endpoints on `listen`
     /// meanwhile.
-    pub async fn run(
+    pub(crate) async fn run(
         self: &Arc<Self>,
         controller: Controller,
         once: bool,

@@ -12,7 +12,7 @@ use dnscron_core::plan::{Severity, TargetKind};
 
 use super::metrics::{self, DriftKind, Metrics};
 
-pub fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
+pub(crate) fn round(metrics: &Metrics, report: &RoundReport, status: &Status) {
     metrics.round_finished(report.outcome.name(), report.duration);
     if !matches!(report.outcome, RoundOutcome::Failed(_)) {
         let now = std::time::SystemTime::now()
@@ -85,7 +85,7 @@ fn desired(status: &Status) -> Option<&Revision> {
 /// read by the first round of the process is not measured: it was committed before the process
 /// started, so no start time of ours means anything for it.
 #[derive(Debug, Default)]
-pub struct Latency {
+pub(crate) struct Latency {
     seen: Mutex<Seen>,
 }
 
@@ -103,7 +103,13 @@ const REMEMBERED: usize = 32;
 
 impl Latency {
     /// After each round: `now` is when it finished.
-    pub fn round(&self, metrics: &Metrics, report: &RoundReport, status: &Status, now: Instant) {
+    pub(crate) fn round(
+        &self,
+        metrics: &Metrics,
+        report: &RoundReport,
+        status: &Status,
+        now: Instant,
+    ) {
         let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
         let started = now.checked_sub(report.duration).unwrap_or(now);
         if let Some(desired) = desired(status) {
@@ -157,7 +163,7 @@ fn drift(status: &Status) -> Vec<(String, DriftKind, u64)> {
     out
 }
 
-pub fn waiting(metrics: &Metrics, wait: Duration, reason: WaitReason, failures: u32) {
+pub(crate) fn waiting(metrics: &Metrics, wait: Duration, reason: WaitReason, failures: u32) {
     let next = match reason {
         WaitReason::Backoff => wait,
         WaitReason::Interval | WaitReason::Budget => Duration::ZERO,

@@ -19,9 +19,9 @@ const QUEUE: usize = 64;
 const FLUSH: Duration = Duration::from_secs(15);
 
 /// Called once for each message not delivered (a failed post, or a full queue).
-pub type OnFailure = Arc<dyn Fn() + Send + Sync>;
+pub(crate) type OnFailure = Arc<dyn Fn() + Send + Sync>;
 
-pub struct Teller {
+pub(crate) struct Teller {
     failed: OnFailure,
     queue: Mutex<Option<mpsc::Sender<String>>>,
     worker: Mutex<Option<JoinHandle<()>>>,
@@ -29,7 +29,7 @@ pub struct Teller {
 
 impl Teller {
     /// Reads the URL from `file` (never shown) and starts the task that posts.
-    pub fn from_file(file: &Path, failed: OnFailure) -> Result<Teller, CommandError> {
+    pub(crate) fn from_file(file: &Path, failed: OnFailure) -> Result<Teller, CommandError> {
         let webhook = Webhook::from_file(file).map_err(|e| {
             CommandError::from_error(ErrorKind::User, e).with_hint(
                 "--webhook-url-file names a file holding one https:// URL (a Slack-compatible incoming webhook)",
@@ -52,7 +52,7 @@ impl Teller {
         })
     }
 
-    pub fn tell(&self, text: String) {
+    pub(crate) fn tell(&self, text: String) {
         let queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
         let sent = queue.as_ref().map(|q| q.try_send(text));
         if let Some(Err(_)) = sent {
@@ -62,7 +62,7 @@ impl Teller {
     }
 
     /// Posts what is queued (for at most 15 s) before the process ends.
-    pub async fn flush(&self) {
+    pub(crate) async fn flush(&self) {
         // Dropping the sender closes the queue: the task ends once it has posted the rest.
         drop(self.queue.lock().unwrap_or_else(|e| e.into_inner()).take());
         let worker = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take();

@@ -17,12 +17,12 @@ use crate::cli::error::CommandError;
 /// Where the controller starts from, said: the converged revision kept, and on a first start
 /// the full id of the revision `--adopt-revision` names (refused, exit 1, when the folder's
 /// history names no such revision or the folder holds another one).
-pub struct Starting {
+pub(crate) struct Starting {
     pub converged: Option<Converged>,
     pub adopt: Option<String>,
 }
 
-pub fn starting(
+pub(crate) fn starting(
     args: &ControllerArgs,
     dir: &std::path::Path,
     store: &StateStore,
@@ -83,7 +83,7 @@ pub fn starting(
 
 /// A revision as people read it: a commit's first 12 digits, a digest's first 12 after
 /// `sha256:`.
-pub fn short(revision: &Revision) -> String {
+pub(crate) fn short(revision: &Revision) -> String {
     let id = Untrusted(&revision.id).to_string();
     match revision.source {
         RevisionSource::Git => id.chars().take(12).collect(),
@@ -91,12 +91,12 @@ pub fn short(revision: &Revision) -> String {
     }
 }
 
-pub fn trigger(trigger: Trigger) -> &'static str {
+pub(crate) fn trigger(trigger: Trigger) -> &'static str {
     trigger.name()
 }
 
 /// A round as fields for log pipelines (`--log-format json`): the names `/status` uses.
-pub struct Fields {
+pub(crate) struct Fields {
     /// The full id of the revision in use (empty before one loaded).
     pub revision: String,
     /// Rounds since the process started, this one included.
@@ -111,7 +111,7 @@ pub struct Fields {
     pub error_code: &'static str,
 }
 
-pub fn fields(report: &RoundReport, status: &Status, round: u64) -> Fields {
+pub(crate) fn fields(report: &RoundReport, status: &Status, round: u64) -> Fields {
     let (work, targets) = work_of(&report.work);
     Fields {
         revision: status
@@ -139,7 +139,7 @@ pub fn fields(report: &RoundReport, status: &Status, round: u64) -> Fields {
 }
 
 /// The work's name (as `/status` gives it) and its targets.
-pub fn work_of(work: &Work) -> (&'static str, &[TargetRef]) {
+pub(crate) fn work_of(work: &Work) -> (&'static str, &[TargetRef]) {
     match work {
         Work::Adopted => ("adopted", &[]),
         Work::Applied { targets, .. } => ("applied", targets.as_slice()),
@@ -149,7 +149,7 @@ pub fn work_of(work: &Work) -> (&'static str, &[TargetRef]) {
 }
 
 /// The line a round ends with: what it did, then how it ended.
-pub fn round(report: &RoundReport, status: &Status) -> String {
+pub(crate) fn round(report: &RoundReport, status: &Status) -> String {
     let mut out = match &report.work {
         Work::Adopted => match &status.revision {
             Some(r) => format!(
@@ -292,7 +292,7 @@ fn pending_text(pending: &Pending) -> String {
 }
 
 /// The words of a round's error, on one line, with what the controller does about it.
-pub fn error_text(error: &RoundError) -> String {
+pub(crate) fn error_text(error: &RoundError) -> String {
     match error {
         RoundError::Files {
             revision,
@@ -421,7 +421,7 @@ fn drift_summary(status: &Status) -> String {
 }
 
 /// A condition's line (and webhook text).
-pub fn alert(
+pub(crate) fn alert(
     kind: AlertKind,
     transition: Transition,
     status: &Status,
@@ -527,7 +527,7 @@ fn drift_detail(status: &Status) -> String {
     out
 }
 
-pub fn waiting(wait: std::time::Duration, reason: WaitReason, failures: u32) -> String {
+pub(crate) fn waiting(wait: std::time::Duration, reason: WaitReason, failures: u32) -> String {
     let secs = wait.as_secs_f64();
     match reason {
         WaitReason::Interval => format!("next sweep in {secs:.0}s"),

@@ -3,7 +3,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::*;
-use dnscron_api::pacer::WaitTooLong;
+use dnscron_api::WaitTooLong;
 
 /// A library-style error whose message may or may not quote its source.
 #[derive(Debug, thiserror::Error)]

@@ -9,7 +9,7 @@ use dnscron_core::apply::dns::{DnsCheck, NameserverCheck, ZoneCheck};
 use super::dns_words::{problem_text, skip_reason};
 
 /// Text lines after the result (empty when the check did not run).
-pub fn text(check: Option<&DnsCheck>) -> String {
+pub(crate) fn text(check: Option<&DnsCheck>) -> String {
     let mut out = String::new();
     match check {
         None => {}
@@ -59,7 +59,7 @@ fn zone_text(out: &mut String, zone: &ZoneCheck, deadline_secs: f64) {
 }
 
 /// `ns1.example.net (192.0.2.53:53)`.
-pub fn who(ns: &NameserverCheck) -> String {
+pub(crate) fn who(ns: &NameserverCheck) -> String {
     match ns.addresses.as_slice() {
         [] => ns.host.clone(),
         addrs => {
@@ -70,7 +70,7 @@ pub fn who(ns: &NameserverCheck) -> String {
 }
 
 /// Markdown lines for a CI job summary (empty when the check did not run).
-pub fn markdown(check: Option<&DnsCheck>) -> String {
+pub(crate) fn markdown(check: Option<&DnsCheck>) -> String {
     let mut out = String::new();
     let Some(DnsCheck::Ran { zones, .. }) = check else {
         if let Some(DnsCheck::Skipped { reason }) = check {

@@ -8,7 +8,7 @@ use dnscron_core::dnscheck::{Difference, Expected, Outcome};
 
 /// Why a nameserver is not live or not ready, in words: an unresolved host names the flag that
 /// gives it an address.
-pub fn problem_text(problem: &Problem) -> String {
+pub(crate) fn problem_text(problem: &Problem) -> String {
     match problem {
         Problem::Unresolved(err) => crate::cli::error::unresolved(err),
         Problem::Answered {
@@ -23,7 +23,7 @@ pub fn problem_text(problem: &Problem) -> String {
 }
 
 /// `no record was written`: after `DNS check: skipped, `.
-pub fn skip_reason(reason: SkipReason) -> &'static str {
+pub(crate) fn skip_reason(reason: SkipReason) -> &'static str {
     match reason {
         SkipReason::NoRecordWritten => "no record was written",
     }

@@ -10,7 +10,7 @@ mod dns_words;
 mod json;
 mod markdown;
 mod moved;
-pub mod progress;
+pub(crate) mod progress;
 
 pub use json::{FORMAT_VERSION, json};
 pub use markdown::markdown;

@@ -13,7 +13,7 @@ use crate::render::github::{Annotation, Level, render_capped};
 use super::{HELD_STOPS_APPLY, describe, mass_changes, printable, status_label, summary_line};
 use dnscron_core::plan::{Change, Finding, Plan, Severity, Status};
 
-pub fn render(plan: &Plan) -> String {
+pub(crate) fn render(plan: &Plan) -> String {
     let mut out = String::new();
     if let Some(mass) = mass_changes(plan) {
         let zones = mass.zones.iter().map(|over| {

@@ -1,11 +1,11 @@
 //! The three views of a plan: `text` for terminals, `json` for machines and `plan --out`,
 //! `markdown` for PR comments and job summaries. They share the wording below.
 
-pub mod github;
-pub mod json;
-pub mod markdown;
+pub(crate) mod github;
+pub(crate) mod json;
+pub(crate) mod markdown;
 pub mod progress;
-pub mod text;
+pub(crate) mod text;
 mod words;
 
 use dnscron_core::plan::{
@@ -13,7 +13,7 @@ use dnscron_core::plan::{
 };
 
 pub use json::render as json;
-pub use markdown::render as markdown;
+pub use markdown::{MAX_LEN as MARKDOWN_MAX_LEN, render as markdown};
 pub use text::render as text;
 
 /// Shown by every view of a plan made with `--allow-mass-changes`: the reviewer approves the

@@ -99,7 +99,7 @@ pub fn render(plan: &Plan, color: bool) -> String {
 }
 
 /// The lines of one change, without indentation; plain when `color` is false (markdown uses this).
-pub fn plain_change_lines(change: &Change) -> Vec<String> {
+pub(crate) fn plain_change_lines(change: &Change) -> Vec<String> {
     change_lines(change, &Paint { on: false })
 }
 

@@ -5,10 +5,10 @@
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 /// A piece of text and whether it changed.
-pub type Segments = Vec<(bool, String)>;
+pub(crate) type Segments = Vec<(bool, String)>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Piece {
+pub(crate) enum Piece {
     Same,
     Removed,
     Added,
@@ -40,7 +40,7 @@ fn push<T: PartialEq + Copy>(out: &mut Vec<(T, String)>, tag: T, text: &str) {
 }
 
 /// The merged edit script from `old` to `new`: unchanged, removed and added pieces in order.
-pub fn pieces(old: &str, new: &str) -> Vec<(Piece, String)> {
+pub(crate) fn pieces(old: &str, new: &str) -> Vec<(Piece, String)> {
     let a = tokens(old);
     let b = tokens(new);
     let mut out = Vec::new();
@@ -63,7 +63,7 @@ pub fn pieces(old: &str, new: &str) -> Vec<(Piece, String)> {
 }
 
 /// The old and the new text as segments, changed parts marked.
-pub fn diff(old: &str, new: &str) -> (Segments, Segments) {
+pub(crate) fn diff(old: &str, new: &str) -> (Segments, Segments) {
     let mut left = Segments::new();
     let mut right = Segments::new();
     for (piece, text) in pieces(old, new) {
@@ -80,7 +80,7 @@ pub fn diff(old: &str, new: &str) -> (Segments, Segments) {
 }
 
 /// Git's word-diff notation: `same[-removed-]{+added+}same`.
-pub fn marked(old: &str, new: &str) -> String {
+pub(crate) fn marked(old: &str, new: &str) -> String {
     pieces(old, new)
         .into_iter()
         .map(|(piece, text)| match piece {

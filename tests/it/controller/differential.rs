@@ -18,7 +18,7 @@ use dnscron_core::controller::{
 };
 use dnscron_core::dnscheck::AddressBook;
 use dnscron_core::plan::{MakePlanError, PlanError};
-use dnscron_emulator::seed::Scope;
+use dnscron_emulator::Scope;
 use dnscron_emulator::{
     DomainSeed, Emulator, RateLimit, RecordSeed, Seed, SiteSeed, TokenSeed, ZoneSeed,
 };

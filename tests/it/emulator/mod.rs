@@ -4,7 +4,6 @@
 mod admin;
 mod auth;
 mod cli;
-mod client_payload;
 mod constraints;
 mod dns;
 mod dns_wire;

@@ -265,7 +265,7 @@ fn markdown_is_truncated_with_a_note() {
     };
     let plan = plan_of(&desired, &live);
     let md = render::markdown(&plan);
-    assert!(md.len() <= render::markdown::MAX_LEN, "{} bytes", md.len());
+    assert!(md.len() <= render::MARKDOWN_MAX_LEN, "{} bytes", md.len());
     assert!(
         md.len() > 50_000,
         "uses the room it has: {} bytes",

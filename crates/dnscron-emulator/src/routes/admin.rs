@@ -11,14 +11,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{ApiError, ApiResult};
-use crate::seed::{Faults, Gaps, RateLimit, validate_settings};
+use crate::settings::{Faults, Gaps, RateLimit, validate_settings};
 use crate::shared::{Shared, cron_index, lock};
 
-pub async fn counters(State(shared): State<Arc<Shared>>) -> Json<Value> {
+pub(crate) async fn counters(State(shared): State<Arc<Shared>>) -> Json<Value> {
     Json(serde_json::to_value(lock(&shared.counters).clone()).unwrap_or_default())
 }
 
-pub async fn state(State(shared): State<Arc<Shared>>) -> Json<Value> {
+pub(crate) async fn state(State(shared): State<Arc<Shared>>) -> Json<Value> {
     let gaps = shared.settings().gaps;
     let snapshot = lock(&shared.state).snapshot(|site, slot| cron_index(&gaps, site, slot));
     Json(serde_json::to_value(snapshot).unwrap_or_default())
@@ -27,7 +27,7 @@ pub async fn state(State(shared): State<Arc<Shared>>) -> Json<Value> {
 /// The settings that may change at run time.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RuntimeSettings {
+pub(crate) struct RuntimeSettings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gaps: Option<Gaps>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -36,7 +36,7 @@ pub struct RuntimeSettings {
     pub faults: Option<Faults>,
 }
 
-pub async fn settings(State(shared): State<Arc<Shared>>) -> Json<Value> {
+pub(crate) async fn settings(State(shared): State<Arc<Shared>>) -> Json<Value> {
     let s = shared.settings();
     let current = RuntimeSettings {
         gaps: Some(s.gaps),
@@ -47,7 +47,7 @@ pub async fn settings(State(shared): State<Arc<Shared>>) -> Json<Value> {
 }
 
 /// `PUT /_admin/settings` with any of `gaps`, `rate_limit`, `faults` (each replaced whole).
-pub async fn set_settings(
+pub(crate) async fn set_settings(
     State(shared): State<Arc<Shared>>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
@@ -82,7 +82,7 @@ pub async fn set_settings(
 
 /// `PUT /_admin/domains/{domain}/dnssec` with `{"active": false}`: what the customer does in the
 /// portal after a 409 `continue_url` (turn DNSSEC off before a nameserver change).
-pub async fn set_dnssec(
+pub(crate) async fn set_dnssec(
     State(shared): State<Arc<Shared>>,
     Path(domain): Path<String>,
     body: Bytes,
@@ -116,14 +116,17 @@ fn switch(body: &Bytes) -> ApiResult<bool> {
 }
 
 /// `GET /_admin/outage`: whether every API request is answered 503.
-pub async fn outage(State(shared): State<Arc<Shared>>) -> Json<Value> {
+pub(crate) async fn outage(State(shared): State<Arc<Shared>>) -> Json<Value> {
     let active = lock(&shared.faults).outage;
     Json(serde_json::json!({ "active": active }))
 }
 
 /// `PUT /_admin/outage` with `{"active": true}`: every API request is answered 503, nothing
 /// changes, until `{"active": false}` (`EmulatorHandle::set_outage`).
-pub async fn set_outage(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiResult<Json<Value>> {
+pub(crate) async fn set_outage(
+    State(shared): State<Arc<Shared>>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let active = switch(&body)?;
     lock(&shared.faults).outage = active;
     Ok(Json(serde_json::json!({ "active": active })))
@@ -133,7 +136,7 @@ pub async fn set_outage(State(shared): State<Arc<Shared>>, body: Bytes) -> ApiRe
 /// are answered 401 from now on, as after its owner revoked it in the portal; `false` restores
 /// it (`EmulatorHandle::set_token_revoked`). The token goes in the body, never the path, so no
 /// access log of a proxy keeps it. 404 for a token the seed doesn't have.
-pub async fn set_token_revoked(
+pub(crate) async fn set_token_revoked(
     State(shared): State<Arc<Shared>>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {

@@ -32,7 +32,7 @@ fn zone_mut<'a>(state: &'a mut Account, zone: &str) -> ApiResult<&'a mut ZoneSta
         .ok_or_else(|| ApiError::not_found(format!("no zone `{zone}`; see GET /dns")))
 }
 
-pub async fn list_zones(
+pub(crate) async fn list_zones(
     State(shared): State<Arc<Shared>>,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Json<Value>> {
@@ -52,7 +52,7 @@ pub async fn list_zones(
     Ok(Json(json!({ "zones": items, "meta": meta })))
 }
 
-pub async fn list_records(
+pub(crate) async fn list_records(
     State(shared): State<Arc<Shared>>,
     Path(zone): Path<String>,
     RawQuery(query): RawQuery,
@@ -120,7 +120,7 @@ fn stored(input: RecordInput) -> StoredRecord {
     }
 }
 
-pub async fn create_record(
+pub(crate) async fn create_record(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     Path(zone): Path<String>,
@@ -159,7 +159,7 @@ fn writable(zs: &ZoneState, zone: &str, id: i64) -> ApiResult<()> {
     }
 }
 
-pub async fn update_record(
+pub(crate) async fn update_record(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     Path((zone, record)): Path<(String, String)>,
@@ -182,7 +182,7 @@ pub async fn update_record(
     Ok(Json(value))
 }
 
-pub async fn delete_record(
+pub(crate) async fn delete_record(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     Path((zone, record)): Path<(String, String)>,

@@ -14,12 +14,12 @@ use crate::error::{ApiError, ApiResult};
 use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
 use crate::render::{add_extra, hostnames};
-use crate::seed::Gaps;
+use crate::settings::Gaps;
 use crate::shared::{Shared, lock};
 use crate::state::DomainState;
 use crate::validate::nameservers_input;
 
-pub fn dnssec_word(active: bool) -> &'static str {
+pub(crate) fn dnssec_word(active: bool) -> &'static str {
     if active { "active" } else { "inactive" }
 }
 
@@ -40,7 +40,7 @@ fn domain_json(name: &str, d: &DomainState, extra: bool) -> Value {
     value
 }
 
-pub async fn list(
+pub(crate) async fn list(
     State(shared): State<Arc<Shared>>,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Json<Value>> {
@@ -68,7 +68,7 @@ fn lookup<'a>(
     }
 }
 
-pub async fn detail(
+pub(crate) async fn detail(
     State(shared): State<Arc<Shared>>,
     Path(domain): Path<String>,
 ) -> ApiResult<Json<Value>> {
@@ -126,7 +126,7 @@ fn registrar_json(gaps: &Gaps, name: &str, d: &DomainState) -> Value {
     })
 }
 
-pub async fn registrar(
+pub(crate) async fn registrar(
     State(shared): State<Arc<Shared>>,
     Path(domain): Path<String>,
 ) -> ApiResult<Json<Value>> {
@@ -136,7 +136,7 @@ pub async fn registrar(
     Ok(Json(registrar_json(&gaps, &name, d)))
 }
 
-pub async fn set_nameservers(
+pub(crate) async fn set_nameservers(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     Path(domain): Path<String>,

@@ -17,7 +17,7 @@ mod domains;
 mod probe;
 mod sites;
 
-pub fn router(shared: Arc<Shared>) -> Router {
+pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/api/v1/sites", get(sites::list))
         .route("/api/v1/sites/{slug}/health", get(sites::health))

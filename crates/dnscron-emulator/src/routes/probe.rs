@@ -18,7 +18,7 @@ use crate::shared::{Settings, Shared, lock};
 use crate::state::{is_system_record, relative_name, same_hosts};
 use crate::validate::{check_hostname, json_object};
 
-pub async fn probe(
+pub(crate) async fn probe(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     body: Bytes,

@@ -15,12 +15,12 @@ use crate::error::{ApiError, ApiResult};
 use crate::json_body::list_keys;
 use crate::pagination::{PageParams, page};
 use crate::render::add_extra;
-use crate::seed::CronDeleteAnswer;
+use crate::settings::CronDeleteAnswer;
 use crate::shared::{Shared, cron_index, cron_slot, lock};
 use crate::state::{CronEntry, SiteState};
 use crate::validate::{CRON_MAX, cron_input};
 
-pub async fn list(
+pub(crate) async fn list(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     RawQuery(query): RawQuery,
@@ -71,7 +71,7 @@ fn with_site<T>(
     f(site)
 }
 
-pub async fn health(
+pub(crate) async fn health(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     Path(slug): Path<String>,
@@ -86,7 +86,7 @@ pub async fn health(
     })
 }
 
-pub async fn list_cron(
+pub(crate) async fn list_cron(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     Path(slug): Path<String>,
@@ -123,7 +123,7 @@ fn require_active(shared: &Shared, slug: &str, site: &SiteState) -> ApiResult<()
     ))
 }
 
-pub async fn create_cron(
+pub(crate) async fn create_cron(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     Path(slug): Path<String>,
@@ -151,7 +151,7 @@ pub async fn create_cron(
     })
 }
 
-pub async fn delete_cron(
+pub(crate) async fn delete_cron(
     State(shared): State<Arc<Shared>>,
     Extension(who): Extension<Principal>,
     Path((slug, index)): Path<(String, String)>,
