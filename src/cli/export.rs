@@ -68,7 +68,7 @@ impl To {
     }
 }
 
-pub fn run(args: ExportArgs) -> CommandResult {
+pub(crate) fn run(args: ExportArgs) -> CommandResult {
     let repository = Repository::discover(&args.paths, &args.account)
         .map_err(RepositoryError::into_command_error)?;
     let out = args
