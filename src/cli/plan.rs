@@ -9,6 +9,7 @@ use crate::cli::api_args::ApiArgs;
 use crate::cli::dns_args::parse_timeout;
 use crate::cli::dns_args::{ResolverArg, parse_resolver_arg};
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
+use crate::cli::output::StdoutSink;
 use crate::cli::{changed, logging, runtime, signals, validate, write_stdout};
 use crate::render::github::{Annotation, Level};
 use crate::render::plan as render;
@@ -142,7 +143,14 @@ pub(crate) fn run(args: PlanArgs) -> CommandResult {
     if let Some(path) = &args.out {
         write_plan_file(path, &render::json(&planned.plan)?)?;
     }
-    write_stdout(&render_plan(&planned.plan, args.format)?)?;
+    if args.format == PlanFormat::Text {
+        // Drawn as it is written: the text of a large zone's findings is never held whole.
+        let mut out = StdoutSink::lock();
+        render::text::render_to(&planned.plan, logging::use_color_on_stdout(), &mut out);
+        out.finish()?;
+    } else {
+        write_stdout(&render_plan(&planned.plan, args.format)?)?;
+    }
     let attention =
         !planned.plan.is_empty() || planned.plan.findings.iter().any(|f| f.needs_attention());
     // The process ends here: freeing every declared and live record one by one would only

@@ -40,10 +40,32 @@ fn action_code(action: Action) -> &'static str {
     }
 }
 
+/// Where the text goes, piece by piece: a `String`, or stdout as it is drawn (a plan of a
+/// 100,000-record zone is megabytes of findings, which need not be held at once).
+pub(crate) trait Sink {
+    fn push_str(&mut self, text: &str);
+
+    fn push(&mut self, c: char) {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+    }
+}
+
+impl Sink for String {
+    fn push_str(&mut self, text: &str) {
+        String::push_str(self, text);
+    }
+}
+
 /// The whole plan as text, ending with the summary line and a newline.
 pub fn render(plan: &Plan, color: bool) -> String {
-    let paint = Paint { on: color };
     let mut out = String::new();
+    render_to(plan, color, &mut out);
+    out
+}
+
+/// [`render`], into `out`.
+pub(crate) fn render_to(plan: &Plan, color: bool, out: &mut impl Sink) {
+    let paint = Paint { on: color };
     if !plan.api_url.is_empty() {
         // What was read, and what an apply of this plan writes to.
         out.push_str(&format!("Live account: {}\n\n", printable(&plan.api_url)));
@@ -95,7 +117,6 @@ pub fn render(plan: &Plan, color: bool) -> String {
     }
     out.push_str(&paint.bold(&summary_line(&plan.summary, &plan.findings)));
     out.push('\n');
-    out
 }
 
 /// The lines of one change, without indentation; plain when `color` is false (markdown uses this).

@@ -123,7 +123,8 @@ pub(crate) async fn add_findings_of_files(plan: &mut Plan, desired: &Desired, fi
         .iter()
         .any(|w| matches!(w, Subject::RecordSet { .. }))
     {
-        let mail = mail_findings_of(files, &desired.zones, None).await;
+        let mut mail = Vec::new();
+        mail_findings_of(files, &desired.zones, None, &mut mail).await;
         plan.findings.extend(
             mail.into_iter()
                 .filter(|f| held_subject(f).is_some_and(|about| written.contains(&about))),

@@ -179,8 +179,13 @@ async fn plan_lent(
             .extend(removal::findings(client, files, scope, check).await?);
     }
     let looked = if opts.health {
-        plan.findings
-            .extend(mail_findings_of(files, &desired.zones, opts.mail_dns.as_ref()).await);
+        mail_findings_of(
+            files,
+            &desired.zones,
+            opts.mail_dns.as_ref(),
+            &mut plan.findings,
+        )
+        .await;
         Looked::Everything {
             dns: opts.mail_dns.is_some(),
         }

@@ -204,9 +204,49 @@ fn the_record_with_the_declared_content_is_updated_and_the_other_deleted() {
             ),
         ]
     );
+    // Nothing ignored, nothing unpruned, nothing left alone: no finding says otherwise.
+    assert_eq!(findings(&out), []);
     // The accepted form: the record in effect is kept as it is.
     let rows = [(1, "www.example.com", "A", 300, "192.0.2.1")];
     assert!(diff_zone(&spec, &live(&spec, &rows)).drafts.is_empty());
+}
+
+#[test]
+fn a_declared_name_is_compared_in_the_loaders_form_and_borrowed_when_already_in_it() {
+    let zone = ZoneName::parse("example.com").unwrap_or_else(|e| panic!("{e:?}"));
+    // The loader's form (relative, lower case, trimmed) is borrowed as it is.
+    for name in ["www", "@", "*.dev", "a.b"] {
+        assert!(
+            matches!(want_name(name, &zone), Cow::Borrowed(n) if n == name),
+            "{name}"
+        );
+    }
+    // Any other form is normalized: upper case, absolute, surrounding blanks.
+    for (name, normal) in [
+        ("WWW", "www"),
+        ("mail.example.com.", "mail"),
+        ("example.com.", "@"),
+        (" ftp ", "ftp"),
+    ] {
+        let got = want_name(name, &zone);
+        assert!(matches!(got, Cow::Owned(_)), "{name}");
+        assert_eq!(got, normal, "{name}");
+    }
+    // A name the loader would refuse (no final dot after the zone's name) is lower-cased.
+    assert_eq!(want_name("Www.Example.Com", &zone), "www.example.com");
+
+    // In a diff: a spec built by hand with such names matches the live records it names.
+    let mut spec = spec(
+        "zone: example.com\nrecords:\n  - {name: www, type: A, content: 192.0.2.1, ttl: 300}\n  - {name: mail, type: A, content: 192.0.2.2, ttl: 300}\n",
+    );
+    spec.records[0].name = "WWW".into();
+    spec.records[1].name = "mail.example.com.".into();
+    let rows = [
+        (1, "www.example.com", "A", 300, "192.0.2.1"),
+        (2, "mail.example.com", "A", 300, "192.0.2.2"),
+    ];
+    let out = diff_zone(&spec, &live(&spec, &rows));
+    assert!(out.drafts.is_empty(), "{:?}", changes(&out));
 }
 
 #[test]
