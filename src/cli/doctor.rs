@@ -106,7 +106,7 @@ async fn connection_and_token(read: &ReadClient, url: &str, checks: &mut Vec<Che
         }
         ApiError::Status { .. } | ApiError::NoAnswer { .. } | ApiError::Cut { .. } | ApiError::TooLarge { .. } | ApiError::NotJson { .. } | ApiError::Redirect { .. } | ApiError::Decode { .. } | ApiError::WaitExceeded { .. } | ApiError::InsecureUrl { .. } | ApiError::InvalidUrl { .. } | ApiError::UrlWithCredentials | ApiError::Pagination { .. } | ApiError::Client { .. } => checks.push(fail(
             format!("GET /sites failed: {}", first_line(&err)),
-            api_hint(&err).unwrap_or("retry later; quote the request_id to the provider"),
+            api_hint(&err).unwrap_or("retry later; quote the request_id to the provider".into()),
         )),
     }
     false

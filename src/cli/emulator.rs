@@ -226,6 +226,7 @@ mod tests {
             | Command::Check(_)
             | Command::Import(_)
             | Command::Export(_)
+            | Command::Adopt(_)
             | Command::Baseline(_)
             | Command::Doctor(_)
             | Command::Controller(_)

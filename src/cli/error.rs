@@ -3,6 +3,7 @@
 //! it (flag names live here, never in the library), and [`exit_code`] alone maps how a command
 //! ended to the process exit code.
 
+use std::borrow::Cow;
 use std::error::Error;
 use std::fmt::{self, Write as _};
 
@@ -15,6 +16,7 @@ use dnscron_core::plan::MakePlanError;
 use dnscron_core::plan::PlanError;
 use dnscron_core::plan::snapshot::SnapshotError;
 use dnscron_core::plan_file::{FromFileError, PlanFileError};
+use dnscron_provider::{Endpoint, Scope};
 
 pub type BoxError = Box<dyn Error + Send + Sync>;
 
@@ -309,7 +311,7 @@ impl From<ApiError> for CommandError {
             | ApiError::Pagination { .. }
             | ApiError::Client { .. } => CommandError::from_error(ErrorKind::Api, err),
         };
-        out.with_hint_opt(hint)
+        out.with_hint_opt(hint.as_deref())
     }
 }
 
@@ -341,9 +343,22 @@ pub fn adopt_hint(err: &AdoptError) -> &'static str {
 }
 
 /// What the user can do about an API error, wherever it surfaces (also `doctor`'s checks).
-pub fn api_hint(err: &ApiError) -> Option<&'static str> {
-    Some(match err {
-        ApiError::Status { status, .. } => return status_hint(*status, err.needs_portal_step()),
+pub fn api_hint(err: &ApiError) -> Option<Cow<'static, str>> {
+    Some(Cow::Borrowed(match err {
+        ApiError::Status {
+            status: 403,
+            method,
+            path,
+            ..
+        } => {
+            if let Some(hint) = forbidden_hint(method, path) {
+                return Some(Cow::Owned(hint));
+            }
+            return status_hint(403, err.needs_portal_step()).map(Cow::Borrowed);
+        }
+        ApiError::Status { status, .. } => {
+            return status_hint(*status, err.needs_portal_step()).map(Cow::Borrowed);
+        }
         ApiError::WaitExceeded { .. } => RATE_LIMIT_HINT,
         ApiError::Transport { .. } => "check --api-url / DNSCRON_API_URL and the network",
         ApiError::NoAnswer { .. } | ApiError::Cut { .. } => {
@@ -370,7 +385,35 @@ pub fn api_hint(err: &ApiError) -> Option<&'static str> {
         | ApiError::UrlWithCredentials
         | ApiError::Pagination { .. }
         | ApiError::Client { .. } => return None,
-    })
+    }))
+}
+
+/// A 403's hint from the provider's data: which scope the endpoint needs, and whether the site
+/// may not be pinned to the token. `None`: the endpoint is not one the spec lists, or it needs
+/// the `read` scope every token has and names no site (the generic hint says all there is).
+fn forbidden_hint(method: &str, path: &str) -> Option<String> {
+    let endpoint = Endpoint::of_request(method, path)?;
+    let route = format!("{} {}", endpoint.method().as_str(), endpoint.path());
+    let site = endpoint.path().contains("{slug}");
+    match endpoint.scope()? {
+        Scope::Read => site.then(|| {
+            format!(
+                "every token has the `read` scope that {route} needs, so this site is not pinned \
+                 to the token: add it to the token in the portal under API tokens"
+            )
+        }),
+        scope @ (Scope::Deploy | Scope::Manage | Scope::Dns) => {
+            let pinned = if site {
+                ", or this site is not pinned to it"
+            } else {
+                ""
+            };
+            Some(format!(
+                "this token lacks the `{scope}` scope that {route} needs{pinned}: edit the token \
+                 in the portal under API tokens"
+            ))
+        }
+    }
 }
 
 const RATE_LIMIT_HINT: &str = "another client of the same user may be using the rate-limit \
@@ -424,7 +467,9 @@ impl From<SnapshotError> for CommandError {
                 ),
             ),
             SnapshotError::Api { source, .. } | SnapshotError::Listing { source, .. } => {
-                (ErrorKind::Api, api_hint(source))
+                let hint = api_hint(source);
+                return CommandError::from_error(ErrorKind::Api, err)
+                    .with_hint_opt(hint.as_deref());
             }
             SnapshotError::Internal(_) => (ErrorKind::Internal, None),
         };
@@ -538,7 +583,11 @@ impl From<ImportError> for CommandError {
                     "check the slug as GET /sites lists it, and that the token is pinned to the site (portal, API tokens)",
                 ),
             ),
-            ImportError::Api { source, .. } => (ErrorKind::Api, api_hint(source)),
+            ImportError::Api { source, .. } => {
+                let hint = api_hint(source);
+                return CommandError::from_error(ErrorKind::Api, err)
+                    .with_hint_opt(hint.as_deref());
+            }
             ImportError::ProbeShape(_) => (
                 ErrorKind::Api,
                 Some(

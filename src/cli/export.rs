@@ -23,7 +23,7 @@ pub struct ExportArgs {
     /// `octodns`, a configuration (config.yaml) and its YAML provider's zone files
     /// (zones/<zone>.yaml).
     #[arg(long, value_enum, value_name = "TOOL")]
-    pub to: To,
+    pub to: ExportTo,
     /// Folder to write into, created when missing; it must be empty unless --force [default:
     /// export-bind or export-octodns].
     #[arg(long, value_name = "DIR")]
@@ -45,25 +45,25 @@ pub struct ExportArgs {
 
 /// The tools `--to` writes for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum To {
+pub enum ExportTo {
     /// BIND zone files.
     Bind,
     /// An octoDNS configuration and its YAML provider's zone files.
     Octodns,
 }
 
-impl To {
+impl ExportTo {
     fn name(self) -> &'static str {
         match self {
-            To::Bind => "bind",
-            To::Octodns => "octodns",
+            ExportTo::Bind => "bind",
+            ExportTo::Octodns => "octodns",
         }
     }
 
     fn format(self) -> Format {
         match self {
-            To::Bind => Format::Bind,
-            To::Octodns => Format::Octodns,
+            ExportTo::Bind => Format::Bind,
+            ExportTo::Octodns => Format::Octodns,
         }
     }
 }

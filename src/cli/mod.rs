@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use error::{CommandResult, ErrorKind};
 
 pub(crate) mod accounts;
+mod adopt;
 pub(crate) mod api_args;
 mod apply;
 mod apply_end;
@@ -46,6 +47,29 @@ mod stamp;
 pub(crate) mod validate;
 
 pub use output::write_stdout;
+
+// What `Command`'s variants and `GlobalArgs` carry: public with them, so a caller that parses a
+// command line (the tests do) can name what it gets (`unnameable_types`).
+pub use accounts::AccountArgs;
+pub use adopt::{AdoptArgs, AdoptFormat};
+pub use api_args::ApiArgs;
+pub use apply::{ApplyArgs, ApplyFormat};
+pub use baseline::BaselineArgs;
+pub use check::{CheckArgs, CheckFormat};
+pub use completions::CompletionsArgs;
+#[cfg(feature = "emulator")]
+pub use demo::DemoArgs;
+pub use dns_args::{ApplyDnsArgs, DnsArgs, ResolverArg};
+pub use doctor::DoctorArgs;
+#[cfg(feature = "emulator")]
+pub use emulator::EmulatorArgs;
+pub use export::{ExportArgs, ExportTo};
+pub use fmt::FmtArgs;
+pub use logging::LogFormat;
+pub use plan::{PlanArgs, PlanFormat};
+pub use schema::SchemaArgs;
+pub use show::ShowArgs;
+pub use validate::{ValidateArgs, ValidateFormat};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -86,6 +110,9 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Make the live account match the files (or execute a saved plan), then verify.
     Apply(apply::ApplyArgs),
+    /// Write the live values of drifted records into the files that declare them, in place
+    /// (the reverse of apply; read-only on the API; exit 2 when some drift is left).
+    Adopt(adopt::AdoptArgs),
     /// Ask each zone's nameservers over DNS whether they serve what the files say (no API
     /// token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked).
     Check(check::CheckArgs),
@@ -135,6 +162,7 @@ impl Command {
             | Command::Check(_)
             | Command::Import(_)
             | Command::Export(_)
+            | Command::Adopt(_)
             | Command::Baseline(_)
             | Command::Doctor(_)
             | Command::Schema(_)
@@ -170,6 +198,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Plan(args) => plan::run(args),
         Command::Show(args) => show::run(args),
         Command::Apply(args) => apply::run(args),
+        Command::Adopt(args) => adopt::run(args),
         Command::Check(args) => check::run(args),
         Command::Import(args) => import::run(args),
         Command::Export(args) => export::run(args),

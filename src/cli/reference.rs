@@ -41,7 +41,10 @@ pub const EXIT_CODES: &[Row] = &[
          --detailed-exitcode`; [docs/health.md](docs/health.md)); a nameserver serving other \
          data than the files, or such a mail finding (`check`); drift, a revision not applied \
          or such a finding left after `controller --once` \
-         ([docs/controller.md](docs/controller.md)); nothing else ever exits 2",
+         ([docs/controller.md](docs/controller.md)); drift `adopt` left in the account and out \
+         of the files (a record of a record set, an undeclared one without `--undeclared`, a \
+         live value the files can't hold, a cron job; listed, the rest written; \
+         [docs/ci.md](docs/ci.md#ending-drift-revert-it-or-adopt-it)); nothing else ever exits 2",
     ),
     row(
         "3",

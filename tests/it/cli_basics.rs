@@ -12,6 +12,7 @@ fn completions_name_every_subcommand() {
     assert_eq!(
         commands,
         [
+            "adopt",
             "apply",
             "baseline",
             "check",
@@ -87,6 +88,9 @@ Render a saved plan file in any plan format (no API access)
 \fBdnscron apply\fR
 Make the live account match the files (or execute a saved plan), then verify
 .TP
+\fBdnscron adopt\fR
+Write the live values of drifted records into the files that declare them, in place (the reverse of apply; read\-only on the API; exit 2 when some drift is left)
+.TP
 \fBdnscron check\fR
 Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (no API token; exit 0 in sync, 2 differences, 1 a nameserver could not be asked)
 .TP
@@ -130,7 +134,7 @@ success (also \fB\-\-help\fR, \fB\-\-version\fR); \fBcontroller\fR stopped by SI
 error: a usage error (unknown flag or value), invalid files, a file not in canonical form (\fBfmt \-\-check\fR), an API error, a failed change, a change nobody reviewed or a reviewed one changed since review (\fBapply \-\-reviewed\fR/\fB\-\-plan\fR; nothing sent), a change of the plan changed again by someone during the apply, not converged, a switch to custom nameservers not done because they don\*(Aqt serve the zone yet, records \fBimport \-\-from\fR could not import (listed; the rest written), a \fBcontroller \-\-once\fR round that failed
 .TP
 \fB2\fR
-changes present, a zone, domain or site of the account no file of the planned folder declares, or an error\-level finding the files do not accept (\fBaccept:\fR) such as a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (\fBplan \-\-detailed\-exitcode\fR; docs/health.md); a nameserver serving other data than the files, or such a mail finding (\fBcheck\fR); drift, a revision not applied or such a finding left after \fBcontroller \-\-once\fR (docs/controller.md); nothing else ever exits 2
+changes present, a zone, domain or site of the account no file of the planned folder declares, or an error\-level finding the files do not accept (\fBaccept:\fR) such as a DS mismatch, a domain about to expire or an SPF record over 10 DNS lookups (\fBplan \-\-detailed\-exitcode\fR; docs/health.md); a nameserver serving other data than the files, or such a mail finding (\fBcheck\fR); drift, a revision not applied or such a finding left after \fBcontroller \-\-once\fR (docs/controller.md); drift \fBadopt\fR left in the account and out of the files (a record of a record set, an undeclared one without \fB\-\-undeclared\fR, a live value the files can\*(Aqt hold, a cron job; listed, the rest written; docs/ci.md); nothing else ever exits 2
 .TP
 \fB3\fR
 apply stopped at a step a human must take in the portal (the \fBcontinue_url\fR is printed)

@@ -37,6 +37,7 @@ mod common;
 mod plan;
 
 mod action;
+mod adopt;
 mod apply;
 mod architecture_map;
 mod bench;

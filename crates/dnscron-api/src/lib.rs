@@ -25,6 +25,7 @@
 //!   controller's webhook and `doctor`.
 
 #![warn(unreachable_pub)]
+#![warn(unnameable_types)]
 #![deny(clippy::wildcard_enum_match_arm)]
 
 mod answer;

@@ -2,6 +2,7 @@
 // Every match over our own enums lists each variant, so a new one is a compile error wherever it
 // needs a decision; `#[allow]` with a reason only on foreign `#[non_exhaustive]` enums.
 #![warn(unreachable_pub)]
+#![warn(unnameable_types)]
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use std::net::SocketAddr;

@@ -146,6 +146,43 @@ impl Endpoint {
             .copied()
             .find(|e| e.method() == method && e.path() == path)
     }
+
+    /// The endpoint a request went to: `method` as on the wire (`POST`), `path` relative to
+    /// [`crate::BASE_PATH`] with its parameters filled in (`/dns/example.com/records`). A literal
+    /// segment wins over a parameter (`/domains/search` is not a domain named `search`).
+    pub fn of_request(method: &str, path: &str) -> Option<Endpoint> {
+        let path = path.split(['?', '#']).next().unwrap_or_default();
+        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        Endpoint::ALL
+            .iter()
+            .copied()
+            .filter(|e| e.method().as_str().eq_ignore_ascii_case(method))
+            .filter_map(|e| Some((literal_segments(e.path(), &segments)?, e)))
+            .max_by_key(|(literals, _)| *literals)
+            .map(|(_, e)| e)
+    }
+}
+
+/// How many of `template`'s segments `segments` matches literally; `None` when they don't match
+/// (a `{parameter}` matches any one non-empty segment).
+fn literal_segments(template: &str, segments: &[&str]) -> Option<usize> {
+    let parts: Vec<&str> = template.trim_start_matches('/').split('/').collect();
+    if parts.len() != segments.len() {
+        return None;
+    }
+    let mut literals = 0;
+    for (part, segment) in parts.iter().zip(segments) {
+        if part.starts_with('{') {
+            if segment.is_empty() {
+                return None;
+            }
+        } else if part == segment {
+            literals += 1;
+        } else {
+            return None;
+        }
+    }
+    Some(literals)
 }
 
 #[cfg(test)]
@@ -171,6 +208,46 @@ mod tests {
             assert_eq!(Endpoint::find(e.method(), e.path()), Some(*e));
         }
         assert_eq!(Endpoint::find(Method::Get, "/dns/{zone}"), None);
+    }
+
+    #[test]
+    fn a_request_finds_its_endpoint_by_its_filled_in_path() {
+        let of = Endpoint::of_request;
+        assert_eq!(
+            of("POST", "/dns/example.com/records"),
+            Some(Endpoint::CreateRecord)
+        );
+        assert_eq!(
+            of("DELETE", "/dns/example.com/records/rec_1"),
+            Some(Endpoint::DeleteRecord)
+        );
+        assert_eq!(of("POST", "/dns/zones/probe"), Some(Endpoint::ProbeZone));
+        assert_eq!(of("get", "/sites/shop/cron"), Some(Endpoint::ListCronJobs));
+        assert_eq!(
+            of("GET", "/sites/shop/cron?page=2"),
+            Some(Endpoint::ListCronJobs)
+        );
+        // The literal segment wins over the parameter.
+        assert_eq!(of("GET", "/domains/search"), Some(Endpoint::SearchDomains));
+        assert_eq!(of("GET", "/domains/example.com"), Some(Endpoint::GetDomain));
+        // Refused: another method, a segment more or less, an empty parameter.
+        assert_eq!(of("PATCH", "/dns/example.com/records"), None);
+        assert_eq!(of("POST", "/dns/example.com"), None);
+        assert_eq!(of("POST", "/dns/example.com/records/x/y"), None);
+        assert_eq!(of("POST", "/dns//records"), None);
+        for e in Endpoint::ALL {
+            let filled = e
+                .path()
+                .replace("{slug}", "shop")
+                .replace("{zone}", "example.com");
+            let filled = filled
+                .replace("{domain}", "example.com")
+                .replace("{index}", "0");
+            let filled = filled
+                .replace("{record}", "rec_1")
+                .replace("{app}", "app_1");
+            assert_eq!(of(e.method().as_str(), &filled), Some(*e), "{filled}");
+        }
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //! mistakes.
 
 #![deny(clippy::wildcard_enum_match_arm)]
+#![warn(unreachable_pub)]
+#![warn(unnameable_types)]
 
 mod endpoint;
 pub mod limits;

@@ -175,7 +175,7 @@ fn each_action_is_pinned_at_one_commit_everywhere() {
         .filter(|(action, _)| action == "dnscron/dnscron")
         .map(|(_, pin)| pin.as_str())
         .collect();
-    assert_eq!(dnscron, [placeholder; 3], "one per recipe");
+    assert_eq!(dnscron, [placeholder; 4], "one per recipe");
     assert_eq!(pinned_differently(pins), BTreeMap::new());
     // Refused: the same action at two commits.
     let two = |sha: &str| ("actions/cache".to_string(), format!("{sha} # v6.1.0"));

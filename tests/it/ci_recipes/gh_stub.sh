@@ -8,6 +8,7 @@
 #   pulls-files/N        what `api repos/R/pulls/N/files` answers
 #   runs/ID.json         the workflow runs (`run list`, newest first; `run view ID`)
 #   issues/N/{title,labels,state,body,comments}
+#   prs/N/{title,head,base,state,body,comments}   pull requests `gh pr create` opened
 #   labels/N             pull request N's labels, one a line (`api repos/R/issues/N`)
 #   timeline/N.json      pull request N's timeline events (`api repos/R/issues/N/timeline`)
 #   $GH_STUB_ARTIFACTS/run-ID/NAME/   what `run download ID --name NAME` finds (a download
@@ -106,5 +107,22 @@ case "$group" in
     echo closed > "$state/issues/${pos[0]}/state"
     if [ -n "${opt[--comment]:-}" ]; then echo "${opt[--comment]}" >> "$state/issues/${pos[0]}/comments"; fi ;;
   "label create") ;;
+  "pr list")
+    mkdir -p "$state/prs"
+    for n in $(ls "$state/prs" | sort -rn); do
+      d=$state/prs/$n
+      if [ "$(cat "$d/state")" = "${opt[--state]}" ] && [ "$(cat "$d/head")" = "${opt[--head]}" ]; then echo "$n"; fi
+    done | head -n "${opt[--limit]}" | jq -s '[.[] | {number: .}]' | filter ;;
+  "pr create")
+    mkdir -p "$state/prs"; last=$(last_in "$state/prs"); n=$((${last:-0} + 1)); d=$state/prs/$n
+    mkdir "$d"; echo "${opt[--title]}" > "$d/title"; echo "${opt[--head]}" > "$d/head"
+    echo "${opt[--base]}" > "$d/base"; echo open > "$d/state"; cp "${opt[--body-file]}" "$d/body"
+    : > "$d/comments"; echo "https://github.com/$GITHUB_REPOSITORY/pull/$n" ;;
+  "pr view")
+    jq -n --rawfile body "$state/prs/${pos[0]}/body" '{body: $body}' | filter ;;
+  "pr edit") cp "${opt[--body-file]}" "$state/prs/${pos[0]}/body" ;;
+  "pr close")
+    echo closed > "$state/prs/${pos[0]}/state"
+    if [ -n "${opt[--comment]:-}" ]; then echo "${opt[--comment]}" >> "$state/prs/${pos[0]}/comments"; fi ;;
   *) echo "gh stub: no stand-in for gh $group" >&2; exit 2 ;;
 esac

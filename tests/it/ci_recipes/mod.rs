@@ -3,6 +3,7 @@
 //! against the emulator (`runner` with the stand-ins it documents; the stories in `pull_request`,
 //! `merge`, `replays` and `drift`).
 
+mod adopt;
 mod drift;
 pub(crate) mod expr;
 pub(crate) mod kubernetes;

@@ -11,7 +11,12 @@ fn workflow(name: &str) -> String {
     std::fs::read_to_string(repo_root().join("examples/ci/github").join(name)).unwrap()
 }
 
-const WORKFLOWS: [&str; 3] = ["dnscron-plan.yml", "dnscron-apply.yml", "dnscron-drift.yml"];
+const WORKFLOWS: [&str; 4] = [
+    "dnscron-plan.yml",
+    "dnscron-apply.yml",
+    "dnscron-drift.yml",
+    "dnscron-adopt.yml",
+];
 
 /// Every rule a workflow breaks, one line each.
 fn violations(text: &str) -> Vec<String> {
@@ -176,6 +181,11 @@ fn write_permissions_belong_to_the_job_that_writes() {
             "dnscron-drift.yml",
             "drift",
             serde_json::json!({"contents": "read", "issues": "write"}),
+        ),
+        (
+            "dnscron-adopt.yml",
+            "adopt",
+            serde_json::json!({"contents": "write", "pull-requests": "write"}),
         ),
     ] {
         let doc: Value = serde_saphyr::from_str(&workflow(name)).unwrap();

@@ -111,7 +111,18 @@ async fn error_hints_say_what_to_do() {
     assert_eq!(
         command.to_string(),
         "error: GET /sites/shop/cron: HTTP 403 forbidden: site not pinned to the token\n  \
-         request_id: req_stub403\nhint: the token lacks a scope or this site is not pinned to \
-         it: edit the token in the portal under API tokens"
+         request_id: req_stub403\nhint: every token has the `read` scope that \
+         GET /sites/{slug}/cron needs, so this site is not pinned to the token: add it to the \
+         token in the portal under API tokens"
+    );
+    // A read that names no site: every token may read it, so the scope can't be what is
+    // missing, and the hint stays the spec's list of causes.
+    let err = client.list_zones().await.unwrap_err();
+    assert_eq!(
+        CommandError::from(err).hints(),
+        [
+            "the token lacks a scope or this site is not pinned to it: edit the token in the \
+          portal under API tokens"
+        ]
     );
 }

@@ -302,3 +302,38 @@ async fn a_timed_out_write_is_retried_with_the_same_key_and_a_timed_out_get_too(
     );
     assert_eq!(stub.requests().len(), 3);
 }
+
+/// A 403's hint names the scope the endpoint needs (the provider's data), and a site's
+/// pinning where the endpoint is under a site.
+#[tokio::test(start_paused = true)]
+async fn a_refused_write_names_the_scope_its_endpoint_needs() {
+    let stub = Stub::start(|_| Reply::error(403, "forbidden", "no")).await;
+    let client = WriteClient::new(stub.config()).unwrap();
+    let hints = |err: ApiError| CommandError::from(err).hints().to_vec();
+    let err = client
+        .create_record("example.com", &www(), &key("k-403"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        hints(err),
+        [
+            "this token lacks the `dns` scope that POST /dns/{zone}/records needs: edit the token \
+          in the portal under API tokens"
+        ]
+    );
+    let job = CronJobWrite {
+        schedule: "*/5 * * * *".into(),
+        command: "php artisan schedule:run".into(),
+    };
+    let err = client
+        .create_cron("shop", &job, &key("k-403-cron"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        hints(err),
+        [
+            "this token lacks the `manage` scope that POST /sites/{slug}/cron needs, or this site \
+          is not pinned to it: edit the token in the portal under API tokens"
+        ]
+    );
+}

@@ -3,7 +3,7 @@
 //! HTTP can express use the scripted stub (`client::stub`), the rest the raw server below,
 //! which speaks HTTP/1.1 byte by byte (stalls, trickles, lies about lengths, endless bodies).
 
-mod paging;
+pub(crate) mod paging;
 mod safety;
 mod transport;
 mod transport_cli;

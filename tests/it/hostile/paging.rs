@@ -5,7 +5,7 @@
 //! write after a bad read), and verification never sends a write twice.
 
 mod stale_reads;
-mod stand_in;
+pub(crate) mod stand_in;
 
 use std::sync::Arc;
 

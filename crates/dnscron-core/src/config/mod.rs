@@ -21,7 +21,7 @@ mod suggest;
 mod tree;
 /// The located tree, for readers of other tools' YAML (`import::from_files::octodns`): the one
 /// YAML path.
-pub(crate) use tree::{Node as YamlNode, Value as YamlValue, documents_presented};
+pub(crate) use tree::{Construct, Node as YamlNode, Value as YamlValue, documents_presented};
 mod validate;
 
 /// The most text a file may hold; a reader of files for the loader need not read more.

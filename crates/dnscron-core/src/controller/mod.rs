@@ -28,6 +28,7 @@ pub use report::{
     AlertKind, Broken, Event, KeptOut, KeptOutReason, Pending, RoundError, RoundOutcome,
     RoundReport, Status, Transition, Trigger, WaitReason, Work,
 };
+pub use requeue::Requeue;
 pub use revision::{
     AdoptError, GitHead, Probe, Revision, RevisionError, RevisionSource, Snapshot, resolve_adopted,
 };

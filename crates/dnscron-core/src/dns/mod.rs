@@ -25,7 +25,7 @@ pub(crate) mod txt;
 
 // The normal forms the plan compares by are public: a test or a front end asks "the same record?"
 // the way the planner does.
-pub use content::{ContentError, canonical_content, canonical_live_content, wire_content};
+pub use content::{ContentError, Host, canonical_content, canonical_live_content, wire_content};
 pub(crate) use content::{MAX_CONTENT_CHARS, canonical_live_borrowed};
 pub(crate) use name::live_name_relative;
 pub use name::{NameError, ZoneName, fold_host, live_name_to_relative, record_name_to_relative};

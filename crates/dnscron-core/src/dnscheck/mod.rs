@@ -53,7 +53,7 @@ mod transport;
 #[cfg(test)]
 mod transport_tests;
 
-pub use address::{AddressBook, NameserverAddress, ResolveError};
+pub use address::{AddressBook, AddressParseError, NameserverAddress, ResolveError};
 pub(crate) use answer::{Answer, QueryType, Question};
 pub use answer::{Outcome, Served};
 pub(crate) use batch::{DEFAULT_CONCURRENCY, ask_all, queries_sent};
@@ -61,7 +61,7 @@ pub use compare::{Difference, Expected};
 pub(crate) use compare::{authority, compare_rrset};
 pub use discover::{DiscoverError, RESOLV_CONF, parse_resolv_conf, parse_resolver};
 pub use report::{
-    CheckReport, NameserverSource, RrsetDifference, ServerReport, Status, ZoneReport,
+    CheckReport, NameserverSource, RrsetDifference, ServerReport, Status, Totals, ZoneReport,
 };
 pub use run::{CheckSettings, check_zones};
 pub use transport::QueryOptions;

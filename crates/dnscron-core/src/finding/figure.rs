@@ -58,7 +58,7 @@ impl DmarcPolicy {
 /// What kind of figure the findings of a code measure, and so what an `accept:` entry's `value`
 /// of that code is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FigureKind {
+pub(crate) enum FigureKind {
     Lookups,
     DmarcPolicy,
     KeyBits,
@@ -68,7 +68,7 @@ pub enum FigureKind {
 impl FigureKind {
     /// The kind the findings of `code` measure; `None`: they measure nothing (an acceptance of
     /// the code covers the finding whatever it says).
-    pub fn of(code: FindingCode) -> Option<FigureKind> {
+    pub(crate) fn of(code: FindingCode) -> Option<FigureKind> {
         use FindingCode as C;
         match code {
             C::SpfTooManyLookups
@@ -142,7 +142,7 @@ impl FigureKind {
     }
 
     /// What an `accept:` entry's `value` of this kind is, in words.
-    pub fn expected(self) -> &'static str {
+    pub(crate) fn expected(self) -> &'static str {
         match self {
             FigureKind::Lookups => "the number of DNS lookups the finding names, e.g. `11`",
             FigureKind::DmarcPolicy => {
@@ -155,7 +155,8 @@ impl FigureKind {
 }
 
 impl Figure {
-    pub fn kind(self) -> FigureKind {
+    #[cfg(test)]
+    pub(crate) fn kind(self) -> FigureKind {
         match self {
             Figure::Lookups(_) => FigureKind::Lookups,
             Figure::DmarcPolicy(_) => FigureKind::DmarcPolicy,
@@ -194,7 +195,7 @@ impl Figure {
     }
 
     /// Reads an `accept:` entry's `value` as a figure of `kind`; `None` when it is not one.
-    pub fn parse(kind: FigureKind, text: &str) -> Option<Figure> {
+    pub(crate) fn parse(kind: FigureKind, text: &str) -> Option<Figure> {
         let text = text.trim();
         let count = || {
             (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))

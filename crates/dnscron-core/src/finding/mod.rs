@@ -7,4 +7,5 @@ mod code;
 mod figure;
 
 pub use code::{Basis, FindingCode, Severity};
-pub(crate) use figure::{DmarcPolicy, Figure, FigureKind};
+pub(crate) use figure::FigureKind;
+pub use figure::{DmarcPolicy, Figure};

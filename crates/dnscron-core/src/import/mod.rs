@@ -23,14 +23,16 @@ mod zone;
 use std::path::PathBuf;
 
 pub(crate) use ephemeral::EPHEMERAL;
+pub use ephemeral::Ephemeral;
 pub use fetch::{Fetched, Selection, fetch};
-pub(crate) use probe::ProbeShapeError;
-pub use probe::{probe_found_hosted, zone_from_probe};
+pub use probe::{ProbeShapeError, probe_found_hosted, zone_from_probe};
 pub use render::{SCHEMA_FILE, render_site, render_zone};
-pub use sets::{SetFile, extract_sets, render_set};
+pub use sets::{SetFile, SetRecord, extract_sets, render_set};
 pub use site::SiteFile;
 pub use write::{OutFile, Outside, write_files};
-pub use zone::{NsChoice, ZoneFile, build_zone};
+pub use zone::{
+    Imported, KeptOut, LeftOut, NsChoice, SourceIgnore, Unrepresentable, ZoneFile, build_zone,
+};
 
 use crate::dns::ZoneName;
 use dnscron_api::ApiError;

@@ -33,8 +33,7 @@ mod norm;
 mod progress;
 mod records;
 
-pub(crate) use crate::finding::Figure;
-pub use crate::finding::{Basis, FindingCode, Severity};
+pub use crate::finding::{Basis, DmarcPolicy, Figure, FindingCode, Severity};
 pub use accept::{Looked, judge_acceptances};
 pub use account::AccountCheck;
 pub(crate) use cron_jobs::job_key;
@@ -46,10 +45,9 @@ pub use health::mail::{MailDns, mail_findings, not_followed_terms};
 pub use held::Held;
 pub(crate) use make::account_findings;
 pub use make::{MakeOptions, MakePlanError, Planned, make_plan, make_plan_owned};
-pub(crate) use model::PlanOptions;
 pub use model::{
-    Action, Change, Finding, Plan, PlanStamp, Resource, Status, Summary, Target, TargetKind,
-    TargetRef, Value,
+    Acceptance, Action, Change, Finding, FindingRecord, Plan, PlanOptions, PlanStamp, Resource,
+    Status, Summary, Target, TargetKind, TargetRef, Value,
 };
 pub(crate) use nameservers::registry_is_hosted;
 pub use progress::{ReadProgress, ReadProgressHook};

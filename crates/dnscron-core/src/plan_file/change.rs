@@ -14,45 +14,45 @@ use crate::plan::request::{self, RequestError};
 use dnscron_api::WriteRequest;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Change {
+pub(crate) struct Change {
     /// 1-based position in execution order.
-    pub id: usize,
-    pub action: Action,
-    pub target: TargetRef,
-    pub resource: Resource,
+    pub(crate) id: usize,
+    pub(crate) action: Action,
+    pub(crate) target: TargetRef,
+    pub(crate) resource: Resource,
     /// The canonical value before the change; `null` for a create.
-    pub before: Option<Value>,
+    pub(crate) before: Option<Value>,
     /// The canonical value after the change; `null` for a delete.
-    pub after: Option<Value>,
-    pub status: Status,
+    pub(crate) after: Option<Value>,
+    pub(crate) status: Status,
     /// Why the status is not `ready`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub(crate) reason: Option<String>,
     /// `file:line:col` of the desired item behind a create or update.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub declared_at: Option<String>,
+    pub(crate) declared_at: Option<String>,
     /// A created cron job's next three run times after `created_at` (RFC 3339, UTC).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub next_runs: Vec<String>,
+    pub(crate) next_runs: Vec<String>,
     /// The request apply sends for this change. Derived from the fields above; a file whose
     /// request differs from the derived one is refused.
-    pub request: Request,
+    pub(crate) request: Request,
     /// For a record from a record set: the set's name (`declared_at` is in the set's file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_set: Option<String>,
+    pub(crate) from_set: Option<String>,
 }
 
 /// An HTTP request to the API, as apply sends it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Request {
+pub(crate) struct Request {
     /// `POST`, `PUT` or `DELETE`.
-    pub method: String,
+    pub(crate) method: String,
     /// After the API base URL, e.g. `/dns/example.com/records/5`. A cron delete shows
     /// `{index}`: the API deletes by position, known only from the listing apply reads right
     /// before sending.
-    pub path: String,
+    pub(crate) path: String,
     /// The JSON body; `null` for a delete.
-    pub body: Option<serde_json::Value>,
+    pub(crate) body: Option<serde_json::Value>,
 }
 
 impl Change {

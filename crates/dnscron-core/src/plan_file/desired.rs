@@ -15,34 +15,34 @@ use crate::dns::ZoneName;
 
 /// Everything the files declared, in file order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Desired {
-    pub zones: Vec<ZoneSpec>,
-    pub sites: Vec<SiteSpec>,
+pub(crate) struct Desired {
+    pub(crate) zones: Vec<ZoneSpec>,
+    pub(crate) sites: Vec<SiteSpec>,
     /// What the files list as left unmanaged on purpose (`unmanaged:`); absent when nothing.
     #[serde(default, skip_serializing_if = "Unmanaged::is_empty")]
-    pub unmanaged: Unmanaged,
+    pub(crate) unmanaged: Unmanaged,
 }
 
 /// A zone document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ZoneSpec {
+pub(crate) struct ZoneSpec {
     /// The zone's domain name: lower case, no final dot.
     #[serde(deserialize_with = "zone_name")]
     #[schemars(with = "String")]
-    pub zone: ZoneName,
-    pub location: Location,
+    pub(crate) zone: ZoneName,
+    pub(crate) location: Location,
     /// `null`: the file has no `nameservers` key and the registrar side is not managed.
-    pub nameservers: Option<NameserversSpec>,
-    pub prune: bool,
-    pub ignore: Vec<IgnoreRule>,
-    pub records: Vec<RecordSpec>,
-    pub safety: SafetyLimits,
+    pub(crate) nameservers: Option<NameserversSpec>,
+    pub(crate) prune: bool,
+    pub(crate) ignore: Vec<IgnoreRule>,
+    pub(crate) records: Vec<RecordSpec>,
+    pub(crate) safety: SafetyLimits,
     /// Absent: the file has no `registrar` key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub registrar: Option<RegistrarExpectations>,
+    pub(crate) registrar: Option<RegistrarExpectations>,
     /// The zone's `accept:` entries (docs/health.md#accepting-a-finding); absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub accept: Vec<AcceptSpec>,
+    pub(crate) accept: Vec<AcceptSpec>,
 }
 
 /// A saved plan's zone name is checked like one in a file, where it is read.
@@ -53,14 +53,14 @@ fn zone_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ZoneName, D::
 
 /// A site document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct SiteSpec {
-    pub slug: String,
-    pub location: Location,
+pub(crate) struct SiteSpec {
+    pub(crate) slug: String,
+    pub(crate) location: Location,
     /// `null`: cron not managed; `[]`: remove every job.
-    pub cron: Option<Vec<CronJobSpec>>,
+    pub(crate) cron: Option<Vec<CronJobSpec>>,
     /// The site's `accept:` entries; absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub accept: Vec<AcceptSpec>,
+    pub(crate) accept: Vec<AcceptSpec>,
 }
 
 /// The desired state as the file writes it, and back, unchecked: `config::revalidate` checks

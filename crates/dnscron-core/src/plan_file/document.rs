@@ -21,47 +21,47 @@ use crate::plan::{OverLimits, Scope};
 // refusals `apply --plan` prints, so the name stays what it was before this type existed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename = "Plan")]
-pub struct PlanFileV5 {
+pub(crate) struct PlanFileV5 {
     /// The plan file's format. A reader refuses any other value; make a new plan.
     #[schemars(extend("const" = super::FORMAT_VERSION))]
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// 128 random bits, 32 lower-case hex digits; new for every plan, never derived from content.
-    pub plan_id: String,
+    pub(crate) plan_id: String,
     /// When the plan was made: RFC 3339, UTC.
-    pub created_at: String,
+    pub(crate) created_at: String,
     /// The API base URL the plan was made against.
-    pub api_url: String,
+    pub(crate) api_url: String,
     /// What the plan was made with beyond the files; apply re-plans with the same.
-    pub options: PlanOptions,
+    pub(crate) options: PlanOptions,
     /// The zones whose changes go past their safety limits, with every limit each passes: only
     /// in a plan made with the limits lifted (`options.allow_mass_changes`), and what that
     /// approval covers. Absent: no zone goes past a limit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub over_limits: Vec<OverLimits>,
+    pub(crate) over_limits: Vec<OverLimits>,
     /// Every zone, domain (registrar side) and site the plan read.
-    pub targets: Vec<Target>,
+    pub(crate) targets: Vec<Target>,
     /// Changes by action.
-    pub summary: Summary,
+    pub(crate) summary: Summary,
     /// In execution order.
-    pub changes: Vec<Change>,
+    pub(crate) changes: Vec<Change>,
     /// What the reviewer should know that is not itself a change.
-    pub findings: Vec<Finding>,
+    pub(crate) findings: Vec<Finding>,
     /// The validated desired state the plan was made from; apply re-plans with it.
-    pub desired: Desired,
+    pub(crate) desired: Desired,
     /// Present when the plan covers only the targets whose files changed since a commit:
     /// `desired` holds only their declarations, and apply reads only them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scope: Option<Scope>,
+    pub(crate) scope: Option<Scope>,
 }
 
-/// The model → the file. The plan is taken apart field by field (no `..`), so a field added to
-/// the model fails to compile here until someone decides whether the file carries it (and bumps
-/// `FORMAT_VERSION` if so).
-impl TryFrom<&plan::Plan> for PlanFileV5 {
-    type Error = RequestError;
-
-    /// Fails only for a change that names no request (which no planner makes).
-    fn try_from(p: &plan::Plan) -> Result<Self, RequestError> {
+// Inherent functions, not `TryFrom`: a public trait impl would make this crate-private document
+// part of the public API (`unnameable_types`); callers go through `to_json` and `load`.
+impl PlanFileV5 {
+    /// The model → the file. The plan is taken apart field by field (no `..`), so a field added
+    /// to the model fails to compile here until someone decides whether the file carries it (and
+    /// bumps `FORMAT_VERSION` if so). Fails only for a change that names no request (which no
+    /// planner makes).
+    pub(crate) fn of(p: &plan::Plan) -> Result<Self, RequestError> {
         let plan::Plan {
             plan_id,
             created_at,
@@ -94,16 +94,12 @@ impl TryFrom<&plan::Plan> for PlanFileV5 {
             scope: scope.clone(),
         })
     }
-}
 
-/// The file → the model, checked: a value that deserialized is not yet a plan apply may run.
-/// Every change must have the data its request needs and show the request it derives, and the
-/// desired state goes through the YAML loader's rules again (derived values such as canonical
-/// contents are recomputed, never trusted from the file).
-impl TryFrom<PlanFileV5> for plan::Plan {
-    type Error = FromFileError;
-
-    fn try_from(file: PlanFileV5) -> Result<Self, Self::Error> {
+    /// The file → the model, checked: a value that deserialized is not yet a plan apply may run.
+    /// Every change must have the data its request needs and show the request it derives, and
+    /// the desired state goes through the YAML loader's rules again (derived values such as
+    /// canonical contents are recomputed, never trusted from the file).
+    pub(crate) fn into_plan(self) -> Result<plan::Plan, FromFileError> {
         let PlanFileV5 {
             format_version,
             plan_id,
@@ -117,7 +113,7 @@ impl TryFrom<PlanFileV5> for plan::Plan {
             findings,
             desired,
             scope,
-        } = file;
+        } = self;
         if format_version != FORMAT_VERSION {
             return Err(FromFileError::UnsupportedFormat {
                 found: format_version,

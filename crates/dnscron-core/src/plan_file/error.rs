@@ -1,5 +1,5 @@
 //! Why a plan file is refused: [`PlanFileError`] for `load`, `check_size` and `to_json`, and the
-//! typed refusals of `Plan::try_from(PlanFileV5)` it carries. They live with the file, not with
+//! typed refusals of a file's content it carries. They live with the file, not with
 //! the planner: the planner knows nothing of files (stages only look down).
 
 use super::{FORMAT_VERSION, checks};

@@ -29,7 +29,7 @@ mod tests;
 
 use serde::Deserialize;
 
-pub use checks::MAX_BYTES;
+pub use checks::{ApiUrlProblem, MAX_BYTES, PlanIdProblem, ScopeProblem};
 pub(crate) use document::PlanFileV5;
 pub use error::{FromFileError, PlanFileError};
 pub use schema::json_schema;
@@ -42,7 +42,7 @@ pub const FORMAT_VERSION: u32 = 5;
 
 /// Pretty JSON with a final newline.
 pub fn to_json(plan: &Plan) -> Result<String, PlanFileError> {
-    let file = PlanFileV5::try_from(plan).map_err(|e| PlanFileError::BadPlanFile {
+    let file = PlanFileV5::of(plan).map_err(|e| PlanFileError::BadPlanFile {
         message: format!("cannot write the plan: {e}"),
     })?;
     let mut text = serde_json::to_string_pretty(&file).map_err(|e| PlanFileError::BadPlanFile {
@@ -57,7 +57,7 @@ pub fn load(text: &str, origin: &str) -> Result<Plan, PlanFileError> {
     check_size(text.len() as u64, origin)?;
     check_version(text, origin)?;
     let file: PlanFileV5 = serde_json::from_str(text).map_err(|e| shape_error(origin, &e))?;
-    Plan::try_from(file).map_err(|e| match e {
+    file.into_plan().map_err(|e| match e {
         FromFileError::UnsupportedFormat { found } => PlanFileError::UnsupportedFormat {
             found: found.to_string(),
         },

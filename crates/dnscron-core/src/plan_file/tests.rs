@@ -97,7 +97,7 @@ fn json_of(plan: &plan::Plan) -> serde_json::Value {
 }
 
 fn file_of(plan: &plan::Plan) -> PlanFileV5 {
-    PlanFileV5::try_from(plan).unwrap_or_else(|e| panic!("{e}"))
+    PlanFileV5::of(plan).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -137,7 +137,7 @@ fn optional_fields_are_written_or_left_out_as_format_2_did() {
 #[test]
 fn a_plan_goes_through_the_file_and_back_unchanged() {
     let mut plan = a_plan(vec![blocked_create()]);
-    let back = plan::Plan::try_from(file_of(&plan)).unwrap_or_else(|e| panic!("{e}"));
+    let back = file_of(&plan).into_plan().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, plan);
     plan.scope = Some(crate::plan::Scope {
         since: "origin/main".into(),
@@ -148,7 +148,7 @@ fn a_plan_goes_through_the_file_and_back_unchanged() {
         }],
         removed: Vec::new(),
     });
-    let back = plan::Plan::try_from(file_of(&plan)).unwrap_or_else(|e| panic!("{e}"));
+    let back = file_of(&plan).into_plan().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, plan, "the scope reads back");
 }
 
@@ -157,7 +157,7 @@ fn another_version_or_a_change_without_its_request_data_is_not_a_plan() {
     let mut file = file_of(&a_plan(Vec::new()));
     file.format_version = FORMAT_VERSION + 1;
     assert!(matches!(
-        plan::Plan::try_from(file),
+        file.into_plan(),
         Err(FromFileError::UnsupportedFormat { found }) if found == FORMAT_VERSION + 1
     ));
     let update = record_change(
@@ -168,12 +168,9 @@ fn another_version_or_a_change_without_its_request_data_is_not_a_plan() {
     );
     let mut file = file_of(&a_plan(vec![update]));
     file.changes[0].after = None;
-    assert!(matches!(
-        plan::Plan::try_from(file),
-        Err(FromFileError::Request(_))
-    ));
+    assert!(matches!(file.into_plan(), Err(FromFileError::Request(_))));
     assert!(
-        PlanFileV5::try_from(&a_plan(vec![record_change(
+        PlanFileV5::of(&a_plan(vec![record_change(
             Action::Update,
             Some(7),
             Some("192.0.2.9"),
@@ -188,7 +185,7 @@ fn another_version_or_a_change_without_its_request_data_is_not_a_plan() {
 fn a_desired_state_that_breaks_a_rule_is_not_a_plan() {
     let mut file = file_of(&a_plan(Vec::new()));
     file.desired.zones[0].records[0].ttl = 5;
-    match plan::Plan::try_from(file) {
+    match file.into_plan() {
         Err(FromFileError::Desired(diags)) => {
             assert_eq!(diags.items.len(), 1);
             assert_eq!(
@@ -247,7 +244,7 @@ fn each_change_shows_the_request_apply_derives_with_a_placeholder_for_the_cron_i
 #[test]
 fn a_request_that_differs_from_the_derived_one_is_not_a_plan() {
     let plan = update_and_cron_delete();
-    assert!(plan::Plan::try_from(file_of(&plan)).is_ok());
+    assert!(file_of(&plan).into_plan().is_ok());
     type Edit = fn(&mut super::change::Request);
     let tamper: [(&str, Edit); 4] = [
         ("method", |r| r.method = "DELETE".into()),
@@ -260,7 +257,7 @@ fn a_request_that_differs_from_the_derived_one_is_not_a_plan() {
     for (field, edit) in tamper {
         let mut file = file_of(&plan);
         edit(&mut file.changes[0].request);
-        match plan::Plan::try_from(file) {
+        match file.into_plan() {
             Err(FromFileError::RequestDiffers {
                 id: 1,
                 index: 0,
@@ -272,7 +269,7 @@ fn a_request_that_differs_from_the_derived_one_is_not_a_plan() {
     let mut file = file_of(&plan);
     file.changes[1].request.path = "/sites/shop/cron/0".into();
     assert!(matches!(
-        plan::Plan::try_from(file),
+        file.into_plan(),
         Err(FromFileError::RequestDiffers {
             index: 1,
             field: "path",
@@ -288,7 +285,7 @@ fn a_hostile_plan_id_or_api_url_is_not_a_plan() {
         let mut file = file_of(&plan);
         file.plan_id = bad.to_string();
         assert!(
-            matches!(plan::Plan::try_from(file), Err(FromFileError::PlanId(_))),
+            matches!(file.into_plan(), Err(FromFileError::PlanId(_))),
             "{bad:?}"
         );
     }
@@ -296,7 +293,7 @@ fn a_hostile_plan_id_or_api_url_is_not_a_plan() {
         let mut file = file_of(&plan);
         file.api_url = bad.to_string();
         assert!(
-            matches!(plan::Plan::try_from(file), Err(FromFileError::ApiUrl(_))),
+            matches!(file.into_plan(), Err(FromFileError::ApiUrl(_))),
             "{bad:?}"
         );
     }

@@ -28,7 +28,7 @@ use super::{ApplyOptions, ApplyReport, Interrupt, Progress, review_union};
 use approval::Approval;
 use bind::{Bound, Next, Outcome};
 
-pub(crate) use merged::LeftAlone;
+pub use merged::LeftAlone;
 pub use refusal::{HeldIn, Refusal, ReviewedBy};
 
 /// What binds the changes an apply of files may send.

@@ -17,7 +17,7 @@
 
 mod meaning;
 pub(crate) mod order;
-mod records;
+pub(crate) mod records;
 pub(crate) mod text;
 
 use std::path::PathBuf;

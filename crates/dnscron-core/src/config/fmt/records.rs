@@ -426,3 +426,153 @@ impl LeftAlone {
         }
     }
 }
+
+/// A document's `records:` list as `adopt` edits it in place: the items where the file wrote
+/// them, none of them moved or respelled.
+pub(crate) enum RecordsList {
+    /// `records:` followed by `- ` items.
+    Block(BlockList),
+    /// `records: [ … ]`, the brackets' range; `empty` for `[]`.
+    Flow { brackets: Range<usize>, empty: bool },
+    /// The document has no `records:` key: a new one goes at `end` (the byte after its last line).
+    Missing { end: usize },
+}
+
+pub(crate) struct BlockList {
+    /// The byte after the line of `records:`, where an item that sorts first goes.
+    pub start: usize,
+    /// The byte after the key's `:`, where ` []` goes when every item is removed.
+    pub after_colon: usize,
+    pub items: Vec<ListedItem>,
+}
+
+/// One block item, read as the loader reads it.
+pub(crate) struct ListedItem {
+    /// Its lines: from the start of the `-` line to the byte after its last line.
+    pub body: Range<usize>,
+    pub indent: String,
+    /// Where its mapping starts: a record's `location`.
+    pub pos: Pos,
+    pub name: String,
+    pub rtype: RecordType,
+    pub content: String,
+    pub ttl: Option<u32>,
+    pub override_sets: Option<bool>,
+    /// Comments inside the item, in order, and the one on its last line.
+    pub inner: Vec<String>,
+    pub trailing: Option<String>,
+}
+
+/// `doc`'s records list, for a zone or record set document (`None` for other documents). The
+/// source has `\n` line ends.
+pub(crate) fn records_list(
+    source: &str,
+    doc: &Node<'_>,
+    presentation: &Presentation,
+) -> Result<Option<RecordsList>, LeftAlone> {
+    let Value::Map(entries) = &doc.value else {
+        return Ok(None);
+    };
+    if scope(entries).is_none() {
+        return Ok(None);
+    }
+    if flow_end(source, doc, presentation).is_some() {
+        return Err(LeftAlone::at(doc.pos, Reason::FlowDocument));
+    }
+    let Some((key, list)) = entries.iter().find(|(k, _)| is_str(k, "records")) else {
+        let end = line_end(
+            source,
+            subtree_end(source, doc, presentation).saturating_sub(1),
+        );
+        return Ok(Some(RecordsList::Missing { end }));
+    };
+    let Value::Seq(nodes) = &list.value else {
+        return Err(LeftAlone::at(list.pos, Reason::ItemLayout));
+    };
+    if let Some(end) = flow_end(source, list, presentation) {
+        let brackets = list.pos.offset as usize..end;
+        return Ok(Some(RecordsList::Flow {
+            brackets,
+            empty: nodes.is_empty(),
+        }));
+    }
+    let (key_offset, key_len) = key.pos.span();
+    let after_colon = source[key_offset + key_len..]
+        .find(':')
+        .map(|i| key_offset + key_len + i + 1)
+        .ok_or_else(|| LeftAlone::at(key.pos, Reason::ItemLayout))?;
+    let start = line_end(source, key.pos.offset as usize);
+    let mut items = Vec::with_capacity(nodes.len());
+    let mut previous_end = start;
+    for node in nodes {
+        let layout = || LeftAlone::at(node.pos, Reason::ItemLayout);
+        let dash = find_dash(source, previous_end, node.pos.offset as usize).ok_or_else(layout)?;
+        let line = line_start(source, dash);
+        let indent = &source[line..dash];
+        if line < previous_end || !indent.chars().all(|c| c == ' ') {
+            return Err(layout());
+        }
+        let end = subtree_end(source, node, presentation).max(dash + 1);
+        let body = line..line_end(source, end - 1);
+        let last_line = line_start(source, body.end - 1);
+        let (mut inner, mut trailing) = (Vec::new(), None);
+        for c in comments_in(presentation, dash..body.end) {
+            let text = comment_text(source, c).to_string();
+            if c.trailing && c.pos.offset as usize >= last_line {
+                trailing = Some(text);
+            } else {
+                inner.push(text);
+            }
+        }
+        let fields = Fields::read(node).ok_or_else(layout)?;
+        previous_end = body.end;
+        items.push(ListedItem {
+            body,
+            indent: indent.to_string(),
+            pos: node.pos,
+            name: fields.name,
+            rtype: fields.rtype,
+            content: fields.content,
+            ttl: fields.ttl,
+            override_sets: fields.override_sets,
+            inner,
+            trailing,
+        });
+    }
+    Ok(Some(RecordsList::Block(BlockList {
+        start,
+        after_colon,
+        items,
+    })))
+}
+
+/// The zone a document declares (`None` for a record set or any other document).
+pub(crate) fn document_zone(doc: &Node<'_>) -> Option<ZoneName> {
+    let Value::Map(entries) = &doc.value else {
+        return None;
+    };
+    match scope(entries)? {
+        Scope::Zone(zone) => Some(zone),
+        Scope::Set => None,
+    }
+}
+
+/// A zone document's `defaults.ttl`, when it has one.
+pub(crate) fn default_ttl(doc: &Node<'_>) -> Option<u32> {
+    let Value::Map(entries) = &doc.value else {
+        return None;
+    };
+    let (_, defaults) = entries.iter().find(|(k, _)| is_str(k, "defaults"))?;
+    let Value::Map(defaults) = &defaults.value else {
+        return None;
+    };
+    match &defaults.iter().find(|(k, _)| is_str(k, "ttl"))?.1.value {
+        Value::Int(n) => u32::try_from(*n).ok(),
+        Value::Null
+        | Value::Bool(_)
+        | Value::Float(_)
+        | Value::Str(_)
+        | Value::Seq(_)
+        | Value::Map(_) => None,
+    }
+}
