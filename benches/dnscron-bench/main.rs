@@ -35,7 +35,7 @@ struct Args {
     #[arg(long, value_name = "FILE")]
     write: Option<PathBuf>,
     /// Run only these sections (comma-separated): efficiency, pacing, planner, faults, emulator,
-    /// octodns, bigaccount, bindimport, controller.
+    /// octodns, bigaccount, bindimport, controller, controlleraccounts.
     #[arg(long, value_delimiter = ',')]
     only: Vec<Part>,
     /// A dnscron binary to measure for `plan` (default: the one cargo built with this bench).

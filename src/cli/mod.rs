@@ -131,7 +131,7 @@ pub enum Command {
     #[cfg(feature = "controller")]
     /// Keep the account in step with a folder, round after round: apply what merged, report
     /// (or, under --policy heal, revert) drift; metrics and probes with --listen.
-    Controller(controller::ControllerArgs),
+    Controller(Box<controller::ControllerArgs>),
     #[cfg(feature = "emulator")]
     /// Serve the Hosting Customer API locally from a seed file (for tests and demos).
     Emulator(emulator::EmulatorArgs),
@@ -205,7 +205,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Baseline(args) => baseline::run(args),
         Command::Doctor(args) => doctor::run(args),
         #[cfg(feature = "controller")]
-        Command::Controller(args) => controller::run(args, cli.global.log_format),
+        Command::Controller(args) => controller::run(*args, cli.global.log_format),
         #[cfg(feature = "emulator")]
         Command::Emulator(args) => emulator::run(args),
         #[cfg(feature = "emulator")]

@@ -45,10 +45,11 @@ pub enum Part {
     BigAccount,
     BindImport,
     Controller,
+    ControllerAccounts,
 }
 
 impl Part {
-    pub const ALL: [Part; 9] = [
+    pub const ALL: [Part; 10] = [
         Part::Efficiency,
         Part::Pacing,
         Part::Planner,
@@ -58,6 +59,7 @@ impl Part {
         Part::BigAccount,
         Part::BindImport,
         Part::Controller,
+        Part::ControllerAccounts,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -71,6 +73,7 @@ impl Part {
             Part::BigAccount => "bigaccount",
             Part::BindImport => "bindimport",
             Part::Controller => "controller",
+            Part::ControllerAccounts => "controlleraccounts",
         }
     }
 }
@@ -146,6 +149,7 @@ pub fn run(opts: &Options) -> Result<Report, BenchError> {
             Part::BigAccount => runtime.block_on(big_account::run(opts.smoke))?,
             Part::BindImport => bind_import::run(opts)?,
             Part::Controller => controller::run(&runtime, opts.smoke)?,
+            Part::ControllerAccounts => controller::accounts_section(opts.smoke)?,
         };
         section.load = format!("{load_before} → {}", machine::load_1min());
         sections.push(section);

@@ -24,6 +24,11 @@ Exit: runs until SIGTERM or SIGINT (the write in flight finishes, exit 0); SIGHU
 round now. With --once: 0 converged, 2 drift, unapplied changes or error findings left, 1 a
 round failed.
 
+With dnscron-accounts.yaml at the root of DIR, every account it names (or each --account NAME)
+is reconciled side by side, each with its own API client and bucket, rounds and backoff: its
+state in --state-file with its name added (controller.json: controller.NAME.json), its writes
+suspended by --suspend-file's FILE.NAME or by FILE itself (every account).
+
 `dnscron controller manifests` prints the Kubernetes kit that runs it.",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
@@ -72,6 +77,8 @@ pub struct ControllerArgs {
     pub adopt_revision: Option<String>,
     #[command(flatten)]
     pub dns: ApplyDnsArgs,
+    #[command(flatten)]
+    pub account: crate::cli::accounts::AccountArgs,
 }
 
 /// What `dnscron controller` does besides running.

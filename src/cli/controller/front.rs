@@ -19,9 +19,14 @@ use crate::cli::error::CommandError;
 
 pub(crate) struct Front {
     shared: Arc<Shared>,
+    /// This account's series (every account's, for a controller of one).
+    metrics: Metrics,
+    /// In a controller of several accounts: this one's name (its log lines, webhook messages
+    /// and `/status` entry say it) and where its status goes.
+    account: Option<(String, Arc<super::fleet::Board>)>,
     latency: observed::Latency,
     policy: &'static str,
-    webhook: Option<super::webhook::Teller>,
+    webhook: Option<Arc<super::webhook::Teller>>,
     failures: AtomicU32,
     /// `--log-format json`: each round's line carries its fields for log pipelines.
     json: bool,
@@ -30,7 +35,44 @@ pub(crate) struct Front {
 
 impl Front {
     pub(crate) fn new(args: &ControllerArgs, json: bool) -> Result<Front, CommandError> {
-        let shared = Arc::new(Shared::new(Metrics::new()));
+        Front::with_metrics(args, json, Metrics::new())
+    }
+
+    /// The front of a controller of several accounts: the shared parts (the server's metrics,
+    /// the webhook); each account's front is [`Front::account`].
+    pub(crate) fn for_accounts(args: &ControllerArgs, json: bool) -> Result<Front, CommandError> {
+        Front::with_metrics(args, json, Metrics::for_accounts())
+    }
+
+    /// Account `name`'s front: its metrics view, its status on `board`, the shared webhook.
+    pub(crate) fn account(&self, name: &str, board: Arc<super::fleet::Board>) -> Front {
+        Front {
+            shared: Arc::clone(&self.shared),
+            metrics: self.shared.metrics.account(name),
+            account: Some((name.to_owned(), board)),
+            latency: observed::Latency::default(),
+            policy: self.policy,
+            webhook: self.webhook.clone(),
+            failures: AtomicU32::new(0),
+            json: self.json,
+            rounds: AtomicU64::new(0),
+        }
+    }
+
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    pub(crate) fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    fn with_metrics(
+        args: &ControllerArgs,
+        json: bool,
+        metrics: Metrics,
+    ) -> Result<Front, CommandError> {
+        let shared = Arc::new(Shared::new(metrics));
         let counted = Arc::clone(&shared);
         let failed: super::webhook::OnFailure = Arc::new(move || counted.metrics.webhook_failed());
         let webhook = match &args.webhook_url_file {
@@ -42,11 +84,13 @@ impl Front {
                 );
                 None
             }
-            Some(file) => Some(super::webhook::Teller::from_file(file, failed)?),
+            Some(file) => Some(Arc::new(super::webhook::Teller::from_file(file, failed)?)),
             None => None,
         };
         Ok(Front {
+            metrics: shared.metrics.clone(),
             shared,
+            account: None,
             latency: observed::Latency::default(),
             policy: args.policy.name(),
             webhook,
@@ -58,18 +102,14 @@ impl Front {
 
     /// Counts every API answer by route and status.
     pub(crate) fn response_hook(self: &Arc<Self>) -> ResponseHook {
-        let shared = Arc::clone(&self.shared);
-        Arc::new(move |event| {
-            shared
-                .metrics
-                .api_response(&event.method, event.route, event.status)
-        })
+        let metrics = self.metrics.clone();
+        Arc::new(move |event| metrics.api_response(&event.method, event.route, event.status))
     }
 
     /// Counts the time spent waiting for the rate limit and the budget.
     pub(crate) fn wait_hook(self: &Arc<Self>) -> WaitHook {
-        let shared = Arc::clone(&self.shared);
-        Arc::new(move |event| shared.metrics.rate_limit_wait(event.wait))
+        let metrics = self.metrics.clone();
+        Arc::new(move |event| metrics.rate_limit_wait(event.wait))
     }
 
     /// Runs the loop until it ends (a stop, or `once`), serving the endpoints on `listen`
@@ -87,8 +127,7 @@ impl Front {
             None => None,
         };
         listen_for_signals(Arc::clone(&interrupt), Arc::clone(&round_now));
-        let observe = |event: Event<'_>| self.on_event(event);
-        let end = controller.run(once, &round_now, &observe).await;
+        let end = self.run_loop(controller, once, &round_now).await;
         // The server stops with the loop (a `--once` run too).
         interrupt.raise();
         if let Some(server) = server {
@@ -100,7 +139,33 @@ impl Front {
         Ok(end)
     }
 
-    async fn serve(
+    /// The core's loop, its events told to this front.
+    pub(crate) async fn run_loop(
+        self: &Arc<Self>,
+        controller: Controller,
+        once: bool,
+        round_now: &Notify,
+    ) -> RunEnd {
+        let observe = |event: Event<'_>| self.on_event(event);
+        controller.run(once, round_now, &observe).await
+    }
+
+    /// The webhook's messages still queued are sent (or given up on) before the process ends.
+    pub(crate) async fn flush_webhook(&self) {
+        if let Some(webhook) = &self.webhook {
+            webhook.flush().await;
+        }
+    }
+
+    /// `line`, with the account's name first in a controller of several.
+    fn whose(&self, line: String) -> String {
+        match &self.account {
+            Some((name, _)) => format!("account {name}: {line}"),
+            None => line,
+        }
+    }
+
+    pub(crate) async fn serve(
         &self,
         addr: SocketAddr,
         stop: Arc<Interrupt>,
@@ -125,7 +190,7 @@ impl Front {
     }
 
     fn on_event(&self, event: Event<'_>) {
-        let metrics = &self.shared.metrics;
+        let metrics = &self.metrics;
         match event {
             Event::RoundStarted { trigger } => {
                 tracing::debug!("round ({})", words::trigger(trigger));
@@ -137,14 +202,24 @@ impl Front {
                     .round(metrics, report, status, std::time::Instant::now());
                 self.failures
                     .store(status.consecutive_failures, Ordering::Relaxed);
-                self.shared
-                    .set_status(status_json::document(report, status, self.policy));
-                self.shared.set_ready();
-                let line = words::round(report, status);
+                let document = status_json::document(report, status, self.policy);
+                match &self.account {
+                    Some((name, board)) => board.round_finished(name, document, &self.shared),
+                    None => {
+                        self.shared.set_status(document);
+                        self.shared.set_ready();
+                    }
+                }
+                let line = self.whose(words::round(report, status));
                 let round = self.rounds.fetch_add(1, Ordering::Relaxed) + 1;
                 let failed = matches!(report.outcome, RoundOutcome::Failed(_));
                 match self.json {
-                    true => log_fields(&words::fields(report, status, round), failed, &line),
+                    true => log_fields(
+                        &words::fields(report, status, round),
+                        self.account.as_ref().map_or("", |(name, _)| name.as_str()),
+                        failed,
+                        &line,
+                    ),
                     false if failed => tracing::warn!("{line}"),
                     false => tracing::info!("{line}"),
                 }
@@ -155,7 +230,7 @@ impl Front {
                 status,
                 report,
             } => {
-                let line = words::alert(kind, transition, status, report);
+                let line = self.whose(words::alert(kind, transition, status, report));
                 match transition {
                     Transition::Raised | Transition::Changed => tracing::warn!("{line}"),
                     Transition::Cleared => tracing::info!("{line}"),
@@ -167,7 +242,7 @@ impl Front {
             Event::Waiting { wait, reason } => {
                 let failures = self.failures.load(Ordering::Relaxed);
                 observed::waiting(metrics, wait, reason, failures);
-                let line = words::waiting(wait, reason, failures);
+                let line = self.whose(words::waiting(wait, reason, failures));
                 match reason {
                     dnscron_core::controller::WaitReason::Backoff => tracing::info!("{line}"),
                     dnscron_core::controller::WaitReason::Interval
@@ -178,11 +253,13 @@ impl Front {
     }
 }
 
-/// A round's line with its fields, as JSON log lines carry them.
-fn log_fields(f: &words::Fields, failed: bool, line: &str) {
+/// A round's line with its fields, as JSON log lines carry them (`account`: empty for a
+/// controller of one).
+fn log_fields(f: &words::Fields, account: &str, failed: bool, line: &str) {
     macro_rules! log {
-        ($level:ident) => {
+        ($level:ident $(, $account:ident)?) => {
             tracing::$level!(
+                $($account,)?
                 revision = f.revision.as_str(),
                 round = f.round,
                 trigger = f.trigger,
@@ -195,15 +272,17 @@ fn log_fields(f: &words::Fields, failed: bool, line: &str) {
             )
         };
     }
-    match failed {
-        true => log!(warn),
-        false => log!(info),
+    match (failed, account.is_empty()) {
+        (true, true) => log!(warn),
+        (false, true) => log!(info),
+        (true, false) => log!(warn, account),
+        (false, false) => log!(info, account),
     }
 }
 
 /// SIGTERM and SIGINT stop the loop (a write in flight finishes first); SIGHUP asks for a
 /// round now.
-fn listen_for_signals(interrupt: Arc<Interrupt>, round_now: Arc<Notify>) {
+pub(super) fn listen_for_signals(interrupt: Arc<Interrupt>, round_now: Arc<Notify>) {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

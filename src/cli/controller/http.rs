@@ -58,13 +58,13 @@ impl Shared {
         *self.status.lock().unwrap_or_else(PoisonError::into_inner) = Some(json);
     }
 
-    fn is_ready(&self) -> bool {
+    pub fn is_ready(&self) -> bool {
         self.ready.load(Ordering::Acquire)
     }
 
     // A panic while the lock was held can only have happened before or after the one store:
     // the value is whole.
-    fn status(&self) -> Option<String> {
+    pub fn status(&self) -> Option<String> {
         self.status
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

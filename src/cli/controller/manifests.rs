@@ -8,6 +8,8 @@
 //! value is checked against a closed alphabet before it goes in, so none can end a YAML scalar,
 //! start a comment or reach another field: what the flags can't name, the kit doesn't hold.
 
+mod accounts;
+
 use std::path::PathBuf;
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
@@ -63,6 +65,11 @@ pub struct ManifestsArgs {
     /// The dnscron image (default: this release's, by tag; pin it with @sha256:…).
     #[arg(long, value_name = "IMAGE", default_value = IMAGE, value_parser = image)]
     pub image: String,
+    /// A repository of several accounts: its dnscron-accounts.yaml (--path is then the folder
+    /// that holds it). The Secret gets one key per account, its name, given to the pod as the
+    /// file's token_env or token_file says; no API URL or token file on the command line.
+    #[arg(long, value_name = "FILE", value_parser = accounts_file)]
+    pub accounts_file: Option<PathBuf>,
     /// Write the kit's four files into this folder (created if missing) instead of printing the
     /// manifests.
     #[arg(long, value_name = "DIR")]
@@ -70,9 +77,25 @@ pub struct ManifestsArgs {
 }
 
 pub fn run(args: ManifestsArgs) -> CommandResult {
+    let tokens = match &args.accounts_file {
+        None => None,
+        Some(file) => {
+            let accounts = dnscron_core::config::accounts::discover(std::slice::from_ref(file))
+                .map_err(|diags| crate::cli::validate::report_diagnostics(&diags))?
+                .ok_or_else(|| {
+                    CommandError::user(format!(
+                        "{} is not a {} file",
+                        file.display(),
+                        dnscron_core::config::accounts::ACCOUNTS_FILE
+                    ))
+                })?;
+            Some(accounts::tokens(&accounts).map_err(CommandError::user)?)
+        }
+    };
+    let files = render_with(&args, tokens.as_ref());
     match &args.out_dir {
         None => {
-            print!("{}", render(&args)[0].1);
+            print!("{}", files[0].1);
             Ok(Outcome::Success)
         }
         Some(dir) => {
@@ -83,7 +106,7 @@ pub fn run(args: ManifestsArgs) -> CommandResult {
                     e,
                 )
             })?;
-            for (file, text) in render(&args) {
+            for (file, text) in files {
                 let path = dir.join(file);
                 std::fs::write(&path, text).map_err(|e| {
                     CommandError::quoting(
@@ -101,9 +124,21 @@ pub fn run(args: ManifestsArgs) -> CommandResult {
 
 /// The kit's files, named as in [`FILES`], the manifests first.
 pub fn render(args: &ManifestsArgs) -> [(&'static str, String); 4] {
+    render_with(args, None)
+}
+
+/// [`render`], for the accounts' `tokens` when the repository holds several.
+fn render_with(
+    args: &ManifestsArgs,
+    tokens: Option<&accounts::Tokens>,
+) -> [(&'static str, String); 4] {
     let fill = |template: &str| fill(template, args);
+    let kit = match tokens {
+        None => fill(KIT),
+        Some(tokens) => accounts::rewrite(&fill(KIT), &args.name, tokens),
+    };
     [
-        (FILES[0], fill(KIT)),
+        (FILES[0], kit),
         (FILES[1], fill(RULES)),
         (FILES[2], fill(RULES_TEST)),
         (FILES[3], DASHBOARD.to_owned()),
@@ -124,7 +159,22 @@ pub fn command_line(args: &ManifestsArgs) -> String {
         args.policy.name(),
         args.api_share,
         args.image
-    )
+    ) + &args
+        .accounts_file
+        .as_ref()
+        .map(|f| format!(" --accounts-file {}", f.display()))
+        .unwrap_or_default()
+}
+
+/// A path in plain characters: it is written into the kit's first line.
+fn accounts_file(value: &str) -> Result<PathBuf, String> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-._/".contains(c);
+    match value.chars().find(|&c| !plain(c)) {
+        Some(bad) => Err(format!(
+            "{bad:?} is not allowed: letters, digits and - . _ / only"
+        )),
+        None => Ok(PathBuf::from(value)),
+    }
 }
 
 fn fill(template: &str, args: &ManifestsArgs) -> String {

@@ -16,6 +16,7 @@ mod series;
 #[cfg(test)]
 mod tests;
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
@@ -27,11 +28,11 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 
 use labels::{
-    ApiLabels, BuildLabels, DriftLabels, KeptOutLabel, Level, LevelLabel, OutcomeLabel,
-    RevisionLabels, TriggerLabel,
+    AccountLabel, ApiLabels, BuildLabels, DriftLabels, KeptOutLabel, Level, LevelLabel,
+    OutcomeLabel, RevisionLabels, TriggerLabel,
 };
 pub use labels::{BROKEN, DriftKind, RevisionSource};
-use series::Series;
+use series::{ByAccount, Series};
 
 /// Every family's name as a query names its series: counters with `_total`, the histogram by
 /// its family name (its series add `_bucket`, `_sum` and `_count`); the list the manifests'
@@ -76,31 +77,39 @@ pub const REVISION_LIVE_BUCKETS: [f64; 14] = [
 type FloatGauge = Gauge<f64, AtomicU64>;
 type IntGauge = Gauge<u64, AtomicU64>;
 
-/// The controller's metrics. Every method takes `&self`: the loop and the HTTP server share one
-/// `Metrics` (through `http::Shared`).
-#[derive(Debug)]
+/// The controller's metrics: a view of the one registry, for one account (a repository of
+/// several: its series carry `account="NAME"`) or for the only one (no `account` label). Every
+/// method takes `&self`; clones share the registry, and the HTTP server encodes every account's
+/// series at once (through `http::Shared`).
+#[derive(Debug, Clone)]
 pub struct Metrics {
+    families: Arc<Families>,
+    account: AccountLabel,
+}
+
+#[derive(Debug)]
+struct Families {
     registry: Registry,
-    rounds: Series<OutcomeLabel>,
-    round_duration: Histogram,
-    last_success: FloatGauge,
-    revision: Series<RevisionLabels>,
-    drift: Series<DriftLabels>,
-    findings: Series<LevelLabel>,
-    api_requests: Series<ApiLabels>,
-    rate_limit_wait: Counter<f64, AtomicU64>,
-    suspended: IntGauge,
-    triggers: Series<TriggerLabel>,
-    sweep_progress: FloatGauge,
-    consecutive_failures: IntGauge,
-    backoff: FloatGauge,
-    pending_portal_step: IntGauge,
+    rounds: Series<(AccountLabel, OutcomeLabel)>,
+    round_duration: ByAccount<Histogram>,
+    last_success: ByAccount<FloatGauge>,
+    revision: Series<(AccountLabel, RevisionLabels)>,
+    drift: Series<(AccountLabel, DriftLabels)>,
+    findings: Series<(AccountLabel, LevelLabel)>,
+    api_requests: Series<(AccountLabel, ApiLabels)>,
+    rate_limit_wait: ByAccount<Counter<f64, AtomicU64>>,
+    suspended: ByAccount<IntGauge>,
+    triggers: Series<(AccountLabel, TriggerLabel)>,
+    sweep_progress: ByAccount<FloatGauge>,
+    consecutive_failures: ByAccount<IntGauge>,
+    backoff: ByAccount<FloatGauge>,
+    pending_portal_step: ByAccount<IntGauge>,
     build: Series<BuildLabels>,
-    desired_revision: Series<RevisionLabels>,
-    kept_out: Series<KeptOutLabel>,
-    revision_live: Histogram,
+    desired_revision: Series<(AccountLabel, RevisionLabels)>,
+    kept_out: Series<(AccountLabel, KeptOutLabel)>,
+    revision_live: ByAccount<Histogram>,
     webhook_failures: Counter,
-    pending_nameservers: IntGauge,
+    pending_nameservers: ByAccount<IntGauge>,
 }
 
 impl Default for Metrics {
@@ -110,55 +119,115 @@ impl Default for Metrics {
 }
 
 impl Metrics {
+    /// The metrics of a controller of one account: no `account` label.
     pub fn new() -> Self {
-        let metrics = Self {
+        let metrics = Self::for_accounts();
+        metrics.with_zero_series();
+        metrics
+    }
+
+    /// The metrics of a controller of several accounts: each account's series come with
+    /// [`Metrics::account`]; this view holds the shared ones (the build, the webhook).
+    pub fn for_accounts() -> Self {
+        let families = Families {
             registry: Registry::default(),
             rounds: Series::counter(),
-            round_duration: Histogram::new(ROUND_DURATION_BUCKETS),
-            last_success: FloatGauge::default(),
+            round_duration: ByAccount::new(|| Histogram::new(ROUND_DURATION_BUCKETS)),
+            last_success: ByAccount::new(FloatGauge::default),
             revision: Series::gauge(),
             drift: Series::gauge(),
             findings: Series::gauge(),
             api_requests: Series::counter(),
-            rate_limit_wait: Counter::default(),
-            suspended: IntGauge::default(),
+            rate_limit_wait: ByAccount::new(Counter::default),
+            suspended: ByAccount::new(IntGauge::default),
             triggers: Series::counter(),
-            sweep_progress: FloatGauge::default(),
-            consecutive_failures: IntGauge::default(),
-            backoff: FloatGauge::default(),
-            pending_portal_step: IntGauge::default(),
+            sweep_progress: ByAccount::new(FloatGauge::default),
+            consecutive_failures: ByAccount::new(IntGauge::default),
+            backoff: ByAccount::new(FloatGauge::default),
+            pending_portal_step: ByAccount::new(IntGauge::default),
             build: Series::gauge(),
             desired_revision: Series::gauge(),
             kept_out: Series::gauge(),
-            revision_live: Histogram::new(REVISION_LIVE_BUCKETS),
+            revision_live: ByAccount::new(|| Histogram::new(REVISION_LIVE_BUCKETS)),
             webhook_failures: Counter::default(),
-            pending_nameservers: IntGauge::default(),
+            pending_nameservers: ByAccount::new(IntGauge::default),
         };
-        metrics.with_zero_series().registered()
-    }
-
-    // Closed label lists start at 0, so `increase()` sees the first round and an alert on
-    // findings has a series to compare before the first plan.
-    fn with_zero_series(self) -> Self {
-        for outcome in RoundOutcome::NAMES {
-            self.rounds.add(OutcomeLabel { outcome }, 0);
-        }
-        for trigger in Trigger::ALL.map(Trigger::name) {
-            self.triggers.add(TriggerLabel { trigger }, 0);
-        }
-        self.set_findings(0, 0, 0);
-        for reason in labels::kept_out_reasons() {
-            self.kept_out.add(KeptOutLabel { reason }, 0);
-        }
-        self.build.replace([(
+        families.build.replace([(
             BuildLabels {
                 version: env!("CARGO_PKG_VERSION").to_owned(),
             },
             1,
         )]);
-        self
+        Self {
+            families: Arc::new(families.registered()),
+            account: AccountLabel::default(),
+        }
     }
 
+    /// The view of account `name`, its series started (at 0 where a list is closed).
+    pub fn account(&self, name: &str) -> Self {
+        let view = Self {
+            families: Arc::clone(&self.families),
+            account: AccountLabel::named(name),
+        };
+        view.with_zero_series();
+        view
+    }
+
+    /// Every series of this view's account leaves the exposition (an account removed).
+    pub fn forget_account(&self) {
+        let f = &self.families;
+        let account = &self.account;
+        f.rounds.forget(account);
+        f.revision.forget(account);
+        f.drift.forget(account);
+        f.findings.forget(account);
+        f.api_requests.forget(account);
+        f.triggers.forget(account);
+        f.desired_revision.forget(account);
+        f.kept_out.forget(account);
+        f.round_duration.forget(account);
+        f.last_success.forget(account);
+        f.rate_limit_wait.forget(account);
+        f.suspended.forget(account);
+        f.sweep_progress.forget(account);
+        f.consecutive_failures.forget(account);
+        f.backoff.forget(account);
+        f.pending_portal_step.forget(account);
+        f.revision_live.forget(account);
+        f.pending_nameservers.forget(account);
+    }
+
+    // Closed label lists start at 0, so `increase()` sees the first round and an alert on
+    // findings has a series to compare before the first plan; the unlabelled ones start too.
+    fn with_zero_series(&self) {
+        let f = &self.families;
+        let a = || self.account.clone();
+        for outcome in RoundOutcome::NAMES {
+            f.rounds.add((a(), OutcomeLabel { outcome }), 0);
+        }
+        for trigger in Trigger::ALL.map(Trigger::name) {
+            f.triggers.add((a(), TriggerLabel { trigger }), 0);
+        }
+        self.set_findings(0, 0, 0);
+        for reason in labels::kept_out_reasons() {
+            f.kept_out.add((a(), KeptOutLabel { reason }), 0);
+        }
+        let account = &self.account;
+        f.round_duration.of(account);
+        f.last_success.of(account);
+        f.rate_limit_wait.of(account);
+        f.suspended.of(account);
+        f.sweep_progress.of(account);
+        f.consecutive_failures.of(account);
+        f.backoff.of(account);
+        f.pending_portal_step.of(account);
+        f.revision_live.of(account);
+        f.pending_nameservers.of(account);
+    }
+}
+
+impl Families {
     // prometheus-client adds `_total` to a counter's samples and the unit to a family's name;
     // the names here are without them, and METRIC_NAMES has them as exposed.
     fn registered(mut self) -> Self {
@@ -284,20 +353,31 @@ impl Metrics {
         );
         self
     }
+}
+
+impl Metrics {
+    fn a(&self) -> AccountLabel {
+        self.account.clone()
+    }
 
     /// `trigger`: the core's `Trigger::name`.
     pub fn round_started(&self, trigger: &'static str) {
-        self.triggers.add(TriggerLabel { trigger }, 1);
+        self.families
+            .triggers
+            .add((self.a(), TriggerLabel { trigger }), 1);
     }
 
     /// `outcome`: the core's `RoundOutcome::name`.
     pub fn round_finished(&self, outcome: &'static str, duration: Duration) {
-        self.rounds.add(OutcomeLabel { outcome }, 1);
-        self.round_duration.observe(duration.as_secs_f64());
+        let f = &self.families;
+        f.rounds.add((self.a(), OutcomeLabel { outcome }), 1);
+        f.round_duration
+            .of(&self.account)
+            .observe(duration.as_secs_f64());
     }
 
     pub fn succeeded_at(&self, unix_secs: f64) {
-        self.last_success.set(unix_secs);
+        self.families.last_success.of(&self.account).set(unix_secs);
     }
 
     /// The revision applied; the one before it leaves the exposition.
@@ -306,40 +386,36 @@ impl Metrics {
             revision: id.to_owned(),
             source,
         };
-        self.revision.replace([(labels, 1)]);
+        self.families
+            .revision
+            .replace_where(|l| l.0 == self.account, [((self.a(), labels), 1)]);
     }
 
     /// The drift of the last plan, `(target, kind, changes)`: replaces every series, so a
     /// target no longer drifting leaves the exposition.
     pub fn set_drift(&self, drift: &[(String, DriftKind, u64)]) {
-        self.drift
-            .replace(drift.iter().map(|(target, kind, changes)| {
-                (
-                    DriftLabels {
-                        target: target.clone(),
-                        kind: *kind,
-                    },
-                    *changes,
-                )
-            }));
+        self.families.drift.replace_where(
+            |l| l.0 == self.account,
+            drift.iter().map(|(target, kind, changes)| {
+                let labels = DriftLabels {
+                    target: target.clone(),
+                    kind: *kind,
+                };
+                ((self.a(), labels), *changes)
+            }),
+        );
     }
 
     pub fn set_findings(&self, error: u64, warning: u64, info: u64) {
-        self.findings.replace([
-            (
-                LevelLabel {
-                    level: Level::Error,
-                },
-                error,
-            ),
-            (
-                LevelLabel {
-                    level: Level::Warning,
-                },
-                warning,
-            ),
-            (LevelLabel { level: Level::Info }, info),
-        ]);
+        let level = |level: Level| (self.a(), LevelLabel { level });
+        self.families.findings.replace_where(
+            |l| l.0 == self.account,
+            [
+                (level(Level::Error), error),
+                (level(Level::Warning), warning),
+                (level(Level::Info), info),
+            ],
+        );
     }
 
     /// One API request: `route` is its template (`/dns/{zone}/records`), never a path with a
@@ -351,15 +427,21 @@ impl Metrics {
             route: route.to_owned(),
             status,
         };
-        self.api_requests.add(labels, 1);
+        self.families.api_requests.add((self.a(), labels), 1);
     }
 
     pub fn rate_limit_wait(&self, waited: Duration) {
-        self.rate_limit_wait.inc_by(waited.as_secs_f64());
+        self.families
+            .rate_limit_wait
+            .of(&self.account)
+            .inc_by(waited.as_secs_f64());
     }
 
     pub fn set_suspended(&self, suspended: bool) {
-        self.suspended.set(u64::from(suspended));
+        self.families
+            .suspended
+            .of(&self.account)
+            .set(u64::from(suspended));
     }
 
     /// A sweep of no targets is complete; `done` past `total` counts as complete too.
@@ -369,16 +451,22 @@ impl Metrics {
         } else {
             (done.min(total) as f64) / (total as f64)
         };
-        self.sweep_progress.set(ratio);
+        self.families.sweep_progress.of(&self.account).set(ratio);
     }
 
     pub fn set_backoff(&self, consecutive_failures: u64, next: Duration) {
-        self.consecutive_failures.set(consecutive_failures);
-        self.backoff.set(next.as_secs_f64());
+        let f = &self.families;
+        f.consecutive_failures
+            .of(&self.account)
+            .set(consecutive_failures);
+        f.backoff.of(&self.account).set(next.as_secs_f64());
     }
 
     pub fn set_pending_portal_step(&self, pending: bool) {
-        self.pending_portal_step.set(u64::from(pending));
+        self.families
+            .pending_portal_step
+            .of(&self.account)
+            .set(u64::from(pending));
     }
 
     /// The revision the folder holds now; the one before it leaves the exposition.
@@ -387,27 +475,37 @@ impl Metrics {
             revision: id.to_owned(),
             source,
         };
-        self.desired_revision.replace([(labels, 1)]);
+        self.families
+            .desired_revision
+            .replace_where(|l| l.0 == self.account, [((self.a(), labels), 1)]);
     }
 
     /// Whether the folder's newest revision is kept out for `reason`: [`BROKEN`] or the core's
     /// `KeptOutReason::name`.
     pub fn set_kept_out(&self, reason: &'static str, kept_out: bool) {
-        self.kept_out
-            .replace_one(KeptOutLabel { reason }, u64::from(kept_out));
+        self.families
+            .kept_out
+            .replace_one((self.a(), KeptOutLabel { reason }), u64::from(kept_out));
     }
 
     /// A revision converged `latency` after the round that first read it began.
     pub fn revision_live(&self, latency: Duration) {
-        self.revision_live.observe(latency.as_secs_f64());
+        self.families
+            .revision_live
+            .of(&self.account)
+            .observe(latency.as_secs_f64());
     }
 
     pub fn set_pending_nameservers(&self, pending: bool) {
-        self.pending_nameservers.set(u64::from(pending));
+        self.families
+            .pending_nameservers
+            .of(&self.account)
+            .set(u64::from(pending));
     }
 
+    /// Shared by every account: one webhook per controller.
     pub fn webhook_failed(&self) {
-        self.webhook_failures.inc();
+        self.families.webhook_failures.inc();
     }
 
     /// The classic Prometheus text format (version 0.0.4) of the same families.
@@ -421,7 +519,7 @@ impl Metrics {
         // Writing to a String can't fail and every label value here encodes; an error would be
         // the encoder's own bug. The text then ends without `# EOF`, which Prometheus reports
         // as a failed scrape: visible, where an empty answer would look like no metrics.
-        if let Err(error) = text::encode(&mut exposition, &self.registry) {
+        if let Err(error) = text::encode(&mut exposition, &self.families.registry) {
             tracing::error!(%error, "encoding the metrics failed");
         }
         exposition

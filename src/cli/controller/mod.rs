@@ -3,6 +3,7 @@
 //! lines, metrics, `/status` and webhook messages. The core decides what every round does.
 
 mod args;
+pub mod fleet;
 mod front;
 pub mod http;
 pub mod manifests;
@@ -39,10 +40,16 @@ pub fn run(args: ControllerArgs, log_format: crate::cli::logging::LogFormat) -> 
             ));
         }
     };
+    let json = log_format == crate::cli::logging::LogFormat::Json;
+    let repository =
+        crate::cli::accounts::Repository::discover(std::slice::from_ref(&dir), &args.account)
+            .map_err(crate::cli::accounts::RepositoryError::into_command_error)?;
+    if let crate::cli::accounts::Repository::Many { accounts, chosen } = repository {
+        return fleet::run(args, &dir, accounts, chosen, json);
+    }
     let runtime = crate::cli::session::runtime()?;
     // The webhook's task and the clients are made inside the runtime.
     let _context = runtime.enter();
-    let json = log_format == crate::cli::logging::LogFormat::Json;
     let front = Arc::new(front::Front::new(&args, json)?);
     let config = args.api.clone().into_config()?;
     let mut config = api_config(config, args.api_share, BUCKET_PER_MINUTE);

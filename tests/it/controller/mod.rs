@@ -2,6 +2,7 @@
 //! a real Prometheus server scraping them (`prometheus`, whose harness other controller tests
 //! use too).
 
+mod accounts;
 mod busy;
 mod cli;
 mod differential;

@@ -5,6 +5,7 @@
 //! the controller's design; and the kit is `dnscron controller manifests`'s output (`generated`).
 //! promtool's answers are recorded (`recorded`): `cargo test` needs no promtool.
 
+mod accounts;
 mod command;
 mod deployment;
 mod generated;

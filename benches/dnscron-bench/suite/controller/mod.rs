@@ -4,6 +4,7 @@
 //! apply --api-share 50` builds it (`Mode::ApplyMerged`, a budget of half the spec's bucket,
 //! a state file), the emulator in the same process at the spec's bucket.
 
+mod accounts;
 mod busy;
 mod day;
 mod harness;
@@ -352,4 +353,59 @@ fn push_memory(section: &mut Section, flat: &memory::Flat, (early, late): (u64, 
         "",
         Verdict::of(flat.failed_rounds == 0),
     ));
+}
+
+/// Issue 40's repository: 20 accounts of 30 zones.
+const ACCOUNTS: (usize, usize) = (20, 30);
+
+/// The controller over several accounts (issue 40): every account's first whole sweep, side by
+/// side, next to one account's.
+pub fn accounts_section(smoke: bool) -> Result<Section, BenchError> {
+    let (accounts, zones) = match smoke {
+        true => (3, 5),
+        false => ACCOUNTS,
+    };
+    let mut section = Section::new(
+        "10. The controller over several accounts (issue 40)",
+        &format!(
+            "One controller over a repository of {accounts} accounts of {zones} zones each \
+             (4 records a zone, a registered domain per zone), each account a controller of its own \
+             as `dnscron controller DIR` over `dnscron-accounts.yaml` builds it (its own client at \
+             `--api-share 50` of its own bucket, its revision its folder's digest), all run side \
+             by side in one runtime, each against its own emulator at the spec's bucket (120 a \
+             minute). Each starts with no state (its files the base, nothing written) and runs as \
+             `--once` does: the base, then one whole drift sweep. On tokio's paused clock: the \
+             times are simulated, the same on any machine. Beside it, the same for one account \
+             alone. `cargo bench --bench dnscron-bench -- --only controlleraccounts` (with \
+             `--profile dev` the same simulated figures without a release build)."
+        ),
+    );
+    let sweeps = accounts::run(accounts, zones)?;
+    let ratio = sweeps.all.as_secs_f64() / sweeps.one.as_secs_f64().max(f64::EPSILON);
+    section.push(Figure::info(
+        format!("one account of {zones} zones: its first whole sweep (simulated)"),
+        secs(sweeps.one),
+    ));
+    section.push(Figure::new(
+        format!("{accounts} accounts of {zones} zones side by side: every first whole sweep done (simulated)"),
+        format!("{} ({ratio:.2} × one account)", secs(sweeps.all)),
+        "≤ 1.5 × one account",
+        format!("1 × (each account its own bucket); {accounts} × one account run one after another"),
+        Verdict::of(ratio <= 1.5),
+    ));
+    section.push(Figure::new(
+        "requests answered by the emulators; 429s; accounts not converged",
+        format!(
+            "{}; {}; {}",
+            sweeps.requests, sweeps.rate_limited, sweeps.not_converged
+        ),
+        "0 429s, 0 not converged",
+        "",
+        Verdict::of(sweeps.rate_limited == 0 && sweeps.not_converged == 0),
+    ));
+    section.push(Figure::info(
+        "wall clock to simulate every account",
+        secs(sweeps.wall),
+    ));
+    Ok(section)
 }

@@ -7,6 +7,7 @@
 //! drift sweep, sized to the room in the API budget so that a sweep of a large account is
 //! spread over rounds and never keeps a new revision waiting.
 
+pub mod accounts;
 mod alerts;
 mod backoff;
 mod lock;
@@ -32,7 +33,7 @@ pub use requeue::Requeue;
 pub use revision::{
     AdoptError, GitHead, Probe, Revision, RevisionError, RevisionSource, Snapshot, resolve_adopted,
 };
-pub use round::{Controller, DEFAULT_INTERVAL, Mode, Settings, readiness_check};
+pub use round::{Controller, DEFAULT_INTERVAL, Identity, Mode, Settings, readiness_check};
 pub use run::{OnceOutcome, RunEnd};
 pub use state::{Converged, Start, StateError, StateStore};
 pub use webhook::{Webhook, WebhookError};

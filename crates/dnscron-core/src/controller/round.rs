@@ -64,6 +64,9 @@ pub struct Settings {
     pub interval: Duration,
     /// Writes are suspended while this file exists.
     pub suspend_file: Option<PathBuf>,
+    /// Also suspends writes while it exists: in a controller of several accounts, the file that
+    /// suspends them all (`suspend_file` is then the account's own).
+    pub shared_suspend_file: Option<PathBuf>,
     /// On a first start (no converged revision), the revision whose whole difference may be
     /// applied: someone reviewed it. Any other revision is taken as the base.
     pub adopt_revision: Option<String>,
@@ -76,6 +79,19 @@ pub struct Settings {
     /// waits, pending). `None`: switches are sent unchecked, as `apply` is told to. The
     /// post-apply wait is never run by a controller (it is a report, not a gate).
     pub dns: Option<DnsOptions>,
+    /// What names a revision of the folder.
+    pub identity: Identity,
+}
+
+/// What names a revision of the folder the controller reconciles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Identity {
+    /// The commit checked out when the folder is in a git repository, else the files' digest.
+    Checkout,
+    /// The digest of the folder's files, even in a repository: an account's folder in a
+    /// repository of several, where a commit that changes another account's files is no new
+    /// revision of this one (nothing is read or applied for it).
+    Files,
 }
 
 impl Settings {
@@ -86,10 +102,12 @@ impl Settings {
             dir,
             interval: DEFAULT_INTERVAL,
             suspend_file: None,
+            shared_suspend_file: None,
             adopt_revision: None,
             poll: Duration::from_secs(1),
             visibility_waits: crate::apply::VISIBILITY_WAITS.to_vec(),
             dns: Some(readiness_check(AddressBook::new(Vec::new()))),
+            identity: Identity::Checkout,
         }
     }
 }
@@ -233,10 +251,13 @@ impl Controller {
     }
 
     pub(super) fn suspended(&self) -> bool {
-        self.settings
-            .suspend_file
-            .as_ref()
-            .is_some_and(|f| f.exists())
+        [
+            &self.settings.suspend_file,
+            &self.settings.shared_suspend_file,
+        ]
+        .into_iter()
+        .flatten()
+        .any(|f| f.exists())
     }
 
     /// Runs one round: looks at the folder, does the one thing its `Phase` says, and says
@@ -338,7 +359,16 @@ impl Controller {
         if self.files.is_some() && self.last_probe.as_ref() == Some(&probe) {
             return Ok(());
         }
-        let snapshot = revision::read(&self.settings.dir)?;
+        let mut snapshot = revision::read(&self.settings.dir)?;
+        match self.settings.identity {
+            Identity::Checkout => {}
+            Identity::Files => {
+                snapshot.revision = Revision {
+                    id: snapshot.content_digest.clone(),
+                    source: revision::RevisionSource::Digest,
+                };
+            }
+        }
         self.last_probe = Some(snapshot.probe);
         if self
             .files

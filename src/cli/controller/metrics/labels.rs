@@ -136,3 +136,27 @@ pub(super) struct ApiLabels {
     pub(super) route: String,
     pub(super) status: String,
 }
+
+/// Whose series: an account of a repository of several (`account="NAME"`), or, for a controller
+/// of one account, none (no label at all, so its series are those of before several accounts
+/// were possible). Names come from `dnscron-accounts.yaml`: as many values as accounts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) struct AccountLabel(Option<std::sync::Arc<str>>);
+
+impl AccountLabel {
+    pub(super) fn named(name: &str) -> Self {
+        Self(Some(std::sync::Arc::from(name)))
+    }
+}
+
+impl EncodeLabelSet for AccountLabel {
+    fn encode(
+        &self,
+        encoder: &mut prometheus_client::encoding::LabelSetEncoder,
+    ) -> std::fmt::Result {
+        match &self.0 {
+            Some(name) => [("account", &**name)].encode(encoder),
+            None => Ok(()),
+        }
+    }
+}

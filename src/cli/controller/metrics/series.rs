@@ -13,6 +13,8 @@ use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::gauge::ConstGauge;
 
+use super::labels::AccountLabel;
+
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     Counter,
@@ -69,10 +71,28 @@ impl<L: Ord> Series<L> {
         *self.lock() = fresh;
     }
 
+    /// The series `mine` selects (one account's) at once, the others left as they are.
+    pub(super) fn replace_where(
+        &self,
+        mine: impl Fn(&L) -> bool,
+        series: impl IntoIterator<Item = (L, u64)>,
+    ) {
+        let mut values = self.lock();
+        values.retain(|labels, _| !mine(labels));
+        values.extend(series);
+    }
+
     // A panic while the lock was held left the map whole (every write is one insert or one
     // swap), so a poisoned lock is still good to read and write.
     fn lock(&self) -> MutexGuard<'_, BTreeMap<L, u64>> {
         self.values.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl<L: Ord> Series<(AccountLabel, L)> {
+    /// Every series of `account` leaves the exposition.
+    pub(super) fn forget(&self, account: &AccountLabel) {
+        self.lock().retain(|(whose, _), _| whose != account);
     }
 }
 
@@ -97,5 +117,69 @@ where
             Kind::Counter => MetricType::Counter,
             Kind::Gauge => MetricType::Gauge,
         }
+    }
+}
+
+/// One unlabelled metric per account (a gauge, a counter, a histogram), each written with its
+/// account's label, in the accounts' order. Clones share the metrics.
+pub(super) struct ByAccount<M> {
+    make: fn() -> M,
+    values: Arc<Mutex<BTreeMap<AccountLabel, M>>>,
+}
+
+impl<M> Clone for ByAccount<M> {
+    fn clone(&self) -> Self {
+        Self {
+            make: self.make,
+            values: Arc::clone(&self.values),
+        }
+    }
+}
+
+impl<M> std::fmt::Debug for ByAccount<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ByAccount").finish_non_exhaustive()
+    }
+}
+
+impl<M: Clone> ByAccount<M> {
+    pub(super) fn new(make: fn() -> M) -> Self {
+        Self {
+            make,
+            values: Arc::default(),
+        }
+    }
+
+    /// The account's metric (made at its first use); the clone shares it.
+    pub(super) fn of(&self, account: &AccountLabel) -> M {
+        let mut values = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        values
+            .entry(account.clone())
+            .or_insert_with(self.make)
+            .clone()
+    }
+
+    pub(super) fn forget(&self, account: &AccountLabel) {
+        self.values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(account);
+    }
+}
+
+impl<M> EncodeMetric for ByAccount<M>
+where
+    M: EncodeMetric,
+{
+    fn encode(&self, mut encoder: MetricEncoder) -> std::fmt::Result {
+        let values = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        for (account, metric) in values.iter() {
+            metric.encode(encoder.encode_family(account)?)?;
+        }
+        Ok(())
+    }
+
+    fn metric_type(&self) -> MetricType {
+        (self.make)().metric_type()
     }
 }

@@ -281,3 +281,45 @@ fn the_classic_exposition_names_each_family_as_its_samples() {
         "{text}"
     );
 }
+
+/// A controller of several accounts: every per-account series carries `account`, the build and
+/// the webhook's failures don't; an account forgotten leaves no series.
+#[test]
+fn each_accounts_series_carry_its_name_and_leave_with_it() {
+    let metrics = Metrics::for_accounts();
+    let alpha = metrics.account("alpha");
+    let beta = metrics.account("beta");
+    alpha.set_backoff(3, Duration::from_secs(6));
+    beta.set_drift(&[("b.example".to_owned(), DriftKind::Record, 2)]);
+    alpha.set_drift(&[("a.example".to_owned(), DriftKind::Cron, 1)]);
+    beta.set_drift(&[]);
+    alpha.webhook_failed();
+    let exposition = metrics.encode();
+    assert_eq!(
+        samples(&exposition, "dnscron_controller_consecutive_failures"),
+        [
+            "dnscron_controller_consecutive_failures{account=\"alpha\"} 3",
+            "dnscron_controller_consecutive_failures{account=\"beta\"} 0",
+        ]
+    );
+    assert_eq!(
+        samples(&exposition, "dnscron_controller_drift_changes"),
+        [
+            "dnscron_controller_drift_changes{account=\"alpha\",target=\"a.example\",kind=\"cron\"} 1"
+        ]
+    );
+    assert_eq!(
+        samples(&exposition, "dnscron_controller_webhook_failures"),
+        ["dnscron_controller_webhook_failures_total 1"]
+    );
+    // Every sample but the process's own names an account.
+    for line in exposition.lines().filter(|l| !l.starts_with('#')) {
+        let shared = line.starts_with("dnscron_build_info")
+            || line.starts_with("dnscron_controller_webhook_failures");
+        assert!(shared || line.contains("account=\""), "{line}");
+    }
+    beta.forget_account();
+    let exposition = metrics.encode();
+    assert!(!exposition.contains("account=\"beta\""), "{exposition}");
+    assert!(exposition.contains("account=\"alpha\""));
+}

@@ -310,3 +310,38 @@ fn identical_declarations_are_one_record() {
         ]
     );
 }
+
+#[test]
+fn a_cname_beside_an_ignored_record_is_blocked_though_prune_is_on() {
+    let files =
+        "zone: example.com\nrecords:\n  - {name: www, type: CNAME, content: target.example.net.}\n";
+    let rows = [(1, "www.example.com", "TXT", 300, "\"site-verification\"")];
+    // The ignore rule keeps the TXT record: the CNAME's create is blocked, and the reason names
+    // the rule, not `prune`.
+    let ignored = spec(&format!("{files}ignore:\n  - {{name: www, type: TXT}}\n"));
+    let out = diff_zone(&ignored, &live(&ignored, &rows));
+    let [change] = out.drafts.as_slice() else {
+        panic!("{:?}", changes(&out));
+    };
+    assert_eq!(change.change.action, Action::Create);
+    assert_eq!(change.change.status, Status::Blocked);
+    assert_eq!(
+        change.change.reason.as_deref(),
+        Some(
+            "`www` would hold a CNAME beside TXT records, which DNS forbids; the live records are kept because they match an `ignore` rule: remove them from the files' scope or delete them first"
+        )
+    );
+    // Without the rule the TXT record is deleted first and the CNAME is ready.
+    let plain = spec(files);
+    let out = diff_zone(&plain, &live(&plain, &rows));
+    assert_eq!(
+        changes(&out)
+            .into_iter()
+            .map(|(action, name, id, _, _, status)| (action, name, id, status))
+            .collect::<Vec<_>>(),
+        [
+            (Action::Create, "www".to_string(), None, Status::Ready),
+            (Action::Delete, "www".to_string(), Some(1), Status::Ready),
+        ]
+    );
+}
