@@ -225,6 +225,7 @@ mod tests {
             | Command::Apply(_)
             | Command::Check(_)
             | Command::Import(_)
+            | Command::Export(_)
             | Command::Adopt(_)
             | Command::Baseline(_)
             | Command::Doctor(_)

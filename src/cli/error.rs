@@ -777,8 +777,10 @@ pub const CHANGED_DURING_APPLY_HINT: &str = "someone changed the account while a
 /// What to do after a cron delete reached another job (someone is changing the site's jobs).
 pub const CRON_INDEX_MOVED_HINT: &str = "someone is changing this site's cron jobs: check them in the portal, then run apply again (it lists the jobs right before each delete; docs/apply.md, \"Cron deletes\")";
 
+mod export;
 mod import_from;
 mod refusal;
+pub use export::not_exported;
 pub use import_from::not_imported;
 pub use refusal::Refused;
 

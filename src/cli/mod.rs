@@ -28,6 +28,7 @@ pub(crate) mod doctor;
 #[cfg(feature = "emulator")]
 mod emulator;
 pub mod error;
+mod export;
 mod fmt;
 pub mod import;
 mod import_from;
@@ -65,6 +66,7 @@ pub use dns_args::{ApplyDnsArgs, DnsArgs, ResolverArg};
 pub use doctor::DoctorArgs;
 #[cfg(feature = "emulator")]
 pub use emulator::EmulatorArgs;
+pub use export::{ExportArgs, ExportTo};
 pub use fmt::FmtArgs;
 pub use logging::LogFormat;
 pub use plan::{PlanArgs, PlanFormat};
@@ -121,6 +123,9 @@ pub enum Command {
     /// or another tool's files (`--from bind`: zone files; `--from octodns`: a configuration;
     /// `--from dnscontrol`: `dnscontrol print-ir`'s JSON).
     Import(import::ImportArgs),
+    /// Write the files as another tool's, offline: `--to bind`, a zone file per zone; `--to
+    /// octodns`, an octoDNS configuration and its zone files. Says what they can't hold.
+    Export(export::ExportArgs),
     /// Take the account as it is today: accept its error findings and list what no file
     /// declares as unmanaged, so the drift job starts green.
     Baseline(baseline::BaselineArgs),
@@ -159,6 +164,7 @@ impl Command {
             | Command::Show(_)
             | Command::Check(_)
             | Command::Import(_)
+            | Command::Export(_)
             | Command::Adopt(_)
             | Command::Baseline(_)
             | Command::Doctor(_)
@@ -198,6 +204,7 @@ pub fn run(cli: Cli) -> CommandResult {
         Command::Adopt(args) => adopt::run(args),
         Command::Check(args) => check::run(args),
         Command::Import(args) => import::run(args),
+        Command::Export(args) => export::run(args),
         Command::Baseline(args) => baseline::run(args),
         Command::Doctor(args) => doctor::run(args),
         #[cfg(feature = "controller")]

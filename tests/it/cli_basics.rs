@@ -21,6 +21,7 @@ fn completions_name_every_subcommand() {
             "demo",
             "doctor",
             "emulator",
+            "export",
             "fmt",
             "help",
             "import",
@@ -95,6 +96,9 @@ Ask each zone\*(Aqs nameservers over DNS whether they serve what the files say (
 .TP
 \fBdnscron import\fR
 Write desired\-state files that reproduce the live account (plan then shows no changes), or another tool\*(Aqs files (`\-\-from bind`: zone files; `\-\-from octodns`: a configuration; `\-\-from dnscontrol`: `dnscontrol print\-ir`\*(Aqs JSON)
+.TP
+\fBdnscron export\fR
+Write the files as another tool\*(Aqs, offline: `\-\-to bind`, a zone file per zone; `\-\-to octodns`, an octoDNS configuration and its zone files. Says what they can\*(Aqt hold
 .TP
 \fBdnscron baseline\fR
 Take the account as it is today: accept its error findings and list what no file declares as unmanaged, so the drift job starts green

@@ -53,6 +53,7 @@ mod controller;
 mod controller_manifests;
 mod doctor;
 mod emulator;
+mod export;
 mod fmt;
 mod github_format;
 mod hostile;

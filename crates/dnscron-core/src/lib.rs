@@ -27,6 +27,7 @@
 //! | check | [`dnscheck::check_zones`] ([`dnscheck::CheckSettings`]) → [`dnscheck::CheckReport`] ([`dnscheck::Totals`]); [`dnscheck::NameserverAddress`] or [`dnscheck::AddressParseError`]; [`dnscheck::AddressBook`], [`dnscheck::parse_resolver`], [`dnscheck::parse_resolv_conf`] | |
 //! | controller's loop | [`controller::Controller`] ([`controller::Settings`], [`controller::Mode`], [`controller::StateStore`]) → [`controller::RoundReport`]s as [`controller::Event`]s, [`controller::RunEnd`]; [`controller::Controller::round`] → a [`controller::RoundReport`] and its [`controller::Requeue`]; [`controller::api_config`], [`controller::readiness_check`], [`controller::resolve_adopted`], [`controller::Webhook`], [`controller::StateLock`]; several accounts: [`controller::Identity`], [`controller::accounts::compare`], [`controller::accounts::per_account_path`] | [`controller::revision`]: [`controller::revision::probe`], [`controller::revision::read`] |
 //! | import | [`import::fetch`] ([`import::Selection`]) → [`import::Fetched`]; [`import::build_zone`] → [`import::ZoneFile`] ([`import::Imported`], [`import::KeptOut`] of an [`import::Ephemeral`] kind, [`import::Unrepresentable`], [`import::LeftOut`], [`import::SourceIgnore`]); [`import::zone_from_probe`] or [`import::ProbeShapeError`]; [`import::render_zone`], [`import::render_site`], [`import::extract_sets`] → [`import::SetFile`]s of [`import::SetRecord`]s, [`import::render_set`], [`import::write_files`] → [`import::OutFile`]s or [`import::Outside`]; [`import::ImportError`] | [`import::from_files`]: other tools' files ([`import::from_files::read`], one folder per reader); [`import::baseline`]: acceptances at adoption |
+//! | export | [`export::export`], [`export::export_accounts`] ([`export::Format`]) → [`export::Export`]: the files, what they leave ([`export::Left`]) and can't hold ([`export::NotExported`]); [`export::write_export`] → the paths written or [`export::ExportError`] | |
 //! | adopt | [`adopt::adopt`] ([`adopt::AdoptOptions`]) → [`adopt::Adoption`]: the files to write ([`adopt::FileWrite`]), what they adopt ([`adopt::Adopted`]), what is left and why ([`adopt::Left`], [`adopt::LeftReason`]) | [`adopt`] |
 //! | benchmark hooks | [`config::parse_yaml`], [`plan::snapshot::READ_CONCURRENCY`], [`controller::BUCKET_PER_MINUTE`] | |
 
@@ -43,6 +44,7 @@ pub mod controller;
 pub(crate) mod cron;
 pub mod dns;
 pub mod dnscheck;
+pub mod export;
 pub(crate) mod finding;
 pub mod import;
 pub mod plan;

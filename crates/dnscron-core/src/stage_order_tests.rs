@@ -22,6 +22,8 @@ const STAGES: &[&str] = &[
     "plan_file",
     // Live account → files.
     "import",
+    // Desired state → another tool's files (through import's writer).
+    "export",
     // Plan → writes → result; rounds of it.
     "apply",
     "controller",

@@ -1,0 +1,271 @@
+//! `dnscron export --to bind|octodns [--out DIR] [PATH]...`: the desired state, read as `plan`
+//! reads it, written as another tool's files. Offline: no token, no request.
+//!
+//! Stdout: the files written and a count (or, with `--json`, one JSON object). Stderr: one
+//! `left:` line for each thing the other tool's files can't hold (not DNS records), and one
+//! `not exported` line, with its place, for each record it refuses; those fail the command
+//! (exit 1) after the rest is written.
+
+use std::path::{Path, PathBuf};
+
+use dnscron_api::untrusted::{escape, json_text};
+use dnscron_core::config::model::NameserverMode;
+use dnscron_core::export::{self, Export, Format, Left, NotExported, Unholdable};
+
+use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
+use crate::cli::error::{CommandError, CommandResult, Outcome, not_exported};
+use crate::cli::{validate, write_stdout};
+use dnscron_core::config;
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The tool to write for: `bind`, one RFC 1035 zone file per zone (<zone>.zone);
+    /// `octodns`, a configuration (config.yaml) and its YAML provider's zone files
+    /// (zones/<zone>.yaml).
+    #[arg(long, value_enum, value_name = "TOOL")]
+    pub to: ExportTo,
+    /// Folder to write into, created when missing; it must be empty unless --force [default:
+    /// export-bind or export-octodns].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Write into a folder that is not empty, over the files export writes (others are kept).
+    #[arg(long)]
+    pub force: bool,
+    /// Print what was written and left as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Files, or directories searched recursively for *.yaml and *.yml. In a repository of
+    /// several accounts (dnscron-accounts.yaml), each account's files go to a folder of its
+    /// name inside --out.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub account: AccountArgs,
+}
+
+/// The tools `--to` writes for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportTo {
+    /// BIND zone files.
+    Bind,
+    /// An octoDNS configuration and its YAML provider's zone files.
+    Octodns,
+}
+
+impl ExportTo {
+    fn name(self) -> &'static str {
+        match self {
+            ExportTo::Bind => "bind",
+            ExportTo::Octodns => "octodns",
+        }
+    }
+
+    fn format(self) -> Format {
+        match self {
+            ExportTo::Bind => Format::Bind,
+            ExportTo::Octodns => Format::Octodns,
+        }
+    }
+}
+
+pub(crate) fn run(args: ExportArgs) -> CommandResult {
+    let repository = Repository::discover(&args.paths, &args.account)
+        .map_err(RepositoryError::into_command_error)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("export-{}", args.to.name())));
+    let export = match &repository {
+        Repository::One { paths } => {
+            let desired = validate::load_printing_warnings(paths)
+                .map_err(|d| validate::report_diagnostics(&d))?;
+            export::export(&desired, args.to.format())
+        }
+        Repository::Many { .. } => {
+            let loaded = load_accounts(&repository)?;
+            let accounts: Vec<(&str, &_)> = loaded.iter().map(|(n, d)| (*n, d)).collect();
+            export::export_accounts(&accounts, args.to.format())
+        }
+    };
+    let written = export::write_export(&out, &export.files, args.force)?;
+    let mut stderr = String::new();
+    for left in &export.left {
+        stderr.push_str(&format!("left: {}\n", left_words(left)));
+    }
+    for item in &export.not_exported {
+        stderr.push_str(&format!("not exported {}\n", not_exported_line(item)));
+    }
+    eprint!("{stderr}");
+    write_stdout(&if args.json {
+        json(&args, &out, &export, &written)
+    } else {
+        text(&args, &out, &export, &written)
+    })?;
+    match export.not_exported.len() {
+        0 => Ok(Outcome::Success),
+        n => Err(not_exported(n)),
+    }
+}
+
+/// Every chosen account's files, as `plan` reads each; every problem of every account in one
+/// report, and nothing written.
+fn load_accounts(
+    repository: &Repository,
+) -> Result<Vec<(&str, config::model::Desired)>, CommandError> {
+    let mut loaded = Vec::new();
+    let mut problems = config::Diagnostics::default();
+    for account in repository.chosen() {
+        match validate::load_printing_warnings(std::slice::from_ref(&account.folder)) {
+            Ok(desired) => loaded.push((account.name.as_str(), desired)),
+            Err(diags) => problems.items.extend(diags.items),
+        }
+    }
+    if problems.is_empty() {
+        Ok(loaded)
+    } else {
+        Err(validate::report_diagnostics(&problems))
+    }
+}
+
+fn text(args: &ExportArgs, out: &Path, export: &Export, written: &[PathBuf]) -> String {
+    let mut text = String::new();
+    for path in written {
+        text.push_str(&format!("wrote {}\n", escape(&path.display().to_string())));
+    }
+    text.push_str(&format!(
+        "exported {} zone{}, {} record{} to {} for {}\n",
+        export.zones,
+        plural(export.zones),
+        export.records,
+        plural(export.records),
+        escape(&out.display().to_string()),
+        args.to.name()
+    ));
+    text
+}
+
+fn json(args: &ExportArgs, out: &Path, export: &Export, written: &[PathBuf]) -> String {
+    let not_exported: Vec<serde_json::Value> = export
+        .not_exported
+        .iter()
+        .map(|item| {
+            serde_json::json!({
+                "at": item.record.location.to_string(),
+                "zone": item.zone.as_str(),
+                "name": item.name,
+                "type": item.record.rtype.as_str(),
+                "content": item.record.content,
+                "why": unholdable_words(item.why),
+            })
+        })
+        .collect();
+    let value = serde_json::json!({
+        "to": args.to.name(),
+        "out": out.display().to_string(),
+        "zones": export.zones,
+        "records": export.records,
+        "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "left": export.left.iter().map(|l| format!("left: {}", left_words(l))).collect::<Vec<_>>(),
+        "not_exported": not_exported,
+    });
+    json_text(serde_json::to_string_pretty(&value).unwrap_or_default()) + "\n"
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn left_words(left: &Left) -> String {
+    match left {
+        Left::Cron {
+            site,
+            jobs,
+            location,
+        } => format!(
+            "site {} at {}: {jobs} cron job{} (not DNS records)",
+            escape(site),
+            at(&location.to_string()),
+            plural(*jobs)
+        ),
+        Left::Nameservers {
+            zone,
+            mode,
+            as_apex_ns,
+            location,
+        } => {
+            let mode = match mode {
+                NameserverMode::Hosted => "hosted".to_string(),
+                NameserverMode::Custom(hosts) => format!("custom: {}", escape(&hosts.join(", "))),
+            };
+            let then = match (mode_custom(left), *as_apex_ns) {
+                (_, true) => "its hosts are written as the zone's apex NS records (and an SOA)",
+                (true, false) => "the registrar keeps the domain on these hosts",
+                (false, false) => {
+                    "point the domain at the new provider's nameservers at the registrar when the zone moves"
+                }
+            };
+            format!(
+                "zone {zone} at {}: the registrar nameserver mode ({mode}) is not a DNS record; {then}",
+                at(&location.to_string())
+            )
+        }
+        Left::NoSoa { zone, location } => format!(
+            "zone {zone} at {}: no SOA or apex NS records (the files name no nameservers for the zone); add those of the server that will serve the zone before named loads it",
+            at(&location.to_string())
+        ),
+        Left::Ignore {
+            zone,
+            rules,
+            location,
+        } => format!(
+            "zone {zone} at {}: {rules} `ignore:` rule{}: the live records they leave alone are in no file",
+            at(&location.to_string()),
+            plural(*rules)
+        ),
+        Left::NoPrune { zone, location } => format!(
+            "zone {zone} at {}: `prune: false`: live records no file declares are kept by dnscron and are not in the files",
+            at(&location.to_string())
+        ),
+        Left::Registrar { zone, location } => format!(
+            "zone {zone} at {}: `registrar:` expectations are checks of the registration, not DNS records",
+            at(&location.to_string())
+        ),
+    }
+}
+
+fn mode_custom(left: &Left) -> bool {
+    matches!(
+        left,
+        Left::Nameservers {
+            mode: NameserverMode::Custom(_),
+            ..
+        }
+    )
+}
+
+fn at(location: &str) -> String {
+    escape(location).into_owned()
+}
+
+fn not_exported_line(item: &NotExported) -> String {
+    format!(
+        "{} {} {} {}: {}",
+        at(&item.record.location.to_string()),
+        escape(&item.name),
+        item.record.rtype.as_str(),
+        escape(&item.record.content),
+        unholdable_words(item.why)
+    )
+}
+
+fn unholdable_words(why: Unholdable) -> &'static str {
+    match why {
+        Unholdable::NonAscii => "octoDNS refuses a TXT value with characters outside ASCII",
+        Unholdable::BackslashSemicolon => {
+            "octoDNS reads `\\;` as an escaped `;` and refuses `\\\\;`, so a backslash before a semicolon can't be written"
+        }
+        Unholdable::QuoteSpaceQuote => {
+            "octoDNS removes `\" \"` from every TXT value (its joint of quoted strings)"
+        }
+    }
+}
