@@ -113,7 +113,9 @@ pub fn discover(paths: &[PathBuf]) -> Result<Option<Accounts>, Diagnostics> {
                 file.display(),
                 root.display()
             ))
-            .with_hint("pass only that folder: a command given it chooses among its accounts by name"),
+            .with_hint(
+                "pass only that folder: a command given it chooses among its accounts by name",
+            ),
         );
         diags.sort();
         return Err(diags);
