@@ -24,6 +24,8 @@ const STAGES: &[&str] = &[
     "import",
     // Desired state → another tool's files (through import's writer).
     "export",
+    // A plan's drift → edits of the files that declare it (through fmt's writer).
+    "adopt",
     // Plan → writes → result; rounds of it.
     "apply",
     "controller",
