@@ -130,29 +130,58 @@ fn block_items(
     let mut previous_end = start;
     for node in nodes {
         let layout = || LeftAlone::at(node.pos, Reason::ItemLayout);
-        let dash = find_dash(source, previous_end, node.pos.offset as usize).ok_or_else(layout)?;
-        let line = line_start(source, dash);
-        let indent = &source[line..dash];
-        if line < previous_end || !indent.chars().all(|c| c == ' ') {
-            return Err(layout());
-        }
-        let end = subtree_end(source, node, presentation).max(dash + 1);
-        let body = line..line_end(source, end - 1);
-        let last_line = line_start(source, body.end - 1);
-        let mut comments = ItemComments::default();
-        for c in comments_in(presentation, dash..body.end) {
-            let text = comment_text(source, c);
-            if c.trailing && c.pos.offset as usize >= last_line {
-                comments.trailing = Some(text);
-            } else {
-                comments.above.push(text);
-            }
-        }
-        let lead = source[previous_end..line].to_string();
+        let BlockItem {
+            indent,
+            body,
+            comments,
+        } = block_item(source, node, previous_end, presentation)?;
+        let lead = source[previous_end..body.start].to_string();
         items.push(item(node, indent, lead, &comments, scope).ok_or_else(layout)?);
         previous_end = body.end;
     }
     Ok((start..previous_end, items, String::new()))
+}
+
+/// One item of a block list, as `fmt` and `adopt` both read it: the spaces before its dash,
+/// its lines (from its line's start to the end of its last line) and its comments.
+struct BlockItem<'s> {
+    indent: &'s str,
+    body: Range<usize>,
+    comments: ItemComments<'s>,
+}
+
+/// The item `node`, starting after `previous_end`; an item whose dash isn't alone at the start
+/// of its line (after spaces) is left as written.
+fn block_item<'s>(
+    source: &'s str,
+    node: &Node<'_>,
+    previous_end: usize,
+    presentation: &Presentation,
+) -> Result<BlockItem<'s>, LeftAlone> {
+    let layout = || LeftAlone::at(node.pos, Reason::ItemLayout);
+    let dash = find_dash(source, previous_end, node.pos.offset as usize).ok_or_else(layout)?;
+    let line = line_start(source, dash);
+    let indent = &source[line..dash];
+    if line < previous_end || !indent.chars().all(|c| c == ' ') {
+        return Err(layout());
+    }
+    let end = subtree_end(source, node, presentation).max(dash + 1);
+    let body = line..line_end(source, end - 1);
+    let last_line = line_start(source, body.end - 1);
+    let mut comments = ItemComments::default();
+    for c in comments_in(presentation, dash..body.end) {
+        let text = comment_text(source, c);
+        if c.trailing && c.pos.offset as usize >= last_line {
+            comments.trailing = Some(text);
+        } else {
+            comments.above.push(text);
+        }
+    }
+    Ok(BlockItem {
+        indent,
+        body,
+        comments,
+    })
 }
 
 /// A flow list's items (`records: [ … ]`), written as a block list two spaces in from the key;
@@ -327,7 +356,15 @@ impl Fields {
         let get = |key: &str| entries.iter().find(|(k, _)| is_str(k, key)).map(|(_, v)| v);
         let text = |key: &str| match get(key).map(|v| &v.value) {
             Some(Value::Str(s)) => Some(s.to_string()),
-            _ => None,
+            Some(
+                Value::Null
+                | Value::Bool(_)
+                | Value::Int(_)
+                | Value::Float(_)
+                | Value::Seq(_)
+                | Value::Map(_),
+            )
+            | None => None,
         };
         let rtype = text("type").and_then(|t| RecordType::from_str(&t).ok())?;
         let ttl = match get("ttl").map(|v| &v.value) {
@@ -506,24 +543,13 @@ pub(crate) fn records_list(
     let mut previous_end = start;
     for node in nodes {
         let layout = || LeftAlone::at(node.pos, Reason::ItemLayout);
-        let dash = find_dash(source, previous_end, node.pos.offset as usize).ok_or_else(layout)?;
-        let line = line_start(source, dash);
-        let indent = &source[line..dash];
-        if line < previous_end || !indent.chars().all(|c| c == ' ') {
-            return Err(layout());
-        }
-        let end = subtree_end(source, node, presentation).max(dash + 1);
-        let body = line..line_end(source, end - 1);
-        let last_line = line_start(source, body.end - 1);
-        let (mut inner, mut trailing) = (Vec::new(), None);
-        for c in comments_in(presentation, dash..body.end) {
-            let text = comment_text(source, c).to_string();
-            if c.trailing && c.pos.offset as usize >= last_line {
-                trailing = Some(text);
-            } else {
-                inner.push(text);
-            }
-        }
+        let BlockItem {
+            indent,
+            body,
+            comments,
+        } = block_item(source, node, previous_end, presentation)?;
+        let inner = comments.above.iter().map(|c| c.to_string()).collect();
+        let trailing = comments.trailing.map(str::to_string);
         let fields = Fields::read(node).ok_or_else(layout)?;
         previous_end = body.end;
         items.push(ListedItem {
