@@ -1,6 +1,7 @@
 //! A repository of several accounts (`dnscron-accounts.yaml`).
 
 mod apply;
+mod apply_changed;
 mod plan;
 mod validate;
 
