@@ -9,9 +9,11 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Arc;
 
-use crate::cli::accounts::api_config;
+use crate::cli::accounts::{self, api_config};
 use crate::cli::apply::{ApplyArgs, ApplyFormat};
-use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, Refused, exit_code};
+use crate::cli::error::{
+    CommandError, CommandResult, ErrorKind, Outcome, Refused, account_hint, exit_code,
+};
 use crate::cli::reviewed_accounts::{Bind, bindings};
 use crate::cli::side_by_side::{Part, join_all};
 use crate::cli::signals::Signals;
@@ -36,9 +38,8 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
     let mut clients = Vec::new();
     for (account, bind) in chosen.iter().zip(binds) {
         let config = api_config(account, &args.api)?;
-        let client = WriteClient::new(config).map_err(|e| {
-            CommandError::from(e).with_context(&format!("account `{}`", account.name))
-        })?;
+        let client = WriteClient::new(config)
+            .map_err(|e| accounts::in_account(CommandError::from(e), account))?;
         clients.push((account, client, bind));
     }
     let runtime = session::runtime()?;
@@ -53,8 +54,7 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
         .map(|(account, client, bind)| {
             let stamp = stamp.for_account(&account.name, &account.api_url);
             Box::pin(async move {
-                let in_account =
-                    |e: CommandError| e.with_context(&format!("account `{}`", account.name));
+                let in_account = |e: CommandError| accounts::in_account(e, account);
                 let mut workflow = match bind {
                     Bind::Saved(plan, _) => Workflow::saved(client, (**plan).clone()),
                     Bind::Reviewed(..) | Bind::Fresh { .. } => {
@@ -190,9 +190,9 @@ async fn run_all<'a>(
         .into_iter()
         .map(|(p, account)| {
             Box::pin(async move {
-                p.run(execution).await.map_err(|refusal| {
-                    CommandError::from(refusal).with_context(&format!("account `{}`", account.name))
-                })
+                p.run(execution)
+                    .await
+                    .map_err(|refusal| accounts::in_account(CommandError::from(refusal), account))
             }) as Part<'_, _>
         })
         .collect();
@@ -248,8 +248,14 @@ fn report_all(
                         json.push(serde_json::json!({ "account": account.name, "report": one }));
                     }
                 }
+                let token = accounts::token_source(account);
                 for hint in apply_end::stop_hints(&report.result) {
-                    eprintln!("hint: account `{}`: {hint}", account.name);
+                    match account_hint(hint.to_string(), &account.name, &token).as_slice() {
+                        [same] if same == hint => {
+                            eprintln!("hint: account `{}`: {hint}", account.name)
+                        }
+                        named => named.iter().for_each(|h| eprintln!("hint: {h}")),
+                    }
                 }
                 ending
             }

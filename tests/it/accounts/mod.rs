@@ -3,6 +3,7 @@
 mod apply;
 mod apply_changed;
 mod plan;
+mod tokens;
 mod validate;
 
 use std::path::Path;
