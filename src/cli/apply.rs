@@ -61,7 +61,8 @@ pub struct ApplyArgs {
     /// Approve the changes of this reviewed plan (one of the --reviewed files) past the safety
     /// limits: deletes, content updates and TTL-only updates. Repeatable. The approval is
     /// yours, given now: what a plan file records (`plan --allow-mass-changes`) approves
-    /// nothing by itself, and the other plans' changes stay within the limits.
+    /// nothing by itself, and the other plans' changes stay within the limits. Over several
+    /// accounts: the file's part in each account.
     #[arg(long, value_name = "PLAN_FILE", action = clap::ArgAction::Append, requires = "reviewed")]
     pub allow_mass_changes_in: Vec<PathBuf>,
     /// Output of the outcome on stdout.

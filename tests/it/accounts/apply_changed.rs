@@ -562,3 +562,46 @@ fn a_one_account_plan_among_the_reviewed_files_is_refused() {
     );
     assert_eq!(r.many.acme.counters().requests, 0);
 }
+
+/// A pull request planned for acme alone (`plan --account acme`): shop, which no file plans,
+/// is bound to nothing, and since its files did not change, none of its zones is read and the
+/// apply goes ahead; once shop's files change without a plan, the same apply is refused.
+#[test]
+fn an_account_no_file_plans_is_left_alone_until_its_files_change() {
+    let r = Repo::new();
+    r.git(&["checkout", "-q", "-b", "pr1", "main"]);
+    r.write("acme/acme.example.yaml", &acme_file("192.0.2.9", true));
+    r.commit("pr1");
+    let args = ["plan", "--account", "acme", "--changed-since", "main"];
+    r.many(&[&args[..], &["--out", "plans/pr1.json"]].concat())
+        .run_for_stdout();
+    r.git(&["checkout", "-q", "main"]);
+    r.git(&["merge", "-q", "--no-ff", "-m", "pr1", "pr1"]);
+    r.many.reset();
+    let many = r.apply_many(&["pr1"], &[]);
+    assert_eq!(many.status, "exit: Some(0)", "{}", many.stderr);
+    assert_eq!(
+        record(&r.many.acme, "acme.example", "www").as_deref(),
+        Some("192.0.2.9")
+    );
+    assert_eq!(writes(&r.many.shop), 0);
+    let shop_reads = r.many.shop.counters().per_route;
+    assert!(
+        shop_reads.keys().all(|route| !route.contains("{zone}")),
+        "{shop_reads:?}"
+    );
+    // A direct push to shop: its change is in its scope, and no file reviews it.
+    r.write("shop/shop.example.yaml", &shop_file("192.0.2.3"));
+    r.commit("direct push");
+    let again = r.apply_many(&["pr1"], &[]);
+    assert_eq!(again.status, "exit: Some(1)", "{}", again.stderr);
+    assert!(
+        again.stderr.contains(
+            "account `shop`: 1 change(s) not reviewed: the reviewed plan holds no plan of this \
+             account"
+        ),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(writes(&r.many.shop), 0);
+}
