@@ -34,6 +34,9 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
         )
         .with_hint("review the plan with `dnscron plan`, then run `dnscron apply --yes`; or save it with `dnscron plan --out FILE` and run `dnscron apply --reviewed FILE PATH`"));
     }
+    if let (Some(since), Some(first)) = (&args.changed_since, chosen.first()) {
+        changed::check_since(std::slice::from_ref(&first.folder), since)?;
+    }
     let stamp = stamp::plan_stamp();
     let mut clients = Vec::new();
     for (account, bind) in chosen.iter().zip(binds) {

@@ -111,6 +111,9 @@ pub(crate) fn plan_accounts(
         .as_ref()
         .map(ResolverArg::address)
         .transpose()?;
+    if let (Some(since), Some(first)) = (&args.changed_since, accounts.first()) {
+        changed::check_since(std::slice::from_ref(&first.folder), since)?;
+    }
     let stamp = stamp::plan_stamp();
     let ready: Vec<Result<(ReadClient, _, MakeOptions), CommandError>> = accounts
         .iter()

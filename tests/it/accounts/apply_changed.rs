@@ -605,3 +605,25 @@ fn an_account_no_file_plans_is_left_alone_until_its_files_change() {
     );
     assert_eq!(writes(&r.many.shop), 0);
 }
+
+/// A REF the clone doesn't have is one error, said once for every account, before any request.
+#[test]
+fn an_unknown_ref_is_one_error_before_any_request() {
+    let r = Repo::new();
+    for args in [
+        &["apply", ".", "--yes", "--changed-since", "nope"][..],
+        &["plan", "--changed-since", "nope"],
+    ] {
+        let ran = Ran::of(r.many(args));
+        assert_eq!(ran.status, "exit: Some(1)", "{}", ran.stderr);
+        assert!(
+            ran.stderr
+                .starts_with("error: `nope` does not name a commit of the repository"),
+            "{args:?}: {}",
+            ran.stderr
+        );
+        assert_eq!(ran.stderr.matches("error:").count(), 1, "{}", ran.stderr);
+    }
+    assert_eq!(r.many.acme.counters().requests, 0);
+    assert_eq!(r.many.shop.counters().requests, 0);
+}
