@@ -77,10 +77,9 @@ pub(crate) fn run(args: AdoptArgs) -> CommandResult {
                     let api = &args.api;
                     scope.spawn(move || {
                         let paths = vec![account.folder.clone()];
-                        let context = format!("account `{}`", account.name);
-                        let adoption = accounts::api_config(account, api)
-                            .and_then(|config| adopt_one(&paths, config, opts))
-                            .map_err(|e| e.with_context(&context))?;
+                        let config = accounts::api_config(account, api)?;
+                        let adoption = adopt_one(&paths, config, opts)
+                            .map_err(|e| accounts::in_account(e, account))?;
                         Ok(Adopting {
                             account: Some(account.name.clone()),
                             paths,

@@ -155,7 +155,7 @@ pub fn run(args: ImportArgs) -> CommandResult {
                     let config = accounts::api_config(account, &args.api)?;
                     import_one(args, out, config, false)
                         .map(|summary| format!("account `{name}`:\n{summary}"))
-                        .map_err(|e| e.with_context(&format!("account `{name}`")))
+                        .map_err(|e| accounts::in_account(e, account))
                 })
             })
             .collect();

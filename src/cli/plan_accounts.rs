@@ -3,7 +3,7 @@
 //! token (one client each: its own pacer and rate-limit bucket), then shown grouped by account.
 //! An account that fails fails the run, and the others' plans are still shown.
 
-use crate::cli::accounts::api_config;
+use crate::cli::accounts::{self, api_config};
 use crate::cli::dns_args::ResolverArg;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::plan::{PlanArgs, PlanFormat, write_plan_file};
@@ -111,12 +111,14 @@ pub(crate) fn plan_accounts(
         .as_ref()
         .map(ResolverArg::address)
         .transpose()?;
+    if let (Some(since), Some(first)) = (&args.changed_since, accounts.first()) {
+        changed::check_since(std::slice::from_ref(&first.folder), since)?;
+    }
     let stamp = stamp::plan_stamp();
     let ready: Vec<Result<(ReadClient, _, MakeOptions), CommandError>> = accounts
         .iter()
         .map(|account| {
-            let in_account =
-                |e: CommandError| e.with_context(&format!("account `{}`", account.name));
+            let in_account = |e: CommandError| accounts::in_account(e, account);
             let folder = std::slice::from_ref(&account.folder);
             let desired = validate::load_printing_warnings(folder)
                 .map_err(|d| match args.format {
@@ -177,9 +179,7 @@ pub(crate) fn plan_accounts(
                         crate::render::stats::stats(&client.stats().snapshot())
                     );
                 }
-                planned.map_err(|e| {
-                    CommandError::from(e).with_context(&format!("account `{}`", account.name))
-                })
+                planned.map_err(|e| accounts::in_account(CommandError::from(e), account))
             }) as Part<'_, _>
         })
         .collect();

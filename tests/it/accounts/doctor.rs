@@ -76,11 +76,11 @@ fn every_account_healthy_passes_and_one_account_is_chosen_by_name() {
     };
     let both = in_repo(&[]).run_for_stdout();
     assert!(both.ends_with("doctor: all 13 checks passed\n"), "{both}");
-    assert!(both.contains("account `acme` (") && both.contains("account `shop` ("));
+    assert!(both.contains("account `acme` at ") && both.contains("account `shop` at "));
     let shop_before = requests(&shop);
     let one = in_repo(&["--account", "acme"]).run_for_stdout();
     assert!(
-        one.contains("account `acme` (") && !one.contains("account `shop`"),
+        one.contains("account `acme` at ") && !one.contains("account `shop`"),
         "{one}"
     );
     assert_eq!(
