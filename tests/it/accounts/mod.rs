@@ -1,7 +1,7 @@
 //! A repository of several accounts (`dnscron-accounts.yaml`).
 
 mod apply;
-mod plan;
+pub mod plan;
 mod validate;
 
 use std::path::Path;
