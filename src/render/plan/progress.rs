@@ -422,13 +422,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_line_a_minute_with_reads_and_the_wait() {
-        let lines = Arc::new(Mutex::new(Vec::new()));
-        let sink = Arc::clone(&lines);
-        let progress = PlanProgress::lines(move |l| {
-            sink.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(l.to_string());
-        });
+        let (progress, lines) = collected(&[]);
         progress.queued(10);
         let work = async {
             tokio::time::sleep(Duration::from_secs(30)).await;

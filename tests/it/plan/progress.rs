@@ -32,17 +32,7 @@ fn declared(zones: usize) -> Desired {
 async fn a_plan_paced_at_the_bucket_says_where_it_is_once_a_minute() {
     // 60 a minute, 10 at once: the 120 reads take about two minutes.
     let rig = Paced::start(paced_account(ZONES, &[]), "plan").await;
-    let desired = Desired {
-        zones: (0..ZONES)
-            .map(|i| {
-                zone(
-                    &format!("z{i:02}.example"),
-                    &[("www", "A", 3600, "192.0.2.1")],
-                )
-            })
-            .collect(),
-        ..Desired::default()
-    };
+    let desired = declared(ZONES);
     let opts = MakeOptions {
         progress: Some(rig.hook()),
         ..MakeOptions::default()
