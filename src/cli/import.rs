@@ -9,6 +9,7 @@ use crate::cli::accounts::{self, AccountArgs, Repository, RepositoryError};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, Outcome};
 use crate::cli::{import_from, runtime, write_stdout};
+use crate::render::plan::progress::AccountReads;
 use dnscron_api::untrusted::escape;
 use dnscron_api::{ReadClient, WriteClient};
 use dnscron_core::config::{self, json_schema};
@@ -16,7 +17,6 @@ use dnscron_core::dns::ZoneName;
 use dnscron_core::import::{
     self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SetFile, SiteFile, ZoneFile,
 };
-use dnscron_core::plan::{ReadProgress, ReadProgressHook};
 
 #[derive(Debug, Clone, clap::Args)]
 #[command(group(
@@ -89,7 +89,7 @@ pub fn run(args: ImportArgs) -> CommandResult {
             return import_from::run(source, &args);
         }
         let config = args.api.clone().into_config()?;
-        let summary = import_one(&args, &args.out, config, true)?;
+        let summary = import_one(&args, &args.out, config, Shown::Own)?;
         write_stdout(&summary)?;
         return Ok(Outcome::Success);
     }
@@ -145,31 +145,68 @@ pub fn run(args: ImportArgs) -> CommandResult {
         one.out = targets[0].1.clone();
         return import_from::run(source, &one);
     }
-    // Each account's reads at its own pace, side by side; the summaries in the file's order.
-    let results: Vec<Result<String, CommandError>> = std::thread::scope(|scope| {
+    // Each account's reads at its own pace, side by side, the progress counting each apart;
+    // the summaries in the file's order.
+    let names: Vec<&str> = targets.iter().map(|(name, _, _)| name.as_str()).collect();
+    let progress = super::plan::read_progress("import").map(|p| p.for_accounts(&names));
+    let results = std::thread::scope(|scope| {
+        let (sent, mut received) = tokio::sync::mpsc::unbounded_channel();
         let handles: Vec<_> = targets
             .iter()
-            .map(|(name, out, account)| {
+            .enumerate()
+            .map(|(index, (name, out, account))| {
                 let args = &args;
+                let reads = progress.as_ref().and_then(|p| p.account(index));
+                let sent = sent.clone();
                 scope.spawn(move || {
-                    let config = accounts::api_config(account, &args.api)?;
-                    import_one(args, out, config, false)
+                    let imported = accounts::api_config(account, &args.api)
+                        .and_then(|config| {
+                            import_one(args, out, config, Shown::Account(reads.clone()))
+                        })
                         .map(|summary| format!("account `{name}`:\n{summary}"))
-                        .map_err(|e| e.with_context(&format!("account `{name}`")))
+                        .map_err(|e| e.with_context(&format!("account `{name}`")));
+                    if let Some(reads) = reads {
+                        reads.finish();
+                    }
+                    let _ = sent.send((index, imported));
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(CommandError::internal(
-                        "an account's import stopped unexpectedly",
-                    ))
+        // Every thread holds a sender: the channel ends once each has sent or stopped.
+        drop(sent);
+        let gathered = async {
+            let mut results: Vec<Option<Result<String, CommandError>>> =
+                targets.iter().map(|_| None).collect();
+            while let Some((index, imported)) = received.recv().await {
+                if let Some(slot) = results.get_mut(index) {
+                    *slot = Some(imported);
+                }
+            }
+            results
+        };
+        let results = runtime::block_on(async {
+            match &progress {
+                Some(progress) => progress.alongside(gathered).await,
+                None => gathered.await,
+            }
+        });
+        // A thread that panicked sent nothing; joined here, so the scope doesn't panic too.
+        for handle in handles {
+            let _ = handle.join();
+        }
+        results.map(|results| {
+            results
+                .into_iter()
+                .map(|imported| {
+                    imported.unwrap_or_else(|| {
+                        Err(CommandError::internal(
+                            "an account's import stopped unexpectedly",
+                        ))
+                    })
                 })
-            })
-            .collect()
-    });
+                .collect::<Vec<_>>()
+        })
+    })?;
     let mut first_error = None;
     for result in results {
         match result {
@@ -189,12 +226,20 @@ pub fn run(args: ImportArgs) -> CommandResult {
     }
 }
 
+/// How one import shows its reads.
+enum Shown {
+    /// Its own bar or lines: the import of one account.
+    Own,
+    /// As one account of several (`PlanProgress::for_accounts`; `None`: not shown).
+    Account(Option<Arc<AccountReads>>),
+}
+
 /// One account's import into `out`: its summary, the files written and checked.
 fn import_one(
     args: &ImportArgs,
     out: &Path,
     config: dnscron_api::ApiConfig,
-    show_progress: bool,
+    shown: Shown,
 ) -> Result<String, CommandError> {
     let (fetched, next) = match &args.probe {
         Some(domain) => {
@@ -212,19 +257,26 @@ fn import_one(
                 sites: args.site.clone(),
                 all: args.all,
             };
-            let progress = super::plan::read_progress("import").filter(|_| show_progress);
+            let (own, reads) = match shown {
+                Shown::Own => {
+                    let own = super::plan::read_progress("import");
+                    let reads = own.as_ref().and_then(|p| p.account(0));
+                    (own, reads)
+                }
+                Shown::Account(reads) => (None, reads),
+            };
             let mut config = config;
-            if let Some(progress) = &progress {
-                config.on_wait = Some(progress.wait_hook());
+            if let Some(reads) = &reads {
+                config.on_wait = Some(reads.wait_hook());
             }
             let client = ReadClient::new(config)?;
-            let progress = progress.map(|p| Arc::new(p.with_stats(client.stats())));
-            let hook = progress
-                .clone()
-                .map(|p| ReadProgressHook(p as Arc<dyn ReadProgress>));
+            if let Some(reads) = &reads {
+                reads.set_stats(client.stats());
+            }
+            let hook = reads.as_ref().map(|r| r.hook());
             let fetch = import::fetch(&client, &selection, hook.as_ref());
             let fetched = runtime::block_on(async {
-                match &progress {
+                match &own {
                     Some(progress) => progress.alongside(fetch).await,
                     None => fetch.await,
                 }
