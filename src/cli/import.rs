@@ -3,13 +3,12 @@
 //! another tool's files (`import_from`).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::cli::accounts::{self, AccountArgs, Repository, RepositoryError};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, Outcome};
+use crate::cli::side_by_side::{Shown, on_threads};
 use crate::cli::{import_from, runtime, write_stdout};
-use crate::render::plan::progress::AccountReads;
 use dnscron_api::untrusted::escape;
 use dnscron_api::{ReadClient, WriteClient};
 use dnscron_core::config::{self, json_schema};
@@ -89,7 +88,7 @@ pub fn run(args: ImportArgs) -> CommandResult {
             return import_from::run(source, &args);
         }
         let config = args.api.clone().into_config()?;
-        let summary = import_one(&args, &args.out, config, Shown::Own)?;
+        let summary = import_one(&args, &args.out, config, Shown::Own("import"))?;
         write_stdout(&summary)?;
         return Ok(Outcome::Success);
     }
@@ -148,64 +147,12 @@ pub fn run(args: ImportArgs) -> CommandResult {
     // Each account's reads at its own pace, side by side, the progress counting each apart;
     // the summaries in the file's order.
     let names: Vec<&str> = targets.iter().map(|(name, _, _)| name.as_str()).collect();
-    let progress = super::plan::read_progress("import").map(|p| p.for_accounts(&names));
-    let results = std::thread::scope(|scope| {
-        let (sent, mut received) = tokio::sync::mpsc::unbounded_channel();
-        let handles: Vec<_> = targets
-            .iter()
-            .enumerate()
-            .map(|(index, (name, out, account))| {
-                let args = &args;
-                let reads = progress.as_ref().and_then(|p| p.account(index));
-                let sent = sent.clone();
-                scope.spawn(move || {
-                    let imported = accounts::api_config(account, &args.api)
-                        .and_then(|config| {
-                            import_one(args, out, config, Shown::Account(reads.clone()))
-                        })
-                        .map(|summary| format!("account `{name}`:\n{summary}"))
-                        .map_err(|e| e.with_context(&format!("account `{name}`")));
-                    if let Some(reads) = reads {
-                        reads.finish();
-                    }
-                    let _ = sent.send((index, imported));
-                })
-            })
-            .collect();
-        // Every thread holds a sender: the channel ends once each has sent or stopped.
-        drop(sent);
-        let gathered = async {
-            let mut results: Vec<Option<Result<String, CommandError>>> =
-                targets.iter().map(|_| None).collect();
-            while let Some((index, imported)) = received.recv().await {
-                if let Some(slot) = results.get_mut(index) {
-                    *slot = Some(imported);
-                }
-            }
-            results
-        };
-        let results = runtime::block_on(async {
-            match &progress {
-                Some(progress) => progress.alongside(gathered).await,
-                None => gathered.await,
-            }
-        });
-        // A thread that panicked sent nothing; joined here, so the scope doesn't panic too.
-        for handle in handles {
-            let _ = handle.join();
-        }
-        results.map(|results| {
-            results
-                .into_iter()
-                .map(|imported| {
-                    imported.unwrap_or_else(|| {
-                        Err(CommandError::internal(
-                            "an account's import stopped unexpectedly",
-                        ))
-                    })
-                })
-                .collect::<Vec<_>>()
-        })
+    let results = on_threads("import", &names, |index, reads| {
+        let (name, out, account) = &targets[index];
+        accounts::api_config(account, &args.api)
+            .and_then(|config| import_one(&args, out, config, Shown::Account(reads)))
+            .map(|summary| format!("account `{name}`:\n{summary}"))
+            .map_err(|e| e.with_context(&format!("account `{name}`")))
     })?;
     let mut first_error = None;
     for result in results {
@@ -224,14 +171,6 @@ pub fn run(args: ImportArgs) -> CommandResult {
         Some(err) => Err(err),
         None => Ok(Outcome::Success),
     }
-}
-
-/// How one import shows its reads.
-enum Shown {
-    /// Its own bar or lines: the import of one account.
-    Own,
-    /// As one account of several (`PlanProgress::for_accounts`; `None`: not shown).
-    Account(Option<Arc<AccountReads>>),
 }
 
 /// One account's import into `out`: its summary, the files written and checked.
@@ -257,14 +196,7 @@ fn import_one(
                 sites: args.site.clone(),
                 all: args.all,
             };
-            let (own, reads) = match shown {
-                Shown::Own => {
-                    let own = super::plan::read_progress("import");
-                    let reads = own.as_ref().and_then(|p| p.account(0));
-                    (own, reads)
-                }
-                Shown::Account(reads) => (None, reads),
-            };
+            let (own, reads) = shown.start();
             let mut config = config;
             if let Some(reads) = &reads {
                 config.on_wait = Some(reads.wait_hook());
