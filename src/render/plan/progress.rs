@@ -373,14 +373,17 @@ fn bar_text(all: &Accounts, now: Instant) -> String {
                 "reading {}: {done}/{queued}",
                 count(all.len(), "account", "accounts")
             );
+            if reading.is_empty() {
+                return text;
+            }
+            let _ = write!(text, " · {} of {} still reading", reading.len(), all.len());
             // The first of the most reads left (`max_by_key` keeps the last of equals), so a
-            // tie keeps the file's order.
-            if let Some(slowest) = reading.iter().rev().max_by_key(|a| a.left()) {
+            // tie keeps the file's order; none while nothing is queued (between phases).
+            let slowest = reading.iter().rev().max_by_key(|a| a.left());
+            if let Some(slowest) = slowest.filter(|a| a.left() > 0) {
                 let _ = write!(
                     text,
-                    " · {} of {} still reading, slowest `{}`: {}/{}{}",
-                    reading.len(),
-                    all.len(),
+                    ", slowest `{}`: {}/{}{}",
                     slowest.name.as_deref().unwrap_or_default(),
                     slowest.counts.done(),
                     slowest.counts.queued(),
@@ -535,6 +538,10 @@ mod tests {
         acme.finish();
         wait(shop, 9);
         draw("acme done, shop waits");
+        done(shop, 6);
+        draw("shop's reads in, its plan not yet made");
+        shop.finish();
+        draw("every plan made");
         // One account, as before accounts existed; one chosen among several, named.
         let (one, _) = collected(&[]);
         one.queued(3);
