@@ -106,21 +106,41 @@ pub(crate) fn run(args: BaselineArgs) -> CommandResult {
 type Target<'a> = (Option<&'a Account>, PathBuf, dnscron_api::ApiConfig);
 
 /// Every target's plan against its whole account, the accounts' reads side by side (each
-/// client with its own rate limit); the first failure fails the command before anything is
-/// written anywhere.
+/// client with its own rate limit), with `plan`'s progress (each account counted apart); the
+/// first failure fails the command before anything is written anywhere.
 fn plan_side_by_side(
     targets: &[Target<'_>],
     loaded: &[config::model::Desired],
     mail_dns: Option<std::net::SocketAddr>,
 ) -> Result<Vec<dnscron_core::plan::Plan>, CommandError> {
+    let names: Vec<&str> = targets
+        .iter()
+        .filter_map(|(account, _, _)| account.map(|a| a.name.as_str()))
+        .collect();
+    let progress = super::plan::read_progress("baseline").map(|p| p.for_accounts(&names));
     let mut clients = Vec::new();
-    for (_, _, config) in targets {
-        clients.push(ReadClient::new(config.clone())?);
+    let mut reads = Vec::new();
+    for (index, (_, _, config)) in targets.iter().enumerate() {
+        let mut config = config.clone();
+        let account = progress.as_ref().and_then(|p| p.account(index));
+        if let Some(account) = &account {
+            config.on_wait = Some(account.wait_hook());
+        }
+        let client = ReadClient::new(config)?;
+        if let Some(account) = &account {
+            account.set_stats(client.stats());
+        }
+        clients.push(client);
+        reads.push(account);
     }
-    let results = runtime::block_on(signals::or_stop_plan(async {
+    let all = async {
         let mut tasks = tokio::task::JoinSet::new();
-        for (index, (((_, dir, _), desired), client)) in
-            targets.iter().zip(loaded).zip(&clients).enumerate()
+        for (index, ((((_, dir, _), desired), client), reads)) in targets
+            .iter()
+            .zip(loaded)
+            .zip(&clients)
+            .zip(&reads)
+            .enumerate()
         {
             let opts = MakeOptions {
                 stamp: super::stamp::plan_stamp(),
@@ -129,12 +149,17 @@ fn plan_side_by_side(
                 account: Some(AccountCheck {
                     folders: vec![dir.display().to_string()],
                 }),
+                progress: reads.as_ref().map(|r| r.hook()),
                 ..MakeOptions::default()
             };
             let client = client.clone();
             let desired = desired.clone();
+            let reads = reads.clone();
             tasks.spawn(async move {
                 let planned = make_plan_owned(&client, desired, &opts).await;
+                if let Some(reads) = reads {
+                    reads.finish();
+                }
                 (index, planned.map(|p| p.plan))
             });
         }
@@ -143,6 +168,12 @@ fn plan_side_by_side(
             done.push(joined);
         }
         Ok::<_, dnscron_core::plan::MakePlanError>(done)
+    };
+    let results = runtime::block_on(signals::or_stop_plan(async {
+        match &progress {
+            Some(progress) => progress.alongside(all).await,
+            None => all.await,
+        }
     }))??;
     let mut plans = Vec::new();
     for joined in results {

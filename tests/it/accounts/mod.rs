@@ -3,7 +3,7 @@
 mod apply;
 mod apply_changed;
 mod doctor;
-mod plan;
+pub mod plan;
 mod tokens;
 mod validate;
 
