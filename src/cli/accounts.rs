@@ -1,7 +1,8 @@
 //! `--account NAME` and the accounts of a repository (`dnscron-accounts.yaml`): which folders a
 //! command reads, and which API and token each one talks to.
 
-use std::path::PathBuf;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, ErrorKind};
@@ -53,6 +54,22 @@ impl Repository {
                 Ok(Repository::Many { accounts, chosen })
             }
         }
+    }
+
+    /// [`Repository::discover`] for a command that talks to the API: beside an accounts file,
+    /// `--api-url`, DNSCRON_API_URL and `--token-file` are one usage error before anything is
+    /// read or sent, not one refusal per account.
+    pub(crate) fn discover_for_api(
+        paths: &[PathBuf],
+        args: &AccountArgs,
+        api: &ApiArgs,
+    ) -> Result<Repository, CommandError> {
+        let repository =
+            Repository::discover(paths, args).map_err(RepositoryError::into_command_error)?;
+        if let Repository::Many { .. } = &repository {
+            refuse_api_flags(api)?;
+        }
+        Ok(repository)
     }
 
     /// The folders to read, each group loaded on its own: the PATHs for a repository of one,
@@ -121,10 +138,22 @@ impl RepositoryError {
 /// A URL or token file given on the command line (or DNSCRON_API_URL) is refused rather than
 /// chosen over the file's: which token goes to which API is the file's to say.
 pub(crate) fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, CommandError> {
-    refuse_api_flags(account, api)?;
+    // Refused once by `discover_for_api`; kept here so no path can send a flag's token.
+    refuse_api_flags(api)?;
     let in_account = |err: CommandError| in_account(err, account);
-    let base_url = parse_base_url(&account.api_url).map_err(|e| in_account(e.into()))?;
-    check_url_policy(&base_url, api.allow_insecure_http).map_err(|e| in_account(e.into()))?;
+    // Refusals of the URL itself point at the line that gives it.
+    let at_url = |e: dnscron_api::ApiError| {
+        in_account(CommandError::from(e).with_context(&api_url_place(account)))
+    };
+    let base_url = parse_base_url(&account.api_url).map_err(at_url)?;
+    check_url_policy(&base_url, api.allow_insecure_http).map_err(|e| {
+        at_url(e).with_hint(format!(
+            "write https:// in account `{}`'s `api_url` ({}), or pass --allow-insecure-http if \
+             this network is trusted",
+            account.name,
+            api_url_place(account)
+        ))
+    })?;
     let token = match &account.token {
         TokenSource::Env(name) => Token::from_env_var(name),
         TokenSource::File(path) => Token::from_file(path),
@@ -140,17 +169,50 @@ pub(crate) fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, 
 
 /// A URL or token file given beside the accounts file: which token goes to which API is the
 /// file's to say.
-pub(crate) fn refuse_api_flags(account: &Account, api: &ApiArgs) -> Result<(), CommandError> {
-    if api.api_url.as_deref().is_some_and(|u| !u.trim().is_empty()) || api.token_file.is_some() {
+pub(crate) fn refuse_api_flags(api: &ApiArgs) -> Result<(), CommandError> {
+    let url = api.api_url.as_deref().is_some_and(|u| !u.trim().is_empty());
+    let given: Vec<&str> = [
+        (url, "--api-url or DNSCRON_API_URL"),
+        (api.token_file.is_some(), "--token-file"),
+    ]
+    .into_iter()
+    .filter_map(|(given, name)| given.then_some(name))
+    .collect();
+    if !given.is_empty() {
         return Err(CommandError::user(format!(
-            "{} names each account's API URL and token: --api-url, DNSCRON_API_URL and \
-             --token-file don't apply to account `{}`",
+            "{} names each account's API URL and token, and {} was given beside it; \
+             nothing was read or sent",
             accounts::ACCOUNTS_FILE,
-            account.name
+            given.join(" and ")
         ))
-        .with_hint("unset DNSCRON_API_URL and drop --api-url and --token-file"));
+        .with_hint(
+            "unset DNSCRON_API_URL and drop --api-url and --token-file: each account's \
+             `api_url` and `token_env`/`token_file` say where its token goes",
+        ));
     }
     Ok(())
+}
+
+/// The files a suggested command acts on, named so that the command works where this one ran:
+/// one account's folder by its path; an account of a repository by `--account NAME` (its folder
+/// alone names no API URL, so `dnscron plan <its folder>` would fail).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Named<'a> {
+    Folder(&'a Path),
+    Account { root: &'a Path, name: &'a str },
+}
+
+impl fmt::Display for Named<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = |p: &Path| dnscron_api::untrusted::escape(&p.display().to_string()).into_owned();
+        match self {
+            Named::Folder(folder) => write!(f, "{}", path(folder)),
+            Named::Account { root, name } if *root == Path::new(".") => {
+                write!(f, "--account {name}")
+            }
+            Named::Account { root, name } => write!(f, "{} --account {name}", path(root)),
+        }
+    }
 }
 
 /// Where an account's token comes from, as a hint names it: its variable's name or its file,
@@ -165,8 +227,17 @@ pub(crate) fn token_source(account: &Account) -> String {
     format!("{source} ({})", account.token_location)
 }
 
+/// Where the accounts file gives an account's API URL, as a hint names it.
+pub(crate) fn api_url_place(account: &Account) -> String {
+    account.api_url_location.to_string()
+}
+
 /// `err` about `account`, one of several: named by it, a hint about the token naming the
 /// account's own token source instead of DNSCRON_TOKEN and --token-file.
 pub(crate) fn in_account(err: CommandError, account: &Account) -> CommandError {
-    err.in_account(&account.name, &token_source(account))
+    err.in_account(
+        &account.name,
+        &token_source(account),
+        &api_url_place(account),
+    )
 }

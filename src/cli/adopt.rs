@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::accounts::{self, AccountArgs, Repository, RepositoryError};
+use crate::cli::accounts::{self, AccountArgs, Repository};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::side_by_side::{Shown, on_threads};
@@ -54,8 +54,7 @@ struct Adopting {
 }
 
 pub(crate) fn run(args: AdoptArgs) -> CommandResult {
-    let repository = Repository::discover(&args.paths, &args.account)
-        .map_err(RepositoryError::into_command_error)?;
+    let repository = Repository::discover_for_api(&args.paths, &args.account, &args.api)?;
     let opts = AdoptOptions {
         undeclared: args.undeclared,
     };

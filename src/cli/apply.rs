@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
+use crate::cli::accounts::{AccountArgs, Repository};
 use crate::cli::api_args::{ApiArgs, parse_duration};
 use crate::cli::dns_args::ApplyDnsArgs;
 use crate::cli::error::{CommandError, CommandResult, Refused};
@@ -130,8 +130,7 @@ fn check_approvals(args: &ApplyArgs) -> Result<(), CommandError> {
 pub(crate) fn run(args: ApplyArgs) -> CommandResult {
     refuse_resolver(&args)?;
     check_approvals(&args)?;
-    let repository = Repository::discover(&args.paths, &args.account)
-        .map_err(RepositoryError::into_command_error)?;
+    let repository = Repository::discover_for_api(&args.paths, &args.account, &args.api)?;
     if let Repository::Many { accounts, .. } = &repository {
         return super::apply_accounts::run(&args, accounts, &repository.chosen());
     }

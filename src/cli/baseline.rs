@@ -13,7 +13,7 @@ use dnscron_core::dnscheck::QueryOptions;
 use dnscron_core::import::baseline::{self, Baseline, FileAcceptances};
 use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, make_plan_owned};
 
-use super::accounts::{self, AccountArgs, Repository, RepositoryError};
+use super::accounts::{self, AccountArgs, Named, Repository};
 use super::api_args::ApiArgs;
 use super::dns_args::{ResolverArg, parse_resolver_arg};
 use super::error::{CommandError, CommandResult, ErrorKind, Outcome};
@@ -46,8 +46,8 @@ pub(crate) fn run(args: BaselineArgs) -> CommandResult {
         ))
         .with_hint("pass the folder the drift job plans, e.g. `dnscron baseline dns/`"));
     }
-    let repository = Repository::discover(std::slice::from_ref(&args.dir), &args.account)
-        .map_err(RepositoryError::into_command_error)?;
+    let repository =
+        Repository::discover_for_api(std::slice::from_ref(&args.dir), &args.account, &args.api)?;
     let mail_dns = args
         .resolver
         .as_ref()
@@ -92,7 +92,14 @@ pub(crate) fn run(args: BaselineArgs) -> CommandResult {
         if let Some(account) = name {
             write_stdout(&format!("account `{}`:\n", account.name))?;
         }
-        write_stdout(&summary(dir, &taken, &written))?;
+        let named = match name {
+            Some(account) => Named::Account {
+                root: &args.dir,
+                name: &account.name,
+            },
+            None => Named::Folder(dir),
+        };
+        write_stdout(&summary(named, &taken, &written))?;
         by_hand.extend(written.refused);
     }
     if by_hand.is_empty() {
@@ -267,7 +274,7 @@ fn restore(edits: &[(PathBuf, Option<String>, String)]) {
     }
 }
 
-fn summary(dir: &Path, taken: &Baseline, written: &Written) -> String {
+fn summary(named: Named<'_>, taken: &Baseline, written: &Written) -> String {
     let mut out = String::new();
     for a in taken
         .accept
@@ -309,8 +316,7 @@ fn summary(dir: &Path, taken: &Baseline, written: &Written) -> String {
     }
     if written.refused.is_empty() {
         out.push_str(&format!(
-            "Next: review and commit the files; `dnscron plan {} --detailed-exitcode` exits 0 until something changes.\n",
-            Untrusted(&dir.display().to_string())
+            "Next: review and commit the files; `dnscron plan {named} --detailed-exitcode` exits 0 until something changes.\n",
         ));
     }
     out

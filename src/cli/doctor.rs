@@ -7,11 +7,11 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::cli::accounts::{
-    AccountArgs, Repository, RepositoryError, api_config, refuse_api_flags, token_source,
-};
+use crate::cli::accounts::{AccountArgs, Repository, api_config, api_url_place, token_source};
 use crate::cli::api_args::ApiArgs;
-use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, account_hint, api_hint};
+use crate::cli::error::{
+    CommandError, CommandResult, ErrorKind, Outcome, account_hint, account_url_hint, api_hint,
+};
 use crate::cli::side_by_side::{Part, join_all};
 use crate::cli::{runtime, write_stdout};
 use dnscron_api::{ApiConfig, ApiError, ReadClient, WriteClient, deprecation_notice, openapi};
@@ -44,11 +44,12 @@ fn ok(text: impl Into<String>) -> Check {
     }
 }
 
+/// A failed check; an empty hint is none (no `hint:` line with nothing after it).
 fn fail(text: impl Into<String>, hint: impl Into<String>) -> Check {
     Check {
         ok: false,
         text: text.into(),
-        hint: Some(hint.into()),
+        hint: Some(hint.into()).filter(|h: &String| !h.trim().is_empty()),
     }
 }
 
@@ -60,8 +61,7 @@ struct AccountChecks {
 }
 
 pub(crate) fn run(args: DoctorArgs) -> CommandResult {
-    let repository = Repository::discover(&[PathBuf::from(".")], &args.account)
-        .map_err(RepositoryError::into_command_error)?;
+    let repository = Repository::discover_for_api(&[PathBuf::from(".")], &args.account, &args.api)?;
     let sections = match &repository {
         Repository::One { .. } => {
             let mut config = args.api.into_config()?;
@@ -79,9 +79,6 @@ pub(crate) fn run(args: DoctorArgs) -> CommandResult {
         }
         Repository::Many { .. } => {
             let chosen = repository.chosen();
-            if let Some(first) = chosen.first() {
-                refuse_api_flags(first, &args.api)?;
-            }
             let (mut sections, answered) = runtime::block_on(accounts_checks(&chosen, &args.api))?;
             // The Deprecation header is the API's, noted by whichever account's answer carried it.
             if answered {
@@ -191,29 +188,36 @@ async fn connection_and_token(
             checks.push(ok(format!("a server answers at {url}")));
             checks.push(fail(
                 format!("GET /sites answered 404: {url} is not the API's base URL"),
-                "the base URL includes the version prefix, e.g. https://api.example.net/api/v1",
+                "check --api-url / DNSCRON_API_URL: the base URL includes the version prefix, \
+                 e.g. https://api.example.net/api/v1",
             ));
         }
         ApiError::Status {
             status: 401 | 403, ..
         } => {
             checks.push(ok(format!("the API answers at {url}")));
-            let hint = api_hint(&err).unwrap_or_default().into_owned();
-            let hint = match account {
-                None => hint,
-                Some(account) => {
-                    account_hint(hint, &account.name, &token_source(account)).join("; ")
-                }
-            };
             checks.push(fail(
                 format!("the token is refused: {}", first_line(&err)),
-                hint,
+                api_hint(&err).unwrap_or_default().into_owned(),
             ));
         }
         ApiError::Status { .. } | ApiError::NoAnswer { .. } | ApiError::Cut { .. } | ApiError::TooLarge { .. } | ApiError::NotJson { .. } | ApiError::Redirect { .. } | ApiError::Decode { .. } | ApiError::WaitExceeded { .. } | ApiError::InsecureUrl { .. } | ApiError::InvalidUrl { .. } | ApiError::UrlWithCredentials | ApiError::Pagination { .. } | ApiError::Client { .. } => checks.push(fail(
             format!("GET /sites failed: {}", first_line(&err)),
             api_hint(&err).unwrap_or("retry later; quote the request_id to the provider".into()),
         )),
+    }
+    // Over several accounts, a hint names the account's own `api_url` line and token source,
+    // not the flags that don't apply to it.
+    if let Some(account) = account {
+        for check in checks.iter_mut() {
+            if let Some(hint) = check.hint.take() {
+                let hints: Vec<String> = account_hint(hint, &account.name, &token_source(account))
+                    .into_iter()
+                    .map(|h| account_url_hint(h, &account.name, &api_url_place(account)))
+                    .collect();
+                check.hint = Some(hints.join("; "));
+            }
+        }
     }
     false
 }

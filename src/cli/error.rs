@@ -190,12 +190,14 @@ impl CommandError {
     }
 
     /// `account `NAME`: {message}`, for an error about one account of several, its hints
-    /// about the token naming that account's own token source (`account_hint`).
-    pub fn in_account(self, name: &str, token: &str) -> Self {
+    /// about the token naming that account's own token source (`account_hint`), those about
+    /// the API URL its `api_url` line (`api_url` is where the accounts file gives it).
+    pub fn in_account(self, name: &str, token: &str, api_url: &str) -> Self {
         let mut out = self.with_context(&format!("account `{name}`"));
         out.hints = std::mem::take(&mut out.hints)
             .into_iter()
             .flat_map(|hint| account_hint(hint, name, token))
+            .map(|hint| account_url_hint(hint, name, api_url))
             .collect();
         out
     }
@@ -281,11 +283,11 @@ impl From<TokenError> for CommandError {
             ),
             TokenError::Empty { .. } | TokenError::InvalidCharacter { .. } => (
                 CommandError::from_error(ErrorKind::User, err),
-                "set DNSCRON_TOKEN or pass --token-file with the token from the portal",
+                TOKEN_VALUE_HINT,
             ),
             TokenError::File { .. } => (
                 CommandError::from_error(ErrorKind::User, err),
-                "check the path given to --token-file",
+                TOKEN_FILE_HINT,
             ),
         };
         out.with_hint(hint)
@@ -433,6 +435,11 @@ const RATE_LIMIT_HINT: &str = "another client of the same user may be using the 
 const NO_ENDPOINT_HINT: &str = "check --api-url / DNSCRON_API_URL: it includes the version \
      prefix, e.g. https://api.example.net/api/v1 (`dnscron doctor` checks it)";
 
+const TOKEN_VALUE_HINT: &str =
+    "set DNSCRON_TOKEN or pass --token-file with the token from the portal";
+
+const TOKEN_FILE_HINT: &str = "check the path given to --token-file";
+
 const UNAUTHORIZED_HINT: &str =
     "check the token in DNSCRON_TOKEN or --token-file (it may be expired or revoked)";
 
@@ -457,6 +464,16 @@ pub fn account_hint(hint: String, name: &str, token: &str) -> Vec<String> {
     if hint == UNAUTHORIZED_HINT {
         return vec![format!("check {whose}: it may be expired or revoked")];
     }
+    if hint == TOKEN_VALUE_HINT {
+        return vec![format!(
+            "put account `{name}`'s token from the portal in {token}"
+        )];
+    }
+    if hint == TOKEN_FILE_HINT {
+        return vec![format!(
+            "check the path of account `{name}`'s token file, {token}"
+        )];
+    }
     if hint == FORBIDDEN_HINT {
         return vec![format!(
             "{whose} lacks a scope or this site is not pinned to it: edit the token in the \
@@ -471,6 +488,23 @@ pub fn account_hint(hint: String, name: &str, token: &str) -> Vec<String> {
         return vec![hint, format!("that is {whose}")];
     }
     vec![hint]
+}
+
+/// The flags that name one API, as hints say them: over several accounts, the accounts file
+/// names each account's instead.
+const URL_FLAGS: &str = "--api-url / DNSCRON_API_URL";
+
+/// One hint of an error about account `name` of several, worded for that account's `api_url`
+/// (`api_url`: where the accounts file gives it) when it points at the URL flags, and for its
+/// token source when it points at the token flags. Any other hint is returned as it is.
+pub fn account_url_hint(hint: String, name: &str, api_url: &str) -> String {
+    if hint.contains(URL_FLAGS) && !hint.starts_with("pass the same") {
+        return hint.replace(
+            URL_FLAGS,
+            &format!("account `{name}`'s `api_url` ({api_url})"),
+        );
+    }
+    hint
 }
 
 /// What to do about an HTTP error status, from the status alone (apply's report keeps the

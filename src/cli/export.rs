@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use dnscron_api::untrusted::{escape, json_text};
-use dnscron_core::config::model::NameserverMode;
+use dnscron_core::config::model::{IgnoreRule, NameserverMode};
 use dnscron_core::export::{self, Export, Format, Left, NotExported, Unholdable};
 
 use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
@@ -75,6 +75,7 @@ pub(crate) fn run(args: ExportArgs) -> CommandResult {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("export-{}", args.to.name())));
+    refuse_yaml_where_read(&args, &out, &repository)?;
     let export = match &repository {
         Repository::One { paths } => {
             let desired = validate::load_printing_warnings(paths)
@@ -105,6 +106,94 @@ pub(crate) fn run(args: ExportArgs) -> CommandResult {
         0 => Ok(Outcome::Success),
         n => Err(not_exported(n)),
     }
+}
+
+/// octoDNS's files are YAML: written inside a folder this export reads (a repository of
+/// several accounts' root, or a PATH folder), the next `validate` or `plan` would read them as
+/// dnscron's files and refuse every command ("lies in no account's folder"). Refused before
+/// anything is written; BIND zone files (`*.zone`) are no YAML and may go anywhere.
+fn refuse_yaml_where_read(
+    args: &ExportArgs,
+    out: &Path,
+    repository: &Repository,
+) -> Result<(), CommandError> {
+    if args.to == ExportTo::Bind {
+        return Ok(());
+    }
+    let read: Vec<PathBuf> = match repository {
+        Repository::One { paths } => paths.iter().filter(|p| p.is_dir()).cloned().collect(),
+        Repository::Many { accounts, .. } => vec![accounts.root.clone()],
+    };
+    let target = absolute(out);
+    let Some(inside) = read.iter().find(|dir| target.starts_with(absolute(dir))) else {
+        return Ok(());
+    };
+    let given = match &args.out {
+        Some(_) => "--out",
+        None => "the default --out",
+    };
+    Err(CommandError::user(format!(
+        "{given} {} is inside {}, which this export reads: the octoDNS YAML files written there \
+         would be read as dnscron's own files by the next validate or plan, which would refuse \
+         them; nothing was written",
+        escape(&out.display().to_string()),
+        escape(&inside.display().to_string()),
+    ))
+    .with_hint(format!(
+        "pass --out with a folder outside {}, e.g. --out ../dns-octodns",
+        escape(&inside.display().to_string())
+    )))
+}
+
+/// `path` made absolute, `.` and `..` applied, links resolved as far as it exists, so that two
+/// spellings of one folder compare equal.
+fn absolute(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let joined = std::env::current_dir()
+        .map(|dir| dir.join(path))
+        .unwrap_or_else(|_| path.to_path_buf());
+    let mut lexical = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            Component::CurDir => {}
+            other @ (Component::Prefix(_) | Component::RootDir | Component::Normal(_)) => {
+                lexical.push(other.as_os_str());
+            }
+        }
+    }
+    let mut existing = lexical;
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match existing.file_name() {
+            Some(name) => {
+                rest.push(name.to_os_string());
+                existing.pop();
+            }
+            None => break,
+        }
+    }
+    let mut resolved = existing.canonicalize().unwrap_or(existing);
+    for name in rest.into_iter().rev() {
+        resolved.push(name);
+    }
+    resolved
+}
+
+/// An `ignore:` rule as the files write it: `_acme-challenge* TXT`, `mail* (any type)`, with
+/// its content glob when it has one.
+fn rule_words(rule: &IgnoreRule) -> String {
+    let rtype = match rule.rtype {
+        Some(rtype) => rtype.as_str().to_string(),
+        None => "(any type)".into(),
+    };
+    let content = match &rule.content {
+        Some(content) => format!(" content {}", escape(content)),
+        None => String::new(),
+    };
+    format!("{} {rtype}{content}", escape(&rule.name))
 }
 
 /// Every chosen account's files, as `plan` reads each; every problem of every account in one
@@ -217,11 +306,26 @@ fn left_words(left: &Left) -> String {
             zone,
             rules,
             location,
-        } => format!(
-            "zone {zone} at {}: {rules} `ignore:` rule{}: the live records they leave alone are in no file",
-            at(&location.to_string()),
-            plural(*rules)
-        ),
+        } => {
+            let (rules_keep, those) = match rules.len() {
+                1 => (
+                    "1 `ignore:` rule".to_string() + " (RULES) keeps",
+                    "that rule keeps",
+                ),
+                n => (
+                    format!("{n} `ignore:` rules (RULES) keep"),
+                    "those rules keep",
+                ),
+            };
+            let rules_keep = rules_keep.replace(
+                "RULES",
+                &rules.iter().map(rule_words).collect::<Vec<_>>().join("; "),
+            );
+            format!(
+                "zone {zone} at {}: {rules_keep} live records that no file declares, and the exported files hold neither the records nor the rules: a tool that applies these files as the whole zone (an octoDNS sync, a BIND primary loading them) would delete the records {those}; copy them in, or have that tool leave them alone, before it serves or syncs the zone",
+                at(&location.to_string()),
+            )
+        }
         Left::NoPrune { zone, location } => format!(
             "zone {zone} at {}: `prune: false`: live records no file declares are kept by dnscron and are not in the files",
             at(&location.to_string())

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::accounts::{self, AccountArgs, Repository, RepositoryError};
+use crate::cli::accounts::{self, AccountArgs, Named, Repository};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, Outcome};
 use crate::cli::side_by_side::{Shown, on_threads};
@@ -80,15 +80,15 @@ pub enum Source {
 pub fn run(args: ImportArgs) -> CommandResult {
     // A repository of several accounts is found where the command runs, as `plan` finds it in
     // the folder it is given: its accounts say which API each import reads and where it writes.
-    let repository = Repository::discover(&[PathBuf::from(".")], &args.account)
-        .map_err(RepositoryError::into_command_error)?;
+    let repository = Repository::discover_for_api(&[PathBuf::from(".")], &args.account, &args.api)?;
     let chosen = repository.chosen();
     if chosen.is_empty() {
         if let Some(source) = args.from {
-            return import_from::run(source, &args);
+            return import_from::run(source, &args, Named::Folder(&args.out));
         }
         let config = args.api.clone().into_config()?;
-        let summary = import_one(&args, &args.out, config, Shown::Own("import"))?;
+        let named = Named::Folder(&args.out);
+        let summary = import_one(&args, &args.out, named, config, Shown::Own("import"))?;
         write_stdout(&summary)?;
         return Ok(Outcome::Success);
     }
@@ -142,7 +142,11 @@ pub fn run(args: ImportArgs) -> CommandResult {
     if let Some(source) = args.from {
         let mut one = args.clone();
         one.out = targets[0].1.clone();
-        return import_from::run(source, &one);
+        let named = Named::Account {
+            root: Path::new("."),
+            name: &targets[0].0,
+        };
+        return import_from::run(source, &one, named);
     }
     // Each account's reads at its own pace, side by side, the progress counting each apart;
     // the summaries in the file's order.
@@ -150,7 +154,11 @@ pub fn run(args: ImportArgs) -> CommandResult {
     let results = on_threads("import", &names, |index, reads| {
         let (name, out, account) = &targets[index];
         let config = accounts::api_config(account, &args.api)?;
-        import_one(&args, out, config, Shown::Account(reads))
+        let named = Named::Account {
+            root: Path::new("."),
+            name,
+        };
+        import_one(&args, out, named, config, Shown::Account(reads))
             .map(|summary| format!("account `{name}`:\n{summary}"))
             .map_err(|e| accounts::in_account(e, account))
     })?;
@@ -177,6 +185,7 @@ pub fn run(args: ImportArgs) -> CommandResult {
 fn import_one(
     args: &ImportArgs,
     out: &Path,
+    named: Named<'_>,
     config: dnscron_api::ApiConfig,
     shown: Shown,
 ) -> Result<String, CommandError> {
@@ -224,7 +233,7 @@ fn import_one(
     };
     let files = out_files(&zones, &sets, &fetched.sites);
     let written = import::write_files(out, &files, args.force)?;
-    let summary = summary(out, &fetched, &sets, &written, &next);
+    let summary = summary(out, named, &fetched, &sets, &written, &next);
     self_check(&written, fetched.zones.iter())?;
     Ok(summary)
 }
@@ -368,6 +377,7 @@ pub(super) fn out_files(zones: &[ZoneFile], sets: &[SetFile], sites: &[SiteFile]
 
 fn summary(
     out: &Path,
+    named: Named<'_>,
     fetched: &Fetched,
     sets: &[SetFile],
     written: &[PathBuf],
@@ -392,12 +402,14 @@ fn summary(
     for path in written {
         text.push_str(&format!("wrote {}\n", path.display()));
     }
-    text.push_str(&next_step(out, next));
+    text.push_str(&next_step(out, named, next));
     text
 }
 
-fn next_step(out: &Path, next: &Next) -> String {
-    let dir = out.display();
+/// `named` says the folder as the suggested commands take it (`--account NAME` in a
+/// repository of several accounts); `out` is where the files are.
+fn next_step(out: &Path, named: Named<'_>, next: &Next) -> String {
+    let dir = named;
     match next {
         Next::Plan => {
             format!(

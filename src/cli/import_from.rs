@@ -6,7 +6,7 @@
 //! imported makes the command fail (exit 1) after the files are written, so a migration step
 //! in CI can't miss it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use dnscron_api::untrusted::escape;
 use dnscron_core::dns::RecordType;
@@ -18,11 +18,12 @@ use dnscron_core::import::from_files::{
 };
 use dnscron_core::import::{self, NsChoice};
 
+use crate::cli::accounts::Named;
 use crate::cli::error::{CommandError, CommandResult, Outcome, not_imported};
 use crate::cli::import::{ImportArgs, Source, count, out_files, parse_zone, self_check};
 use crate::cli::write_stdout;
 
-pub(crate) fn run(source: Source, args: &ImportArgs) -> CommandResult {
+pub(crate) fn run(source: Source, args: &ImportArgs, named: Named<'_>) -> CommandResult {
     if args.origin.is_some() && source != Source::Bind {
         return Err(CommandError::user(format!(
             "--origin names the zone of a BIND file; `--from {}` names its zones itself",
@@ -54,7 +55,7 @@ pub(crate) fn run(source: Source, args: &ImportArgs) -> CommandResult {
             add(&mut zones, from, source)?;
         }
     }
-    finish(args, zones)
+    finish(args, zones, named)
 }
 
 /// One zone read, with the header and nameserver choice every `--from` zone gets.
@@ -70,7 +71,7 @@ fn add(read: &mut Vec<FromFile>, mut from: FromFile, source: Source) -> Result<(
     Ok(())
 }
 
-fn finish(args: &ImportArgs, read: Vec<FromFile>) -> CommandResult {
+fn finish(args: &ImportArgs, read: Vec<FromFile>, named: Named<'_>) -> CommandResult {
     let mut zones: Vec<_> = read.iter().map(|f| f.zone.clone()).collect();
     let sets = if args.extract_sets {
         import::extract_sets(&mut zones)
@@ -79,7 +80,7 @@ fn finish(args: &ImportArgs, read: Vec<FromFile>) -> CommandResult {
     };
     let files = out_files(&zones, &sets, &[]);
     let written = import::write_files(&args.out, &files, args.force)?;
-    write_stdout(&summary(&args.out, &read, &written))?;
+    write_stdout(&summary(named, &read, &written))?;
     // Against the zones as read: records `--extract-sets` moved into a set load back into them.
     self_check(&written, read.iter().map(|f| &f.zone))?;
     let listed: usize = read.iter().map(|f| f.not_imported.len()).sum();
@@ -122,7 +123,7 @@ fn refuse_second_copy(
     }
 }
 
-fn summary(out: &Path, read: &[FromFile], written: &[PathBuf]) -> String {
+fn summary(named: Named<'_>, read: &[FromFile], written: &[PathBuf]) -> String {
     let mut text = String::new();
     for from in read {
         text.push_str(&format!(
@@ -154,7 +155,7 @@ fn summary(out: &Path, read: &[FromFile], written: &[PathBuf]) -> String {
     for path in written {
         text.push_str(&format!("wrote {}\n", path.display()));
     }
-    text.push_str(&next_step(out, read));
+    text.push_str(&next_step(named, read));
     text
 }
 
@@ -245,8 +246,8 @@ fn not_imported_line(item: &NotImported) -> String {
 }
 
 /// The cutover's first steps: the zone must exist here before `plan` can read it.
-fn next_step(out: &Path, read: &[FromFile]) -> String {
-    let dir = out.display();
+fn next_step(named: Named<'_>, read: &[FromFile]) -> String {
+    let dir = named;
     let names: Vec<&str> = read.iter().map(|f| f.zone.zone.as_str()).collect();
     let zones_word = if names.len() == 1 { "zone" } else { "zones" };
     format!(

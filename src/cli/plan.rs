@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::cli::accounts::{AccountArgs, Repository, RepositoryError};
+use crate::cli::accounts::{AccountArgs, Repository};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::dns_args::parse_timeout;
 use crate::cli::dns_args::{ResolverArg, parse_resolver_arg};
@@ -84,8 +84,7 @@ pub enum PlanFormat {
 }
 
 pub(crate) fn run(args: PlanArgs) -> CommandResult {
-    let repository = Repository::discover(&args.paths, &args.account)
-        .map_err(RepositoryError::into_command_error)?;
+    let repository = Repository::discover_for_api(&args.paths, &args.account, &args.api)?;
     if let Repository::Many { .. } = &repository {
         return super::plan_accounts::run(&args, &repository.chosen());
     }

@@ -32,11 +32,11 @@ pub(crate) fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
         .map(|a| AccountView {
             name: &a.name,
             api_url: &a.api_url,
-            plan: a.planned.as_ref().map(|p| &p.plan).map_err(|e| {
-                let text = e.message_text();
-                let context = format!("account `{}`: ", a.name);
-                text.strip_prefix(&context).unwrap_or(&text).to_string()
-            }),
+            plan: a
+                .planned
+                .as_ref()
+                .map(|p| &p.plan)
+                .map_err(|e| without_account(e, &a.name)),
         })
         .collect();
     let failed: Vec<&AccountPlanned> = planned.iter().filter(|a| a.planned.is_err()).collect();
@@ -58,7 +58,8 @@ pub(crate) fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
     }
     write_stdout(&match args.format {
         PlanFormat::Text => view::text(&views, logging::use_color_on_stdout()),
-        PlanFormat::Json => accounts_to_json(&saved)?,
+        PlanFormat::Json if failed.is_empty() => accounts_to_json(&saved)?,
+        PlanFormat::Json => json_with_failures(&planned, &saved)?,
         PlanFormat::Markdown => view::markdown(&views),
         PlanFormat::Github => view::github(&views),
     })?;
@@ -101,6 +102,54 @@ pub(crate) fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
     } else {
         Outcome::Success
     })
+}
+
+/// `--format json` when some account failed: every chosen account in the file's order, a failed
+/// one as `{name, api_url, error, hints}` in place of its plan, so a script never takes a
+/// missing account for one without changes. Not a plan file: an entry without `plan` is
+/// refused by apply, as `--out` writes nothing then.
+fn json_with_failures(
+    planned: &[AccountPlanned],
+    saved: &[AccountPlan],
+) -> Result<String, CommandError> {
+    let internal = |e: serde_json::Error| {
+        CommandError::new(
+            ErrorKind::Internal,
+            format!("cannot write the plan as JSON: {e}"),
+        )
+    };
+    let document: serde_json::Value =
+        serde_json::from_str(&accounts_to_json(saved)?).map_err(internal)?;
+    let mut plans = match document.get("accounts") {
+        Some(serde_json::Value::Array(plans)) => plans.clone().into_iter(),
+        Some(_) | None => Vec::new().into_iter(),
+    };
+    let mut accounts = Vec::with_capacity(planned.len());
+    for account in planned {
+        match &account.planned {
+            Ok(_) => accounts.extend(plans.next()),
+            Err(err) => accounts.push(serde_json::json!({
+                "name": account.name,
+                "api_url": account.api_url,
+                "error": without_account(err, &account.name),
+                "hints": err.hints(),
+            })),
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&serde_json::json!({
+        "format_version": document.get("format_version"),
+        "accounts": accounts,
+    }))
+    .map_err(internal)?;
+    text.push('\n');
+    Ok(dnscron_api::untrusted::json_text(text))
+}
+
+/// An account's error as its own place in a view shows it: the account is named by the place.
+fn without_account(err: &CommandError, name: &str) -> String {
+    let text = err.message_text();
+    let context = format!("account `{name}`: ");
+    text.strip_prefix(&context).unwrap_or(&text).to_string()
 }
 
 /// Every chosen account's plan, read side by side on one runtime.

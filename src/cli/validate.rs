@@ -10,6 +10,8 @@ use crate::render::check_findings;
 use crate::render::diagnostics::{self, Style};
 use crate::render::github::{Annotation, Level, render_capped};
 use dnscron_core::config;
+use dnscron_core::config::Diagnostic;
+use dnscron_core::config::accounts::Account;
 use dnscron_core::config::model::Desired;
 use dnscron_core::plan::{Finding, Looked, judge_acceptances, mail_findings, schedule_findings_of};
 
@@ -60,12 +62,44 @@ pub(crate) fn run(args: ValidateArgs) -> CommandResult {
             if !problems.is_empty() {
                 return Err(report(&problems, args.format));
             }
+            print_warnings(&insecure_urls(&repository.chosen()));
             for (name, one) in loaded {
                 valid(one, args.format, Some(name))?;
             }
             Ok(Outcome::Success)
         }
     }
+}
+
+/// An account's `api_url` that plan, apply and doctor refuse (plain http to a host other than
+/// loopback) is a warning here, at its line: the files are valid, the command would not run.
+fn insecure_urls(accounts: &[&Account]) -> config::Diagnostics {
+    let mut warnings = config::Diagnostics::default();
+    for account in accounts {
+        // An unparsable URL is the accounts file's own error, reported before this.
+        let Ok(url) = dnscron_api::parse_base_url(&account.api_url) else {
+            continue;
+        };
+        if let Err(err) = dnscron_api::check_url_policy(&url, false) {
+            warnings.push(Diagnostic {
+                message: format!(
+                    "account `{}`'s `api_url` is valid, but plan, apply, adopt and doctor \
+                     refuse it: {err}",
+                    account.name
+                ),
+                location: Some(account.api_url_location.clone()),
+                label: None,
+                hint: Some(
+                    "use https://, or pass --allow-insecure-http to those commands if this \
+                     network is trusted"
+                        .into(),
+                ),
+                span: None,
+                source: None,
+            });
+        }
+    }
+    warnings
 }
 
 fn report(diags: &config::Diagnostics, format: ValidateFormat) -> CommandError {

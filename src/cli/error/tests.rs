@@ -249,7 +249,7 @@ fn an_accounts_token_hints_name_its_token_source_and_leave_the_rest() {
     // One account's error keeps its own hint.
     let one = CommandError::user("x").with_hint(UNAUTHORIZED_HINT);
     assert_eq!(one.hints, [UNAUTHORIZED_HINT]);
-    let named = one.in_account("shop", token);
+    let named = one.in_account("shop", token, "./dnscron-accounts.yaml:8:14");
     assert_eq!(named.message_text(), "account `shop`: x");
     assert_eq!(named.hints, hint(UNAUTHORIZED_HINT));
 }

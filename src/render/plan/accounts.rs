@@ -6,7 +6,7 @@
 use dnscron_core::plan::{Finding, Plan, Summary};
 
 use super::markdown::{self, MAX_LEN, code, escape};
-use super::{printable, summary_line};
+use super::{planned_part_line, printable, summary_line};
 use crate::render::github::{Annotation, Level};
 
 /// One account's part: its plan, or the words of why it has none.
@@ -19,13 +19,19 @@ pub(crate) struct AccountView<'a> {
 /// Room for the head of the Markdown view (title, table, totals) before the accounts' parts.
 const HEAD_RESERVE: usize = 200;
 
-/// `Accounts: 2 planned, 1 failed. Plan: …` over every planned account.
+/// `Accounts: 2 planned, 1 failed. Plan: …` over every planned account. While any account
+/// failed, nothing is claimed of it: the planned ones' summary never reads as the all-clear,
+/// and the failed ones are named as unknown.
 pub(crate) fn totals_line(accounts: &[AccountView<'_>]) -> String {
     let plans: Vec<&Plan> = accounts
         .iter()
         .filter_map(|a| a.plan.as_ref().ok().copied())
         .collect();
-    let failed = accounts.len() - plans.len();
+    let failed: Vec<String> = accounts
+        .iter()
+        .filter(|a| a.plan.is_err())
+        .map(|a| format!("`{}`", printable(a.name)))
+        .collect();
     let mut summary = Summary::default();
     let mut findings: Vec<Finding> = Vec::new();
     for plan in &plans {
@@ -39,15 +45,29 @@ pub(crate) fn totals_line(accounts: &[AccountView<'_>]) -> String {
         summary.held += s.held;
         findings.extend(plan.findings.iter().cloned());
     }
-    let failed = match failed {
-        0 => String::new(),
-        n => format!(", {n} failed"),
-    };
-    format!(
-        "Accounts: {} planned{failed}. {}",
-        plans.len(),
-        summary_line(&summary, &findings)
-    )
+    let mut line = format!("Accounts: {} planned", plans.len());
+    match failed.len() {
+        0 => {
+            line.push_str(&format!(". {}", summary_line(&summary, &findings)));
+            return line;
+        }
+        n => line.push_str(&format!(", {n} failed.")),
+    }
+    if !plans.is_empty() {
+        line.push(' ');
+        line.push_str(&planned_part_line(&summary, &findings, plans.len()));
+    }
+    line.push_str(&match failed.len() {
+        1 => format!(
+            " Nothing is known of account {}: its plan failed.",
+            failed.join(", ")
+        ),
+        _ => format!(
+            " Nothing is known of accounts {}: their plans failed.",
+            failed.join(", ")
+        ),
+    });
+    line
 }
 
 pub(crate) fn text(accounts: &[AccountView<'_>], color: bool) -> String {

@@ -111,19 +111,28 @@ fn updates(summary: &Summary) -> String {
     }
 }
 
-/// `No changes. The live account matches the files.`, unless error or warning findings need
-/// attention: then the all-clear sentence would mislead. Accepted findings leave it standing.
+/// `No changes. The live account matches the files.`, then the findings sentence when any
+/// (`Findings need attention: 2 warnings.`): one form, the all-clear being the sentence alone.
 fn no_changes_line(findings: &[Finding]) -> String {
     let clear = "No changes. The live account matches the files.";
-    match (attention(findings), findings_sentence(findings)) {
-        (None, None) => clear.into(),
-        (None, Some(accepted)) => format!("{clear} {accepted}"),
-        (Some(_), Some(sentence)) => {
-            format!("No changes: the live account matches the files. {sentence}")
-        }
-        (Some(attention), None) => {
-            format!("No changes: the live account matches the files. {attention}")
-        }
+    match findings_sentence(findings) {
+        None => clear.into(),
+        Some(sentence) => format!("{clear} {sentence}"),
+    }
+}
+
+/// The summary over the accounts that were planned while others failed: their changes, or
+/// `No changes in the 2 planned accounts.` (never the all-clear, which would claim the failed
+/// ones match too), with the findings sentence.
+pub(crate) fn planned_part_line(summary: &Summary, findings: &[Finding], planned: usize) -> String {
+    if summary.create + summary.update + summary.delete > 0 {
+        return summary_line(summary, findings);
+    }
+    let accounts = if planned == 1 { "account" } else { "accounts" };
+    let line = format!("No changes in the {planned} planned {accounts}.");
+    match findings_sentence(findings) {
+        None => line,
+        Some(sentence) => format!("{line} {sentence}"),
     }
 }
 

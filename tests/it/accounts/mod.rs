@@ -26,4 +26,8 @@ pub fn two_accounts(url_a: &str, url_b: &str) -> String {
 }
 
 mod adoption;
+mod api_flags;
+mod export;
 mod fmt;
+mod hints;
+mod summary;

@@ -267,12 +267,22 @@ fn each_account_of_a_repository_gets_its_own_folder() {
             "{file}"
         );
     }
+    // octoDNS's YAML goes outside the repository (inside, the loader would read it).
+    let elsewhere = tempfile::tempdir().unwrap();
+    let one = elsewhere.path().join("one");
     succeeds(export(
         dir.path(),
-        &["--to", "octodns", "--out", "one", "--account", "staging"],
+        &[
+            "--to",
+            "octodns",
+            "--out",
+            one.to_str().unwrap(),
+            "--account",
+            "staging",
+        ],
     ));
     assert_eq!(
-        tree(&dir.path().join("one")),
+        tree(&one),
         ["staging/config.yaml", "staging/zones/example.com.yaml"]
     );
 }

@@ -98,7 +98,7 @@ fn a_portal_made_zone_domain_and_site_are_reported_once_each_as_drift() {
     dnscron(&emu, dir.path(), &["plan", "dns", "--detailed-exitcode"])
         .expect_status(2)
         .expect_stdout(format!(
-            "{HEAD}{UNDECLARED}\nNo changes: the live account matches the files. Findings need attention: 3 warnings.\n"
+            "{HEAD}{UNDECLARED}\nNo changes. The live account matches the files. Findings need attention: 3 warnings.\n"
         ))
         .run();
     // One listing each; the domain list is the one the registrar findings read anyway.
@@ -117,7 +117,7 @@ fn a_portal_made_zone_domain_and_site_are_reported_once_each_as_drift() {
             "::warning title=dnscron plan%3A zone-undeclared::zone portal.example: the account has this DNS zone and registers its domain, but no file in dns declares it: its records and its registration are not checked; adopt it: dnscron import --zone portal.example --out dns; or, to leave it alone, add to an `unmanaged:` document: `zones: [{ name: portal.example, reason: \"…\" }]`
 ::warning title=dnscron plan%3A domain-undeclared::domain parked.example: the account registers this domain but has no DNS zone for it, so no file in dns can declare it: its registration (expiry, DNSSEC, transfer) is not checked; move its DNS here: dnscron import --probe parked.example --out dns; or, to leave it alone, add to an `unmanaged:` document: `domains: [{ name: parked.example, reason: \"…\" }]`
 ::warning title=dnscron plan%3A site-undeclared::site blog: the account has this site, but no file in dns declares it: its cron jobs are not checked; adopt it: dnscron import --site blog --out dns; or, to leave it alone, add to an `unmanaged:` document: `sites: [{ name: blog, reason: \"…\" }]`
-::notice title=dnscron plan::No changes: the live account matches the files. Findings need attention: 3 warnings.
+::notice title=dnscron plan::No changes. The live account matches the files. Findings need attention: 3 warnings.
 ",
         )
         .run();
@@ -197,7 +197,7 @@ fn an_unmanaged_entry_the_account_does_not_have_is_a_stale_warning_not_drift() {
             "{HEAD}  ! warning [unmanaged-stale] site retired at dns/unmanaged.yaml:7:15
       `unmanaged.sites` lists retired, but the account has no such site
 
-No changes: the live account matches the files. Findings need attention: 1 warning.
+No changes. The live account matches the files. Findings need attention: 1 warning.
 "
         ))
         .run();
@@ -330,7 +330,7 @@ fn a_listed_zone_a_file_could_not_declare_is_reported_escaped_without_a_command(
     })));
     let (_dir, test) = plan_zone_folder(&stub);
     test.expect_stdout(
-            "Live account: http://127.0.0.1:[PORT]/api/v1\n\nFindings:\n  ! warning [zone-undeclared] zone bad\\u{1b}[31m..name\n      the account has this DNS zone, but no file in dns declares it: its records are not checked; its name is not one a file can declare\n\nNo changes: the live account matches the files. Findings need attention: 1 warning.\n",
+            "Live account: http://127.0.0.1:[PORT]/api/v1\n\nFindings:\n  ! warning [zone-undeclared] zone bad\\u{1b}[31m..name\n      the account has this DNS zone, but no file in dns declares it: its records are not checked; its name is not one a file can declare\n\nNo changes. The live account matches the files. Findings need attention: 1 warning.\n",
         )
         .run();
 }

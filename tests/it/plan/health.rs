@@ -180,7 +180,7 @@ fn a_warning_alone_leaves_the_drift_job_at_zero() {
              resolvers still see ns1.old-dns.example, ns2.old-dns.example (live), the registry delegates \
              to ns1.veldhost.net, ns2.veldhost.net (pending); resolvers follow within the old NS records' \
              TTL (up to 2 days), so both sets must serve the zone until then\n\n\
-             No changes: the live account matches the files. Findings need attention: 1 warning.\n",
+             No changes. The live account matches the files. Findings need attention: 1 warning.\n",
         )
         .run();
 }

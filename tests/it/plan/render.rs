@@ -185,11 +185,11 @@ fn a_summary_without_changes_counts_the_findings_that_need_attention() {
     );
     assert_eq!(
         line(&[Severity::Error]),
-        "No changes: the live account matches the files. Findings need attention: 1 error."
+        "No changes. The live account matches the files. Findings need attention: 1 error."
     );
     assert_eq!(
         line(&[Severity::Warning]),
-        "No changes: the live account matches the files. Findings need attention: 1 warning."
+        "No changes. The live account matches the files. Findings need attention: 1 warning."
     );
     assert_eq!(
         line(&[
@@ -198,7 +198,7 @@ fn a_summary_without_changes_counts_the_findings_that_need_attention() {
             Severity::Info,
             Severity::Error
         ]),
-        "No changes: the live account matches the files. Findings need attention: 2 errors, 1 warning."
+        "No changes. The live account matches the files. Findings need attention: 2 errors, 1 warning."
     );
 }
 

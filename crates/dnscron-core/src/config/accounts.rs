@@ -50,6 +50,8 @@ pub struct Account {
     /// Where the file names its token source (the `token_env` or `token_file` value): what a
     /// refused token's hint points at.
     pub token_location: Location,
+    /// Where the file gives its `api_url`: what a hint about the URL (or its refusal) points at.
+    pub api_url_location: Location,
 }
 
 /// Where an account's token comes from; never the token itself.
@@ -273,6 +275,7 @@ impl Checker<'_> {
             token: token?,
             location: self.location(entry.pos),
             token_location: self.location(token_pos),
+            api_url_location: self.location(entry.api_url.pos),
         })
     }
 

@@ -120,6 +120,11 @@ mod tests {
                 line: 5,
                 col: 16,
             },
+            api_url_location: Location {
+                file: std::sync::Arc::from(Path::new("dnscron-accounts.yaml")),
+                line: 4,
+                col: 16,
+            },
         }
     }
 

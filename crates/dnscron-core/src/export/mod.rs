@@ -18,7 +18,7 @@ mod write;
 use std::path::PathBuf;
 
 use crate::config::fmt::order::{RecordKey, record_order};
-use crate::config::model::{Desired, Location, NameserverMode, RecordSpec, ZoneSpec};
+use crate::config::model::{Desired, IgnoreRule, Location, NameserverMode, RecordSpec, ZoneSpec};
 use crate::dns::ZoneName;
 use crate::import::OutFile;
 
@@ -67,10 +67,11 @@ pub enum Left {
     /// A BIND file without SOA and apex NS: the files name no nameservers of their own (the
     /// service's are its own), and named loads a zone only with both.
     NoSoa { zone: ZoneName, location: Location },
-    /// `ignore:` rules: live records dnscron leaves alone, which no file declares.
+    /// `ignore:` rules: live records dnscron leaves alone, which no file declares; a tool that
+    /// applies the exported files as the whole zone would delete them.
     Ignore {
         zone: ZoneName,
-        rules: usize,
+        rules: Vec<IgnoreRule>,
         location: Location,
     },
     /// `prune: false`: live records beyond the files are kept, and are not in them.
@@ -191,7 +192,7 @@ fn zone_left(zone: &ZoneSpec, format: Format) -> Vec<Left> {
     if let Some(first) = zone.ignore.first() {
         left.push(Left::Ignore {
             zone: zone.zone.clone(),
-            rules: zone.ignore.len(),
+            rules: zone.ignore.clone(),
             location: first.location.clone(),
         });
     }
