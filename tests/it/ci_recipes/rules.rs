@@ -19,7 +19,7 @@ const WORKFLOWS: [&str; 4] = [
 ];
 
 /// Every rule a workflow breaks, one line each.
-fn violations(text: &str) -> Vec<String> {
+pub(super) fn violations(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text
         .lines()
