@@ -172,6 +172,40 @@ fn the_plan_check_groups_by_account_and_fails_when_one_account_cannot_be_planned
         .collect();
     assert_eq!(names, ["acme", "shop"]);
 
+    // A push that takes shop's change back out: shop is planned (its part of the saved plan
+    // is there, with no change), only acme's change is shown.
+    let acme_only = main(&story).edit(
+        ACME_FILE,
+        "content: \"acme.example.\" }",
+        "content: \"web.acme.example.\" }",
+    );
+    let (run, shown) = push(&story, 1, "a3a3a3a3", &acme_only);
+    assert!(run.succeeded(), "{}", run.log);
+    let shop_row = shown
+        .lines()
+        .find(|l| l.starts_with("| <code>shop</code> |"))
+        .unwrap();
+    assert!(
+        shop_row.ends_with("| No changes. The live account matches the files. |"),
+        "{shown}"
+    );
+    let saved = story
+        .world
+        .artifacts()
+        .join("dnscron-plan-1-a3a3a3a3/plan.json");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap();
+    let counts: Vec<(String, usize)> = saved["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let n = a["plan"]["changes"].as_array().unwrap().len();
+            (a["name"].as_str().unwrap().to_string(), n)
+        })
+        .collect();
+    assert_eq!(counts, [("acme".to_string(), 1), ("shop".to_string(), 0)]);
+
     // shop's read token was rotated and the secret not updated.
     let mut secrets = SECRETS;
     secrets[1].1 = "shop-revoked-token";
@@ -272,8 +306,9 @@ fn digest(body: &str) -> &str {
     &body[start..start + 16]
 }
 
-/// The drift job's refused form over accounts: an account whose token is wrong is an error
-/// (exit 1), not "no drift": the run fails and the open issue is neither closed nor edited.
+/// The drift job's refused form over accounts: an account whose token is missing (its secret
+/// never created) is an error naming the account and the variable (exit 1), not "no drift":
+/// the run fails and the open issue is neither closed nor edited.
 #[test]
 fn the_drift_job_fails_when_one_account_cannot_be_read_and_leaves_the_issue() {
     let story = story();
@@ -286,8 +321,11 @@ fn the_drift_job_fails_when_one_account_cannot_be_read_and_leaves_the_issue() {
     scheduled_drift(&story, "acme drifted: the issue is opened");
     let before = read(story.world.gh_dir().join("issues/1/body"));
     change_live(&story, &main(&story));
-    let mut secrets = SECRETS;
-    secrets[1].1 = "shop-revoked-token";
+    // shop's read secret was never created: its line in the recipe reads an empty value.
+    let secrets: Vec<_> = SECRETS
+        .into_iter()
+        .filter(|s| s.0 != "DNSCRON_READ_TOKEN_SHOP")
+        .collect();
     story.world.several_accounts(&secrets);
     let files = story.commit("main", &main(&story));
     let trigger = Trigger {
@@ -299,7 +337,11 @@ fn the_drift_job_fails_when_one_account_cannot_be_read_and_leaves_the_issue() {
     };
     let run = story.world.run("dnscron-drift.yml", &trigger);
     assert!(!run.succeeded(), "{}", run.log);
-    assert!(run.log.contains("account `shop`"), "{}", run.log);
+    assert!(
+        run.log.contains("account `shop`") && run.log.contains("DNSCRON_TOKEN_SHOP"),
+        "{}",
+        run.log
+    );
     assert_eq!(
         run.steps_text(),
         "ok       actions/checkout\nok       dnscron/dnscron\nFAILED   Detect drift (exit 1)\nskipped  Open, update or close the drift issue\n"
