@@ -8,6 +8,7 @@ mod adopt;
 mod drift;
 pub(crate) mod expr;
 pub(crate) mod kubernetes;
+mod kubernetes_accounts;
 mod mass;
 mod merge;
 mod parse;
