@@ -452,3 +452,36 @@ fn the_several_accounts_form_of_each_recipe_keeps_the_rules() {
         );
     }
 }
+
+/// The adopt job's refused form over accounts: one account that can't be read (its token
+/// wrong) fails the run before anything is written, in either account's folder: nothing is
+/// pushed and no pull request is opened, though the other account drifted.
+#[test]
+fn the_adopt_job_pushes_nothing_when_one_account_cannot_be_read() {
+    let story = story();
+    let live = main(&story).edit(
+        ACME_FILE,
+        "content: \"acme.example.\" }",
+        "content: \"web.acme.example.\" }",
+    );
+    change_live(&story, &live);
+    let mut secrets = SECRETS;
+    secrets[1].1 = "shop-revoked-token";
+    story.world.several_accounts(&secrets);
+    let files = story.commit("main", &main(&story));
+    let trigger = Trigger {
+        event: "schedule",
+        sha: "d0d0d0d0",
+        payload: json!({"schedule": "47 6 * * *"}),
+        files: &files,
+        base: None,
+    };
+    let run = story.world.run("dnscron-adopt.yml", &trigger);
+    assert_eq!(
+        run.steps_text(),
+        "ok       actions/checkout\nok       dnscron/dnscron\nFAILED   Adopt the live changes (exit 1)\nskipped  Open, update or close the pull request\n"
+    );
+    assert!(run.log.contains("account `shop`"), "{}", run.log);
+    assert_eq!(story.world.take_gh_calls(), "");
+    assert!(!story.world.gh_dir().join("prs/1").exists());
+}
