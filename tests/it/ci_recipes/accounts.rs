@@ -12,33 +12,27 @@ use dnscron_emulator::{BackgroundEmulator, Seed};
 use serde_json::json;
 
 use super::pull_request::push;
-use super::runner::{Trigger, World};
+use super::runner::{JobRun, Trigger, World};
 use super::snapshot;
 use super::{FIRST, Files, Story, read};
 
-const ACME_SEED: &str = r#"
-tokens:
-  - {token: acme-read-token, user: ci, scopes: [read]}
-  - {token: acme-apply-token, user: ci, scopes: [read, dns, manage]}
+/// An account's live state: its read and write tokens, and its zone `NAME.example` whose apex
+/// is `ip` and whose `www` points to it.
+fn seed(name: &str, ip: &str) -> Seed {
+    Seed::from_yaml_str(&format!(
+        "tokens:
+  - {{token: {name}-read-token, user: ci, scopes: [read]}}
+  - {{token: {name}-apply-token, user: ci, scopes: [read, dns, manage]}}
 zones:
-  - zone: acme.example
+  - zone: {name}.example
     records:
-      - {name: "@", type: A, content: 203.0.113.10}
-      - {name: www, type: CNAME, content: acme.example.}
-rate_limit: {enabled: false}
-"#;
-
-const SHOP_SEED: &str = r#"
-tokens:
-  - {token: shop-read-token, user: ci, scopes: [read]}
-  - {token: shop-apply-token, user: ci, scopes: [read, dns, manage]}
-zones:
-  - zone: shop.example
-    records:
-      - {name: "@", type: A, content: 198.51.100.10}
-      - {name: www, type: CNAME, content: shop.example.}
-rate_limit: {enabled: false}
-"#;
+      - {{name: \"@\", type: A, content: {ip}}}
+      - {{name: www, type: CNAME, content: {name}.example.}}
+rate_limit: {{enabled: false}}
+"
+    ))
+    .unwrap()
+}
 
 pub const ACME_FILE: &str = "dns/acme/zones/acme.example.yaml";
 pub const SHOP_FILE: &str = "dns/shop/zones/shop.example.yaml";
@@ -55,9 +49,9 @@ const SECRETS: [(&str, &str, bool); 4] = [
 /// A story of two accounts: `acme` is [`Story::emulator`] (its DNS listener the runner's
 /// resolver), `shop` the first of [`Story::others`]; main's first commit matches both.
 pub fn story() -> Story {
-    let acme = dnscron_emulator::start_background_with_dns(Seed::from_yaml_str(ACME_SEED).unwrap())
+    let acme = dnscron_emulator::start_background_with_dns(seed("acme", "203.0.113.10"))
         .expect("start acme's emulator");
-    let shop = dnscron_emulator::start_background(Seed::from_yaml_str(SHOP_SEED).unwrap())
+    let shop = dnscron_emulator::start_background(seed("shop", "198.51.100.10"))
         .expect("start shop's emulator");
     let resolver = acme.dns_addr().expect("acme's DNS listener");
     let world = World::new(&acme.base_url(), &resolver.to_string());
@@ -103,6 +97,32 @@ pub fn main(story: &Story) -> Files {
     Files(files)
 }
 
+/// The edits of the stories: acme's `www` moved, a `mail` record added to shop, shop's apex
+/// moved (a portal edit).
+pub fn acme_www(files: Files) -> Files {
+    files.edit(
+        ACME_FILE,
+        "content: \"acme.example.\" }",
+        "content: \"web.acme.example.\" }",
+    )
+}
+
+pub fn shop_mail(files: Files) -> Files {
+    files.edit(
+        SHOP_FILE,
+        "records:\n",
+        "records:\n  - { name: mail, type: A, content: 198.51.100.25 }\n",
+    )
+}
+
+pub fn shop_apex_moved(files: Files) -> Files {
+    files.edit(
+        SHOP_FILE,
+        "content: \"198.51.100.10\" }",
+        "content: \"198.51.100.99\" }",
+    )
+}
+
 /// What a person does outside the pipeline: `dnscron apply --yes` of `files` over both
 /// accounts with their write tokens (a change in the portal, or putting it back).
 pub fn change_live(story: &Story, files: &Files) {
@@ -144,17 +164,7 @@ pub fn live(story: &Story) -> String {
 #[test]
 fn the_plan_check_groups_by_account_and_fails_when_one_account_cannot_be_planned() {
     let story = story();
-    let files = main(&story)
-        .edit(
-            ACME_FILE,
-            "content: \"acme.example.\" }",
-            "content: \"web.acme.example.\" }",
-        )
-        .edit(
-            SHOP_FILE,
-            "records:\n",
-            "records:\n  - { name: mail, type: A, content: 198.51.100.25 }\n",
-        );
+    let files = shop_mail(acme_www(main(&story)));
     let (run, first) = push(&story, 1, "a1a1a1a1", &files);
     assert!(run.succeeded(), "{}", run.log);
     let saved = story
@@ -174,11 +184,7 @@ fn the_plan_check_groups_by_account_and_fails_when_one_account_cannot_be_planned
 
     // A push that takes shop's change back out: shop is planned (its part of the saved plan
     // is there, with no change), only acme's change is shown.
-    let acme_only = main(&story).edit(
-        ACME_FILE,
-        "content: \"acme.example.\" }",
-        "content: \"web.acme.example.\" }",
-    );
+    let acme_only = acme_www(main(&story));
     let (run, shown) = push(&story, 1, "a3a3a3a3", &acme_only);
     assert!(run.succeeded(), "{}", run.log);
     let shop_row = shown
@@ -244,16 +250,21 @@ fn mask_merge_commit(text: &str) -> String {
     text
 }
 
-fn scheduled_drift(story: &Story, when: &str) -> String {
-    let main = story.commit("main", &main(story));
+/// A scheduled run of `workflow` (its cron `schedule`) on main's files.
+fn scheduled(story: &Story, workflow: &str, schedule: &str) -> JobRun {
+    let files = story.commit("main", &main(story));
     let trigger = Trigger {
         event: "schedule",
         sha: "d0d0d0d0",
-        payload: json!({"schedule": "17 6 * * *"}),
-        files: &main,
+        payload: json!({ "schedule": schedule }),
+        files: &files,
         base: None,
     };
-    let run = story.world.run("dnscron-drift.yml", &trigger);
+    story.world.run(workflow, &trigger)
+}
+
+fn scheduled_drift(story: &Story, when: &str) -> String {
+    let run = scheduled(story, "dnscron-drift.yml", "17 6 * * *");
     assert!(run.succeeded(), "{}", run.log);
     let issue = story.world.gh_dir().join("issues/1");
     format!(
@@ -275,11 +286,7 @@ fn scheduled_drift(story: &Story, when: &str) -> String {
 fn one_drift_issue_over_both_accounts_opened_kept_quiet_updated_and_closed() {
     let story = story();
     let mut shown = scheduled_drift(&story, "both in line: nothing to report");
-    let acme = main(&story).edit(
-        ACME_FILE,
-        "content: \"acme.example.\" }",
-        "content: \"web.acme.example.\" }",
-    );
+    let acme = acme_www(main(&story));
     change_live(&story, &acme);
     shown += &scheduled_drift(
         &story,
@@ -287,11 +294,7 @@ fn one_drift_issue_over_both_accounts_opened_kept_quiet_updated_and_closed() {
     );
     let opened = read(story.world.gh_dir().join("issues/1/body"));
     shown += &scheduled_drift(&story, "the same drift the next day: no update");
-    let both = acme.edit(
-        SHOP_FILE,
-        "content: \"198.51.100.10\" }",
-        "content: \"198.51.100.99\" }",
-    );
+    let both = shop_apex_moved(acme.clone());
     change_live(&story, &both);
     shown += &scheduled_drift(&story, "shop drifted too: the issue is updated");
     let updated = read(story.world.gh_dir().join("issues/1/body"));
@@ -312,11 +315,7 @@ fn digest(body: &str) -> &str {
 #[test]
 fn the_drift_job_fails_when_one_account_cannot_be_read_and_leaves_the_issue() {
     let story = story();
-    let acme = main(&story).edit(
-        ACME_FILE,
-        "content: \"acme.example.\" }",
-        "content: \"web.acme.example.\" }",
-    );
+    let acme = acme_www(main(&story));
     change_live(&story, &acme);
     scheduled_drift(&story, "acme drifted: the issue is opened");
     let before = read(story.world.gh_dir().join("issues/1/body"));
@@ -327,15 +326,7 @@ fn the_drift_job_fails_when_one_account_cannot_be_read_and_leaves_the_issue() {
         .filter(|s| s.0 != "DNSCRON_READ_TOKEN_SHOP")
         .collect();
     story.world.several_accounts(&secrets);
-    let files = story.commit("main", &main(&story));
-    let trigger = Trigger {
-        event: "schedule",
-        sha: "d0d0d0d0",
-        payload: json!({"schedule": "17 6 * * *"}),
-        files: &files,
-        base: None,
-    };
-    let run = story.world.run("dnscron-drift.yml", &trigger);
+    let run = scheduled(&story, "dnscron-drift.yml", "17 6 * * *");
     assert!(!run.succeeded(), "{}", run.log);
     assert!(
         run.log.contains("account `shop`") && run.log.contains("DNSCRON_TOKEN_SHOP"),
@@ -355,28 +346,10 @@ fn the_drift_job_fails_when_one_account_cannot_be_read_and_leaves_the_issue() {
 #[test]
 fn one_adopt_pull_request_adopts_both_accounts_live_changes() {
     let story = story();
-    let live = main(&story)
-        .edit(
-            ACME_FILE,
-            "content: \"acme.example.\" }",
-            "content: \"web.acme.example.\" }",
-        )
-        .edit(
-            SHOP_FILE,
-            "content: \"198.51.100.10\" }",
-            "content: \"198.51.100.99\" }",
-        );
+    let live = shop_apex_moved(acme_www(main(&story)));
     change_live(&story, &live);
     let before = self::live(&story);
-    let files = story.commit("main", &main(&story));
-    let trigger = Trigger {
-        event: "schedule",
-        sha: "d0d0d0d0",
-        payload: json!({"schedule": "47 6 * * *"}),
-        files: &files,
-        base: None,
-    };
-    let run = story.world.run("dnscron-adopt.yml", &trigger);
+    let run = scheduled(&story, "dnscron-adopt.yml", "47 6 * * *");
     assert!(run.succeeded(), "{}", run.log);
     // adopt reads: neither account changed.
     assert_eq!(self::live(&story), before);
@@ -459,24 +432,12 @@ fn the_several_accounts_form_of_each_recipe_keeps_the_rules() {
 #[test]
 fn the_adopt_job_pushes_nothing_when_one_account_cannot_be_read() {
     let story = story();
-    let live = main(&story).edit(
-        ACME_FILE,
-        "content: \"acme.example.\" }",
-        "content: \"web.acme.example.\" }",
-    );
+    let live = acme_www(main(&story));
     change_live(&story, &live);
     let mut secrets = SECRETS;
     secrets[1].1 = "shop-revoked-token";
     story.world.several_accounts(&secrets);
-    let files = story.commit("main", &main(&story));
-    let trigger = Trigger {
-        event: "schedule",
-        sha: "d0d0d0d0",
-        payload: json!({"schedule": "47 6 * * *"}),
-        files: &files,
-        base: None,
-    };
-    let run = story.world.run("dnscron-adopt.yml", &trigger);
+    let run = scheduled(&story, "dnscron-adopt.yml", "47 6 * * *");
     assert_eq!(
         run.steps_text(),
         "ok       actions/checkout\nok       dnscron/dnscron\nFAILED   Adopt the live changes (exit 1)\nskipped  Open, update or close the pull request\n"

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::accounts::{SHOP_FILE, change_live, main, story};
+use super::accounts::{change_live, main, shop_apex_moved, story};
 use super::kubernetes::{header_commands, missing, provided, referenced};
 use super::snapshot;
 use super::{Files, Story};
@@ -93,34 +93,11 @@ fn the_accounts_cronjob_never_gives_a_token_on_a_command_line_and_keeps_least_pr
         );
         assert!(text.contains(&prompt), "{prompt}");
     }
-    let pod = pod(&doc);
-    let container = &pod["containers"][0];
-    let facts = [
-        doc["spec"]["concurrencyPolicy"].clone(),
-        pod["automountServiceAccountToken"].clone(),
-        pod["securityContext"]["runAsNonRoot"].clone(),
-        container["securityContext"]["readOnlyRootFilesystem"].clone(),
-        container["securityContext"]["allowPrivilegeEscalation"].clone(),
-        container["securityContext"]["capabilities"]["drop"].clone(),
-        Value::Bool(
-            container["image"]
-                .as_str()
-                .unwrap()
-                .starts_with("ghcr.io/dnscron/dnscron:"),
-        ),
-    ];
     assert_eq!(
-        facts,
-        [
-            "Forbid".into(),
-            false.into(),
-            true.into(),
-            true.into(),
-            false.into(),
-            serde_json::json!(["ALL"]),
-            true.into(),
-        ]
+        super::rules::cronjob_facts(&doc),
+        super::rules::LEAST_PRIVILEGE
     );
+    let container = &pod(&doc)["containers"][0];
     // The only variables are the tokens, each from its account's key; no API URL, no token file.
     let env: Vec<String> = container["env"]
         .as_array()
@@ -291,12 +268,7 @@ fn the_accounts_cronjob_exits_0_in_line_2_when_one_account_drifted_and_1_when_on
     assert!(dns.join("acme/acme.example.yaml").is_symlink());
     let in_line = cronjob(&story, &dns, &SECRET).run_for_stdout();
     assert!(in_line.contains("Accounts: 2 planned."), "{in_line}");
-    let drifted = main(&story).edit(
-        SHOP_FILE,
-        "content: \"198.51.100.10\" }",
-        "content: \"198.51.100.99\" }",
-    );
-    change_live(&story, &drifted);
+    change_live(&story, &shop_apex_moved(main(&story)));
     let shown = cronjob(&story, &dns, &SECRET).snapshot();
     snapshot!("accounts_cronjob_drift", shown);
     let wrong = [("acme", "acme-read-token"), ("shop", "acme-read-token")];
