@@ -121,15 +121,7 @@ impl RepositoryError {
 /// A URL or token file given on the command line (or DNSCRON_API_URL) is refused rather than
 /// chosen over the file's: which token goes to which API is the file's to say.
 pub(crate) fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, CommandError> {
-    if api.api_url.as_deref().is_some_and(|u| !u.trim().is_empty()) || api.token_file.is_some() {
-        return Err(CommandError::user(format!(
-            "{} names each account's API URL and token: --api-url, DNSCRON_API_URL and \
-             --token-file don't apply to account `{}`",
-            accounts::ACCOUNTS_FILE,
-            account.name
-        ))
-        .with_hint("unset DNSCRON_API_URL and drop --api-url and --token-file"));
-    }
+    refuse_api_flags(account, api)?;
     let in_account = |err: CommandError| err.with_context(&format!("account `{}`", account.name));
     let base_url = parse_base_url(&account.api_url).map_err(|e| in_account(e.into()))?;
     check_url_policy(&base_url, api.allow_insecure_http).map_err(|e| in_account(e.into()))?;
@@ -144,4 +136,19 @@ pub(crate) fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, 
     config.request_timeout = api.timeout;
     config.on_retry = Some(super::retries::hook());
     Ok(config)
+}
+
+/// A URL or token file given beside the accounts file: which token goes to which API is the
+/// file's to say.
+pub(crate) fn refuse_api_flags(account: &Account, api: &ApiArgs) -> Result<(), CommandError> {
+    if api.api_url.as_deref().is_some_and(|u| !u.trim().is_empty()) || api.token_file.is_some() {
+        return Err(CommandError::user(format!(
+            "{} names each account's API URL and token: --api-url, DNSCRON_API_URL and \
+             --token-file don't apply to account `{}`",
+            accounts::ACCOUNTS_FILE,
+            account.name
+        ))
+        .with_hint("unset DNSCRON_API_URL and drop --api-url and --token-file"));
+    }
+    Ok(())
 }

@@ -1,18 +1,28 @@
 //! `dnscron doctor`: is this machine ready to run dnscron against the API? Each check prints
 //! `ok` or `fail` (with a hint); exit 1 when any fails. Sends only GETs and the probe, which the
-//! spec defines as a dry run that changes nothing.
+//! spec defines as a dry run that changes nothing. In a repository of several accounts
+//! (`dnscron-accounts.yaml` in the current folder) every chosen account is checked, side by
+//! side, with its own URL and token.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
+use crate::cli::accounts::{
+    AccountArgs, Repository, RepositoryError, api_config, refuse_api_flags,
+};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, api_hint};
+use crate::cli::side_by_side::{Part, join_all};
 use crate::cli::{runtime, write_stdout};
-use dnscron_api::{ApiError, ReadClient, WriteClient, deprecation_notice, openapi};
+use dnscron_api::{ApiConfig, ApiError, ReadClient, WriteClient, deprecation_notice, openapi};
+use dnscron_core::config::accounts::{Account, TokenSource};
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     #[command(flatten)]
     pub api: ApiArgs,
+    #[command(flatten)]
+    pub account: AccountArgs,
 }
 
 /// Attempts per request: enough to ride out one network blip, few enough that an unreachable
@@ -42,13 +52,50 @@ fn fail(text: impl Into<String>, hint: impl Into<String>) -> Check {
     }
 }
 
+/// One account's checks, under its heading in a repository of several.
+struct AccountChecks {
+    name: Option<String>,
+    heading: Option<String>,
+    checks: Vec<Check>,
+}
+
 pub(crate) fn run(args: DoctorArgs) -> CommandResult {
-    let mut config = args.api.into_config()?;
-    config.retry.max_attempts = DOCTOR_ATTEMPTS;
-    let client = WriteClient::new(config)?;
-    let checks = runtime::block_on(run_checks(&client))?;
-    write_stdout(&render(&checks))?;
-    if checks.iter().all(|c| c.ok) {
+    let repository = Repository::discover(&[PathBuf::from(".")], &args.account)
+        .map_err(RepositoryError::into_command_error)?;
+    let sections = match &repository {
+        Repository::One { .. } => {
+            let mut config = args.api.into_config()?;
+            config.retry.max_attempts = DOCTOR_ATTEMPTS;
+            let client = WriteClient::new(config)?;
+            let (mut checks, answered) = runtime::block_on(run_checks(&client, None))?;
+            if answered {
+                checks.push(deprecation());
+            }
+            vec![AccountChecks {
+                name: None,
+                heading: None,
+                checks,
+            }]
+        }
+        Repository::Many { .. } => {
+            let chosen = repository.chosen();
+            if let Some(first) = chosen.first() {
+                refuse_api_flags(first, &args.api)?;
+            }
+            let (mut sections, answered) = runtime::block_on(accounts_checks(&chosen, &args.api))?;
+            // The Deprecation header is the API's, noted by whichever account's answer carried it.
+            if answered {
+                sections.push(AccountChecks {
+                    name: None,
+                    heading: Some("every account".to_string()),
+                    checks: vec![deprecation()],
+                });
+            }
+            sections
+        }
+    };
+    write_stdout(&render_sections(&sections))?;
+    if sections.iter().flat_map(|s| &s.checks).all(|c| c.ok) {
         Ok(Outcome::Success)
     } else {
         Err(CommandError::new(
@@ -58,23 +105,83 @@ pub(crate) fn run(args: DoctorArgs) -> CommandResult {
     }
 }
 
-async fn run_checks(client: &WriteClient) -> Vec<Check> {
+/// Every chosen account checked side by side, each with its own client (its own bucket);
+/// whether any account's API answered.
+async fn accounts_checks(chosen: &[&Account], api: &ApiArgs) -> (Vec<AccountChecks>, bool) {
+    let parts: Vec<Part<'_, (AccountChecks, bool)>> = chosen
+        .iter()
+        .map(|account| {
+            Box::pin(async move {
+                let heading = Some(format!(
+                    "account `{}` ({}, token {})",
+                    account.name,
+                    account.api_url,
+                    token_source(&account.token)
+                ));
+                let (checks, answered) = match api_config(account, api).and_then(client_of) {
+                    Ok(client) => run_checks(&client, Some(account)).await,
+                    Err(err) => {
+                        // The heading names the account already.
+                        let text = err.message_text();
+                        let prefix = format!("account `{}`: ", account.name);
+                        let text = text.strip_prefix(&prefix).unwrap_or(&text);
+                        let check = fail(format!("no client: {text}"), err.hints().join("; "));
+                        (vec![check], false)
+                    }
+                };
+                let checks = AccountChecks {
+                    name: Some(account.name.clone()),
+                    heading,
+                    checks,
+                };
+                (checks, answered)
+            }) as Part<'_, _>
+        })
+        .collect();
+    let done = join_all(parts).await;
+    let answered = done.iter().any(|(_, answered)| *answered);
+    (
+        done.into_iter().map(|(checks, _)| checks).collect(),
+        answered,
+    )
+}
+
+fn client_of(mut config: ApiConfig) -> Result<WriteClient, CommandError> {
+    config.retry.max_attempts = DOCTOR_ATTEMPTS;
+    Ok(WriteClient::new(config)?)
+}
+
+/// Where an account's token is read from, as the accounts file says.
+fn token_source(source: &TokenSource) -> String {
+    match source {
+        TokenSource::Env(name) => format!("from ${name}"),
+        TokenSource::File(path) => format!("from the file {}", path.display()),
+    }
+}
+
+/// The checks of one API; `account` names where its token comes from in a hint. Whether it
+/// answered: only then can its answers have carried a Deprecation header.
+async fn run_checks(client: &WriteClient, account: Option<&Account>) -> (Vec<Check>, bool) {
     let read = client.read();
     let url = read.base_url().to_string();
     let mut checks = Vec::new();
-    if !connection_and_token(read, &url, &mut checks).await {
-        return checks;
+    if !connection_and_token(read, &url, account, &mut checks).await {
+        return (checks, false);
     }
     checks.push(rate_headroom(read));
     checks.extend(openapi_checks(read).await);
     checks.push(scopes(client).await);
-    checks.push(deprecation());
-    checks
+    (checks, true)
 }
 
 /// The base URL and the token, from one `GET /sites?limit=1`. False when nothing else can be
 /// checked.
-async fn connection_and_token(read: &ReadClient, url: &str, checks: &mut Vec<Check>) -> bool {
+async fn connection_and_token(
+    read: &ReadClient,
+    url: &str,
+    account: Option<&Account>,
+    checks: &mut Vec<Check>,
+) -> bool {
     let err = match read.sites_page(1).await {
         Ok(_) => {
             checks.push(ok(format!("the API answers at {url}")));
@@ -99,9 +206,18 @@ async fn connection_and_token(read: &ReadClient, url: &str, checks: &mut Vec<Che
             status: 401 | 403, ..
         } => {
             checks.push(ok(format!("the API answers at {url}")));
+            let hint = match account {
+                None => api_hint(&err).unwrap_or_default().into_owned(),
+                Some(account) => format!(
+                    "check account `{}`'s token ({}): it may be expired, revoked, lack a scope \
+                     or be another account's; edit it in that account's portal under API tokens",
+                    account.name,
+                    token_source(&account.token)
+                ),
+            };
             checks.push(fail(
                 format!("the token is refused: {}", first_line(&err)),
-                api_hint(&err).unwrap_or_default(),
+                hint,
             ));
         }
         ApiError::Status { .. } | ApiError::NoAnswer { .. } | ApiError::Cut { .. } | ApiError::TooLarge { .. } | ApiError::NotJson { .. } | ApiError::Redirect { .. } | ApiError::Decode { .. } | ApiError::WaitExceeded { .. } | ApiError::InsecureUrl { .. } | ApiError::InvalidUrl { .. } | ApiError::UrlWithCredentials | ApiError::Pagination { .. } | ApiError::Client { .. } => checks.push(fail(
@@ -202,8 +318,39 @@ fn deprecation() -> Check {
     }
 }
 
-fn render(checks: &[Check]) -> String {
+fn render_sections(sections: &[AccountChecks]) -> String {
     let mut out = String::new();
+    for section in sections {
+        if let Some(heading) = &section.heading {
+            let _ = writeln!(out, "{}", dnscron_api::untrusted::escape(heading));
+        }
+        render_checks(&section.checks, &mut out);
+    }
+    let checks: Vec<&Check> = sections.iter().flat_map(|s| &s.checks).collect();
+    let failed = checks.iter().filter(|c| !c.ok).count();
+    let failing: Vec<&str> = sections
+        .iter()
+        .filter(|s| s.checks.iter().any(|c| !c.ok))
+        .filter_map(|s| s.name.as_deref())
+        .collect();
+    let _ = match (failed, failing.as_slice()) {
+        (0, _) => writeln!(out, "doctor: all {} checks passed", checks.len()),
+        (_, []) => writeln!(out, "doctor: {failed} of {} checks failed", checks.len()),
+        (_, names) => writeln!(
+            out,
+            "doctor: {failed} of {} checks failed, in account(s) {}",
+            checks.len(),
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    out
+}
+
+fn render_checks(checks: &[Check], out: &mut String) {
     // A check's text quotes what the server said (versions, headers, error messages).
     for c in checks {
         let text = dnscron_api::untrusted::escape(&c.text);
@@ -212,11 +359,4 @@ fn render(checks: &[Check]) -> String {
             let _ = writeln!(out, "      hint: {hint}");
         }
     }
-    let failed = checks.iter().filter(|c| !c.ok).count();
-    let _ = if failed == 0 {
-        writeln!(out, "doctor: all {} checks passed", checks.len())
-    } else {
-        writeln!(out, "doctor: {failed} of {} checks failed", checks.len())
-    };
-    out
 }

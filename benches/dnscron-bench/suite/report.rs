@@ -273,13 +273,20 @@ pub fn keep_unrun(existing: &str, generated: &str) -> String {
         };
         sections.push((title, text));
     }
-    sections.sort_by_key(|s| s.0);
+    sections.sort_by_key(|s| section_order(s.0));
     let mut out = head.to_string();
     for (_, text) in sections {
         let _ = write!(out, "\n{}\n", text.trim_end());
     }
     let _ = writeln!(out, "{END}");
     out
+}
+
+/// A section's place: its number, as a number (section 10 comes after 9, not after 1), then
+/// its title for the unnumbered.
+fn section_order(title: &str) -> (u32, &str) {
+    let number = title.split_once(". ").and_then(|(n, _)| n.parse().ok());
+    (number.unwrap_or(u32::MAX), title)
 }
 
 /// A generated part (from the begin marker, without the end marker) split into the text before
@@ -355,5 +362,16 @@ mod tests {
         let full = format!("{BEGIN}\nRun now.\n\n### 1. One\n\nnew one\n{END}\n");
         let only_one = format!("{BEGIN}\nRun then.\n\n### 1. One\n\nold one\n{END}\n");
         assert_eq!(keep_unrun(&only_one, &full), full);
+    }
+
+    #[test]
+    fn sections_are_ordered_by_their_number() {
+        let old = format!(
+            "{BEGIN}\nRun then with `x`.\n\n### 2. Two\n\nold two\n\n### 9. Nine\n\nold nine\n{END}\n"
+        );
+        let new = format!("{BEGIN}\nRun now with `y`.\n\n### 10. Ten\n\nnew ten\n{END}\n");
+        let merged = keep_unrun(&old, &new);
+        let titles: Vec<&str> = merged.lines().filter(|l| l.starts_with("### ")).collect();
+        assert_eq!(titles, ["### 2. Two", "### 9. Nine", "### 10. Ten"]);
     }
 }

@@ -1,6 +1,7 @@
 //! A repository of several accounts (`dnscron-accounts.yaml`).
 
 mod apply;
+mod doctor;
 mod plan;
 mod validate;
 
