@@ -122,7 +122,7 @@ impl RepositoryError {
 /// chosen over the file's: which token goes to which API is the file's to say.
 pub(crate) fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, CommandError> {
     refuse_api_flags(account, api)?;
-    let in_account = |err: CommandError| err.with_context(&format!("account `{}`", account.name));
+    let in_account = |err: CommandError| in_account(err, account);
     let base_url = parse_base_url(&account.api_url).map_err(|e| in_account(e.into()))?;
     check_url_policy(&base_url, api.allow_insecure_http).map_err(|e| in_account(e.into()))?;
     let token = match &account.token {
@@ -151,4 +151,22 @@ pub(crate) fn refuse_api_flags(account: &Account, api: &ApiArgs) -> Result<(), C
         .with_hint("unset DNSCRON_API_URL and drop --api-url and --token-file"));
     }
     Ok(())
+}
+
+/// Where an account's token comes from, as a hint names it: its variable's name or its file,
+/// and where the accounts file says so (`DNSCRON_TOKEN_SHOP (./dnscron-accounts.yaml:9:16)`).
+pub(crate) fn token_source(account: &Account) -> String {
+    let source = match &account.token {
+        TokenSource::Env(name) => name.clone(),
+        TokenSource::File(path) => {
+            dnscron_api::untrusted::escape(&path.display().to_string()).into_owned()
+        }
+    };
+    format!("{source} ({})", account.token_location)
+}
+
+/// `err` about `account`, one of several: named by it, a hint about the token naming the
+/// account's own token source instead of DNSCRON_TOKEN and --token-file.
+pub(crate) fn in_account(err: CommandError, account: &Account) -> CommandError {
+    err.in_account(&account.name, &token_source(account))
 }

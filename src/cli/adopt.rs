@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::cli::accounts::{self, AccountArgs, Repository, RepositoryError};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
+use crate::cli::side_by_side::{Shown, on_threads};
 use crate::cli::validate::report_diagnostics;
 use crate::cli::{runtime, write_stdout};
 use dnscron_api::{ApiConfig, ReadClient, untrusted};
@@ -64,42 +65,29 @@ pub(crate) fn run(args: AdoptArgs) -> CommandResult {
             vec![Adopting {
                 account: None,
                 paths: paths.clone(),
-                adoption: adopt_one(paths, config, opts)?,
+                adoption: adopt_one(paths, config, opts, Shown::Own("adopt"))?,
             }]
         }
         // Each account read at its own pace, side by side; nothing is written until every
         // account's adoption is made and its files checked.
-        Repository::Many { .. } => std::thread::scope(|scope| {
-            let handles: Vec<_> = repository
-                .chosen()
-                .into_iter()
-                .map(|account| {
-                    let api = &args.api;
-                    scope.spawn(move || {
-                        let paths = vec![account.folder.clone()];
-                        let context = format!("account `{}`", account.name);
-                        let adoption = accounts::api_config(account, api)
-                            .and_then(|config| adopt_one(&paths, config, opts))
-                            .map_err(|e| e.with_context(&context))?;
-                        Ok(Adopting {
-                            account: Some(account.name.clone()),
-                            paths,
-                            adoption,
-                        })
-                    })
+        Repository::Many { .. } => {
+            let chosen = repository.chosen();
+            let names: Vec<&str> = chosen.iter().map(|a| a.name.as_str()).collect();
+            on_threads("adopt", &names, |index, reads| {
+                let account = chosen[index];
+                let paths = vec![account.folder.clone()];
+                let config = accounts::api_config(account, &args.api)?;
+                let adoption = adopt_one(&paths, config, opts, Shown::Account(reads))
+                    .map_err(|e| accounts::in_account(e, account))?;
+                Ok(Adopting {
+                    account: Some(account.name.clone()),
+                    paths,
+                    adoption,
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(CommandError::internal(
-                            "an account's adoption stopped unexpectedly",
-                        ))
-                    })
-                })
-                .collect::<Result<Vec<Adopting>, CommandError>>()
-        })?,
+            })?
+            .into_iter()
+            .collect::<Result<Vec<Adopting>, CommandError>>()?
+        }
     };
     for one in &adopting {
         check_writes(&one.paths, &one.adoption.writes)?;
@@ -124,25 +112,41 @@ pub(crate) fn run(args: AdoptArgs) -> CommandResult {
     })
 }
 
-/// Plans `paths` over a client that can only read, and makes the adoption of its drift.
+/// Plans `paths` over a client that can only read, its reads `shown`, and makes the adoption
+/// of its drift.
 fn adopt_one(
     paths: &[PathBuf],
-    config: ApiConfig,
+    mut config: ApiConfig,
     opts: AdoptOptions,
+    shown: Shown,
 ) -> Result<Adoption, CommandError> {
     let texts = config::yaml_texts(paths).map_err(|d| report_diagnostics(&d))?;
     let desired = config::load_texts(&texts).map_err(|d| report_diagnostics(&d))?;
+    let (own, reads) = shown.start();
+    if let Some(reads) = &reads {
+        config.on_wait = Some(reads.wait_hook());
+    }
     let client = ReadClient::new(config)?;
+    if let Some(reads) = &reads {
+        reads.set_stats(client.stats());
+    }
     let plan_opts = MakeOptions {
         // Drift is whatever the account holds: a portal edit of many records is adopted as
         // one review, not refused by the limits that guard writes to the account.
         allow_mass_changes: true,
         stamp: super::stamp::plan_stamp(),
         health: false,
+        progress: reads.as_ref().map(|r| r.hook()),
         ..MakeOptions::default()
     };
-    let planned =
-        runtime::block_on(make_plan(&client, &desired, &plan_opts))?.map_err(CommandError::from)?;
+    let plan = make_plan(&client, &desired, &plan_opts);
+    let planned = runtime::block_on(async {
+        match &own {
+            Some(progress) => progress.alongside(plan).await,
+            None => plan.await,
+        }
+    })?
+    .map_err(CommandError::from)?;
     Ok(adopt::adopt(&texts, &planned.plan, &planned.live, &opts))
 }
 

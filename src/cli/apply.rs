@@ -47,7 +47,8 @@ pub struct ApplyArgs {
     pub plan: Option<PathBuf>,
     /// Plan PATH now and apply only the changes this reviewed plan (from `plan --out`) holds;
     /// any other change refuses the whole apply, with nothing sent. Never asks. Repeatable:
-    /// several reviewed plans (of one API URL) allow the changes of any of them.
+    /// several reviewed plans (of one API URL) allow the changes of any of them; in a
+    /// repository of several accounts, each account is bound to its part of every file.
     #[arg(long, value_name = "PLAN_FILE", action = clap::ArgAction::Append)]
     pub reviewed: Vec<PathBuf>,
     /// Don't ask for confirmation (required when stdin is not a terminal).
@@ -60,7 +61,8 @@ pub struct ApplyArgs {
     /// Approve the changes of this reviewed plan (one of the --reviewed files) past the safety
     /// limits: deletes, content updates and TTL-only updates. Repeatable. The approval is
     /// yours, given now: what a plan file records (`plan --allow-mass-changes`) approves
-    /// nothing by itself, and the other plans' changes stay within the limits.
+    /// nothing by itself, and the other plans' changes stay within the limits. Over several
+    /// accounts: the file's part in each account.
     #[arg(long, value_name = "PLAN_FILE", action = clap::ArgAction::Append, requires = "reviewed")]
     pub allow_mass_changes_in: Vec<PathBuf>,
     /// Output of the outcome on stdout.
@@ -88,7 +90,8 @@ pub struct ApplyArgs {
     pub api: ApiArgs,
     /// Apply only the zones, domains and sites declared (now or at REF) in files that differ
     /// from git revision REF, as `plan --changed-since` does; with --reviewed, added to the
-    /// reviewed plan's own scope. Takes no --plan (a saved plan keeps its scope).
+    /// reviewed plan's own scope. Takes no --plan (a saved plan keeps its scope). Over several
+    /// accounts, each account's files changed since REF scope that account.
     #[arg(long, value_name = "REF", conflicts_with = "plan")]
     pub changed_since: Option<String>,
     #[command(flatten)]
@@ -130,13 +133,6 @@ pub(crate) fn run(args: ApplyArgs) -> CommandResult {
     let repository = Repository::discover(&args.paths, &args.account)
         .map_err(RepositoryError::into_command_error)?;
     if let Repository::Many { accounts, .. } = &repository {
-        if args.changed_since.is_some() {
-            return Err(CommandError::user(
-                "--changed-since is not taken over several accounts yet: apply plans each \
-                 account whole",
-            )
-            .with_hint("drop --changed-since, or apply one account's folder alone"));
-        }
         return super::apply_accounts::run(&args, accounts, &repository.chosen());
     }
     let fresh = args.plan.is_none() && args.reviewed.is_empty();

@@ -1,80 +1,48 @@
-//! `dnscron apply PATH` where PATH holds `dnscron-accounts.yaml` (with `--reviewed FILE`, or
-//! `--plan FILE` alone): every chosen account planned and bound first, side by side, each with
-//! its own client and its own reviewed plan (the file's part under its name); if any account is
-//! refused or fails, nothing is written in any account (one merge is one review); then the
-//! accounts are applied side by side and reported by account.
+//! `dnscron apply PATH` where PATH holds `dnscron-accounts.yaml` (with `--reviewed FILE`,
+//! repeatable, or `--plan FILE` alone): every chosen account planned and bound first, side by
+//! side, each with its own client and its own reviewed plans (each file's part under its name,
+//! as a one-account apply takes several reviewed plans), scoped by `--changed-since` to its own
+//! files that changed; if any account is refused or fails, nothing is written in any account
+//! (one merge is one review); then the accounts are applied side by side and reported by
+//! account.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::cli::accounts::api_config;
+use crate::cli::accounts::{self, api_config};
 use crate::cli::apply::{ApplyArgs, ApplyFormat};
-use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, Refused, exit_code};
+use crate::cli::error::{
+    CommandError, CommandResult, ErrorKind, Outcome, Refused, account_hint, exit_code,
+};
+use crate::cli::reviewed_accounts::{Bind, bindings};
 use crate::cli::side_by_side::{Part, join_all};
 use crate::cli::signals::Signals;
-use crate::cli::{apply_end, session, stamp, write_stdout};
+use crate::cli::{apply_end, changed, session, stamp, write_stdout};
 use crate::render::apply::{self as report, Lines};
 use crate::render::plan as render;
 use dnscron_api::WriteClient;
-use dnscron_core::apply::workflow::{Binding, Execution, Prepared, ReviewedPlan, Workflow};
+use dnscron_core::apply::workflow::{Binding, Execution, Prepared, Workflow};
 use dnscron_core::apply::{ApplyReport, Progress};
 use dnscron_core::config::accounts::{Account, Accounts};
-use dnscron_core::plan::Plan;
-use dnscron_core::plan_file::{AccountPlan, PlanFile};
-
-/// What binds one account's apply.
-enum Bind {
-    /// The account's part of the reviewed file, or none: then any change is not reviewed.
-    Reviewed(Option<Plan>),
-    /// The account's part of the saved plan (`--plan`).
-    Saved(Plan),
-    /// `--yes`, or a person confirms every account's plan at once.
-    Fresh { confirm: bool },
-}
 
 pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) -> CommandResult {
-    if args.reviewed.len() > 1 {
-        return Err(CommandError::user(
-            "in a repository of several accounts, apply takes one --reviewed plan: the file \
-             `dnscron plan --out FILE` wrote for every account",
-        )
-        .with_hint("plan the accounts again into one file, have it reviewed, and apply that"));
-    }
-    let file = args.plan.as_ref().or(args.reviewed.first());
-    let saved = file.map(|f| read_accounts(f, accounts)).transpose()?;
-    let fresh = saved.is_none();
+    let binds = bindings(args, accounts, chosen)?;
+    let fresh = args.plan.is_none() && args.reviewed.is_empty();
     if fresh && !args.yes && !std::io::stdin().is_terminal() {
         return Err(CommandError::user(
             "apply asks for confirmation, but stdin is not a terminal",
         )
         .with_hint("review the plan with `dnscron plan`, then run `dnscron apply --yes`; or save it with `dnscron plan --out FILE` and run `dnscron apply --reviewed FILE PATH`"));
     }
+    if let (Some(since), Some(first)) = (&args.changed_since, chosen.first()) {
+        changed::check_since(std::slice::from_ref(&first.folder), since)?;
+    }
     let stamp = stamp::plan_stamp();
     let mut clients = Vec::new();
-    for account in chosen {
+    for (account, bind) in chosen.iter().zip(binds) {
         let config = api_config(account, &args.api)?;
-        let client = WriteClient::new(config).map_err(|e| {
-            CommandError::from(e).with_context(&format!("account `{}`", account.name))
-        })?;
-        let part = saved.as_ref().map(|plans: &Vec<AccountPlan>| {
-            plans
-                .iter()
-                .find(|p| p.name == account.name)
-                .map(|p| p.plan.clone())
-        });
-        let bind = match (part, args.plan.is_some()) {
-            (Some(Some(plan)), true) => Bind::Saved(plan),
-            (Some(None), true) => {
-                return Err(CommandError::user(format!(
-                    "the saved plan holds no plan of account `{}`",
-                    account.name
-                ))
-                .with_hint("choose the accounts it holds with --account NAME"));
-            }
-            (Some(plan), false) => Bind::Reviewed(plan),
-            (None, _) => Bind::Fresh { confirm: !args.yes },
-        };
+        let client = WriteClient::new(config)
+            .map_err(|e| accounts::in_account(CommandError::from(e), account))?;
         clients.push((account, client, bind));
     }
     let runtime = session::runtime()?;
@@ -83,54 +51,60 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
     let signals = Signals::new();
     signals.listen(&runtime);
     let progress: Arc<dyn Progress> = Arc::new(Lines::new());
-    let files: Vec<PathBuf> = file.cloned().into_iter().collect();
     // Plan and bind every account before anything is written anywhere.
     let prepares: Vec<Part<'_, Result<Prepared<'_>, CommandError>>> = clients
         .iter()
         .map(|(account, client, bind)| {
-            let files = &files;
             let stamp = stamp.for_account(&account.name, &account.api_url);
             Box::pin(async move {
-                let in_account =
-                    |e: CommandError| e.with_context(&format!("account `{}`", account.name));
+                let in_account = |e: CommandError| accounts::in_account(e, account);
                 let mut workflow = match bind {
-                    Bind::Saved(plan) => Workflow::saved(client, plan.clone()),
-                    Bind::Reviewed(Some(plan)) => {
-                        let desired = session::load_desired(std::slice::from_ref(&account.folder))
-                            .map_err(in_account)?;
-                        let reviewed = ReviewedPlan {
-                            plan: plan.clone(),
-                            mass_changes_approved: !args.allow_mass_changes_in.is_empty(),
-                        };
-                        Workflow::files(client, desired, Binding::Reviewed(vec![reviewed]))
-                    }
-                    Bind::Reviewed(None) | Bind::Fresh { .. } => {
-                        let desired = session::load_desired(std::slice::from_ref(&account.folder))
+                    Bind::Saved(plan, _) => Workflow::saved(client, (**plan).clone()),
+                    Bind::Reviewed(..) | Bind::Fresh { .. } => {
+                        let folder = std::slice::from_ref(&account.folder);
+                        let desired = session::load_desired(folder).map_err(in_account)?;
+                        // The account's files changed since REF, as `apply <its folder>
+                        // --changed-since REF` scopes them.
+                        let changed = args
+                            .changed_since
+                            .as_deref()
+                            .map(|since| changed::scope(folder, &desired, since))
+                            .transpose()
                             .map_err(in_account)?;
                         let binding = match bind {
-                            Bind::Fresh { confirm: true } => Binding::Confirmed,
-                            Bind::Fresh { confirm: false } | Bind::Reviewed(_) | Bind::Saved(_) => {
-                                Binding::Nothing
+                            Bind::Reviewed(plans, _) if !plans.is_empty() => {
+                                Binding::Reviewed(plans.clone())
                             }
+                            Bind::Fresh { confirm: true } => Binding::Confirmed,
+                            Bind::Fresh { confirm: false }
+                            | Bind::Reviewed(..)
+                            | Bind::Saved(..) => Binding::Nothing,
                         };
-                        Workflow::files(client, desired, binding)
+                        let mut workflow = Workflow::files(client, desired, binding);
+                        workflow.changed = changed;
+                        workflow
                     }
                 };
                 workflow.allow_mass_changes = args.allow_mass_changes;
                 workflow.stamp = stamp;
+                let files = bind.files();
                 let prepared = workflow.prepare().await.map_err(|refusal| {
                     in_account(CommandError::from(Refused { refusal, files }))
                 })?;
                 // An account the review leaves out may have nothing to change; anything it
                 // would change nobody reviewed.
-                if let Bind::Reviewed(None) = bind
+                if let Bind::Reviewed(plans, _) = bind
+                    && plans.is_empty()
                     && !prepared.plan().is_empty()
                 {
+                    let holds = match args.reviewed.len() {
+                        1 => "the reviewed plan holds no plan of this account",
+                        _ => "no reviewed plan holds a plan of this account",
+                    };
                     return Err(in_account(CommandError::new(
                         ErrorKind::Stale,
                         format!(
-                            "{} change(s) not reviewed: the reviewed plan holds no plan of this \
-                             account",
+                            "{} change(s) not reviewed: {holds}",
                             prepared.plan().changes.len()
                         ),
                     ))
@@ -156,16 +130,38 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
                 names.push(format!("`{}`", account.name));
             }
         }
-        return Err(CommandError::user(format!(
-            "nothing was written in any account: the apply of {} was refused or failed",
-            names.join(", ")
-        ))
-        .with_hint(
-            "one review covers every account: fix what each error says, plan again, and apply \
-             that",
-        ));
+        return Err(nothing_written(&names));
     }
     let prepared: Vec<Prepared<'_>> = prepared.into_iter().flatten().collect();
+    let writing = || signals.writing();
+    let execution = Execution {
+        interrupt: Some(&signals.interrupt),
+        dns: args.dns.options(args.dns_wait),
+        before_writing: Some(&writing),
+        ..Execution::new(&*progress)
+    };
+    // A review that no longer holds in one account (a reviewed value moved since) is known
+    // before anything is sent, as a refusal is: then no account writes either. Those accounts
+    // are reported (their runs send nothing), the others neither run nor show.
+    let stale = |p: &Prepared<'_>| {
+        p.unsent_result()
+            .is_some_and(|result| apply_end::ending(result).is_err())
+    };
+    if prepared.iter().any(stale) {
+        let (stale, names): (Vec<_>, Vec<_>) = prepared
+            .into_iter()
+            .zip(chosen)
+            .filter(|(p, _)| stale(p))
+            .map(|(p, account)| ((p, *account), format!("`{}`", account.name)))
+            .unzip();
+        let accounts: Vec<&Account> = stale.iter().map(|(_, a)| *a).collect();
+        let reports = runtime.block_on(run_all(stale, &execution));
+        progress.close();
+        // Each of them ends in an error of its own (the review no longer holds): the run's is
+        // that nothing was written anywhere.
+        let _ = report_all(args, &accounts, reports);
+        return Err(nothing_written(&names));
+    }
     let show = args.format == ApplyFormat::Text;
     if show || (fresh && !args.yes) {
         let mut text = String::new();
@@ -180,27 +176,50 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
     if fresh && !args.yes && changes > 0 && !confirm(changes, chosen.len())? {
         return Err(CommandError::user("apply cancelled; nothing was changed"));
     }
-    let writing = || signals.writing();
-    let execution = Execution {
-        interrupt: Some(&signals.interrupt),
-        dns: args.dns.options(args.dns_wait),
-        before_writing: Some(&writing),
-        ..Execution::new(&*progress)
-    };
+    let reports = runtime.block_on(run_all(
+        prepared.into_iter().zip(chosen.iter().copied()).collect(),
+        &execution,
+    ));
+    progress.close();
+    report_all(args, chosen, reports)
+}
+
+/// Runs each account's prepared apply, side by side.
+async fn run_all<'a>(
+    prepared: Vec<(Prepared<'a>, &'a Account)>,
+    execution: &Execution<'_>,
+) -> Vec<Result<ApplyReport, CommandError>> {
     let runs: Vec<Part<'_, Result<ApplyReport, CommandError>>> = prepared
         .into_iter()
-        .zip(chosen)
         .map(|(p, account)| {
-            let execution = &execution;
             Box::pin(async move {
-                p.run(execution).await.map_err(|refusal| {
-                    CommandError::from(refusal).with_context(&format!("account `{}`", account.name))
-                })
+                p.run(execution)
+                    .await
+                    .map_err(|refusal| accounts::in_account(CommandError::from(refusal), account))
             }) as Part<'_, _>
         })
         .collect();
-    let reports = runtime.block_on(join_all(runs));
-    progress.close();
+    join_all(runs).await
+}
+
+/// Nothing was sent to any account: `names` were refused, failed or no longer hold.
+fn nothing_written(names: &[String]) -> CommandError {
+    CommandError::user(format!(
+        "nothing was written in any account: the apply of {} was refused or failed",
+        names.join(", ")
+    ))
+    .with_hint(
+        "one review covers every account: fix what each error says, plan again, and apply that",
+    )
+}
+
+/// Each account's report (or error) under its name, in the chosen format; how the whole run
+/// ends: the worst of them.
+fn report_all(
+    args: &ApplyArgs,
+    chosen: &[&Account],
+    reports: Vec<Result<ApplyReport, CommandError>>,
+) -> CommandResult {
     let mut worst: CommandResult = Ok(Outcome::Success);
     let mut json = Vec::new();
     for (account, report) in chosen.iter().zip(reports) {
@@ -230,6 +249,15 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
                                     )
                                 })?;
                         json.push(serde_json::json!({ "account": account.name, "report": one }));
+                    }
+                }
+                let token = accounts::token_source(account);
+                for hint in apply_end::stop_hints(&report.result) {
+                    match account_hint(hint.to_string(), &account.name, &token).as_slice() {
+                        [same] if same == hint => {
+                            eprintln!("hint: account `{}`: {hint}", account.name)
+                        }
+                        named => named.iter().for_each(|h| eprintln!("hint: {h}")),
                     }
                 }
                 ending
@@ -270,57 +298,6 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
     })
 }
 
-/// The reviewed or saved file of several accounts, each part matching an account of the
-/// repository by name and API URL.
-fn read_accounts(
-    file: &std::path::Path,
-    accounts: &Accounts,
-) -> Result<Vec<AccountPlan>, CommandError> {
-    let plans = match super::plan_file::read_any(file)? {
-        PlanFile::Accounts(plans) => plans,
-        PlanFile::One(_) => {
-            return Err(CommandError::user(format!(
-                "{} is the plan of one account, and {} holds several",
-                file.display(),
-                accounts.file.display()
-            ))
-            .with_hint(
-                "plan the repository (`dnscron plan --out FILE PATH`) and apply that file",
-            ));
-        }
-    };
-    for part in &plans {
-        match accounts.accounts.iter().find(|a| a.name == part.name) {
-            None => {
-                return Err(CommandError::user(format!(
-                    "{} holds a plan of account `{}`, which {} does not declare",
-                    file.display(),
-                    part.name,
-                    accounts.file.display()
-                ))
-                .with_hint(
-                    "make a new plan of the repository as it is, have it reviewed, and apply that",
-                ));
-            }
-            Some(a) if !same_url(&a.api_url, &part.api_url) => {
-                return Err(CommandError::user(format!(
-                    "{} planned account `{}` at {}, and {} now puts it at {}: nothing was sent",
-                    file.display(),
-                    part.name,
-                    dnscron_api::untrusted::escape(&part.api_url),
-                    accounts.file.display(),
-                    a.api_url
-                ))
-                .with_hint(
-                    "make a new plan of the repository as it is, have it reviewed, and apply that",
-                ));
-            }
-            Some(_) => {}
-        }
-    }
-    Ok(plans)
-}
-
 fn confirm(changes: usize, accounts: usize) -> Result<bool, CommandError> {
     let mut err = std::io::stderr().lock();
     write!(
@@ -331,9 +308,4 @@ fn confirm(changes: usize, accounts: usize) -> Result<bool, CommandError> {
     let mut line = String::new();
     std::io::stdin().lock().read_line(&mut line)?;
     Ok(line.trim() == "yes")
-}
-
-/// The accounts file's URL as the client normalizes it (what a plan records) against a plan's.
-fn same_url(declared: &str, planned: &str) -> bool {
-    dnscron_api::parse_base_url(declared).is_ok_and(|u| u.as_str() == planned)
 }

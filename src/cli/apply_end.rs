@@ -49,7 +49,7 @@ pub(crate) fn finish(
 }
 
 /// The hint a read would get for the same error (a 401 mid-apply means the same as on a read).
-fn stop_hints(result: &ApplyResult) -> Vec<&'static str> {
+pub(crate) fn stop_hints(result: &ApplyResult) -> Vec<&'static str> {
     match result {
         ApplyResult::Failed { error, .. } | ApplyResult::VerifyFailed { error } => error
             .status

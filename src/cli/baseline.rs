@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use dnscron_api::ReadClient;
 use dnscron_api::untrusted::Untrusted;
 use dnscron_core::config;
+use dnscron_core::config::accounts::Account;
 use dnscron_core::dnscheck::QueryOptions;
 use dnscron_core::import::baseline::{self, Baseline, FileAcceptances};
 use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, make_plan_owned};
@@ -54,7 +55,7 @@ pub(crate) fn run(args: BaselineArgs) -> CommandResult {
         .transpose()?;
     // What each folder is planned with: the flags' API for one account, each account's own
     // for several (its token to its URL only).
-    let mut targets: Vec<(Option<String>, PathBuf, dnscron_api::ApiConfig)> = Vec::new();
+    let mut targets: Vec<Target<'_>> = Vec::new();
     match &repository {
         Repository::One { .. } => {
             targets.push((None, args.dir.clone(), args.api.clone().into_config()?));
@@ -62,7 +63,7 @@ pub(crate) fn run(args: BaselineArgs) -> CommandResult {
         Repository::Many { .. } => {
             for account in repository.chosen() {
                 let config = accounts::api_config(account, &args.api)?;
-                targets.push((Some(account.name.clone()), account.folder.clone(), config));
+                targets.push((Some(account), account.folder.clone(), config));
             }
         }
     }
@@ -85,11 +86,11 @@ pub(crate) fn run(args: BaselineArgs) -> CommandResult {
             .unwrap_or_else(|_| chrono::Utc::now().date_naive());
         let taken = baseline::baseline(desired, &plan.findings, today);
         let written = write(dir, &taken).map_err(|e| match name {
-            Some(name) => e.with_context(&format!("account `{name}`")),
+            Some(account) => accounts::in_account(e, account),
             None => e,
         })?;
-        if let Some(name) = name {
-            write_stdout(&format!("account `{name}`:\n"))?;
+        if let Some(account) = name {
+            write_stdout(&format!("account `{}`:\n", account.name))?;
         }
         write_stdout(&summary(dir, &taken, &written))?;
         by_hand.extend(written.refused);
@@ -101,22 +102,45 @@ pub(crate) fn run(args: BaselineArgs) -> CommandResult {
     }
 }
 
+/// A folder to baseline: its account (none: the flags' API), the folder, its client settings.
+type Target<'a> = (Option<&'a Account>, PathBuf, dnscron_api::ApiConfig);
+
 /// Every target's plan against its whole account, the accounts' reads side by side (each
-/// client with its own rate limit); the first failure fails the command before anything is
-/// written anywhere.
+/// client with its own rate limit), with `plan`'s progress (each account counted apart); the
+/// first failure fails the command before anything is written anywhere.
 fn plan_side_by_side(
-    targets: &[(Option<String>, PathBuf, dnscron_api::ApiConfig)],
+    targets: &[Target<'_>],
     loaded: &[config::model::Desired],
     mail_dns: Option<std::net::SocketAddr>,
 ) -> Result<Vec<dnscron_core::plan::Plan>, CommandError> {
+    let names: Vec<&str> = targets
+        .iter()
+        .filter_map(|(account, _, _)| account.map(|a| a.name.as_str()))
+        .collect();
+    let progress = super::plan::read_progress("baseline").map(|p| p.for_accounts(&names));
     let mut clients = Vec::new();
-    for (_, _, config) in targets {
-        clients.push(ReadClient::new(config.clone())?);
+    let mut reads = Vec::new();
+    for (index, (_, _, config)) in targets.iter().enumerate() {
+        let mut config = config.clone();
+        let account = progress.as_ref().and_then(|p| p.account(index));
+        if let Some(account) = &account {
+            config.on_wait = Some(account.wait_hook());
+        }
+        let client = ReadClient::new(config)?;
+        if let Some(account) = &account {
+            account.set_stats(client.stats());
+        }
+        clients.push(client);
+        reads.push(account);
     }
-    let results = runtime::block_on(signals::or_stop_plan(async {
+    let all = async {
         let mut tasks = tokio::task::JoinSet::new();
-        for (index, (((_, dir, _), desired), client)) in
-            targets.iter().zip(loaded).zip(&clients).enumerate()
+        for (index, ((((_, dir, _), desired), client), reads)) in targets
+            .iter()
+            .zip(loaded)
+            .zip(&clients)
+            .zip(&reads)
+            .enumerate()
         {
             let opts = MakeOptions {
                 stamp: super::stamp::plan_stamp(),
@@ -125,12 +149,17 @@ fn plan_side_by_side(
                 account: Some(AccountCheck {
                     folders: vec![dir.display().to_string()],
                 }),
+                progress: reads.as_ref().map(|r| r.hook()),
                 ..MakeOptions::default()
             };
             let client = client.clone();
             let desired = desired.clone();
+            let reads = reads.clone();
             tasks.spawn(async move {
                 let planned = make_plan_owned(&client, desired, &opts).await;
+                if let Some(reads) = reads {
+                    reads.finish();
+                }
                 (index, planned.map(|p| p.plan))
             });
         }
@@ -139,6 +168,12 @@ fn plan_side_by_side(
             done.push(joined);
         }
         Ok::<_, dnscron_core::plan::MakePlanError>(done)
+    };
+    let results = runtime::block_on(signals::or_stop_plan(async {
+        match &progress {
+            Some(progress) => progress.alongside(all).await,
+            None => all.await,
+        }
     }))??;
     let mut plans = Vec::new();
     for joined in results {
@@ -146,8 +181,8 @@ fn plan_side_by_side(
             .map_err(|e| CommandError::quoting(ErrorKind::Internal, "planning an account", e))?;
         let plan = plan.map_err(|e| {
             let err = CommandError::from(e);
-            match &targets[index].0 {
-                Some(name) => err.with_context(&format!("account `{name}`")),
+            match targets[index].0 {
+                Some(account) => accounts::in_account(err, account),
                 None => err,
             }
         })?;

@@ -27,7 +27,16 @@ pub(crate) fn scope(
     Ok(Scope::of(&targets))
 }
 
-fn file_changes(paths: &[PathBuf], since: &str) -> Result<FileChanges, ChangedError> {
+/// Checks once that `since` names a commit of the repository `paths` are in: a command over
+/// several accounts asks before each account asks for its scope, so that a mistyped REF is one
+/// error, not one per account.
+pub(crate) fn check_since(paths: &[PathBuf], since: &str) -> Result<(), CommandError> {
+    let top = toplevel(paths)?;
+    resolve(&top, since)?;
+    Ok(())
+}
+
+fn toplevel(paths: &[PathBuf]) -> Result<PathBuf, ChangedError> {
     let dir = repo_dir(paths);
     let top = git(&dir, &["rev-parse", "--show-toplevel"]).map_err(|e| match e {
         Failure::Spawn(source) => ChangedError::GitMissing { source },
@@ -36,7 +45,13 @@ fn file_changes(paths: &[PathBuf], since: &str) -> Result<FileChanges, ChangedEr
             message,
         },
     })?;
-    let top = changed::absolute(Path::new(top.trim_end_matches(['\n', '\r'])));
+    Ok(changed::absolute(Path::new(
+        top.trim_end_matches(['\n', '\r']),
+    )))
+}
+
+fn file_changes(paths: &[PathBuf], since: &str) -> Result<FileChanges, ChangedError> {
+    let top = toplevel(paths)?;
     let commit = resolve(&top, since)?;
     let diff = run(
         &top,

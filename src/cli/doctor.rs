@@ -8,14 +8,14 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use crate::cli::accounts::{
-    AccountArgs, Repository, RepositoryError, api_config, refuse_api_flags,
+    AccountArgs, Repository, RepositoryError, api_config, refuse_api_flags, token_source,
 };
 use crate::cli::api_args::ApiArgs;
-use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, api_hint};
+use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome, account_hint, api_hint};
 use crate::cli::side_by_side::{Part, join_all};
 use crate::cli::{runtime, write_stdout};
 use dnscron_api::{ApiConfig, ApiError, ReadClient, WriteClient, deprecation_notice, openapi};
-use dnscron_core::config::accounts::{Account, TokenSource};
+use dnscron_core::config::accounts::Account;
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
@@ -113,10 +113,10 @@ async fn accounts_checks(chosen: &[&Account], api: &ApiArgs) -> (Vec<AccountChec
         .map(|account| {
             Box::pin(async move {
                 let heading = Some(format!(
-                    "account `{}` ({}, token {})",
+                    "account `{}` at {}, token in {}",
                     account.name,
                     account.api_url,
-                    token_source(&account.token)
+                    token_source(account)
                 ));
                 let (checks, answered) = match api_config(account, api).and_then(client_of) {
                     Ok(client) => run_checks(&client, Some(account)).await,
@@ -149,14 +149,6 @@ async fn accounts_checks(chosen: &[&Account], api: &ApiArgs) -> (Vec<AccountChec
 fn client_of(mut config: ApiConfig) -> Result<WriteClient, CommandError> {
     config.retry.max_attempts = DOCTOR_ATTEMPTS;
     Ok(WriteClient::new(config)?)
-}
-
-/// Where an account's token is read from, as the accounts file says.
-fn token_source(source: &TokenSource) -> String {
-    match source {
-        TokenSource::Env(name) => format!("from ${name}"),
-        TokenSource::File(path) => format!("from the file {}", path.display()),
-    }
 }
 
 /// The checks of one API; `account` names where its token comes from in a hint. Whether it
@@ -206,14 +198,12 @@ async fn connection_and_token(
             status: 401 | 403, ..
         } => {
             checks.push(ok(format!("the API answers at {url}")));
+            let hint = api_hint(&err).unwrap_or_default().into_owned();
             let hint = match account {
-                None => api_hint(&err).unwrap_or_default().into_owned(),
-                Some(account) => format!(
-                    "check account `{}`'s token ({}): it may be expired, revoked, lack a scope \
-                     or be another account's; edit it in that account's portal under API tokens",
-                    account.name,
-                    token_source(&account.token)
-                ),
+                None => hint,
+                Some(account) => {
+                    account_hint(hint, &account.name, &token_source(account)).join("; ")
+                }
             };
             checks.push(fail(
                 format!("the token is refused: {}", first_line(&err)),

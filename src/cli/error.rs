@@ -189,6 +189,17 @@ impl CommandError {
         }
     }
 
+    /// `account `NAME`: {message}`, for an error about one account of several, its hints
+    /// about the token naming that account's own token source (`account_hint`).
+    pub fn in_account(self, name: &str, token: &str) -> Self {
+        let mut out = self.with_context(&format!("account `{name}`"));
+        out.hints = std::mem::take(&mut out.hints)
+            .into_iter()
+            .flat_map(|hint| account_hint(hint, name, token))
+            .collect();
+        out
+    }
+
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hints.push(hint.into());
         self
@@ -398,8 +409,8 @@ fn forbidden_hint(method: &str, path: &str) -> Option<String> {
     match endpoint.scope()? {
         Scope::Read => site.then(|| {
             format!(
-                "every token has the `read` scope that {route} needs, so this site is not pinned \
-                 to the token: add it to the token in the portal under API tokens"
+                "{READ_SCOPE} that {route} needs, so this site is not pinned to the token: add it \
+                 to the token in the portal under API tokens"
             )
         }),
         scope @ (Scope::Deploy | Scope::Manage | Scope::Dns) => {
@@ -409,8 +420,8 @@ fn forbidden_hint(method: &str, path: &str) -> Option<String> {
                 ""
             };
             Some(format!(
-                "this token lacks the `{scope}` scope that {route} needs{pinned}: edit the token \
-                 in the portal under API tokens"
+                "{SCOPE_LACKED}{scope}` scope that {route} needs{pinned}: edit the token in the \
+                 portal under API tokens"
             ))
         }
     }
@@ -422,15 +433,52 @@ const RATE_LIMIT_HINT: &str = "another client of the same user may be using the 
 const NO_ENDPOINT_HINT: &str = "check --api-url / DNSCRON_API_URL: it includes the version \
      prefix, e.g. https://api.example.net/api/v1 (`dnscron doctor` checks it)";
 
+const UNAUTHORIZED_HINT: &str =
+    "check the token in DNSCRON_TOKEN or --token-file (it may be expired or revoked)";
+
+const FORBIDDEN_HINT: &str = "the token lacks a scope or this site is not pinned to it: edit the \
+     token in the portal under API tokens";
+
+/// A token for another account: the files' zones are not in the zone list of the API it reached.
+const ANOTHER_TOKEN: &str = "check that the token (DNSCRON_TOKEN or --token-file; in \
+     dnscron-accounts.yaml, the account's token_env or token_file) is the one of the account at \
+     this API URL";
+
+/// How `forbidden_hint`'s two hints begin: each is about the token, so an account's names it.
+const SCOPE_LACKED: &str = "this token lacks the `";
+const READ_SCOPE: &str = "every token has the `read` scope";
+
+/// One hint of an error about account `name` of several, worded for that account's token
+/// source `token` (its variable or file, and where the accounts file names it) when the hint
+/// is about the token: a 401's, a 403's, a zone list that looks like another account's.
+/// Any other hint is returned as it is.
+pub fn account_hint(hint: String, name: &str, token: &str) -> Vec<String> {
+    let whose = format!("account `{name}`'s token in {token}");
+    if hint == UNAUTHORIZED_HINT {
+        return vec![format!("check {whose}: it may be expired or revoked")];
+    }
+    if hint == FORBIDDEN_HINT {
+        return vec![format!(
+            "{whose} lacks a scope or this site is not pinned to it: edit the token in the \
+             portal under API tokens"
+        )];
+    }
+    if hint.contains(ANOTHER_TOKEN) {
+        let check = format!("check that {whose} is the one of the account at this API URL");
+        return vec![hint.replace(ANOTHER_TOKEN, &check)];
+    }
+    if hint.starts_with(SCOPE_LACKED) || hint.starts_with(READ_SCOPE) {
+        return vec![hint, format!("that is {whose}")];
+    }
+    vec![hint]
+}
+
 /// What to do about an HTTP error status, from the status alone (apply's report keeps the
 /// status, not the error): the same hint for a 401 whether a read or a write got it.
 pub fn status_hint(status: u16, continue_url: Option<&str>) -> Option<&'static str> {
     Some(match status {
-        401 => "check the token in DNSCRON_TOKEN or --token-file (it may be expired or revoked)",
-        403 => {
-            "the token lacks a scope or this site is not pinned to it: edit the token in the \
-             portal under API tokens"
-        }
+        401 => UNAUTHORIZED_HINT,
+        403 => FORBIDDEN_HINT,
         409 if continue_url.is_some() => {
             "a human has to finish this step in the portal at the continue_url, then re-run"
         }
@@ -495,9 +543,6 @@ fn not_listed(err: SnapshotError) -> CommandError {
         | SnapshotError::Internal(_) => return CommandError::from_error(ErrorKind::Internal, err),
     };
     let url = dnscron_api::untrusted::escape(api_url);
-    const ANOTHER_TOKEN: &str = "check that the token (DNSCRON_TOKEN or --token-file; in \
-         dnscron-accounts.yaml, the account's token_env or token_file) is the one of the account \
-         at this API URL";
     const FIX_FILES: &str = "check the zone names in the files, or add the zones to the account \
          in the portal (DNS), or remove their files";
     // One zone alone missing reads as a typo or a zone not made yet as much as a wrong token.

@@ -3,11 +3,11 @@
 //! another tool's files (`import_from`).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::cli::accounts::{self, AccountArgs, Repository, RepositoryError};
 use crate::cli::api_args::ApiArgs;
 use crate::cli::error::{CommandError, CommandResult, Outcome};
+use crate::cli::side_by_side::{Shown, on_threads};
 use crate::cli::{import_from, runtime, write_stdout};
 use dnscron_api::untrusted::escape;
 use dnscron_api::{ReadClient, WriteClient};
@@ -16,7 +16,6 @@ use dnscron_core::dns::ZoneName;
 use dnscron_core::import::{
     self, Fetched, NsChoice, OutFile, SCHEMA_FILE, Selection, SetFile, SiteFile, ZoneFile,
 };
-use dnscron_core::plan::{ReadProgress, ReadProgressHook};
 
 #[derive(Debug, Clone, clap::Args)]
 #[command(group(
@@ -89,7 +88,7 @@ pub fn run(args: ImportArgs) -> CommandResult {
             return import_from::run(source, &args);
         }
         let config = args.api.clone().into_config()?;
-        let summary = import_one(&args, &args.out, config, true)?;
+        let summary = import_one(&args, &args.out, config, Shown::Own("import"))?;
         write_stdout(&summary)?;
         return Ok(Outcome::Success);
     }
@@ -145,31 +144,16 @@ pub fn run(args: ImportArgs) -> CommandResult {
         one.out = targets[0].1.clone();
         return import_from::run(source, &one);
     }
-    // Each account's reads at its own pace, side by side; the summaries in the file's order.
-    let results: Vec<Result<String, CommandError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = targets
-            .iter()
-            .map(|(name, out, account)| {
-                let args = &args;
-                scope.spawn(move || {
-                    let config = accounts::api_config(account, &args.api)?;
-                    import_one(args, out, config, false)
-                        .map(|summary| format!("account `{name}`:\n{summary}"))
-                        .map_err(|e| e.with_context(&format!("account `{name}`")))
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(CommandError::internal(
-                        "an account's import stopped unexpectedly",
-                    ))
-                })
-            })
-            .collect()
-    });
+    // Each account's reads at its own pace, side by side, the progress counting each apart;
+    // the summaries in the file's order.
+    let names: Vec<&str> = targets.iter().map(|(name, _, _)| name.as_str()).collect();
+    let results = on_threads("import", &names, |index, reads| {
+        let (name, out, account) = &targets[index];
+        let config = accounts::api_config(account, &args.api)?;
+        import_one(&args, out, config, Shown::Account(reads))
+            .map(|summary| format!("account `{name}`:\n{summary}"))
+            .map_err(|e| accounts::in_account(e, account))
+    })?;
     let mut first_error = None;
     for result in results {
         match result {
@@ -194,7 +178,7 @@ fn import_one(
     args: &ImportArgs,
     out: &Path,
     config: dnscron_api::ApiConfig,
-    show_progress: bool,
+    shown: Shown,
 ) -> Result<String, CommandError> {
     let (fetched, next) = match &args.probe {
         Some(domain) => {
@@ -212,19 +196,19 @@ fn import_one(
                 sites: args.site.clone(),
                 all: args.all,
             };
-            let progress = super::plan::read_progress("import").filter(|_| show_progress);
+            let (own, reads) = shown.start();
             let mut config = config;
-            if let Some(progress) = &progress {
-                config.on_wait = Some(progress.wait_hook());
+            if let Some(reads) = &reads {
+                config.on_wait = Some(reads.wait_hook());
             }
             let client = ReadClient::new(config)?;
-            let progress = progress.map(|p| Arc::new(p.with_stats(client.stats())));
-            let hook = progress
-                .clone()
-                .map(|p| ReadProgressHook(p as Arc<dyn ReadProgress>));
+            if let Some(reads) = &reads {
+                reads.set_stats(client.stats());
+            }
+            let hook = reads.as_ref().map(|r| r.hook());
             let fetch = import::fetch(&client, &selection, hook.as_ref());
             let fetched = runtime::block_on(async {
-                match &progress {
+                match &own {
                     Some(progress) => progress.alongside(fetch).await,
                     None => fetch.await,
                 }

@@ -40,6 +40,7 @@ mod plan_accounts;
 mod plan_file;
 pub mod reference;
 mod retries;
+mod reviewed_accounts;
 mod runtime;
 pub(crate) mod schema;
 mod session;

@@ -173,7 +173,7 @@ pub(crate) fn run(args: PlanArgs) -> CommandResult {
 
 /// The reads of `command` (`plan`, `import`): a bar on a terminal, a line a minute otherwise;
 /// none with `--quiet`.
-pub(super) fn read_progress(command: &'static str) -> Option<PlanProgress> {
+pub(crate) fn read_progress(command: &'static str) -> Option<PlanProgress> {
     use std::io::IsTerminal;
     if !tracing::level_enabled!(tracing::Level::INFO) {
         return None;

@@ -1,15 +1,17 @@
 //! `dnscron plan PATH` where PATH holds `dnscron-accounts.yaml`: every chosen account planned
 //! side by side, each exactly as `dnscron plan <its folder>` would plan it with its own URL and
 //! token (one client each: its own pacer and rate-limit bucket), then shown grouped by account.
-//! An account that fails fails the run, and the others' plans are still shown.
+//! An account that fails fails the run, and the others' plans are still shown. While they
+//! read, the progress counts each account apart (`read_progress`, `for_accounts`).
 
-use crate::cli::accounts::api_config;
+use crate::cli::accounts::{self, api_config};
 use crate::cli::dns_args::ResolverArg;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
-use crate::cli::plan::{PlanArgs, PlanFormat, write_plan_file};
+use crate::cli::plan::{PlanArgs, PlanFormat, read_progress, write_plan_file};
 use crate::cli::side_by_side::{Part, join_all};
 use crate::cli::{changed, logging, runtime, signals, stamp, validate, write_stdout};
 use crate::render::plan::accounts::{self as view, AccountView};
+use crate::render::plan::progress::AccountReads;
 use dnscron_api::ReadClient;
 use dnscron_core::config::accounts::Account;
 use dnscron_core::dnscheck::QueryOptions;
@@ -111,12 +113,20 @@ pub(crate) fn plan_accounts(
         .as_ref()
         .map(ResolverArg::address)
         .transpose()?;
+    if let (Some(since), Some(first)) = (&args.changed_since, accounts.first()) {
+        changed::check_since(std::slice::from_ref(&first.folder), since)?;
+    }
     let stamp = stamp::plan_stamp();
+    let names: Vec<&str> = accounts.iter().map(|a| a.name.as_str()).collect();
+    let progress = read_progress("plan").map(|p| p.for_accounts(&names));
+    let reads: Vec<_> = (0..accounts.len())
+        .map(|index| progress.as_ref().and_then(|p| p.account(index)))
+        .collect();
     let ready: Vec<Result<(ReadClient, _, MakeOptions), CommandError>> = accounts
         .iter()
-        .map(|account| {
-            let in_account =
-                |e: CommandError| e.with_context(&format!("account `{}`", account.name));
+        .zip(&reads)
+        .map(|(account, reads)| {
+            let in_account = |e: CommandError| accounts::in_account(e, account);
             let folder = std::slice::from_ref(&account.folder);
             let desired = validate::load_printing_warnings(folder)
                 .map_err(|d| match args.format {
@@ -137,8 +147,14 @@ pub(crate) fn plan_accounts(
                 .map(|since| changed::scope(folder, &desired, since))
                 .transpose()
                 .map_err(in_account)?;
-            let config = api_config(account, &args.api)?;
+            let mut config = api_config(account, &args.api)?;
+            if let Some(reads) = reads {
+                config.on_wait = Some(reads.wait_hook());
+            }
             let client = ReadClient::new(config).map_err(|e| in_account(e.into()))?;
+            if let Some(reads) = reads {
+                reads.set_stats(client.stats());
+            }
             let opts = MakeOptions {
                 allow_mass_changes: args.allow_mass_changes,
                 stamp: stamp.for_account(&account.name, &account.api_url),
@@ -153,7 +169,7 @@ pub(crate) fn plan_accounts(
                         },
                     )
                 }),
-                progress: None,
+                progress: reads.as_ref().map(|r| r.hook()),
                 // Each account's folder is planned whole, as `plan <folder>` plans it.
                 account: Some(AccountCheck {
                     folders: vec![account.folder.display().to_string()],
@@ -166,24 +182,36 @@ pub(crate) fn plan_accounts(
     let futures: Vec<Part<'_, Result<Planned, CommandError>>> = ready
         .into_iter()
         .zip(accounts)
-        .map(|(ready, account)| {
+        .zip(&reads)
+        .map(|((ready, account), reads)| {
+            let progress = progress.as_ref();
             Box::pin(async move {
+                // Read nothing more, whether its plan was made, failed or never started.
+                let _finished = reads.as_ref().map(|r| Finished(r));
                 let (client, desired, opts) = ready?;
                 let planned = make_plan_owned(&client, desired, &opts).await;
                 if args.stats {
-                    eprint!(
+                    let stats = format!(
                         "account `{}`:\n{}",
                         account.name,
                         crate::render::stats::stats(&client.stats().snapshot())
                     );
+                    match progress {
+                        Some(progress) => progress.suspend(|| eprint!("{stats}")),
+                        None => eprint!("{stats}"),
+                    }
                 }
-                planned.map_err(|e| {
-                    CommandError::from(e).with_context(&format!("account `{}`", account.name))
-                })
+                planned.map_err(|e| accounts::in_account(CommandError::from(e), account))
             }) as Part<'_, _>
         })
         .collect();
-    let results = runtime::block_on(signals::or_stop_plan(join_all(futures)))?;
+    let all = async {
+        match &progress {
+            Some(progress) => progress.alongside(join_all(futures)).await,
+            None => join_all(futures).await,
+        }
+    };
+    let results = runtime::block_on(signals::or_stop_plan(all))?;
     Ok(accounts
         .iter()
         .zip(results)
@@ -193,6 +221,15 @@ pub(crate) fn plan_accounts(
             planned,
         })
         .collect())
+}
+
+/// Marks an account's reads finished when its part ends, however it ends.
+struct Finished<'a>(&'a AccountReads);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
 }
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {

@@ -6,7 +6,8 @@ use crate::cli::write_stdout;
 
 #[derive(Debug, clap::Args)]
 pub struct SchemaArgs {
-    /// Print the schema of the plan file (`plan --out FILE`, `plan --format json`) instead.
+    /// Print the schema of the plan file (`plan --out FILE`, `plan --format json`) instead:
+    /// one account's plan (format_version 5) and several accounts' (6).
     #[arg(long)]
     pub plan: bool,
 }

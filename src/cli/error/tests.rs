@@ -212,3 +212,44 @@ fn every_apply_result_has_its_exit_code() {
         assert_eq!(exit_code(&ended), code, "{result:?}");
     }
 }
+
+#[test]
+fn an_accounts_token_hints_name_its_token_source_and_leave_the_rest() {
+    let token = "DNSCRON_TOKEN_SHOP (./dnscron-accounts.yaml:9:16)";
+    let hint = |h: &str| account_hint(h.to_string(), "shop", token);
+    assert_eq!(
+        hint(UNAUTHORIZED_HINT),
+        [
+            "check account `shop`'s token in DNSCRON_TOKEN_SHOP (./dnscron-accounts.yaml:9:16): it may be expired or revoked"
+        ]
+    );
+    assert_eq!(
+        hint(FORBIDDEN_HINT),
+        [
+            "account `shop`'s token in DNSCRON_TOKEN_SHOP (./dnscron-accounts.yaml:9:16) lacks a scope or this site is not pinned to it: edit the token in the portal under API tokens"
+        ]
+    );
+    // A 403 whose endpoint names its scope keeps saying which, then whose token it is.
+    let scoped = forbidden_hint("POST", "/dns/example.com/records").unwrap();
+    assert!(
+        scoped.starts_with("this token lacks the `dns` scope"),
+        "{scoped}"
+    );
+    assert_eq!(
+        hint(&scoped),
+        [
+            scoped.clone(),
+            format!("that is account `shop`'s token in {token}")
+        ]
+    );
+    let site = forbidden_hint("GET", "/sites/shop/cron").unwrap();
+    assert_eq!(hint(&site).len(), 2, "{site}");
+    // Hints not about the token are the account's as they are.
+    assert_eq!(hint(RATE_LIMIT_HINT), [RATE_LIMIT_HINT]);
+    // One account's error keeps its own hint.
+    let one = CommandError::user("x").with_hint(UNAUTHORIZED_HINT);
+    assert_eq!(one.hints, [UNAUTHORIZED_HINT]);
+    let named = one.in_account("shop", token);
+    assert_eq!(named.message_text(), "account `shop`: x");
+    assert_eq!(named.hints, hint(UNAUTHORIZED_HINT));
+}

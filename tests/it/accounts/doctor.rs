@@ -2,20 +2,13 @@
 //! URL and token checked side by side, each under its name; a refused token's hint names the
 //! account and the variable its token is read from, never the token.
 
-use dnscron_emulator::{BackgroundEmulator, RateLimit, Seed};
+use dnscron_emulator::BackgroundEmulator;
 
 use super::{two_accounts, write_repo};
 use crate::common::Test;
 
 fn account(token: &str) -> BackgroundEmulator {
-    let yaml = format!(
-        "tokens: [{{token: {token}, user: u, scopes: [read, dns]}}]\n\
-         zones:\n  - zone: example.com\n    records:\n\
-         \x20     - {{ name: \"@\", type: A, ttl: 3600, content: 192.0.2.1 }}\n"
-    );
-    let mut seed = Seed::from_yaml_str(&yaml).unwrap();
-    seed.rate_limit = RateLimit::off();
-    dnscron_emulator::start_background(seed).unwrap()
+    super::plan::emulator(token, "acme.example", "192.0.2.1")
 }
 
 fn repo(acme: &BackgroundEmulator, shop: &BackgroundEmulator) -> tempfile::TempDir {
@@ -76,11 +69,11 @@ fn every_account_healthy_passes_and_one_account_is_chosen_by_name() {
     };
     let both = in_repo(&[]).run_for_stdout();
     assert!(both.ends_with("doctor: all 13 checks passed\n"), "{both}");
-    assert!(both.contains("account `acme` (") && both.contains("account `shop` ("));
+    assert!(both.contains("account `acme` at ") && both.contains("account `shop` at "));
     let shop_before = requests(&shop);
     let one = in_repo(&["--account", "acme"]).run_for_stdout();
     assert!(
-        one.contains("account `acme` (") && !one.contains("account `shop`"),
+        one.contains("account `acme` at ") && !one.contains("account `shop`"),
         "{one}"
     );
     assert_eq!(

@@ -1,8 +1,10 @@
 //! A repository of several accounts (`dnscron-accounts.yaml`).
 
 mod apply;
+mod apply_changed;
 mod doctor;
-mod plan;
+pub mod plan;
+mod tokens;
 mod validate;
 
 use std::path::Path;

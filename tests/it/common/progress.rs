@@ -73,6 +73,98 @@ impl Paced {
     }
 }
 
+/// Several accounts' read clients, each on its own emulator (its own bucket), with the
+/// plain-lines progress `command` writes counting each apart, as `plan` over a repository does.
+pub struct PacedAccounts {
+    pub clients: Vec<ReadClient>,
+    pub progress: Arc<PlanProgress>,
+    lines: Arc<Mutex<Vec<String>>>,
+    _emulators: Vec<Emulator>,
+}
+
+impl PacedAccounts {
+    pub async fn start(accounts: Vec<(&str, Seed)>, command: &'static str) -> PacedAccounts {
+        let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = Arc::clone(&lines);
+        let names: Vec<&str> = accounts.iter().map(|(name, _)| *name).collect();
+        let progress = PlanProgress::lines(move |line| sink.lock().unwrap().push(line.to_string()))
+            .named(command)
+            .for_accounts(&names);
+        let (mut clients, mut emulators) = (Vec::new(), Vec::new());
+        for (index, (_, seed)) in accounts.into_iter().enumerate() {
+            let emulator = dnscron_emulator::start(seed, "127.0.0.1:0".parse().unwrap())
+                .await
+                .unwrap();
+            let reads = progress.account(index).unwrap();
+            let mut config =
+                ApiConfig::new(&emulator.base_url(), Token::new("t").unwrap()).unwrap();
+            config.on_wait = Some(reads.wait_hook());
+            let client = ReadClient::new(config).unwrap();
+            reads.set_stats(client.stats());
+            clients.push(client);
+            emulators.push(emulator);
+        }
+        PacedAccounts {
+            clients,
+            progress: Arc::new(progress),
+            lines,
+            _emulators: emulators,
+        }
+    }
+
+    /// The lines written so far.
+    pub fn lines(&self) -> Vec<String> {
+        self.lines.lock().unwrap().clone()
+    }
+}
+
+/// One account in a line of several: `` `NAME` (N of M[, Ss of it waiting for the rate limit]) ``.
+#[derive(Debug)]
+pub struct Reading {
+    pub name: String,
+    pub done: usize,
+    pub total: usize,
+    pub waited: Option<u64>,
+}
+
+/// A line of several accounts, `COMMAND: read N of M in K accounts after Jm[; still reading
+/// READING, …]`, taken apart: the sums, and each account still reading.
+pub fn parse_accounts(command: &str, line: &str) -> (Line, Vec<Reading>) {
+    let (head, reading) = match line.split_once("; still reading ") {
+        Some((head, reading)) => (head, Some(reading)),
+        None => (line, None),
+    };
+    let (sums, after) = head
+        .split_once(" accounts after ")
+        .unwrap_or_else(|| panic!("{line}"));
+    let (sums, _) = sums.rsplit_once(" in ").unwrap_or_else(|| panic!("{line}"));
+    let sums = parse(command, &format!("{sums} after {after}"));
+    let reading = reading
+        .map(|list| {
+            list.split("), ")
+                .map(|one| {
+                    let one = one.trim_end_matches(')');
+                    let (name, figures) = one.split_once("` (").unwrap_or_else(|| panic!("{line}"));
+                    let (counts, waited) = match figures.split_once(", ") {
+                        Some((counts, waited)) => (counts, Some(waiting(line, waited))),
+                        None => (figures, None),
+                    };
+                    let (done, total) = counts
+                        .split_once(" of ")
+                        .unwrap_or_else(|| panic!("{line}"));
+                    Reading {
+                        name: name.trim_start_matches('`').to_string(),
+                        done: done.parse().unwrap(),
+                        total: total.parse().unwrap(),
+                        waited,
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (sums, reading)
+}
+
 /// One plain line, `COMMAND: read N of M after Km[, Ss of it waiting for the rate limit]`.
 #[derive(Debug)]
 pub struct Line {
@@ -92,12 +184,7 @@ pub fn parse(command: &str, line: &str) -> Line {
     let (done, rest) = rest.split_once(" of ").unwrap();
     let (total, rest) = rest.split_once(" after ").unwrap();
     let (after, waited) = match rest.split_once(", ") {
-        Some((after, waited)) => {
-            let secs = waited
-                .strip_suffix("s of it waiting for the rate limit")
-                .unwrap_or_else(|| panic!("{line}"));
-            (after, Some(secs.parse().unwrap()))
-        }
+        Some((after, waited)) => (after, Some(waiting(line, waited))),
         None => (rest, None),
     };
     Line {
@@ -106,4 +193,12 @@ pub fn parse(command: &str, line: &str) -> Line {
         after: after.to_string(),
         waited,
     }
+}
+
+/// The seconds of `Ss of it waiting for the rate limit`.
+fn waiting(line: &str, words: &str) -> u64 {
+    words
+        .strip_suffix("s of it waiting for the rate limit")
+        .and_then(|secs| secs.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"))
 }

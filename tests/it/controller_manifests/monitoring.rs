@@ -462,10 +462,7 @@ fn dashboard_check() -> Promtool {
     let mut text = String::from("groups:\n  - name: dashboard\n    rules:\n");
     for (index, (_, expr)) in queries(&dashboard()).iter().enumerate() {
         assert!(!expr.contains('\n') && !expr.contains('\''), "{expr}");
-        let expr = expr
-            .replace("$__rate_interval", "5m")
-            .replace("$namespace", ".*")
-            .replace("$instance", ".*");
+        let expr = with_variables(expr, ".*");
         assert!(!expr.contains('$'), "a Grafana variable left in {expr}");
         text.push_str(&format!(
             "      - record: dashboard:query_{index}\n        expr: '{expr}'\n"
@@ -478,6 +475,208 @@ fn dashboard_check() -> Promtool {
         ),
         text,
     )
+}
+
+/// `expr` as Grafana sends it with every controller chosen (the variables' All value, `.*`)
+/// and `account` as the account variable's value.
+fn with_variables(expr: &str, account: &str) -> String {
+    expr.replace("$__rate_interval", "5m")
+        .replace("$namespace", ".*")
+        .replace("$instance", ".*")
+        .replace("$account", account)
+}
+
+/// The controller's series that carry no `account` label in a controller of several accounts:
+/// the process's own (`each_accounts_series_carry_its_name_and_leave_with_it` in the binary's
+/// metrics tests holds the same list).
+const NOT_PER_ACCOUNT: [&str; 2] = [
+    "dnscron_build_info",
+    "dnscron_controller_webhook_failures_total",
+];
+
+/// The labels of every `by (...)` in `expr`.
+fn by_lists(expr: &str) -> Vec<Vec<String>> {
+    expr.match_indices("by (")
+        .map(|(at, by)| {
+            let rest = &expr[at + by.len()..];
+            let list = rest.split(')').next().unwrap_or_default();
+            list.split(',').map(|l| l.trim().to_owned()).collect()
+        })
+        .collect()
+}
+
+/// The account variable: every query of a per-account metric is limited by it and no
+/// aggregation folds accounts together; a query of a series without the label isn't (picking
+/// an account would hide it). Under All its value is `.*`, which matches a missing label, so a
+/// controller of one account (no `account` label at all) still shows its panels
+/// (`the_account_variable_keeps_a_controller_of_one_account_under_all`, through promtool).
+#[test]
+fn the_dashboard_picks_accounts_and_keeps_them_apart() {
+    let dashboard = dashboard();
+    let variables = dashboard["templating"]["list"].as_array().unwrap();
+    let names: Vec<&str> = variables
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["datasource", "namespace", "instance", "account"]);
+    let account = &variables[3];
+    let query = "label_values(dnscron_controller_suspended{namespace=~\"$namespace\", \
+                 instance=~\"$instance\"}, account)";
+    assert_eq!(
+        (
+            &account["type"],
+            &account["query"]["query"],
+            &account["definition"],
+            &account["multi"],
+            &account["includeAll"],
+            &account["allValue"],
+            &account["regex"]
+        ),
+        (
+            &Value::from("query"),
+            &Value::from(query),
+            &Value::from(query),
+            &Value::from(true),
+            &Value::from(true),
+            &Value::from(".*"),
+            &Value::from("")
+        )
+    );
+    // Every account has the gauge from its start (at 0), so the list names every account.
+    assert!(DESIGN_METRICS.contains(&("dnscron_controller_suspended", super::MetricKind::Gauge)));
+    let mut filtered = 0;
+    for (title, expr) in queries(&dashboard) {
+        let names = metrics_in(&expr);
+        if names.is_empty() {
+            // Not the controller's (git-sync's fetches).
+            continue;
+        }
+        let per_account = names.iter().all(|n| !NOT_PER_ACCOUNT.contains(&n.as_str()));
+        assert!(
+            per_account || names.iter().all(|n| NOT_PER_ACCOUNT.contains(&n.as_str())),
+            "{title}: one query mixes series with and without `account`: {expr}"
+        );
+        for name in &names {
+            let selector =
+                "{namespace=~\"$namespace\", instance=~\"$instance\", account=~\"$account\"}";
+            let limited = expr.contains(&format!("{name}{selector}"))
+                || expr.contains(&format!("{name}_bucket{selector}"));
+            assert_eq!(limited, per_account, "{title}: {expr}");
+        }
+        for list in by_lists(&expr) {
+            assert_eq!(
+                list.contains(&"account".to_owned()),
+                per_account,
+                "{title}: {expr}"
+            );
+        }
+        if per_account {
+            filtered += 1;
+            // The series of each account apart in the legend (empty for one account).
+            let legend = &dashboard["panels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["title"] == title.as_str())
+                .unwrap()["targets"];
+            for target in legend.as_array().unwrap() {
+                let format = target["legendFormat"].as_str().unwrap_or_default();
+                assert!(
+                    format.is_empty() || format.contains("{{account}}"),
+                    "{title}: {format}"
+                );
+            }
+        }
+    }
+    assert_eq!(filtered, 21);
+}
+
+#[test]
+fn the_account_variable_keeps_a_controller_of_one_account_under_all() {
+    let answer = dashboard_accounts_tests().recorded();
+    assert_eq!(
+        (answer.exit, answer.output.trim_end()),
+        (0, "Unit Testing:  dashboard-accounts.test.yaml\n  SUCCESS"),
+        "{}",
+        answer.output
+    );
+}
+
+/// Two dashboard queries (a gauge as it is, a counter summed) evaluated by promtool over a
+/// controller of one account (no `account` label) and one of two accounts: under All both
+/// controllers' series show, the one account's included; an account picked shows its own only.
+fn dashboard_accounts_tests() -> Promtool {
+    let dashboard = dashboard();
+    let query = |title: &str| {
+        queries(&dashboard)
+            .into_iter()
+            .find(|(t, _)| t == title)
+            .unwrap()
+            .1
+    };
+    let (last, rounds) = (query("Time since last success"), query("Rounds by outcome"));
+    let controllers = [
+        ("one:9090", None, 0),
+        ("many:9090", Some("acme"), 60),
+        ("many:9090", Some("shop"), 120),
+    ];
+    let labels = |instance: &str, account: Option<&str>| match account {
+        Some(account) => {
+            format!("namespace=\"dns\", instance=\"{instance}\", account=\"{account}\"")
+        }
+        None => format!("namespace=\"dns\", instance=\"{instance}\""),
+    };
+    let mut series = String::new();
+    for (step, (instance, account, success)) in controllers.iter().enumerate() {
+        let labels = labels(instance, *account);
+        series.push_str(&format!(
+            "      - series: 'dnscron_controller_last_success_timestamp_seconds{{{labels}}}'\n        \
+             values: '{success}x10'\n      - series: 'dnscron_controller_rounds_total{{{labels}, \
+             outcome=\"converged\"}}'\n        values: '0+{}x10'\n",
+            step + 1
+        ));
+    }
+    let mut cases = String::new();
+    for account in [".*", "acme"] {
+        let shown: Vec<_> = controllers
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, a, _))| account == ".*" || *a == Some(account))
+            .collect();
+        let mut last_samples = String::new();
+        let mut rounds_samples = String::new();
+        for (step, (instance, a, success)) in &shown {
+            let labels = labels(instance, *a);
+            last_samples.push_str(&format!(
+                "          - labels: '{{{labels}}}'\n            value: {}\n",
+                600 - success
+            ));
+            // 5 minutes of one round a minute per step.
+            rounds_samples.push_str(&format!(
+                "          - labels: '{{{labels}, outcome=\"converged\"}}'\n            value: {}\n",
+                5 * (step + 1)
+            ));
+        }
+        for (expr, samples) in [(&last, last_samples), (&rounds, rounds_samples)] {
+            let expr = with_variables(expr, account);
+            cases.push_str(&format!(
+                "      - expr: '{expr}'\n        eval_time: 10m\n        exp_samples:\n{samples}"
+            ));
+        }
+    }
+    let test = format!(
+        "rule_files: []\nevaluation_interval: 1m\ntests:\n  - interval: 1m\n    \
+         input_series:\n{series}    promql_expr_test:\n{cases}"
+    );
+    Promtool {
+        recording: concat!(
+            "tests/it/controller_manifests/recorded",
+            "/test-dashboard-accounts.txt"
+        ),
+        args: &["test", "rules", "dashboard-accounts.test.yaml"],
+        files: vec![("dashboard-accounts.test.yaml", test)],
+        stdin: String::new(),
+    }
 }
 
 /// Grafana's grid is 24 columns wide; panels that overlap are pushed around on load.
@@ -525,6 +724,7 @@ mod live {
                 super::rules_tests(),
                 super::early_rules_tests(),
                 super::dashboard_check(),
+                super::dashboard_accounts_tests(),
             ],
         );
     }

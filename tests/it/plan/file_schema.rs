@@ -1,16 +1,19 @@
 //! The plan file's JSON Schema: the committed copy is the generated one, the schema describes
-//! what is written, and its shape is tied to `FORMAT_VERSION` (a changed shape needs a bump).
+//! what is written (real files of both formats conform, broken ones don't), and each format's
+//! shape is tied to its version (a changed shape needs a bump).
 
-use dnscron_core::plan_file::{self, FORMAT_VERSION};
+use dnscron_core::plan_file::{self, ACCOUNTS_FORMAT_VERSION, FORMAT_VERSION};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::fixtures::*;
+use super::schema_check::violations;
 use crate::common::{Test, repo_root};
 
-/// The shape of every format this repository has written: version → sha256 of the generated
-/// schema without its descriptions and titles (rewording a doc comment changes no shape).
-/// Append only: a recorded version's shape never changes, since files written with it exist.
+/// The shape of every format this repository has written: version → sha256 of the format's
+/// generated schema (`json_schema_of`) without its descriptions and titles (rewording a doc
+/// comment changes no shape). Format 6 is the file of several accounts, whose plans are format
+/// 5's. Append only: a recorded version's shape never changes, since files written with it exist.
 const SHAPES: &[(u32, &str)] = &[
     (
         2,
@@ -28,7 +31,18 @@ const SHAPES: &[(u32, &str)] = &[
         5,
         "1bc62b1406e8a04912869e9b8efa20caeaae302917bc0aa3b15e27a37fd08314",
     ),
+    (
+        6,
+        "0fd3a3b0a5004b2467cce90e6c7aa91377e41b6cdeb10c24a9d0520c8b28346a",
+    ),
 ];
+
+/// Every format this build writes: one account's plan, several accounts' plans.
+const WRITTEN: [u32; 2] = [FORMAT_VERSION, ACCOUNTS_FORMAT_VERSION];
+
+fn schema_of(version: u32) -> Value {
+    plan_file::json_schema_of(version).unwrap()
+}
 
 /// The schema without `description` and `title` texts, as compact JSON, hashed.
 fn shape_digest(schema: &Value) -> String {
@@ -55,15 +69,18 @@ fn shape_digest(schema: &Value) -> String {
 /// Whether `schema` is the shape recorded for `version`, or what the developer must do.
 fn check_shape(version: u32, schema: &Value, shapes: &[(u32, &str)]) -> Result<(), String> {
     let digest = shape_digest(schema);
+    // No two formats share a number, whichever of the two constants moves.
+    let next = shapes.iter().map(|(v, _)| *v).fold(version, u32::max) + 1;
     match shapes.iter().find(|(v, _)| *v == version) {
         Some((_, recorded)) if *recorded == digest => Ok(()),
         Some(_) => Err(format!(
-            "the plan file's shape changed but FORMAT_VERSION is still {version}: files already \
+            "the plan file's shape changed but its format is still {version}: files already \
              written as format {version} would no longer read back. Bump \
-             plan_file::FORMAT_VERSION, describe the new format in docs/plan.md, regenerate \
-             schema/plan.schema.json (cargo run -- schema --plan > schema/plan.schema.json) and \
-             add ({}, \"{digest}\") to SHAPES in tests/it/plan/file_schema.rs",
-            version + 1
+             plan_file::FORMAT_VERSION (one account's plan; a change there changes the file of \
+             several accounts too) or plan_file::ACCOUNTS_FORMAT_VERSION to an unused number, \
+             describe the new format in docs/plan.md, regenerate schema/plan.schema.json (cargo \
+             run -- schema --plan > schema/plan.schema.json) and add ({next}, \"{digest}\") to \
+             SHAPES in tests/it/plan/file_schema.rs"
         )),
         None => Err(format!(
             "no shape is recorded for FORMAT_VERSION {version}: once docs/plan.md describes it, \
@@ -84,15 +101,18 @@ fn schema_plan_prints_the_committed_schema() {
 }
 
 #[test]
-fn the_shape_of_this_format_version_is_the_recorded_one() {
-    if let Err(message) = check_shape(FORMAT_VERSION, &plan_file::json_schema(), SHAPES) {
-        panic!("{message}");
+fn the_shape_of_each_format_written_is_the_recorded_one() {
+    for version in WRITTEN {
+        if let Err(message) = check_shape(version, &schema_of(version), SHAPES) {
+            panic!("{message}");
+        }
     }
+    assert_eq!(plan_file::json_schema_of(FORMAT_VERSION - 1), None);
 }
 
 #[test]
 fn a_changed_shape_without_a_version_bump_is_caught() {
-    let schema = plan_file::json_schema();
+    let schema = schema_of(FORMAT_VERSION);
     let mut added = schema.clone();
     added["definitions"]["Change"]["properties"]["scope"] = json!({"type": "object"});
     let mut retyped = schema.clone();
@@ -101,13 +121,14 @@ fn a_changed_shape_without_a_version_bump_is_caught() {
         let message = check_shape(FORMAT_VERSION, &changed, SHAPES).unwrap_err();
         assert!(
             message.contains(&format!(
-                "FORMAT_VERSION is still {FORMAT_VERSION}: files already written"
+                "its format is still {FORMAT_VERSION}: files already written"
             )) && message.contains("Bump plan_file::FORMAT_VERSION"),
             "{message}"
         );
     }
-    // A new version with its shape recorded passes; one without is told what to record.
-    let next = FORMAT_VERSION + 1;
+    // A new version with its shape recorded passes; one without is told what to record, under a
+    // number no format has.
+    let next = ACCOUNTS_FORMAT_VERSION + 1;
     let mut extended = schema.clone();
     extended["definitions"]["Change"]["properties"]["scope"] = json!({"type": "object"});
     let digest = shape_digest(&extended);
@@ -120,12 +141,12 @@ fn a_changed_shape_without_a_version_bump_is_caught() {
 
 #[test]
 fn rewording_a_description_is_not_a_shape_change() {
-    let mut reworded = plan_file::json_schema();
+    let mut reworded = schema_of(FORMAT_VERSION);
     reworded["definitions"]["Change"]["properties"]["id"]["description"] = "other words".into();
     reworded["title"] = "another title".into();
     assert_eq!(
         shape_digest(&reworded),
-        shape_digest(&plan_file::json_schema())
+        shape_digest(&schema_of(FORMAT_VERSION))
     );
 }
 
@@ -133,6 +154,31 @@ fn rewording_a_description_is_not_a_shape_change() {
 /// change, finding and target of a saved plan, are properties the schema lists.
 #[test]
 fn the_schema_lists_every_key_a_saved_plan_has() {
+    let plan = every_field_plan();
+    let saved: Value = serde_json::from_str(&plan_file::to_json(&plan).unwrap()).unwrap();
+    let schema = schema_of(FORMAT_VERSION);
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(keys(&saved), keys(&schema["properties"]));
+    for (section, def) in [
+        ("changes", "Change"),
+        ("findings", "Finding"),
+        ("targets", "Target"),
+        ("over_limits", "OverLimits"),
+    ] {
+        let listed = keys(&schema["definitions"][def]["properties"]);
+        for item in saved[section].as_array().unwrap() {
+            for key in keys(item) {
+                assert!(
+                    listed.contains(&key),
+                    "{section}: `{key}` is not in the schema's {def}"
+                );
+            }
+        }
+    }
+}
+
+/// The example account's plan with the fields only some plans write: `scope`, `over_limits`.
+fn every_field_plan() -> dnscron_core::plan::Plan {
     let (desired, live) = example_account();
     let mut plan = plan_of(&desired, &live);
     // Written only for a plan of what changed (`plan --changed-since`).
@@ -154,24 +200,159 @@ fn the_schema_lists_every_key_a_saved_plan_has() {
         declared_at: "zones/example.com.yaml:1:1".into(),
         exceeded: vec![dnscron_core::plan::Exceeded::Empty { live: 1 }],
     }];
-    let saved: Value = serde_json::from_str(&plan_file::to_json(&plan).unwrap()).unwrap();
+    plan
+}
+
+/// The committed schema is both formats' schemas, one `oneOf` branch each, told apart by
+/// `format_version`: the same definitions, and each format's root as a definition.
+#[test]
+fn the_schema_is_one_branch_per_format_written() {
     let schema = plan_file::json_schema();
-    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
-    assert_eq!(keys(&saved), keys(&schema["properties"]));
-    for (section, def) in [
-        ("changes", "Change"),
-        ("findings", "Finding"),
-        ("targets", "Target"),
-        ("over_limits", "OverLimits"),
+    assert_eq!(
+        schema["oneOf"],
+        json!([{"$ref": "#/definitions/Plan"}, {"$ref": "#/definitions/AccountsPlan"}])
+    );
+    let without = |mut v: Value, keys: &[&str]| {
+        let map = v.as_object_mut().unwrap();
+        keys.iter().for_each(|k| {
+            map.remove(*k);
+        });
+        v
+    };
+    for (version, name) in [
+        (FORMAT_VERSION, "Plan"),
+        (ACCOUNTS_FORMAT_VERSION, "AccountsPlan"),
     ] {
-        let listed = keys(&schema["definitions"][def]["properties"]);
-        for item in saved[section].as_array().unwrap() {
-            for key in keys(item) {
-                assert!(
-                    listed.contains(&key),
-                    "{section}: `{key}` is not in the schema's {def}"
-                );
-            }
+        let alone = schema_of(version);
+        for (def, body) in alone["definitions"].as_object().unwrap() {
+            assert_eq!(&schema["definitions"][def], body, "{def}");
         }
+        assert_eq!(
+            without(schema["definitions"][name].clone(), &["description"]),
+            without(alone, &["$schema", "definitions", "title", "description"]),
+            "{name}"
+        );
+        assert_eq!(
+            schema["definitions"][name]["properties"]["format_version"]["const"],
+            version
+        );
     }
+}
+
+/// Files as `plan` writes them: one account's, several accounts' (two emulators), and the
+/// example account's with every optional field, alone and as an account of a format-6 file.
+fn real_files() -> (Vec<Value>, Vec<Value>) {
+    use crate::accounts::plan::{ACME_TOKEN, two};
+    let t = two();
+    let json = |test: Test| -> Value { serde_json::from_str(&test.run_for_stdout()).unwrap() };
+    let many = json(t.dnscron(&["plan", "--format", "json"]));
+    let one = json(t.alone(&t.acme, ACME_TOKEN, &["plan", "--format", "json", "./acme"]));
+    let plan = every_field_plan();
+    let full = serde_json::from_str(&plan_file::to_json(&plan).unwrap()).unwrap();
+    let full_many = plan_file::accounts_to_json(&[plan_file::AccountPlan {
+        name: "example".into(),
+        api_url: plan.api_url.clone(),
+        plan,
+    }])
+    .unwrap();
+    let full_many = serde_json::from_str(&full_many).unwrap();
+    (vec![one, full], vec![many, full_many])
+}
+
+#[test]
+fn real_plan_files_of_both_formats_conform_to_the_schema() {
+    let (ones, manys) = real_files();
+    let schema = plan_file::json_schema();
+    let none: Vec<String> = Vec::new();
+    for (doc, version, other) in ones
+        .iter()
+        .map(|d| (d, FORMAT_VERSION, ACCOUNTS_FORMAT_VERSION))
+        .chain(
+            manys
+                .iter()
+                .map(|d| (d, ACCOUNTS_FORMAT_VERSION, FORMAT_VERSION)),
+        )
+    {
+        assert_eq!(doc["format_version"], version);
+        assert_eq!(violations(&schema, doc), none, "{doc}");
+        assert_eq!(violations(&schema_of(version), doc), none);
+        assert!(!violations(&schema_of(other), doc).is_empty());
+        plan_file::load_any(&doc.to_string(), "plan.json").unwrap();
+    }
+}
+
+/// A broken file of several accounts: the schema refuses it, and so does the loader. A name
+/// given twice is the one rule the schema can't say (JSON Schema has no "unique by key"): the
+/// loader alone refuses it.
+#[test]
+fn broken_plan_files_of_several_accounts_break_the_schema() {
+    let (_, manys) = real_files();
+    let many = &manys[0];
+    let schema = plan_file::json_schema();
+    let broken = |edit: &dyn Fn(&mut Value)| {
+        let mut doc = many.clone();
+        edit(&mut doc);
+        doc
+    };
+    let refused = [
+        (
+            "no api_url",
+            broken(&|d| {
+                d["accounts"][1].as_object_mut().unwrap().remove("api_url");
+            }),
+        ),
+        (
+            "another version",
+            broken(&|d| d["format_version"] = 7.into()),
+        ),
+        (
+            "format 5's version",
+            broken(&|d| d["format_version"] = 5.into()),
+        ),
+        ("no account", broken(&|d| d["accounts"] = json!([]))),
+        (
+            "a plan without its id",
+            broken(&|d| {
+                let plan = d["accounts"][0]["plan"].as_object_mut().unwrap();
+                plan.remove("plan_id");
+            }),
+        ),
+        (
+            "a name not a string",
+            broken(&|d| d["accounts"][0]["name"] = 1.into()),
+        ),
+    ];
+    for (what, doc) in &refused {
+        assert_eq!(
+            violations(&schema, doc),
+            [": matches 0 of its oneOf schemas"],
+            "{what}"
+        );
+        assert!(
+            !violations(&schema_of(ACCOUNTS_FORMAT_VERSION), doc).is_empty(),
+            "{what}"
+        );
+        assert!(
+            plan_file::load_any(&doc.to_string(), "plan.json").is_err(),
+            "{what}"
+        );
+    }
+    // Why a branch failed, on the format's own schema.
+    let reasons = |doc: &Value| violations(&schema_of(ACCOUNTS_FORMAT_VERSION), doc);
+    assert_eq!(
+        reasons(&refused[0].1),
+        ["/accounts/1: `api_url` is missing"]
+    );
+    assert_eq!(reasons(&refused[1].1), ["/format_version: is not 6"]);
+    assert_eq!(
+        reasons(&refused[3].1),
+        ["/accounts: has fewer than 1 items"]
+    );
+    let twice = broken(&|d| d["accounts"][1]["name"] = d["accounts"][0]["name"].clone());
+    assert_eq!(violations(&schema, &twice), Vec::<String>::new());
+    let err = plan_file::load_any(&twice.to_string(), "plan.json").unwrap_err();
+    assert!(
+        err.to_string().contains("names account `acme` twice"),
+        "{err}"
+    );
 }

@@ -1,4 +1,5 @@
-//! The planner: diff rules, ordering, safety, the plan model and its three renderings.
+//! The planner: diff rules, ordering, safety, the plan model and its three renderings; the plan
+//! file and its schema.
 
 mod accept;
 mod account;
@@ -15,3 +16,4 @@ mod ordering;
 mod progress;
 mod render;
 mod safety;
+mod schema_check;

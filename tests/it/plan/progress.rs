@@ -9,16 +9,14 @@ use dnscron_core::config::model::Desired;
 use dnscron_core::plan::{self, MakeOptions};
 
 use super::fixtures::zone;
-use crate::common::progress::{Paced, paced_account, parse};
+use crate::common::progress::{Paced, PacedAccounts, paced_account, parse, parse_accounts};
 
 const ZONES: usize = 60;
 
-#[tokio::test(start_paused = true)]
-async fn a_plan_paced_at_the_bucket_says_where_it_is_once_a_minute() {
-    // 60 a minute, 10 at once: the 120 reads take about two minutes.
-    let rig = Paced::start(paced_account(ZONES, &[]), "plan").await;
-    let desired = Desired {
-        zones: (0..ZONES)
+/// `zones` zones as `paced_account` seeds them, each declared with its live record.
+fn declared(zones: usize) -> Desired {
+    Desired {
+        zones: (0..zones)
             .map(|i| {
                 zone(
                     &format!("z{i:02}.example"),
@@ -27,7 +25,14 @@ async fn a_plan_paced_at_the_bucket_says_where_it_is_once_a_minute() {
             })
             .collect(),
         ..Desired::default()
-    };
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_plan_paced_at_the_bucket_says_where_it_is_once_a_minute() {
+    // 60 a minute, 10 at once: the 120 reads take about two minutes.
+    let rig = Paced::start(paced_account(ZONES, &[]), "plan").await;
+    let desired = declared(ZONES);
     let opts = MakeOptions {
         progress: Some(rig.hook()),
         ..MakeOptions::default()
@@ -74,4 +79,60 @@ async fn a_plan_paced_at_the_bucket_says_where_it_is_once_a_minute() {
         stats.rate_limit_wait > stats.rate_limit_wall,
         "concurrent waits sum to more than the wall clock: {stats:?}"
     );
+}
+
+/// Two accounts read side by side, each at its own bucket: each minute's line sums them and
+/// names every account still reading with its own reads and wait; an account done (the small
+/// one, within its burst and a few seconds) is named no more.
+#[tokio::test(start_paused = true)]
+async fn over_accounts_each_minute_names_every_account_still_reading() {
+    const SMALL: usize = 8;
+    let rig = PacedAccounts::start(
+        vec![
+            ("big", paced_account(ZONES, &[])),
+            ("small", paced_account(SMALL, &[])),
+        ],
+        "plan",
+    )
+    .await;
+    let plan_of = |index: usize, zones: usize| {
+        let reads = rig.progress.account(index).unwrap();
+        let client = &rig.clients[index];
+        async move {
+            let opts = MakeOptions {
+                progress: Some(reads.hook()),
+                ..MakeOptions::default()
+            };
+            let planned = plan::make_plan(client, &declared(zones), &opts).await;
+            reads.finish();
+            planned.unwrap()
+        }
+    };
+    let started = tokio::time::Instant::now();
+    let both = async { tokio::join!(plan_of(0, ZONES), plan_of(1, SMALL)) };
+    let (big, small) = rig.progress.alongside(both).await;
+    let planned = [big, small];
+    let took = started.elapsed();
+    assert!(planned.iter().all(|p| p.plan.changes.is_empty()));
+    let lines = rig.lines();
+    // The big account alone decides: its 120 reads at 60 a minute, the small one's beside it.
+    assert!(took > Duration::from_secs(100), "{took:?}");
+    assert_eq!(lines.len() as u64, took.as_secs() / 60, "{lines:#?}");
+    let mut last_done = 0;
+    for (minute, line) in lines.iter().enumerate() {
+        let (sums, reading) = parse_accounts("plan", line);
+        assert_eq!(sums.after, format!("{}m", minute + 1), "{line}");
+        assert_eq!(sums.total, 2 * (ZONES + SMALL), "{line}");
+        assert!(sums.done > last_done && sums.done < sums.total, "{line}");
+        last_done = sums.done;
+        let [big] = &reading[..] else {
+            panic!("only the big account still reads: {line}")
+        };
+        assert_eq!(big.name, "big");
+        assert_eq!(big.total, 2 * ZONES, "{line}");
+        // The small account's reads are all in, the big one's the rest of the sum.
+        assert_eq!(big.done + 2 * SMALL, sums.done, "{line}");
+        let waited = big.waited.unwrap_or_else(|| panic!("no wait in {line}"));
+        assert!(waited > 0 && waited <= 60 * (minute as u64 + 1), "{line}");
+    }
 }

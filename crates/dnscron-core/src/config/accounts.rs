@@ -47,6 +47,9 @@ pub struct Account {
     pub token: TokenSource,
     /// Where the file declares it.
     pub location: Location,
+    /// Where the file names its token source (the `token_env` or `token_file` value): what a
+    /// refused token's hint points at.
+    pub token_location: Location,
 }
 
 /// Where an account's token comes from; never the token itself.
@@ -260,12 +263,16 @@ impl Checker<'_> {
         let folder = self.folder(&entry.folder);
         let api_url = self.api_url(&entry.api_url);
         let token = self.token(entry);
+        let token_pos = (entry.token_env.as_ref().map(|e| e.pos))
+            .or(entry.token_file.as_ref().map(|f| f.pos))
+            .unwrap_or(entry.pos);
         Some(Account {
             name: name?,
             folder: folder?,
             api_url: api_url?,
             token: token?,
             location: self.location(entry.pos),
+            token_location: self.location(token_pos),
         })
     }
 

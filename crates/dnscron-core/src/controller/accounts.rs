@@ -115,6 +115,11 @@ mod tests {
                 line: 1,
                 col: 1,
             },
+            token_location: Location {
+                file: std::sync::Arc::from(Path::new("dnscron-accounts.yaml")),
+                line: 5,
+                col: 16,
+            },
         }
     }
 

@@ -22,7 +22,9 @@ pub(crate) struct AccountsPlanFileV6 {
     /// The plan file's format: 6 for several accounts. A reader refuses any other value.
     #[schemars(extend("const" = ACCOUNTS_FORMAT_VERSION))]
     pub(crate) format_version: u32,
-    /// Each account planned, with its plan.
+    /// Each account planned, with its plan; no name twice (a reader refuses a file that names
+    /// one twice, which JSON Schema can't say).
+    #[schemars(length(min = 1))]
     pub(crate) accounts: Vec<AccountPlanDocument>,
 }
 

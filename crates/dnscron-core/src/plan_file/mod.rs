@@ -36,7 +36,7 @@ pub use accounts::{
 pub use checks::{ApiUrlProblem, MAX_BYTES, PlanIdProblem, ScopeProblem};
 pub(crate) use document::PlanFileV5;
 pub use error::{FromFileError, PlanFileError};
-pub use schema::json_schema;
+pub use schema::{json_schema, json_schema_of};
 
 use crate::plan::Plan;
 

@@ -268,6 +268,16 @@ impl Prepared<'_> {
         self.bound.executes()
     }
 
+    /// What [`Prepared::run`] will report when it sends nothing (`None`: it executes the
+    /// plan), known before anything is sent: an apply of several accounts that must write in
+    /// none unless every account's review holds reads it.
+    pub fn unsent_result(&self) -> Option<&super::ApplyResult> {
+        match &self.bound.next {
+            Next::Ready(Outcome::Report(report)) => Some(&report.result),
+            Next::Ready(Outcome::Execute { .. }) | Next::Confirm(_) => None,
+        }
+    }
+
     /// Executes the plan; for a confirmed plan, reads again first and runs it only while it is
     /// the shown plan's changes from the values shown (else refuses or reports, nothing sent).
     pub async fn run(self, execution: &Execution<'_>) -> Result<ApplyReport, Refusal> {

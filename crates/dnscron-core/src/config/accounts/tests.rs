@@ -79,6 +79,10 @@ fn two_accounts_with_their_folders_and_token_sources() {
         ]
     );
     assert_eq!(accounts.accounts[1].location.line, 6);
+    // Each token source where its value is written, for a refused token's hint.
+    let at = |a: &Account| (a.token_location.line, a.token_location.col);
+    assert_eq!(at(&accounts.accounts[0]), (5, 16));
+    assert_eq!(at(&accounts.accounts[1]), (9, 17));
     // Naming the file itself is the same as naming its folder.
     let by_file = discover(&[dir.path().join(ACCOUNTS_FILE)])
         .unwrap()

@@ -125,29 +125,43 @@ fn block_items(
     scope: &Scope,
     presentation: &Presentation,
 ) -> Result<(Range<usize>, Vec<Item>, String), LeftAlone> {
-    let start = line_end(source, key.pos.offset as usize);
-    let mut items = Vec::with_capacity(nodes.len());
-    let mut previous_end = start;
-    for node in nodes {
-        let layout = || LeftAlone::at(node.pos, Reason::ItemLayout);
-        let BlockItem {
-            indent,
-            body,
-            comments,
-        } = block_item(source, node, previous_end, presentation)?;
-        let lead = source[previous_end..body.start].to_string();
-        items.push(item(node, indent, lead, &comments, scope).ok_or_else(layout)?);
-        previous_end = body.end;
-    }
-    Ok((start..previous_end, items, String::new()))
+    let (start, end, items) = block_list(source, key, nodes, presentation, |node, read| {
+        let lead = source[read.lead].to_string();
+        item(node, read.indent, lead, &read.comments, scope)
+            .ok_or_else(|| LeftAlone::at(node.pos, Reason::ItemLayout))
+    })?;
+    Ok((start..end, items, String::new()))
 }
 
-/// One item of a block list, as `fmt` and `adopt` both read it: the spaces before its dash,
-/// its lines (from its line's start to the end of its last line) and its comments.
+/// One item of a block list, as `fmt` and `adopt` both read it: the lines above it since the
+/// item before (comments, blank lines), the spaces before its dash, its lines (from its line's
+/// start to the end of its last line) and its comments.
 struct BlockItem<'s> {
+    lead: Range<usize>,
     indent: &'s str,
     body: Range<usize>,
     comments: ItemComments<'s>,
+}
+
+/// The block list of `key`: where it starts (the end of the key's line) and ends, and `each`
+/// of its items in order, read after the one before: the one scan `fmt` and `adopt` share.
+/// The first item refused, by its layout or by `each`, refuses the list.
+fn block_list<'s, T>(
+    source: &'s str,
+    key: &Node<'_>,
+    nodes: &[Node<'_>],
+    presentation: &Presentation,
+    mut each: impl FnMut(&Node<'_>, BlockItem<'s>) -> Result<T, LeftAlone>,
+) -> Result<(usize, usize, Vec<T>), LeftAlone> {
+    let start = line_end(source, key.pos.offset as usize);
+    let mut end = start;
+    let mut items = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        let read = block_item(source, node, end, presentation)?;
+        end = read.body.end;
+        items.push(each(node, read)?);
+    }
+    Ok((start, end, items))
 }
 
 /// The item `node`, starting after `previous_end`; an item whose dash isn't alone at the start
@@ -178,6 +192,7 @@ fn block_item<'s>(
         }
     }
     Ok(BlockItem {
+        lead: previous_end..line,
         indent,
         body,
         comments,
@@ -538,21 +553,16 @@ pub(crate) fn records_list(
         .find(':')
         .map(|i| key_offset + key_len + i + 1)
         .ok_or_else(|| LeftAlone::at(key.pos, Reason::ItemLayout))?;
-    let start = line_end(source, key.pos.offset as usize);
-    let mut items = Vec::with_capacity(nodes.len());
-    let mut previous_end = start;
-    for node in nodes {
-        let layout = || LeftAlone::at(node.pos, Reason::ItemLayout);
+    let (start, _, items) = block_list(source, key, nodes, presentation, |node, read| {
         let BlockItem {
             indent,
             body,
             comments,
-        } = block_item(source, node, previous_end, presentation)?;
-        let inner = comments.above.iter().map(|c| c.to_string()).collect();
-        let trailing = comments.trailing.map(str::to_string);
-        let fields = Fields::read(node).ok_or_else(layout)?;
-        previous_end = body.end;
-        items.push(ListedItem {
+            ..
+        } = read;
+        let fields =
+            Fields::read(node).ok_or_else(|| LeftAlone::at(node.pos, Reason::ItemLayout))?;
+        Ok(ListedItem {
             body,
             indent: indent.to_string(),
             pos: node.pos,
@@ -561,10 +571,10 @@ pub(crate) fn records_list(
             content: fields.content,
             ttl: fields.ttl,
             override_sets: fields.override_sets,
-            inner,
-            trailing,
-        });
-    }
+            inner: comments.above.iter().map(|c| c.to_string()).collect(),
+            trailing: comments.trailing.map(str::to_string),
+        })
+    })?;
     Ok(Some(RecordsList::Block(BlockList {
         start,
         after_colon,
