@@ -4,6 +4,7 @@
 //! `merge`, `replays` and `drift`).
 
 mod accounts;
+mod accounts_merge;
 mod adopt;
 mod drift;
 pub(crate) mod expr;
