@@ -23,6 +23,16 @@ const HEAD_RESERVE: usize = 200;
 /// failed, nothing is claimed of it: the planned ones' summary never reads as the all-clear,
 /// and the failed ones are named as unknown.
 pub(crate) fn totals_line(accounts: &[AccountView<'_>]) -> String {
+    let (head, unknown) = totals(accounts, |name| format!("`{}`", printable(name)));
+    match unknown {
+        Some(unknown) => format!("{head} {unknown}"),
+        None => head,
+    }
+}
+
+/// The totals' words, and the sentence naming the failed accounts (each through `name`, so
+/// that Markdown can set it as code while the rest is escaped text).
+fn totals(accounts: &[AccountView<'_>], name: impl Fn(&str) -> String) -> (String, Option<String>) {
     let plans: Vec<&Plan> = accounts
         .iter()
         .filter_map(|a| a.plan.as_ref().ok().copied())
@@ -30,7 +40,7 @@ pub(crate) fn totals_line(accounts: &[AccountView<'_>]) -> String {
     let failed: Vec<String> = accounts
         .iter()
         .filter(|a| a.plan.is_err())
-        .map(|a| format!("`{}`", printable(a.name)))
+        .map(|a| name(a.name))
         .collect();
     let mut summary = Summary::default();
     let mut findings: Vec<Finding> = Vec::new();
@@ -45,29 +55,27 @@ pub(crate) fn totals_line(accounts: &[AccountView<'_>]) -> String {
         summary.held += s.held;
         findings.extend(plan.findings.iter().cloned());
     }
-    let mut line = format!("Accounts: {} planned", plans.len());
-    match failed.len() {
+    let mut head = format!("Accounts: {} planned", plans.len());
+    let unknown = match failed.len() {
         0 => {
-            line.push_str(&format!(". {}", summary_line(&summary, &findings)));
-            return line;
+            head.push_str(&format!(". {}", summary_line(&summary, &findings)));
+            return (head, None);
         }
-        n => line.push_str(&format!(", {n} failed.")),
-    }
-    if !plans.is_empty() {
-        line.push(' ');
-        line.push_str(&planned_part_line(&summary, &findings, plans.len()));
-    }
-    line.push_str(&match failed.len() {
         1 => format!(
-            " Nothing is known of account {}: its plan failed.",
+            "Nothing is known of account {}: its plan failed.",
             failed.join(", ")
         ),
         _ => format!(
-            " Nothing is known of accounts {}: their plans failed.",
+            "Nothing is known of accounts {}: their plans failed.",
             failed.join(", ")
         ),
-    });
-    line
+    };
+    head.push_str(&format!(", {} failed.", failed.len()));
+    if !plans.is_empty() {
+        head.push(' ');
+        head.push_str(&planned_part_line(&summary, &findings, plans.len()));
+    }
+    (head, Some(unknown))
 }
 
 pub(crate) fn text(accounts: &[AccountView<'_>], color: bool) -> String {
@@ -110,7 +118,9 @@ pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
             code(account.api_url)
         ));
     }
-    out.push_str(&format!("\n**{}**\n\n", escape(&totals_line(accounts))));
+    let (head, unknown) = totals(accounts, code);
+    let unknown = unknown.map(|u| format!(" {u}")).unwrap_or_default();
+    out.push_str(&format!("\n**{}{unknown}**\n\n", escape(&head)));
     // Each account gets an equal share of what is left, so the last one is never cut to nothing.
     let share = MAX_LEN.saturating_sub(out.len() + HEAD_RESERVE) / accounts.len().max(1);
     for account in accounts {

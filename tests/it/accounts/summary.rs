@@ -76,7 +76,7 @@ fn the_markdown_totals_name_the_failed_account_too() {
     assert!(
         out.contains(
             "**Accounts: 1 planned, 1 failed. No changes in the 1 planned account. Nothing is \
-             known of account &#96;acme&#96;: its plan failed.**"
+             known of account <code>acme</code>: its plan failed.**"
         ),
         "{out}"
     );
@@ -126,6 +126,8 @@ fn json_gives_a_failed_account_an_entry_with_its_error_and_no_plan() {
         .dnscron(&["apply", "--reviewed", "failed.json", "--yes"])
         .snapshot();
     assert!(refused.starts_with("exit: Some(1)"), "{refused}");
+    let shown = t.dnscron(&["show", "failed.json"]).snapshot();
+    assert!(shown.starts_with("exit: Some(1)"), "{shown}");
     assert_eq!(
         (super::plan::writes(&t.acme), super::plan::writes(&t.shop)),
         writes
