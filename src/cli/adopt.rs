@@ -29,6 +29,11 @@ pub struct AdoptArgs {
     /// file, where `fmt` puts them.
     #[arg(long)]
     pub undeclared: bool,
+    /// Adopt even when the files and the live account differ past a zone's safety limits (the
+    /// size at which `plan` refuses a mass change): by default that is refused, nothing
+    /// written, as a token or URL of another account looks exactly like that.
+    #[arg(long)]
+    pub allow_mass_changes: bool,
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = AdoptFormat::Text)]
     pub format: AdoptFormat,
@@ -64,7 +69,13 @@ pub(crate) fn run(args: AdoptArgs) -> CommandResult {
             vec![Adopting {
                 account: None,
                 paths: paths.clone(),
-                adoption: adopt_one(paths, config, opts, Shown::Own("adopt"))?,
+                adoption: adopt_one(
+                    paths,
+                    config,
+                    opts,
+                    args.allow_mass_changes,
+                    Shown::Own("adopt"),
+                )?,
             }]
         }
         // Each account read at its own pace, side by side; nothing is written until every
@@ -76,8 +87,14 @@ pub(crate) fn run(args: AdoptArgs) -> CommandResult {
                 let account = chosen[index];
                 let paths = vec![account.folder.clone()];
                 let config = accounts::api_config(account, &args.api)?;
-                let adoption = adopt_one(&paths, config, opts, Shown::Account(reads))
-                    .map_err(|e| accounts::in_account(e, account))?;
+                let adoption = adopt_one(
+                    &paths,
+                    config,
+                    opts,
+                    args.allow_mass_changes,
+                    Shown::Account(reads),
+                )
+                .map_err(|e| accounts::in_account(e, account))?;
                 Ok(Adopting {
                     account: Some(account.name.clone()),
                     paths,
@@ -117,6 +134,7 @@ fn adopt_one(
     paths: &[PathBuf],
     mut config: ApiConfig,
     opts: AdoptOptions,
+    allow_mass_changes: bool,
     shown: Shown,
 ) -> Result<Adoption, CommandError> {
     let texts = config::yaml_texts(paths).map_err(|d| report_diagnostics(&d))?;
@@ -146,7 +164,27 @@ fn adopt_one(
         }
     })?
     .map_err(CommandError::from)?;
+    if !allow_mass_changes && !planned.plan.over_limits.is_empty() {
+        return Err(mass_adoption(&planned.plan.over_limits));
+    }
     Ok(adopt::adopt(&texts, &planned.plan, &planned.live, &opts))
+}
+
+/// The files and the account differ past a zone's safety limits: the size at which `plan`
+/// refuses to change the account is the size at which adopt refuses to change the files
+/// unasked, since a token or URL of another account that holds a zone of the same name looks
+/// exactly like that (its records "drifted", the files' "deleted live").
+fn mass_adoption(over: &[dnscron_core::plan::OverLimits]) -> CommandError {
+    let zones: Vec<String> = over.iter().map(|o| format!("\n  {o}")).collect();
+    CommandError::user(format!(
+        "refusing to adopt: the live account differs from the files past the zones' safety \
+         limits, as plan would refuse to change it; nothing was written:{}",
+        zones.concat()
+    ))
+    .with_hint(
+        "check that the token and API URL are this account's (`dnscron doctor`); if the live \
+         account is right, run again with --allow-mass-changes and review the diff",
+    )
 }
 
 /// Every file to write is one the loader read under the given paths, not a link out of them,

@@ -30,4 +30,5 @@ mod api_flags;
 mod export;
 mod fmt;
 mod hints;
+mod mass_adopt;
 mod summary;
