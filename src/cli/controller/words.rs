@@ -4,7 +4,9 @@
 
 use std::fmt::Write;
 
+use dnscron_api::ApiError;
 use dnscron_api::untrusted::Untrusted;
+use dnscron_core::config::accounts::Account;
 use dnscron_core::controller::{
     AlertKind, Converged, Pending, Revision, RevisionSource, RoundError, RoundOutcome, RoundReport,
     Start, StateStore, Status, Transition, Trigger, WaitReason, Work, resolve_adopted,
@@ -149,7 +151,7 @@ pub(crate) fn work_of(work: &Work) -> (&'static str, &[TargetRef]) {
 }
 
 /// The line a round ends with: what it did, then how it ended.
-pub(crate) fn round(report: &RoundReport, status: &Status) -> String {
+pub(crate) fn round(report: &RoundReport, status: &Status, account: Option<&Account>) -> String {
     let mut out = match &report.work {
         Work::Adopted => match &status.revision {
             Some(r) => format!(
@@ -211,12 +213,12 @@ pub(crate) fn round(report: &RoundReport, status: &Status) -> String {
     if let (Work::Adopted, RoundOutcome::Baseline) = (&report.work, &report.outcome) {
         out.push_str("; the sweep that follows reports what differs");
     } else {
-        let _ = write!(out, " — {}", outcome(&report.outcome, status));
+        let _ = write!(out, " — {}", outcome(&report.outcome, status, account));
     }
     out
 }
 
-fn outcome(outcome: &RoundOutcome, status: &Status) -> String {
+fn outcome(outcome: &RoundOutcome, status: &Status, account: Option<&Account>) -> String {
     match outcome {
         RoundOutcome::Converged => "in sync".to_string(),
         RoundOutcome::Drift => drift_summary(status),
@@ -231,7 +233,7 @@ fn outcome(outcome: &RoundOutcome, status: &Status) -> String {
             "refused, nothing sent: {} (a mass change is applied by `dnscron apply --allow-mass-changes`, reviewed)",
             chain(refusal.as_ref())
         ),
-        RoundOutcome::Failed(error) => format!("failed: {}", error_text(error)),
+        RoundOutcome::Failed(error) => format!("failed: {}", error_text(error, account)),
     }
 }
 
@@ -291,9 +293,11 @@ fn pending_text(pending: &Pending) -> String {
     }
 }
 
-/// The words of a round's error, on one line, with what the controller does about it.
-pub(crate) fn error_text(error: &RoundError) -> String {
-    match error {
+/// The words of a round's error, on one line, with what the controller does about it, and
+/// what to do about an HTTP error as the CLI's hints say it (`account`: the account of several
+/// whose round it was, so that a hint about the token names that account's own token source).
+pub(crate) fn error_text(error: &RoundError, account: Option<&Account>) -> String {
+    let text = match error {
         RoundError::Files {
             revision,
             diagnostics,
@@ -311,7 +315,57 @@ pub(crate) fn error_text(error: &RoundError) -> String {
         | RoundError::Read(_)
         | RoundError::Account(_)
         | RoundError::Apply(_) => chain(error),
+    };
+    let mut out = text;
+    for hint in hints(error, account) {
+        let _ = write!(out, "; hint: {}", Untrusted(&hint));
     }
+    out
+}
+
+/// The CLI's hints for the HTTP error that failed a round: a read's (the API error in its
+/// chain) as `api_hint` words it, a write's as apply's report ends; for an account of several,
+/// a hint about the token names the account's own (`account_hint`).
+fn hints(error: &RoundError, account: Option<&Account>) -> Vec<String> {
+    let hints: Vec<String> = match error {
+        RoundError::NotConverged(report) => crate::cli::apply_end::stop_hints(&report.result)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        RoundError::Read(_) | RoundError::Account(_) | RoundError::Apply(_) => api_error_in(error)
+            .and_then(crate::cli::error::api_hint)
+            .map(std::borrow::Cow::into_owned)
+            .into_iter()
+            .collect(),
+        // Their own words say what to do (or the adopt hint does).
+        RoundError::Revision(_)
+        | RoundError::Files { .. }
+        | RoundError::State(_)
+        | RoundError::Adopt(_) => Vec::new(),
+    };
+    match account {
+        None => hints,
+        Some(account) => {
+            let token = crate::cli::accounts::token_source(account);
+            hints
+                .into_iter()
+                .flat_map(|hint| crate::cli::error::account_hint(hint, &account.name, &token))
+                .collect()
+        }
+    }
+}
+
+/// The API's error in `error`'s source chain, if an answer (or no answer) of the API is what
+/// failed it.
+fn api_error_in<'a>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a ApiError> {
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if let Some(api) = error.downcast_ref::<ApiError>() {
+            return Some(api);
+        }
+        next = error.source();
+    }
+    None
 }
 
 /// How many problems a revision's files have, and the first with its `file:line:col`.
@@ -426,6 +480,7 @@ pub(crate) fn alert(
     transition: Transition,
     status: &Status,
     report: &RoundReport,
+    account: Option<&Account>,
 ) -> String {
     let revision = status.revision.as_ref().map(short).unwrap_or_default();
     match (kind, transition) {
@@ -448,7 +503,7 @@ pub(crate) fn alert(
         (AlertKind::Findings, Transition::Cleared) => "dnscron: no error finding left".to_string(),
         (AlertKind::Failing, Transition::Raised | Transition::Changed) => {
             let why = match &report.outcome {
-                RoundOutcome::Failed(error) => error_text(error),
+                RoundOutcome::Failed(error) => error_text(error, account),
                 RoundOutcome::Converged
                 | RoundOutcome::Drift
                 | RoundOutcome::Baseline
@@ -486,7 +541,7 @@ pub(crate) fn alert(
         (AlertKind::Held | AlertKind::Refused, Transition::Raised | Transition::Changed) => {
             format!(
                 "dnscron: revision {revision} not applied: {}",
-                outcome(&report.outcome, status)
+                outcome(&report.outcome, status, account)
             )
         }
         (AlertKind::Held | AlertKind::Refused | AlertKind::Conflicted, Transition::Cleared) => {
@@ -595,7 +650,8 @@ mod tests {
                 AlertKind::BrokenRevision,
                 Transition::Raised,
                 &status,
-                &report
+                &report,
+                None
             ),
             "dnscron: revision 0123456789ab does not load (1 problem in its files, first: expected a mapping); no revision is in use yet, nothing is written"
         );
@@ -611,7 +667,7 @@ mod tests {
         }));
         assert_eq!(error.kind(), "adopt");
         assert_eq!(
-            error_text(&error),
+            error_text(&error, None),
             "the folder moved from revision 0123456789abcdef0123456789abcdef01234567, the one named to adopt, to 89abcdef0123456789abcdef0123456789abcdef before it was applied: nothing is applied or taken as the base; the folder's new revision was named by nobody, so the controller writes nothing and retries: review that revision's whole difference (`dnscron plan` over DIR) and restart with --adopt-revision naming it, or without --adopt-revision to take it as the base"
         );
     }
