@@ -450,8 +450,9 @@ const READ_SCOPE: &str = "every token has the `read` scope";
 
 /// One hint of an error about account `name` of several, worded for that account's token
 /// source `token` (its variable or file, and where the accounts file names it) when the hint
-/// is about the token: a 401's, a 403's, a zone list that looks like another account's.
-/// Any other hint is returned as it is.
+/// is about the token: a 401's, a 403's, a zone list that looks like another account's; and
+/// for the account's `api_url` when it is about the API's URL (a connection refused, a
+/// redirect). Any other hint is returned as it is.
 pub fn account_hint(hint: String, name: &str, token: &str) -> Vec<String> {
     let whose = format!("account `{name}`'s token in {token}");
     if hint == UNAUTHORIZED_HINT {
@@ -470,8 +471,19 @@ pub fn account_hint(hint: String, name: &str, token: &str) -> Vec<String> {
     if hint.starts_with(SCOPE_LACKED) || hint.starts_with(READ_SCOPE) {
         return vec![hint, format!("that is {whose}")];
     }
+    // The accounts file names each account's URL (and refuses the flag and the variable).
+    let url = format!(
+        "account `{name}`'s api_url in {}",
+        dnscron_core::config::accounts::ACCOUNTS_FILE
+    );
+    let hint = ["check", "set"].iter().fold(hint, |hint, verb| {
+        hint.replace(&format!("{verb} {API_URL_FLAGS}"), &format!("{verb} {url}"))
+    });
     vec![hint]
 }
+
+/// How the hints about the API's URL name it for a command of one account.
+const API_URL_FLAGS: &str = "--api-url / DNSCRON_API_URL";
 
 /// What to do about an HTTP error status, from the status alone (apply's report keeps the
 /// status, not the error): the same hint for a 401 whether a read or a write got it.

@@ -67,7 +67,7 @@ impl Accounts {
         self.emus.push((name.to_owned(), emu));
     }
 
-    fn entry(&self, name: &str) -> String {
+    pub(super) fn entry(&self, name: &str) -> String {
         format!(
             "  - name: {name}\n    folder: {name}\n    api_url: {}\n    token_file: {}\n",
             self.emu(name).base_url(),
@@ -91,7 +91,7 @@ impl Accounts {
         std::fs::write(self.repo.join(".git/refs/heads/main"), format!("{id}\n")).unwrap();
     }
 
-    fn emu(&self, name: &str) -> &Emulator {
+    pub(super) fn emu(&self, name: &str) -> &Emulator {
         &self.emus.iter().find(|(n, _)| n == name).unwrap().1
     }
 

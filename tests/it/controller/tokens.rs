@@ -3,7 +3,8 @@
 //! `round.error` and the failing alert (the webhook's text). A controller of one names
 //! DNSCRON_TOKEN and --token-file; over several accounts, only the refused account's round
 //! names its own token source, at its place in dnscron-accounts.yaml, and the other accounts
-//! converge. An accepted token's rounds carry no hint.
+//! converge. An accepted token's rounds carry no hint. An account whose API can't be reached
+//! is told to check its own `api_url`, never a flag the accounts file refuses.
 
 use std::path::Path;
 
@@ -197,6 +198,43 @@ async fn a_refused_token_fails_its_account_alone_and_names_its_token_file() {
     insta::with_settings!({ filters => crate::common::filters() }, {
         insta::assert_snapshot!("two_accounts_401_status_error", error.replace(&root, "[ROOT]"));
     });
+    running.stop().await;
+}
+
+/// `beta`'s API URL leads to a closed port: its rounds fail and their error names its
+/// `api_url` in the accounts file (not --api-url, which a repository of accounts refuses);
+/// `alpha` applies its merge.
+#[tokio::test(start_paused = true)]
+async fn an_unreachable_account_is_told_to_check_its_api_url() {
+    let accounts = Accounts::start(&["alpha", "beta"]).await;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let beta = accounts.entry("beta").replace(
+        &accounts.emu("beta").base_url(),
+        &format!("http://{closed}/api/v1"),
+    );
+    accounts.write(
+        "dnscron-accounts.yaml",
+        &format!("accounts:\n{}{beta}", accounts.entry("alpha")),
+    );
+    let running = accounts.run(&[]);
+    wait(5).await;
+    with_api(&accounts, &["alpha", "beta"]);
+    accounts.commit(COMMIT_2);
+    wait(60).await;
+    assert_eq!(accounts.live("alpha"), WITH_API);
+    assert_eq!(running.of("alpha")["round"]["error"], Value::Null);
+    let beta = running.of("beta");
+    let error = beta["round"]["error"].as_str().unwrap();
+    assert!(
+        error.ends_with(
+            "; hint: check account `beta`'s api_url in dnscron-accounts.yaml and the network"
+        ),
+        "{error}"
+    );
+    assert!(!error.contains("--api-url"), "{error}");
     running.stop().await;
 }
 
