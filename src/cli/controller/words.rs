@@ -6,12 +6,14 @@ use std::fmt::Write;
 
 use dnscron_api::ApiError;
 use dnscron_api::untrusted::Untrusted;
+use dnscron_core::apply::workflow::Refusal;
 use dnscron_core::config::accounts::Account;
 use dnscron_core::controller::{
     AlertKind, Converged, Pending, Revision, RevisionSource, RoundError, RoundOutcome, RoundReport,
     Start, StateStore, Status, Transition, Trigger, WaitReason, Work, resolve_adopted,
 };
-use dnscron_core::plan::{Severity, TargetRef};
+use dnscron_core::plan::snapshot::SnapshotError;
+use dnscron_core::plan::{MakePlanError, Severity, TargetRef};
 
 use super::args::ControllerArgs;
 use crate::cli::error::CommandError;
@@ -323,20 +325,36 @@ pub(crate) fn error_text(error: &RoundError, account: Option<&Account>) -> Strin
     out
 }
 
-/// The CLI's hints for the HTTP error that failed a round: a read's (the API error in its
-/// chain) as `api_hint` words it, a write's as apply's report ends; for an account of several,
-/// a hint about the token names the account's own (`account_hint`).
+/// The CLI's hints for what failed a round: a read's API error (in its chain) as `api_hint`
+/// words it, a zone list without the files' zones (another account's token?) as `plan` says
+/// it, a write's HTTP error as apply's report ends; for an account of several, a hint about
+/// the token or the API's URL names the account's own (`account_hint`).
 fn hints(error: &RoundError, account: Option<&Account>) -> Vec<String> {
     let hints: Vec<String> = match error {
         RoundError::NotConverged(report) => crate::cli::apply_end::stop_hints(&report.result)
             .into_iter()
             .map(str::to_owned)
             .collect(),
-        RoundError::Read(_) | RoundError::Account(_) | RoundError::Apply(_) => api_error_in(error)
-            .and_then(crate::cli::error::api_hint)
-            .map(std::borrow::Cow::into_owned)
-            .into_iter()
-            .collect(),
+        RoundError::Read(_) | RoundError::Account(_) | RoundError::Apply(_) => {
+            match snapshot_error(error) {
+                Some(SnapshotError::NotListed {
+                    declared, missing, ..
+                }) => crate::cli::error::not_listed_hints(missing.len(), *declared),
+                Some(
+                    SnapshotError::MissingZone { .. }
+                    | SnapshotError::MissingDomain { .. }
+                    | SnapshotError::MissingSite { .. }
+                    | SnapshotError::Api { .. }
+                    | SnapshotError::Listing { .. }
+                    | SnapshotError::Internal(_),
+                )
+                | None => api_error_in(error)
+                    .and_then(crate::cli::error::api_hint)
+                    .map(std::borrow::Cow::into_owned)
+                    .into_iter()
+                    .collect(),
+            }
+        }
         // Their own words say what to do (or the adopt hint does).
         RoundError::Revision(_)
         | RoundError::Files { .. }
@@ -352,6 +370,33 @@ fn hints(error: &RoundError, account: Option<&Account>) -> Vec<String> {
                 .flat_map(|hint| crate::cli::error::account_hint(hint, &account.name, &token))
                 .collect()
         }
+    }
+}
+
+/// The failed read of the live state a round's error is (its chain skips it: the errors that
+/// wrap it are transparent).
+fn snapshot_error(error: &RoundError) -> Option<&SnapshotError> {
+    let read = match error {
+        RoundError::Account(snapshot) => return Some(snapshot),
+        RoundError::Read(read) => read.as_ref(),
+        RoundError::Apply(refusal) => match refusal.as_ref() {
+            Refusal::MakePlan(read) => read.as_ref(),
+            Refusal::Union(_)
+            | Refusal::ApiUrl { .. }
+            | Refusal::Unreviewed { .. }
+            | Refusal::HeldByFinding { .. }
+            | Refusal::LimitsHeld { .. }
+            | Refusal::Plan(_) => return None,
+        },
+        RoundError::Revision(_)
+        | RoundError::Files { .. }
+        | RoundError::State(_)
+        | RoundError::NotConverged(_)
+        | RoundError::Adopt(_) => return None,
+    };
+    match read {
+        MakePlanError::Snapshot(snapshot) => Some(snapshot),
+        MakePlanError::Plan(_) => None,
     }
 }
 
