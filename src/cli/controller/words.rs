@@ -610,7 +610,8 @@ pub(crate) fn alert(
 /// Drift by target, at most 10 named.
 fn drift_detail(status: &Status) -> String {
     let mut out = format!(
-        "drift: {} in {} not in the files (not reverted unless the policy is heal)",
+        "drift: the live account differs from the files in {} in {} (not reverted unless the \
+         policy is heal)",
         count(status.drift_changes(), "change", "changes"),
         count(status.drift.len(), "target", "targets")
     );
