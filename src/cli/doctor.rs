@@ -211,10 +211,8 @@ async fn connection_and_token(
     if let Some(account) = account {
         for check in checks.iter_mut() {
             if let Some(hint) = check.hint.take() {
-                let hints: Vec<String> = account_hint(hint, &account.name, &token_source(account))
-                    .into_iter()
-                    .map(|h| account_url_hint(h, &account.name, &api_url_place(account)))
-                    .collect();
+                let hint = account_url_hint(hint, &account.name, &api_url_place(account));
+                let hints = account_hint(hint, &account.name, &token_source(account));
                 check.hint = Some(hints.join("; "));
             }
         }

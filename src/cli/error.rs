@@ -196,8 +196,8 @@ impl CommandError {
         let mut out = self.with_context(&format!("account `{name}`"));
         out.hints = std::mem::take(&mut out.hints)
             .into_iter()
-            .flat_map(|hint| account_hint(hint, name, token))
             .map(|hint| account_url_hint(hint, name, api_url))
+            .flat_map(|hint| account_hint(hint, name, token))
             .collect();
         out
     }
@@ -457,8 +457,9 @@ const READ_SCOPE: &str = "every token has the `read` scope";
 
 /// One hint of an error about account `name` of several, worded for that account's token
 /// source `token` (its variable or file, and where the accounts file names it) when the hint
-/// is about the token: a 401's, a 403's, a zone list that looks like another account's.
-/// Any other hint is returned as it is.
+/// is about the token: a 401's, a 403's, a zone list that looks like another account's; and
+/// for the account's `api_url` when it is about the API's URL (a connection refused, a
+/// redirect). Any other hint is returned as it is.
 pub fn account_hint(hint: String, name: &str, token: &str) -> Vec<String> {
     let whose = format!("account `{name}`'s token in {token}");
     if hint == UNAUTHORIZED_HINT {
@@ -487,20 +488,28 @@ pub fn account_hint(hint: String, name: &str, token: &str) -> Vec<String> {
     if hint.starts_with(SCOPE_LACKED) || hint.starts_with(READ_SCOPE) {
         return vec![hint, format!("that is {whose}")];
     }
+    // The accounts file names each account's URL (and refuses the flag and the variable).
+    let url = format!(
+        "account `{name}`'s api_url in {}",
+        dnscron_core::config::accounts::ACCOUNTS_FILE
+    );
+    let hint = ["check", "set"].iter().fold(hint, |hint, verb| {
+        hint.replace(&format!("{verb} {API_URL_FLAGS}"), &format!("{verb} {url}"))
+    });
     vec![hint]
 }
 
-/// The flags that name one API, as hints say them: over several accounts, the accounts file
-/// names each account's instead.
-const URL_FLAGS: &str = "--api-url / DNSCRON_API_URL";
+/// How the hints about the API's URL name it for a command of one account.
+const API_URL_FLAGS: &str = "--api-url / DNSCRON_API_URL";
 
 /// One hint of an error about account `name` of several, worded for that account's `api_url`
-/// (`api_url`: where the accounts file gives it) when it points at the URL flags, and for its
-/// token source when it points at the token flags. Any other hint is returned as it is.
+/// at its place in the accounts file (`api_url`: `./dnscron-accounts.yaml:4:14`) when it points
+/// at the URL flags. Run before [`account_hint`], which names the file alone where no place is
+/// known. Any other hint is returned as it is.
 pub fn account_url_hint(hint: String, name: &str, api_url: &str) -> String {
-    if hint.contains(URL_FLAGS) && !hint.starts_with("pass the same") {
+    if hint.contains(API_URL_FLAGS) && !hint.starts_with("pass the same") {
         return hint.replace(
-            URL_FLAGS,
+            API_URL_FLAGS,
             &format!("account `{name}`'s `api_url` ({api_url})"),
         );
     }
@@ -577,11 +586,9 @@ fn not_listed(err: SnapshotError) -> CommandError {
         | SnapshotError::Internal(_) => return CommandError::from_error(ErrorKind::Internal, err),
     };
     let url = dnscron_api::untrusted::escape(api_url);
-    const FIX_FILES: &str = "check the zone names in the files, or add the zones to the account \
-         in the portal (DNS), or remove their files";
-    // One zone alone missing reads as a typo or a zone not made yet as much as a wrong token.
-    if let ([(zone, at)], 1) = (missing.as_slice(), declared) {
-        return CommandError::worded(
+    let hints = not_listed_hints(missing.len(), declared);
+    let out = if let ([(zone, at)], 1) = (missing.as_slice(), declared) {
+        CommandError::worded(
             ErrorKind::Config,
             format!(
                 "{at}: the account at {url} has no DNS zone `{zone}` (it is not in the zone list, \
@@ -589,14 +596,8 @@ fn not_listed(err: SnapshotError) -> CommandError {
             ),
             err,
         )
-        .with_hint(
-            "check the zone name in the file, or add the zone to the account in the portal \
-             (DNS), or remove the file",
-        )
-        .with_hint(format!("if the account holds it, {ANOTHER_TOKEN}"));
-    }
-    if missing.len() == declared {
-        return CommandError::worded(
+    } else if missing.len() == declared {
+        CommandError::worded(
             ErrorKind::User,
             format!(
                 "none of the {declared} zones the files declare is in the account's zone list at \
@@ -604,24 +605,46 @@ fn not_listed(err: SnapshotError) -> CommandError {
             ),
             err,
         )
-        .with_hint(ANOTHER_TOKEN);
+    } else {
+        let named: Vec<String> = missing
+            .iter()
+            .map(|(zone, at)| format!("\n  {at}: `{zone}`"))
+            .collect();
+        CommandError::worded(
+            ErrorKind::Config,
+            format!(
+                "{} of the {declared} zones the files declare {} not in the account's zone list \
+                 at {url} (GET /dns):{}",
+                missing.len(),
+                if missing.len() == 1 { "is" } else { "are" },
+                named.concat()
+            ),
+            err,
+        )
+    };
+    hints.into_iter().fold(out, CommandError::with_hint)
+}
+
+/// What to do when `missing` of the `declared` zones are not in the account's zone list (also
+/// the controller's round error): none listed is another account's token; one zone alone
+/// missing reads as a typo or a zone not made yet as much as a wrong token.
+pub fn not_listed_hints(missing: usize, declared: usize) -> Vec<String> {
+    if (missing, declared) == (1, 1) {
+        return vec![
+            "check the zone name in the file, or add the zone to the account in the portal \
+             (DNS), or remove the file"
+                .to_owned(),
+            format!("if the account holds it, {ANOTHER_TOKEN}"),
+        ];
     }
-    let named: Vec<String> = missing
-        .iter()
-        .map(|(zone, at)| format!("\n  {at}: `{zone}`"))
-        .collect();
-    CommandError::worded(
-        ErrorKind::Config,
-        format!(
-            "{} of the {declared} zones the files declare {} not in the account's zone list at \
-             {url} (GET /dns):{}",
-            missing.len(),
-            if missing.len() == 1 { "is" } else { "are" },
-            named.concat()
-        ),
-        err,
-    )
-    .with_hint(FIX_FILES)
+    if missing == declared {
+        return vec![ANOTHER_TOKEN.to_owned()];
+    }
+    vec![
+        "check the zone names in the files, or add the zones to the account in the portal \
+         (DNS), or remove their files"
+            .to_owned(),
+    ]
 }
 
 impl From<PlanError> for CommandError {
