@@ -91,7 +91,7 @@ pub(crate) fn run(args: ExportArgs) -> CommandResult {
     let written = export::write_export(&out, &export.files, args.force)?;
     let mut stderr = String::new();
     for left in &export.left {
-        stderr.push_str(&format!("left: {}\n", left_words(left)));
+        stderr.push_str(&format!("left: {}\n", left_words(left, args.to)));
     }
     for item in &export.not_exported {
         stderr.push_str(&format!("not exported {}\n", not_exported_line(item)));
@@ -254,7 +254,7 @@ fn json(args: &ExportArgs, out: &Path, export: &Export, written: &[PathBuf]) -> 
         "zones": export.zones,
         "records": export.records,
         "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-        "left": export.left.iter().map(|l| format!("left: {}", left_words(l))).collect::<Vec<_>>(),
+        "left": export.left.iter().map(|l| format!("left: {}", left_words(l, args.to))).collect::<Vec<_>>(),
         "not_exported": not_exported,
     });
     json_text(serde_json::to_string_pretty(&value).unwrap_or_default()) + "\n"
@@ -264,7 +264,7 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn left_words(left: &Left) -> String {
+fn left_words(left: &Left, to: ExportTo) -> String {
     match left {
         Left::Cron {
             site,
@@ -321,8 +321,16 @@ fn left_words(left: &Left) -> String {
                 "RULES",
                 &rules.iter().map(rule_words).collect::<Vec<_>>().join("; "),
             );
+            // BIND's files carry the rules as comments `import --from bind` reads back; no
+            // other tool reads them.
+            let hold = match to {
+                ExportTo::Bind => {
+                    "the exported files hold the rules only as `; dnscron-ignore:` comments (which `dnscron import --from bind` reads back), not the records"
+                }
+                ExportTo::Octodns => "the exported files hold neither the records nor the rules",
+            };
             format!(
-                "zone {zone} at {}: {rules_keep} live records that no file declares, and the exported files hold neither the records nor the rules: a tool that applies these files as the whole zone (an octoDNS sync, a BIND primary loading them) would delete the records {those}; copy them in, or have that tool leave them alone, before it serves or syncs the zone",
+                "zone {zone} at {}: {rules_keep} live records that no file declares, and {hold}: a tool that applies these files as the whole zone (an octoDNS sync, a BIND primary loading them) would delete the records {those}; copy them in, or have that tool leave them alone, before it serves or syncs the zone",
                 at(&location.to_string()),
             )
         }

@@ -75,12 +75,22 @@ fn the_export_names_each_ignore_rule_whose_records_a_tool_applying_the_files_wou
             run.contains(
                 "left: zone acme.example at ./acme/acme.example.yaml:3:5: 2 `ignore:` rules \
                  (_acme-challenge* TXT; mail* (any type)) keep live records that no file \
-                 declares, and the exported files hold neither the records nor the rules: a tool that \
-                 applies these files as the whole zone (an octoDNS sync, a BIND primary loading \
-                 them) would delete the records those rules keep;"
+                 declares, and "
             ),
             "{run}"
         );
+        assert!(
+            run.contains(
+                ": a tool that applies these files as the whole zone (an octoDNS sync, a BIND \
+                 primary loading them) would delete the records those rules keep;"
+            ),
+            "{run}"
+        );
+        let hold = match to {
+            "bind" => "the exported files hold the rules only as `; dnscron-ignore:` comments",
+            _ => "the exported files hold neither the records nor the rules",
+        };
+        assert!(run.contains(hold), "{run}");
         // A zone without rules gets no such line; stdout lists files only.
         assert_eq!(run.matches("`ignore:` rule").count(), 1, "{run}");
         assert!(!stdout_of(&run).contains("ignore"), "{run}");

@@ -115,3 +115,99 @@ fn octodns_export_then_import_gives_the_same_records_but_those_listed() {
         .collect();
     assert_round_trip(dir.path(), &expected);
 }
+
+/// A zone's `ignore:` rules as `(name, type, content)`.
+fn rules(
+    desired: &dnscron_core::config::model::Desired,
+    zone: &str,
+) -> Vec<(String, Option<String>, Option<String>)> {
+    let spec = desired
+        .zones
+        .iter()
+        .find(|z| z.zone.as_str() == zone)
+        .unwrap();
+    spec.ignore
+        .iter()
+        .map(|r| {
+            (
+                r.name.clone(),
+                r.rtype.map(|t| t.as_str().to_string()),
+                r.content.clone(),
+            )
+        })
+        .collect()
+}
+
+/// BIND's files carry the `ignore:` rules as `; dnscron-ignore:` comments, which `import --from
+/// bind` reads back: the imported files keep every rule, and a live record only a rule keeps is
+/// not planned as a delete.
+#[test]
+fn bind_carries_the_ignore_rules_through_its_comments() {
+    let dir = workdir();
+    let run = super::export(dir.path(), &["--to", "bind", "--out", "bind", "account"]).snapshot();
+    assert!(run.starts_with("exit: Some(0)"), "{run}");
+    let zone_file = std::fs::read_to_string(dir.path().join("bind/example.com.zone")).unwrap();
+    assert!(
+        zone_file.contains(
+            "; dnscron-ignore: {\"name\":\"_acme-challenge*\",\"type\":\"TXT\",\"content\":null}\n"
+        ),
+        "{zone_file}"
+    );
+    import(
+        dir.path(),
+        "bind",
+        &[
+            "bind/empty.example.zone",
+            "bind/example.com.zone",
+            "bind/example.org.zone",
+        ],
+        "out",
+    );
+    let original = desired();
+    let imported = dnscron_core::config::load(&[dir.path().join("out")]).unwrap();
+    for zone in ZONES {
+        assert_eq!(rules(&imported, zone), rules(&original, zone), "{zone}");
+    }
+    assert!(!rules(&imported, "example.com").is_empty());
+    // The account holds a record only the rule keeps: the first plan leaves it.
+    let mut expected: Vec<(&str, BTreeSet<Row>)> =
+        ZONES.iter().map(|z| (*z, declared(&original, z))).collect();
+    let example = &mut expected[1];
+    assert_eq!(example.0, "example.com");
+    let txt = example.1.iter().find(|r| r.1 == "TXT").unwrap().clone();
+    example
+        .1
+        .insert(("_acme-challenge".into(), "TXT".into(), 300, txt.3));
+    let emu = emulator_with(&expected);
+    let plan = Test::new()
+        .args(["plan", "out", "--format", "json", "--detailed-exitcode"])
+        .api(&emu.base_url(), "demo-token")
+        .current_dir(dir.path())
+        .plan_stamp()
+        .snapshot();
+    assert!(plan.starts_with("exit: Some(0)"), "{plan}");
+}
+
+/// A `; dnscron-ignore:` comment that is not a rule is a problem of the file, located: a rule
+/// lost on the way would let the first plan delete what it kept.
+#[test]
+fn a_broken_ignore_comment_is_refused_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("x.zone"),
+        "$ORIGIN x.example.\n$TTL 300\n; dnscron-ignore: {\"name\":\"a\",\"type\":\"NOPE\",\"content\":null}\n; dnscron-ignore: not json\n@ A 192.0.2.1\n",
+    )
+    .unwrap();
+    let run = Test::new()
+        .args(["import", "--from", "bind", "x.zone", "--out", "out"])
+        .current_dir(dir.path())
+        .snapshot();
+    assert!(run.starts_with("exit: Some(1)"), "{run}");
+    assert!(run.contains("x.zone:3:1"), "{run}");
+    assert!(
+        run.contains("`NOPE` is not a record type dnscron manages"),
+        "{run}"
+    );
+    assert!(run.contains("x.zone:4:1"), "{run}");
+    assert!(!dir.path().join("out").exists(), "{run}");
+}

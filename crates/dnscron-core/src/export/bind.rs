@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use crate::config::model::{NameserverMode, RecordSpec, ZoneSpec};
 use crate::dns::{RecordData, RecordType};
 use crate::import::OutFile;
+use crate::import::from_files::bind::IGNORE_COMMENT;
 
 /// The SOA timers written with custom nameservers: refresh, retry, expire, negative TTL
 /// (RFC 1912 §2.2's ranges).
@@ -26,6 +27,7 @@ pub(super) fn zone_file(zone: &ZoneSpec) -> OutFile {
         "; zone {}, written by `dnscron export --to bind` from the dnscron files.\n",
         zone.zone.as_str()
     );
+    text.push_str(&ignore_comments(zone));
     text.push_str(&format!("$ORIGIN {apex}\n$TTL {}\n", usual_ttl(zone)));
     text.push_str(&soa_and_ns(zone, &apex));
     for record in super::sorted(zone) {
@@ -45,6 +47,29 @@ pub(super) fn zone_file(zone: &ZoneSpec) -> OutFile {
         text,
         keep_existing: false,
     }
+}
+
+/// The zone's `ignore:` rules as comments, one JSON object a line, so dnscron's own round trip
+/// (`import --from bind`) keeps them exactly; any other reader of the file skips them, and the
+/// export's stderr says what that costs.
+fn ignore_comments(zone: &ZoneSpec) -> String {
+    let mut text = String::new();
+    if zone.ignore.is_empty() {
+        return text;
+    }
+    text.push_str(
+        "; The zone's `ignore:` rules: live records dnscron leaves alone, which this file does not\n\
+         ; hold. A server or tool applying this file as the whole zone deletes them.\n",
+    );
+    for rule in &zone.ignore {
+        let json = serde_json::json!({
+            "name": rule.name,
+            "type": rule.rtype.map(|t| t.as_str()),
+            "content": rule.content,
+        });
+        text.push_str(&format!("{IGNORE_COMMENT}{json}\n"));
+    }
+    text
 }
 
 /// The custom nameservers of the zone's domain, absolute: the apex NS records it needs.

@@ -17,7 +17,8 @@ mod ttl;
 
 use std::path::{Path, PathBuf};
 
-use crate::dns::ZoneName;
+use crate::dns::{RecordType, ZoneName};
+use crate::import::SourceIgnore;
 
 pub use problem::{ProblemKind, SyntaxError};
 
@@ -73,8 +74,12 @@ fn read_zone(path: &Path, origin: Option<&ZoneName>) -> Result<SourceZone, BindE
     let bytes = std::fs::read(&canonical).map_err(read_error)?;
     let given = origin.map(|z| format!("{}.", z.as_str()));
     let mut reader = Reader::new(given.clone());
+    let mut rules = Vec::new();
     match String::from_utf8(bytes) {
-        Ok(text) => reader.read_text(&canonical, path, &text),
+        Ok(text) => {
+            reader.read_text(&canonical, path, &text);
+            rules = ignore_rules(path, &text, &mut reader.errors);
+        }
         Err(_) => reader.errors.push(SyntaxError {
             file: path.to_path_buf(),
             line: 1,
@@ -99,7 +104,69 @@ fn read_zone(path: &Path, origin: Option<&ZoneName>) -> Result<SourceZone, BindE
             origin: zone_text.clone(),
             reason: e.to_string(),
         })?;
-    Ok(SourceZone::new(path, zone, reader.records))
+    let mut zone = SourceZone::new(path, zone, reader.records);
+    zone.rules = rules;
+    Ok(zone)
+}
+
+/// The line that starts a zone's `ignore:` rule in the comments `export` writes into a BIND
+/// file; the rule follows as one JSON object.
+pub(crate) const IGNORE_COMMENT: &str = "; dnscron-ignore: ";
+
+/// The `ignore:` rules `dnscron export --to bind` writes as comments (`; dnscron-ignore: {…}`,
+/// at the top of the file itself, not its includes): read back so that dnscron's own round trip
+/// keeps them. A comment of that form that is not such a rule is a problem of the file, not
+/// skipped: a rule lost would let the first plan delete what it kept.
+fn ignore_rules(path: &Path, text: &str, errors: &mut Vec<SyntaxError>) -> Vec<SourceIgnore> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Rule {
+        name: String,
+        #[serde(rename = "type")]
+        rtype: Option<String>,
+        content: Option<String>,
+    }
+    let mut rules = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let Some(json) = line.strip_prefix(IGNORE_COMMENT) else {
+            continue;
+        };
+        let problem = |reason: String| SyntaxError {
+            file: path.to_path_buf(),
+            line: index + 1,
+            col: 1,
+            kind: ProblemKind::BadIgnoreComment { reason },
+        };
+        let rule: Rule = match serde_json::from_str(json) {
+            Ok(rule) => rule,
+            Err(e) => {
+                errors.push(problem(e.to_string()));
+                continue;
+            }
+        };
+        let rtype = match rule.rtype.as_deref().map(RecordType::parse) {
+            None => None,
+            Some(Some(rtype)) => Some(rtype),
+            Some(None) => {
+                errors.push(problem(format!(
+                    "`{}` is not a record type dnscron manages",
+                    rule.rtype.unwrap_or_default()
+                )));
+                continue;
+            }
+        };
+        rules.push(SourceIgnore {
+            name: rule.name,
+            rtype,
+            content: rule.content,
+            origin: format!(
+                "the `; dnscron-ignore:` comment at {}:{}",
+                path.display(),
+                index + 1
+            ),
+        });
+    }
+    rules
 }
 
 #[cfg(test)]

@@ -69,4 +69,8 @@ pub enum ProblemKind {
     Generate { reason: String },
     #[error("the file is not UTF-8 text")]
     NotUtf8,
+    #[error(
+        "this `; dnscron-ignore:` comment is not an `ignore:` rule as export writes it: {reason}"
+    )]
+    BadIgnoreComment { reason: String },
 }
