@@ -34,7 +34,9 @@ pub(crate) fn starting(
     account: Option<&str>,
 ) -> Result<Starting, CommandError> {
     let policy = args.policy.name();
-    let who = account.map(|name| format!("account {name}: ")).unwrap_or_default();
+    let who = account
+        .map(|name| format!("account {name}: "))
+        .unwrap_or_default();
     let (converged, unreadable) = match store.start() {
         Start::Converged(converged) => (Some(*converged), None),
         Start::First { unreadable } => (None, unreadable),
