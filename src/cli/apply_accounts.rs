@@ -17,6 +17,7 @@ use crate::cli::error::{
 use crate::cli::reviewed_accounts::{Bind, bindings};
 use crate::cli::side_by_side::{Part, join_all};
 use crate::cli::signals::Signals;
+use crate::cli::trust::{self, Trust};
 use crate::cli::{apply_end, changed, session, stamp, write_stdout};
 use crate::render::apply::{self as report, Lines};
 use crate::render::plan as render;
@@ -37,13 +38,25 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
     if let (Some(since), Some(first)) = (&args.changed_since, chosen.first()) {
         changed::check_since(std::slice::from_ref(&first.folder), since)?;
     }
+    // The merge job runs the reviewed base's successor in a protected environment: an account
+    // a pull request moved (or added) is applied here, planned whole, and only what a reviewed
+    // plan holds may be written.
+    let trust = match &args.changed_since {
+        Some(since) => trust::against(accounts, chosen, since)?,
+        None => vec![Trust::Scoped; chosen.len()],
+    };
     let stamp = stamp::plan_stamp();
+    let configs = chosen
+        .iter()
+        .map(|account| api_config(account, &args.api))
+        .collect::<Result<Vec<_>, _>>()?;
+    let read: Vec<_> = chosen.iter().copied().zip(&configs).collect();
+    trust::one_account_per_token(&read)?;
     let mut clients = Vec::new();
-    for (account, bind) in chosen.iter().zip(binds) {
-        let config = api_config(account, &args.api)?;
+    for (((account, bind), config), trust) in chosen.iter().zip(binds).zip(configs).zip(trust) {
         let client = WriteClient::new(config)
             .map_err(|e| accounts::in_account(CommandError::from(e), account))?;
-        clients.push((account, client, bind));
+        clients.push((account, client, bind, trust));
     }
     let runtime = session::runtime()?;
     // Until the first write a signal ends the apply at once, nothing sent; from then on every
@@ -54,7 +67,7 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
     // Plan and bind every account before anything is written anywhere.
     let prepares: Vec<Part<'_, Result<Prepared<'_>, CommandError>>> = clients
         .iter()
-        .map(|(account, client, bind)| {
+        .map(|(account, client, bind, trust)| {
             let stamp = stamp.for_account(&account.name, &account.api_url);
             Box::pin(async move {
                 let in_account = |e: CommandError| accounts::in_account(e, account);
@@ -64,10 +77,12 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
                         let folder = std::slice::from_ref(&account.folder);
                         let desired = session::load_desired(folder).map_err(in_account)?;
                         // The account's files changed since REF, as `apply <its folder>
-                        // --changed-since REF` scopes them.
-                        let changed = args
-                            .changed_since
-                            .as_deref()
+                        // --changed-since REF` scopes them; whole when its entry changed.
+                        let since = match trust {
+                            Trust::Scoped => args.changed_since.as_deref(),
+                            Trust::Whole | Trust::Untrusted(_) => None,
+                        };
+                        let changed = since
                             .map(|since| changed::scope(folder, &desired, since))
                             .transpose()
                             .map_err(in_account)?;
@@ -101,14 +116,26 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
                         1 => "the reviewed plan holds no plan of this account",
                         _ => "no reviewed plan holds a plan of this account",
                     };
-                    return Err(in_account(CommandError::new(
+                    let err = in_account(CommandError::new(
                         ErrorKind::Stale,
                         format!(
                             "{} change(s) not reviewed: {holds}",
                             prepared.plan().changes.len()
                         ),
-                    ))
-                    .with_hint(
+                    ));
+                    // A pull request that moved it could not plan it: its check sent no token.
+                    let err = match trust {
+                        Trust::Untrusted(_) => err.with_hint(format!(
+                            "its API URL or token source is new since {}, so the pull \
+                             request's plan left it out; plan it where its token may go (`dnscron \
+                             plan --account {} --out FILE` on this branch), have that reviewed, \
+                             and apply it with --reviewed FILE",
+                            args.changed_since.as_deref().unwrap_or_default(),
+                            account.name
+                        )),
+                        Trust::Scoped | Trust::Whole => err,
+                    };
+                    return Err(err.with_hint(
                         "plan every account into one file (`dnscron plan --out FILE`), have it \
                          reviewed, and apply that; or choose the reviewed accounts with \
                          --account NAME",

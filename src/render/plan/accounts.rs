@@ -14,6 +14,20 @@ pub(crate) struct AccountView<'a> {
     pub(crate) name: &'a str,
     pub(crate) api_url: &'a str,
     pub(crate) plan: Result<&'a Plan, String>,
+    /// Not planned on purpose, and not a failure: a scoped plan sends its token nowhere the
+    /// revision it compares with doesn't (the words, and where the accounts file declares it).
+    pub(crate) withheld: Option<(&'a str, &'a str)>,
+}
+
+impl AccountView<'_> {
+    /// Why it has no plan, whether withheld or failed.
+    fn not_planned(&self) -> Option<String> {
+        match (&self.plan, self.withheld) {
+            (Ok(_), _) => None,
+            (Err(_), Some((why, at))) => Some(format!("{why} ({at})")),
+            (Err(why), None) => Some(why.clone()),
+        }
+    }
 }
 
 /// Room for the head of the Markdown view (title, table, totals) before the accounts' parts.
@@ -25,7 +39,8 @@ pub(crate) fn totals_line(accounts: &[AccountView<'_>]) -> String {
         .iter()
         .filter_map(|a| a.plan.as_ref().ok().copied())
         .collect();
-    let failed = accounts.len() - plans.len();
+    let withheld = accounts.iter().filter(|a| a.withheld.is_some()).count();
+    let failed = accounts.len() - plans.len() - withheld;
     let mut summary = Summary::default();
     let mut findings: Vec<Finding> = Vec::new();
     for plan in &plans {
@@ -42,6 +57,10 @@ pub(crate) fn totals_line(accounts: &[AccountView<'_>]) -> String {
     let failed = match failed {
         0 => String::new(),
         n => format!(", {n} failed"),
+    };
+    let failed = match withheld {
+        0 => failed,
+        n => format!("{failed}, {n} not planned (planned on merge)"),
     };
     format!(
         "Accounts: {} planned{failed}. {}",
@@ -62,11 +81,12 @@ pub(crate) fn text(accounts: &[AccountView<'_>], color: bool) -> String {
     for account in accounts {
         out.push_str(&bold(&format!("=== account `{}` ===", account.name)));
         out.push('\n');
-        match &account.plan {
-            Ok(plan) => out.push_str(&super::text::render(plan, color)),
-            Err(why) => out.push_str(&format!(
-                "Live account: {}\n\nNot planned: {why}\n",
-                printable(account.api_url)
+        match (&account.plan, account.not_planned()) {
+            (Ok(plan), _) => out.push_str(&super::text::render(plan, color)),
+            (Err(_), why) => out.push_str(&format!(
+                "Live account: {}\n\nNot planned: {}\n",
+                printable(account.api_url),
+                why.unwrap_or_default()
             )),
         }
         out.push('\n');
@@ -80,9 +100,9 @@ pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
     let mut out = format!("### dnscron plan: {} accounts\n\n", accounts.len());
     out.push_str("| account | live account | plan |\n|---|---|---|\n");
     for account in accounts {
-        let plan = match &account.plan {
-            Ok(plan) => escape(&summary_line(&plan.summary, &plan.findings)),
-            Err(why) => format!("**not planned**: {}", escape(why)),
+        let plan = match (&account.plan, account.not_planned()) {
+            (Ok(plan), _) => escape(&summary_line(&plan.summary, &plan.findings)),
+            (Err(_), why) => format!("**not planned**: {}", escape(&why.unwrap_or_default())),
         };
         out.push_str(&format!(
             "| {} | {} | {plan} |\n",
@@ -95,12 +115,12 @@ pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
     let share = MAX_LEN.saturating_sub(out.len() + HEAD_RESERVE) / accounts.len().max(1);
     for account in accounts {
         let title = format!("Account {}", code(account.name));
-        match &account.plan {
-            Ok(plan) => out.push_str(&markdown::render_within(plan, &title, share)),
-            Err(why) => out.push_str(&format!(
+        match (&account.plan, account.not_planned()) {
+            (Ok(plan), _) => out.push_str(&markdown::render_within(plan, &title, share)),
+            (Err(_), why) => out.push_str(&format!(
                 "### {title}\n\nLive account: {}\n\n**Not planned**: {}\n",
                 code(account.api_url),
-                escape(why)
+                escape(&why.unwrap_or_default())
             )),
         }
         out.push('\n');
@@ -113,12 +133,18 @@ pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
 pub(crate) fn github(accounts: &[AccountView<'_>]) -> String {
     let mut out = String::new();
     for account in accounts {
-        match &account.plan {
-            Ok(plan) => {
+        match (&account.plan, account.withheld) {
+            (Ok(plan), _) => {
                 let titled = format!("title=dnscron plan (account {})", account.name);
                 out.push_str(&super::github::render(plan).replace("title=dnscron plan", &titled));
             }
-            Err(why) => out.push_str(
+            (Err(_), Some((why, at))) => out.push_str(
+                &Annotation::new(Level::Warning, format!("not planned: {why}"))
+                    .title(format!("dnscron plan (account {})", account.name))
+                    .at(at)
+                    .render(),
+            ),
+            (Err(why), None) => out.push_str(
                 &Annotation::new(Level::Error, format!("not planned: {why}"))
                     .title(format!("dnscron plan (account {})", account.name))
                     .render(),

@@ -5,6 +5,7 @@ mod apply_changed;
 mod doctor;
 pub mod plan;
 mod tokens;
+mod trust;
 mod validate;
 
 use std::path::Path;

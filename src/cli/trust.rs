@@ -1,0 +1,119 @@
+//! Where a token may go over several accounts (docs/file-format.md, "Accounts"): under
+//! `--changed-since REF` an account is sent its token only where REF's accounts file already
+//! sends it (`accounts::since`), and two entries never hold one token for one API.
+
+use dnscron_api::ApiConfig;
+use dnscron_api::untrusted::escape;
+use dnscron_core::config::accounts::since::{Standing, standing};
+use dnscron_core::config::accounts::{ACCOUNTS_FILE, Account, Accounts, TokenSource};
+
+use crate::cli::changed;
+use crate::cli::error::CommandError;
+
+/// How a scoped plan or apply treats one account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Trust {
+    /// Its entry is REF's: scoped by its files that changed.
+    Scoped,
+    /// Its entry changed since REF, its token going where REF sends it: planned whole.
+    Whole,
+    /// REF does not send its token to its API URL: why, worded for the plan.
+    Untrusted(String),
+}
+
+/// Each chosen account's standing against the accounts file at `since`.
+pub(crate) fn against(
+    accounts: &Accounts,
+    chosen: &[&Account],
+    since: &str,
+) -> Result<Vec<Trust>, CommandError> {
+    let then = changed::accounts_then(accounts, since)?;
+    Ok(chosen
+        .iter()
+        .map(|account| match &then {
+            Err(problems) => Trust::Untrusted(format!(
+                "{ACCOUNTS_FILE} at `{since}` does not load ({} problem(s), first: {}), so \
+                 where it sends each token is unknown",
+                problems.items.len(),
+                problems
+                    .items
+                    .first()
+                    .map_or_else(String::new, |d| escape(&d.message).into_owned())
+            )),
+            Ok(then) => match standing(account, then.as_ref()) {
+                Standing::Same => Trust::Scoped,
+                Standing::Changed => Trust::Whole,
+                Standing::New if then.is_none() => Trust::Untrusted(format!(
+                    "`{since}` has no {ACCOUNTS_FILE}, so no account's token goes anywhere yet"
+                )),
+                Standing::New => Trust::Untrusted(format!(
+                    "the account is new since `{since}`, whose {ACCOUNTS_FILE} sends its token \
+                     nowhere"
+                )),
+                Standing::Moved { api_url, token } => {
+                    Trust::Untrusted(moved(account, since, api_url, token))
+                }
+            },
+        })
+        .collect())
+}
+
+fn moved(
+    account: &Account,
+    since: &str,
+    api_url: Option<String>,
+    token: Option<TokenSource>,
+) -> String {
+    let url = api_url.map(|was| {
+        format!(
+            "its API URL changed since `{since}` (was {}, now {})",
+            escape(&was),
+            escape(&account.api_url)
+        )
+    });
+    let token = token.map(|was| {
+        format!(
+            "its token source changed since `{since}` (was {}, now {})",
+            source(&was),
+            source(&account.token)
+        )
+    });
+    let what = match (url, token) {
+        (Some(url), Some(token)) => format!("{url}, and {token}"),
+        (Some(one), None) | (None, Some(one)) => one,
+        (None, None) => format!("its entry changed since `{since}`"),
+    };
+    format!(
+        "{what}: a token is sent only where the revision the plan compares with sends it, so \
+         nothing was sent; it is planned on merge, by apply, against the reviewed files"
+    )
+}
+
+fn source(token: &TokenSource) -> String {
+    match token {
+        TokenSource::Env(name) => format!("`token_env: {name}`"),
+        TokenSource::File(path) => format!("`token_file: {}`", escape(&path.display().to_string())),
+    }
+}
+
+/// Refuses two accounts whose tokens, read, are the same secret for the same API: one live
+/// account would be planned (or applied) twice, each entry believing it alone manages it.
+pub(crate) fn one_account_per_token(read: &[(&Account, &ApiConfig)]) -> Result<(), CommandError> {
+    for (i, (a, config_a)) in read.iter().enumerate() {
+        for (b, config_b) in &read[..i] {
+            if config_a.base_url == config_b.base_url && config_a.token.same_secret(&config_b.token)
+            {
+                return Err(CommandError::user(format!(
+                    "accounts `{}` ({}) and `{}` ({}) hold the same token for the same API: one \
+                     account would be planned twice; nothing was sent",
+                    b.name, b.location, a.name, a.location
+                ))
+                .with_hint(format!(
+                    "one live account is one entry of {ACCOUNTS_FILE}: remove the entry that \
+                     repeats it, or give each account its own account's token"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
