@@ -17,7 +17,15 @@ pub(crate) fn read(file: &Path, io_hint: Option<&str>) -> Result<Plan, CommandEr
 
 /// The plan of one account or the plans of several (format 6), checked.
 pub(crate) fn read_any(file: &Path) -> Result<plan_file::PlanFile, CommandError> {
-    let text = read_text(file, None)?;
+    read_any_hinted(file, None)
+}
+
+/// [`read_any`], `io_hint` added when the file can't be read at all.
+pub(crate) fn read_any_hinted(
+    file: &Path,
+    io_hint: Option<&str>,
+) -> Result<plan_file::PlanFile, CommandError> {
+    let text = read_text(file, io_hint)?;
     plan_file::load_any(&text, &file.display().to_string()).map_err(|e| refused(file, e))
 }
 

@@ -43,3 +43,59 @@ fn show_refuses_what_is_not_a_plan_file() {
         .args(["show", "notes.json"]);
     assert_cli_snapshot!("show_not_a_plan", not_a_plan);
 }
+
+/// A plan file of several accounts (format 6, as the pull-request recipe saves it) renders as
+/// `plan` printed it, grouped by account, in every format.
+#[test]
+fn show_renders_a_plan_of_several_accounts_as_plan_printed_it() {
+    use dnscron_emulator::{RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
+    let emulator = |token: &str, zone: &str| {
+        let mut seed = Seed::default()
+            .with_token(TokenSeed::full(token, "owner"))
+            .with_zone(ZoneSeed::new(zone).with_record(RecordSeed::new("www", "A", "192.0.2.1")));
+        seed.rate_limit = RateLimit::off();
+        dnscron_emulator::start_background(seed).unwrap()
+    };
+    let (acme, shop) = (
+        emulator("tok-acme", "acme.example"),
+        emulator("tok-shop", "shop.example"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    crate::accounts::write_repo(
+        dir.path(),
+        &[
+            (
+                "dnscron-accounts.yaml",
+                &crate::accounts::two_accounts(&acme.base_url(), &shop.base_url()),
+            ),
+            (
+                "acme/acme.example.yaml",
+                "zone: acme.example\nrecords:\n  - { name: www, type: A, content: 192.0.2.9 }\n",
+            ),
+            (
+                "shop/shop.example.yaml",
+                "zone: shop.example\nrecords:\n  - { name: www, type: A, content: 192.0.2.1 }\n",
+            ),
+        ],
+    );
+    for format in ["text", "json", "markdown", "github"] {
+        let printed = Test::new()
+            .current_dir(dir.path())
+            .args(["plan", "--format", format, "--out", "plan.json"])
+            .env("DNSCRON_TOKEN_ACME", "tok-acme")
+            .env("DNSCRON_TOKEN_SHOP", "tok-shop")
+            .env("DNSCRON_PLAN_ID", "0123456789abcdef0123456789abcdef")
+            .env("DNSCRON_TIMESTAMP", "2026-01-02T03:04:05Z")
+            .run_for_stdout();
+        assert!(
+            printed.contains("acme") && printed.contains("shop"),
+            "{printed}"
+        );
+        // No token: show never reads either account.
+        Test::new()
+            .current_dir(dir.path())
+            .args(["show", "--format", format, "plan.json"])
+            .expect_stdout(printed)
+            .run();
+    }
+}

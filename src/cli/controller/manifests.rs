@@ -10,7 +10,7 @@
 
 mod accounts;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 
@@ -52,9 +52,10 @@ pub struct ManifestsArgs {
     /// The branch the controller follows.
     #[arg(long, value_name = "BRANCH", default_value = "main", value_parser = branch)]
     pub branch: String,
-    /// The folder of the desired-state files inside the repository ("." for its root).
-    #[arg(long, value_name = "PATH", default_value = "dns", value_parser = repo_path)]
-    pub path: String,
+    /// The folder of the desired-state files inside the repository ("." for its root). Default:
+    /// `dns`; with --accounts-file, the folder that holds that file.
+    #[arg(long, value_name = "PATH", value_parser = repo_path)]
+    pub path: Option<String>,
     /// What the controller may write.
     #[arg(long, value_enum, default_value_t = Policy::Apply)]
     pub policy: Policy,
@@ -65,8 +66,8 @@ pub struct ManifestsArgs {
     /// The dnscron image (default: this release's, by tag; pin it with @sha256:…).
     #[arg(long, value_name = "IMAGE", default_value = IMAGE, value_parser = image)]
     pub image: String,
-    /// A repository of several accounts: its dnscron-accounts.yaml (--path is then the folder
-    /// that holds it). The Secret gets one key per account, its name, given to the pod as the
+    /// A repository of several accounts: its dnscron-accounts.yaml, as a path from the
+    /// repository's root (its folder is --path's default). The Secret gets one key per account, its name, given to the pod as the
     /// file's token_env or token_file says; no API URL or token file on the command line.
     #[arg(long, value_name = "FILE", value_parser = accounts_file)]
     pub accounts_file: Option<PathBuf>,
@@ -76,7 +77,10 @@ pub struct ManifestsArgs {
     pub out_dir: Option<PathBuf>,
 }
 
-pub fn run(args: ManifestsArgs) -> CommandResult {
+pub fn run(mut args: ManifestsArgs) -> CommandResult {
+    if args.path.is_none() {
+        args.path = Some(default_folder(args.accounts_file.as_deref())?);
+    }
     let tokens = match &args.accounts_file {
         None => None,
         Some(file) => {
@@ -155,7 +159,7 @@ pub fn command_line(args: &ManifestsArgs) -> String {
         args.name,
         args.repository,
         args.branch,
-        args.path,
+        args.folder(),
         args.policy.name(),
         args.api_share,
         args.image
@@ -177,12 +181,42 @@ fn accounts_file(value: &str) -> Result<PathBuf, String> {
     }
 }
 
+impl ManifestsArgs {
+    /// The folder in the repository the controller reads.
+    fn folder(&self) -> &str {
+        self.path.as_deref().unwrap_or(DEFAULT_FOLDER)
+    }
+}
+
+const DEFAULT_FOLDER: &str = "dns";
+
+/// `--path` when not given: the folder of the accounts file (a path from the repository's
+/// root), so the pod reads the folder that holds it; `dns` for one account.
+fn default_folder(accounts_file: Option<&Path>) -> Result<String, CommandError> {
+    let Some(file) = accounts_file else {
+        return Ok(DEFAULT_FOLDER.to_owned());
+    };
+    let folder = file.parent().map(Path::to_string_lossy).unwrap_or_default();
+    let folder = folder.trim_start_matches("./");
+    let folder = if folder.is_empty() { "." } else { folder };
+    repo_path(folder).map_err(|why| {
+        CommandError::user(format!(
+            "--accounts-file {}: its folder is not a folder of the repository: {why}",
+            file.display()
+        ))
+        .with_hint(
+            "give the accounts file as a path from the repository's root (dns/dnscron-accounts.yaml), \
+             or say the folder that holds it with --path",
+        )
+    })
+}
+
 fn fill(template: &str, args: &ManifestsArgs) -> String {
-    let dir = match args.path.as_str() {
+    let dir = match args.folder() {
         "." => "/repo/current".to_owned(),
         path => format!("/repo/current/{path}"),
     };
-    let shown = match args.path.as_str() {
+    let shown = match args.folder() {
         "." => "root".to_owned(),
         path => format!("{path}/"),
     };

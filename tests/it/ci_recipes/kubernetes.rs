@@ -60,17 +60,22 @@ pub(crate) fn provided(argv: &[String]) -> Vec<String> {
 
 /// What the CronJob reads: `kind name key`, or `kind name <whole>` for a ConfigMap volume
 /// without `items`.
-fn referenced(doc: &Value) -> Vec<String> {
+pub(super) fn referenced(doc: &Value) -> Vec<String> {
     let pod = doc.pointer("/spec/jobTemplate/spec/template/spec").unwrap();
     let mut out = Vec::new();
     for c in pod["containers"].as_array().unwrap() {
         for env in c["env"].as_array().into_iter().flatten() {
-            if let Some(r) = env.pointer("/valueFrom/configMapKeyRef") {
-                out.push(format!(
-                    "configmap {} {}",
-                    r["name"].as_str().unwrap(),
-                    r["key"].as_str().unwrap()
-                ));
+            for (kind, at) in [
+                ("configmap", "/valueFrom/configMapKeyRef"),
+                ("secret", "/valueFrom/secretKeyRef"),
+            ] {
+                if let Some(r) = env.pointer(at) {
+                    out.push(format!(
+                        "{kind} {} {}",
+                        r["name"].as_str().unwrap(),
+                        r["key"].as_str().unwrap()
+                    ));
+                }
             }
         }
     }
@@ -213,7 +218,7 @@ fn the_token_is_never_given_on_a_command_line() {
 }
 
 /// What the CronJob reads that the header's commands don't create.
-fn missing(text: &str) -> Vec<String> {
+pub(super) fn missing(text: &str) -> Vec<String> {
     let doc: Value = serde_saphyr::from_str(text).unwrap();
     let created: Vec<String> = header_commands(text)
         .iter()

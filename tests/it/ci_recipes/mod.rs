@@ -3,10 +3,13 @@
 //! against the emulator (`runner` with the stand-ins it documents; the stories in `pull_request`,
 //! `merge`, `replays` and `drift`).
 
+mod accounts;
+mod accounts_merge;
 mod adopt;
 mod drift;
 pub(crate) mod expr;
 pub(crate) mod kubernetes;
+mod kubernetes_accounts;
 mod mass;
 mod merge;
 mod parse;
@@ -61,6 +64,8 @@ pub const FIRST: &str = "c0c0c0c0";
 pub struct Story {
     pub emulator: BackgroundEmulator,
     pub world: World,
+    /// The other accounts' emulators, in a repository of several (`accounts`).
+    pub others: Vec<BackgroundEmulator>,
 }
 
 /// The files of one commit, path → content.
@@ -133,7 +138,11 @@ impl Story {
                 .expect("start the emulator");
         let resolver = emulator.dns_addr().expect("the emulator's DNS listener");
         let world = World::new(&emulator.base_url(), &resolver.to_string());
-        let story = Story { emulator, world };
+        let story = Story {
+            emulator,
+            world,
+            others: Vec::new(),
+        };
         story.commit(FIRST, &main);
         let paths: Vec<&str> = main.0.keys().map(String::as_str).collect();
         story.world.push_main(FIRST, &paths);

@@ -101,17 +101,31 @@ fn artifact(story: &Story, number: u64, head: &str) -> String {
         return "(none)\n".into();
     };
     let plan: serde_json::Value = serde_json::from_str(&text).unwrap();
-    plan["changes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            format!(
-                "{} {} {} -> {} ({})\n",
-                c["action"], c["target"]["name"], c["before"], c["after"], c["status"]
-            )
-        })
-        .collect()
+    let changes = |plan: &serde_json::Value, prefix: &str| -> String {
+        plan["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                format!(
+                    "{prefix}{} {} {} -> {} ({})\n",
+                    c["action"], c["target"]["name"], c["before"], c["after"], c["status"]
+                )
+            })
+            .collect()
+    };
+    match plan["accounts"].as_array() {
+        // Format 6 (several accounts): each account's changes, named.
+        Some(accounts) => {
+            let mut out = format!("format_version {}\n", plan["format_version"]);
+            for account in accounts {
+                let prefix = format!("account {}: ", account["name"]);
+                out.push_str(&changes(&account["plan"], &prefix));
+            }
+            out
+        }
+        None => changes(&plan, ""),
+    }
 }
 
 #[test]

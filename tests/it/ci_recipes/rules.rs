@@ -19,7 +19,7 @@ const WORKFLOWS: [&str; 4] = [
 ];
 
 /// Every rule a workflow breaks, one line each.
-fn violations(text: &str) -> Vec<String> {
+pub(super) fn violations(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text
         .lines()
@@ -134,9 +134,29 @@ fn a_broken_rule_is_caught() {
 fn the_cronjob_runs_the_release_image_with_least_privilege() {
     let path = repo_root().join("examples/ci/kubernetes/dnscron-drift-cronjob.yaml");
     let doc: Value = serde_saphyr::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(cronjob_facts(&doc), LEAST_PRIVILEGE);
+    let container = &doc["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0];
+    // Its one token is a file of the Secret (`--token-file`), not a variable.
+    assert!(!container["env"].to_string().contains("secretKeyRef"));
+}
+
+/// What [`cronjob_facts`] must say: no overlap, no service-account token, non-root, read-only
+/// root filesystem, no privilege escalation, no capabilities, the release image.
+pub(super) const LEAST_PRIVILEGE: [&str; 7] = [
+    "\"Forbid\"",
+    "false",
+    "true",
+    "true",
+    "false",
+    "[\"ALL\"]",
+    "true",
+];
+
+/// A CronJob's privilege settings, each as JSON text, in [`LEAST_PRIVILEGE`]'s order.
+pub(super) fn cronjob_facts(doc: &Value) -> Vec<String> {
     let pod = &doc["spec"]["jobTemplate"]["spec"]["template"]["spec"];
     let container = &pod["containers"][0];
-    let facts = [
+    [
         doc["spec"]["concurrencyPolicy"].clone(),
         pod["automountServiceAccountToken"].clone(),
         pod["securityContext"]["runAsNonRoot"].clone(),
@@ -149,21 +169,10 @@ fn the_cronjob_runs_the_release_image_with_least_privilege() {
                 .unwrap()
                 .starts_with("ghcr.io/dnscron/dnscron:"),
         ),
-        Value::Bool(container["env"].to_string().contains("secretKeyRef")),
-    ];
-    assert_eq!(
-        facts,
-        [
-            "Forbid".into(),
-            false.into(),
-            true.into(),
-            true.into(),
-            false.into(),
-            serde_json::json!(["ALL"]),
-            true.into(),
-            false.into(),
-        ]
-    );
+    ]
+    .iter()
+    .map(Value::to_string)
+    .collect()
 }
 
 /// Write access only where it is used: the plan job alone may comment, the drift job alone may

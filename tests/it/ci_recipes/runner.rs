@@ -17,6 +17,8 @@
 //!
 //! Secrets: `DNSCRON_READ_TOKEN` for every job; `DNSCRON_APPLY_TOKEN` only in a job that
 //! declares `environment: dnscron-apply` (an environment secret, as the recipe documents).
+//! A repository of several accounts has its own secrets and no `DNSCRON_API_URL` variable
+//! ([`World::several_accounts`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -43,7 +45,13 @@ pub struct World {
     /// GitHub's clock: each run's creation and each label event is one minute later than the
     /// one before ([`World::tick`]).
     clock: std::cell::Cell<u32>,
+    /// A repository of several accounts' secrets and recipes ([`World::several_accounts`]).
+    accounts: std::cell::RefCell<Option<Vec<Secret>>>,
 }
+
+/// A secret beyond the two above: `(name, value, environment only)`, a secret of the
+/// environment `dnscron-apply` or of the repository.
+type Secret = (String, String, bool);
 
 /// What starts a workflow: the event, its payload and the files of the commit it runs on.
 pub struct Trigger<'a> {
@@ -112,7 +120,20 @@ impl World {
             runs: std::cell::Cell::new(0),
             timestamp: std::cell::RefCell::new("2026-01-02T03:04:05Z".to_string()),
             clock: std::cell::Cell::new(0),
+            accounts: std::cell::RefCell::new(None),
         }
+    }
+
+    /// The repository holds several accounts: `secrets` are added, each `(name, value,
+    /// environment only)` (an environment secret of `dnscron-apply`, or a repository one), the
+    /// variable `DNSCRON_API_URL` is deleted, and each recipe runs in its several-accounts form
+    /// ([`several_accounts_form`]), as docs/ci.md asks.
+    pub fn several_accounts(&self, secrets: &[(&str, &str, bool)]) {
+        let secrets = secrets
+            .iter()
+            .map(|(n, v, e)| (n.to_string(), v.to_string(), *e))
+            .collect();
+        *self.accounts.borrow_mut() = Some(secrets);
     }
 
     /// The next minute of GitHub's clock, as its API writes times (`2026-01-01T08:01:00Z`).
@@ -302,6 +323,10 @@ impl World {
     pub fn run_as(&self, id: u32, workflow: &str, trigger: &Trigger) -> JobRun {
         let path = repo_root().join("examples/ci/github").join(workflow);
         let text = std::fs::read_to_string(&path).unwrap();
+        let text = match &*self.accounts.borrow() {
+            None => text,
+            Some(_) => several_accounts_form(&text),
+        };
         self.run_text(id, workflow, &text, trigger)
     }
 
@@ -393,9 +418,22 @@ impl<'a> Job<'a> {
         let event_path = dir.join("event.json");
         std::fs::write(&event_path, t.payload.to_string()).unwrap();
         let mut secrets = json!({"DNSCRON_READ_TOKEN": READ_TOKEN});
-        if job["environment"].as_str() == Some("dnscron-apply") {
+        let in_environment = job["environment"].as_str() == Some("dnscron-apply");
+        if in_environment {
             secrets["DNSCRON_APPLY_TOKEN"] = json!(APPLY_TOKEN);
         }
+        // Several accounts: their secrets, and no API URL variable (each URL is the file's).
+        let vars = match &*world.accounts.borrow() {
+            None => json!({"DNSCRON_API_URL": world.api_url}),
+            Some(more) => {
+                for (name, value, environment_only) in more {
+                    if in_environment || !environment_only {
+                        secrets[name] = json!(value);
+                    }
+                }
+                json!({})
+            }
+        };
         let root = json!({
             "github": {
                 "event_name": t.event, "event": t.payload, "sha": t.sha,
@@ -403,7 +441,7 @@ impl<'a> Job<'a> {
             },
             "inputs": t.payload["inputs"],
             "secrets": secrets,
-            "vars": {"DNSCRON_API_URL": world.api_url},
+            "vars": vars,
             "steps": {},
         });
         let path = |name: &str| world.dir.path().join(name).display().to_string();
@@ -696,6 +734,31 @@ impl<'a> Job<'a> {
             code => Outcome::Failure(code.unwrap_or(-1)),
         }
     }
+}
+
+/// A recipe as a repository of several accounts uses it: the commented token lines of its
+/// dnscron step (`# DNSCRON_TOKEN_ACME: ${{ secrets.… }}`, one per account) uncommented.
+pub fn several_accounts_form(text: &str) -> String {
+    let mut uncommented = 0;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let body = line.trim_start();
+            let indent = &line[..line.len() - body.len()];
+            match body.strip_prefix("# DNSCRON_TOKEN_") {
+                Some(rest) if rest.contains(": ${{ secrets.") => {
+                    uncommented += 1;
+                    format!("{indent}DNSCRON_TOKEN_{rest}")
+                }
+                _ => line.to_string(),
+            }
+        })
+        .collect();
+    assert!(
+        uncommented > 0,
+        "the recipe has no several-accounts token lines"
+    );
+    lines.join("\n") + "\n"
 }
 
 fn step_name(step: &Value) -> String {

@@ -118,3 +118,74 @@ fn a_token_file_the_pod_cant_mount_is_refused() {
         assert!(!out.contains("kind: Deployment"), "{path}: {out}");
     }
 }
+
+/// The folder the pod reads is the accounts file's, unless `--path` says another; the header
+/// says where each account's URL and token come from, not the one account's ConfigMap.
+#[test]
+fn the_folder_read_is_the_accounts_files_and_the_header_says_where_urls_come_from() {
+    let zone = "zone: example.com\nrecords: []\n";
+    let repo = |under: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let files: Vec<(String, &str)> = [
+            ("dnscron-accounts.yaml", ACCOUNTS),
+            ("acme/example.com.yaml", zone),
+            ("shop/example.com.yaml", zone),
+            ("staging/example.com.yaml", zone),
+        ]
+        .into_iter()
+        .map(|(path, text)| (format!("{under}{path}"), text))
+        .collect();
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+        crate::accounts::write_repo(dir.path(), &files);
+        dir
+    };
+    let (root, nested) = (repo(""), repo("dns/"));
+    let manifests = |dir: &tempfile::TempDir, file: &str, path: Option<&str>| {
+        let mut args = vec![
+            "controller",
+            "manifests",
+            "--repository",
+            "https://github.com/example/dns-repository.git",
+            "--accounts-file",
+            file,
+        ];
+        args.extend(path.iter().flat_map(|p| ["--path", p]));
+        Test::new().current_dir(dir.path()).args(args)
+    };
+    let folder_arg = |text: &str| {
+        let dnscron = pod(text)
+            .containers
+            .into_iter()
+            .find(|c| c.name == "dnscron")
+            .unwrap();
+        let args = dnscron.args.unwrap();
+        args.into_iter()
+            .find(|a| a.starts_with("/repo/current"))
+            .unwrap()
+    };
+    let at_root = manifests(&root, "dnscron-accounts.yaml", None).run_for_stdout();
+    assert_eq!(folder_arg(&at_root), "/repo/current");
+    assert!(
+        at_root.lines().next().unwrap().contains(" --path . "),
+        "{at_root}"
+    );
+    assert!(
+        at_root.contains("Each account's API URL comes\n# from dnscron-accounts.yaml")
+            && !at_root.contains("The API URL comes from the same"),
+        "{at_root}"
+    );
+    let in_dns = manifests(&nested, "dns/dnscron-accounts.yaml", None).run_for_stdout();
+    assert_eq!(folder_arg(&in_dns), "/repo/current/dns");
+    let said = manifests(&root, "dnscron-accounts.yaml", Some("dns")).run_for_stdout();
+    assert_eq!(folder_arg(&said), "/repo/current/dns");
+    let absolute = root.path().join("dnscron-accounts.yaml");
+    let refused = manifests(&root, absolute.to_str().unwrap(), None)
+        .expect_status(1)
+        .snapshot();
+    assert!(
+        refused.contains("its folder is not a folder of the repository")
+            && refused
+                .contains("hint: give the accounts file as a path from the repository's root"),
+        "{refused}"
+    );
+}

@@ -159,7 +159,10 @@ pub(super) fn rewrite(kit: &str, name: &str, tokens: &Tokens) -> String {
         .collect();
     let volumes_comment_old = "        # The token is required: without it the pod does not start. The webhook URL is\n        # optional: without the key its file is absent and no webhook is sent.\n";
     let volumes_comment_new = "        # The webhook URL is optional: without the key its file is absent and no webhook is\n        # sent. Each account's token is required: without it the pod does not start.\n";
+    let sources_old = "The API URL comes from the same\n# ConfigMap as the drift CronJob's, the token from a Secret mounted as a file.";
+    let sources_new = "Each account's API URL comes\n# from dnscron-accounts.yaml, its token from the Secret's key named after the account.";
     let replacements = [
+        (sources_old, sources_new),
         (header_old.as_str(), header_new.as_str()),
         (webhook_old.as_str(), webhook_new.as_str()),
         (args_old, ""),
