@@ -116,26 +116,28 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
                         1 => "the reviewed plan holds no plan of this account",
                         _ => "no reviewed plan holds a plan of this account",
                     };
-                    let err = in_account(CommandError::new(
-                        ErrorKind::Stale,
-                        format!(
-                            "{} change(s) not reviewed: {holds}",
-                            prepared.plan().changes.len()
-                        ),
-                    ));
+                    let changes = prepared.plan().changes.len();
                     // A pull request that moved it could not plan it: its check sent no token.
-                    let err = match trust {
-                        Trust::Untrusted(_) => err.with_hint(format!(
-                            "its API URL or token source is new since {}, so the pull \
-                             request's plan left it out; plan it where its token may go (`dnscron \
-                             plan --account {} --out FILE` on this branch), have that reviewed, \
-                             and apply it with --reviewed FILE",
-                            args.changed_since.as_deref().unwrap_or_default(),
+                    if let Trust::Untrusted(what) = trust {
+                        return Err(in_account(CommandError::new(
+                            ErrorKind::Stale,
+                            format!(
+                                "{changes} change(s) not reviewed: {what}, so the pull \
+                                 request's check could not plan it"
+                            ),
+                        ))
+                        .with_hint(format!(
+                            "plan it where its token may go (`dnscron plan --account {} --out \
+                             FILE` on main), have that plan reviewed, and apply it with \
+                             --reviewed FILE",
                             account.name
-                        )),
-                        Trust::Scoped | Trust::Whole => err,
-                    };
-                    return Err(err.with_hint(
+                        )));
+                    }
+                    return Err(in_account(CommandError::new(
+                        ErrorKind::Stale,
+                        format!("{changes} change(s) not reviewed: {holds}"),
+                    ))
+                    .with_hint(
                         "plan every account into one file (`dnscron plan --out FILE`), have it \
                          reviewed, and apply that; or choose the reviewed accounts with \
                          --account NAME",

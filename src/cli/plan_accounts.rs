@@ -171,8 +171,9 @@ pub(crate) fn plan_accounts(
                     ))
                 })?;
             let since = match trust {
-                Trust::Untrusted(why) => {
-                    return Ok(Loaded::Withheld(why.clone()));
+                Trust::Untrusted(what) => {
+                    let since = args.changed_since.as_deref().unwrap_or_default();
+                    return Ok(Loaded::Withheld(trust::not_planned(what, since)));
                 }
                 // Its entry changed: its folder is not what REF's files describe.
                 Trust::Whole => None,

@@ -7,8 +7,9 @@ use dnscron_api::untrusted::escape;
 use dnscron_core::config::accounts::since::{Standing, standing};
 use dnscron_core::config::accounts::{ACCOUNTS_FILE, Account, Accounts, TokenSource};
 
-use crate::cli::changed;
+use crate::cli::api_args::ApiArgs;
 use crate::cli::error::CommandError;
+use crate::cli::{accounts, changed};
 
 /// How a scoped plan or apply treats one account.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,8 +18,18 @@ pub(crate) enum Trust {
     Scoped,
     /// Its entry changed since REF, its token going where REF sends it: planned whole.
     Whole,
-    /// REF does not send its token to its API URL: why, worded for the plan.
+    /// REF does not send its token to its API URL: what moved (`its API URL changed since
+    /// `main` (was …, now …)`).
     Untrusted(String),
+}
+
+/// Why a scoped plan sends `what` (a [`Trust::Untrusted`]'s words) nothing, and what happens
+/// to it instead.
+pub(crate) fn not_planned(what: &str, since: &str) -> String {
+    format!(
+        "{what}: its token goes only where `{since}` already sends it, so nothing was sent; it \
+         is planned on merge, by apply, against the reviewed files"
+    )
 }
 
 /// Each chosen account's standing against the accounts file at `since`.
@@ -32,8 +43,7 @@ pub(crate) fn against(
         .iter()
         .map(|account| match &then {
             Err(problems) => Trust::Untrusted(format!(
-                "{ACCOUNTS_FILE} at `{since}` does not load ({} problem(s), first: {}), so \
-                 where it sends each token is unknown",
+                "{ACCOUNTS_FILE} at `{since}` does not load ({} problem(s), first: {})",
                 problems.items.len(),
                 problems
                     .items
@@ -43,12 +53,12 @@ pub(crate) fn against(
             Ok(then) => match standing(account, then.as_ref()) {
                 Standing::Same => Trust::Scoped,
                 Standing::Changed => Trust::Whole,
-                Standing::New if then.is_none() => Trust::Untrusted(format!(
-                    "`{since}` has no {ACCOUNTS_FILE}, so no account's token goes anywhere yet"
-                )),
+                Standing::New if then.is_none() => {
+                    Trust::Untrusted(format!("`{since}` has no {ACCOUNTS_FILE}"))
+                }
                 Standing::New => Trust::Untrusted(format!(
-                    "the account is new since `{since}`, whose {ACCOUNTS_FILE} sends its token \
-                     nowhere"
+                    "the account is new since `{since}` (its {ACCOUNTS_FILE} has none of that \
+                     name)"
                 )),
                 Standing::Moved { api_url, token } => {
                     Trust::Untrusted(moved(account, since, api_url, token))
@@ -83,10 +93,7 @@ fn moved(
         (Some(one), None) | (None, Some(one)) => one,
         (None, None) => format!("its entry changed since `{since}`"),
     };
-    format!(
-        "{what}: a token is sent only where the revision the plan compares with sends it, so \
-         nothing was sent; it is planned on merge, by apply, against the reviewed files"
-    )
+    what
 }
 
 fn source(token: &TokenSource) -> String {
@@ -116,4 +123,20 @@ pub(crate) fn one_account_per_token(read: &[(&Account, &ApiConfig)]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// [`one_account_per_token`] over the chosen accounts' tokens, read for this check alone (a
+/// command that reads each account on its own thread checks them all first); an account whose
+/// token can't be read is left to its own error.
+pub(crate) fn one_token_each(chosen: &[&Account], api: &ApiArgs) -> Result<(), CommandError> {
+    let configs: Vec<(&Account, ApiConfig)> = chosen
+        .iter()
+        .filter_map(|account| {
+            accounts::api_config(account, api)
+                .ok()
+                .map(|config| (*account, config))
+        })
+        .collect();
+    let read: Vec<(&Account, &ApiConfig)> = configs.iter().map(|(a, c)| (*a, c)).collect();
+    one_account_per_token(&read)
 }

@@ -225,7 +225,10 @@ fn a_moved_api_url_gets_no_request_and_no_plan() {
         ran.stderr
     );
     assert!(
-        ran.stderr.contains("it is planned on merge, by apply"),
+        ran.stderr.contains(
+            "its token goes only where `main` already sends it, so nothing was sent; it is \
+             planned on merge, by apply, against the reviewed files"
+        ),
         "{}",
         ran.stderr
     );
@@ -297,7 +300,7 @@ fn a_new_account_reusing_a_token_at_a_new_url_gets_no_request() {
     assert_eq!(ran.names(), ["acme", "shop"]);
     assert!(
         ran.stderr
-            .contains("account `evil` (./dnscron-accounts.yaml:10:5) not planned: the account is new since `main`"),
+            .contains("account `evil` (./dnscron-accounts.yaml:10:5) not planned: the account is new since `main` (its dnscron-accounts.yaml has none of that name)"),
         "{}",
         ran.stderr
     );
@@ -320,7 +323,7 @@ fn a_repository_that_just_became_multi_account_sends_no_token() {
     untouched(&r.shop, "shop");
     assert!(
         ran.stderr.contains(
-            "`main` has no dnscron-accounts.yaml, so no account's token goes anywhere yet"
+            "not planned: `main` has no dnscron-accounts.yaml: its token goes only where"
         ),
         "{}",
         ran.stderr
@@ -361,7 +364,8 @@ fn a_renamed_folder_plans_its_account_whole_as_the_full_plan_does() {
 }
 
 /// Two entries, one token (one by `token_env`, one by `token_file`), one API: refused before
-/// any request, both entries located; the token is never shown.
+/// any request by every command that reads accounts side by side, both entries located; the
+/// token is never shown.
 #[test]
 fn two_entries_holding_one_token_for_one_api_are_refused() {
     let r = Repo::new(acme_twin(), true);
@@ -381,7 +385,13 @@ fn two_entries_holding_one_token_for_one_api_are_refused() {
         "zone: example.org\nrecords: []\n",
     );
     // (Under --changed-since the new entry's token is not even read: it is new since main.)
-    for args in [&["plan"][..], &["apply", "--yes"][..]] {
+    for args in [
+        &["plan"][..],
+        &["apply", "--yes"],
+        &["baseline"],
+        &["adopt"],
+        &["import", "--all"],
+    ] {
         let ran = r.dnscron(args);
         assert_eq!(ran.status, 1, "{args:?}: {}", ran.stderr);
         assert!(
@@ -450,9 +460,9 @@ fn the_merge_job_plans_a_moved_account_whole_and_writes_only_what_was_reviewed()
         } else {
             assert_ne!(apply.status, 0, "{}", apply.stdout);
             assert!(
-                apply
-                    .stderr
-                    .contains("account `acme`: 1 change(s) not reviewed"),
+                apply.stderr.contains(
+                    "account `acme`: 1 change(s) not reviewed: its API URL changed since"
+                ),
                 "{}",
                 apply.stderr
             );
@@ -466,4 +476,33 @@ fn the_merge_job_plans_a_moved_account_whole_and_writes_only_what_was_reviewed()
         }
         untouched(&r.acme, "acme's old URL");
     }
+}
+
+/// REF's accounts file does not load: where it sends each token is unknown, so no account's
+/// token goes anywhere, and the plan says why.
+#[test]
+fn a_revision_whose_accounts_file_does_not_load_sends_no_token() {
+    let r = Repo::new(acme_twin(), true);
+    r.git(&["checkout", "-q", "main"]);
+    r.write(
+        "dnscron-accounts.yaml",
+        &format!(
+            "{}  - {{ name: Bad_Name, folder: bad, api_url: nope, token_env: X }}\n",
+            r.accounts(&[])
+        ),
+    );
+    r.commit("a broken accounts file");
+    r.git(&["checkout", "-q", "pr"]);
+    let ran = r.check();
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+    assert_eq!(ran.names(), Vec::<String>::new());
+    untouched(&r.acme, "acme");
+    untouched(&r.shop, "shop");
+    assert!(
+        ran.stderr.contains(
+            "not planned: dnscron-accounts.yaml at `main` does not load (2 problem(s), first: "
+        ),
+        "{}",
+        ran.stderr
+    );
 }
