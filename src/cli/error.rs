@@ -450,8 +450,9 @@ const READ_SCOPE: &str = "every token has the `read` scope";
 
 /// One hint of an error about account `name` of several, worded for that account's token
 /// source `token` (its variable or file, and where the accounts file names it) when the hint
-/// is about the token: a 401's, a 403's, a zone list that looks like another account's.
-/// Any other hint is returned as it is.
+/// is about the token: a 401's, a 403's, a zone list that looks like another account's; and
+/// for the account's `api_url` when it is about the API's URL (a connection refused, a
+/// redirect). Any other hint is returned as it is.
 pub fn account_hint(hint: String, name: &str, token: &str) -> Vec<String> {
     let whose = format!("account `{name}`'s token in {token}");
     if hint == UNAUTHORIZED_HINT {
@@ -470,8 +471,19 @@ pub fn account_hint(hint: String, name: &str, token: &str) -> Vec<String> {
     if hint.starts_with(SCOPE_LACKED) || hint.starts_with(READ_SCOPE) {
         return vec![hint, format!("that is {whose}")];
     }
+    // The accounts file names each account's URL (and refuses the flag and the variable).
+    let url = format!(
+        "account `{name}`'s api_url in {}",
+        dnscron_core::config::accounts::ACCOUNTS_FILE
+    );
+    let hint = ["check", "set"].iter().fold(hint, |hint, verb| {
+        hint.replace(&format!("{verb} {API_URL_FLAGS}"), &format!("{verb} {url}"))
+    });
     vec![hint]
 }
+
+/// How the hints about the API's URL name it for a command of one account.
+const API_URL_FLAGS: &str = "--api-url / DNSCRON_API_URL";
 
 /// What to do about an HTTP error status, from the status alone (apply's report keeps the
 /// status, not the error): the same hint for a 401 whether a read or a write got it.
@@ -543,11 +555,9 @@ fn not_listed(err: SnapshotError) -> CommandError {
         | SnapshotError::Internal(_) => return CommandError::from_error(ErrorKind::Internal, err),
     };
     let url = dnscron_api::untrusted::escape(api_url);
-    const FIX_FILES: &str = "check the zone names in the files, or add the zones to the account \
-         in the portal (DNS), or remove their files";
-    // One zone alone missing reads as a typo or a zone not made yet as much as a wrong token.
-    if let ([(zone, at)], 1) = (missing.as_slice(), declared) {
-        return CommandError::worded(
+    let hints = not_listed_hints(missing.len(), declared);
+    let out = if let ([(zone, at)], 1) = (missing.as_slice(), declared) {
+        CommandError::worded(
             ErrorKind::Config,
             format!(
                 "{at}: the account at {url} has no DNS zone `{zone}` (it is not in the zone list, \
@@ -555,14 +565,8 @@ fn not_listed(err: SnapshotError) -> CommandError {
             ),
             err,
         )
-        .with_hint(
-            "check the zone name in the file, or add the zone to the account in the portal \
-             (DNS), or remove the file",
-        )
-        .with_hint(format!("if the account holds it, {ANOTHER_TOKEN}"));
-    }
-    if missing.len() == declared {
-        return CommandError::worded(
+    } else if missing.len() == declared {
+        CommandError::worded(
             ErrorKind::User,
             format!(
                 "none of the {declared} zones the files declare is in the account's zone list at \
@@ -570,24 +574,46 @@ fn not_listed(err: SnapshotError) -> CommandError {
             ),
             err,
         )
-        .with_hint(ANOTHER_TOKEN);
+    } else {
+        let named: Vec<String> = missing
+            .iter()
+            .map(|(zone, at)| format!("\n  {at}: `{zone}`"))
+            .collect();
+        CommandError::worded(
+            ErrorKind::Config,
+            format!(
+                "{} of the {declared} zones the files declare {} not in the account's zone list \
+                 at {url} (GET /dns):{}",
+                missing.len(),
+                if missing.len() == 1 { "is" } else { "are" },
+                named.concat()
+            ),
+            err,
+        )
+    };
+    hints.into_iter().fold(out, CommandError::with_hint)
+}
+
+/// What to do when `missing` of the `declared` zones are not in the account's zone list (also
+/// the controller's round error): none listed is another account's token; one zone alone
+/// missing reads as a typo or a zone not made yet as much as a wrong token.
+pub fn not_listed_hints(missing: usize, declared: usize) -> Vec<String> {
+    if (missing, declared) == (1, 1) {
+        return vec![
+            "check the zone name in the file, or add the zone to the account in the portal \
+             (DNS), or remove the file"
+                .to_owned(),
+            format!("if the account holds it, {ANOTHER_TOKEN}"),
+        ];
     }
-    let named: Vec<String> = missing
-        .iter()
-        .map(|(zone, at)| format!("\n  {at}: `{zone}`"))
-        .collect();
-    CommandError::worded(
-        ErrorKind::Config,
-        format!(
-            "{} of the {declared} zones the files declare {} not in the account's zone list at \
-             {url} (GET /dns):{}",
-            missing.len(),
-            if missing.len() == 1 { "is" } else { "are" },
-            named.concat()
-        ),
-        err,
-    )
-    .with_hint(FIX_FILES)
+    if missing == declared {
+        return vec![ANOTHER_TOKEN.to_owned()];
+    }
+    vec![
+        "check the zone names in the files, or add the zones to the account in the portal \
+         (DNS), or remove their files"
+            .to_owned(),
+    ]
 }
 
 impl From<PlanError> for CommandError {

@@ -415,7 +415,7 @@ impl Fleet {
 
     fn spawn(&self, account: &Account) -> Result<Running, CommandError> {
         let args = &self.args;
-        let front = Arc::new(self.root.account(&account.name, Arc::clone(&self.board)));
+        let front = Arc::new(self.root.account(account, Arc::clone(&self.board)));
         let config = crate::cli::accounts::api_config(account, &args.api)?;
         let mut config = api_config(config, args.api_share, BUCKET_PER_MINUTE);
         config.on_response = Some(front.response_hook());

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use dnscron_api::{ResponseHook, WaitHook};
 use dnscron_core::apply::Interrupt;
+use dnscron_core::config::accounts::Account;
 use dnscron_core::controller::{Controller, Event, RoundOutcome, RunEnd, Transition};
 use tokio::sync::Notify;
 
@@ -21,9 +22,9 @@ pub(crate) struct Front {
     shared: Arc<Shared>,
     /// This account's series (every account's, for a controller of one).
     metrics: Metrics,
-    /// In a controller of several accounts: this one's name (its log lines, webhook messages
-    /// and `/status` entry say it) and where its status goes.
-    account: Option<(String, Arc<super::fleet::Board>)>,
+    /// In a controller of several accounts: this one (its name in its log lines, webhook
+    /// messages and `/status` entry, its token source in their hints) and where its status goes.
+    account: Option<(Account, Arc<super::fleet::Board>)>,
     latency: observed::Latency,
     policy: &'static str,
     webhook: Option<Arc<super::webhook::Teller>>,
@@ -44,12 +45,12 @@ impl Front {
         Front::with_metrics(args, json, Metrics::for_accounts())
     }
 
-    /// Account `name`'s front: its metrics view, its status on `board`, the shared webhook.
-    pub(crate) fn account(&self, name: &str, board: Arc<super::fleet::Board>) -> Front {
+    /// `account`'s front: its metrics view, its status on `board`, the shared webhook.
+    pub(crate) fn account(&self, account: &Account, board: Arc<super::fleet::Board>) -> Front {
         Front {
             shared: Arc::clone(&self.shared),
-            metrics: self.shared.metrics.account(name),
-            account: Some((name.to_owned(), board)),
+            metrics: self.shared.metrics.account(&account.name),
+            account: Some((account.clone(), board)),
             latency: observed::Latency::default(),
             policy: self.policy,
             webhook: self.webhook.clone(),
@@ -160,7 +161,7 @@ impl Front {
     /// `line`, with the account's name first in a controller of several.
     fn whose(&self, line: String) -> String {
         match &self.account {
-            Some((name, _)) => format!("account {name}: {line}"),
+            Some((account, _)) => format!("account {}: {line}", account.name),
             None => line,
         }
     }
@@ -202,21 +203,24 @@ impl Front {
                     .round(metrics, report, status, std::time::Instant::now());
                 self.failures
                     .store(status.consecutive_failures, Ordering::Relaxed);
-                let document = status_json::document(report, status, self.policy);
+                let account = self.account.as_ref().map(|(account, _)| account);
+                let document = status_json::document(report, status, self.policy, account);
                 match &self.account {
-                    Some((name, board)) => board.round_finished(name, document, &self.shared),
+                    Some((account, board)) => {
+                        board.round_finished(&account.name, document, &self.shared);
+                    }
                     None => {
                         self.shared.set_status(document);
                         self.shared.set_ready();
                     }
                 }
-                let line = self.whose(words::round(report, status));
+                let line = self.whose(words::round(report, status, account));
                 let round = self.rounds.fetch_add(1, Ordering::Relaxed) + 1;
                 let failed = matches!(report.outcome, RoundOutcome::Failed(_));
                 match self.json {
                     true => log_fields(
                         &words::fields(report, status, round),
-                        self.account.as_ref().map_or("", |(name, _)| name.as_str()),
+                        account.map_or("", |account| account.name.as_str()),
                         failed,
                         &line,
                     ),
@@ -230,7 +234,8 @@ impl Front {
                 status,
                 report,
             } => {
-                let line = self.whose(words::alert(kind, transition, status, report));
+                let account = self.account.as_ref().map(|(account, _)| account);
+                let line = self.whose(words::alert(kind, transition, status, report, account));
                 match transition {
                     Transition::Raised | Transition::Changed => tracing::warn!("{line}"),
                     Transition::Cleared => tracing::info!("{line}"),

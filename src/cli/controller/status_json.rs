@@ -3,6 +3,7 @@
 //! made safe for a terminal by `untrusted::json_text` over the whole document.
 
 use dnscron_core::apply::Moved;
+use dnscron_core::config::accounts::Account;
 use dnscron_core::controller::{
     Broken, Pending, Revision, RevisionSource, RoundOutcome, RoundReport, Status,
 };
@@ -15,11 +16,18 @@ use crate::render::plan::text::plain_change_lines;
 /// The `status_version` of the document: a field removed or changing meaning bumps it.
 pub const STATUS_VERSION: u32 = 1;
 
-pub fn document(report: &RoundReport, status: &Status, policy: &str) -> String {
+/// `account`: the account of several whose document it is (its round's error names that
+/// account's token source); `None` for a controller of one.
+pub fn document(
+    report: &RoundReport,
+    status: &Status,
+    policy: &str,
+    account: Option<&Account>,
+) -> String {
     let doc = json!({
         "status_version": STATUS_VERSION,
         "policy": policy,
-        "round": round(report, status),
+        "round": round(report, status, account),
         "revision": status.revision.as_ref().map(revision),
         "converged": status.converged.as_ref().map(revision),
         "broken_revision": status.broken.as_ref().map(broken),
@@ -49,10 +57,10 @@ pub fn document(report: &RoundReport, status: &Status, policy: &str) -> String {
     dnscron_api::untrusted::json_text(doc.to_string())
 }
 
-fn round(report: &RoundReport, status: &Status) -> Value {
+fn round(report: &RoundReport, status: &Status, account: Option<&Account>) -> Value {
     let (work, targets) = words::work_of(&report.work);
     let error = match &report.outcome {
-        RoundOutcome::Failed(error) => Some(words::error_text(error)),
+        RoundOutcome::Failed(error) => Some(words::error_text(error, account)),
         RoundOutcome::Converged
         | RoundOutcome::Drift
         | RoundOutcome::Baseline
@@ -68,7 +76,7 @@ fn round(report: &RoundReport, status: &Status) -> Value {
         "work": work,
         "targets": targets.iter().map(target).collect::<Vec<_>>(),
         "outcome": report.outcome.name(),
-        "summary": words::round(report, status),
+        "summary": words::round(report, status, account),
         "error": error,
     })
 }

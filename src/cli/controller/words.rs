@@ -4,12 +4,16 @@
 
 use std::fmt::Write;
 
+use dnscron_api::ApiError;
 use dnscron_api::untrusted::Untrusted;
+use dnscron_core::apply::workflow::Refusal;
+use dnscron_core::config::accounts::Account;
 use dnscron_core::controller::{
     AlertKind, Converged, Pending, Revision, RevisionSource, RoundError, RoundOutcome, RoundReport,
     Start, StateStore, Status, Transition, Trigger, WaitReason, Work, resolve_adopted,
 };
-use dnscron_core::plan::{Severity, TargetRef};
+use dnscron_core::plan::snapshot::SnapshotError;
+use dnscron_core::plan::{MakePlanError, Severity, TargetRef};
 
 use super::args::ControllerArgs;
 use crate::cli::error::CommandError;
@@ -149,7 +153,7 @@ pub(crate) fn work_of(work: &Work) -> (&'static str, &[TargetRef]) {
 }
 
 /// The line a round ends with: what it did, then how it ended.
-pub(crate) fn round(report: &RoundReport, status: &Status) -> String {
+pub(crate) fn round(report: &RoundReport, status: &Status, account: Option<&Account>) -> String {
     let mut out = match &report.work {
         Work::Adopted => match &status.revision {
             Some(r) => format!(
@@ -211,12 +215,12 @@ pub(crate) fn round(report: &RoundReport, status: &Status) -> String {
     if let (Work::Adopted, RoundOutcome::Baseline) = (&report.work, &report.outcome) {
         out.push_str("; the sweep that follows reports what differs");
     } else {
-        let _ = write!(out, " — {}", outcome(&report.outcome, status));
+        let _ = write!(out, " — {}", outcome(&report.outcome, status, account));
     }
     out
 }
 
-fn outcome(outcome: &RoundOutcome, status: &Status) -> String {
+fn outcome(outcome: &RoundOutcome, status: &Status, account: Option<&Account>) -> String {
     match outcome {
         RoundOutcome::Converged => "in sync".to_string(),
         RoundOutcome::Drift => drift_summary(status),
@@ -231,7 +235,7 @@ fn outcome(outcome: &RoundOutcome, status: &Status) -> String {
             "refused, nothing sent: {} (a mass change is applied by `dnscron apply --allow-mass-changes`, reviewed)",
             chain(refusal.as_ref())
         ),
-        RoundOutcome::Failed(error) => format!("failed: {}", error_text(error)),
+        RoundOutcome::Failed(error) => format!("failed: {}", error_text(error, account)),
     }
 }
 
@@ -291,9 +295,11 @@ fn pending_text(pending: &Pending) -> String {
     }
 }
 
-/// The words of a round's error, on one line, with what the controller does about it.
-pub(crate) fn error_text(error: &RoundError) -> String {
-    match error {
+/// The words of a round's error, on one line, with what the controller does about it, and
+/// what to do about an HTTP error as the CLI's hints say it (`account`: the account of several
+/// whose round it was, so that a hint about the token names that account's own token source).
+pub(crate) fn error_text(error: &RoundError, account: Option<&Account>) -> String {
+    let text = match error {
         RoundError::Files {
             revision,
             diagnostics,
@@ -311,7 +317,100 @@ pub(crate) fn error_text(error: &RoundError) -> String {
         | RoundError::Read(_)
         | RoundError::Account(_)
         | RoundError::Apply(_) => chain(error),
+    };
+    let mut out = text;
+    for hint in hints(error, account) {
+        let _ = write!(out, "; hint: {}", Untrusted(&hint));
     }
+    out
+}
+
+/// The CLI's hints for what failed a round: a read's API error (in its chain) as `api_hint`
+/// words it, a zone list without the files' zones (another account's token?) as `plan` says
+/// it, a write's HTTP error as apply's report ends; for an account of several, a hint about
+/// the token or the API's URL names the account's own (`account_hint`).
+fn hints(error: &RoundError, account: Option<&Account>) -> Vec<String> {
+    let hints: Vec<String> = match error {
+        RoundError::NotConverged(report) => crate::cli::apply_end::stop_hints(&report.result)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        RoundError::Read(_) | RoundError::Account(_) | RoundError::Apply(_) => {
+            match snapshot_error(error) {
+                Some(SnapshotError::NotListed {
+                    declared, missing, ..
+                }) => crate::cli::error::not_listed_hints(missing.len(), *declared),
+                Some(
+                    SnapshotError::MissingZone { .. }
+                    | SnapshotError::MissingDomain { .. }
+                    | SnapshotError::MissingSite { .. }
+                    | SnapshotError::Api { .. }
+                    | SnapshotError::Listing { .. }
+                    | SnapshotError::Internal(_),
+                )
+                | None => api_error_in(error)
+                    .and_then(crate::cli::error::api_hint)
+                    .map(std::borrow::Cow::into_owned)
+                    .into_iter()
+                    .collect(),
+            }
+        }
+        // Their own words say what to do (or the adopt hint does).
+        RoundError::Revision(_)
+        | RoundError::Files { .. }
+        | RoundError::State(_)
+        | RoundError::Adopt(_) => Vec::new(),
+    };
+    match account {
+        None => hints,
+        Some(account) => {
+            let token = crate::cli::accounts::token_source(account);
+            hints
+                .into_iter()
+                .flat_map(|hint| crate::cli::error::account_hint(hint, &account.name, &token))
+                .collect()
+        }
+    }
+}
+
+/// The failed read of the live state a round's error is (its chain skips it: the errors that
+/// wrap it are transparent).
+fn snapshot_error(error: &RoundError) -> Option<&SnapshotError> {
+    let read = match error {
+        RoundError::Account(snapshot) => return Some(snapshot),
+        RoundError::Read(read) => read.as_ref(),
+        RoundError::Apply(refusal) => match refusal.as_ref() {
+            Refusal::MakePlan(read) => read.as_ref(),
+            Refusal::Union(_)
+            | Refusal::ApiUrl { .. }
+            | Refusal::Unreviewed { .. }
+            | Refusal::HeldByFinding { .. }
+            | Refusal::LimitsHeld { .. }
+            | Refusal::Plan(_) => return None,
+        },
+        RoundError::Revision(_)
+        | RoundError::Files { .. }
+        | RoundError::State(_)
+        | RoundError::NotConverged(_)
+        | RoundError::Adopt(_) => return None,
+    };
+    match read {
+        MakePlanError::Snapshot(snapshot) => Some(snapshot),
+        MakePlanError::Plan(_) => None,
+    }
+}
+
+/// The API's error in `error`'s source chain, if an answer (or no answer) of the API is what
+/// failed it.
+fn api_error_in<'a>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a ApiError> {
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if let Some(api) = error.downcast_ref::<ApiError>() {
+            return Some(api);
+        }
+        next = error.source();
+    }
+    None
 }
 
 /// How many problems a revision's files have, and the first with its `file:line:col`.
@@ -426,6 +525,7 @@ pub(crate) fn alert(
     transition: Transition,
     status: &Status,
     report: &RoundReport,
+    account: Option<&Account>,
 ) -> String {
     let revision = status.revision.as_ref().map(short).unwrap_or_default();
     match (kind, transition) {
@@ -448,7 +548,7 @@ pub(crate) fn alert(
         (AlertKind::Findings, Transition::Cleared) => "dnscron: no error finding left".to_string(),
         (AlertKind::Failing, Transition::Raised | Transition::Changed) => {
             let why = match &report.outcome {
-                RoundOutcome::Failed(error) => error_text(error),
+                RoundOutcome::Failed(error) => error_text(error, account),
                 RoundOutcome::Converged
                 | RoundOutcome::Drift
                 | RoundOutcome::Baseline
@@ -486,7 +586,7 @@ pub(crate) fn alert(
         (AlertKind::Held | AlertKind::Refused, Transition::Raised | Transition::Changed) => {
             format!(
                 "dnscron: revision {revision} not applied: {}",
-                outcome(&report.outcome, status)
+                outcome(&report.outcome, status, account)
             )
         }
         (AlertKind::Held | AlertKind::Refused | AlertKind::Conflicted, Transition::Cleared) => {
@@ -510,7 +610,8 @@ pub(crate) fn alert(
 /// Drift by target, at most 10 named.
 fn drift_detail(status: &Status) -> String {
     let mut out = format!(
-        "drift: {} in {} not in the files (not reverted unless the policy is heal)",
+        "drift: the live account differs from the files in {} in {} (not reverted unless the \
+         policy is heal)",
         count(status.drift_changes(), "change", "changes"),
         count(status.drift.len(), "target", "targets")
     );
@@ -595,7 +696,8 @@ mod tests {
                 AlertKind::BrokenRevision,
                 Transition::Raised,
                 &status,
-                &report
+                &report,
+                None
             ),
             "dnscron: revision 0123456789ab does not load (1 problem in its files, first: expected a mapping); no revision is in use yet, nothing is written"
         );
@@ -611,7 +713,7 @@ mod tests {
         }));
         assert_eq!(error.kind(), "adopt");
         assert_eq!(
-            error_text(&error),
+            error_text(&error, None),
             "the folder moved from revision 0123456789abcdef0123456789abcdef01234567, the one named to adopt, to 89abcdef0123456789abcdef0123456789abcdef before it was applied: nothing is applied or taken as the base; the folder's new revision was named by nobody, so the controller writes nothing and retries: review that revision's whole difference (`dnscron plan` over DIR) and restart with --adopt-revision naming it, or without --adopt-revision to take it as the base"
         );
     }

@@ -246,6 +246,17 @@ fn an_accounts_token_hints_name_its_token_source_and_leave_the_rest() {
     assert_eq!(hint(&site).len(), 2, "{site}");
     // Hints not about the token are the account's as they are.
     assert_eq!(hint(RATE_LIMIT_HINT), [RATE_LIMIT_HINT]);
+    // The API's URL is the account's `api_url`, never a flag the accounts file refuses.
+    assert_eq!(
+        hint("check --api-url / DNSCRON_API_URL and the network"),
+        ["check account `shop`'s api_url in dnscron-accounts.yaml and the network"]
+    );
+    assert_eq!(
+        hint(NO_ENDPOINT_HINT),
+        [
+            "check account `shop`'s api_url in dnscron-accounts.yaml: it includes the version prefix, e.g. https://api.example.net/api/v1 (`dnscron doctor` checks it)"
+        ]
+    );
     // One account's error keeps its own hint.
     let one = CommandError::user("x").with_hint(UNAUTHORIZED_HINT);
     assert_eq!(one.hints, [UNAUTHORIZED_HINT]);

@@ -20,22 +20,22 @@ use tokio::sync::Notify;
 
 use super::rig::{TOKEN, seed, zone_file};
 
-const API: &str = "  - {name: api, type: A, content: 192.0.2.7, ttl: 300}\n";
+pub(super) const API: &str = "  - {name: api, type: A, content: 192.0.2.7, ttl: 300}\n";
 const COMMIT_1: &str = "1111111111111111111111111111111111111111";
-const COMMIT_2: &str = "2222222222222222222222222222222222222222";
+pub(super) const COMMIT_2: &str = "2222222222222222222222222222222222222222";
 
 /// Accounts `alpha`, `beta` (and whatever `start_with` adds), each with its emulator serving
 /// one zone, `alpha.example` and `beta.example`; the repository a fake git checkout (HEAD and a
 /// branch, as git-sync leaves one), so that a commit moves every folder's checkout at once.
-struct Accounts {
+pub(super) struct Accounts {
     emus: Vec<(String, Emulator)>,
     _tmp: tempfile::TempDir,
-    root: PathBuf,
+    pub(super) root: PathBuf,
     repo: PathBuf,
 }
 
 impl Accounts {
-    async fn start(names: &[&str]) -> Accounts {
+    pub(super) async fn start(names: &[&str]) -> Accounts {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().to_path_buf();
         let repo = root.join("repo");
@@ -67,7 +67,7 @@ impl Accounts {
         self.emus.push((name.to_owned(), emu));
     }
 
-    fn entry(&self, name: &str) -> String {
+    pub(super) fn entry(&self, name: &str) -> String {
         format!(
             "  - name: {name}\n    folder: {name}\n    api_url: {}\n    token_file: {}\n",
             self.emu(name).base_url(),
@@ -80,22 +80,22 @@ impl Accounts {
         self.write("dnscron-accounts.yaml", &format!("accounts:\n{entries}"));
     }
 
-    fn write(&self, path: &str, text: &str) {
+    pub(super) fn write(&self, path: &str, text: &str) {
         let path = self.repo.join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
 
     /// A new commit checked out (the files written before it are its content).
-    fn commit(&self, id: &str) {
+    pub(super) fn commit(&self, id: &str) {
         std::fs::write(self.repo.join(".git/refs/heads/main"), format!("{id}\n")).unwrap();
     }
 
-    fn emu(&self, name: &str) -> &Emulator {
+    pub(super) fn emu(&self, name: &str) -> &Emulator {
         &self.emus.iter().find(|(n, _)| n == name).unwrap().1
     }
 
-    fn live(&self, name: &str) -> Vec<String> {
+    pub(super) fn live(&self, name: &str) -> Vec<String> {
         let mut out: Vec<String> = self
             .emu(name)
             .state()
@@ -107,7 +107,7 @@ impl Accounts {
         out
     }
 
-    fn writes(&self, name: &str) -> u64 {
+    pub(super) fn writes(&self, name: &str) -> u64 {
         let counters = self.emu(name).counters();
         counters
             .per_route
@@ -139,7 +139,7 @@ impl Accounts {
     }
 
     /// The controller over the repository, running in a task of the test's runtime.
-    fn run(&self, extra: &[&str]) -> Running {
+    pub(super) fn run(&self, extra: &[&str]) -> Running {
         std::fs::create_dir_all(self.root.join("state")).unwrap();
         let Command::Controller(args) = Cli::parse_from(self.flags(extra)).command else {
             panic!("not the controller command");
@@ -172,11 +172,11 @@ impl Accounts {
     }
 }
 
-fn zone(name: &str, extra: &str) -> String {
+pub(super) fn zone(name: &str, extra: &str) -> String {
     zone_file(&format!("{name}.example"), extra)
 }
 
-struct Running {
+pub(super) struct Running {
     shared: Arc<Shared>,
     stop: Arc<Interrupt>,
     task: tokio::task::JoinHandle<Result<Vec<RunEnd>, String>>,
@@ -188,29 +188,29 @@ impl Running {
     }
 
     /// Account `name`'s own status document.
-    fn of(&self, name: &str) -> Value {
+    pub(super) fn of(&self, name: &str) -> Value {
         self.status()["accounts"][name]["status"].clone()
     }
 
-    async fn stop(self) {
+    pub(super) async fn stop(self) {
         self.stop.raise();
         let ends = self.task.await.unwrap().unwrap();
         assert!(ends.iter().all(|end| *end == RunEnd::Stopped), "{ends:?}");
     }
 }
 
-async fn wait(secs: u64) {
+pub(super) async fn wait(secs: u64) {
     tokio::time::sleep(Duration::from_secs(secs)).await;
 }
 
-fn with_api(accounts: &Accounts, names: &[&str]) {
+pub(super) fn with_api(accounts: &Accounts, names: &[&str]) {
     for name in names {
         accounts.write(&format!("{name}/{name}.example.yaml"), &zone(name, API));
     }
 }
 
-const WITH_API: [&str; 2] = ["api 192.0.2.7", "www 192.0.2.1"];
-const WITHOUT_API: [&str; 1] = ["www 192.0.2.1"];
+pub(super) const WITH_API: [&str; 2] = ["api 192.0.2.7", "www 192.0.2.1"];
+pub(super) const WITHOUT_API: [&str; 1] = ["www 192.0.2.1"];
 
 /// Both accounts' first rounds take their folders as the base; `/readyz` turns ready once both
 /// finished one; `/status` groups them by name.

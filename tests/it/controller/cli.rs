@@ -203,7 +203,7 @@ async fn drift_is_posted_to_the_webhook_once_and_its_url_is_never_printed() {
     assert_eq!(
         body,
         serde_json::json!({
-            "text": "dnscron: revision sha256:81dfdffabbf0: drift: 10 changes in 5 targets not in the files (not reverted unless the policy is heal): zone example.com (5), zone example.org (1), domain example.org (1), site blog (1), site shop (2)"
+            "text": "dnscron: revision sha256:81dfdffabbf0: drift: the live account differs from the files in 10 changes in 5 targets (not reverted unless the policy is heal): zone example.com (5), zone example.org (1), domain example.org (1), site blog (1), site shop (2)"
         })
     );
 }

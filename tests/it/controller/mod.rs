@@ -12,6 +12,7 @@ mod rig;
 mod rounds;
 mod run_loop;
 mod status;
+mod tokens;
 mod turns;
 mod walk;
 

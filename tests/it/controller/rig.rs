@@ -52,9 +52,18 @@ impl Rig {
         Rig::start_serving(zones, true).await
     }
 
+    /// [`Rig::start`] with the emulator seeded by `seed` (say, `seed(zones)` and a token more).
+    pub async fn start_seeded(seed: Seed, zones: &[&str]) -> Rig {
+        Rig::start_from(seed, zones, false).await
+    }
+
     async fn start_serving(zones: &[&str], dns: bool) -> Rig {
+        Rig::start_from(seed(zones), zones, dns).await
+    }
+
+    async fn start_from(seed: Seed, zones: &[&str], dns: bool) -> Rig {
         let local = "127.0.0.1:0".parse().unwrap();
-        let emu = dnscron_emulator::start_with_dns(seed(zones), local, dns.then_some(local))
+        let emu = dnscron_emulator::start_with_dns(seed, local, dns.then_some(local))
             .await
             .unwrap();
         let tmp = tempfile::tempdir().unwrap();

@@ -19,7 +19,7 @@ const API: &str = "  - {name: api, type: A, content: 192.0.2.7, ttl: 300}\n";
 async fn status_after(controller: &mut Controller, trigger: Trigger) -> Value {
     let (report, _) = controller.round(trigger).await;
     let shared = Arc::new(Shared::new(Metrics::new()));
-    shared.set_status(document(&report, controller.status(), "apply"));
+    shared.set_status(document(&report, controller.status(), "apply", None));
     let served = Served::start(Arc::clone(&shared)).await;
     let body = reqwest::get(served.url("/status"))
         .await
