@@ -88,12 +88,11 @@ fn moved(
             source(&account.token)
         )
     });
-    let what = match (url, token) {
+    match (url, token) {
         (Some(url), Some(token)) => format!("{url}, and {token}"),
         (Some(one), None) | (None, Some(one)) => one,
         (None, None) => format!("its entry changed since `{since}`"),
-    };
-    what
+    }
 }
 
 fn source(token: &TokenSource) -> String {
