@@ -111,12 +111,12 @@ pub(crate) fn one_account_per_token(read: &[(&Account, &ApiConfig)]) -> Result<(
             {
                 return Err(CommandError::user(format!(
                     "accounts `{}` ({}) and `{}` ({}) hold the same token for the same API: one \
-                     account would be planned twice; nothing was sent",
+                     account would be planned twice",
                     b.name, b.location, a.name, a.location
                 ))
                 .with_hint(format!(
                     "one live account is one entry of {ACCOUNTS_FILE}: remove the entry that \
-                     repeats it, or give each account its own account's token"
+                     repeats it, or give each entry the token of its own account"
                 )));
             }
         }

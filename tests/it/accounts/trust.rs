@@ -406,6 +406,17 @@ fn two_entries_holding_one_token_for_one_api_are_refused() {
         untouched(&r.acme, "acme");
         untouched(&r.shop, "shop");
     }
+    // doctor reports it beside its checks, as a failed one.
+    let doctor = r.dnscron(&["doctor"]);
+    assert_eq!(doctor.status, 1, "{}", doctor.stdout);
+    assert!(
+        doctor.stdout.contains(
+            "every account\nfail  accounts `acme` (./dnscron-accounts.yaml:2:5) and `acme-again`"
+        ),
+        "{}",
+        doctor.stdout
+    );
+    assert!(!doctor.stdout.contains(ACME_TOKEN));
 }
 
 /// The merge side: the pull request that moved acme merged, the merge job's apply (main's
