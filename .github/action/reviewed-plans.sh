@@ -10,6 +10,8 @@
 # 2. The plans of every pull request merged since the last successful apply (the newest run of
 #    this workflow on main whose step DNSCRON_APPLY_STEP succeeded): GitHub cancels a pending
 #    run when a newer one is queued, so the newest run must apply every merge it stands for.
+#    Before the first successful apply, that is every merge since this workflow's oldest run on
+#    the branch (a first run that failed or was cancelled applied nothing of its merge).
 #    Each pull request that changed DNSCRON_DIR must have its plan artifact
 #    (dnscron-plan-<number>-<head commit>), downloaded by run id from the newest successful run
 #    of the plan workflow (DNSCRON_PLAN_WORKFLOW) for its merged head commit, else the job fails
@@ -89,6 +91,16 @@ output "base=$base"
 commits=()
 if [ -n "$base" ]; then
   mapfile -t commits < <(gh api "repos/$repo/compare/$base...$sha" --paginate --jq '.commits[].sha')
+else
+  # No successful apply yet: every merge since this workflow's oldest run on $branch counts (a
+  # run cancelled while pending, or one that failed, applied nothing of its merge; left out,
+  # its reviewed change would never be applied).
+  oldest=$(gh run list --workflow "$workflow" --branch "$branch" --limit 100 --json databaseId,headSha \
+    --jq "map(select(.databaseId != ${GITHUB_RUN_ID:-0})) | last // empty | .headSha")
+  if [ -n "$oldest" ] && [ "$oldest" != "$sha" ]; then
+    commits=("$oldest")
+    mapfile -t -O 1 commits < <(gh api "repos/$repo/compare/$oldest...$sha" --paginate --jq '.commits[].sha')
+  fi
 fi
 if [ ${#commits[@]} = 0 ] || [ "${commits[${#commits[@]} - 1]}" != "$sha" ]; then commits+=("$sha"); fi
 

@@ -134,7 +134,7 @@ pub(crate) fn api_config(account: &Account, api: &ApiArgs) -> Result<ApiConfig, 
     config.allow_insecure_http = api.allow_insecure_http;
     config.max_wait = api.max_wait;
     config.request_timeout = api.timeout;
-    config.on_retry = Some(super::retries::hook());
+    config.on_retry = Some(super::retries::account_hook(&account.name));
     Ok(config)
 }
 

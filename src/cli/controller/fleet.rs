@@ -443,7 +443,7 @@ impl Fleet {
             None => None,
         };
         let store = StateStore::new(state_file, account.folder.clone());
-        let starting = words::starting(args, &account.folder, &store)?;
+        let starting = words::starting(args, &account.folder, &store, Some(&account.name))?;
         let settings = Settings {
             interval: args.interval,
             suspend_file: args

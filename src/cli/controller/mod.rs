@@ -70,7 +70,7 @@ pub fn run(args: ControllerArgs, log_format: crate::cli::logging::LogFormat) -> 
         None => None,
     };
     let store = StateStore::new(args.state_file.clone(), dir.clone());
-    let starting = words::starting(&args, &dir, &store)?;
+    let starting = words::starting(&args, &dir, &store, None)?;
     let converged = starting.converged;
     let settings = Settings {
         interval: args.interval,

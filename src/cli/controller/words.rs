@@ -26,25 +26,30 @@ pub(crate) struct Starting {
     pub adopt: Option<String>,
 }
 
+/// How the controller starts; `account` names it among several (every line of one says whose).
 pub(crate) fn starting(
     args: &ControllerArgs,
     dir: &std::path::Path,
     store: &StateStore,
+    account: Option<&str>,
 ) -> Result<Starting, CommandError> {
     let policy = args.policy.name();
+    let who = account
+        .map(|name| format!("account {name}: "))
+        .unwrap_or_default();
     let (converged, unreadable) = match store.start() {
         Start::Converged(converged) => (Some(*converged), None),
         Start::First { unreadable } => (None, unreadable),
     };
     if let (Some(converged), Some(file)) = (&converged, store.file()) {
         tracing::info!(
-            "controller ({policy}) starting from revision {}, the last converged (state file {})",
+            "{who}controller ({policy}) starting from revision {}, the last converged (state file {})",
             short(&converged.revision),
             file.display()
         );
         if args.adopt_revision.is_some() {
             tracing::info!(
-                "--adopt-revision is not used: a revision converged already (it applies on a first start only)"
+                "{who}--adopt-revision is not used: a revision converged already (it applies on a first start only)"
             );
         }
         return Ok(Starting {
@@ -68,18 +73,18 @@ pub(crate) fn starting(
     };
     match (unreadable, store.file()) {
         (Some(error), _) => tracing::warn!(
-            "{}; starting as on a first start: {first}",
+            "{who}{}; starting as on a first start: {first}",
             one_line(&CommandError::from_error(
                 crate::cli::error::ErrorKind::User,
                 error
             ))
         ),
         (None, Some(file)) => tracing::info!(
-            "controller ({policy}) starting: no converged revision in {} yet; {first}",
+            "{who}controller ({policy}) starting: no converged revision in {} yet; {first}",
             file.display()
         ),
         (None, None) => tracing::warn!(
-            "controller ({policy}) starting without --state-file: a restart forgets the last converged revision, and what merged while it was down is reported as drift, not applied; {first}"
+            "{who}controller ({policy}) starting without --state-file: a restart forgets the last converged revision, and what merged while it was down is reported as drift, not applied; {first}"
         ),
     }
     Ok(Starting { converged, adopt })

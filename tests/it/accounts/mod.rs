@@ -4,6 +4,7 @@ mod apply;
 mod apply_changed;
 mod doctor;
 pub mod plan;
+mod retries;
 mod tokens;
 mod trust;
 mod validate;

@@ -174,3 +174,29 @@ fn a_portal_step_stops_the_apply_and_a_rerun_after_it_finishes() {
         ),
     );
 }
+
+/// No apply has succeeded yet, and the first merge's run never ran (GitHub cancelled it, pending,
+/// when the next merge queued its own): the next run applies both merges' reviewed plans. With
+/// its own plan alone, the first merge's change (another site's) would never be applied.
+#[test]
+fn before_any_successful_apply_every_merge_since_the_first_run_is_applied() {
+    const SHOP: &str = "dns/sites/shop.yaml";
+    let story = Story::new();
+    let shop = |files: Files| files.edit(SHOP, "*/5 * * * *", "*/10 * * * *");
+    reviewed(&story, 1, "a1a1a1a1", &shop(Files::main()));
+    reviewed(&story, 2, "a2a2a2a2", &www(Files::main()));
+    let first = shop(Files::main());
+    story.world.merged("e1e1e1e1", 1, "a1a1a1a1", &[SHOP]);
+    story.world.push_main("e1e1e1e1", &[SHOP]);
+    story.commit("e1e1e1e1", &first);
+    let pending = story.world.queued("dnscron-apply.yml", "e1e1e1e1");
+    story.world.cancel(pending, "dnscron-apply.yml", "e1e1e1e1");
+    let (run, shown) = merge(&story, "e2e2e2e2", 2, "a2a2a2a2", &www(first));
+    assert!(run.succeeded(), "{}", run.log);
+    let live = story.live();
+    assert!(
+        live.contains("*/10 * * * *") && live.contains("web.example.com."),
+        "both merges applied: {live}"
+    );
+    snapshot!("merge_first_run_cancelled", &shown);
+}
