@@ -45,6 +45,17 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
         Some(since) => trust::against(accounts, chosen, since)?,
         None => vec![Trust::Scoped; chosen.len()],
     };
+    for (account, trust) in chosen.iter().zip(&trust) {
+        let what = match trust {
+            Trust::Scoped => continue,
+            Trust::Whole => format!(
+                "its entry (its folder) changed since `{}`",
+                args.changed_since.as_deref().unwrap_or_default()
+            ),
+            Trust::Untrusted(what) => what.clone(),
+        };
+        eprintln!("apply: account `{}`: {what}: planned whole", account.name);
+    }
     let stamp = stamp::plan_stamp();
     let configs = chosen
         .iter()

@@ -460,6 +460,16 @@ fn the_merge_job_plans_a_moved_account_whole_and_writes_only_what_was_reviewed()
             "--format",
             "json",
         ]);
+        assert!(
+            apply.stderr.contains(&format!(
+                "apply: account `acme`: its API URL changed since `{base}` (was {}, now {}): \
+                 planned whole",
+                r.acme.base_url(),
+                r.other.base_url()
+            )),
+            "{}",
+            apply.stderr
+        );
         let shop_ip = r.shop.state().zones["shop.example"][0].content.clone();
         if twin_matches {
             assert_eq!(apply.status, 0, "{}", apply.stderr);
