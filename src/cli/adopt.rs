@@ -82,6 +82,7 @@ pub(crate) fn run(args: AdoptArgs) -> CommandResult {
         // account's adoption is made and its files checked.
         Repository::Many { .. } => {
             let chosen = repository.chosen();
+            super::trust::one_token_each(&chosen, &args.api)?;
             let names: Vec<&str> = chosen.iter().map(|a| a.name.as_str()).collect();
             on_threads("adopt", &names, |index, reads| {
                 let account = chosen[index];

@@ -17,6 +17,7 @@ use crate::cli::error::{
 use crate::cli::reviewed_accounts::{Bind, bindings};
 use crate::cli::side_by_side::{Part, join_all};
 use crate::cli::signals::Signals;
+use crate::cli::trust::{self, Trust};
 use crate::cli::{apply_end, changed, session, stamp, write_stdout};
 use crate::render::apply::{self as report, Lines};
 use crate::render::plan as render;
@@ -37,13 +38,36 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
     if let (Some(since), Some(first)) = (&args.changed_since, chosen.first()) {
         changed::check_since(std::slice::from_ref(&first.folder), since)?;
     }
+    // The merge job runs the reviewed base's successor in a protected environment: an account
+    // a pull request moved (or added) is applied here, planned whole, and only what a reviewed
+    // plan holds may be written.
+    let trust = match &args.changed_since {
+        Some(since) => trust::against(accounts, chosen, since)?,
+        None => vec![Trust::Scoped; chosen.len()],
+    };
+    for (account, trust) in chosen.iter().zip(&trust) {
+        let what = match trust {
+            Trust::Scoped => continue,
+            Trust::Whole => format!(
+                "its entry (its folder) changed since `{}`",
+                args.changed_since.as_deref().unwrap_or_default()
+            ),
+            Trust::Untrusted(what) => what.clone(),
+        };
+        eprintln!("apply: account `{}`: {what}: planned whole", account.name);
+    }
     let stamp = stamp::plan_stamp();
+    let configs = chosen
+        .iter()
+        .map(|account| api_config(account, &args.api))
+        .collect::<Result<Vec<_>, _>>()?;
+    let read: Vec<_> = chosen.iter().copied().zip(&configs).collect();
+    trust::one_account_per_token(&read)?;
     let mut clients = Vec::new();
-    for (account, bind) in chosen.iter().zip(binds) {
-        let config = api_config(account, &args.api)?;
+    for (((account, bind), config), trust) in chosen.iter().zip(binds).zip(configs).zip(trust) {
         let client = WriteClient::new(config)
             .map_err(|e| accounts::in_account(CommandError::from(e), account))?;
-        clients.push((account, client, bind));
+        clients.push((account, client, bind, trust));
     }
     let runtime = session::runtime()?;
     // Until the first write a signal ends the apply at once, nothing sent; from then on every
@@ -54,7 +78,7 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
     // Plan and bind every account before anything is written anywhere.
     let prepares: Vec<Part<'_, Result<Prepared<'_>, CommandError>>> = clients
         .iter()
-        .map(|(account, client, bind)| {
+        .map(|(account, client, bind, trust)| {
             let stamp = stamp.for_account(&account.name, &account.api_url);
             Box::pin(async move {
                 let in_account = |e: CommandError| accounts::in_account(e, account);
@@ -64,10 +88,12 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
                         let folder = std::slice::from_ref(&account.folder);
                         let desired = session::load_desired(folder).map_err(in_account)?;
                         // The account's files changed since REF, as `apply <its folder>
-                        // --changed-since REF` scopes them.
-                        let changed = args
-                            .changed_since
-                            .as_deref()
+                        // --changed-since REF` scopes them; whole when its entry changed.
+                        let since = match trust {
+                            Trust::Scoped => args.changed_since.as_deref(),
+                            Trust::Whole | Trust::Untrusted(_) => None,
+                        };
+                        let changed = since
                             .map(|since| changed::scope(folder, &desired, since))
                             .transpose()
                             .map_err(in_account)?;
@@ -101,12 +127,26 @@ pub(crate) fn run(args: &ApplyArgs, accounts: &Accounts, chosen: &[&Account]) ->
                         1 => "the reviewed plan holds no plan of this account",
                         _ => "no reviewed plan holds a plan of this account",
                     };
+                    let changes = prepared.plan().changes.len();
+                    // A pull request that moved it could not plan it: its check sent no token.
+                    if let Trust::Untrusted(what) = trust {
+                        return Err(in_account(CommandError::new(
+                            ErrorKind::Stale,
+                            format!(
+                                "{changes} change(s) not reviewed: {what}, so the pull \
+                                 request's check could not plan it"
+                            ),
+                        ))
+                        .with_hint(format!(
+                            "plan it where its token may go (`dnscron plan --account {} --out \
+                             FILE` on main), have that plan reviewed, and apply it with \
+                             --reviewed FILE",
+                            account.name
+                        )));
+                    }
                     return Err(in_account(CommandError::new(
                         ErrorKind::Stale,
-                        format!(
-                            "{} change(s) not reviewed: {holds}",
-                            prepared.plan().changes.len()
-                        ),
+                        format!("{changes} change(s) not reviewed: {holds}"),
                     ))
                     .with_hint(
                         "plan every account into one file (`dnscron plan --out FILE`), have it \

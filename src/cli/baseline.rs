@@ -65,6 +65,11 @@ pub(crate) fn run(args: BaselineArgs) -> CommandResult {
                 let config = accounts::api_config(account, &args.api)?;
                 targets.push((Some(account), account.folder.clone(), config));
             }
+            let read: Vec<_> = targets
+                .iter()
+                .filter_map(|(account, _, config)| account.map(|a| (a, config)))
+                .collect();
+            super::trust::one_account_per_token(&read)?;
         }
     }
     let mut loaded = Vec::new();

@@ -10,6 +10,8 @@ use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 use std::process::Command;
 
+use dnscron_core::config::Diagnostics;
+use dnscron_core::config::accounts::{self, Accounts};
 use dnscron_core::config::changed::{self, ChangedError, FileChanges, OldFile};
 use dnscron_core::config::model::Desired;
 use dnscron_core::plan::Scope;
@@ -34,6 +36,35 @@ pub(crate) fn check_since(paths: &[PathBuf], since: &str) -> Result<(), CommandE
     let top = toplevel(paths)?;
     resolve(&top, since)?;
     Ok(())
+}
+
+/// The accounts file as `since` held it: what that revision says about where each account's
+/// token goes (`accounts::since`). `Ok(None)`: the revision had no accounts file there (the
+/// repository became one of several accounts since); `Err` with the revision's problems when
+/// it does not load.
+pub(crate) fn accounts_then(
+    accounts: &Accounts,
+    since: &str,
+) -> Result<Result<Option<Accounts>, Diagnostics>, CommandError> {
+    let top = toplevel(std::slice::from_ref(&accounts.root))?;
+    let commit = resolve(&top, since)?;
+    let file = changed::absolute(&accounts.file);
+    let Ok(rel) = file.strip_prefix(&top) else {
+        return Ok(Ok(None));
+    };
+    // Git names paths with `/` on every platform.
+    let rel = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
+    let listed = run(&top, &["ls-tree", "-z", "--name-only", &commit, "--", &rel])?;
+    if listed.split('\0').all(|p| p != rel) {
+        return Ok(Ok(None));
+    }
+    let text = run(&top, &["show", &format!("{commit}:{rel}")])?;
+    let shown_as = format!("{} at {since}", accounts.file.display());
+    Ok(accounts::at_revision(text, &accounts.file, &accounts.root, &shown_as).map(Some))
 }
 
 fn toplevel(paths: &[PathBuf]) -> Result<PathBuf, ChangedError> {

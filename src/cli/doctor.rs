@@ -79,13 +79,22 @@ pub(crate) fn run(args: DoctorArgs) -> CommandResult {
         }
         Repository::Many { .. } => {
             let chosen = repository.chosen();
+            // Two entries of one live account: a problem of the file, shown beside the checks.
+            let one_token = super::trust::one_token_each(&chosen, &args.api).err();
             let (mut sections, answered) = runtime::block_on(accounts_checks(&chosen, &args.api))?;
+            let mut every = Vec::new();
+            if let Some(err) = one_token {
+                every.push(fail(err.message_text(), err.hints().join("; ")));
+            }
             // The Deprecation header is the API's, noted by whichever account's answer carried it.
             if answered {
+                every.push(deprecation());
+            }
+            if !every.is_empty() {
                 sections.push(AccountChecks {
                     name: None,
                     heading: Some("every account".to_string()),
-                    checks: vec![deprecation()],
+                    checks: every,
                 });
             }
             sections

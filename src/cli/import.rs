@@ -150,6 +150,9 @@ pub fn run(args: ImportArgs) -> CommandResult {
     }
     // Each account's reads at its own pace, side by side, the progress counting each apart;
     // the summaries in the file's order.
+    let chosen: Vec<&dnscron_core::config::accounts::Account> =
+        targets.iter().map(|(_, _, account)| *account).collect();
+    super::trust::one_token_each(&chosen, &args.api)?;
     let names: Vec<&str> = targets.iter().map(|(name, _, _)| name.as_str()).collect();
     let results = on_threads("import", &names, |index, reads| {
         let (name, out, account) = &targets[index];

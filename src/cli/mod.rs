@@ -48,6 +48,7 @@ mod show;
 mod side_by_side;
 mod signals;
 mod stamp;
+mod trust;
 pub(crate) mod validate;
 
 pub use output::write_stdout;

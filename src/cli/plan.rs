@@ -85,8 +85,8 @@ pub enum PlanFormat {
 
 pub(crate) fn run(args: PlanArgs) -> CommandResult {
     let repository = Repository::discover_for_api(&args.paths, &args.account, &args.api)?;
-    if let Repository::Many { .. } = &repository {
-        return super::plan_accounts::run(&args, &repository.chosen());
+    if let Repository::Many { accounts, .. } = &repository {
+        return super::plan_accounts::run(&args, accounts, &repository.chosen());
     }
     let desired = validate::load_printing_warnings(&args.paths).map_err(|d| match args.format {
         PlanFormat::Github => validate::report_diagnostics_github(&d),

@@ -9,13 +9,15 @@ use crate::cli::dns_args::ResolverArg;
 use crate::cli::error::{CommandError, CommandResult, ErrorKind, Outcome};
 use crate::cli::plan::{PlanArgs, PlanFormat, read_progress, write_plan_file};
 use crate::cli::side_by_side::{Part, join_all};
+use crate::cli::trust::{self, Trust};
 use crate::cli::{changed, logging, runtime, signals, stamp, validate, write_stdout};
 use crate::render::plan::accounts::{self as view, AccountView};
 use crate::render::plan::progress::AccountReads;
-use dnscron_api::ReadClient;
-use dnscron_core::config::accounts::Account;
+use dnscron_api::{ApiConfig, ReadClient};
+use dnscron_core::config::accounts::{Account, Accounts};
+use dnscron_core::config::model::Desired;
 use dnscron_core::dnscheck::QueryOptions;
-use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, Planned, make_plan_owned};
+use dnscron_core::plan::{AccountCheck, MailDns, MakeOptions, Planned, Scope, make_plan_owned};
 use dnscron_core::plan_file::{AccountPlan, accounts_to_json};
 
 /// One account's plan, or why it has none (already worded).
@@ -23,10 +25,13 @@ pub(crate) struct AccountPlanned {
     pub(crate) name: String,
     pub(crate) api_url: String,
     pub(crate) planned: Result<Planned, CommandError>,
+    /// Not planned on purpose (`--changed-since` and a token REF doesn't send there): why, and
+    /// where the accounts file declares the account. `planned` then says so too.
+    pub(crate) withheld: Option<(String, String)>,
 }
 
-pub(crate) fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
-    let planned = plan_accounts(args, accounts)?;
+pub(crate) fn run(args: &PlanArgs, repo: &Accounts, accounts: &[&Account]) -> CommandResult {
+    let planned = plan_accounts(args, repo, accounts)?;
     let views: Vec<AccountView<'_>> = planned
         .iter()
         .map(|a| AccountView {
@@ -37,9 +42,27 @@ pub(crate) fn run(args: &PlanArgs, accounts: &[&Account]) -> CommandResult {
                 .as_ref()
                 .map(|p| &p.plan)
                 .map_err(|e| without_account(e, &a.name)),
+            withheld: a
+                .withheld
+                .as_ref()
+                .map(|(why, at)| (why.as_str(), at.as_str())),
         })
         .collect();
-    let failed: Vec<&AccountPlanned> = planned.iter().filter(|a| a.planned.is_err()).collect();
+    let failed: Vec<&AccountPlanned> = planned
+        .iter()
+        .filter(|a| a.planned.is_err() && a.withheld.is_none())
+        .collect();
+    // A warning, not a failure: the pull request that moves an account must stay mergeable.
+    if args.format != PlanFormat::Github {
+        for account in planned.iter().filter(|a| a.withheld.is_some()) {
+            if let Some((why, at)) = &account.withheld {
+                eprintln!(
+                    "warning: account `{}` ({at}) not planned: {why}",
+                    account.name
+                );
+            }
+        }
+    }
     let saved: Vec<AccountPlan> = planned
         .iter()
         .filter_map(|a| {
@@ -155,6 +178,7 @@ fn without_account(err: &CommandError, name: &str) -> String {
 /// Every chosen account's plan, read side by side on one runtime.
 pub(crate) fn plan_accounts(
     args: &PlanArgs,
+    repo: &Accounts,
     accounts: &[&Account],
 ) -> Result<Vec<AccountPlanned>, CommandError> {
     let resolver = args
@@ -165,16 +189,21 @@ pub(crate) fn plan_accounts(
     if let (Some(since), Some(first)) = (&args.changed_since, accounts.first()) {
         changed::check_since(std::slice::from_ref(&first.folder), since)?;
     }
+    // Which token may go where is known before any token is read.
+    let trust = match &args.changed_since {
+        Some(since) => trust::against(repo, accounts, since)?,
+        None => vec![Trust::Scoped; accounts.len()],
+    };
     let stamp = stamp::plan_stamp();
     let names: Vec<&str> = accounts.iter().map(|a| a.name.as_str()).collect();
     let progress = read_progress("plan").map(|p| p.for_accounts(&names));
     let reads: Vec<_> = (0..accounts.len())
         .map(|index| progress.as_ref().and_then(|p| p.account(index)))
         .collect();
-    let ready: Vec<Result<(ReadClient, _, MakeOptions), CommandError>> = accounts
+    let loaded: Vec<Result<Loaded, CommandError>> = accounts
         .iter()
-        .zip(&reads)
-        .map(|(account, reads)| {
+        .zip(&trust)
+        .map(|(account, trust)| {
             let in_account = |e: CommandError| accounts::in_account(e, account);
             let folder = std::slice::from_ref(&account.folder);
             let desired = validate::load_printing_warnings(folder)
@@ -190,13 +219,48 @@ pub(crate) fn plan_accounts(
                         account.name
                     ))
                 })?;
-            let scope = args
-                .changed_since
-                .as_deref()
+            let since = match trust {
+                Trust::Untrusted(what) => {
+                    let since = args.changed_since.as_deref().unwrap_or_default();
+                    return Ok(Loaded::Withheld(trust::not_planned(what, since)));
+                }
+                // Its entry changed: its folder is not what REF's files describe.
+                Trust::Whole => None,
+                Trust::Scoped => args.changed_since.as_deref(),
+            };
+            let scope = since
                 .map(|since| changed::scope(folder, &desired, since))
                 .transpose()
                 .map_err(in_account)?;
-            let mut config = api_config(account, &args.api)?;
+            let config = api_config(account, &args.api)?;
+            Ok(Loaded::Read(Box::new((desired, scope, config))))
+        })
+        .collect();
+    let read: Vec<(&Account, &ApiConfig)> = accounts
+        .iter()
+        .zip(&loaded)
+        .filter_map(|(account, loaded)| match loaded {
+            Ok(Loaded::Read(read)) => Some((*account, &read.2)),
+            Ok(Loaded::Withheld(_)) | Err(_) => None,
+        })
+        .collect();
+    trust::one_account_per_token(&read)?;
+    let mut withheld = vec![None; accounts.len()];
+    let ready: Vec<Result<(ReadClient, _, MakeOptions), CommandError>> = accounts
+        .iter()
+        .zip(&reads)
+        .zip(loaded)
+        .zip(&mut withheld)
+        .map(|(((account, reads), loaded), withheld)| {
+            let in_account = |e: CommandError| accounts::in_account(e, account);
+            let (desired, scope, mut config) = match loaded? {
+                Loaded::Read(read) => *read,
+                Loaded::Withheld(why) => {
+                    let err = CommandError::user(format!("not planned: {why}"));
+                    *withheld = Some((why, account.location.to_string()));
+                    return Err(err);
+                }
+            };
             if let Some(reads) = reads {
                 config.on_wait = Some(reads.wait_hook());
             }
@@ -264,12 +328,21 @@ pub(crate) fn plan_accounts(
     Ok(accounts
         .iter()
         .zip(results)
-        .map(|(account, planned)| AccountPlanned {
+        .zip(withheld)
+        .map(|((account, planned), withheld)| AccountPlanned {
             name: account.name.clone(),
             api_url: account.api_url.clone(),
             planned,
+            withheld,
         })
         .collect())
+}
+
+/// An account's files and client settings, read before any client is made; or why its token
+/// is not sent.
+enum Loaded {
+    Read(Box<(Desired, Option<Scope>, ApiConfig)>),
+    Withheld(String),
 }
 
 /// Marks an account's reads finished when its part ends, however it ends.

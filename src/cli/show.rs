@@ -34,6 +34,8 @@ pub(crate) fn run(args: ShowArgs) -> CommandResult {
                     name: &a.name,
                     api_url: &a.api_url,
                     plan: Ok(&a.plan),
+                    // A saved plan holds the accounts that were planned.
+                    withheld: None,
                 })
                 .collect();
             match args.format {

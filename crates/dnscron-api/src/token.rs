@@ -100,6 +100,18 @@ impl Token {
         Ok(Token(value))
     }
 
+    /// Whether `other` is the same secret: compared as SHA-256 digests, every byte, so the time
+    /// taken says nothing about how much of the two tokens agrees (two accounts found to hold
+    /// one token are refused, and neither token is ever shown).
+    pub fn same_secret(&self, other: &Token) -> bool {
+        use sha2::{Digest, Sha256};
+        let (a, b) = (Sha256::digest(&self.0), Sha256::digest(&other.0));
+        a.iter()
+            .zip(b.iter())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+    }
+
     /// The `Authorization` header value, marked sensitive so `http`'s own `Debug` hides it.
     pub(super) fn authorization(&self) -> reqwest::header::HeaderValue {
         // from_source admits only visible ASCII, which is always a valid header value.
@@ -126,6 +138,14 @@ impl fmt::Display for Token {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_secret_compares_the_tokens_not_their_sources() {
+        let a = Token::new("tok-acme").unwrap();
+        assert!(a.same_secret(&Token::new("tok-acme\n").unwrap()));
+        assert!(!a.same_secret(&Token::new("tok-acmf").unwrap()));
+        assert!(!a.same_secret(&Token::new("tok-acme2").unwrap()));
+    }
 
     #[test]
     fn trims_exactly_one_trailing_newline() {

@@ -14,6 +14,20 @@ pub(crate) struct AccountView<'a> {
     pub(crate) name: &'a str,
     pub(crate) api_url: &'a str,
     pub(crate) plan: Result<&'a Plan, String>,
+    /// Not planned on purpose, and not a failure: a scoped plan sends its token nowhere the
+    /// revision it compares with doesn't (the words, and where the accounts file declares it).
+    pub(crate) withheld: Option<(&'a str, &'a str)>,
+}
+
+impl AccountView<'_> {
+    /// Why it has no plan, whether withheld or failed.
+    fn not_planned(&self) -> Option<String> {
+        match (&self.plan, self.withheld) {
+            (Ok(_), _) => None,
+            (Err(_), Some((why, at))) => Some(format!("{why} ({at})")),
+            (Err(why), None) => Some(why.clone()),
+        }
+    }
 }
 
 /// Room for the head of the Markdown view (title, table, totals) before the accounts' parts.
@@ -39,7 +53,12 @@ fn totals(accounts: &[AccountView<'_>], name: impl Fn(&str) -> String) -> (Strin
         .collect();
     let failed: Vec<String> = accounts
         .iter()
-        .filter(|a| a.plan.is_err())
+        .filter(|a| a.plan.is_err() && a.withheld.is_none())
+        .map(|a| name(a.name))
+        .collect();
+    let withheld: Vec<String> = accounts
+        .iter()
+        .filter(|a| a.withheld.is_some())
         .map(|a| name(a.name))
         .collect();
     let mut summary = Summary::default();
@@ -56,26 +75,53 @@ fn totals(accounts: &[AccountView<'_>], name: impl Fn(&str) -> String) -> (Strin
         findings.extend(plan.findings.iter().cloned());
     }
     let mut head = format!("Accounts: {} planned", plans.len());
-    let unknown = match failed.len() {
-        0 => {
-            head.push_str(&format!(". {}", summary_line(&summary, &findings)));
-            return (head, None);
-        }
-        1 => format!(
-            "Nothing is known of account {}: its plan failed.",
-            failed.join(", ")
-        ),
-        _ => format!(
-            "Nothing is known of accounts {}: their plans failed.",
-            failed.join(", ")
-        ),
-    };
-    head.push_str(&format!(", {} failed.", failed.len()));
+    if !withheld.is_empty() {
+        head.push_str(&format!(
+            ", {} not planned (planned on merge)",
+            withheld.len()
+        ));
+    }
+    if !failed.is_empty() {
+        head.push_str(&format!(", {} failed", failed.len()));
+    }
+    // Nothing is claimed of an account without a plan: neither a failed one nor one withheld.
+    let unknown: Vec<String> = [
+        match failed.len() {
+            0 => None,
+            1 => Some(format!(
+                "Nothing is known of account {}: its plan failed.",
+                failed.join(", ")
+            )),
+            _ => Some(format!(
+                "Nothing is known of accounts {}: their plans failed.",
+                failed.join(", ")
+            )),
+        },
+        match withheld.len() {
+            0 => None,
+            1 => Some(format!(
+                "Account {} is planned on merge, by apply, against the reviewed files.",
+                withheld.join(", ")
+            )),
+            _ => Some(format!(
+                "Accounts {} are planned on merge, by apply, against the reviewed files.",
+                withheld.join(", ")
+            )),
+        },
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if unknown.is_empty() {
+        head.push_str(&format!(". {}", summary_line(&summary, &findings)));
+        return (head, None);
+    }
+    head.push('.');
     if !plans.is_empty() {
         head.push(' ');
         head.push_str(&planned_part_line(&summary, &findings, plans.len()));
     }
-    (head, Some(unknown))
+    (head, Some(unknown.join(" ")))
 }
 
 pub(crate) fn text(accounts: &[AccountView<'_>], color: bool) -> String {
@@ -90,11 +136,12 @@ pub(crate) fn text(accounts: &[AccountView<'_>], color: bool) -> String {
     for account in accounts {
         out.push_str(&bold(&format!("=== account `{}` ===", account.name)));
         out.push('\n');
-        match &account.plan {
-            Ok(plan) => out.push_str(&super::text::render(plan, color)),
-            Err(why) => out.push_str(&format!(
-                "Live account: {}\n\nNot planned: {why}\n",
-                printable(account.api_url)
+        match (&account.plan, account.not_planned()) {
+            (Ok(plan), _) => out.push_str(&super::text::render(plan, color)),
+            (Err(_), why) => out.push_str(&format!(
+                "Live account: {}\n\nNot planned: {}\n",
+                printable(account.api_url),
+                why.unwrap_or_default()
             )),
         }
         out.push('\n');
@@ -108,9 +155,9 @@ pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
     let mut out = format!("### dnscron plan: {} accounts\n\n", accounts.len());
     out.push_str("| account | live account | plan |\n|---|---|---|\n");
     for account in accounts {
-        let plan = match &account.plan {
-            Ok(plan) => escape(&summary_line(&plan.summary, &plan.findings)),
-            Err(why) => format!("**not planned**: {}", escape(why)),
+        let plan = match (&account.plan, account.not_planned()) {
+            (Ok(plan), _) => escape(&summary_line(&plan.summary, &plan.findings)),
+            (Err(_), why) => format!("**not planned**: {}", escape(&why.unwrap_or_default())),
         };
         out.push_str(&format!(
             "| {} | {} | {plan} |\n",
@@ -125,12 +172,12 @@ pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
     let share = MAX_LEN.saturating_sub(out.len() + HEAD_RESERVE) / accounts.len().max(1);
     for account in accounts {
         let title = format!("Account {}", code(account.name));
-        match &account.plan {
-            Ok(plan) => out.push_str(&markdown::render_within(plan, &title, share)),
-            Err(why) => out.push_str(&format!(
+        match (&account.plan, account.not_planned()) {
+            (Ok(plan), _) => out.push_str(&markdown::render_within(plan, &title, share)),
+            (Err(_), why) => out.push_str(&format!(
                 "### {title}\n\nLive account: {}\n\n**Not planned**: {}\n",
                 code(account.api_url),
-                escape(why)
+                escape(&why.unwrap_or_default())
             )),
         }
         out.push('\n');
@@ -143,12 +190,18 @@ pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
 pub(crate) fn github(accounts: &[AccountView<'_>]) -> String {
     let mut out = String::new();
     for account in accounts {
-        match &account.plan {
-            Ok(plan) => {
+        match (&account.plan, account.withheld) {
+            (Ok(plan), _) => {
                 let titled = format!("title=dnscron plan (account {})", account.name);
                 out.push_str(&super::github::render(plan).replace("title=dnscron plan", &titled));
             }
-            Err(why) => out.push_str(
+            (Err(_), Some((why, at))) => out.push_str(
+                &Annotation::new(Level::Warning, format!("not planned: {why}"))
+                    .title(format!("dnscron plan (account {})", account.name))
+                    .at(at)
+                    .render(),
+            ),
+            (Err(why), None) => out.push_str(
                 &Annotation::new(Level::Error, format!("not planned: {why}"))
                     .title(format!("dnscron plan (account {})", account.name))
                     .render(),

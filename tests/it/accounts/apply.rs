@@ -54,7 +54,7 @@ fn an_account_refused_writes_nothing_in_any_account() {
     );
     let err = t
         .dnscron(&["apply", "--yes", "."])
-        .env("DNSCRON_TOKEN_ACME", SHOP_TOKEN)
+        .env("DNSCRON_TOKEN_ACME", super::plan::second_token(SHOP_TOKEN))
         .expect_status(1)
         .snapshot();
     assert!(

@@ -6,6 +6,7 @@ mod doctor;
 pub mod plan;
 mod retries;
 mod tokens;
+mod trust;
 mod validate;
 
 use std::path::Path;

@@ -29,10 +29,18 @@ pub const SHOP_FILE: &str =
 /// `acme`'s second zone, empty in the file and live.
 pub const ACME_MAIL_FILE: &str = "zone: mail.acme.example\nrecords: []\n";
 
+/// A second token of the same user (`tok-shop` → `tok-shop-2`): the wrong account's token
+/// that is not also another entry's (two entries holding one token are refused before any
+/// request, `trust::two_entries_holding_one_token_for_one_api_are_refused`).
+pub fn second_token(token: &str) -> String {
+    format!("{token}-2")
+}
+
 pub fn emulator(token: &str, zone: &str, ip: &str) -> BackgroundEmulator {
     let name = if zone.starts_with("acme") { "www" } else { "@" };
     let mut seed = Seed::default()
         .with_token(TokenSeed::full(token, "owner"))
+        .with_token(TokenSeed::full(&second_token(token), "owner"))
         .with_zone(ZoneSeed::new(zone).with_record(RecordSeed::new(name, "A", ip)));
     if zone.starts_with("acme") {
         seed = seed.with_zone(ZoneSeed::new("mail.acme.example"));
@@ -210,7 +218,7 @@ fn a_token_for_another_account_is_refused_before_any_zone_is_read() {
     );
     let out = t
         .dnscron(&["plan", "--out", "plan.json"])
-        .env("DNSCRON_TOKEN_ACME", SHOP_TOKEN)
+        .env("DNSCRON_TOKEN_ACME", second_token(SHOP_TOKEN))
         .expect_status(1)
         .snapshot();
     insta::with_settings!({ filters => crate::common::filters() }, {

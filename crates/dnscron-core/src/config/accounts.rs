@@ -148,6 +148,38 @@ fn accounts_file_of(path: &Path) -> Option<PathBuf> {
     (path.is_dir() && file.is_file()).then_some(file)
 }
 
+/// The accounts file as a revision held it (`text`, its path now `file`, under `root`),
+/// checked as [`discover`] checks it except that the folders it names need not exist now: what
+/// it says about each account (its folder, its API URL, its token source) is what a scoped plan
+/// compares the files now with (see [`since`]). `shown_as` names it in a problem's location
+/// (e.g. `dnscron-accounts.yaml at main`).
+pub fn at_revision(
+    text: String,
+    file: &Path,
+    root: &Path,
+    shown_as: &str,
+) -> Result<Accounts, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let source = Arc::new(SourceFile::new(Path::new(shown_as).into(), text));
+    let accounts = parse(&source, file, root, Folders::AsWritten, &mut diags);
+    match accounts {
+        Some(accounts) if diags.is_empty() => Ok(accounts),
+        Some(_) | None => {
+            diags.sort();
+            Err(diags)
+        }
+    }
+}
+
+/// Whether an account's folder is checked on disk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Folders {
+    /// It exists, inside the root (the files now).
+    Exist,
+    /// Joined to the root as written (a revision's file, whose folders may be gone).
+    AsWritten,
+}
+
 fn read(file: &Path, root: &Path, diags: &mut Diagnostics) -> Option<Accounts> {
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
@@ -160,17 +192,27 @@ fn read(file: &Path, root: &Path, diags: &mut Diagnostics) -> Option<Accounts> {
         }
     };
     let source = Arc::new(SourceFile::new(file.into(), text));
+    parse(&source, file, root, Folders::Exist, diags)
+}
+
+fn parse(
+    source: &Arc<SourceFile>,
+    file: &Path,
+    root: &Path,
+    folders: Folders,
+    diags: &mut Diagnostics,
+) -> Option<Accounts> {
     // No accounts document has `records:`: nothing is diverted, every node stays in the tree.
     let nodes = match tree::documents_streaming(&source.text, "records", &mut |_, _| {}) {
         Ok(nodes) => nodes,
         Err(err) => {
-            diags.push(syntax_diagnostic(&source, err));
+            diags.push(syntax_diagnostic(source, err));
             return None;
         }
     };
     let mut docs = Vec::new();
     let mut ctx = Ctx {
-        source: Arc::clone(&source),
+        source: Arc::clone(source),
         diags,
     };
     for node in nodes {
@@ -193,8 +235,9 @@ fn read(file: &Path, root: &Path, diags: &mut Diagnostics) -> Option<Accounts> {
         }
     }
     let mut checker = Checker {
-        source: &source,
+        source,
         root,
+        folders,
         diags,
     };
     match docs.as_slice() {
@@ -222,6 +265,7 @@ fn read(file: &Path, root: &Path, diags: &mut Diagnostics) -> Option<Accounts> {
 struct Checker<'a> {
     source: &'a Arc<SourceFile>,
     root: &'a Path,
+    folders: Folders,
     diags: &'a mut Diagnostics,
 }
 
@@ -331,6 +375,9 @@ impl Checker<'_> {
             return None;
         }
         let path = self.root.join(written);
+        if self.folders == Folders::AsWritten {
+            return Some(path);
+        }
         if !path.is_dir() {
             self.error(
                 folder.pos,
@@ -518,6 +565,8 @@ fn check_every_file_has_an_account(accounts: &Accounts, diags: &mut Diagnostics)
         }
     }
 }
+
+pub mod since;
 
 #[cfg(test)]
 mod tests;
