@@ -41,9 +41,15 @@ pub fn run(args: ControllerArgs, log_format: crate::cli::logging::LogFormat) -> 
         }
     };
     let json = log_format == crate::cli::logging::LogFormat::Json;
-    let repository =
-        crate::cli::accounts::Repository::discover(std::slice::from_ref(&dir), &args.account)
-            .map_err(crate::cli::accounts::RepositoryError::into_command_error)?;
+    let repository = crate::cli::accounts::Repository::discover_for_api(
+        std::slice::from_ref(&dir),
+        &args.account,
+        &args.api,
+    )?;
+    if let crate::cli::accounts::Repository::Many { .. } = &repository {
+        // Two entries of one live account would reconcile it twice, side by side.
+        crate::cli::trust::one_token_each(&repository.chosen(), &args.api)?;
+    }
     if let crate::cli::accounts::Repository::Many { accounts, chosen } = repository {
         return fleet::run(args, &dir, accounts, chosen, json);
     }

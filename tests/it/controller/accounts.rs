@@ -481,3 +481,58 @@ fn once_over_two_accounts_exits_with_the_worst_accounts_code() {
     assert!(alpha_only.starts_with("exit: Some(0)"), "{alpha_only}");
     assert!(!alpha_only.contains("account beta"), "{alpha_only}");
 }
+
+/// As every command over several accounts: `--api-url` (or `DNSCRON_API_URL`) beside the
+/// accounts file is one usage error, and two entries holding one token for one API are refused,
+/// both before any account starts or any request is sent.
+#[test]
+fn a_url_flag_beside_the_file_and_two_entries_of_one_token_are_refused_before_any_request() {
+    use crate::common::Test;
+    use crate::common::emulator::start_emulator;
+
+    let emulator = start_emulator(seed(&["alpha.example", "beta.example"]));
+    let tmp = tempfile::tempdir().unwrap();
+    let url = emulator.base_url();
+    let accounts = format!(
+        "accounts:\n  - name: alpha\n    folder: alpha\n    api_url: {url}\n    token_env: TOKEN_ALPHA\n  - name: beta\n    folder: beta\n    api_url: {url}\n    token_env: TOKEN_BETA\n"
+    );
+    let alpha = zone("alpha", "");
+    let beta = zone("beta", "");
+    crate::accounts::write_repo(
+        &tmp.path().join("repo"),
+        &[
+            ("dnscron-accounts.yaml", &accounts),
+            ("alpha/alpha.example.yaml", &alpha),
+            ("beta/beta.example.yaml", &beta),
+        ],
+    );
+    let once = |url_flag: &str| {
+        Test::new()
+            .current_dir(tmp.path())
+            .args(["controller", "repo", "--once", "--state-file", "state.json"])
+            .env("TOKEN_ALPHA", TOKEN)
+            .env("TOKEN_BETA", TOKEN)
+            .env("DNSCRON_API_URL", url_flag)
+            .snapshot()
+    };
+    let flagged = once(&url);
+    assert!(flagged.starts_with("exit: Some(1)"), "{flagged}");
+    assert_eq!(
+        flagged.matches("error:").count(),
+        1,
+        "one usage error, not one per account: {flagged}"
+    );
+    assert!(flagged.contains("DNSCRON_API_URL"), "{flagged}");
+    let twice = once("");
+    assert!(twice.starts_with("exit: Some(1)"), "{twice}");
+    assert!(
+        twice.contains("hold the same token for the same API"),
+        "{twice}"
+    );
+    assert!(!tmp.path().join("state.alpha.json").exists());
+    assert_eq!(
+        emulator.counters().per_route.values().sum::<u64>(),
+        0,
+        "nothing was sent"
+    );
+}
