@@ -151,13 +151,22 @@ pub(crate) fn text(accounts: &[AccountView<'_>], color: bool) -> String {
     out
 }
 
+/// An error's folded lines as one: a table cell and a paragraph have no line breaks, and the
+/// fold's indentation would show as a run of spaces.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
     let mut out = format!("### dnscron plan: {} accounts\n\n", accounts.len());
     out.push_str("| account | live account | plan |\n|---|---|---|\n");
     for account in accounts {
         let plan = match (&account.plan, account.not_planned()) {
             (Ok(plan), _) => escape(&summary_line(&plan.summary, &plan.findings)),
-            (Err(_), why) => format!("**not planned**: {}", escape(&why.unwrap_or_default())),
+            (Err(_), why) => format!(
+                "**not planned**: {}",
+                escape(&one_line(&why.unwrap_or_default()))
+            ),
         };
         out.push_str(&format!(
             "| {} | {} | {plan} |\n",
@@ -177,7 +186,7 @@ pub(crate) fn markdown(accounts: &[AccountView<'_>]) -> String {
             (Err(_), why) => out.push_str(&format!(
                 "### {title}\n\nLive account: {}\n\n**Not planned**: {}\n",
                 code(account.api_url),
-                escape(&why.unwrap_or_default())
+                escape(&one_line(&why.unwrap_or_default()))
             )),
         }
         out.push('\n');
