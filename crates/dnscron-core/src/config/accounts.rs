@@ -513,7 +513,7 @@ impl Checker<'_> {
                     self.diags
                         .push(Diagnostic::general(message).with_hint(hint));
                 }
-                if a.token == b.token && a.api_url == b.api_url {
+                if a.token == b.token && same_api(&a.api_url, &b.api_url) {
                     let message = format!(
                         "accounts `{}` and `{}` read the same token from the same place for the \
                          same API",
@@ -526,6 +526,18 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+}
+
+/// Two API URLs as a client (and a plan) records them: `https://API.example.net:443/api/v1`
+/// is `https://api.example.net/api/v1`.
+fn same_api(a: &str, b: &str) -> bool {
+    match (
+        dnscron_api::parse_base_url(a),
+        dnscron_api::parse_base_url(b),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        (Ok(_), Err(_)) | (Err(_), Ok(_)) | (Err(_), Err(_)) => a == b,
     }
 }
 

@@ -205,6 +205,30 @@ accounts:
     );
 }
 
+/// One API written two ways (a host's case, its default port) is one API: the same variable for
+/// both is one token, refused; another host is another API.
+#[test]
+fn one_api_written_two_ways_is_one_api() {
+    let text = "\
+accounts:
+  - { name: a, folder: first, api_url: 'https://api.example.net/api/v1', token_env: A }
+  - { name: b, folder: second, api_url: 'https://API.Example.net:443/api/v1', token_env: A }
+  - { name: c, folder: third, api_url: 'https://api2.example.net/api/v1', token_env: A }
+";
+    let dir = repo(&[
+        (ACCOUNTS_FILE, text),
+        ("first/z.yaml", ZONE),
+        ("second/z.yaml", ZONE),
+        ("third/z.yaml", ZONE),
+    ]);
+    let got = messages(discover_in(dir.path()).unwrap_err());
+    assert_eq!(
+        got,
+        ["accounts `a` and `b` read the same token from the same place for the same API"],
+        "{got:#?}"
+    );
+}
+
 #[test]
 fn a_file_outside_every_accounts_folder_is_refused() {
     let dir = repo(&[
