@@ -415,6 +415,14 @@ impl Fleet {
 
     fn spawn(&self, account: &Account) -> Result<Running, CommandError> {
         let args = &self.args;
+        // An entry added while running is held to "one token, one account" as the start was.
+        let with_running: Vec<&Account> = self
+            .running
+            .values()
+            .map(|running| &running.account)
+            .chain(std::iter::once(account))
+            .collect();
+        crate::cli::trust::one_token_each(&with_running, &args.api)?;
         let front = Arc::new(self.root.account(account, Arc::clone(&self.board)));
         let config = crate::cli::accounts::api_config(account, &args.api)?;
         let mut config = api_config(config, args.api_share, BUCKET_PER_MINUTE);

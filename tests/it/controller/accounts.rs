@@ -536,3 +536,35 @@ fn a_url_flag_beside_the_file_and_two_entries_of_one_token_are_refused_before_an
         "nothing was sent"
     );
 }
+
+/// An entry added to the file while the controller runs is held to "one token, one account" as
+/// the start is: one holding a running account's token for its API is not started, and says why.
+#[tokio::test(start_paused = true)]
+async fn an_added_entry_holding_a_running_accounts_token_is_not_started() {
+    let accounts = Accounts::start(&["alpha"]).await;
+    let running = accounts.run(&[]);
+    wait(5).await;
+    std::fs::write(accounts.root.join("token-twin"), TOKEN).unwrap();
+    accounts.write("twin/alpha.example.yaml", &zone("alpha", ""));
+    let twin = accounts
+        .entry("alpha")
+        .replace("name: alpha", "name: twin")
+        .replace("folder: alpha", "folder: twin")
+        .replace("token-alpha", "token-twin");
+    accounts.write(
+        "dnscron-accounts.yaml",
+        &format!("accounts:\n{}{twin}", accounts.entry("alpha")),
+    );
+    wait(5).await;
+    let status = running.status();
+    assert_eq!(status["accounts"]["twin"]["state"], "not_started");
+    assert!(
+        status["accounts"]["twin"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("hold the same token for the same API"),
+        "{status:#}"
+    );
+    assert_eq!(status["accounts"]["alpha"]["state"], "running");
+    running.stop().await;
+}
