@@ -527,3 +527,27 @@ fn a_revision_whose_accounts_file_does_not_load_sends_no_token() {
         ran.stderr
     );
 }
+
+/// Refused: the accounts file a link to another file. A pull request could point the link at
+/// another file of the repository whose entries the base branch also holds, and the tokens would
+/// go where that file says; so every command refuses a linked accounts file, before any request.
+#[cfg(unix)]
+#[test]
+fn a_linked_accounts_file_is_refused_before_any_request() {
+    let r = Repo::new(acme_twin(), true);
+    let dir = r.dir.path();
+    std::fs::rename(dir.join("dnscron-accounts.yaml"), dir.join("accounts.txt")).unwrap();
+    std::os::unix::fs::symlink("accounts.txt", dir.join("dnscron-accounts.yaml")).unwrap();
+    for args in [&["validate", "."][..], &["plan", "--changed-since", "main"]] {
+        let ran = r.dnscron(args);
+        assert_eq!(ran.status, 1, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains("is a symbolic link")
+                && ran.stderr.contains("replace the link with the file it points to"),
+            "{}",
+            ran.stderr
+        );
+    }
+    untouched(&r.acme, "acme");
+    untouched(&r.shop, "shop");
+}
