@@ -325,9 +325,18 @@ mod tests {
         let top = changed::absolute(&top);
         let file = |path: &str| lexical_absolute(&tmp.path().join(path));
         assert!(linked_inside(&top, &file("repo/dns/dnscron-accounts.yaml")));
-        assert!(!linked_inside(&top, &file("repo/real/dnscron-accounts.yaml")));
-        assert!(!linked_inside(&top, &file("elsewhere/real/dnscron-accounts.yaml")));
-        assert!(!linked_inside(&top, &file("repo/real/../real/dnscron-accounts.yaml")));
+        assert!(!linked_inside(
+            &top,
+            &file("repo/real/dnscron-accounts.yaml")
+        ));
+        assert!(!linked_inside(
+            &top,
+            &file("elsewhere/real/dnscron-accounts.yaml")
+        ));
+        assert!(!linked_inside(
+            &top,
+            &file("repo/real/../real/dnscron-accounts.yaml")
+        ));
     }
 
     #[test]

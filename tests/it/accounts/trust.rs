@@ -370,10 +370,11 @@ fn a_renamed_folder_plans_its_account_whole_as_the_full_plan_does() {
 fn two_entries_holding_one_token_for_one_api_are_refused() {
     let r = Repo::new(acme_twin(), true);
     std::fs::write(r.dir.path().join("acme.token"), format!("{ACME_TOKEN}\n")).unwrap();
+    // The same API, a trailing `/` added.
     let twin = entry(
         "acme-again",
         "acme-again",
-        &r.acme.base_url(),
+        &format!("{}/", r.acme.base_url()),
         "token_file: acme.token",
     );
     r.write(
@@ -385,11 +386,14 @@ fn two_entries_holding_one_token_for_one_api_are_refused() {
         "zone: example.org\nrecords: []\n",
     );
     // (Under --changed-since the new entry's token is not even read: it is new since main.)
+    // `--account` choosing one of the two is refused too: the other is still the same account.
     for args in [
         &["plan"][..],
+        &["plan", "--account", "acme-again"],
         &["apply", "--yes"],
         &["baseline"],
         &["adopt"],
+        &["adopt", "--account", "acme-again"],
         &["import", "--all"],
     ] {
         let ran = r.dnscron(args);
@@ -543,7 +547,9 @@ fn a_linked_accounts_file_is_refused_before_any_request() {
         assert_eq!(ran.status, 1, "{}", ran.stderr);
         assert!(
             ran.stderr.contains("is a symbolic link")
-                && ran.stderr.contains("replace the link with the file it points to"),
+                && ran
+                    .stderr
+                    .contains("replace the link with the file it points to"),
             "{}",
             ran.stderr
         );

@@ -542,14 +542,14 @@ impl Checker<'_> {
     }
 }
 
-/// Two API URLs as a client (and a plan) records them: `https://API.example.net:443/api/v1`
+/// Two API URLs as a client (and a plan) records them: `https://API.example.net:443/api/v1/`
 /// is `https://api.example.net/api/v1`.
 fn same_api(a: &str, b: &str) -> bool {
     match (
         dnscron_api::parse_base_url(a),
         dnscron_api::parse_base_url(b),
     ) {
-        (Ok(a), Ok(b)) => a == b,
+        (Ok(a), Ok(b)) => a.as_str().trim_end_matches('/') == b.as_str().trim_end_matches('/'),
         (Ok(_), Err(_)) | (Err(_), Ok(_)) | (Err(_), Err(_)) => a == b,
     }
 }
