@@ -81,7 +81,7 @@ pub(crate) fn run(args: &PlanArgs, repo: &Accounts, accounts: &[&Account]) -> Co
     }
     write_stdout(&match args.format {
         PlanFormat::Text => view::text(&views, logging::use_color_on_stdout()),
-        PlanFormat::Json if failed.is_empty() => accounts_to_json(&saved)?,
+        PlanFormat::Json if planned.iter().all(|a| a.planned.is_ok()) => accounts_to_json(&saved)?,
         PlanFormat::Json => json_with_failures(&planned, &saved)?,
         PlanFormat::Markdown => view::markdown(&views),
         PlanFormat::Github => view::github(&views),
@@ -127,10 +127,11 @@ pub(crate) fn run(args: &PlanArgs, repo: &Accounts, accounts: &[&Account]) -> Co
     })
 }
 
-/// `--format json` when some account failed: every chosen account in the file's order, a failed
-/// one as `{name, api_url, error, hints}` in place of its plan, so a script never takes a
-/// missing account for one without changes. Not a plan file: an entry without `plan` is
-/// refused by apply, as `--out` writes nothing then.
+/// `--format json` when some account has no plan: every chosen account in the file's order, a
+/// failed one as `{name, api_url, error, hints}` and one withheld by the trust rule as `{name,
+/// api_url, not_planned, at}` in place of its plan, so a script never takes a missing account
+/// for one without changes. Not a plan file: an entry without `plan` is refused by apply (the
+/// `--out` file holds the plans alone).
 fn json_with_failures(
     planned: &[AccountPlanned],
     saved: &[AccountPlan],
@@ -151,6 +152,14 @@ fn json_with_failures(
     for account in planned {
         match &account.planned {
             Ok(_) => accounts.extend(plans.next()),
+            Err(_) if let Some((why, at)) = &account.withheld => {
+                accounts.push(serde_json::json!({
+                    "name": account.name,
+                    "api_url": account.api_url,
+                    "not_planned": why,
+                    "at": at,
+                }));
+            }
             Err(err) => accounts.push(serde_json::json!({
                 "name": account.name,
                 "api_url": account.api_url,

@@ -28,7 +28,8 @@ pub(crate) enum Trust {
 pub(crate) fn not_planned(what: &str, since: &str) -> String {
     format!(
         "{what}: its token goes only where `{since}` already sends it, so nothing was sent; it \
-         is planned on merge, by apply, against the reviewed files"
+         is planned on merge, by apply, against the reviewed files, and its token then goes where \
+         the merged {ACCOUNTS_FILE} says: review that change as the one that decides it"
     )
 }
 

@@ -163,13 +163,24 @@ impl Ran {
         }
     }
 
+    /// The accounts of the JSON that hold a plan.
     fn names(&self) -> Vec<String> {
+        self.accounts_with("plan")
+    }
+
+    /// The accounts of the JSON listed as not planned (with why), in place of a plan.
+    fn withheld(&self) -> Vec<String> {
+        self.accounts_with("not_planned")
+    }
+
+    fn accounts_with(&self, key: &str) -> Vec<String> {
         let plan: Value =
             serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {}", self.stdout));
         plan["accounts"]
             .as_array()
             .unwrap()
             .iter()
+            .filter(|a| a.get(key).is_some())
             .map(|a| a["name"].as_str().unwrap().to_string())
             .collect()
     }
@@ -212,6 +223,11 @@ fn a_moved_api_url_gets_no_request_and_no_plan() {
     untouched(&r.other, "the moved URL");
     untouched(&r.acme, "acme's old URL");
     assert_eq!(ran.names(), ["shop"]);
+    assert_eq!(
+        ran.withheld(),
+        ["acme"],
+        "the JSON says acme is not planned"
+    );
     let saved: Value =
         serde_json::from_str(&std::fs::read_to_string(r.dir.path().join("plans/pr.json")).unwrap())
             .unwrap();
