@@ -192,17 +192,9 @@ fn bind_carries_the_ignore_rules_through_its_comments() {
 /// lost on the way would let the first plan delete what it kept.
 #[test]
 fn a_broken_ignore_comment_is_refused_at_its_line() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("x.zone"),
+    let (dir, run) = import_refused(
         "$ORIGIN x.example.\n$TTL 300\n; dnscron-ignore: {\"name\":\"a\",\"type\":\"NOPE\",\"content\":null}\n; dnscron-ignore: not json\n@ A 192.0.2.1\n",
-    )
-    .unwrap();
-    let run = Test::new()
-        .args(["import", "--from", "bind", "x.zone", "--out", "out"])
-        .current_dir(dir.path())
-        .snapshot();
-    assert!(run.starts_with("exit: Some(1)"), "{run}");
+    );
     assert!(run.contains("x.zone:3:1"), "{run}");
     assert!(
         run.contains("`NOPE` is not a record type dnscron manages"),
@@ -210,4 +202,49 @@ fn a_broken_ignore_comment_is_refused_at_its_line() {
     );
     assert!(run.contains("x.zone:4:1"), "{run}");
     assert!(!dir.path().join("out").exists(), "{run}");
+}
+
+/// A hand-edited comment keeps its rule whatever its spacing: dropped, the first plan would
+/// delete the MX it keeps.
+#[test]
+fn an_ignore_comment_without_spaces_is_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("x.zone"),
+        "$ORIGIN x.example.\n$TTL 300\n;dnscron-ignore:{\"name\":\"@\",\"type\":\"MX\"}\n@ A 192.0.2.1\n",
+    )
+    .unwrap();
+    import(dir.path(), "bind", &["x.zone"], "out");
+    let imported = dnscron_core::config::load(&[dir.path().join("out")]).unwrap();
+    assert_eq!(
+        rules(&imported, "x.example"),
+        [("@".into(), Some("MX".into()), None)]
+    );
+}
+
+/// A rule the loader would refuse (it also ignores a declared record) is refused at its
+/// comment before anything is written, not reported as a bug of the import afterwards.
+#[test]
+fn an_ignore_comment_over_a_declared_record_is_refused_before_writing() {
+    let (dir, run) = import_refused(
+        "$ORIGIN x.example.\n$TTL 300\n; dnscron-ignore: {\"name\":\"*\"}\n@ A 192.0.2.1\n",
+    );
+    assert!(
+        run.contains("x.zone:3:1: this `; dnscron-ignore:` rule also matches `@ A 192.0.2.1`, which the file declares at x.zone:4"),
+        "{run}"
+    );
+    assert!(!run.contains("bug"), "{run}");
+    assert!(!dir.path().join("out").exists(), "{run}");
+}
+
+/// `import --from bind x.zone --out out` of a file holding `text`, which must fail (exit 1).
+fn import_refused(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("x.zone"), text).unwrap();
+    let run = Test::new()
+        .args(["import", "--from", "bind", "x.zone", "--out", "out"])
+        .current_dir(dir.path())
+        .snapshot();
+    assert!(run.starts_with("exit: Some(1)"), "{run}");
+    (dir, run)
 }

@@ -1,5 +1,12 @@
 //! The small glob language of `ignore` rules: `*` any run of characters, `?` exactly one.
 
+/// The glob an `ignore:` rule's `name` stands for (trimmed, without a trailing dot, lower
+/// case, as record names are compared); `None` when it is empty, which the loader refuses.
+pub(crate) fn rule_name(written: &str) -> Option<String> {
+    let name = written.trim();
+    (!name.is_empty()).then(|| name.trim_end_matches('.').to_ascii_lowercase())
+}
+
 /// Whether `text` matches `pattern` as a whole. Case-sensitive: callers lower-case names.
 pub(crate) fn glob_match(pattern: &str, text: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();

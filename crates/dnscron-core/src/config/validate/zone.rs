@@ -518,12 +518,14 @@ fn ignore_rule(c: &mut Checker<'_>, rule: &raw::IgnoreRule) -> Option<IgnoreRule
         return None;
     }
     let name = match &rule.name {
-        Some(n) if n.value.trim().is_empty() => {
-            c.error(n.pos, "the ignore rule's `name` is empty").hint =
-                Some("write a glob such as `_acme-challenge*`, or `*` for every name".into());
-            return None;
-        }
-        Some(n) => n.value.trim().trim_end_matches('.').to_ascii_lowercase(),
+        Some(n) => match crate::config::glob::rule_name(&n.value) {
+            Some(name) => name,
+            None => {
+                c.error(n.pos, "the ignore rule's `name` is empty").hint =
+                    Some("write a glob such as `_acme-challenge*`, or `*` for every name".into());
+                return None;
+            }
+        },
         None => "*".into(),
     };
     Some(IgnoreRule {

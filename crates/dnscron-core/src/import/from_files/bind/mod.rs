@@ -8,6 +8,7 @@
 //! `$INCLUDE` must stay inside the folder of the file that names it.
 
 mod generate;
+mod ignore;
 mod lexer;
 mod problem;
 mod rdata;
@@ -17,9 +18,9 @@ mod ttl;
 
 use std::path::{Path, PathBuf};
 
-use crate::dns::{RecordType, ZoneName};
-use crate::import::SourceIgnore;
+use crate::dns::ZoneName;
 
+pub(crate) use ignore::IGNORE_COMMENT;
 pub use problem::{ProblemKind, SyntaxError};
 
 use super::SourceZone;
@@ -78,7 +79,7 @@ fn read_zone(path: &Path, origin: Option<&ZoneName>) -> Result<SourceZone, BindE
     match String::from_utf8(bytes) {
         Ok(text) => {
             reader.read_text(&canonical, path, &text);
-            rules = ignore_rules(path, &text, &mut reader.errors);
+            rules = ignore::comment_rules(path, &text, &mut reader.errors);
         }
         Err(_) => reader.errors.push(SyntaxError {
             file: path.to_path_buf(),
@@ -105,74 +106,22 @@ fn read_zone(path: &Path, origin: Option<&ZoneName>) -> Result<SourceZone, BindE
             reason: e.to_string(),
         })?;
     let mut zone = SourceZone::new(path, zone, reader.records);
-    zone.rules = rules;
-    Ok(zone)
-}
-
-/// The line that starts a zone's `ignore:` rule in the comments `export` writes into a BIND
-/// file; the rule follows as one JSON object.
-pub(crate) const IGNORE_COMMENT: &str = "; dnscron-ignore: ";
-
-/// The `ignore:` rules `dnscron export --to bind` writes as comments (`; dnscron-ignore: {…}`,
-/// at the top of the file itself, not its includes): read back so that dnscron's own round trip
-/// keeps them. A comment of that form that is not such a rule is a problem of the file, not
-/// skipped: a rule lost would let the first plan delete what it kept.
-fn ignore_rules(path: &Path, text: &str, errors: &mut Vec<SyntaxError>) -> Vec<SourceIgnore> {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Rule {
-        name: String,
-        #[serde(rename = "type")]
-        rtype: Option<String>,
-        content: Option<String>,
-    }
-    let mut rules = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let Some(json) = line.strip_prefix(IGNORE_COMMENT) else {
-            continue;
-        };
-        let problem = |reason: String| SyntaxError {
-            file: path.to_path_buf(),
-            line: index + 1,
-            col: 1,
-            kind: ProblemKind::BadIgnoreComment { reason },
-        };
-        let rule: Rule = match serde_json::from_str(json) {
-            Ok(rule) => rule,
-            Err(e) => {
-                errors.push(problem(e.to_string()));
-                continue;
-            }
-        };
-        let rtype = match rule.rtype.as_deref().map(RecordType::parse) {
-            None => None,
-            Some(Some(rtype)) => Some(rtype),
-            Some(None) => {
-                errors.push(problem(format!(
-                    "`{}` is not a record type dnscron manages",
-                    rule.rtype.unwrap_or_default()
-                )));
-                continue;
-            }
-        };
-        rules.push(SourceIgnore {
-            name: rule.name,
-            rtype,
-            content: rule.content,
-            origin: format!(
-                "the `; dnscron-ignore:` comment at {}:{}",
-                path.display(),
-                index + 1
-            ),
+    let errors = ignore::refuse_declared(path, &zone, &rules);
+    if !errors.is_empty() {
+        return Err(BindError::Syntax {
+            path: path.to_path_buf(),
+            errors,
         });
     }
-    rules
+    zone.rules = rules.into_iter().map(|r| r.rule).collect();
+    Ok(zone)
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::dns::RecordType;
     use crate::import::from_files::{FromFile, Why};
 
     fn read_bind(path: &Path, origin: Option<&ZoneName>) -> Result<FromFile, BindError> {
@@ -318,5 +267,82 @@ mod tests {
         let why: Vec<&Why> = from.not_imported.iter().map(|n| &n.why).collect();
         assert_eq!(why, [&Why::NotText]);
         assert!(from.zone.records.is_empty());
+    }
+
+    fn rule_words(from: &FromFile) -> Vec<(String, Option<RecordType>, Option<String>)> {
+        from.zone
+            .rules
+            .iter()
+            .map(|r| (r.name.clone(), r.rtype, r.content.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn an_ignore_comment_is_read_whatever_its_spacing_case_or_place() {
+        let text = "$ORIGIN x.example.\n$TTL 300\n;dnscron-ignore:{\"name\":\"@\",\"type\":\"MX\"}\n \t;  DNSCRON-Ignore  :  {\"name\":\"_acme-challenge*\",\"type\":\"TXT\",\"content\":null}\n@ A 192.0.2.1 ;dnscron-ignore: {\"name\":\"mail*\"}\nt TXT \"a;b\" \"; dnscron-ignore: text, not a comment\" ; a plain comment\n";
+        let from = read(text, None).unwrap();
+        assert_eq!(
+            rule_words(&from),
+            [
+                ("@".into(), Some(RecordType::MX), None),
+                ("_acme-challenge*".into(), Some(RecordType::TXT), None),
+                ("mail*".into(), None, None),
+            ]
+        );
+        assert_eq!(from.zone.records.len(), 2);
+    }
+
+    #[test]
+    fn a_comment_that_starts_as_ours_and_is_no_rule_is_refused_at_its_line() {
+        let text = "$ORIGIN x.example.\n$TTL 300\n; dnscron-ignore {\"name\":\"@\"}\n;dnscron-ignored: yes\n; dnscron-ignore: {\"name\":\" \"}\n@ A 192.0.2.1 ; dnscron-ignore: {\"name\":\"a\",\"kind\":\"A\"}\n";
+        let err = read(text, None).unwrap_err();
+        let BindError::Syntax { errors, .. } = err else {
+            panic!("{err}");
+        };
+        let at: Vec<(usize, usize, bool)> = errors
+            .iter()
+            .map(|e| {
+                let bad = matches!(e.kind, ProblemKind::BadIgnoreComment { .. });
+                (e.line, e.col, bad)
+            })
+            .collect();
+        assert_eq!(
+            at,
+            [(3, 1, true), (4, 1, true), (5, 1, true), (6, 15, true)]
+        );
+    }
+
+    /// As the loader refuses it in the imported file: the rule, at its comment, not a bug of
+    /// the import after the files are written.
+    #[test]
+    fn a_rule_that_matches_a_declared_record_is_refused_at_its_comment() {
+        let text = "$ORIGIN x.example.\n$TTL 300\n; dnscron-ignore: {\"name\":\"*\"}\n; dnscron-ignore: {\"name\":\"WWW.\",\"type\":\"A\",\"content\":\"192.0.2.*\"}\n; dnscron-ignore: {\"name\":\"www\",\"type\":\"A\",\"content\":\"198.51.100.*\"}\n@ MX 10 mail\nwww A 192.0.2.1\n";
+        let found: Vec<(usize, String, String)> = kinds(read(text, None).unwrap_err())
+            .into_iter()
+            .map(|(line, kind)| {
+                let ProblemKind::IgnoresDeclared { record, at } = kind else {
+                    panic!("{kind}");
+                };
+                let at = at.unwrap_or_default();
+                (line, record, at[at.len().saturating_sub(5)..].to_string())
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (3, "@ MX 10 mail.x.example.".into(), ".db:6".into()),
+                (4, "www A 192.0.2.1".into(), ".db:7".into()),
+            ]
+        );
+    }
+
+    /// What the import leaves out (the SOA, the apex NS, an ACME challenge) is not declared:
+    /// a rule over it is accepted, as the loader accepts it.
+    #[test]
+    fn a_rule_over_records_the_import_leaves_out_is_accepted() {
+        let text = "$ORIGIN x.example.\n$TTL 300\n; dnscron-ignore: {\"name\":\"@\",\"type\":\"NS\"}\n; dnscron-ignore: {\"name\":\"_acme-challenge*\",\"type\":\"TXT\"}\n@ SOA ns1.example.net. h.x.example. 1 2 3 4 5\n@ NS ns1.example.net.\n_acme-challenge TXT \"token\"\nwww A 192.0.2.1\n";
+        let from = read(text, None).unwrap();
+        assert_eq!(rule_words(&from).len(), 2);
+        assert_eq!(from.zone.records.len(), 1);
     }
 }

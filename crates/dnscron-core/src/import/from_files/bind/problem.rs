@@ -73,4 +73,9 @@ pub enum ProblemKind {
         "this `; dnscron-ignore:` comment is not an `ignore:` rule as export writes it: {reason}"
     )]
     BadIgnoreComment { reason: String },
+    #[error(
+        "this `; dnscron-ignore:` rule also matches `{record}`, which the file declares{}: a record is either managed or ignored; remove the record or narrow the rule",
+        at.as_ref().map(|at| format!(" at {at}")).unwrap_or_default()
+    )]
+    IgnoresDeclared { record: String, at: Option<String> },
 }
