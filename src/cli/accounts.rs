@@ -66,8 +66,11 @@ impl Repository {
     ) -> Result<Repository, CommandError> {
         let repository =
             Repository::discover(paths, args).map_err(RepositoryError::into_command_error)?;
-        if let Repository::Many { .. } = &repository {
+        if let Repository::Many { accounts, chosen } = &repository {
             refuse_api_flags(api)?;
+            if chosen.len() < accounts.accounts.len() {
+                super::trust::chosen_against_the_rest(accounts, chosen, api)?;
+            }
         }
         Ok(repository)
     }

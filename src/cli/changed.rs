@@ -48,10 +48,15 @@ pub(crate) fn accounts_then(
 ) -> Result<Result<Option<Accounts>, Diagnostics>, CommandError> {
     let top = toplevel(std::slice::from_ref(&accounts.root))?;
     let commit = resolve(&top, since)?;
+    // By its name, not where links lead: a folder on its way that is a link (which a pull
+    // request could point elsewhere) would compare the files now with another file of REF's.
     let file = changed::absolute(&accounts.file);
     let Ok(rel) = file.strip_prefix(&top) else {
         return Ok(Ok(None));
     };
+    if linked_inside(&top, &lexical_absolute(&accounts.file)) {
+        return Ok(Err(through_a_link(&accounts.file, &file)));
+    }
     // Git names paths with `/` on every platform.
     let rel = rel
         .components()
@@ -65,6 +70,52 @@ pub(crate) fn accounts_then(
     let text = run(&top, &["show", &format!("{commit}:{rel}")])?;
     let shown_as = format!("{} at {since}", accounts.file.display());
     Ok(accounts::at_revision(text, &accounts.file, &accounts.root, &shown_as).map(Some))
+}
+
+/// `path` made absolute without following links: `.` dropped, `..` taking its parent off.
+fn lexical_absolute(path: &Path) -> PathBuf {
+    let joined = match std::env::current_dir() {
+        Ok(cwd) if path.is_relative() => cwd.join(path),
+        Ok(_) | Err(_) => path.to_path_buf(),
+    };
+    let mut out = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Prefix(_) | Component::RootDir | Component::Normal(_) => out.push(part),
+        }
+    }
+    out
+}
+
+/// Whether `named` or a folder on its way, inside the repository at `top` (not the repository
+/// itself, which may be reached through a link), is a symbolic link.
+fn linked_inside(top: &Path, named: &Path) -> bool {
+    named.ancestors().any(|part| {
+        let real = changed::absolute(part);
+        real.starts_with(top)
+            && real != top
+            && std::fs::symlink_metadata(part).is_ok_and(|m| m.file_type().is_symlink())
+    })
+}
+
+/// The accounts file is reached through a linked folder: REF's file of that name can't be
+/// told to be the one the files now come from.
+fn through_a_link(named: &Path, real: &Path) -> dnscron_core::config::Diagnostics {
+    let mut diags = dnscron_core::config::Diagnostics::default();
+    diags.push(
+        dnscron_core::config::Diagnostic::general(format!(
+            "`{}` is reached through a symbolic link (it is `{}`): under --changed-since its \
+             tokens' places are compared with the revision's file of the same name",
+            named.display(),
+            real.display()
+        ))
+        .with_hint("plan from the folder itself, not through a link to it"),
+    );
+    diags
 }
 
 fn toplevel(paths: &[PathBuf]) -> Result<PathBuf, ChangedError> {
@@ -254,6 +305,39 @@ fn run(top: &Path, args: &[&str]) -> Result<String, ChangedError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder on the accounts file's way that is a link inside the repository is found; the
+    /// repository itself reached through a link is not one.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_on_the_accounts_files_way_is_found() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let top = changed::absolute(&tmp.path().join("repo"));
+        let real = tmp.path().join("repo/real");
+        std::fs::create_dir_all(&real).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(real.join("dnscron-accounts.yaml"), "accounts: []\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let link = |to: &Path, at: &Path| {
+            std::os::unix::fs::symlink(to, at).unwrap_or_else(|e| panic!("{e}"));
+        };
+        link(&real, &tmp.path().join("repo/dns"));
+        link(&tmp.path().join("repo"), &tmp.path().join("elsewhere"));
+        let top = changed::absolute(&top);
+        let file = |path: &str| lexical_absolute(&tmp.path().join(path));
+        assert!(linked_inside(&top, &file("repo/dns/dnscron-accounts.yaml")));
+        assert!(!linked_inside(
+            &top,
+            &file("repo/real/dnscron-accounts.yaml")
+        ));
+        assert!(!linked_inside(
+            &top,
+            &file("elsewhere/real/dnscron-accounts.yaml")
+        ));
+        assert!(!linked_inside(
+            &top,
+            &file("repo/real/../real/dnscron-accounts.yaml")
+        ));
+    }
 
     #[test]
     fn name_status_reads_every_kind() {

@@ -105,23 +105,67 @@ fn source(token: &TokenSource) -> String {
 /// Refuses two accounts whose tokens, read, are the same secret for the same API: one live
 /// account would be planned (or applied) twice, each entry believing it alone manages it.
 pub(crate) fn one_account_per_token(read: &[(&Account, &ApiConfig)]) -> Result<(), CommandError> {
+    match first_repeat(read, |_, _| true) {
+        Some((a, b)) => Err(repeated(a, b)),
+        None => Ok(()),
+    }
+}
+
+/// With `--account`, a chosen entry that repeats one not chosen (one token, one API) is one live
+/// account under two names, refused as if both were chosen; tokens are read for this check
+/// alone, an entry whose token can't be read left out.
+pub(crate) fn chosen_against_the_rest(
+    all: &Accounts,
+    chosen: &[String],
+    api: &ApiArgs,
+) -> Result<(), CommandError> {
+    let configs: Vec<(&Account, ApiConfig)> = all
+        .accounts
+        .iter()
+        .filter_map(|account| {
+            accounts::api_config(account, api)
+                .ok()
+                .map(|config| (account, config))
+        })
+        .collect();
+    let read: Vec<(&Account, &ApiConfig)> = configs.iter().map(|(a, c)| (*a, c)).collect();
+    let counts = |a: &Account, b: &Account| chosen.contains(&a.name) || chosen.contains(&b.name);
+    match first_repeat(&read, counts) {
+        Some((a, b)) => Err(repeated(a, b)),
+        None => Ok(()),
+    }
+}
+
+/// The first two entries (in the file's order) that `counts` and that hold one secret for one
+/// API (a URL's trailing `/` is no other API).
+fn first_repeat<'a>(
+    read: &[(&'a Account, &ApiConfig)],
+    counts: impl Fn(&Account, &Account) -> bool,
+) -> Option<(&'a Account, &'a Account)> {
+    let api = |c: &ApiConfig| c.base_url.as_str().trim_end_matches('/').to_owned();
     for (i, (a, config_a)) in read.iter().enumerate() {
         for (b, config_b) in &read[..i] {
-            if config_a.base_url == config_b.base_url && config_a.token.same_secret(&config_b.token)
+            if counts(b, a)
+                && api(config_a) == api(config_b)
+                && config_a.token.same_secret(&config_b.token)
             {
-                return Err(CommandError::user(format!(
-                    "accounts `{}` ({}) and `{}` ({}) hold the same token for the same API: one \
-                     account would be planned twice",
-                    b.name, b.location, a.name, a.location
-                ))
-                .with_hint(format!(
-                    "one live account is one entry of {ACCOUNTS_FILE}: remove the entry that \
-                     repeats it, or give each entry the token of its own account"
-                )));
+                return Some((b, a));
             }
         }
     }
-    Ok(())
+    None
+}
+
+fn repeated(b: &Account, a: &Account) -> CommandError {
+    CommandError::user(format!(
+        "accounts `{}` ({}) and `{}` ({}) hold the same token for the same API: one account \
+         would be planned twice",
+        b.name, b.location, a.name, a.location
+    ))
+    .with_hint(format!(
+        "one live account is one entry of {ACCOUNTS_FILE}: remove the entry that repeats it, or \
+         give each entry the token of its own account"
+    ))
 }
 
 /// [`one_account_per_token`] over the chosen accounts' tokens, read for this check alone (a

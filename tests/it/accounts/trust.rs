@@ -370,10 +370,11 @@ fn a_renamed_folder_plans_its_account_whole_as_the_full_plan_does() {
 fn two_entries_holding_one_token_for_one_api_are_refused() {
     let r = Repo::new(acme_twin(), true);
     std::fs::write(r.dir.path().join("acme.token"), format!("{ACME_TOKEN}\n")).unwrap();
+    // The same API, a trailing `/` added.
     let twin = entry(
         "acme-again",
         "acme-again",
-        &r.acme.base_url(),
+        &format!("{}/", r.acme.base_url()),
         "token_file: acme.token",
     );
     r.write(
@@ -385,11 +386,14 @@ fn two_entries_holding_one_token_for_one_api_are_refused() {
         "zone: example.org\nrecords: []\n",
     );
     // (Under --changed-since the new entry's token is not even read: it is new since main.)
+    // `--account` choosing one of the two is refused too: the other is still the same account.
     for args in [
         &["plan"][..],
+        &["plan", "--account", "acme-again"],
         &["apply", "--yes"],
         &["baseline"],
         &["adopt"],
+        &["adopt", "--account", "acme-again"],
         &["import", "--all"],
     ] {
         let ran = r.dnscron(args);
@@ -526,4 +530,30 @@ fn a_revision_whose_accounts_file_does_not_load_sends_no_token() {
         "{}",
         ran.stderr
     );
+}
+
+/// Refused: the accounts file a link to another file. A pull request could point the link at
+/// another file of the repository whose entries the base branch also holds, and the tokens would
+/// go where that file says; so every command refuses a linked accounts file, before any request.
+#[cfg(unix)]
+#[test]
+fn a_linked_accounts_file_is_refused_before_any_request() {
+    let r = Repo::new(acme_twin(), true);
+    let dir = r.dir.path();
+    std::fs::rename(dir.join("dnscron-accounts.yaml"), dir.join("accounts.txt")).unwrap();
+    std::os::unix::fs::symlink("accounts.txt", dir.join("dnscron-accounts.yaml")).unwrap();
+    for args in [&["validate", "."][..], &["plan", "--changed-since", "main"]] {
+        let ran = r.dnscron(args);
+        assert_eq!(ran.status, 1, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains("is a symbolic link")
+                && ran
+                    .stderr
+                    .contains("replace the link with the file it points to"),
+            "{}",
+            ran.stderr
+        );
+    }
+    untouched(&r.acme, "acme");
+    untouched(&r.shop, "shop");
 }

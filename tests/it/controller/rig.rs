@@ -13,6 +13,9 @@ use dnscron_core::dnscheck::AddressBook;
 use dnscron_emulator::{DomainSeed, Emulator, RateLimit, RecordSeed, Seed, TokenSeed, ZoneSeed};
 
 pub const TOKEN: &str = "t";
+/// Another token of the same user: an account entry holding it at another account's API is a
+/// wrong token, not a second entry of that account.
+pub const OTHER_TOKEN: &str = "t2";
 
 /// `zone` with `www A 192.0.2.1` (and whatever `extra` lines add) as its file says it.
 pub fn zone_file(zone: &str, extra: &str) -> String {
@@ -22,7 +25,9 @@ pub fn zone_file(zone: &str, extra: &str) -> String {
 }
 
 pub fn seed(zones: &[&str]) -> Seed {
-    let mut seed = Seed::default().with_token(TokenSeed::full(TOKEN, "owner"));
+    let mut seed = Seed::default()
+        .with_token(TokenSeed::full(TOKEN, "owner"))
+        .with_token(TokenSeed::full(OTHER_TOKEN, "owner"));
     seed.rate_limit = RateLimit::off();
     for zone in zones {
         let mut record = RecordSeed::new("www", "A", "192.0.2.1");

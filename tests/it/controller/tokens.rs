@@ -172,6 +172,8 @@ fn a_refused_tokens_log_lines_carry_the_one_account_hint() {
 /// `[ROOT]`.
 async fn beta_fails_alone(accounts: &Accounts, beta_url: Option<&str>) -> String {
     if let Some(url) = beta_url {
+        // Another token of the user the API at `url` knows: not a second entry of alpha's.
+        std::fs::write(accounts.root.join("token-beta"), super::rig::OTHER_TOKEN).unwrap();
         let beta = accounts
             .entry("beta")
             .replace(&accounts.emu("beta").base_url(), url);

@@ -125,6 +125,19 @@ pub fn discover(paths: &[PathBuf]) -> Result<Option<Accounts>, Diagnostics> {
         diags.sort();
         return Err(diags);
     }
+    // The file that says where each token goes is compared, under `--changed-since`, with the
+    // revision's file of the same name; a link would let a change point it at another file.
+    if std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink()) {
+        diags.push(
+            Diagnostic::general(format!(
+                "`{}` is a symbolic link: the file that says where each account's token goes \
+                 is a file of the repository at its own path",
+                file.display()
+            ))
+            .with_hint("replace the link with the file it points to"),
+        );
+        return Err(diags);
+    }
     let accounts = read(file, &root, &mut diags);
     if diags.is_empty()
         && let Some(accounts) = &accounts
@@ -529,14 +542,14 @@ impl Checker<'_> {
     }
 }
 
-/// Two API URLs as a client (and a plan) records them: `https://API.example.net:443/api/v1`
+/// Two API URLs as a client (and a plan) records them: `https://API.example.net:443/api/v1/`
 /// is `https://api.example.net/api/v1`.
 fn same_api(a: &str, b: &str) -> bool {
     match (
         dnscron_api::parse_base_url(a),
         dnscron_api::parse_base_url(b),
     ) {
-        (Ok(a), Ok(b)) => a == b,
+        (Ok(a), Ok(b)) => a.as_str().trim_end_matches('/') == b.as_str().trim_end_matches('/'),
         (Ok(_), Err(_)) | (Err(_), Ok(_)) | (Err(_), Err(_)) => a == b,
     }
 }
