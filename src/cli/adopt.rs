@@ -17,7 +17,7 @@ use dnscron_core::adopt::{
     self, AdoptAction, AdoptOptions, Adopted, Adoption, FileWrite, LayoutWhy, Left, LeftReason,
 };
 use dnscron_core::config;
-use dnscron_core::plan::{MakeOptions, Resource, Value, make_plan};
+use dnscron_core::plan::{Exceeded, MakeOptions, OverLimits, Resource, Value, make_plan};
 
 #[derive(Debug, clap::Args)]
 pub struct AdoptArgs {
@@ -30,8 +30,10 @@ pub struct AdoptArgs {
     #[arg(long)]
     pub undeclared: bool,
     /// Adopt even when the files and the live account differ past a zone's safety limits (the
-    /// size at which `plan` refuses a mass change): by default that is refused, nothing
-    /// written, as a token or URL of another account looks exactly like that.
+    /// size at which `plan` refuses a mass change), either way: live records the files lack, or
+    /// declarations the adoption would remove or rewrite (a zone left with none unless it
+    /// allows empty). By default that is refused, nothing written, as a token or URL of
+    /// another account looks exactly like that.
     #[arg(long)]
     pub allow_mass_changes: bool,
     /// Output format on stdout.
@@ -168,24 +170,119 @@ fn adopt_one(
     if !allow_mass_changes && !planned.plan.over_limits.is_empty() {
         return Err(mass_adoption(&planned.plan.over_limits));
     }
-    Ok(adopt::adopt(&texts, &planned.plan, &planned.live, &opts))
+    let adoption = adopt::adopt(&texts, &planned.plan, &planned.live, &opts);
+    if !allow_mass_changes && !adoption.over_limits.is_empty() {
+        return Err(mass_removal(&adoption.over_limits));
+    }
+    Ok(adoption)
 }
+
+const MASS_HINT: &str = "check that the token and API URL are this account's (`dnscron doctor`); \
+     if the live account is right, run again with --allow-mass-changes and review the diff";
 
 /// The files and the account differ past a zone's safety limits: the size at which `plan`
 /// refuses to change the account is the size at which adopt refuses to change the files
 /// unasked, since a token or URL of another account that holds a zone of the same name looks
 /// exactly like that (its records "drifted", the files' "deleted live").
-fn mass_adoption(over: &[dnscron_core::plan::OverLimits]) -> CommandError {
+fn mass_adoption(over: &[OverLimits]) -> CommandError {
     let zones: Vec<String> = over.iter().map(|o| format!("\n  {o}")).collect();
     CommandError::user(format!(
         "refusing to adopt: the live account differs from the files past the zones' safety \
          limits, as plan would refuse to change it; nothing was written:{}",
         zones.concat()
     ))
-    .with_hint(
-        "check that the token and API URL are this account's (`dnscron doctor`); if the live \
-         account is right, run again with --allow-mass-changes and review the diff",
-    )
+    .with_hint(MASS_HINT)
+}
+
+/// The other direction: the adoption would remove (or rewrite) more of a zone's declarations
+/// than its safety limits allow, or leave it none, as a zone wiped in the portal, or a token
+/// for an account where the zone holds nothing, would. Refused, at the same limits `plan`
+/// keeps for deletes, counted against the records the zone declares.
+fn mass_removal(over: &[OverLimits]) -> CommandError {
+    let zones: Vec<String> = over
+        .iter()
+        .map(|o| {
+            let limits: Vec<String> = o.exceeded.iter().map(file_limit).collect();
+            format!(
+                "\n  zone {} ({}): {}",
+                escape(&o.zone),
+                shown(Path::new(&o.declared_at)),
+                limits.join("; ")
+            )
+        })
+        .collect();
+    CommandError::user(format!(
+        "refusing to adopt: it would remove or rewrite the files' records past the zones' safety \
+         limits, as plan refuses to change the live account past them; nothing was written:{}",
+        zones.concat()
+    ))
+    .with_hint(MASS_HINT)
+}
+
+/// One limit an adoption passes, in the files' terms: a removed declaration is a delete.
+fn file_limit(exceeded: &Exceeded) -> String {
+    let share = |count: usize, of: usize, floor: usize, max: u8, keys: &str| {
+        format!(
+            "{count} of {of} declared records ({} %; limit: more than {floor} records that are also more than {max} %, `{keys}`)",
+            (count * 100).checked_div(of).unwrap_or(100)
+        )
+    };
+    match *exceeded {
+        Exceeded::MaxDeletes {
+            deletes,
+            max_deletes,
+        } => format!(
+            "would remove {deletes} declared records (limit: {max_deletes}, `safety.max_deletes`)"
+        ),
+        Exceeded::DeletePercent {
+            deletes,
+            live,
+            floor,
+            max_percent,
+        } => format!(
+            "would remove {}",
+            share(
+                deletes,
+                live,
+                floor,
+                max_percent,
+                "safety.delete_floor`/`safety.max_delete_percent"
+            )
+        ),
+        Exceeded::UpdatePercent {
+            updates,
+            live,
+            floor,
+            max_percent,
+        } => format!(
+            "would rewrite the content of {}",
+            share(
+                updates,
+                live,
+                floor,
+                max_percent,
+                "safety.update_floor`/`safety.max_update_percent"
+            )
+        ),
+        Exceeded::TtlUpdatePercent {
+            ttl_updates,
+            live,
+            floor,
+            max_percent,
+        } => format!(
+            "would rewrite the TTL of {}",
+            share(
+                ttl_updates,
+                live,
+                floor,
+                max_percent,
+                "safety.ttl_update_floor`/`safety.max_ttl_update_percent"
+            )
+        ),
+        Exceeded::Empty { live } => format!(
+            "would leave the zone with no records in the files (removes all {live} it declares; set `safety.allow_empty: true` to allow)"
+        ),
+    }
 }
 
 /// Every file to write is one the loader read under the given paths, not a link out of them,

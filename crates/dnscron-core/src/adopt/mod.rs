@@ -18,9 +18,14 @@
 //! own: the edited files must load (else the RRset is left, with the loader's first problem),
 //! and the plan of the edited files against the same live state must show no change for what
 //! was adopted (else it is left).
+//!
+//! What is written is also judged by the zones' safety limits, from the files' side
+//! (`limits`): an adoption that removes or rewrites more of a zone's declarations than its
+//! limits allow, or leaves it none, is reported in `over_limits` for the caller to refuse.
 
 mod edit;
 mod group;
+mod limits;
 mod verify;
 
 use std::path::PathBuf;
@@ -30,7 +35,7 @@ use serde::Serialize;
 use crate::config::fmt::Reason;
 use crate::dns::RecordType;
 use crate::plan::snapshot::LiveSnapshot;
-use crate::plan::{Plan, Resource, TargetRef, Value};
+use crate::plan::{OverLimits, Plan, Resource, TargetRef, Value};
 
 /// What to adopt besides the drift of declared records.
 #[derive(Clone, Copy, Debug, Default)]
@@ -46,6 +51,10 @@ pub struct Adoption {
     pub writes: Vec<FileWrite>,
     pub adopted: Vec<Adopted>,
     pub left: Vec<Left>,
+    /// The zones whose declarations `adopted` removes or rewrites past their safety limits,
+    /// counted against the records each declares (a removal as a delete): what a wrong token
+    /// or a zone wiped live looks like from the files. Empty when within them.
+    pub over_limits: Vec<OverLimits>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -171,10 +180,12 @@ pub fn adopt(
     left.extend(layout_left);
     let outcome = verify::settle(files, &edits, planned, plan, live);
     left.extend(outcome.left);
+    let over_limits = limits::over_limits(plan, &outcome.adopted);
     Adoption {
         writes: outcome.writes,
         adopted: outcome.adopted,
         left,
+        over_limits,
     }
 }
 

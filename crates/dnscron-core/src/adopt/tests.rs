@@ -49,7 +49,12 @@ fn run(files: &[(&str, &str)], rows: &[Row], undeclared: bool) -> Adoption {
         domains: Vec::new(),
         sites: Vec::new(),
     };
-    let plan = diff(&desired, &live, &DiffOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    // As the binary plans for adopt: the limits lifted (the adoption is judged by its own).
+    let opts = DiffOptions {
+        allow_mass_changes: true,
+        ..DiffOptions::default()
+    };
+    let plan = diff(&desired, &live, &opts).unwrap_or_else(|e| panic!("{e}"));
     adopt(&files, &plan, &live, &AdoptOptions { undeclared })
 }
 
@@ -185,4 +190,103 @@ fn layouts_not_edited_in_place_are_left_with_where() {
             }]
         );
     }
+}
+
+#[test]
+fn removals_and_rewrites_are_judged_by_the_zones_limits_from_the_files_side() {
+    use crate::plan::Exceeded;
+    let six: String = (1..=6)
+        .map(|n| format!("  - {{ name: h{n}, type: A, content: \"192.0.2.{n}\" }}\n"))
+        .collect();
+    let zone = format!("zone: a.example\nrecords:\n{six}");
+    let row = |n: i64| ("a.example", n, "", "A", 3600, "");
+    let names = ["h1", "h2", "h3", "h4", "h5", "h6"];
+    let contents = [
+        "192.0.2.1",
+        "192.0.2.2",
+        "192.0.2.3",
+        "192.0.2.4",
+        "192.0.2.5",
+        "192.0.2.6",
+    ];
+    let live = |kept: usize| -> Vec<Row> {
+        (0..kept)
+            .map(|i| {
+                let (zone, id, _, rtype, ttl, _) = row(i as i64 + 1);
+                (zone, id, names[i], rtype, ttl, contents[i])
+            })
+            .collect()
+    };
+    // Wiped live: every declaration removed, past the delete share and leaving none.
+    let wiped = run(&[("z.yaml", &zone)], &live(0), false);
+    assert_eq!(wiped.adopted.len(), 6);
+    assert_eq!(wiped.over_limits.len(), 1, "{:?}", wiped.over_limits);
+    assert_eq!(wiped.over_limits[0].zone, "a.example");
+    assert_eq!(
+        wiped.over_limits[0].exceeded,
+        [
+            Exceeded::DeletePercent {
+                deletes: 6,
+                live: 6,
+                floor: 5,
+                max_percent: 30
+            },
+            Exceeded::Empty { live: 6 },
+        ]
+    );
+    // One deleted live: within the limits.
+    let one = run(&[("z.yaml", &zone)], &live(5), false);
+    assert_eq!(one.adopted.len(), 1);
+    assert_eq!(one.over_limits, Vec::new());
+    // Replaced live: each rewrite counts as an update, against the zone's update limits.
+    let strict = zone.replace("records:", "safety: { update_floor: 3 }\nrecords:");
+    let other: Vec<Row> = (0..6)
+        .map(|i| {
+            (
+                "a.example",
+                i as i64 + 1,
+                names[i],
+                "A",
+                3600,
+                "198.51.100.7",
+            )
+        })
+        .collect();
+    let replaced = run(&[("z.yaml", &strict)], &other, false);
+    assert_eq!(replaced.adopted.len(), 6);
+    assert_eq!(
+        replaced.over_limits[0].exceeded,
+        [Exceeded::UpdatePercent {
+            updates: 6,
+            live: 6,
+            floor: 3,
+            max_percent: 30
+        }]
+    );
+    // Renamed live: the removals count though as many records are added (`undeclared`).
+    let renamed: Vec<Row> = (0..6)
+        .map(|i| ("a.example", i as i64 + 1, "moved", "A", 3600, contents[i]))
+        .collect();
+    let moved = run(&[("z.yaml", &zone)], &renamed, true);
+    assert_eq!(moved.adopted.len(), 12);
+    assert_eq!(
+        moved.over_limits[0].exceeded,
+        [Exceeded::DeletePercent {
+            deletes: 6,
+            live: 6,
+            floor: 5,
+            max_percent: 30
+        }]
+    );
+    // A zone that allows being empty: its only record may go.
+    let allowing = "zone: a.example\nsafety: { allow_empty: true }\nrecords:\n  - { name: www, type: A, content: \"192.0.2.1\" }\n";
+    let emptied = run(&[("z.yaml", allowing)], &[], false);
+    assert_eq!(emptied.adopted.len(), 1);
+    assert_eq!(emptied.over_limits, Vec::new());
+    let refusing = allowing.replace("safety: { allow_empty: true }\n", "");
+    let refused = run(&[("z.yaml", &refusing)], &[], false);
+    assert_eq!(
+        refused.over_limits[0].exceeded,
+        [Exceeded::Empty { live: 1 }]
+    );
 }
