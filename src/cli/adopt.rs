@@ -17,7 +17,7 @@ use dnscron_core::adopt::{
     self, AdoptAction, AdoptOptions, Adopted, Adoption, FileWrite, LayoutWhy, Left, LeftReason,
 };
 use dnscron_core::config;
-use dnscron_core::plan::{Exceeded, MakeOptions, OverLimits, Resource, Value, make_plan};
+use dnscron_core::plan::{Counted, Exceeded, MakeOptions, OverLimits, Resource, Value, make_plan};
 
 #[derive(Debug, clap::Args)]
 pub struct AdoptArgs {
@@ -221,68 +221,7 @@ fn mass_removal(over: &[OverLimits]) -> CommandError {
 
 /// One limit an adoption passes, in the files' terms: a removed declaration is a delete.
 fn file_limit(exceeded: &Exceeded) -> String {
-    let share = |count: usize, of: usize, floor: usize, max: u8, keys: &str| {
-        format!(
-            "{count} of {of} declared records ({} %; limit: more than {floor} records that are also more than {max} %, `{keys}`)",
-            (count * 100).checked_div(of).unwrap_or(100)
-        )
-    };
-    match *exceeded {
-        Exceeded::MaxDeletes {
-            deletes,
-            max_deletes,
-        } => format!(
-            "would remove {deletes} declared records (limit: {max_deletes}, `safety.max_deletes`)"
-        ),
-        Exceeded::DeletePercent {
-            deletes,
-            live,
-            floor,
-            max_percent,
-        } => format!(
-            "would remove {}",
-            share(
-                deletes,
-                live,
-                floor,
-                max_percent,
-                "safety.delete_floor`/`safety.max_delete_percent"
-            )
-        ),
-        Exceeded::UpdatePercent {
-            updates,
-            live,
-            floor,
-            max_percent,
-        } => format!(
-            "would rewrite the content of {}",
-            share(
-                updates,
-                live,
-                floor,
-                max_percent,
-                "safety.update_floor`/`safety.max_update_percent"
-            )
-        ),
-        Exceeded::TtlUpdatePercent {
-            ttl_updates,
-            live,
-            floor,
-            max_percent,
-        } => format!(
-            "would rewrite the TTL of {}",
-            share(
-                ttl_updates,
-                live,
-                floor,
-                max_percent,
-                "safety.ttl_update_floor`/`safety.max_ttl_update_percent"
-            )
-        ),
-        Exceeded::Empty { live } => format!(
-            "would leave the zone with no records in the files (removes all {live} it declares; set `safety.allow_empty: true` to allow)"
-        ),
-    }
+    exceeded.describe(Counted::Declared)
 }
 
 /// Every file to write is one the loader read under the given paths, not a link out of them,

@@ -52,5 +52,5 @@ pub use model::{
 };
 pub(crate) use nameservers::registry_is_hosted;
 pub use progress::{ReadProgress, ReadProgressHook};
-pub use safety::{Exceeded, OverLimits};
+pub use safety::{Counted, Exceeded, OverLimits};
 pub use scope::Scope;

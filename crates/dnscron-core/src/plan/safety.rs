@@ -100,30 +100,52 @@ pub enum Exceeded {
     Empty { live: usize },
 }
 
-impl fmt::Display for Exceeded {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let share = |count: usize, live: usize, floor: usize, max: u8, keys: &str| {
+/// Which side a limit's counts are told from: the live account a plan would write (`Live`),
+/// or the files an adoption would rewrite (`Declared`: a removed declaration is a delete).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    Live,
+    Declared,
+}
+
+/// A side's words: (delete, rewrite, the records counted, the `max_deletes` scope).
+fn words(counted: Counted) -> (&'static str, &'static str, &'static str, &'static str) {
+    match counted {
+        Counted::Live => ("delete", "change", "live records", " per plan"),
+        Counted::Declared => ("remove", "rewrite", "declared records", ""),
+    }
+}
+
+impl Exceeded {
+    /// The limit passed, told from `counted`'s side.
+    pub fn describe(&self, counted: Counted) -> String {
+        let (delete, rewrite, records, per) = words(counted);
+        let share = |count: usize, of: usize, floor: usize, max: u8, keys: &str| {
             format!(
-                "{count} of {live} live records ({} %; limit: more than {floor} records that are also more than {max} %, `{keys}`)",
-                percent(count, live)
+                "{count} of {of} {records} ({} %; limit: more than {floor} records that are also more than {max} %, `{keys}`)",
+                percent(count, of)
             )
         };
         match *self {
             Exceeded::MaxDeletes {
                 deletes,
                 max_deletes,
-            } => write!(
-                f,
-                "would delete {deletes} records (limit: {max_deletes} per plan, `safety.max_deletes`)"
-            ),
+            } => {
+                let what = match counted {
+                    Counted::Live => "records",
+                    Counted::Declared => "declared records",
+                };
+                format!(
+                    "would {delete} {deletes} {what} (limit: {max_deletes}{per}, `safety.max_deletes`)"
+                )
+            }
             Exceeded::DeletePercent {
                 deletes,
                 live,
                 floor,
                 max_percent,
-            } => write!(
-                f,
-                "would delete {}",
+            } => format!(
+                "would {delete} {}",
                 share(
                     deletes,
                     live,
@@ -137,9 +159,8 @@ impl fmt::Display for Exceeded {
                 live,
                 floor,
                 max_percent,
-            } => write!(
-                f,
-                "would change the content of {}",
+            } => format!(
+                "would {rewrite} the content of {}",
                 share(
                     updates,
                     live,
@@ -153,9 +174,8 @@ impl fmt::Display for Exceeded {
                 live,
                 floor,
                 max_percent,
-            } => write!(
-                f,
-                "would change the TTL of {}",
+            } => format!(
+                "would {rewrite} the TTL of {}",
                 share(
                     ttl_updates,
                     live,
@@ -164,11 +184,21 @@ impl fmt::Display for Exceeded {
                     "safety.ttl_update_floor`/`safety.max_ttl_update_percent"
                 )
             ),
-            Exceeded::Empty { live } => write!(
-                f,
-                "would leave the zone with no records (deletes all {live}; set `safety.allow_empty: true` to allow)"
-            ),
+            Exceeded::Empty { live } => match counted {
+                Counted::Live => format!(
+                    "would leave the zone with no records (deletes all {live}; set `safety.allow_empty: true` to allow)"
+                ),
+                Counted::Declared => format!(
+                    "would leave the zone with no records in the files (removes all {live} it declares; set `safety.allow_empty: true` to allow)"
+                ),
+            },
         }
+    }
+}
+
+impl fmt::Display for Exceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(Counted::Live))
     }
 }
 
